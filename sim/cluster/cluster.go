@@ -1,0 +1,268 @@
+// Package cluster describes the hardware a simulation runs on: servers that
+// hold GPUs of one type and memory size, grouped into racks, and the
+// bandwidth of the links inside a server, between servers of a rack and
+// between racks.
+//
+// A Cluster is immutable once built. GPUs and servers are numbered densely
+// from 0 so that the engine and the policies can index slices by them.
+package cluster
+
+import (
+	"fmt"
+	"sort"
+)
+
+// GPUID numbers a GPU within its cluster, from 0.
+type GPUID int32
+
+// ServerID numbers a server within its cluster, from 0.
+type ServerID int32
+
+// ServerGroup is a set of identical servers, as written in a scenario.
+type ServerGroup struct {
+	Count           int     `json:"count" min:"1" max:"100000" help:"number of identical servers in this group"`
+	GPUs            int     `json:"gpus" min:"1" max:"64" help:"GPUs in each server"`
+	GPUType         string  `json:"gpu_type" help:"GPU model, e.g. V100; policies and perf models key on it"`
+	GPUMemoryGB     float64 `json:"gpu_memory_gb,omitempty" min:"0" unit:"GB" help:"memory of each GPU; 0 means memory is not modelled"`
+	IntraServerGBps float64 `json:"intra_server_gbps,omitempty" min:"0" unit:"GB/s" help:"bandwidth between GPUs of one server (NVLink or PCIe); 0 uses the network default"`
+}
+
+// Spec is the cluster as written in a scenario.
+type Spec struct {
+	Servers        []ServerGroup `json:"servers" help:"server groups, numbered in order"`
+	ServersPerRack int           `json:"servers_per_rack,omitempty" min:"0" help:"servers per rack, filled in order; 0 puts every server in one rack"`
+	Network        Network       `json:"network,omitempty" help:"bandwidth of the links between servers"`
+}
+
+// Network holds link bandwidths. Zero values take the defaults below.
+type Network struct {
+	IntraServerGBps float64 `json:"intra_server_gbps,omitempty" min:"0" unit:"GB/s" help:"default bandwidth inside a server"`
+	InterServerGBps float64 `json:"inter_server_gbps,omitempty" min:"0" unit:"GB/s" help:"bandwidth of a server's network link within a rack"`
+	InterRackGBps   float64 `json:"inter_rack_gbps,omitempty" min:"0" unit:"GB/s" help:"bandwidth available between racks"`
+}
+
+// Default bandwidths: PCIe-class inside a server and 10 Gb/s Ethernet
+// between servers, the set-up of the SJF-BSBF testbed (spec 000 §5.5).
+const (
+	DefaultIntraServerGBps = 6
+	DefaultInterServerGBps = 1.25
+)
+
+// GPU is one device.
+type GPU struct {
+	ID       GPUID
+	Server   ServerID
+	Slot     int // index within its server
+	Type     string
+	MemoryGB float64 // 0 when memory is not modelled
+}
+
+// Server is one machine.
+type Server struct {
+	ID              ServerID
+	Rack            int
+	Type            string
+	FirstGPU        GPUID
+	NumGPUs         int
+	MemoryGB        float64
+	IntraServerGBps float64
+}
+
+// GPUs returns the IDs of the server's GPUs in slot order.
+func (s *Server) GPUs() []GPUID {
+	ids := make([]GPUID, s.NumGPUs)
+	for i := range ids {
+		ids[i] = s.FirstGPU + GPUID(i)
+	}
+	return ids
+}
+
+// Cluster is an immutable set of servers and GPUs.
+type Cluster struct {
+	GPUs            []GPU
+	Servers         []Server
+	NumRacks        int
+	InterServerGBps float64
+	InterRackGBps   float64
+
+	types         []string
+	gpusByType    map[string]int
+	maxPerServer  int
+	maxPerType    map[string]int // largest server of each type
+	maxMemByType  map[string]float64
+	serversOfType map[string][]ServerID
+}
+
+// New builds a cluster from its spec. The spec must have been validated;
+// New still refuses specs that would make an unusable cluster.
+func New(spec Spec) (*Cluster, error) {
+	if len(spec.Servers) == 0 {
+		return nil, fmt.Errorf("cluster: no servers")
+	}
+	net := spec.Network
+	if net.IntraServerGBps == 0 {
+		net.IntraServerGBps = DefaultIntraServerGBps
+	}
+	if net.InterServerGBps == 0 {
+		net.InterServerGBps = DefaultInterServerGBps
+	}
+	if net.InterRackGBps == 0 {
+		net.InterRackGBps = net.InterServerGBps
+	}
+	c := &Cluster{
+		InterServerGBps: net.InterServerGBps,
+		InterRackGBps:   net.InterRackGBps,
+		gpusByType:      map[string]int{},
+		maxPerType:      map[string]int{},
+		maxMemByType:    map[string]float64{},
+		serversOfType:   map[string][]ServerID{},
+	}
+	for gi, g := range spec.Servers {
+		if g.Count < 1 || g.GPUs < 1 {
+			return nil, fmt.Errorf("cluster: servers[%d] needs at least one server and one GPU", gi)
+		}
+		if g.GPUType == "" {
+			return nil, fmt.Errorf("cluster: servers[%d] has no gpu_type", gi)
+		}
+		intra := g.IntraServerGBps
+		if intra == 0 {
+			intra = net.IntraServerGBps
+		}
+		for i := 0; i < g.Count; i++ {
+			sid := ServerID(len(c.Servers))
+			rack := 0
+			if spec.ServersPerRack > 0 {
+				rack = int(sid) / spec.ServersPerRack
+			}
+			srv := Server{ID: sid, Rack: rack, Type: g.GPUType, FirstGPU: GPUID(len(c.GPUs)),
+				NumGPUs: g.GPUs, MemoryGB: g.GPUMemoryGB, IntraServerGBps: intra}
+			c.Servers = append(c.Servers, srv)
+			for slot := 0; slot < g.GPUs; slot++ {
+				c.GPUs = append(c.GPUs, GPU{ID: GPUID(len(c.GPUs)), Server: sid, Slot: slot,
+					Type: g.GPUType, MemoryGB: g.GPUMemoryGB})
+			}
+			if rack+1 > c.NumRacks {
+				c.NumRacks = rack + 1
+			}
+			c.gpusByType[g.GPUType] += g.GPUs
+			c.serversOfType[g.GPUType] = append(c.serversOfType[g.GPUType], sid)
+			c.maxPerServer = max(c.maxPerServer, g.GPUs)
+			c.maxPerType[g.GPUType] = max(c.maxPerType[g.GPUType], g.GPUs)
+			c.maxMemByType[g.GPUType] = max(c.maxMemByType[g.GPUType], g.GPUMemoryGB)
+		}
+	}
+	for t := range c.gpusByType {
+		c.types = append(c.types, t)
+	}
+	sort.Strings(c.types)
+	return c, nil
+}
+
+// NumGPUs is the number of GPUs in the cluster.
+func (c *Cluster) NumGPUs() int { return len(c.GPUs) }
+
+// Types returns the distinct GPU types, sorted by name.
+func (c *Cluster) Types() []string { return c.types }
+
+// GPUsOfType returns how many GPUs of type t the cluster has.
+func (c *Cluster) GPUsOfType(t string) int { return c.gpusByType[t] }
+
+// ServersOfType returns the servers holding GPUs of type t, in ID order.
+func (c *Cluster) ServersOfType(t string) []ServerID { return c.serversOfType[t] }
+
+// MaxGPUsPerServer is the size of the largest server.
+func (c *Cluster) MaxGPUsPerServer() int { return c.maxPerServer }
+
+// MaxMemoryGB returns the largest GPU memory of type t, or over all types
+// when t is empty. Zero means memory is not modelled.
+func (c *Cluster) MaxMemoryGB(t string) float64 {
+	if t != "" {
+		return c.maxMemByType[t]
+	}
+	m := 0.0
+	for _, v := range c.maxMemByType {
+		m = max(m, v)
+	}
+	return m
+}
+
+// ServerOf returns the server that holds GPU g.
+func (c *Cluster) ServerOf(g GPUID) *Server { return &c.Servers[c.GPUs[g].Server] }
+
+// Fit reports whether a job needing gpus GPUs with memGB of memory on each
+// could ever run alone on an empty cluster, restricted to GPU type gpuType
+// when it is not empty. When it cannot, the reason is a plain sentence.
+func (c *Cluster) Fit(gpus int, memGB float64, gpuType string) (ok bool, reason string) {
+	avail := 0
+	for _, t := range c.types {
+		if gpuType != "" && t != gpuType {
+			continue
+		}
+		mem := c.maxMemByType[t]
+		if memGB > 0 && mem > 0 && memGB > mem {
+			continue
+		}
+		avail = max(avail, c.gpusByType[t])
+	}
+	if gpuType != "" && c.gpusByType[gpuType] == 0 {
+		return false, fmt.Sprintf("the cluster has no %s GPUs", gpuType)
+	}
+	if avail == 0 {
+		return false, fmt.Sprintf("needs %.3g GB per GPU, more than any GPU has", memGB)
+	}
+	if gpus > avail {
+		return false, fmt.Sprintf("needs %d GPUs of one type but at most %d are usable", gpus, avail)
+	}
+	return true, ""
+}
+
+// RingBandwidthGBps returns the bottleneck bandwidth of a ring all-reduce
+// over the given GPUs when no other job uses the links: the intra-server
+// bandwidth if they share one server, the inter-server bandwidth if they
+// share one rack, and the inter-rack bandwidth otherwise. A single GPU has
+// no ring and gets 0.
+func (c *Cluster) RingBandwidthGBps(gpus []GPUID) float64 {
+	if len(gpus) < 2 {
+		return 0
+	}
+	first := c.ServerOf(gpus[0])
+	sameServer, sameRack := true, true
+	for _, g := range gpus[1:] {
+		s := c.ServerOf(g)
+		if s.ID != first.ID {
+			sameServer = false
+		}
+		if s.Rack != first.Rack {
+			sameRack = false
+		}
+	}
+	switch {
+	case sameServer:
+		return first.IntraServerGBps
+	case sameRack:
+		return c.InterServerGBps
+	default:
+		return c.InterRackGBps
+	}
+}
+
+// ServersSpanned returns how many distinct servers the GPUs lie on.
+func (c *Cluster) ServersSpanned(gpus []GPUID) int {
+	servers := make([]ServerID, 0, 8)
+	for _, g := range gpus {
+		s := c.GPUs[g].Server
+		if !containsServer(servers, s) {
+			servers = append(servers, s)
+		}
+	}
+	return len(servers)
+}
+
+func containsServer(list []ServerID, s ServerID) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,297 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// ActionError is an action the engine refused, with the reason.
+type ActionError struct {
+	Action string
+	Job    string
+	Reason string
+}
+
+func (e *ActionError) Error() string {
+	return fmt.Sprintf("%s job %s: %s", e.Action, e.Job, e.Reason)
+}
+
+func (s *State) refuse(action string, id workload.JobID, format string, args ...any) error {
+	return &ActionError{Action: action, Job: s.jobs[id].Name, Reason: fmt.Sprintf(format, args...)}
+}
+
+func (s *State) checkJob(action string, id workload.JobID) error {
+	if !s.deciding {
+		return fmt.Errorf("%s: actions are only allowed inside Decide", action)
+	}
+	if id < 0 || int(id) >= len(s.jobs) {
+		return fmt.Errorf("%s: no job %d", action, id)
+	}
+	return nil
+}
+
+// Start runs a pending job on the given GPUs, one per worker.
+func (s *State) Start(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) error {
+	if err := s.checkJob("start", id); err != nil {
+		return err
+	}
+	j := &s.js[id]
+	if j.status != Pending {
+		return s.refuse("start", id, "it is %s, not pending", j.status)
+	}
+	if err := s.checkGPUs("start", id, gpus, o.SubBatch); err != nil {
+		return err
+	}
+	s.settle(id)
+	j.wait += s.now - j.waitSince
+	overhead := s.cfg.Overheads.FirstStartS
+	if j.starts > 0 {
+		overhead = s.cfg.Overheads.RestartS
+	} else {
+		j.firstStart = s.now
+		j.solo = s.soloTime(id, gpus)
+	}
+	j.starts++
+	j.lastStart = s.now
+	s.pending.remove(int(id))
+	s.running.add(int(id))
+	j.status = Running
+	j.subBatch = o.SubBatch
+	s.occupy(id, gpus)
+	s.beginOverhead(id, pickOverhead(overhead, o))
+	s.res.Stats.Actions++
+	return nil
+}
+
+// Preempt stops a running job; it keeps its progress and becomes pending.
+func (s *State) Preempt(id workload.JobID) error {
+	if err := s.checkJob("preempt", id); err != nil {
+		return err
+	}
+	j := &s.js[id]
+	if j.status != Running {
+		return s.refuse("preempt", id, "it is %s, not running", j.status)
+	}
+	s.settle(id)
+	s.release(id)
+	j.status = Pending
+	j.preempts++
+	j.waitSince = s.now
+	j.overheadEnd = -inf
+	s.running.remove(int(id))
+	s.pending.add(int(id))
+	s.res.Stats.Actions++
+	return nil
+}
+
+// Migrate moves a running job to other GPUs, the same number of them.
+func (s *State) Migrate(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) error {
+	return s.move("migrate", id, gpus, o)
+}
+
+// Resize gives a running job of an elastic policy a different set of GPUs,
+// of any size.
+func (s *State) Resize(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) error {
+	if !s.opts.Elastic {
+		if err := s.checkJob("resize", id); err != nil {
+			return err
+		}
+		return s.refuse("resize", id, "the policy is not elastic")
+	}
+	return s.move("resize", id, gpus, o)
+}
+
+func (s *State) move(action string, id workload.JobID, gpus []cluster.GPUID, o ActionOptions) error {
+	if err := s.checkJob(action, id); err != nil {
+		return err
+	}
+	j := &s.js[id]
+	if j.status != Running {
+		return s.refuse(action, id, "it is %s, not running", j.status)
+	}
+	if action == "migrate" && len(gpus) != len(j.gpus) {
+		return s.refuse(action, id, "it holds %d GPUs but was given %d (use Resize to change the count)", len(j.gpus), len(gpus))
+	}
+	if o.SubBatch == 0 {
+		o.SubBatch = j.subBatch
+	}
+	if err := s.checkGPUs(action, id, gpus, o.SubBatch); err != nil {
+		return err
+	}
+	s.settle(id)
+	s.release(id)
+	overhead := s.cfg.Overheads.MigrationS
+	if action == "resize" {
+		overhead = s.cfg.Overheads.ResizeS
+		j.resizes++
+	} else {
+		j.migrations++
+	}
+	j.subBatch = o.SubBatch
+	s.occupy(id, gpus)
+	s.beginOverhead(id, pickOverhead(overhead, o))
+	s.res.Stats.Actions++
+	return nil
+}
+
+func pickOverhead(configured float64, o ActionOptions) float64 {
+	switch {
+	case o.NoOverhead:
+		return 0
+	case o.OverheadS > 0:
+		return o.OverheadS
+	}
+	return configured
+}
+
+// checkGPUs checks that job id may take gpus with the given sub-batch.
+// What the job itself holds now counts as available, so that a move may
+// keep some of its GPUs.
+func (s *State) checkGPUs(action string, id workload.JobID, gpus []cluster.GPUID, subBatch int) error {
+	job := &s.jobs[id]
+	if len(gpus) == 0 {
+		return s.refuse(action, id, "no GPUs given")
+	}
+	if !s.opts.Elastic && len(gpus) != job.GPUs {
+		return s.refuse(action, id, "it is gang-scheduled on %d GPUs but was given %d", job.GPUs, len(gpus))
+	}
+	if subBatch < 0 || (job.BatchSize > 0 && subBatch > job.BatchSize) {
+		return s.refuse(action, id, "sub-batch %d is outside 1..%d", subBatch, job.BatchSize)
+	}
+	mem := perf.JobMemoryGB(s.cfg.Perf, job, subBatch)
+	held := &s.js[id]
+	for i, g := range gpus {
+		if g < 0 || int(g) >= len(s.c.GPUs) {
+			return s.refuse(action, id, "GPU %d does not exist (the cluster has %d)", g, len(s.c.GPUs))
+		}
+		if firstIndexOf(gpus, g) != i {
+			continue // each GPU is checked once, with all its copies
+		}
+		gpu := &s.c.GPUs[g]
+		if job.GPUType != "" && gpu.Type != job.GPUType {
+			return s.refuse(action, id, "GPU %d is a %s but the job needs %s", g, gpu.Type, job.GPUType)
+		}
+		copies := count(gpus, g)
+		if copies > 1 && !s.opts.SameJobColocation {
+			return s.refuse(action, id, "GPU %d is listed twice", g)
+		}
+		own := count(held.gpus, g)
+		if n := len(s.residents[g]) - own + copies; n > s.limit {
+			return s.refuse(action, id, "GPU %d would hold %d jobs, over the sharing limit of %d", g, n, s.limit)
+		}
+		memOthers := s.memUsed[g] - float64(own)*held.mem
+		if capGB := gpu.MemoryGB; capGB > 0 && mem > 0 && memOthers+mem*float64(copies) > capGB+1e-9 {
+			return s.refuse(action, id, "GPU %d has %.3g GB free but the job needs %.3g GB", g, capGB-memOthers, mem*float64(copies))
+		}
+		computeOthers := s.compute[g] - float64(own)*job.Compute
+		if job.Compute > 0 && computeOthers+job.Compute*float64(copies) > 1+1e-9 {
+			return s.refuse(action, id, "GPU %d has %.3g of its compute free but the job needs %.3g", g, 1-computeOthers, job.Compute*float64(copies))
+		}
+	}
+	return nil
+}
+
+func firstIndexOf(gpus []cluster.GPUID, g cluster.GPUID) int {
+	for i, h := range gpus {
+		if h == g {
+			return i
+		}
+	}
+	return -1
+}
+
+func count(gpus []cluster.GPUID, g cluster.GPUID) int {
+	n := 0
+	for _, h := range gpus {
+		if h == g {
+			n++
+		}
+	}
+	return n
+}
+
+// occupy places job id on gpus and marks affected rates for recomputation.
+func (s *State) occupy(id workload.JobID, gpus []cluster.GPUID) {
+	j := &s.js[id]
+	j.gpus = append(j.gpus[:0], gpus...)
+	j.mem = perf.JobMemoryGB(s.cfg.Perf, &s.jobs[id], j.subBatch)
+	compute := s.jobs[id].Compute
+	for _, g := range gpus {
+		if len(s.residents[g]) == 0 {
+			s.setServerFree(s.c.GPUs[g].Server, -1, g)
+			s.busyGPUs++
+		}
+		s.residents[g] = append(s.residents[g], resident{job: id, since: s.now})
+		s.memUsed[g] += j.mem
+		s.compute[g] += compute
+		s.slots++
+	}
+	j.last = s.now
+	s.markAffected(id)
+	s.recordUtil()
+}
+
+// release takes job id off its GPUs, recording its intervals.
+func (s *State) release(id workload.JobID) {
+	j := &s.js[id]
+	s.markAffected(id)
+	compute := s.jobs[id].Compute
+	for _, g := range j.gpus {
+		rs := s.residents[g]
+		for k, r := range rs {
+			if r.job == id {
+				s.recordInterval(g, id, r.since)
+				s.residents[g] = append(rs[:k], rs[k+1:]...)
+				break
+			}
+		}
+		s.memUsed[g] -= j.mem
+		s.compute[g] -= compute
+		if len(s.residents[g]) == 0 {
+			s.memUsed[g], s.compute[g] = 0, 0 // drop rounding residue
+			s.setServerFree(s.c.GPUs[g].Server, +1, g)
+			s.busyGPUs--
+		}
+		s.slots--
+	}
+	j.gpus = j.gpus[:0]
+	j.rate, j.modelRate = 0, 0
+	j.ver++ // its completion event is stale
+	s.recordUtil()
+}
+
+func (s *State) setServerFree(srv cluster.ServerID, delta int, g cluster.GPUID) {
+	old := s.serverFree[srv]
+	s.bucketMove(int(srv), int(old), int(old)+delta)
+	s.serverFree[srv] = old + int32(delta)
+	s.freeTotal += delta
+	s.freeByType[s.typeOf[g]] += delta
+}
+
+func (s *State) bucketMove(srv, from, to int) {
+	w, bit := srv>>6, uint64(1)<<(srv&63)
+	s.buckets[from][w] &^= bit
+	s.buckets[to][w] |= bit
+}
+
+// beginOverhead starts an overhead of d seconds for job id.
+func (s *State) beginOverhead(id workload.JobID, d float64) {
+	j := &s.js[id]
+	if d <= 0 {
+		j.overheadEnd = -inf
+		return
+	}
+	j.overheadEnd = s.now + d // recompute schedules its end
+}
+
+// soloTime is how long job id would take alone on gpus.
+func (s *State) soloTime(id workload.JobID, gpus []cluster.GPUID) float64 {
+	r := perf.SoloRate(s.cfg.Perf, s.c, &s.jobs[id], gpus)
+	if r <= 0 {
+		return -1
+	}
+	return s.jobs[id].Iterations / r
+}

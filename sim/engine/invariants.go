@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// CheckInvariants verifies the whole state: no GPU over its memory,
+// compute or sharing limit; every running job holds exactly its GPUs (all
+// of its gang) and arrived before it started; the GPU books agree with the
+// job books; no job did more work than it has. It is O(GPUs + jobs).
+func (s *State) CheckInvariants() error {
+	slots := 0
+	busy := 0
+	free := 0
+	for g := range s.residents {
+		rs := s.residents[g]
+		slots += len(rs)
+		if len(rs) == 0 {
+			free++
+			continue
+		}
+		busy++
+		if len(rs) > s.limit {
+			return fmt.Errorf("GPU %d holds %d jobs, over the sharing limit %d", g, len(rs), s.limit)
+		}
+		mem, comp := 0.0, 0.0
+		for _, r := range rs {
+			j := &s.js[r.job]
+			if j.status != Running {
+				return fmt.Errorf("GPU %d holds job %s, which is %s", g, s.jobs[r.job].Name, j.status)
+			}
+			mem += j.mem
+			comp += s.jobs[r.job].Compute
+		}
+		if c := s.c.GPUs[g].MemoryGB; c > 0 && mem > c+1e-6 {
+			return fmt.Errorf("GPU %d holds %.4g GB, over its %.4g GB", g, mem, c)
+		}
+		if comp > 1+1e-6 {
+			return fmt.Errorf("GPU %d is asked for %.4g of its compute", g, comp)
+		}
+		if math.Abs(mem-s.memUsed[g]) > 1e-6 {
+			return fmt.Errorf("GPU %d memory books say %.6g GB, residents hold %.6g GB", g, s.memUsed[g], mem)
+		}
+	}
+	if slots != s.slots || busy != s.busyGPUs || free != s.freeTotal {
+		return fmt.Errorf("counters drifted: slots %d/%d, busy %d/%d, free %d/%d", s.slots, slots, s.busyGPUs, busy, s.freeTotal, free)
+	}
+	for srv := range s.c.Servers {
+		n := 0
+		for _, g := range s.c.Servers[srv].GPUs() {
+			if len(s.residents[g]) == 0 {
+				n++
+			}
+		}
+		if int32(n) != s.serverFree[srv] {
+			return fmt.Errorf("server %d has %d free GPUs, books say %d", srv, n, s.serverFree[srv])
+		}
+	}
+	running := 0
+	for i := range s.js {
+		j, job := &s.js[i], &s.jobs[i]
+		if j.done > job.Iterations*(1+1e-9)+1e-9 {
+			return fmt.Errorf("job %s did %.9g iterations of %.9g", job.Name, j.done, job.Iterations)
+		}
+		switch j.status {
+		case Running:
+			running++
+			if job.ArrivalS > s.now || j.lastStart < job.ArrivalS {
+				return fmt.Errorf("job %s runs before its arrival at %v", job.Name, job.ArrivalS)
+			}
+			if !s.opts.Elastic && len(j.gpus) != job.GPUs {
+				return fmt.Errorf("job %s holds %d of its %d GPUs", job.Name, len(j.gpus), job.GPUs)
+			}
+			for _, g := range j.gpus {
+				if !holds(s.residents[g], workload.JobID(i)) {
+					return fmt.Errorf("job %s thinks it holds GPU %d, which does not list it", job.Name, g)
+				}
+			}
+		case Pending, Finished, NotArrived, Unschedulable:
+			if len(j.gpus) != 0 {
+				return fmt.Errorf("job %s is %s but holds %d GPUs", job.Name, j.status, len(j.gpus))
+			}
+		}
+		if j.status == Pending && !s.pending.has(i) || j.status != Pending && s.pending.has(i) {
+			return fmt.Errorf("job %s: pending set disagrees with status %s", job.Name, j.status)
+		}
+	}
+	if running != s.running.n {
+		return fmt.Errorf("%d jobs are running but the running set has %d", running, s.running.n)
+	}
+	return nil
+}
+
+func holds(rs []resident, id workload.JobID) bool {
+	for _, r := range rs {
+		if r.job == id {
+			return true
+		}
+	}
+	return false
+}
+
+// checkWork verifies, at the end of a run, that each finished job did
+// exactly its work: the integral of its rate over time matches its
+// iterations, its completion fired with nothing left, and it never ran past
+// its end.
+func (s *State) checkWork() error {
+	for i := range s.js {
+		j, job := &s.js[i], &s.jobs[i]
+		if j.status != Finished {
+			continue
+		}
+		tol := 1e-6*job.Iterations + 1e-9
+		switch {
+		case j.residual > tol:
+			return fmt.Errorf("job %s completed with %.9g of its %.9g iterations left", job.Name, j.residual, job.Iterations)
+		case j.overshoot > tol:
+			return fmt.Errorf("job %s ran %.9g iterations past its end", job.Name, j.overshoot)
+		case math.Abs(j.done-job.Iterations) > tol:
+			return fmt.Errorf("job %s finished after %.9g of its %.9g iterations", job.Name, j.done, job.Iterations)
+		}
+	}
+	return nil
+}

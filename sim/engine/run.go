@@ -1,0 +1,491 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// Config is one simulation run.
+type Config struct {
+	Cluster *cluster.Cluster
+	// Jobs must be finalized (sorted by arrival, IDs 0..n-1) and prepared
+	// for Perf (see perf.Preparer).
+	Jobs     []workload.Job
+	Perf     perf.Model // the true model
+	Believed perf.Model // what the policy is told; nil means Perf
+	Policy   Policy
+	// SharingLimit overrides the policy's MaxJobsPerGPU when positive.
+	SharingLimit int
+	Overheads    Overheads
+	Budgets      Budgets
+	Seed         uint64
+
+	// Paranoid checks every invariant of the whole state after each
+	// instant (for tests); otherwise each action is checked on its own.
+	Paranoid bool
+	// NoIntervals skips per-GPU intervals and utilization steps (large
+	// runs that need only per-job records); NoLog skips the decision log.
+	NoIntervals, NoLog bool
+	// MaxLogEntries caps the decision log; 0 means 100,000.
+	MaxLogEntries int
+
+	// Progress, if set, is called about every ProgressEvery events (0
+	// means 65,536) and once at the end.
+	Progress      func(Progress)
+	ProgressEvery int64
+}
+
+// Progress reports how far a run has come.
+type Progress struct {
+	NowS     float64
+	Events   int64
+	Finished int
+	Total    int
+}
+
+// Run simulates cfg to the end and returns what it recorded. On error the
+// result holds what was recorded up to the error.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	s, err := newState(cfg)
+	if err != nil {
+		return nil, err
+	}
+	err = s.loop(ctx)
+	if err == nil {
+		err = s.checkWork()
+	}
+	s.finalize()
+	return s.res, err
+}
+
+func newState(cfg Config) (*State, error) {
+	if cfg.Cluster == nil || cfg.Perf == nil || cfg.Policy == nil {
+		return nil, fmt.Errorf("engine: cluster, perf model and policy are required")
+	}
+	for i := range cfg.Jobs {
+		j := &cfg.Jobs[i]
+		if j.ID != workload.JobID(i) || (i > 0 && j.ArrivalS < cfg.Jobs[i-1].ArrivalS) {
+			return nil, fmt.Errorf("engine: jobs must be finalized (sorted by arrival, numbered from 0)")
+		}
+		if !(j.Iterations > 0) || math.IsInf(j.Iterations, 0) {
+			return nil, fmt.Errorf("engine: job %s has no work (iterations %v); was it prepared for the perf model?", j.Name, j.Iterations)
+		}
+		if j.ArrivalS < 0 || math.IsNaN(j.ArrivalS) || math.IsInf(j.ArrivalS, 0) {
+			return nil, fmt.Errorf("engine: job %s has arrival time %v", j.Name, j.ArrivalS)
+		}
+	}
+	if cfg.Budgets.MaxEvents == 0 {
+		cfg.Budgets.MaxEvents = defaultMaxEvents
+	}
+	if cfg.Budgets.MaxTimeS == 0 {
+		cfg.Budgets.MaxTimeS = defaultMaxTimeS
+	}
+	if cfg.ProgressEvery == 0 {
+		cfg.ProgressEvery = 1 << 16
+	}
+	opts := cfg.Policy.Options()
+	if opts.Subscribe == 0 {
+		opts.Subscribe = Mask(Arrival, Completion, WakeUp)
+	}
+	opts.Subscribe |= Mask(WakeUp) // a policy that asks for wake-ups wants them
+	limit := max(opts.MaxJobsPerGPU, 1)
+	if cfg.SharingLimit > 0 {
+		limit = cfg.SharingLimit
+	}
+	c := cfg.Cluster
+	s := &State{
+		cfg: cfg, c: c, jobs: cfg.Jobs, js: make([]jobState, len(cfg.Jobs)), limit: limit, opts: opts,
+		believed: cfg.Believed, pending: newIDSet(len(cfg.Jobs)), running: newIDSet(len(cfg.Jobs)),
+		residents: make([][]resident, c.NumGPUs()), memUsed: make([]float64, c.NumGPUs()),
+		compute: make([]float64, c.NumGPUs()), serverFree: make([]int32, len(c.Servers)),
+		freeTotal: c.NumGPUs(), typeOf: make([]int8, c.NumGPUs()), typeIndex: map[string]int{},
+		rng: rand.New(rand.NewPCG(cfg.Seed, 0x9011c7)), res: &Result{}, maxLog: cfg.MaxLogEntries,
+		wakes: map[float64]bool{},
+	}
+	if s.believed == nil {
+		s.believed = cfg.Perf
+	}
+	if s.maxLog == 0 {
+		s.maxLog = 100_000
+	}
+	for i, t := range c.Types() {
+		s.typeIndex[t] = i
+	}
+	s.freeByType = make([]int, len(c.Types()))
+	for _, g := range c.GPUs {
+		s.typeOf[g.ID] = int8(s.typeIndex[g.Type])
+		s.freeByType[s.typeOf[g.ID]]++
+	}
+	s.buckets = make([][]uint64, c.MaxGPUsPerServer()+1)
+	for k := range s.buckets {
+		s.buckets[k] = make([]uint64, (len(c.Servers)+63)/64)
+	}
+	for _, srv := range c.Servers {
+		s.serverFree[srv.ID] = int32(srv.NumGPUs)
+		s.buckets[srv.NumGPUs][srv.ID>>6] |= 1 << (srv.ID & 63)
+	}
+	for i := range s.js {
+		j := &s.js[i]
+		j.remaining = cfg.Jobs[i].Iterations
+		j.firstStart, j.lastStart, j.finish, j.solo = -1, -1, -1, -1
+		j.overheadEnd = -inf
+	}
+	s.recordUtil()
+	return s, nil
+}
+
+// loop processes instants until nothing is left to do.
+func (s *State) loop(ctx context.Context) error {
+	var batch []event
+	var triggers []Trigger
+	nextProgress := s.cfg.ProgressEvery
+	for {
+		t, ok := s.nextTime()
+		if !ok {
+			return s.checkDone()
+		}
+		if t > s.cfg.Budgets.MaxTimeS {
+			return fmt.Errorf("simulated time passed the budget of %s before %s", fmtDuration(s.cfg.Budgets.MaxTimeS), s.unfinishedSummary())
+		}
+		s.now = t
+		batch = s.collect(batch[:0], t)
+		triggers = triggers[:0]
+		for _, e := range batch {
+			if s.apply(e) && s.opts.Subscribe.Has(e.kind) {
+				triggers = append(triggers, Trigger{Kind: e.kind, Job: e.job, Time: t})
+			}
+		}
+		s.res.Stats.Events += int64(len(batch))
+		if len(triggers) > 0 {
+			if err := s.decide(triggers); err != nil {
+				return err
+			}
+		}
+		if err := s.recompute(); err != nil {
+			return err
+		}
+		if s.cfg.Paranoid {
+			if err := s.CheckInvariants(); err != nil {
+				return fmt.Errorf("invariant broken at t=%v: %w", s.now, err)
+			}
+		}
+		if s.res.Stats.Events > s.cfg.Budgets.MaxEvents {
+			return fmt.Errorf("the run used more than its budget of %d events at t=%s before %s", s.cfg.Budgets.MaxEvents, fmtDuration(s.now), s.unfinishedSummary())
+		}
+		if s.res.Stats.Events >= nextProgress {
+			nextProgress += s.cfg.ProgressEvery
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("run cancelled at t=%s: %w", fmtDuration(s.now), err)
+			}
+			s.progress()
+		}
+	}
+}
+
+func (s *State) progress() {
+	if s.cfg.Progress != nil {
+		s.cfg.Progress(Progress{NowS: s.now, Events: s.res.Stats.Events, Finished: s.finished, Total: len(s.jobs)})
+	}
+}
+
+// nextTime is the time of the next event, from the queue or the arrivals.
+func (s *State) nextTime() (float64, bool) {
+	for len(s.events) > 0 && s.stale(s.events[0]) {
+		s.events.pop()
+	}
+	t, ok := inf, false
+	if len(s.events) > 0 {
+		t, ok = s.events[0].t, true
+	}
+	if s.next < len(s.jobs) && s.jobs[s.next].ArrivalS <= t {
+		t, ok = s.jobs[s.next].ArrivalS, true
+	}
+	return t, ok
+}
+
+// collect gathers every live event at time t, in (kind, job) order.
+func (s *State) collect(batch []event, t float64) []event {
+	for len(s.events) > 0 && s.events[0].t == t {
+		if e := s.events.pop(); !s.stale(e) {
+			batch = append(batch, e)
+		}
+	}
+	for s.next < len(s.jobs) && s.jobs[s.next].ArrivalS == t {
+		batch = append(batch, event{t: t, kind: Arrival, job: workload.JobID(s.next)})
+		s.next++
+	}
+	sort.Slice(batch, func(a, b int) bool { return batch[a].less(batch[b]) })
+	return batch
+}
+
+func (s *State) stale(e event) bool {
+	switch e.kind {
+	case Completion, OverheadEnd, RateChange:
+		j := &s.js[e.job]
+		return j.status != Running || j.ver != e.ver
+	}
+	return false
+}
+
+// apply applies one event and reports whether it happened (a wake-up
+// always does).
+func (s *State) apply(e event) bool {
+	switch e.kind {
+	case Arrival:
+		return s.arrive(e.job)
+	case Completion:
+		s.complete(e.job)
+	case OverheadEnd:
+		s.settle(e.job)
+		s.js[e.job].overheadEnd = -inf
+		s.markDirty(e.job)
+	case RateChange:
+		s.settle(e.job)
+		s.markDirty(e.job)
+	case WakeUp:
+		delete(s.wakes, e.t)
+	}
+	return true
+}
+
+func (s *State) arrive(id workload.JobID) bool {
+	job := &s.jobs[id]
+	j := &s.js[id]
+	need := job.GPUs
+	if s.opts.Elastic {
+		need = 1
+	}
+	if ok, why := s.c.Fit(need, perf.JobMemoryGB(s.cfg.Perf, job, 0), job.GPUType); !ok {
+		j.status = Unschedulable
+		j.reason = why
+		s.logf(id, "job %s can never run on this cluster: %s", job.Name, why)
+		return false
+	}
+	j.status = Pending
+	j.waitSince = s.now
+	j.last = s.now
+	s.pending.add(int(id))
+	return true
+}
+
+func (s *State) complete(id workload.JobID) {
+	s.settle(id)
+	j := &s.js[id]
+	j.residual = j.remaining // should be rounding dust; checkWork verifies
+	j.remaining = 0
+	s.release(id)
+	j.status = Finished
+	j.finish = s.now
+	s.running.remove(int(id))
+	s.finished++
+}
+
+// settle advances a running job's progress to now at its current rate.
+func (s *State) settle(id workload.JobID) {
+	j := &s.js[id]
+	dt := s.now - j.last
+	if j.status == Running && dt > 0 {
+		work := j.rate * dt
+		if work > j.remaining {
+			j.overshoot = max(j.overshoot, work-j.remaining)
+			work = j.remaining
+		}
+		j.remaining -= work
+		j.done += work
+		j.gpuSeconds += float64(len(j.gpus)) * dt
+		j.runTime += dt
+	}
+	j.last = s.now
+}
+
+func (s *State) markDirty(id workload.JobID) {
+	j := &s.js[id]
+	if !j.dirty {
+		j.dirty = true
+		s.dirtyList = append(s.dirtyList, id)
+	}
+}
+
+// markAffected settles and marks job id and every job whose rate its
+// placement may change, according to the perf model's coupling.
+func (s *State) markAffected(id workload.JobID) {
+	s.settle(id)
+	s.markDirty(id)
+	switch s.cfg.Perf.Coupling() {
+	case perf.SharedGPU:
+		for _, g := range s.js[id].gpus {
+			for _, r := range s.residents[g] {
+				s.settleDirty(r.job)
+			}
+		}
+	case perf.SharedServer:
+		var seen []cluster.ServerID
+		for _, g := range s.js[id].gpus {
+			srv := s.c.GPUs[g].Server
+			if containsServer(seen, srv) {
+				continue
+			}
+			seen = append(seen, srv)
+			for _, h := range s.c.Servers[srv].GPUs() {
+				for _, r := range s.residents[h] {
+					s.settleDirty(r.job)
+				}
+			}
+		}
+	case perf.Global:
+		s.running.each(func(i int) bool { s.settleDirty(workload.JobID(i)); return true })
+	}
+}
+
+func (s *State) settleDirty(id workload.JobID) {
+	if !s.js[id].dirty {
+		s.settle(id)
+		s.markDirty(id)
+	}
+}
+
+func containsServer(list []cluster.ServerID, x cluster.ServerID) bool {
+	for _, y := range list {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// recompute asks the perf model for the rates of dirty jobs and schedules
+// their completions.
+func (s *State) recompute() error {
+	timed, _ := s.cfg.Perf.(perf.Timed)
+	for _, id := range s.dirtyList {
+		j := &s.js[id]
+		j.dirty = false
+		if j.status != Running {
+			continue
+		}
+		s.res.Stats.RateRecompute++
+		r := s.cfg.Perf.Rate(s, id)
+		if !(r > 0) || math.IsInf(r, 0) {
+			return fmt.Errorf("job %s cannot progress on GPUs %v: the perf model gives rate %v", s.jobs[id].Name, j.gpus, r)
+		}
+		eff := r
+		if j.overheadEnd > s.now {
+			eff = 0
+		}
+		if eff == j.rate && r == j.modelRate {
+			continue // unchanged: its completion event still holds
+		}
+		j.modelRate, j.rate = r, eff
+		j.ver++
+		if eff > 0 {
+			s.events.push(event{t: s.now + j.remaining/eff, kind: Completion, job: id, ver: j.ver})
+		} else if j.overheadEnd > s.now {
+			s.events.push(event{t: j.overheadEnd, kind: OverheadEnd, job: id, ver: j.ver})
+		}
+		if timed != nil {
+			if t := timed.NextChange(s, id, s.now); t > s.now && !math.IsInf(t, 1) {
+				s.events.push(event{t: t, kind: RateChange, job: id, ver: j.ver})
+			}
+		}
+	}
+	s.dirtyList = s.dirtyList[:0]
+	return nil
+}
+
+func (s *State) decide(triggers []Trigger) error {
+	s.deciding = true
+	err := s.cfg.Policy.Decide(s, triggers)
+	s.deciding = false
+	s.res.Stats.PolicyCalls++
+	if err != nil {
+		return fmt.Errorf("policy failed at t=%s: %w", fmtDuration(s.now), err)
+	}
+	return nil
+}
+
+// checkDone is called when no event is left: every job must be finished or
+// unschedulable, or the run is stuck.
+func (s *State) checkDone() error {
+	if s.pending.n == 0 && s.running.n == 0 {
+		return nil
+	}
+	if s.running.n > 0 {
+		return fmt.Errorf("stuck at t=%s: %d jobs hold GPUs but none makes progress", fmtDuration(s.now), s.running.n)
+	}
+	var names []string
+	s.pending.each(func(i int) bool {
+		names = append(names, fmt.Sprintf("%s (%d GPUs)", s.jobs[i].Name, s.jobs[i].GPUs))
+		return len(names) < 5
+	})
+	return fmt.Errorf("stuck at t=%s: %d jobs are pending on an idle cluster and the policy starts none of them and asks for no wake-up, e.g. %s",
+		fmtDuration(s.now), s.pending.n, strings.Join(names, ", "))
+}
+
+func (s *State) unfinishedSummary() string {
+	return fmt.Sprintf("%d of %d jobs finished (%d running, %d pending, %d not yet arrived)",
+		s.finished, len(s.jobs), s.running.n, s.pending.n, len(s.jobs)-s.next)
+}
+
+// finalize closes open intervals and builds the per-job records.
+func (s *State) finalize() {
+	s.res.Stats.EndS = s.now
+	s.res.Stats.FinishedJobs = s.finished
+	s.EachRunning(func(id workload.JobID) bool {
+		s.settle(id)
+		for _, g := range s.js[id].gpus {
+			for _, r := range s.residents[g] {
+				if r.job == id {
+					s.recordInterval(g, id, r.since)
+				}
+			}
+		}
+		return true
+	})
+	s.res.Jobs = make([]JobRecord, len(s.jobs))
+	for i := range s.jobs {
+		job, j := &s.jobs[i], &s.js[i]
+		r := JobRecord{
+			Job: job.ID, Name: job.Name, Model: job.Model, GPUs: job.GPUs, Status: j.status, Reason: j.reason,
+			ArrivalS: job.ArrivalS, FirstStartS: j.firstStart, FinishS: j.finish, QueueS: -1,
+			WaitS: j.wait, RunS: j.runTime, GPUSeconds: j.gpuSeconds, SoloS: j.solo, Iterations: j.done,
+			Preemptions: j.preempts, Migrations: j.migrations, Resizes: j.resizes, Starts: j.starts,
+		}
+		if j.firstStart >= 0 {
+			r.QueueS = j.firstStart - job.ArrivalS
+		}
+		if j.status == Pending {
+			r.WaitS += s.now - j.waitSince
+		}
+		s.res.Jobs[i] = r
+	}
+	sort.Slice(s.res.Intervals, func(a, b int) bool {
+		x, y := s.res.Intervals[a], s.res.Intervals[b]
+		if x.GPU != y.GPU {
+			return x.GPU < y.GPU
+		}
+		if x.StartS != y.StartS {
+			return x.StartS < y.StartS
+		}
+		return x.Job < y.Job
+	})
+	s.progress()
+}
+
+// fmtDuration prints seconds with a readable larger unit.
+func fmtDuration(sec float64) string {
+	switch {
+	case sec >= 86400:
+		return fmt.Sprintf("%.0fs (%.1f days)", sec, sec/86400)
+	case sec >= 3600:
+		return fmt.Sprintf("%.0fs (%.1f h)", sec, sec/3600)
+	}
+	return fmt.Sprintf("%.6gs", sec)
+}

@@ -1,0 +1,271 @@
+package engine
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// jobState is the runtime state of one job.
+type jobState struct {
+	status      Status
+	gpus        []cluster.GPUID
+	subBatch    int
+	mem         float64 // memory held on each GPU
+	remaining   float64 // iterations left at time last
+	rate        float64 // effective rate (0 during an overhead)
+	modelRate   float64 // the perf model's rate, ignoring overhead
+	last        float64 // time remaining, service, done were settled
+	overheadEnd float64 // end of the current overhead, or -inf
+	ver         uint32
+	dirty       bool
+	gpuSeconds  float64
+	runTime     float64
+	done        float64 // integral of the rate over time
+	residual    float64 // work left when the completion fired
+	overshoot   float64 // work beyond the job's total (a missed completion)
+	waitSince   float64 // start of the current stretch with no GPUs
+	wait        float64
+	firstStart  float64
+	lastStart   float64
+	finish      float64
+	solo        float64
+	starts      int
+	preempts    int
+	migrations  int
+	resizes     int
+	reason      string
+}
+
+// resident is a job holding a GPU since a time.
+type resident struct {
+	job   workload.JobID
+	since float64
+}
+
+// State is the simulation as a policy sees and changes it. Its read
+// methods never change anything; its actions (Start, Preempt, Migrate,
+// Resize, WakeAt, Log) are checked and applied at once.
+type State struct {
+	cfg      Config
+	c        *cluster.Cluster
+	jobs     []workload.Job
+	js       []jobState
+	limit    int
+	opts     Options
+	believed perf.Model
+
+	now    float64
+	events eventHeap
+	next   int // next job to arrive
+
+	pending, running idSet
+	finished         int
+
+	residents  [][]resident
+	memUsed    []float64
+	compute    []float64
+	serverFree []int32
+	freeTotal  int
+	freeByType []int
+	typeOf     []int8
+	typeIndex  map[string]int
+	buckets    [][]uint64 // buckets[k]: servers with exactly k free GPUs
+	busyGPUs   int
+	slots      int
+
+	dirtyList []workload.JobID
+	rng       *rand.Rand
+	res       *Result
+	maxLog    int
+	deciding  bool
+	wakes     map[float64]bool
+	scratch   []workload.JobID
+}
+
+// Now is the current simulated time in seconds.
+func (s *State) Now() float64 { return s.now }
+
+// Cluster is the cluster being simulated.
+func (s *State) Cluster() *cluster.Cluster { return s.c }
+
+// NumJobs is the number of jobs in the run, arrived or not.
+func (s *State) NumJobs() int { return len(s.jobs) }
+
+// Job returns a job's spec. The caller must not modify it.
+func (s *State) Job(id workload.JobID) *workload.Job { return &s.jobs[id] }
+
+// Status returns where a job is in its life.
+func (s *State) Status(id workload.JobID) Status { return s.js[id].status }
+
+// Placement implements perf.State.
+func (s *State) Placement(id workload.JobID) perf.Placement {
+	j := &s.js[id]
+	return perf.Placement{GPUs: j.gpus, SubBatch: j.subBatch}
+}
+
+// JobsOn lists the jobs holding GPU g, in the order they took it. The
+// slice is scratch space, valid until the next call.
+func (s *State) JobsOn(g cluster.GPUID) []workload.JobID {
+	s.scratch = s.scratch[:0]
+	for _, r := range s.residents[g] {
+		s.scratch = append(s.scratch, r.job)
+	}
+	return s.scratch
+}
+
+// NumJobsOn is the number of jobs holding GPU g.
+func (s *State) NumJobsOn(g cluster.GPUID) int { return len(s.residents[g]) }
+
+// GPUsOf returns the GPUs a job holds (read-only).
+func (s *State) GPUsOf(id workload.JobID) []cluster.GPUID { return s.js[id].gpus }
+
+// Info returns a job's runtime state at the current time.
+func (s *State) Info(id workload.JobID) JobInfo {
+	j := &s.js[id]
+	dt := s.now - j.last
+	info := JobInfo{
+		Status: j.status, GPUs: j.gpus, SubBatch: j.subBatch,
+		Remaining: j.remaining, Rate: j.rate, AttainedGPU: j.gpuSeconds, RunTime: j.runTime,
+		FirstStart: j.firstStart, LastStart: j.lastStart, Starts: j.starts, Preemptions: j.preempts,
+		Migrations: j.migrations, Resizes: j.resizes, InOverhead: j.overheadEnd > s.now,
+	}
+	if j.status == Running && dt > 0 {
+		info.Remaining = max(0, j.remaining-j.rate*dt)
+		info.AttainedGPU += float64(len(j.gpus)) * dt
+		info.RunTime += dt
+	}
+	return info
+}
+
+// Remaining returns a job's iterations left at the current time.
+func (s *State) Remaining(id workload.JobID) float64 { return s.Info(id).Remaining }
+
+// NumPending is the number of arrived jobs holding no GPUs.
+func (s *State) NumPending() int { return s.pending.n }
+
+// NumRunning is the number of jobs holding GPUs.
+func (s *State) NumRunning() int { return s.running.n }
+
+// NumFinished is the number of finished jobs.
+func (s *State) NumFinished() int { return s.finished }
+
+// EachPending calls fn on pending jobs in arrival order until it returns
+// false. fn may start jobs (which leave the pending set).
+func (s *State) EachPending(fn func(id workload.JobID) bool) {
+	s.pending.each(func(i int) bool { return fn(workload.JobID(i)) })
+}
+
+// EachRunning calls fn on running jobs in arrival order until it returns false.
+func (s *State) EachRunning(fn func(id workload.JobID) bool) {
+	s.running.each(func(i int) bool { return fn(workload.JobID(i)) })
+}
+
+// Pending returns the pending jobs in arrival order.
+func (s *State) Pending() []workload.JobID {
+	out := make([]workload.JobID, 0, s.pending.n)
+	s.EachPending(func(id workload.JobID) bool { out = append(out, id); return true })
+	return out
+}
+
+// Running returns the running jobs in arrival order.
+func (s *State) Running() []workload.JobID {
+	out := make([]workload.JobID, 0, s.running.n)
+	s.EachRunning(func(id workload.JobID) bool { out = append(out, id); return true })
+	return out
+}
+
+// FreeGPUs is the number of GPUs holding no job.
+func (s *State) FreeGPUs() int { return s.freeTotal }
+
+// FreeGPUsOfType is the number of free GPUs of one type.
+func (s *State) FreeGPUsOfType(t string) int {
+	i, ok := s.typeIndex[t]
+	if !ok {
+		return 0
+	}
+	return s.freeByType[i]
+}
+
+// ServerFree is the number of free GPUs on a server.
+func (s *State) ServerFree(id cluster.ServerID) int { return int(s.serverFree[id]) }
+
+// EachServerByFree calls fn on servers with at least minFree free GPUs,
+// those with the most free GPUs first and, among equals, by ID, until fn
+// returns false.
+func (s *State) EachServerByFree(minFree int, fn func(id cluster.ServerID, free int) bool) {
+	for k := len(s.buckets) - 1; k >= max(minFree, 1); k-- {
+		for w, word := range s.buckets[k] {
+			for word != 0 {
+				b := bits.TrailingZeros64(word)
+				word &= word - 1
+				if !fn(cluster.ServerID(w<<6|b), k) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// EachServerByFreeAsc is EachServerByFree with the fewest free GPUs first
+// (best fit).
+func (s *State) EachServerByFreeAsc(minFree int, fn func(id cluster.ServerID, free int) bool) {
+	for k := max(minFree, 1); k < len(s.buckets); k++ {
+		for w, word := range s.buckets[k] {
+			for word != 0 {
+				b := bits.TrailingZeros64(word)
+				word &= word - 1
+				if !fn(cluster.ServerID(w<<6|b), k) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// MemoryFreeGB is the memory left on GPU g; +Inf when memory is not modelled.
+func (s *State) MemoryFreeGB(g cluster.GPUID) float64 {
+	c := s.c.GPUs[g].MemoryGB
+	if c == 0 {
+		return inf
+	}
+	return c - s.memUsed[g]
+}
+
+// MemoryGB is the memory job id would hold per GPU at a sub-batch size (0
+// for its own batch size).
+func (s *State) MemoryGB(id workload.JobID, subBatch int) float64 {
+	return perf.JobMemoryGB(s.cfg.Perf, &s.jobs[id], subBatch)
+}
+
+// SharingLimit is the most jobs a GPU may hold.
+func (s *State) SharingLimit() int { return s.limit }
+
+// Perf is the performance model the policy believes; it may differ from
+// the one driving the simulation.
+func (s *State) Perf() perf.Model { return s.believed }
+
+// Rand is the policy's own random stream, seeded from the run's seed.
+func (s *State) Rand() *rand.Rand { return s.rng }
+
+// Log appends an entry to the decision log ("why"). job may be -1.
+func (s *State) Log(job workload.JobID, format string, args ...any) { s.logf(job, format, args...) }
+
+// WakeAt asks for a wake-up at time t, which must be in the future.
+func (s *State) WakeAt(t float64) error {
+	if !(t > s.now) {
+		return fmt.Errorf("wake-up at %v is not after the current time %v", t, s.now)
+	}
+	if t > s.cfg.Budgets.MaxTimeS {
+		return nil // beyond the time budget: never reached
+	}
+	if !s.wakes[t] {
+		s.wakes[t] = true
+		s.events.push(event{t: t, kind: WakeUp, job: -1})
+	}
+	return nil
+}

@@ -1,0 +1,169 @@
+// Package perf holds the performance models: given where a job runs and
+// who shares its GPUs, servers and links, at what rate (iterations per
+// second) does it progress?
+//
+// Models compose. A base Model gives a job's rate on its placement; Factors
+// slow it down for co-location interference, network contention and the
+// like; Composite multiplies them. The engine drives the simulation with a
+// "true" model and may hand a policy a different "believed" one.
+package perf
+
+import (
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// Placement is where a running job sits.
+type Placement struct {
+	GPUs []cluster.GPUID // one entry per worker; empty when the job holds none
+	// SubBatch is the per-GPU micro-batch the job runs with, when a policy
+	// shrank it to fit memory (gradient accumulation); 0 means the job's
+	// own batch size.
+	SubBatch int
+}
+
+// State is what a model may read about the cluster at one instant.
+type State interface {
+	Cluster() *cluster.Cluster
+	Job(id workload.JobID) *workload.Job
+	Placement(id workload.JobID) Placement
+	// JobsOn lists the jobs holding GPU g, in the order they took it.
+	JobsOn(g cluster.GPUID) []workload.JobID
+}
+
+// Coupling says whose placement a job's rate depends on. The engine uses it
+// to recompute only the rates a placement change can affect.
+type Coupling uint8
+
+const (
+	// Independent: only the job's own placement matters.
+	Independent Coupling = iota
+	// SharedGPU: also the jobs that hold one of its GPUs.
+	SharedGPU
+	// SharedServer: also the jobs that use one of its servers (links).
+	SharedServer
+	// Global: every running job.
+	Global
+)
+
+// Model gives the rate of a running job.
+type Model interface {
+	// Rate returns iterations per second of job id at its placement in s;
+	// it must be positive for a job that can run there and 0 for one that
+	// cannot (e.g. a GPU type it has no throughput on).
+	Rate(s State, id workload.JobID) float64
+	Coupling() Coupling
+}
+
+// Factor is a slowdown applied on top of a base model.
+type Factor interface {
+	// Slowdown returns how many times longer an iteration of job id takes
+	// because of the others in s; 1 means not at all.
+	Slowdown(s State, id workload.JobID) float64
+	Coupling() Coupling
+}
+
+// Preparer is implemented by models that complete job specs before a run,
+// e.g. turning a solo duration into iterations.
+type Preparer interface {
+	Prepare(c *cluster.Cluster, jobs []workload.Job) error
+}
+
+// MemoryModel is implemented by models that know how much GPU memory a job
+// holds at a sub-batch size. Without one, a job holds its MemoryGB.
+type MemoryModel interface {
+	MemoryGB(j *workload.Job, subBatch int) float64
+}
+
+// Composite is a base model slowed down by factors.
+type Composite struct {
+	Base    Model
+	Factors []Factor
+}
+
+// Rate implements Model.
+func (c *Composite) Rate(s State, id workload.JobID) float64 {
+	r := c.Base.Rate(s, id)
+	for _, f := range c.Factors {
+		if r == 0 {
+			break
+		}
+		r /= f.Slowdown(s, id)
+	}
+	return r
+}
+
+// Coupling implements Model: the widest of its parts.
+func (c *Composite) Coupling() Coupling {
+	k := c.Base.Coupling()
+	for _, f := range c.Factors {
+		k = max(k, f.Coupling())
+	}
+	return k
+}
+
+// Prepare forwards to the base model.
+func (c *Composite) Prepare(cl *cluster.Cluster, jobs []workload.Job) error {
+	if p, ok := c.Base.(Preparer); ok {
+		return p.Prepare(cl, jobs)
+	}
+	return nil
+}
+
+// MemoryGB forwards to the base model.
+func (c *Composite) MemoryGB(j *workload.Job, subBatch int) float64 {
+	return JobMemoryGB(c.Base, j, subBatch)
+}
+
+// JobMemoryGB returns the memory job j holds per GPU under model m.
+func JobMemoryGB(m Model, j *workload.Job, subBatch int) float64 {
+	if mm, ok := m.(MemoryModel); ok {
+		return mm.MemoryGB(j, subBatch)
+	}
+	return j.MemoryGB
+}
+
+// Alone is a State in which a single job runs on the given placement and
+// nothing else runs: the setting of a job's solo rate.
+type Alone struct {
+	C     *cluster.Cluster
+	J     *workload.Job
+	Where Placement
+}
+
+func (a *Alone) Cluster() *cluster.Cluster { return a.C }
+
+func (a *Alone) Job(id workload.JobID) *workload.Job {
+	if id == a.J.ID {
+		return a.J
+	}
+	return nil
+}
+
+func (a *Alone) Placement(id workload.JobID) Placement {
+	if id == a.J.ID {
+		return a.Where
+	}
+	return Placement{}
+}
+
+func (a *Alone) JobsOn(g cluster.GPUID) []workload.JobID {
+	for _, x := range a.Where.GPUs {
+		if x == g {
+			return []workload.JobID{a.J.ID}
+		}
+	}
+	return nil
+}
+
+// SoloRate is job j's rate under m when it runs alone on gpus.
+func SoloRate(m Model, c *cluster.Cluster, j *workload.Job, gpus []cluster.GPUID) float64 {
+	return m.Rate(&Alone{C: c, J: j, Where: Placement{GPUs: gpus}}, j.ID)
+}
+
+// Timed is implemented by models whose rates change on their own as time
+// passes (e.g. a job's memory phase), not only when placements change.
+type Timed interface {
+	// NextChange returns when job id's rate will next change, or +Inf.
+	NextChange(s State, id workload.JobID, now float64) float64
+}

@@ -1,0 +1,115 @@
+package policy
+
+import (
+	"sort"
+
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// SizeQueues holds pending jobs bucketed by GPU count, each bucket a
+// min-heap on (key, job ID). Best finds the job with the smallest key among
+// those that need at most a given number of GPUs in O(number of distinct
+// sizes), so a backfilling scheduler never rescans a long queue.
+type SizeQueues struct {
+	sizes   []int // sorted distinct GPU counts
+	buckets map[int]*keyHeap
+	n       int
+}
+
+type keyed struct {
+	key float64
+	id  workload.JobID
+}
+
+func (a keyed) less(b keyed) bool {
+	if a.key != b.key {
+		return a.key < b.key
+	}
+	return a.id < b.id
+}
+
+type keyHeap []keyed
+
+// NewSizeQueues returns empty queues.
+func NewSizeQueues() *SizeQueues { return &SizeQueues{buckets: map[int]*keyHeap{}} }
+
+// Len is the number of queued jobs.
+func (q *SizeQueues) Len() int { return q.n }
+
+// Push queues job id needing gpus GPUs with priority key (smaller first).
+func (q *SizeQueues) Push(id workload.JobID, gpus int, key float64) {
+	h, ok := q.buckets[gpus]
+	if !ok {
+		h = &keyHeap{}
+		q.buckets[gpus] = h
+		i := sort.SearchInts(q.sizes, gpus)
+		q.sizes = append(q.sizes, 0)
+		copy(q.sizes[i+1:], q.sizes[i:])
+		q.sizes[i] = gpus
+	}
+	h.push(keyed{key, id})
+	q.n++
+}
+
+// Best returns the queued job with the smallest key among those needing
+// at most maxGPUs GPUs, its GPU count and its key.
+func (q *SizeQueues) Best(maxGPUs int) (id workload.JobID, gpus int, key float64, ok bool) {
+	var best keyed
+	for _, sz := range q.sizes {
+		if sz > maxGPUs {
+			break
+		}
+		h := q.buckets[sz]
+		if len(*h) == 0 {
+			continue
+		}
+		if top := (*h)[0]; !ok || top.less(best) {
+			best, gpus, ok = top, sz, true
+		}
+	}
+	return best.id, gpus, best.key, ok
+}
+
+// Pop removes the head of the bucket for gpus (the job Best returned).
+func (q *SizeQueues) Pop(gpus int) workload.JobID {
+	q.n--
+	return q.buckets[gpus].pop().id
+}
+
+func (h *keyHeap) push(x keyed) {
+	*h = append(*h, x)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !a[i].less(a[p]) {
+			break
+		}
+		a[i], a[p] = a[p], a[i]
+		i = p
+	}
+}
+
+func (h *keyHeap) pop() keyed {
+	a := *h
+	top := a[0]
+	last := len(a) - 1
+	a[0] = a[last]
+	a = a[:last]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(a) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(a) && a[r].less(a[l]) {
+			m = r
+		}
+		if !a[m].less(a[i]) {
+			break
+		}
+		a[i], a[m] = a[m], a[i]
+		i = m
+	}
+	*h = a
+	return top
+}

@@ -1,0 +1,102 @@
+package schema
+
+import (
+	"strings"
+	"testing"
+)
+
+type server struct {
+	Count int     `json:"count" min:"1"`
+	GPUs  int     `json:"gpus" min:"1" max:"64"`
+	Mem   float64 `json:"gpu_memory_gb,omitempty" min:"0"`
+}
+
+type doc struct {
+	Name    string   `json:"name"`
+	Servers []server `json:"servers"`
+	Mode    string   `json:"mode,omitempty" enum:"fast,slow"`
+	Seeds   []uint64 `json:"seeds,omitempty"`
+	Ratio   float64  `json:"ratio,omitempty" min:"0" max:"1"`
+}
+
+func (d *doc) Check() []Problem {
+	if len(d.Servers) == 0 {
+		return []Problem{{"servers", "must list at least one server group"}}
+	}
+	return nil
+}
+
+func TestDecodeReportsEveryProblemWithPath(t *testing.T) {
+	in := `{"name": 3, "servers": [{"count": 2, "gpus": 4}, {"count": 1, "gpus": 0}, {"count": 1, "gpu": 4}],
+	        "mode": "medium", "seeds": [1.5], "ratio": 2, "extra": true}`
+	var d doc
+	ps := DecodeBytes([]byte(in), &d)
+	got := Problems(ps).Error()
+	want := []string{
+		`extra: unknown field`,
+		`name: must be a string, got the number 3`,
+		`seeds[0]: must be a whole number, got the number 1.5`,
+		`servers[2].gpu: unknown field (did you mean "gpus"?)`,
+	}
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in:\n%s", w, got)
+		}
+	}
+	if len(ps) != len(want) {
+		t.Errorf("got %d problems, want %d:\n%s", len(ps), len(want), got)
+	}
+}
+
+func TestDecodeChecksRangesAfterShape(t *testing.T) {
+	in := `{"name": "x", "servers": [{"count": 2, "gpus": 4}, {"count": 1, "gpus": 0}, {"gpus": 65}],
+	        "mode": "medium", "ratio": 2}`
+	var d doc
+	got := Problems(DecodeBytes([]byte(in), &d)).Error()
+	want := []string{
+		"servers[1].gpus: must be at least 1, got 0",
+		"servers[2].count: is required (at least 1)",
+		"servers[2].gpus: must be at most 64, got 65",
+		`mode: must be one of fast, slow, got "medium"`,
+		"ratio: must be at most 1, got 2",
+	}
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in:\n%s", w, got)
+		}
+	}
+	if n := strings.Count(got, "\n") + 1; n != len(want) {
+		t.Errorf("got %d problems, want %d:\n%s", n, len(want), got)
+	}
+}
+
+func TestDecodeKeepsDefaultsAndRunsCheck(t *testing.T) {
+	d := doc{Mode: "fast", Ratio: 0.5}
+	ps := DecodeBytes([]byte(`{"name":"x","servers":[]}`), &d)
+	if len(ps) != 1 || ps[0].Path != "servers" {
+		t.Fatalf("want the Check problem only, got %v", ps)
+	}
+	if d.Mode != "fast" || d.Ratio != 0.5 {
+		t.Fatalf("defaults lost: %+v", d)
+	}
+}
+
+func TestParseSyntaxErrorHasLine(t *testing.T) {
+	_, err := Parse([]byte("{\n  \"a\": 1,\n  \"b\": ]\n}"))
+	if err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := Parse([]byte("")); err == nil || !strings.Contains(err.Error(), "empty") {
+		t.Fatalf("empty document: %v", err)
+	}
+	if _, err := Parse([]byte(`{} {}`)); err == nil {
+		t.Fatal("trailing data accepted")
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	fs := Describe(&server{Count: 2})
+	if len(fs) != 3 || fs[0].Name != "count" || fs[0].Default != 2 || *fs[1].Max != 64 || fs[2].Kind != "number" {
+		t.Fatalf("%+v", fs)
+	}
+}

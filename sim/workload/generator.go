@@ -1,0 +1,108 @@
+package workload
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+)
+
+// A Generator produces a job list from a seed. The same seed always gives
+// the same jobs, natively and in WebAssembly.
+type Generator interface {
+	Generate(seed uint64) ([]Job, error)
+}
+
+// GeneratorKind registers a generator: its parameters, with their defaults,
+// and how to build it from them.
+type GeneratorKind struct {
+	Name string
+	Doc  string
+	// NewParams returns a pointer to a parameter struct holding the
+	// defaults; the scenario decoder fills it from JSON.
+	NewParams func() any
+	// New builds the generator from filled parameters.
+	New func(params any) (Generator, error)
+}
+
+var generators = map[string]GeneratorKind{}
+
+// RegisterGenerator makes a generator kind available to scenarios. It panics
+// on a duplicate name, which is a programming error.
+func RegisterGenerator(k GeneratorKind) {
+	if _, dup := generators[k.Name]; dup {
+		panic("workload: generator " + k.Name + " registered twice")
+	}
+	generators[k.Name] = k
+}
+
+// LookupGenerator returns the registered generator kind with that name.
+func LookupGenerator(name string) (GeneratorKind, bool) {
+	k, ok := generators[name]
+	return k, ok
+}
+
+// GeneratorNames returns the registered generator kinds, sorted.
+func GeneratorNames() []string {
+	names := make([]string, 0, len(generators))
+	for n := range generators {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// stream returns an independent random stream for one purpose of one
+// seed, so that changing how one quantity is drawn never shifts the others.
+func stream(seed uint64, purpose uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, 0x5eed_0000+purpose))
+}
+
+// Stream identifiers; their values are part of the reproducibility contract.
+const (
+	streamArrivals = iota + 1
+	streamDurations
+	streamTypes
+	streamScale
+	streamPriority
+	streamSLO
+	streamGPUs
+	streamModels
+)
+
+// poissonArrivals returns n arrival times with exponential gaps of mean
+// 3600/perHour seconds, the first at 0. perHour = 0 puts every job at 0.
+func poissonArrivals(r *rand.Rand, n int, perHour float64) []float64 {
+	t := make([]float64, n)
+	if perHour <= 0 {
+		return t
+	}
+	mean := 3600 / perHour
+	for i := 1; i < n; i++ {
+		t[i] = t[i-1] + r.ExpFloat64()*mean
+	}
+	return t
+}
+
+// Weighted is one outcome of a discrete distribution.
+type Weighted[T any] struct {
+	Value  T
+	Weight float64
+}
+
+// pick draws from a discrete distribution by cumulative weight.
+func pick[T any](r *rand.Rand, items []Weighted[T]) T {
+	total := 0.0
+	for _, it := range items {
+		total += it.Weight
+	}
+	u := r.Float64() * total
+	for _, it := range items {
+		if u < it.Weight {
+			return it.Value
+		}
+		u -= it.Weight
+	}
+	return items[len(items)-1].Value
+}
+
+func roundTo(x, unit float64) float64 { return math.Round(x/unit) * unit }
