@@ -38,7 +38,7 @@ type Config struct {
 	MaxLogEntries int
 
 	// Progress, if set, is called about every ProgressEvery events (0
-	// means 65,536) and once at the end.
+	// means 4,096) and once at the end.
 	Progress      func(Progress)
 	ProgressEvery int64
 }
@@ -89,7 +89,7 @@ func newState(cfg Config) (*State, error) {
 		cfg.Budgets.MaxTimeS = defaultMaxTimeS
 	}
 	if cfg.ProgressEvery == 0 {
-		cfg.ProgressEvery = 1 << 16
+		cfg.ProgressEvery = 1 << 12
 	}
 	opts := cfg.Policy.Options()
 	if opts.Subscribe == 0 {

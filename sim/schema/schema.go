@@ -111,7 +111,7 @@ func Parse(data []byte) (any, error) {
 func syntaxProblem(data []byte, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		line, col := lineCol(data, se.Offset)
+		line, col := lineCol(data, max(se.Offset-1, 0)) // Offset is just past the bad byte
 		return fmt.Errorf("line %d, column %d: %s", line, col, se.Error())
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -145,19 +145,35 @@ func Decode(tree any, dst any, path string, extra ...string) []Problem {
 	}
 	present := map[string]bool{}
 	var ps []Problem
-	walk(tree, rv.Type().Elem(), path, extra, present, &ps)
-	if len(ps) > 0 {
-		return ps
-	}
+	tree = walk(tree, rv.Type().Elem(), path, extra, present, &ps)
+	shape := len(ps)
 	raw, err := json.Marshal(tree)
 	if err != nil {
-		return []Problem{{path, err.Error()}}
+		return append(ps, Problem{path, err.Error()})
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
-		return []Problem{{path, err.Error()}}
+		return append(ps, Problem{path, err.Error()})
 	}
-	checkValue(rv.Elem(), path, present, &ps)
+	var rest []Problem
+	checkValue(rv.Elem(), path, present, &rest)
+	for _, p := range rest {
+		if !covered(ps[:shape], p.Path) {
+			ps = append(ps, p)
+		}
+	}
 	return ps
+}
+
+// covered reports whether a problem at path is a consequence of a shape
+// problem already reported at path (a wrongly typed value was dropped, so
+// its default would otherwise be reported as missing).
+func covered(shape []Problem, path string) bool {
+	for _, p := range shape {
+		if p.Path == path {
+			return true
+		}
+	}
+	return false
 }
 
 // DecodeBytes parses data and decodes it into dst; see Decode.
@@ -171,31 +187,34 @@ func DecodeBytes(data []byte, dst any, extra ...string) []Problem {
 
 var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
 
-// walk checks the shape of tree against type t.
-func walk(tree any, t reflect.Type, path string, extra []string, present map[string]bool, ps *[]Problem) {
+// walk checks the shape of tree against type t and returns the tree with
+// every offending node removed, so that the rest can still be decoded and
+// checked.
+func walk(tree any, t reflect.Type, path string, extra []string, present map[string]bool, ps *[]Problem) any {
 	present[path] = true
 	for t.Kind() == reflect.Pointer {
 		if tree == nil {
-			return
+			return nil
 		}
 		t = t.Elem()
 	}
 	if t == rawMessageType || t.Kind() == reflect.Interface {
-		return
+		return tree
 	}
 	if tree == nil {
 		delete(present, path)
-		return
+		return nil
 	}
-	bad := func(want string) {
+	bad := func(want string) any {
 		*ps = append(*ps, Problem{path, fmt.Sprintf("must be %s, got %s", want, describe(tree))})
+		delete(present, path)
+		return nil
 	}
 	switch t.Kind() {
 	case reflect.Struct:
 		obj, ok := tree.(map[string]any)
 		if !ok {
-			bad("an object")
-			return
+			return bad("an object")
 		}
 		fields := jsonFields(t)
 		keys := make([]string, 0, len(obj))
@@ -206,71 +225,99 @@ func walk(tree any, t reflect.Type, path string, extra []string, present map[str
 		for _, k := range keys {
 			f, known := fields[k]
 			if !known {
-				if contains(extra, k) {
-					continue
+				if !contains(extra, k) {
+					msg := "unknown field"
+					if s := suggest(k, fields); s != "" {
+						msg += fmt.Sprintf(" (did you mean %q?)", s)
+					}
+					*ps = append(*ps, Problem{Join(path, k), msg})
 				}
-				msg := "unknown field"
-				if s := suggest(k, fields); s != "" {
-					msg += fmt.Sprintf(" (did you mean %q?)", s)
-				}
-				*ps = append(*ps, Problem{Join(path, k), msg})
+				delete(obj, k)
 				continue
 			}
-			walk(obj[k], f.Type, Join(path, k), nil, present, ps)
+			if v := walk(obj[k], f.Type, Join(path, k), nil, present, ps); v == nil {
+				delete(obj, k)
+			} else {
+				obj[k] = v
+			}
 		}
 	case reflect.Slice, reflect.Array:
 		arr, ok := tree.([]any)
 		if !ok {
-			bad("a list")
-			return
+			return bad("a list")
 		}
 		if t.Kind() == reflect.Array && len(arr) != t.Len() {
-			*ps = append(*ps, Problem{path, fmt.Sprintf("must have %d elements, got %d", t.Len(), len(arr))})
-			return
+			return bad(fmt.Sprintf("a list of %d elements", t.Len()))
 		}
 		for i, el := range arr {
-			walk(el, t.Elem(), Index(path, i), nil, present, ps)
+			if v := walk(el, t.Elem(), Index(path, i), nil, present, ps); v != nil || el == nil {
+				arr[i] = v
+			} else {
+				arr[i] = zeroJSON(t.Elem())
+			}
 		}
 	case reflect.Map:
 		obj, ok := tree.(map[string]any)
 		if !ok {
-			bad("an object")
-			return
+			return bad("an object")
 		}
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			walk(obj[k], t.Elem(), Join(path, k), nil, present, ps)
+		for k, v := range obj {
+			if w := walk(v, t.Elem(), Join(path, k), nil, present, ps); w == nil {
+				delete(obj, k)
+			}
 		}
 	case reflect.String:
 		if _, ok := tree.(string); !ok {
-			bad("a string")
+			return bad("a string")
 		}
 	case reflect.Bool:
 		if _, ok := tree.(bool); !ok {
-			bad("true or false")
+			return bad("true or false")
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		n, ok := tree.(json.Number)
 		if !ok {
-			bad("a whole number")
-			return
+			return bad("a whole number")
 		}
-		if _, err := strconv.ParseInt(string(n), 10, 64); err != nil {
-			if f, ferr := n.Float64(); ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-				return // 3.0 or 1e3 is still whole
-			}
-			bad("a whole number")
+		if !isWhole(n, t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uint64) {
+			return bad("a whole number")
 		}
 	case reflect.Float32, reflect.Float64:
 		if _, ok := tree.(json.Number); !ok {
-			bad("a number")
+			return bad("a number")
 		}
 	}
+	return tree
+}
+
+// isWhole reports whether n is an integer that fits (3, 3.0 and 1e3 do;
+// 2.5 does not; a negative number does not fit an unsigned field).
+func isWhole(n json.Number, unsigned bool) bool {
+	f, err := n.Float64()
+	if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<63 {
+		return false
+	}
+	return !(unsigned && f < 0)
+}
+
+// zeroJSON is the JSON zero value that stands in for a dropped array
+// element, so that the other elements keep their indexes.
+func zeroJSON(t reflect.Type) any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return map[string]any{}
+	case reflect.Slice, reflect.Array:
+		return []any{}
+	case reflect.String:
+		return ""
+	case reflect.Bool:
+		return false
+	}
+	return json.Number("0")
 }
 
 // jsonFields maps JSON names to the struct's exported fields, following

@@ -32,11 +32,16 @@ func TestDecodeReportsEveryProblemWithPath(t *testing.T) {
 	var d doc
 	ps := DecodeBytes([]byte(in), &d)
 	got := Problems(ps).Error()
+	// Shape problems do not hide range problems elsewhere in the document.
 	want := []string{
 		`extra: unknown field`,
 		`name: must be a string, got the number 3`,
 		`seeds[0]: must be a whole number, got the number 1.5`,
 		`servers[2].gpu: unknown field (did you mean "gpus"?)`,
+		`servers[1].gpus: must be at least 1, got 0`,
+		`servers[2].gpus: is required (at least 1)`,
+		`mode: must be one of fast, slow, got "medium"`,
+		`ratio: must be at most 1, got 2`,
 	}
 	for _, w := range want {
 		if !strings.Contains(got, w) {
@@ -45,6 +50,14 @@ func TestDecodeReportsEveryProblemWithPath(t *testing.T) {
 	}
 	if len(ps) != len(want) {
 		t.Errorf("got %d problems, want %d:\n%s", len(ps), len(want), got)
+	}
+}
+
+func TestWronglyTypedValueIsNotAlsoMissing(t *testing.T) {
+	var d doc
+	ps := DecodeBytes([]byte(`{"name":"x","mode":"fast","servers":[{"count":1,"gpus":"four"}]}`), &d)
+	if len(ps) != 1 || ps[0].Path != "servers[0].gpus" {
+		t.Fatalf("want one problem at servers[0].gpus, got %v", ps)
 	}
 }
 

@@ -2,9 +2,9 @@ package workload
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
+	"github.com/schedlab/schedlab/sim/detmath"
 	"github.com/schedlab/schedlab/sim/schema"
 )
 
@@ -174,7 +174,7 @@ func gavelDuration(r *rand.Rand, p GavelParams) float64 {
 		rng = p.ShortLog10Min
 	}
 	e := rng[0] + r.Float64()*(rng[1]-rng[0])
-	return 60 * math.Pow(10, e)
+	return 60 * detmath.Pow(10, e)
 }
 
 func init() {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/schedlab/schedlab/sim/detmath"
 )
 
 // A Generator produces a job list from a seed. The same seed always gives
@@ -78,7 +80,7 @@ func poissonArrivals(r *rand.Rand, n int, perHour float64) []float64 {
 	}
 	mean := 3600 / perHour
 	for i := 1; i < n; i++ {
-		t[i] = t[i-1] + r.ExpFloat64()*mean
+		t[i] = t[i-1] + detmath.ExpVariate(r)*mean
 	}
 	return t
 }

@@ -2,9 +2,9 @@ package workload
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
+	"github.com/schedlab/schedlab/sim/detmath"
 	"github.com/schedlab/schedlab/sim/schema"
 )
 
@@ -103,15 +103,16 @@ func (d DurationDist) Draw(r *rand.Rand) float64 {
 	case "fixed":
 		return d.MeanS
 	case "exponential":
-		x = r.ExpFloat64() * d.MeanS
+		x = detmath.ExpVariate(r) * d.MeanS
 	case "lognormal":
 		// mean = exp(mu + σ²/2)
-		mu := math.Log(d.MeanS) - d.Sigma*d.Sigma/2
-		x = math.Exp(mu + d.Sigma*r.NormFloat64())
+		mu := detmath.Log(d.MeanS) - d.Sigma*d.Sigma/2
+		x = detmath.Exp(mu + d.Sigma*detmath.NormVariate(r))
 	case "uniform":
 		return d.MinS + r.Float64()*(d.MaxS-d.MinS)
 	case "loguniform":
-		return math.Exp(math.Log(d.MinS) + r.Float64()*(math.Log(d.MaxS)-math.Log(d.MinS)))
+		lo, hi := detmath.Log(d.MinS), detmath.Log(d.MaxS)
+		return detmath.Exp(lo + r.Float64()*(hi-lo))
 	}
 	if d.MaxS > 0 {
 		x = min(x, d.MaxS)

@@ -1,0 +1,176 @@
+// Package e2e holds the end-to-end tests: the built site in headless
+// Chromium, and the same scenarios natively and in WebAssembly under node.
+// They need external programs (chromium, node); without them they skip,
+// unless SCHEDLAB_REQUIRE_E2E=1 (as in `make test`), where they fail.
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// need fails or skips the test when a prerequisite is missing.
+func need(t *testing.T, ok bool, what string) {
+	t.Helper()
+	if ok {
+		return
+	}
+	if os.Getenv("SCHEDLAB_REQUIRE_E2E") == "1" {
+		t.Fatalf("%s is required here (SCHEDLAB_REQUIRE_E2E=1)", what)
+	}
+	t.Skipf("%s is not available", what)
+}
+
+// repoRoot is the module root, two levels above this package.
+func repoRoot(t *testing.T) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+var (
+	siteOnce sync.Once
+	siteDir  string
+	siteErr  error
+)
+
+// site returns the built site: SCHEDLAB_SITE, or a fresh build.
+func site(t *testing.T) string {
+	t.Helper()
+	siteOnce.Do(func() {
+		if dir := os.Getenv("SCHEDLAB_SITE"); dir != "" {
+			siteDir = dir
+			return
+		}
+		siteDir, siteErr = os.MkdirTemp("", "schedlab-site")
+		if siteErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "run", "./build/site", "-out", siteDir)
+		cmd.Dir = repoRoot(t)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			siteErr = err
+			t.Logf("%s", out)
+		}
+	})
+	if siteErr != nil {
+		t.Fatalf("building the site: %v", siteErr)
+	}
+	return siteDir
+}
+
+func chromiumPath() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// browser starts headless Chromium with the flags this machine needs
+// (root: no sandbox; closed network: no background networking).
+func browser(t *testing.T) (context.Context, context.CancelFunc) {
+	t.Helper()
+	path := chromiumPath()
+	need(t, path != "", "chromium")
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-quic", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1000))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	return ctx, func() { cancelTimeout(); cancelCtx(); cancelAlloc() }
+}
+
+func serve(t *testing.T, dir string) *httptest.Server {
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// consoleErrors collects the page's console errors and uncaught exceptions.
+func consoleErrors(ctx context.Context) func() []string {
+	var mu sync.Mutex
+	var errs []string
+	go func() {
+		for m, err := range chromedp.Console(ctx) {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleException || m.Type == "error" {
+				mu.Lock()
+				errs = append(errs, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), errs...)
+	}
+}
+
+// The default scenario's CDF and Gantt chart appear as loaded images, with
+// a metrics row per policy and no console errors.
+func TestDefaultPageShowsPlots(t *testing.T) {
+	dir := site(t)
+	srv := serve(t, dir)
+	ctx, cancel := browser(t)
+	defer cancel()
+	errs := consoleErrors(ctx)
+	start := time.Now()
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	loaded := `(() => { const ok = (id) => { const i = document.getElementById(id); return i && i.complete && i.naturalWidth > 0; };
+	                    return ok("plot-jct_cdf") && ok("plot-gantt-fifo") && ok("plot-gantt-sjf"); })()`
+	if err := pollTrue(ctx, loaded); err != nil {
+		status, _ := chromedp.Run(ctx, chromedp.Text(chromedp.ID("status")))
+		t.Fatalf("plots did not appear: %v (status: %q)", err, status)
+	}
+	elapsed := time.Since(start)
+	t.Logf("default scenario on screen %.2f s after navigation (target: 3 s)", elapsed.Seconds())
+	if elapsed > 15*time.Second {
+		t.Errorf("plots took %v to appear", elapsed)
+	}
+	rows, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#metrics tbody tr").length`))
+	if err != nil || rows != 2 {
+		t.Errorf("metrics table has %d rows (%v), want 2", rows, err)
+	}
+	width, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.getElementById("plot-gantt-fifo").naturalWidth`))
+	if err != nil || width < 400 {
+		t.Errorf("Gantt image is %d px wide (%v)", width, err)
+	}
+	if shot := os.Getenv("SCHEDLAB_SCREENSHOT"); shot != "" {
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err == nil {
+			err = os.WriteFile(shot, png, 0o644)
+		}
+		if err != nil {
+			t.Errorf("screenshot: %v", err)
+		}
+	}
+	if e := errs(); len(e) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(e, "\n"))
+	}
+}
+
+// pollTrue waits until a JavaScript expression is true.
+func pollTrue(ctx context.Context, expr string) error {
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond)))
+	return err
+}

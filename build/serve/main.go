@@ -1,0 +1,35 @@
+// Command serve serves the built site on a local address for `make run`.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+)
+
+func main() {
+	dir := flag.String("dir", "build/out", "directory to serve")
+	addr := flag.String("addr", "localhost:8080", "address to listen on")
+	flag.Parse()
+	if _, err := os.Stat(*dir); err != nil {
+		log.Fatalf("serve: %v (run `make site` first)", err)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatalf("serve: %v", err)
+	}
+	fmt.Printf("schedlab is at http://%s/ (Ctrl-C stops)\n", ln.Addr())
+	// Go serves .wasm as application/wasm, which instantiateStreaming needs.
+	log.Fatal(http.Serve(ln, noCache(http.FileServer(http.Dir(*dir)))))
+}
+
+// noCache keeps a developer's browser from running a stale engine.
+func noCache(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		h.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,60 @@
+// Command schedlab runs schedlab's GPU-cluster scheduling simulations from
+// the command line.
+//
+//	schedlab list                      built-in scenarios
+//	schedlab policies                  registered policies
+//	schedlab run NAME|FILE [flags]     run every policy of a scenario
+//	schedlab validate FILE...          check scenario files
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	_ "github.com/schedlab/schedlab/sim/policy/all"
+)
+
+const usage = `schedlab simulates deep-learning job scheduling on GPU clusters.
+
+Usage:
+  schedlab list                       list the built-in scenarios
+  schedlab policies                   list the policies and their parameters
+  schedlab run NAME|FILE [flags]      run every policy of a scenario
+  schedlab validate FILE...           check scenario files (exit 2 if invalid)
+
+Run "schedlab run -h" for the flags of run.
+`
+
+// exit codes
+const (
+	exitOK      = 0
+	exitFailed  = 1 // a run stopped with an error
+	exitInvalid = 2 // bad usage or an invalid scenario
+)
+
+func main() {
+	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitInvalid
+	}
+	switch args[0] {
+	case "list":
+		return cmdList(stdout)
+	case "policies":
+		return cmdPolicies(stdout)
+	case "run":
+		return cmdRun(args[1:], stdout, stderr)
+	case "validate":
+		return cmdValidate(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "schedlab: unknown command %q\n\n%s", args[0], usage)
+	return exitInvalid
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/schedlab/schedlab/sim/experiment"
+	"github.com/schedlab/schedlab/sim/plot"
+	"github.com/schedlab/schedlab/sim/schema"
+)
+
+func cmdRun(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	seed := fs.Uint64("seed", 0, "seed to run (default: the scenario's first seed)")
+	allSeeds := fs.Bool("all-seeds", false, "run every seed of the scenario (table format only)")
+	out := fs.String("out", "", "write plots (SVG and PNG), jobs.csv, summary.csv and results.json into this directory")
+	format := fs.String("format", "table", "output format: table or json")
+	workers := fs.Int("workers", runtime.NumCPU(), "runs in parallel")
+	paranoid := fs.Bool("paranoid", false, "check every engine invariant after each event (slow)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json]")
+		fs.PrintDefaults()
+	}
+	// Accept flags before or after the scenario argument.
+	var pos []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return exitInvalid
+		}
+		args = fs.Args()
+		if len(args) > 0 {
+			pos = append(pos, args[0])
+			args = args[1:]
+		}
+	}
+	if len(pos) != 1 || (*format != "table" && *format != "json") || (*allSeeds && *format == "json") {
+		fs.Usage()
+		return exitInvalid
+	}
+	sc, _, err := loadScenario(pos[0])
+	if err != nil {
+		var ps schema.Problems
+		if errors.As(err, &ps) {
+			fmt.Fprintf(stderr, "%s is not a valid scenario:\n%v\n", pos[0], err)
+		} else {
+			fmt.Fprintln(stderr, "schedlab:", err)
+		}
+		return exitInvalid
+	}
+	seeds := []uint64{sc.RunSeeds()[0]}
+	switch {
+	case *allSeeds:
+		seeds = sc.RunSeeds()
+	case *seed != 0:
+		seeds = []uint64{*seed}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	prog := newProgress(stderr)
+	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: seeds, Workers: *workers, Paranoid: *paranoid, Progress: prog.update})
+	prog.done()
+	if err != nil {
+		fmt.Fprintln(stderr, "schedlab:", err)
+		return exitFailed
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep.Output(seeds[0])); err != nil {
+			fmt.Fprintln(stderr, "schedlab:", err)
+			return exitFailed
+		}
+	} else {
+		fmt.Fprintf(stdout, "%s: %s\n\n", sc.Name, sc.Title)
+		rep.Table(stdout)
+	}
+	if *out != "" {
+		if err := writeOutputs(rep, seeds, *out); err != nil {
+			fmt.Fprintln(stderr, "schedlab:", err)
+			return exitFailed
+		}
+		fmt.Fprintf(stderr, "wrote plots and results to %s\n", *out)
+	}
+	if failed := rep.Failed(); len(failed) > 0 {
+		for _, r := range failed {
+			fmt.Fprintf(stderr, "run %s (seed %d) failed: %v\n", r.Policy, r.Seed, r.Err)
+		}
+		return exitFailed
+	}
+	return exitOK
+}
+
+// writeOutputs writes results and plots; with several seeds, the plots of
+// each go into a seed-N subdirectory.
+func writeOutputs(rep *experiment.Report, seeds []uint64, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, "jobs.csv"), rep.WriteJobsCSV); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, "summary.csv"), rep.WriteSummaryCSV); err != nil {
+		return err
+	}
+	for _, seed := range seeds {
+		sub := dir
+		if len(seeds) > 1 {
+			sub = filepath.Join(dir, fmt.Sprintf("seed-%d", seed))
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				return err
+			}
+		}
+		err := writeFile(filepath.Join(sub, "results.json"), func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep.Output(seed))
+		})
+		if err != nil {
+			return err
+		}
+		figs, err := rep.Figures(seed, plot.Options{EmbedFonts: true})
+		if err != nil {
+			return err
+		}
+		for _, f := range figs {
+			svg, err := f.Figure.SVG()
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.Name, err)
+			}
+			png, err := f.Figure.PNG()
+			if err != nil {
+				return fmt.Errorf("%s: %w", f.Name, err)
+			}
+			if err := os.WriteFile(filepath.Join(sub, f.Name+".svg"), svg, 0o644); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(sub, f.Name+".png"), png, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// progress prints a status line on stderr once a run has taken a second,
+// then at most every half second.
+type progress struct {
+	w     io.Writer
+	start time.Time
+	mu    sync.Mutex
+	last  time.Time
+	shown bool
+}
+
+func newProgress(w io.Writer) *progress { return &progress{w: w, start: time.Now()} }
+
+func (p *progress) update(e experiment.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if now.Sub(p.start) < time.Second || now.Sub(p.last) < 500*time.Millisecond {
+		return
+	}
+	p.last, p.shown = now, true
+	fmt.Fprintf(p.w, "run %d/%d %s seed %d: simulated %.1f h, %d/%d jobs done, %d events\n",
+		e.Run+1, e.Runs, e.Policy, e.Seed, e.NowS/3600, e.Finished, e.Total, e.Events)
+}
+
+func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprintf(p.w, "done in %.1f s\n", time.Since(p.start).Seconds())
+	}
+}

@@ -1,0 +1,152 @@
+// Package experiment runs scenarios: every policy of a scenario on every
+// seed, with progress reports, and turns the runs into summaries, JSON and
+// CSV outputs and figures.
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/metrics"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// Options tune an Execute call.
+type Options struct {
+	Seeds    []uint64 // nil means the scenario's seeds
+	Workers  int      // runs in parallel; 0 or 1 runs one at a time
+	Paranoid bool     // check every invariant after each instant
+	Progress func(Progress)
+	// Lean skips per-GPU intervals and the decision log, for large runs
+	// that need only per-job records and metrics.
+	Lean bool
+}
+
+// Progress reports how far one run of an Execute call has come.
+type Progress struct {
+	Policy string
+	Seed   uint64
+	Run    int // index of the run, 0-based
+	Runs   int // number of runs
+	engine.Progress
+}
+
+// Run is one policy on one seed.
+type Run struct {
+	Policy     string // label
+	PolicyName string // registry name
+	Seed       uint64
+	Inputs     *scenario.Inputs
+	Result     *engine.Result
+	Err        error // the run stopped early; Result holds what it recorded
+	Summary    metrics.Summary
+	ByModel    []metrics.Group
+	Small      metrics.Group
+	Large      metrics.Group
+}
+
+// Report is every run of a scenario, ordered by seed, then policy.
+type Report struct {
+	Scenario *scenario.Scenario
+	Runs     []*Run
+}
+
+// Execute runs every policy of sc on each seed. A run that fails keeps its
+// partial result and error; Execute itself fails only when the inputs
+// cannot be built or ctx is cancelled.
+func Execute(ctx context.Context, sc *scenario.Scenario, o Options) (*Report, error) {
+	seeds := o.Seeds
+	if len(seeds) == 0 {
+		seeds = sc.RunSeeds()
+	}
+	rep := &Report{Scenario: sc}
+	for _, seed := range seeds {
+		for i := range sc.Policies {
+			rep.Runs = append(rep.Runs, &Run{Policy: sc.PolicyLabel(i), PolicyName: sc.Policies[i].Name, Seed: seed})
+		}
+	}
+	inputs := map[uint64]*scenario.Inputs{}
+	for _, seed := range seeds {
+		in, err := sc.Build(seed)
+		if err != nil {
+			return nil, fmt.Errorf("seed %d: %w", seed, err)
+		}
+		inputs[seed] = in
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex // serializes progress callbacks
+	for w := 0; w < max(o.Workers, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range work {
+				r := rep.Runs[k]
+				progress := func(p engine.Progress) {
+					if o.Progress != nil {
+						mu.Lock()
+						o.Progress(Progress{Policy: r.Policy, Seed: r.Seed, Run: k, Runs: len(rep.Runs), Progress: p})
+						mu.Unlock()
+					}
+				}
+				runOne(ctx, sc, r, inputs[r.Seed], k%len(sc.Policies), o, progress)
+			}
+		}()
+	}
+	for k := range rep.Runs {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- k
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return rep, fmt.Errorf("cancelled: %w", err)
+	}
+	return rep, nil
+}
+
+func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inputs, pi int, o Options, progress func(engine.Progress)) {
+	r.Inputs = in
+	p, err := sc.NewPolicy(pi)
+	if err != nil {
+		r.Err = err
+		return
+	}
+	cfg := sc.EngineConfig(&scenario.Inputs{Cluster: in.Cluster, Jobs: in.Jobs, Perf: in.Perf}, p, r.Seed)
+	cfg.Paranoid = o.Paranoid
+	cfg.NoIntervals, cfg.NoLog = o.Lean, o.Lean
+	cfg.Progress = progress
+	r.Result, r.Err = engine.Run(ctx, cfg)
+	if r.Result == nil {
+		return
+	}
+	r.Summary = metrics.Summarize(r.Result, in.Cluster.NumGPUs())
+	r.ByModel = metrics.ByModel(r.Result.Jobs)
+	r.Small, r.Large = metrics.BySize(r.Result.Jobs, sc.LargeJobGPUs())
+}
+
+// Failed returns the runs that stopped with an error.
+func (rep *Report) Failed() []*Run {
+	var out []*Run
+	for _, r := range rep.Runs {
+		if r.Err != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ForSeed returns the runs of one seed, in policy order.
+func (rep *Report) ForSeed(seed uint64) []*Run {
+	var out []*Run
+	for _, r := range rep.Runs {
+		if r.Seed == seed {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,136 @@
+package experiment_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim/experiment"
+	"github.com/schedlab/schedlab/sim/plot"
+	_ "github.com/schedlab/schedlab/sim/policy/all"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+func load(t *testing.T, name string) *scenario.Scenario {
+	t.Helper()
+	data, ok := scenarios.Read(name)
+	if !ok {
+		t.Fatalf("no scenario %s", name)
+	}
+	sc, err := scenario.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// Every built-in scenario runs every policy on every seed with all engine
+// invariants checked after each instant.
+func TestEmbeddedScenariosRunWithInvariants(t *testing.T) {
+	for _, name := range scenarios.Names() {
+		sc := load(t, name)
+		rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Paranoid: true, Workers: 2})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, r := range rep.Runs {
+			if r.Err != nil {
+				t.Errorf("%s / %s / seed %d: %v", name, r.Policy, r.Seed, r.Err)
+			}
+			if r.Summary.Finished+r.Summary.Unschedulable != r.Summary.Jobs {
+				t.Errorf("%s / %s: %d of %d jobs finished", name, r.Policy, r.Summary.Finished, r.Summary.Jobs)
+			}
+		}
+	}
+}
+
+// The JSON output carries the documented keys.
+func TestOutputJSONShape(t *testing.T) {
+	sc := load(t, "tiny")
+	rep, err := experiment.Execute(context.Background(), sc, experiment.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(rep.Output(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["scenario"] != "tiny" || doc["seed"] != 1.0 {
+		t.Fatalf("header %v %v", doc["scenario"], doc["seed"])
+	}
+	results := doc["results"].([]any)
+	if len(results) != 2 {
+		t.Fatalf("%d results", len(results))
+	}
+	first := results[0].(map[string]any)
+	m := first["metrics"].(map[string]any)
+	for _, k := range []string{"avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s", "avg_queue_s", "makespan_s", "utilization"} {
+		if _, ok := m[k].(float64); !ok {
+			t.Errorf("metrics.%s missing", k)
+		}
+	}
+	jobs := first["jobs"].([]any)
+	j := jobs[0].(map[string]any)
+	for _, k := range []string{"id", "arrival_s", "start_s", "finish_s", "jct_s", "queue_s"} {
+		if _, ok := j[k]; !ok {
+			t.Errorf("jobs[0].%s missing", k)
+		}
+	}
+	// tiny by hand (FIFO): j1 0–600; j2 (8 GPUs) waits for j1, 600–1800;
+	// j3 (2 GPUs) arrives at 120 and backfills at once, 120–420.
+	// JCTs 600, 1740, 300: average 880.
+	if first["policy"] != "FIFO" || m["avg_jct_s"] != 880.0 || m["makespan_s"] != 1800.0 {
+		t.Errorf("FIFO on tiny: %v avg %v makespan %v", first["policy"], m["avg_jct_s"], m["makespan_s"])
+	}
+}
+
+func TestCSVAndFigures(t *testing.T) {
+	sc := load(t, scenarios.Default)
+	rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Seeds: []uint64{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := rep.WriteJobsCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+2*30 || rows[0][2] != "id" {
+		t.Fatalf("%d CSV rows, header %v", len(rows), rows[0])
+	}
+	figs, err := rep.Figures(1, plot.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{}
+	for _, f := range figs {
+		names = append(names, f.Name)
+		svg, err := f.Figure.SVG()
+		if err != nil || !bytes.Contains(svg, []byte("<svg")) {
+			t.Errorf("%s: SVG %v", f.Name, err)
+		}
+	}
+	if got := strings.Join(names, ","); got != "jct_cdf,gantt-fifo,gantt-sjf,queue_by_model" {
+		t.Errorf("figures %s", got)
+	}
+}
+
+func TestCancelledExecute(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := experiment.Execute(ctx, load(t, "gavel-trace"), experiment.Options{})
+	if err == nil {
+		t.Fatal("cancelled run reported success")
+	}
+}

@@ -1,0 +1,8 @@
+// Package all registers every policy family; import it for its side
+// effect wherever scenarios are parsed or run.
+package all
+
+import (
+	_ "github.com/schedlab/schedlab/sim/policy/fifo" // FIFO
+	_ "github.com/schedlab/schedlab/sim/policy/sjf"  // SJF
+)
