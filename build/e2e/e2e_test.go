@@ -1,3 +1,5 @@
+//go:build !js
+
 // Package e2e holds the end-to-end tests: the built site in headless
 // Chromium, and the same scenarios natively and in WebAssembly under node.
 // They need external programs (chromium, node); without them they skip,
