@@ -94,7 +94,14 @@ func browser(t *testing.T) (context.Context, context.CancelFunc) {
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	return ctx, func() { cancelTimeout(); cancelCtx(); cancelAlloc() }
+	cancel := func() { cancelTimeout(); cancelCtx(); cancelAlloc() }
+	// Start the browser now: letting two goroutines (the console listener
+	// and the first action) start it lazily races inside chromedp.
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return ctx, cancel
 }
 
 func serve(t *testing.T, dir string) *httptest.Server {
