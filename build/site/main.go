@@ -39,8 +39,9 @@ func build(out string) error {
 	}
 	copies := map[string]string{
 		filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"): "wasm_exec.js",
-		"index.html":    "index.html",
-		"web/worker.js": "worker.js",
+		"index.html":      "index.html",
+		"web/worker.js":   "worker.js",
+		"web/favicon.svg": "favicon.svg",
 	}
 	for src, dst := range copies {
 		if err := copyFile(src, filepath.Join(out, dst)); err != nil {
