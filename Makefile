@@ -27,8 +27,9 @@ vet:
 	$(GO) vet ./...
 	$(WASMENV) $(GO) vet ./...
 
+# Everything but the browser tests, which test-e2e runs against the site.
 test-native:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v /build/e2e)
 
 # The simulation core under WebAssembly in node: the same tests must pass.
 test-wasm:
