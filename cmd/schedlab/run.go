@@ -28,6 +28,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "table", "output format: table or json")
 	workers := fs.Int("workers", runtime.NumCPU(), "runs in parallel")
 	paranoid := fs.Bool("paranoid", false, "check every engine invariant after each event (slow)")
+	quick := fs.Bool("quick", false, "paper scenarios: run the quick version (fewer seeds, sweep values and jobs)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json]")
 		fs.PrintDefaults()
@@ -57,6 +58,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "schedlab:", err)
 		}
 		return exitInvalid
+	}
+	if sc.Sweep != nil || sc.Reference != nil || len(sc.Checks) > 0 {
+		return runStudy(sc, *quick, *format, *out, *workers, *paranoid, stdout, stderr)
 	}
 	seeds := []uint64{sc.RunSeeds()[0]}
 	switch {
@@ -134,21 +138,29 @@ func writeOutputs(rep *experiment.Report, seeds []uint64, dir string) error {
 		if err != nil {
 			return err
 		}
-		for _, f := range figs {
-			svg, err := f.Figure.SVG()
-			if err != nil {
-				return fmt.Errorf("%s: %w", f.Name, err)
-			}
-			png, err := f.Figure.PNG()
-			if err != nil {
-				return fmt.Errorf("%s: %w", f.Name, err)
-			}
-			if err := os.WriteFile(filepath.Join(sub, f.Name+".svg"), svg, 0o644); err != nil {
-				return err
-			}
-			if err := os.WriteFile(filepath.Join(sub, f.Name+".png"), png, 0o644); err != nil {
-				return err
-			}
+		if err := writeFigures(figs, sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFigures writes each figure as SVG and PNG.
+func writeFigures(figs []experiment.NamedFigure, dir string) error {
+	for _, f := range figs {
+		svg, err := f.Figure.SVG()
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+		png, err := f.Figure.PNG()
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.Name+".svg"), svg, 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.Name+".png"), png, 0o644); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -305,3 +305,20 @@ func TestEventsAtOneInstantAreBatched(t *testing.T) {
 		t.Errorf("policy called %d times, want 2", calls)
 	}
 }
+
+// With a measurement window the run ends once the window's jobs finish.
+func TestWindowEndsTheRun(t *testing.T) {
+	c := mkCluster(t, 1, 1, 0)
+	m := perf.NewConstant(perf.ConstantParams{})
+	jobs := prepare(t, m, c, job("a", 0, 1, 10), job("b", 1, 1, 10), job("c", 2, 1, 10), job("d", 3, 1, 1000))
+	res := run(t, engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: fifo.New(fifo.Params{Backfill: true}),
+		Window: engine.Window{From: 1, To: 3}})
+	if res.Stats.EndS != 30 || res.Jobs[2].FinishS != 30 || res.Jobs[3].Status == engine.Finished {
+		t.Fatalf("end %v, c finished at %v, d %v", res.Stats.EndS, res.Jobs[2].FinishS, res.Jobs[3].Status)
+	}
+	_, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m,
+		Policy: fifo.New(fifo.Params{}), Window: engine.Window{From: 2, To: 9}})
+	if err == nil || !strings.Contains(err.Error(), "outside the 4 jobs") {
+		t.Fatalf("bad window: %v", err)
+	}
+}

@@ -37,11 +37,33 @@ type Config struct {
 	// MaxLogEntries caps the decision log; 0 means 100,000.
 	MaxLogEntries int
 
+	// Window, when not empty, ends the run as soon as every job with an ID
+	// in [Window.From, Window.To) has finished: the steady-state
+	// measurement of continuous traces. Later jobs stay unfinished.
+	Window Window
+
 	// Progress, if set, is called about every ProgressEvery events (0
 	// means 4,096) and once at the end.
 	Progress      func(Progress)
 	ProgressEvery int64
 }
+
+// Window is a range of job IDs (arrival order), From inclusive, To exclusive.
+type Window struct{ From, To int }
+
+// Empty reports whether the window selects no jobs.
+func (w Window) Empty() bool { return w.To <= w.From }
+
+// Contains reports whether job id is in the window.
+func (w Window) Contains(id workload.JobID) bool { return int(id) >= w.From && int(id) < w.To }
+
+// BudgetError is returned when a run exceeds its event or time budget.
+type BudgetError struct {
+	Time bool // the time budget; otherwise the event budget
+	Msg  string
+}
+
+func (e *BudgetError) Error() string { return e.Msg }
 
 // Progress reports how far a run has come.
 type Progress struct {
@@ -87,6 +109,9 @@ func newState(cfg Config) (*State, error) {
 	}
 	if cfg.Budgets.MaxTimeS == 0 {
 		cfg.Budgets.MaxTimeS = defaultMaxTimeS
+	}
+	if w := cfg.Window; w.From < 0 || w.To > len(cfg.Jobs) {
+		return nil, fmt.Errorf("engine: measurement window [%d, %d) is outside the %d jobs", w.From, w.To, len(cfg.Jobs))
 	}
 	if cfg.ProgressEvery == 0 {
 		cfg.ProgressEvery = 1 << 12
@@ -153,7 +178,7 @@ func (s *State) loop(ctx context.Context) error {
 			return s.checkDone()
 		}
 		if t > s.cfg.Budgets.MaxTimeS {
-			return fmt.Errorf("simulated time passed the budget of %s before %s", fmtDuration(s.cfg.Budgets.MaxTimeS), s.unfinishedSummary())
+			return &BudgetError{Time: true, Msg: fmt.Sprintf("simulated time passed the budget of %s before %s", fmtDuration(s.cfg.Budgets.MaxTimeS), s.unfinishedSummary())}
 		}
 		s.now = t
 		batch = s.collect(batch[:0], t)
@@ -178,7 +203,10 @@ func (s *State) loop(ctx context.Context) error {
 			}
 		}
 		if s.res.Stats.Events > s.cfg.Budgets.MaxEvents {
-			return fmt.Errorf("the run used more than its budget of %d events at t=%s before %s", s.cfg.Budgets.MaxEvents, fmtDuration(s.now), s.unfinishedSummary())
+			return &BudgetError{Msg: fmt.Sprintf("the run used more than its budget of %d events at t=%s before %s", s.cfg.Budgets.MaxEvents, fmtDuration(s.now), s.unfinishedSummary())}
+		}
+		if !s.cfg.Window.Empty() && s.windowDone == s.cfg.Window.To-s.cfg.Window.From {
+			return nil // the measured jobs are done; the rest does not matter
 		}
 		if s.res.Stats.Events >= nextProgress {
 			nextProgress += s.cfg.ProgressEvery
@@ -286,6 +314,9 @@ func (s *State) complete(id workload.JobID) {
 	j.finish = s.now
 	s.running.remove(int(id))
 	s.finished++
+	if s.cfg.Window.Contains(id) {
+		s.windowDone++
+	}
 }
 
 // settle advances a running job's progress to now at its current rate.

@@ -65,6 +65,7 @@ type State struct {
 
 	pending, running idSet
 	finished         int
+	windowDone       int // finished jobs inside the measurement window
 
 	residents  [][]resident
 	memUsed    []float64

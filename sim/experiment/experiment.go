@@ -38,13 +38,21 @@ type Run struct {
 	Policy     string // label
 	PolicyName string // registry name
 	Seed       uint64
+	X          float64 // sweep value, when Swept
+	Swept      bool
 	Inputs     *scenario.Inputs
 	Result     *engine.Result
 	Err        error // the run stopped early; Result holds what it recorded
-	Summary    metrics.Summary
-	ByModel    []metrics.Group
-	Small      metrics.Group
-	Large      metrics.Group
+	// Saturated runs hit the scenario's saturation time before finishing
+	// their measured jobs: the load is too high. That is a result, not an
+	// error, and their metrics are not meaningful.
+	Saturated bool
+	Summary   metrics.Summary
+	ByModel   []metrics.Group
+	Small     metrics.Group
+	Large     metrics.Group
+
+	index int // of the policy in the scenario
 }
 
 // Report is every run of a scenario, ordered by seed, then policy.
@@ -64,7 +72,7 @@ func Execute(ctx context.Context, sc *scenario.Scenario, o Options) (*Report, er
 	rep := &Report{Scenario: sc}
 	for _, seed := range seeds {
 		for i := range sc.Policies {
-			rep.Runs = append(rep.Runs, &Run{Policy: sc.PolicyLabel(i), PolicyName: sc.Policies[i].Name, Seed: seed})
+			rep.Runs = append(rep.Runs, &Run{Policy: sc.PolicyLabel(i), PolicyName: sc.Policies[i].Name, Seed: seed, index: i})
 		}
 	}
 	inputs := map[uint64]*scenario.Inputs{}
@@ -75,43 +83,27 @@ func Execute(ctx context.Context, sc *scenario.Scenario, o Options) (*Report, er
 		}
 		inputs[seed] = in
 	}
-	work := make(chan int)
-	var wg sync.WaitGroup
 	var mu sync.Mutex // serializes progress callbacks
-	for w := 0; w < max(o.Workers, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range work {
-				r := rep.Runs[k]
-				progress := func(p engine.Progress) {
-					if o.Progress != nil {
-						mu.Lock()
-						o.Progress(Progress{Policy: r.Policy, Seed: r.Seed, Run: k, Runs: len(rep.Runs), Progress: p})
-						mu.Unlock()
-					}
-				}
-				runOne(ctx, sc, r, inputs[r.Seed], k%len(sc.Policies), o, progress)
+	pool(ctx, len(rep.Runs), o.Workers, func(k int) {
+		r := rep.Runs[k]
+		progress := func(p engine.Progress) {
+			if o.Progress != nil {
+				mu.Lock()
+				o.Progress(Progress{Policy: r.Policy, Seed: r.Seed, Run: k, Runs: len(rep.Runs), Progress: p})
+				mu.Unlock()
 			}
-		}()
-	}
-	for k := range rep.Runs {
-		if ctx.Err() != nil {
-			break
 		}
-		work <- k
-	}
-	close(work)
-	wg.Wait()
+		runOne(ctx, sc, r, inputs[r.Seed], o, progress)
+	})
 	if err := ctx.Err(); err != nil {
 		return rep, fmt.Errorf("cancelled: %w", err)
 	}
 	return rep, nil
 }
 
-func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inputs, pi int, o Options, progress func(engine.Progress)) {
+func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inputs, o Options, progress func(engine.Progress)) {
 	r.Inputs = in
-	p, err := sc.NewPolicy(pi)
+	p, err := sc.NewPolicy(r.index)
 	if err != nil {
 		r.Err = err
 		return
@@ -121,12 +113,16 @@ func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inp
 	cfg.NoIntervals, cfg.NoLog = o.Lean, o.Lean
 	cfg.Progress = progress
 	r.Result, r.Err = engine.Run(ctx, cfg)
+	if isSaturation(sc, r.Err) {
+		r.Saturated, r.Err = true, nil
+	}
 	if r.Result == nil {
 		return
 	}
-	r.Summary = metrics.Summarize(r.Result, in.Cluster.NumGPUs())
-	r.ByModel = metrics.ByModel(r.Result.Jobs)
-	r.Small, r.Large = metrics.BySize(r.Result.Jobs, sc.LargeJobGPUs())
+	measured := &engine.Result{Jobs: sc.Measured(r.Result.Jobs), Utilization: r.Result.Utilization}
+	r.Summary = metrics.Summarize(measured, in.Cluster.NumGPUs())
+	r.ByModel = metrics.ByModel(measured.Jobs)
+	r.Small, r.Large = metrics.BySize(measured.Jobs, sc.LargeJobGPUs())
 }
 
 // Failed returns the runs that stopped with an error.

@@ -134,3 +134,31 @@ func TestCancelledExecute(t *testing.T) {
 		t.Fatal("cancelled run reported success")
 	}
 }
+
+// Every built-in study (a paper figure or table, or a sweep) runs in quick
+// mode with all invariants checked, and every check required in quick mode
+// passes: a regression in a policy or the engine fails here.
+func TestEmbeddedStudiesQuick(t *testing.T) {
+	for _, name := range scenarios.Names() {
+		sc := load(t, name)
+		if sc.Sweep == nil && sc.Reference == nil && len(sc.Checks) == 0 {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			st, err := experiment.RunStudy(context.Background(), sc, experiment.StudyOptions{Quick: true, Workers: 2, Paranoid: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range st.Points {
+				for _, r := range p.Report.Failed() {
+					t.Errorf("%s seed %d at %g: %v", r.Policy, r.Seed, p.X, r.Err)
+				}
+			}
+			for _, v := range st.Verdicts() {
+				if v.Required && !v.Passed {
+					t.Errorf("check %s failed: %s\n  expected: %s\n  observed: %s", v.ID, v.Description, v.Expected, v.Observed)
+				}
+			}
+		})
+	}
+}

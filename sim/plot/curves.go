@@ -48,7 +48,7 @@ func CDF(title, xLabel string, series []Series, o Options) (*Figure, error) {
 	widenLogRanges(p)
 	lg := &legend{prefer: []corner{bottomRight, topLeft, topRight, bottomLeft}}
 	for i, c := range curves {
-		line := &plotter.Line{XYs: c, LineStyle: curveStyle(i)}
+		line := &plotter.Line{XYs: c, LineStyle: seriesLine(i, series[i])}
 		p.Add(line)
 		lg.add(series[i].Name, line)
 		lg.shapes = append(lg.shapes, segments(c)...)
@@ -89,8 +89,8 @@ func Lines(title, xLabel, yLabel string, series []Series, o Options) (*Figure, e
 	widenLogRanges(p)
 	lg := &legend{}
 	for i, c := range curves {
-		line := &plotter.Line{XYs: c, LineStyle: curveStyle(i)}
-		dots := &plotter.Scatter{XYs: c, GlyphStyle: markerStyle(i)}
+		line := &plotter.Line{XYs: c, LineStyle: seriesLine(i, series[i])}
+		dots := &plotter.Scatter{XYs: c, GlyphStyle: markerStyle(styleIndex(i, series[i]))}
 		p.Add(line, dots)
 		lg.add(series[i].Name, line, dots)
 		lg.shapes = append(lg.shapes, segments(c)...)
@@ -161,6 +161,24 @@ func setCurveAxes(p *plot.Plot, w vg.Length, o Options) {
 	grid := plotter.NewGrid()
 	grid.Vertical, grid.Horizontal = gridStyle, gridStyle
 	p.Add(grid)
+}
+
+// styleIndex is the palette position of series i: its own, or the one it
+// asks for.
+func styleIndex(i int, s Series) int {
+	if s.Color > 0 {
+		return s.Color - 1
+	}
+	return i
+}
+
+// seriesLine is the line style of series i, honouring its Color and Dashed.
+func seriesLine(i int, s Series) draw.LineStyle {
+	sty := curveStyle(styleIndex(i, s))
+	if s.Dashed {
+		sty.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	}
+	return sty
 }
 
 // curveStyle is the line style of series i: palette colours first, then

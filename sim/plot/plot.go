@@ -30,6 +30,11 @@ import (
 type Series struct {
 	Name string
 	X, Y []float64
+	// Color picks palette colour Color-1 instead of the series' own (0),
+	// so that related series (ours and a paper's) share a colour.
+	Color int
+	// Dashed draws the line dashed, e.g. for reference values.
+	Dashed bool
 }
 
 // BarSeries is one colour of a grouped bar chart: one value per category,

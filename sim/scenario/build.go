@@ -36,6 +36,9 @@ func (sc *Scenario) Build(seed uint64) (*Inputs, error) {
 			return nil, fmt.Errorf("perf: %w", err)
 		}
 	}
+	if sc.Measure.JobsTo > len(jobs) {
+		return nil, fmt.Errorf("measure.jobs_to is %d but seed %d has only %d jobs", sc.Measure.JobsTo, seed, len(jobs))
+	}
 	return &Inputs{Cluster: c, Jobs: jobs, Perf: m}, nil
 }
 
@@ -70,8 +73,30 @@ func (sc *Scenario) NewPolicy(i int) (engine.Policy, error) {
 
 // EngineConfig returns the engine settings of the scenario for one run.
 func (sc *Scenario) EngineConfig(in *Inputs, p engine.Policy, seed uint64) engine.Config {
-	return engine.Config{
+	cfg := engine.Config{
 		Cluster: in.Cluster, Jobs: in.Jobs, Perf: in.Perf, Policy: p, Seed: seed,
 		SharingLimit: sc.Engine.SharingLimit, Overheads: sc.Engine.Overheads, Budgets: sc.Engine.Budgets,
+		Window: sc.Window(),
 	}
+	if s := sc.Measure.SaturateAfterS; s > 0 {
+		cfg.Budgets.MaxTimeS = s
+	}
+	return cfg
+}
+
+// Window is the measured range of job IDs; empty means every job.
+func (sc *Scenario) Window() engine.Window {
+	if sc.Measure.JobsTo == 0 {
+		return engine.Window{}
+	}
+	return engine.Window{From: sc.Measure.JobsFrom, To: sc.Measure.JobsTo}
+}
+
+// Measured returns the records of the measured jobs.
+func (sc *Scenario) Measured(recs []engine.JobRecord) []engine.JobRecord {
+	w := sc.Window()
+	if w.Empty() {
+		return recs
+	}
+	return recs[w.From:min(w.To, len(recs))]
 }

@@ -36,6 +36,15 @@ type Scenario struct {
 	Plots       []string      `json:"plots,omitempty" help:"figures to draw; default jct_cdf, gantt, queue_by_model"`
 	Metrics     MetricOptions `json:"metrics,omitempty"`
 
+	// Reproducing a paper: what is measured, what is swept, the paper's
+	// numbers, the checks that define "reproduced", and a quick version.
+	Measure   Measure    `json:"measure,omitempty"`
+	Sweep     *Sweep     `json:"sweep,omitempty"`
+	Reference *Reference `json:"reference,omitempty"`
+	Checks    []Check    `json:"checks,omitempty"`
+	Quick     *Quick     `json:"quick,omitempty"`
+
+	raw          []byte // the document, for variants
 	generator    workload.Generator
 	perfParams   any
 	policyParams []any
@@ -82,9 +91,12 @@ func Parse(data []byte) (*Scenario, error) {
 	if err != nil {
 		return nil, schema.Problems{{Msg: err.Error()}}
 	}
-	var sc Scenario
+	sc := Scenario{raw: data}
 	ps := schema.Decode(tree, &sc, "")
 	ps = append(ps, sc.resolve()...) // report every problem at once
+	if len(ps) == 0 {
+		ps = sc.checkStudy() // needs the policies resolved
+	}
 	if len(ps) > 0 {
 		return nil, schema.Problems(ps)
 	}

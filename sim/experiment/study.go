@@ -1,0 +1,251 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/metrics"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// A Study is a scenario run at every sweep value (one point when it has no
+// sweep), every seed and every policy: what a paper figure needs.
+type Study struct {
+	Scenario *scenario.Scenario // as run (the quick variant in quick mode)
+	Quick    bool
+	Points   []*Point
+
+	autoUnit string // display unit of durations when no paper gives one
+}
+
+// Point is the study at one sweep value.
+type Point struct {
+	X        float64
+	Swept    bool
+	Scenario *scenario.Scenario
+	Report   *Report
+}
+
+// StudyOptions tune RunStudy.
+type StudyOptions struct {
+	Quick    bool // the scenario's quick version: fewer seeds, values, jobs
+	Workers  int
+	Paranoid bool
+	Lean     bool
+	Progress func(Progress)
+}
+
+// RunStudy runs every point of sc. Runs of all points share one pool of
+// workers. A run that fails keeps its error; RunStudy fails only when a
+// variant cannot be built or ctx is cancelled.
+func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Study, error) {
+	base, seeds, values, err := plan(sc, o.Quick)
+	if err != nil {
+		return nil, err
+	}
+	st := &Study{Scenario: base, Quick: o.Quick && sc.Quick != nil}
+	var runs []*Run
+	var scs []*scenario.Scenario
+	inputs := map[*scenario.Scenario]map[uint64]*scenario.Inputs{}
+	for _, x := range values {
+		v := base
+		if base.Sweep != nil {
+			if v, err = base.SweepVariant(x); err != nil {
+				return nil, fmt.Errorf("sweep value %g: %w", x, err)
+			}
+		}
+		p := &Point{X: x, Swept: base.Sweep != nil, Scenario: v, Report: &Report{Scenario: v}}
+		inputs[v] = map[uint64]*scenario.Inputs{}
+		for _, seed := range seeds {
+			in, err := v.Build(seed)
+			if err != nil {
+				return nil, fmt.Errorf("%s seed %d: %w", p.label(), seed, err)
+			}
+			inputs[v][seed] = in
+			for i := range v.Policies {
+				r := &Run{Policy: v.PolicyLabel(i), PolicyName: v.Policies[i].Name, Seed: seed, X: x, Swept: p.Swept, index: i}
+				p.Report.Runs = append(p.Report.Runs, r)
+				runs = append(runs, r)
+				scs = append(scs, v)
+			}
+		}
+		st.Points = append(st.Points, p)
+	}
+	pool(ctx, len(runs), o.Workers, func(k int) {
+		r := runs[k]
+		progress := func(p engine.Progress) {
+			if o.Progress != nil {
+				o.Progress(Progress{Policy: r.label(), Seed: r.Seed, Run: k, Runs: len(runs), Progress: p})
+			}
+		}
+		runOne(ctx, scs[k], r, inputs[scs[k]][r.Seed], Options{Paranoid: o.Paranoid, Lean: o.Lean}, progress)
+	})
+	if err := ctx.Err(); err != nil {
+		return st, fmt.Errorf("cancelled: %w", err)
+	}
+	return st, nil
+}
+
+// plan picks the scenario, seeds and sweep values to run.
+func plan(sc *scenario.Scenario, quick bool) (*scenario.Scenario, []uint64, []float64, error) {
+	base, seeds := sc, sc.RunSeeds()
+	values := []float64{math.NaN()}
+	if sc.Sweep != nil {
+		values = sc.Sweep.Values
+	}
+	if quick && sc.Quick != nil {
+		q := sc.Quick
+		if len(q.Set) > 0 {
+			var err error
+			if base, err = sc.Variant(q.Set...); err != nil {
+				return nil, nil, nil, fmt.Errorf("quick: %w", err)
+			}
+		}
+		if len(q.Seeds) > 0 {
+			seeds = q.Seeds
+		}
+		if len(q.Values) > 0 {
+			values = q.Values
+		}
+	}
+	return base, seeds, values, nil
+}
+
+// pool runs f(0..n-1) on workers goroutines, stopping early on cancel.
+func pool(ctx context.Context, n, workers int, f func(k int)) {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < max(workers, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range work {
+				f(k)
+			}
+		}()
+	}
+	for k := 0; k < n && ctx.Err() == nil; k++ {
+		work <- k
+	}
+	close(work)
+	wg.Wait()
+}
+
+func (p *Point) label() string {
+	if !p.Swept {
+		return "the scenario"
+	}
+	return fmt.Sprintf("sweep value %g", p.X)
+}
+
+func (r *Run) label() string {
+	if r.Swept {
+		return fmt.Sprintf("%s @ %g", r.Policy, r.X)
+	}
+	return r.Policy
+}
+
+// isSaturation reports whether a run's error is the time budget of a
+// scenario that expects saturation (a load too high to finish the window).
+func isSaturation(sc *scenario.Scenario, err error) bool {
+	var b *engine.BudgetError
+	return sc.Measure.SaturateAfterS > 0 && errors.As(err, &b) && b.Time
+}
+
+// Value is a quantity averaged over seeds.
+type Value struct {
+	Mean, SD  float64
+	N         int  // seeds
+	Saturated bool // some seed did not finish its measured jobs in time
+	Err       error
+}
+
+// Value evaluates a quantity: a metric of a group of one policy's measured
+// jobs at one sweep value, averaged over seeds. Durations are in seconds.
+func (st *Study) Value(q scenario.Quantity) Value {
+	p, err := st.point(q.X)
+	if err != nil {
+		return Value{Err: err}
+	}
+	def, err := metrics.Lookup(q.Metric)
+	if err != nil {
+		return Value{Err: err}
+	}
+	var xs []float64
+	var v Value
+	for _, r := range p.Report.Runs {
+		if r.Policy != q.Policy {
+			continue
+		}
+		if r.Saturated {
+			v.Saturated = true
+			continue
+		}
+		if r.Err != nil || r.Result == nil {
+			return Value{Err: fmt.Errorf("%s seed %d failed: %v", r.label(), r.Seed, r.Err)}
+		}
+		group := q.Group
+		if group == "" {
+			group = "all"
+		}
+		sel, err := metrics.Select(group, p.Scenario.Measured(r.Result.Jobs), r.Inputs.Jobs, p.Scenario.LargeJobGPUs())
+		if err != nil {
+			return Value{Err: err}
+		}
+		xs = append(xs, def.Fn(metrics.Context{Selected: sel, Result: r.Result, Jobs: r.Inputs.Jobs, NumGPUs: r.Inputs.Cluster.NumGPUs()}))
+	}
+	if len(xs) == 0 && !v.Saturated {
+		return Value{Err: fmt.Errorf("no runs of policy %q", q.Policy)}
+	}
+	v.N = len(xs)
+	v.Mean, v.SD = meanSD(xs)
+	if v.Saturated {
+		v.Mean = math.Inf(1)
+	}
+	return v
+}
+
+func (st *Study) point(x *float64) (*Point, error) {
+	if x == nil {
+		if len(st.Points) == 1 {
+			return st.Points[0], nil
+		}
+		return nil, fmt.Errorf("the study has %d sweep values; say which (x)", len(st.Points))
+	}
+	for _, p := range st.Points {
+		if math.Abs(p.X-*x) <= 1e-9*math.Max(1, math.Abs(*x)) {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("sweep value %g was not run", *x)
+}
+
+func meanSD(xs []float64) (mean, sd float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) > 1 {
+		for _, x := range xs {
+			sd += (x - mean) * (x - mean)
+		}
+		sd = math.Sqrt(sd / float64(len(xs)-1))
+	}
+	return mean, sd
+}
+
+// Xs returns the sweep values that were run, in order.
+func (st *Study) Xs() []float64 {
+	xs := make([]float64, len(st.Points))
+	for i, p := range st.Points {
+		xs[i] = p.X
+	}
+	return xs
+}

@@ -1,0 +1,320 @@
+package experiment
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/schedlab/schedlab/sim/metrics"
+	"github.com/schedlab/schedlab/sim/plot"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// StudyOutput is the JSON form of a study.
+type StudyOutput struct {
+	Scenario  string           `json:"scenario"`
+	Title     string           `json:"title,omitempty"`
+	Quick     bool             `json:"quick"`
+	Sweep     *scenario.Sweep  `json:"sweep,omitempty"`
+	Series    []SeriesOutput   `json:"series,omitempty"`
+	Source    string           `json:"source,omitempty"`
+	Reference []ReferenceRow   `json:"reference,omitempty"`
+	Checks    []Verdict        `json:"checks"`
+	Summary   VerdictSummary   `json:"summary"`
+	Runs      []StudyRunOutput `json:"runs"`
+}
+
+// SeriesOutput is one policy's plotted metric across the sweep, in the
+// reference unit; null marks a saturated point.
+type SeriesOutput struct {
+	Policy string     `json:"policy"`
+	Metric string     `json:"metric"`
+	Group  string     `json:"group"`
+	Unit   string     `json:"unit"`
+	X      []float64  `json:"x"`
+	Mean   []*float64 `json:"mean"`
+	SD     []*float64 `json:"sd"`
+}
+
+// ReferenceRow puts one of the paper's numbers beside ours.
+type ReferenceRow struct {
+	scenario.Quantity
+	Unit      string   `json:"unit"`
+	Paper     float64  `json:"paper"`
+	Ours      *float64 `json:"ours"`
+	OursSD    *float64 `json:"ours_sd,omitempty"`
+	Saturated bool     `json:"saturated,omitempty"`
+	Error     string   `json:"error,omitempty"`
+}
+
+// VerdictSummary counts verdicts.
+type VerdictSummary struct {
+	Checks         int `json:"checks"`
+	Passed         int `json:"passed"`
+	RequiredFailed int `json:"required_failed"`
+}
+
+// StudyRunOutput is one run's summary.
+type StudyRunOutput struct {
+	Policy    string          `json:"policy"`
+	Seed      uint64          `json:"seed"`
+	X         *float64        `json:"x,omitempty"`
+	Saturated bool            `json:"saturated,omitempty"`
+	Error     string          `json:"error,omitempty"`
+	Metrics   metrics.Summary `json:"metrics"`
+}
+
+// Output builds the JSON form.
+func (st *Study) Output() StudyOutput {
+	sc := st.Scenario
+	out := StudyOutput{Scenario: sc.Name, Title: sc.Title, Quick: st.Quick, Sweep: sc.Sweep, Checks: st.Verdicts()}
+	if sc.Sweep != nil {
+		out.Series = st.series()
+	}
+	if r := sc.Reference; r != nil {
+		out.Source = r.Source
+		for _, v := range r.Values {
+			out.Reference = append(out.Reference, st.referenceRow(v))
+		}
+	}
+	for _, v := range out.Checks {
+		out.Summary.Checks++
+		if v.Passed {
+			out.Summary.Passed++
+		} else if v.Required {
+			out.Summary.RequiredFailed++
+		}
+	}
+	for _, p := range st.Points {
+		for _, r := range p.Report.Runs {
+			ro := StudyRunOutput{Policy: r.Policy, Seed: r.Seed, Saturated: r.Saturated, Metrics: r.Summary}
+			if p.Swept {
+				x := p.X
+				ro.X = &x
+			}
+			if r.Err != nil {
+				ro.Error = r.Err.Error()
+			}
+			out.Runs = append(out.Runs, ro)
+		}
+	}
+	return out
+}
+
+func (st *Study) referenceRow(v scenario.RefValue) ReferenceRow {
+	q := v.Quantity
+	if q.Group == "" {
+		q.Group = "all"
+	}
+	row := ReferenceRow{Quantity: q, Unit: st.refUnit(q.Metric), Paper: v.Value}
+	if q.X != nil && !st.ran(*q.X) {
+		row.Error = "not run (quick mode)"
+		return row
+	}
+	val := st.Value(q)
+	switch {
+	case val.Err != nil:
+		row.Error = val.Err.Error()
+	case val.Saturated:
+		row.Saturated = true
+	default:
+		ours := st.inRefUnit(q.Metric, val.Mean)
+		row.Ours = &ours
+		if val.N > 1 {
+			sd := st.inRefUnit(q.Metric, val.SD)
+			row.OursSD = &sd
+		}
+	}
+	return row
+}
+
+func (st *Study) ran(x float64) bool {
+	_, err := st.point(&x)
+	return err == nil
+}
+
+func (st *Study) series() []SeriesOutput {
+	sc := st.Scenario
+	metric, group := sweepMetric(sc)
+	var out []SeriesOutput
+	for i := range sc.Policies {
+		s := SeriesOutput{Policy: sc.PolicyLabel(i), Metric: metric, Group: group, Unit: st.refUnit(metric)}
+		for _, p := range st.Points {
+			x := p.X
+			v := st.Value(scenario.Quantity{Policy: s.Policy, Metric: metric, Group: group, X: &x})
+			s.X = append(s.X, x)
+			if v.Err != nil || v.Saturated || math.IsNaN(v.Mean) {
+				s.Mean, s.SD = append(s.Mean, nil), append(s.SD, nil)
+				continue
+			}
+			m, sd := st.inRefUnit(metric, v.Mean), st.inRefUnit(metric, v.SD)
+			s.Mean = append(s.Mean, &m)
+			if math.IsNaN(sd) {
+				s.SD = append(s.SD, nil)
+			} else {
+				s.SD = append(s.SD, &sd)
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func sweepMetric(sc *scenario.Scenario) (metric, group string) {
+	metric, group = "avg_jct_s", "all"
+	if sc.Sweep != nil && sc.Sweep.Metric != "" {
+		metric = sc.Sweep.Metric
+	}
+	if sc.Sweep != nil && sc.Sweep.Group != "" {
+		group = sc.Sweep.Group
+	}
+	return metric, group
+}
+
+// WriteText writes the study as a plain-text report: the paper's numbers
+// beside ours, the sweep, and a verdict per check.
+func (st *Study) WriteText(w io.Writer) {
+	out := st.Output()
+	mode := ""
+	if out.Quick {
+		mode = " (quick mode: fewer seeds, values and jobs)"
+	}
+	fmt.Fprintf(w, "%s: %s%s\n", out.Scenario, out.Title, mode)
+	if len(out.Reference) > 0 {
+		fmt.Fprintf(w, "\nOurs beside the paper's (%s):\n", out.Source)
+		fmt.Fprintf(w, "  %-16s %-18s %-10s %8s %12s %10s\n", "policy", "metric", "group", "x", "ours", "paper")
+		for _, r := range out.Reference {
+			x := ""
+			if r.X != nil {
+				x = fmt.Sprintf("%g", *r.X)
+			}
+			fmt.Fprintf(w, "  %-16s %-18s %-10s %8s %12s %10s\n", r.Policy, r.Metric, r.Group, x, oursText(r), fmt.Sprintf("%.4g %s", r.Paper, r.Unit))
+		}
+	}
+	if len(out.Series) > 0 {
+		s0 := out.Series[0]
+		fmt.Fprintf(w, "\n%s (%s, %s) against %s:\n  %-16s", s0.Metric, s0.Group, s0.Unit, out.Sweep.Label, "policy")
+		for _, x := range s0.X {
+			fmt.Fprintf(w, " %9g", x)
+		}
+		fmt.Fprintln(w)
+		for _, s := range out.Series {
+			fmt.Fprintf(w, "  %-16s", s.Policy)
+			for _, m := range s.Mean {
+				if m == nil {
+					fmt.Fprintf(w, " %9s", "sat.")
+				} else {
+					fmt.Fprintf(w, " %9.3g", *m)
+				}
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	if len(out.Checks) > 0 {
+		fmt.Fprintln(w, "\nChecks:")
+		for _, v := range out.Checks {
+			mark := "PASS"
+			if !v.Passed {
+				mark = "FAIL"
+				if !v.Required {
+					mark = "fail (not required in quick mode)"
+				}
+			}
+			fmt.Fprintf(w, "  [%s] %s: %s\n      expected: %s\n      observed: %s\n", mark, v.ID, v.Description, v.Expected, v.Observed)
+		}
+		fmt.Fprintf(w, "\n%d of %d checks passed", out.Summary.Passed, out.Summary.Checks)
+		if out.Summary.RequiredFailed > 0 {
+			fmt.Fprintf(w, "; %d required check(s) failed", out.Summary.RequiredFailed)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, r := range out.Runs {
+		if r.Error != "" {
+			fmt.Fprintf(w, "run %s seed %d failed: %s\n", r.Policy, r.Seed, r.Error)
+		}
+	}
+}
+
+func oursText(r ReferenceRow) string {
+	switch {
+	case r.Error != "":
+		return "n/a"
+	case r.Saturated:
+		return "saturated"
+	case r.OursSD != nil:
+		return fmt.Sprintf("%.4g±%.2g", *r.Ours, *r.OursSD)
+	}
+	return fmt.Sprintf("%.4g", *r.Ours)
+}
+
+// SweepFigure draws the sweep metric against the swept value, one line per
+// policy, with the paper's numbers as dashed lines.
+func (st *Study) SweepFigure(o plot.Options) (*NamedFigure, error) {
+	sc := st.Scenario
+	if sc.Sweep == nil {
+		return nil, nil
+	}
+	out := st.Output()
+	var series []plot.Series
+	color := map[string]int{} // a paper's line takes its policy's colour
+	for i, s := range out.Series {
+		color[s.Policy] = i + 1
+		ps := plot.Series{Name: s.Policy, Color: i + 1}
+		for i, m := range s.Mean {
+			if m != nil {
+				ps.X, ps.Y = append(ps.X, s.X[i]), append(ps.Y, *m)
+			}
+		}
+		if len(ps.X) > 0 {
+			series = append(series, ps)
+		}
+	}
+	metric, group := sweepMetric(sc)
+	if sc.Reference != nil {
+		paper := map[string]*plot.Series{}
+		var order []string
+		for _, v := range sc.Reference.Values {
+			g := v.Group
+			if g == "" {
+				g = "all"
+			}
+			if v.Metric != metric || g != group || v.X == nil {
+				continue
+			}
+			if paper[v.Policy] == nil {
+				paper[v.Policy] = &plot.Series{Name: "paper: " + v.Policy, Color: color[v.Policy], Dashed: true}
+				order = append(order, v.Policy)
+			}
+			paper[v.Policy].X = append(paper[v.Policy].X, *v.X)
+			paper[v.Policy].Y = append(paper[v.Policy].Y, v.Value)
+		}
+		for _, p := range order {
+			series = append(series, *paper[p])
+		}
+	}
+	if len(series) == 0 {
+		return nil, fmt.Errorf("every run saturated; nothing to plot")
+	}
+	unit := st.refUnit(metric)
+	ylabel := strings.TrimSuffix(metric, "_s")
+	if d, err := metrics.Lookup(metric); err == nil && d.Doc != "" {
+		ylabel = d.Doc
+	}
+	if unit != "" {
+		ylabel += " (" + unit + ")"
+	}
+	xlabel := sc.Sweep.Label
+	if sc.Sweep.Unit != "" {
+		xlabel += " (" + sc.Sweep.Unit + ")"
+	}
+	title := sc.Title
+	if title == "" {
+		title = sc.Name
+	}
+	f, err := plot.Lines(title, xlabel, ylabel, series, o)
+	if err != nil {
+		return nil, err
+	}
+	return &NamedFigure{Name: "sweep", Title: title, Figure: f}, nil
+}

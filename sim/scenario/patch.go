@@ -1,0 +1,143 @@
+package scenario
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/sim/schema"
+)
+
+// Variant returns a copy of the scenario with values set at JSON paths,
+// checked like any other document. Values are JSON.
+func (sc *Scenario) Variant(assigns ...Assign) (*Scenario, error) {
+	tree, err := schema.Parse(sc.raw)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range assigns {
+		v, err := schema.Parse(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", a.Param, err)
+		}
+		if err := setPath(&tree, a.Param, func(any) (any, error) { return v, nil }); err != nil {
+			return nil, err
+		}
+	}
+	return parseTree(tree)
+}
+
+// SweepVariant returns the variant of the sweep at value x.
+func (sc *Scenario) SweepVariant(x float64) (*Scenario, error) {
+	if sc.Sweep == nil {
+		return sc, nil
+	}
+	tree, err := schema.Parse(sc.raw)
+	if err != nil {
+		return nil, err
+	}
+	num := json.Number(strconv.FormatFloat(x, 'g', -1, 64))
+	for _, p := range sc.Sweep.Params {
+		if err := setPath(&tree, p, func(any) (any, error) { return num, nil }); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range sc.Sweep.Scale {
+		err := setPath(&tree, p, func(old any) (any, error) {
+			n, ok := old.(json.Number)
+			if !ok {
+				return nil, fmt.Errorf("%s: cannot scale %v, it is not a number", p, old)
+			}
+			f, _ := n.Float64()
+			v := f * x
+			if !strings.ContainsAny(string(n), ".eE") { // whole numbers stay whole
+				v = math.Round(v)
+			}
+			return json.Number(strconv.FormatFloat(v, 'g', -1, 64)), nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return parseTree(tree)
+}
+
+func parseTree(tree any) (*Scenario, error) {
+	data, err := json.Marshal(tree)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data)
+}
+
+// setPath replaces the value at path ("a.b[2].c") with f(old). Missing
+// object levels are created; array indexes must exist. Objects and arrays
+// are references, so changing a child changes the tree.
+func setPath(root *any, path string, f func(old any) (any, error)) error {
+	steps, err := splitPath(path)
+	if err != nil {
+		return err
+	}
+	cur := *root
+	for i, st := range steps {
+		last := i == len(steps)-1
+		var get func() any
+		var set func(any)
+		if st.key != "" {
+			obj, ok := cur.(map[string]any)
+			if !ok {
+				return fmt.Errorf("%s: %q is not inside an object", path, st.key)
+			}
+			get, set = func() any { return obj[st.key] }, func(v any) { obj[st.key] = v }
+		} else {
+			arr, ok := cur.([]any)
+			if !ok || st.index >= len(arr) {
+				return fmt.Errorf("%s: no element [%d]", path, st.index)
+			}
+			get, set = func() any { return arr[st.index] }, func(v any) { arr[st.index] = v }
+		}
+		if last {
+			v, err := f(get())
+			if err != nil {
+				return err
+			}
+			set(v)
+			return nil
+		}
+		if get() == nil {
+			set(map[string]any{})
+		}
+		cur = get()
+	}
+	return nil
+}
+
+type pathStep struct {
+	key   string
+	index int
+}
+
+func splitPath(path string) ([]pathStep, error) {
+	var steps []pathStep
+	for _, part := range strings.Split(path, ".") {
+		name, rest, _ := strings.Cut(part, "[")
+		if name == "" && rest == "" {
+			return nil, fmt.Errorf("bad path %q", path)
+		}
+		if name != "" {
+			steps = append(steps, pathStep{key: name})
+		}
+		for rest != "" {
+			idx, after, ok := strings.Cut(rest, "]")
+			n, err := strconv.Atoi(idx)
+			if !ok || err != nil || n < 0 {
+				return nil, fmt.Errorf("bad index in path %q", path)
+			}
+			steps = append(steps, pathStep{index: n})
+			rest = strings.TrimPrefix(after, "[")
+		}
+	}
+	return steps, nil
+}
