@@ -226,12 +226,12 @@ func (s *State) progress() {
 
 // nextTime is the time of the next event, from the queue or the arrivals.
 func (s *State) nextTime() (float64, bool) {
-	for len(s.events) > 0 && s.stale(s.events[0]) {
-		s.events.pop()
+	for s.events.Len() > 0 && s.stale(s.events.Top()) {
+		s.events.Pop()
 	}
 	t, ok := inf, false
-	if len(s.events) > 0 {
-		t, ok = s.events[0].t, true
+	if s.events.Len() > 0 {
+		t, ok = s.events.Top().t, true
 	}
 	if s.next < len(s.jobs) && s.jobs[s.next].ArrivalS <= t {
 		t, ok = s.jobs[s.next].ArrivalS, true
@@ -241,8 +241,8 @@ func (s *State) nextTime() (float64, bool) {
 
 // collect gathers every live event at time t, in (kind, job) order.
 func (s *State) collect(batch []event, t float64) []event {
-	for len(s.events) > 0 && s.events[0].t == t {
-		if e := s.events.pop(); !s.stale(e) {
+	for s.events.Len() > 0 && s.events.Top().t == t {
+		if e := s.events.Pop(); !s.stale(e) {
 			batch = append(batch, e)
 		}
 	}
@@ -250,7 +250,7 @@ func (s *State) collect(batch []event, t float64) []event {
 		batch = append(batch, event{t: t, kind: Arrival, job: workload.JobID(s.next)})
 		s.next++
 	}
-	sort.Slice(batch, func(a, b int) bool { return batch[a].less(batch[b]) })
+	sort.Slice(batch, func(a, b int) bool { return batch[a].Less(batch[b]) })
 	return batch
 }
 
@@ -417,13 +417,13 @@ func (s *State) recompute() error {
 		j.modelRate, j.rate = r, eff
 		j.ver++
 		if eff > 0 {
-			s.events.push(event{t: s.now + j.remaining/eff, kind: Completion, job: id, ver: j.ver})
+			s.events.Push(event{t: s.now + j.remaining/eff, kind: Completion, job: id, ver: j.ver})
 		} else if j.overheadEnd > s.now {
-			s.events.push(event{t: j.overheadEnd, kind: OverheadEnd, job: id, ver: j.ver})
+			s.events.Push(event{t: j.overheadEnd, kind: OverheadEnd, job: id, ver: j.ver})
 		}
 		if timed != nil {
 			if t := timed.NextChange(s, id, s.now); t > s.now && !math.IsInf(t, 1) {
-				s.events.push(event{t: t, kind: RateChange, job: id, ver: j.ver})
+				s.events.Push(event{t: t, kind: RateChange, job: id, ver: j.ver})
 			}
 		}
 	}

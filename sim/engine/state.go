@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/internal/minheap"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -60,7 +61,7 @@ type State struct {
 	believed perf.Model
 
 	now    float64
-	events eventHeap
+	events minheap.Heap[event]
 	next   int // next job to arrive
 
 	pending, running idSet
@@ -200,14 +201,8 @@ func (s *State) ServerFree(id cluster.ServerID) int { return int(s.serverFree[id
 // returns false.
 func (s *State) EachServerByFree(minFree int, fn func(id cluster.ServerID, free int) bool) {
 	for k := len(s.buckets) - 1; k >= max(minFree, 1); k-- {
-		for w, word := range s.buckets[k] {
-			for word != 0 {
-				b := bits.TrailingZeros64(word)
-				word &= word - 1
-				if !fn(cluster.ServerID(w<<6|b), k) {
-					return
-				}
-			}
+		if !s.eachInBucket(k, fn) {
+			return
 		}
 	}
 }
@@ -216,16 +211,25 @@ func (s *State) EachServerByFree(minFree int, fn func(id cluster.ServerID, free 
 // (best fit).
 func (s *State) EachServerByFreeAsc(minFree int, fn func(id cluster.ServerID, free int) bool) {
 	for k := max(minFree, 1); k < len(s.buckets); k++ {
-		for w, word := range s.buckets[k] {
-			for word != 0 {
-				b := bits.TrailingZeros64(word)
-				word &= word - 1
-				if !fn(cluster.ServerID(w<<6|b), k) {
-					return
-				}
+		if !s.eachInBucket(k, fn) {
+			return
+		}
+	}
+}
+
+// eachInBucket calls fn on the servers with exactly k free GPUs, by ID; it
+// reports whether fn asked to go on.
+func (s *State) eachInBucket(k int, fn func(id cluster.ServerID, free int) bool) bool {
+	for w, word := range s.buckets[k] {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &= word - 1
+			if !fn(cluster.ServerID(w<<6|b), k) {
+				return false
 			}
 		}
 	}
+	return true
 }
 
 // MemoryFreeGB is the memory left on GPU g; +Inf when memory is not modelled.
@@ -266,7 +270,7 @@ func (s *State) WakeAt(t float64) error {
 	}
 	if !s.wakes[t] {
 		s.wakes[t] = true
-		s.events.push(event{t: t, kind: WakeUp, job: -1})
+		s.events.Push(event{t: t, kind: WakeUp, job: -1})
 	}
 	return nil
 }

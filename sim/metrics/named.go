@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/internal/registry"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -29,22 +30,17 @@ type Def struct {
 	Fn   func(c Context) float64
 }
 
-var defs = map[string]Def{}
+var defs = registry.New[Def]("metric")
 
 // Register adds a named metric; it panics on a duplicate, a programming
 // error. Paper packages register their own (cost, fairness, ...).
-func Register(d Def) {
-	if _, dup := defs[d.Name]; dup {
-		panic("metrics: " + d.Name + " registered twice")
-	}
-	defs[d.Name] = d
-}
+func Register(d Def) { defs.Add(d.Name, d) }
 
 // Lookup finds a named metric. Besides the registered names it knows the
 // families pNN_jct_s and pNN_queue_s (the NN-th percentile, 0 < NN < 100)
 // and lowmeanNN_jct_s (the mean of the NN% shortest JCTs).
 func Lookup(name string) (Def, error) {
-	if d, ok := defs[name]; ok {
+	if d, ok := defs.Get(name); ok {
 		return d, nil
 	}
 	for _, fam := range []struct {
@@ -69,14 +65,7 @@ func Lookup(name string) (Def, error) {
 }
 
 // Names lists the registered metric names, sorted.
-func Names() []string {
-	out := make([]string, 0, len(defs))
-	for n := range defs {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func Names() []string { return defs.Names() }
 
 func jct(r *engine.JobRecord) float64   { return r.JCT() }
 func queue(r *engine.JobRecord) float64 { return r.QueueS }

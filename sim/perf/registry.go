@@ -1,9 +1,8 @@
 package perf
 
 import (
-	"sort"
-
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/internal/registry"
 )
 
 // Kind registers a base model: its parameters, with defaults, and how to
@@ -15,32 +14,17 @@ type Kind struct {
 	New       func(params any, c *cluster.Cluster) (Model, error)
 }
 
-var kinds = map[string]Kind{}
+var kinds = registry.New[Kind]("perf model")
 
 // Register makes a base model available to scenarios. It panics on a
 // duplicate name, which is a programming error.
-func Register(k Kind) {
-	if _, dup := kinds[k.Name]; dup {
-		panic("perf: model " + k.Name + " registered twice")
-	}
-	kinds[k.Name] = k
-}
+func Register(k Kind) { kinds.Add(k.Name, k) }
 
 // Lookup returns the registered base model with that name.
-func Lookup(name string) (Kind, bool) {
-	k, ok := kinds[name]
-	return k, ok
-}
+func Lookup(name string) (Kind, bool) { return kinds.Get(name) }
 
 // Names returns the registered base models, sorted.
-func Names() []string {
-	names := make([]string, 0, len(kinds))
-	for n := range kinds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func Names() []string { return kinds.Names() }
 
 func init() {
 	Register(Kind{

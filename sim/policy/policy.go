@@ -6,9 +6,9 @@ package policy
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/internal/registry"
 )
 
 // Factory describes a policy and builds instances of it.
@@ -24,35 +24,22 @@ type Factory struct {
 	New func(params any) (engine.Policy, error)
 }
 
-var registry = map[string]Factory{}
+var factories = registry.New[Factory]("policy")
 
 // Register makes a policy available. It panics on a duplicate name, which
 // is a programming error.
 func Register(f Factory) {
-	if _, dup := registry[f.Name]; dup {
-		panic("policy: " + f.Name + " registered twice")
-	}
 	if f.NewParams == nil {
 		f.NewParams = func() any { return &struct{}{} }
 	}
-	registry[f.Name] = f
+	factories.Add(f.Name, f)
 }
 
 // Lookup returns the policy registered under name.
-func Lookup(name string) (Factory, bool) {
-	f, ok := registry[name]
-	return f, ok
-}
+func Lookup(name string) (Factory, bool) { return factories.Get(name) }
 
 // Names returns the registered policy names, sorted.
-func Names() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func Names() []string { return factories.Names() }
 
 // New builds the named policy with its default parameters.
 func New(name string) (engine.Policy, error) {

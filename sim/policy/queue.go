@@ -3,6 +3,7 @@ package policy
 import (
 	"sort"
 
+	"github.com/schedlab/schedlab/sim/internal/minheap"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -12,7 +13,7 @@ import (
 // sizes), so a backfilling scheduler never rescans a long queue.
 type SizeQueues struct {
 	sizes   []int // sorted distinct GPU counts
-	buckets map[int]*keyHeap
+	buckets map[int]*minheap.Heap[keyed]
 	n       int
 }
 
@@ -21,17 +22,16 @@ type keyed struct {
 	id  workload.JobID
 }
 
-func (a keyed) less(b keyed) bool {
+// Less orders by key, then job ID.
+func (a keyed) Less(b keyed) bool {
 	if a.key != b.key {
 		return a.key < b.key
 	}
 	return a.id < b.id
 }
 
-type keyHeap []keyed
-
 // NewSizeQueues returns empty queues.
-func NewSizeQueues() *SizeQueues { return &SizeQueues{buckets: map[int]*keyHeap{}} }
+func NewSizeQueues() *SizeQueues { return &SizeQueues{buckets: map[int]*minheap.Heap[keyed]{}} }
 
 // Len is the number of queued jobs.
 func (q *SizeQueues) Len() int { return q.n }
@@ -40,14 +40,14 @@ func (q *SizeQueues) Len() int { return q.n }
 func (q *SizeQueues) Push(id workload.JobID, gpus int, key float64) {
 	h, ok := q.buckets[gpus]
 	if !ok {
-		h = &keyHeap{}
+		h = &minheap.Heap[keyed]{}
 		q.buckets[gpus] = h
 		i := sort.SearchInts(q.sizes, gpus)
 		q.sizes = append(q.sizes, 0)
 		copy(q.sizes[i+1:], q.sizes[i:])
 		q.sizes[i] = gpus
 	}
-	h.push(keyed{key, id})
+	h.Push(keyed{key, id})
 	q.n++
 }
 
@@ -60,10 +60,10 @@ func (q *SizeQueues) Best(maxGPUs int) (id workload.JobID, gpus int, key float64
 			break
 		}
 		h := q.buckets[sz]
-		if len(*h) == 0 {
+		if h.Len() == 0 {
 			continue
 		}
-		if top := (*h)[0]; !ok || top.less(best) {
+		if top := h.Top(); !ok || top.Less(best) {
 			best, gpus, ok = top, sz, true
 		}
 	}
@@ -73,43 +73,5 @@ func (q *SizeQueues) Best(maxGPUs int) (id workload.JobID, gpus int, key float64
 // Pop removes the head of the bucket for gpus (the job Best returned).
 func (q *SizeQueues) Pop(gpus int) workload.JobID {
 	q.n--
-	return q.buckets[gpus].pop().id
-}
-
-func (h *keyHeap) push(x keyed) {
-	*h = append(*h, x)
-	a := *h
-	for i := len(a) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !a[i].less(a[p]) {
-			break
-		}
-		a[i], a[p] = a[p], a[i]
-		i = p
-	}
-}
-
-func (h *keyHeap) pop() keyed {
-	a := *h
-	top := a[0]
-	last := len(a) - 1
-	a[0] = a[last]
-	a = a[:last]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= len(a) {
-			break
-		}
-		m := l
-		if r := l + 1; r < len(a) && a[r].less(a[l]) {
-			m = r
-		}
-		if !a[m].less(a[i]) {
-			break
-		}
-		a[i], a[m] = a[m], a[i]
-		i = m
-	}
-	*h = a
-	return top
+	return q.buckets[gpus].Pop().id
 }

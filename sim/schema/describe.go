@@ -33,8 +33,8 @@ func Describe(params any) []Field {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || name == "-" {
+		name, ok := jsonName(f)
+		if !ok {
 			continue
 		}
 		if name == "" {

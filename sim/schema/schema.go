@@ -217,12 +217,7 @@ func walk(tree any, t reflect.Type, path string, extra []string, present map[str
 			return bad("an object")
 		}
 		fields := jsonFields(t)
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range sortedKeys(obj) {
 			f, known := fields[k]
 			if !known {
 				if !contains(extra, k) {
@@ -320,17 +315,21 @@ func zeroJSON(t reflect.Type) any {
 	return json.Number("0")
 }
 
+// jsonName returns the JSON name a struct field's tag gives it ("" for
+// none) and whether the field takes part in JSON at all.
+func jsonName(f reflect.StructField) (string, bool) {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	return name, f.IsExported() && name != "-"
+}
+
 // jsonFields maps JSON names to the struct's exported fields, following
 // embedded structs as encoding/json does.
 func jsonFields(t reflect.Type) map[string]reflect.StructField {
 	out := map[string]reflect.StructField{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
+		name, ok := jsonName(f)
+		if !ok {
 			continue
 		}
 		if f.Anonymous && name == "" {
@@ -381,11 +380,8 @@ func checkStruct(v reflect.Value, path string, present map[string]bool, ps *[]Pr
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
+		name, ok := jsonName(f)
+		if !ok {
 			continue
 		}
 		fv := v.Field(i)
@@ -474,6 +470,17 @@ func describe(tree any) string {
 	return fmt.Sprintf("%T", tree)
 }
 
+// sortedKeys returns an object's keys in order, so that problems come out
+// in the same order every time.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -486,12 +493,7 @@ func contains(list []string, s string) bool {
 // suggest returns the known field name closest to k, if it is close.
 func suggest(k string, fields map[string]reflect.StructField) string {
 	best, bestD := "", 3
-	names := make([]string, 0, len(fields))
-	for n := range fields {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range sortedKeys(fields) {
 		if d := editDistance(strings.ToLower(k), n); d < bestD {
 			best, bestD = n, d
 		}

@@ -3,9 +3,9 @@ package workload
 import (
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"github.com/schedlab/schedlab/sim/detmath"
+	"github.com/schedlab/schedlab/sim/internal/registry"
 )
 
 // A Generator produces a job list from a seed. The same seed always gives
@@ -26,32 +26,17 @@ type GeneratorKind struct {
 	New func(params any) (Generator, error)
 }
 
-var generators = map[string]GeneratorKind{}
+var generators = registry.New[GeneratorKind]("generator")
 
 // RegisterGenerator makes a generator kind available to scenarios. It panics
 // on a duplicate name, which is a programming error.
-func RegisterGenerator(k GeneratorKind) {
-	if _, dup := generators[k.Name]; dup {
-		panic("workload: generator " + k.Name + " registered twice")
-	}
-	generators[k.Name] = k
-}
+func RegisterGenerator(k GeneratorKind) { generators.Add(k.Name, k) }
 
 // LookupGenerator returns the registered generator kind with that name.
-func LookupGenerator(name string) (GeneratorKind, bool) {
-	k, ok := generators[name]
-	return k, ok
-}
+func LookupGenerator(name string) (GeneratorKind, bool) { return generators.Get(name) }
 
 // GeneratorNames returns the registered generator kinds, sorted.
-func GeneratorNames() []string {
-	names := make([]string, 0, len(generators))
-	for n := range generators {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func GeneratorNames() []string { return generators.Names() }
 
 // stream returns an independent random stream for one purpose of one
 // seed, so that changing how one quantity is drawn never shifts the others.
