@@ -125,7 +125,7 @@ type shared struct {
 	sub  []int
 }
 
-func (s *shared) Cluster() *cluster.Cluster            { return s.c }
+func (s *shared) Cluster() *cluster.Cluster           { return s.c }
 func (s *shared) Job(id workload.JobID) *workload.Job { return &s.jobs[id] }
 func (s *shared) Placement(id workload.JobID) Placement {
 	return Placement{GPUs: s.at[id], SubBatch: s.sub[id]}
