@@ -26,56 +26,90 @@ func NewBSBF(p BSBFParams) engine.Policy {
 
 // bsbf is the sharing branch of Algorithm 1 with Algorithm 2 per partner.
 type bsbf struct {
-	p     BSBFParams
-	opts  []Option
-	cands []candidate
-	slot  []int32 // job id -> index+1 in cands during one placement
-	lr    []float64
-	lrAt  []float64 // time lr was computed, per job
+	p BSBFParams
+
+	// The running jobs that hold shareable GPUs, rebuilt when the GPUs
+	// change (version); their GPUs are gpuBuf[off : off+n].
+	cands   []candidate
+	gpuBuf  []cluster.GPUID
+	version int
+	slot    []int32 // job id -> index+1 in cands while collecting
+
+	ok []candidate // those that pass the test, for one pending job
+
+	// declined remembers pairs (new, running) the test turned down and the
+	// memory the running job's GPUs had left then. As the running job
+	// progresses its remaining time only shrinks, which only makes sharing
+	// worse (spec 000 §2.6), so the pair stays declined until more memory
+	// frees up; it is neither re-evaluated nor logged again.
+	declined [][]decline // per new job
+	mark     []float64   // per running job: the memory it declined at, for the job being placed
+	markAt   []uint32    // per running job: which placement mark belongs to
+	stamp    uint32
+
+	lr   []float64 // per job: L_R, and the time it was computed
+	lrAt []float64
+}
+
+// decline is a running job that turned a new job down, and the memory its
+// shareable GPUs had left then.
+type decline struct {
+	r   workload.JobID
+	mem float64
 }
 
 // candidate is a running job whose GPUs the new job could share.
 type candidate struct {
 	id      workload.JobID
-	gpus    []cluster.GPUID // its GPUs that can take one more job
-	memFree float64         // least memory left on them
+	off, n  int     // its shareable GPUs in gpuBuf
+	memFree float64 // least memory left on them
 	choice  Choice
 }
 
+func (b *bsbf) gpus(c *candidate) []cluster.GPUID { return b.gpuBuf[c.off : c.off+c.n] }
+
 func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluster.GPUID, int) {
 	job := s.Job(id)
-	b.collect(s, sc.shareable, job.GPUType)
+	b.collect(sc, s)
 	if len(b.cands) == 0 {
 		return nil, 0
 	}
-	b.opts = sc.subOptions(s, id, b.opts)
-	lnSeq := b.opts[0].LNShare
-	believed := s.Perf()
-	for i := range b.cands {
-		c := &b.cands[i]
-		partner := s.Job(c.id)
+	b.loadDeclines(s, id)
+	opts := sc.options(s, id)
+	lnSeq := opts[0].LNShare
+	logging := s.Logging()
+	b.ok = b.ok[:0]
+	for _, c := range b.cands {
+		if job.GPUType != "" && !b.ofType(s, &c, job.GPUType) {
+			continue
+		}
+		if b.markAt[c.id] == b.stamp && c.memFree <= b.mark[c.id] {
+			continue
+		}
 		lR := b.remainingSolo(s, c.id)
-		xiR, xiN := perf.PairSlowdown(believed, partner, job), perf.PairSlowdown(believed, job, partner)
-		c.choice = BatchScaling(b.opts, c.memFree, lR, lnSeq, xiR, xiN, b.p.TieShares)
+		xiR, xiN := sc.xi(s, c.id, id), sc.xi(s, id, c.id)
+		c.choice = BatchScaling(opts, c.memFree, lR, lnSeq, xiR, xiN, b.p.TieShares)
 		if !b.p.TheoremTest && c.choice.Fits {
 			c.choice.Share = true
 			c.choice.PairJCT = c.choice.AvgShare
 		}
-		logPair(s, id, c, lR, lnSeq, xiR, xiN)
-	}
-	ok := b.cands[:0]
-	for _, c := range b.cands {
-		if c.choice.Share {
-			ok = append(ok, c)
+		if logging {
+			logPair(s, id, c.id, c.choice, lR, lnSeq, xiR, xiN)
 		}
+		if !c.choice.Share {
+			b.declined[id] = append(b.declined[id], decline{c.id, c.memFree})
+			continue
+		}
+		b.ok = append(b.ok, c)
 	}
-	sort.SliceStable(ok, func(x, y int) bool { return b.better(&ok[x], &ok[y]) })
+	sort.SliceStable(b.ok, func(x, y int) bool { return b.better(&b.ok[x], &b.ok[y]) })
 	chosen := make([]cluster.GPUID, 0, job.GPUs)
 	sub := job.BatchSize
-	for _, c := range ok {
+	for i := range b.ok {
+		c := &b.ok[i]
 		added := 0
-		for _, g := range consolidatedOrder(s.Cluster(), c.gpus) {
-			if len(chosen) < job.GPUs && !containsGPU(chosen, g) {
+		for _, g := range consolidatedOrder(s.Cluster(), b.gpus(c)) {
+			if len(chosen) < job.GPUs && !containsGPU(chosen, g) && (job.GPUType == "" || s.Cluster().GPUs[g].Type == job.GPUType) {
 				chosen = append(chosen, g)
 				added++
 			}
@@ -93,12 +127,28 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 	if len(chosen) < job.GPUs { // shared GPUs first, then free ones (A8)
 		more := freeTopUp(s, sc.free, job.GPUs-len(chosen), job.GPUType, chosen)
 		if more == nil {
-			s.Log(id, "SJF-BSBF: %s stays pending: its partners offer %d GPUs and too few are free for the other %d", job.Name, len(chosen), job.GPUs-len(chosen))
+			if logging {
+				s.Log(id, "SJF-BSBF: %s stays pending: its partners offer %d GPUs and too few are free for the other %d", job.Name, len(chosen), job.GPUs-len(chosen))
+			}
 			return nil, 0
 		}
 		chosen = append(chosen, more...)
 	}
 	return chosen, sub
+}
+
+// loadDeclines marks the running jobs that declined job id before.
+func (b *bsbf) loadDeclines(s *engine.State, id workload.JobID) {
+	if len(b.declined) < s.NumJobs() {
+		b.declined = make([][]decline, s.NumJobs())
+	}
+	if len(b.mark) < s.NumJobs() {
+		b.mark, b.markAt = make([]float64, s.NumJobs()), make([]uint32, s.NumJobs())
+	}
+	b.stamp++
+	for _, d := range b.declined[id] { // later entries (more memory) win
+		b.mark[d.r], b.markAt[d.r] = d.mem, b.stamp
+	}
 }
 
 // better orders candidates: lowest pair JCT (or largest benefit) first,
@@ -111,35 +161,63 @@ func (b *bsbf) better(x, y *candidate) bool {
 	if kx != ky {
 		return kx < ky
 	}
-	if len(x.gpus) != len(y.gpus) {
-		return len(x.gpus) > len(y.gpus)
+	if x.n != y.n {
+		return x.n > y.n
 	}
 	return x.id < y.id
 }
 
+func (b *bsbf) ofType(s *engine.State, c *candidate, t string) bool {
+	for _, g := range b.gpus(c) {
+		if s.Cluster().GPUs[g].Type == t {
+			return true
+		}
+	}
+	return false
+}
+
 // collect lists the distinct running jobs holding GPUs that can take one
-// more job, with those GPUs (A6: Algorithm 2 runs once per job).
-func (b *bsbf) collect(s *engine.State, shareable []cluster.GPUID, gpuType string) {
+// more job, with those GPUs and the least memory left on them (A6:
+// Algorithm 2 runs once per running job, not per GPU). The list depends
+// only on the GPUs, so it is rebuilt only when they changed.
+func (b *bsbf) collect(sc *scheduler, s *engine.State) {
+	if b.version == sc.version && b.cands != nil {
+		return
+	}
+	b.version = sc.version
 	if len(b.slot) < s.NumJobs() {
 		b.slot = make([]int32, s.NumJobs())
 	}
 	b.cands = b.cands[:0]
-	c := s.Cluster()
-	for _, g := range shareable {
-		if gpuType != "" && c.GPUs[g].Type != gpuType {
-			continue
-		}
+	for _, g := range sc.shareable { // count each job's GPUs
 		free := s.MemoryFreeGB(g)
 		for _, r := range s.JobsOn(g) {
 			k := b.slot[r]
 			if k == 0 {
-				b.cands = append(b.cands, candidate{id: r, gpus: nil, memFree: math.Inf(1)})
+				b.cands = append(b.cands, candidate{id: r, memFree: math.Inf(1)})
 				k = int32(len(b.cands))
 				b.slot[r] = k
 			}
 			cd := &b.cands[k-1]
-			cd.gpus = append(cd.gpus, g)
+			cd.n++
 			cd.memFree = min(cd.memFree, free)
+		}
+	}
+	off := 0
+	for i := range b.cands {
+		b.cands[i].off = off
+		off += b.cands[i].n
+		b.cands[i].n = 0
+	}
+	if cap(b.gpuBuf) < off {
+		b.gpuBuf = make([]cluster.GPUID, off)
+	}
+	b.gpuBuf = b.gpuBuf[:off]
+	for _, g := range sc.shareable { // then list them
+		for _, r := range s.JobsOn(g) {
+			cd := &b.cands[b.slot[r]-1]
+			b.gpuBuf[cd.off+cd.n] = g
+			cd.n++
 		}
 	}
 	for _, cd := range b.cands {
@@ -169,9 +247,8 @@ func (b *bsbf) remainingSolo(s *engine.State, id workload.JobID) float64 {
 	return l
 }
 
-func logPair(s *engine.State, id workload.JobID, c *candidate, lR, lnSeq, xiR, xiN float64) {
-	job, partner := s.Job(id), s.Job(c.id)
-	ch := c.choice
+func logPair(s *engine.State, id, partnerID workload.JobID, ch Choice, lR, lnSeq, xiR, xiN float64) {
+	job, partner := s.Job(id), s.Job(partnerID)
 	if !ch.Fits {
 		s.Log(id, "SJF-BSBF: pair %s (new) with %s (running): %s does not fit beside it even at sub-batch 1 → wait",
 			job.Name, partner.Name, job.Name)

@@ -22,15 +22,12 @@ func NewFFS(p FFSParams) engine.Policy {
 // then GPUs holding fewer than C jobs in index order (first fit), skipping
 // those where the job does not fit even at its smallest sub-batch; no
 // benefit test.
-type ffs struct {
-	p    FFSParams
-	opts []Option
-}
+type ffs struct{ p FFSParams }
 
 func (f *ffs) place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluster.GPUID, int) {
 	job := s.Job(id)
-	f.opts = sc.subOptions(s, id, f.opts)
-	smallest := f.opts[len(f.opts)-1].MemoryGB
+	opts := sc.options(s, id)
+	smallest := opts[len(opts)-1].MemoryGB
 	c := s.Cluster()
 	var shared []cluster.GPUID
 	takeShared := func(n int) {
@@ -58,7 +55,7 @@ func (f *ffs) place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluste
 	for _, g := range shared[1:] {
 		memFree = min(memFree, s.MemoryFreeGB(g))
 	}
-	for _, o := range f.opts { // the largest sub-batch that fits beside every partner
+	for _, o := range opts { // the largest sub-batch that fits beside every partner
 		if o.MemoryGB <= memFree+1e-9 {
 			return append(free, shared...), o.SubBatch
 		}

@@ -53,8 +53,15 @@ type scheduler struct {
 	branch brancher
 
 	queue []queued // pending jobs, shortest first
-	// Per-pass view of the GPUs, rebuilt after each start.
+	// Per-pass view of the GPUs, rebuilt after each start; version counts
+	// the rebuilds so that branches can cache what they derive from it.
 	free, shareable []cluster.GPUID
+	version         int
+
+	opts    [][]Option // per job: the sub-batches it may share with, computed once
+	modelIx []int32    // per job: index of its model in models
+	models  []string
+	xiCache [][]float64 // xiCache[a][b]: ξ of model a beside model b; 0 = not yet known
 }
 
 type queued struct {
@@ -136,6 +143,7 @@ func (sc *scheduler) push(q queued) {
 // scanGPUs lists the free GPUs and those that hold at least one job but
 // fewer than C (with C = 2: exactly one, the paper's "One").
 func (sc *scheduler) scanGPUs(s *engine.State) {
+	sc.version++
 	sc.free, sc.shareable = sc.free[:0], sc.shareable[:0]
 	limit := max(sc.p.MaxJobsPerGPU, 1)
 	for g := range s.Cluster().NumGPUs() {
@@ -225,25 +233,73 @@ func countOfType(s *engine.State, gpus []cluster.GPUID, t string) int {
 	return n
 }
 
-// subOptions lists the sub-batches job id may share with (all of
-// Algorithm 2's, or only its full batch when batch scaling is off), with
-// its solo time and memory at each, on a consolidated placement (A14).
-func (sc *scheduler) subOptions(s *engine.State, id workload.JobID, buf []Option) []Option {
+// options lists the sub-batches job id may share with (all of Algorithm
+// 2's, or only its full batch when batch scaling is off), with its solo
+// time and memory at each on a consolidated placement (A14). They do not
+// change during the job's life, so they are computed once.
+func (sc *scheduler) options(s *engine.State, id workload.JobID) []Option {
+	if sc.opts == nil {
+		sc.opts = make([][]Option, s.NumJobs())
+	}
+	if o := sc.opts[id]; o != nil {
+		return o
+	}
 	job := s.Job(id)
 	subs := []int{job.BatchSize}
 	if sc.p.BatchScaling && job.BatchSize > 1 {
 		subs = SubBatches(job.BatchSize)
 	}
 	gpus := perf.ConsolidatedGPUs(s.Cluster(), job.GPUs, job.GPUType)
-	buf = buf[:0]
+	out := make([]Option, 0, len(subs))
 	for _, b := range subs {
 		ln := math.Inf(1)
 		if r := perf.SoloRateAt(s.Perf(), s.Cluster(), job, gpus, b); r > 0 {
 			ln = job.Iterations / r
 		}
-		buf = append(buf, Option{SubBatch: b, LNShare: ln, MemoryGB: s.MemoryGB(id, b)})
+		out = append(out, Option{SubBatch: b, LNShare: ln, MemoryGB: s.MemoryGB(id, b)})
 	}
-	return buf
+	sc.opts[id] = out
+	return out
+}
+
+// xi is ξ(a|b) under the believed model, looked up once per pair of
+// models: every interference model keys on the models of the pair.
+func (sc *scheduler) xi(s *engine.State, a, b workload.JobID) float64 {
+	ia, ib := sc.modelIndex(s, a), sc.modelIndex(s, b)
+	if x := sc.xiCache[ia][ib]; x > 0 {
+		return x
+	}
+	x := perf.PairSlowdown(s.Perf(), s.Job(a), s.Job(b))
+	sc.xiCache[ia][ib] = x
+	return x
+}
+
+func (sc *scheduler) modelIndex(s *engine.State, id workload.JobID) int32 {
+	if sc.modelIx == nil {
+		sc.modelIx = make([]int32, s.NumJobs())
+		for i := range sc.modelIx {
+			sc.modelIx[i] = -1
+		}
+	}
+	if k := sc.modelIx[id]; k >= 0 {
+		return k
+	}
+	name := s.Job(id).Model
+	k := int32(len(sc.models))
+	for i, m := range sc.models {
+		if m == name {
+			k = int32(i)
+		}
+	}
+	if int(k) == len(sc.models) {
+		sc.models = append(sc.models, name)
+		for i := range sc.xiCache {
+			sc.xiCache[i] = append(sc.xiCache[i], 0)
+		}
+		sc.xiCache = append(sc.xiCache, make([]float64, len(sc.models)))
+	}
+	sc.modelIx[id] = k
+	return k
 }
 
 // freeTopUp picks n free GPUs of type t, first on the servers listed in
