@@ -89,7 +89,7 @@ func benchmarkPass(b *testing.B, noLog, warm bool) {
 	if err := m.Prepare(c, jobs); err != nil {
 		b.Fatal(err)
 	}
-	inner := NewBSBF(BSBFParams{Params: defaultParams(), TheoremTest: true, Rank: "pair_jct"}).(*scheduler)
+	inner := NewBSBF(DefaultBSBFParams()).(*scheduler)
 	pb := &passBench{b: b, running: 64, inner: inner, warm: warm}
 	cfg := engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: pb, NoLog: noLog, MaxLogEntries: 1 << 30,
 		Budgets: engine.Budgets{MaxTimeS: 2}}

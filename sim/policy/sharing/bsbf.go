@@ -13,15 +13,28 @@ import (
 
 // BSBFParams configure SJF-BSBF.
 type BSBFParams struct {
-	Params
-	TheoremTest bool   `json:"theorem_test" help:"share only when Theorem 1 says the pair finishes sooner on average than if the new job waited; off shares whenever memory allows (an FFS-like policy with BSBF's choice of partners)"`
-	TieShares   bool   `json:"tie_shares,omitempty" help:"share when sharing and waiting tie (the paper's Fig. 6(b) matches not sharing, the default)"`
-	Rank        string `json:"rank" enum:"pair_jct,benefit" help:"order of the partners that pass the test: lowest pair JCT first (Algorithm 1) or largest benefit (waiting minus sharing) first (ambiguity A11)"`
+	MaxJobsPerGPU    int     `json:"max_jobs_per_gpu" min:"1" max:"8" help:"C, the most jobs a GPU may hold: 1 never shares, 2 is the paper's choice"`
+	Key              string  `json:"key" enum:"duration,gpus,gpu_time" help:"what 'shortest' means when ordering pending jobs: solo run time L_k (the paper), GPU count, or GPUs × run time (ambiguity A9)"`
+	KeyNoiseSigma    float64 `json:"key_noise_sigma,omitempty" min:"0" max:"5" help:"σ of a lognormal error multiplying each job's key: what SJF does without perfect job information (0: exact)"`
+	BatchScaling     bool    `json:"batch_scaling" help:"shrink a sharing job's per-GPU batch, with gradient accumulation, until it fits in memory beside its partner (Algorithm 2); off: a pair that does not fit at the full batch is rejected"`
+	RestoreFullBatch bool    `json:"restore_full_batch,omitempty" help:"when a job that shrank its batch is left alone on its GPUs, switch it back to its full batch (not in the paper; ambiguity A7)"`
+	TheoremTest      bool    `json:"theorem_test" help:"share only when Theorem 1 says the pair finishes sooner on average than if the new job waited; off shares whenever memory allows (an FFS-like policy with BSBF's choice of partners)"`
+	TieShares        bool    `json:"tie_shares,omitempty" help:"share when sharing and waiting tie (the paper's Fig. 6(b) matches not sharing, the default)"`
+	Rank             string  `json:"rank" enum:"pair_jct,benefit" help:"order of the partners that pass the test: lowest pair JCT first (Algorithm 1) or largest benefit (waiting minus sharing) first (ambiguity A11)"`
+}
+
+func (p BSBFParams) common() Params {
+	return Params{MaxJobsPerGPU: p.MaxJobsPerGPU, Key: p.Key, KeyNoiseSigma: p.KeyNoiseSigma, BatchScaling: p.BatchScaling, RestoreFullBatch: p.RestoreFullBatch}
+}
+
+// DefaultBSBFParams returns the paper's SJF-BSBF.
+func DefaultBSBFParams() BSBFParams {
+	return BSBFParams{MaxJobsPerGPU: 2, Key: "duration", BatchScaling: true, TheoremTest: true, Rank: "pair_jct"}
 }
 
 // NewBSBF returns an SJF-BSBF policy.
 func NewBSBF(p BSBFParams) engine.Policy {
-	return &scheduler{title: "SJF-BSBF", p: p.Params, branch: &bsbf{p: p}}
+	return &scheduler{title: "SJF-BSBF", p: p.common(), branch: &bsbf{p: p}}
 }
 
 // bsbf is the sharing branch of Algorithm 1 with Algorithm 2 per partner.
@@ -288,9 +301,7 @@ func init() {
 			"in GPU memory together, the new job's per-GPU batch is halved until they do, and gradient accumulation " +
 			"keeps the effective batch. The partners with the lowest pair completion time are used first. Jobs are " +
 			"never preempted or moved, and at most two share a GPU.",
-		NewParams: func() any {
-			return &BSBFParams{Params: defaultParams(), TheoremTest: true, Rank: "pair_jct"}
-		},
-		New: func(p any) (engine.Policy, error) { return NewBSBF(*p.(*BSBFParams)), nil },
+		NewParams: func() any { p := DefaultBSBFParams(); return &p },
+		New:       func(p any) (engine.Policy, error) { return NewBSBF(*p.(*BSBFParams)), nil },
 	})
 }

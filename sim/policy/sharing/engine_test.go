@@ -72,8 +72,7 @@ func TestExampleCInTheEngine(t *testing.T) {
 		{Name: "R", Model: "r", GPUs: 2, Iterations: 1100},
 		{Name: "N", Model: "n", GPUs: 2, Iterations: 1000, ArrivalS: 100},
 	}
-	params := BSBFParams{Params: defaultParams(), TheoremTest: true, Rank: "pair_jct"}
-	res := run(t, c, m, jobs, NewBSBF(params))
+	res := run(t, c, m, jobs, NewBSBF(DefaultBSBFParams()))
 	r, n := res.Jobs[0], res.Jobs[1]
 	if n.FirstStartS != 100 {
 		t.Fatalf("N started at %v, not at once", n.FirstStartS)
@@ -173,19 +172,19 @@ func TestSharingInvariantsOverRandomScenarios(t *testing.T) {
 		}
 		m := mustAnalytic(t, p, c)
 		limit := 2 + r.IntN(2)
-		base := Params{MaxJobsPerGPU: limit, Key: []string{"duration", "gpus", "gpu_time"}[r.IntN(3)],
-			BatchScaling: r.IntN(4) > 0, RestoreFullBatch: r.IntN(3) == 0}
+		key, scaling, restore := []string{"duration", "gpus", "gpu_time"}[r.IntN(3)], r.IntN(4) > 0, r.IntN(3) == 0
 		policies := map[string]engine.Policy{
-			"sjf-bsbf": NewBSBF(BSBFParams{Params: base, TheoremTest: r.IntN(4) > 0, TieShares: r.IntN(2) == 0, Rank: []string{"pair_jct", "benefit"}[r.IntN(2)]}),
-			"sjf-ffs":  NewFFS(FFSParams{Params: base, SharedFirst: r.IntN(2) == 0}),
-			"sjf":      sjf.New(sjf.Params{Key: "duration", Backfill: true}),
-			"fifo":     fifo.New(fifo.Params{Backfill: r.IntN(2) == 0}),
+			"sjf-bsbf": NewBSBF(BSBFParams{MaxJobsPerGPU: limit, Key: key, BatchScaling: scaling, RestoreFullBatch: restore,
+				TheoremTest: r.IntN(4) > 0, TieShares: r.IntN(2) == 0, Rank: []string{"pair_jct", "benefit"}[r.IntN(2)]}),
+			"sjf-ffs": NewFFS(FFSParams{MaxJobsPerGPU: limit, Key: key, BatchScaling: scaling, RestoreFullBatch: restore, SharedFirst: r.IntN(2) == 0}),
+			"sjf":     sjf.New(sjf.Params{Key: "duration", Backfill: true}),
+			"fifo":    fifo.New(fifo.Params{Backfill: r.IntN(2) == 0}),
 		}
 		jobs := randomJobs(r, c, 5+r.IntN(30))
 		for _, name := range []string{"sjf-bsbf", "sjf-ffs", "sjf", "fifo"} {
 			res := run(t, c, m, append([]workload.Job(nil), jobs...), policies[name])
 			where := fmt.Sprintf("trial %d, %s, %d×%d GPUs, C = %d", trial, name, servers, per, limit)
-			most = max(most, checkNonPreemptive(t, where, res, max(policies[name].Options().MaxJobsPerGPU, 1), base.RestoreFullBatch))
+			most = max(most, checkNonPreemptive(t, where, res, max(policies[name].Options().MaxJobsPerGPU, 1), restore))
 		}
 	}
 	if most < 3 {
@@ -262,7 +261,7 @@ func TestNoInterferenceMeansAlwaysShare(t *testing.T) {
 	m := mustAnalytic(t, p, c)
 	pairs := 0
 	for range 10 {
-		res := run(t, c, m, randomJobs(r, c, 40), NewBSBF(BSBFParams{Params: defaultParams(), TheoremTest: true, Rank: "pair_jct"}))
+		res := run(t, c, m, randomJobs(r, c, 40), NewBSBF(DefaultBSBFParams()))
 		for _, d := range res.Log {
 			if strings.HasSuffix(d.Msg, "→ wait") {
 				t.Fatalf("ξ = 1 but SJF-BSBF waited: %s", d.Msg)

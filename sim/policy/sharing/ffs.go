@@ -9,13 +9,26 @@ import (
 
 // FFSParams configure SJF-FFS.
 type FFSParams struct {
-	Params
-	SharedFirst bool `json:"shared_first,omitempty" help:"take GPUs that already hold a job before free ones, as SJF-BSBF does; this isolates the effect of BSBF's Theorem-1 test (spec 000 §4.4)"`
+	MaxJobsPerGPU    int     `json:"max_jobs_per_gpu" min:"1" max:"8" help:"C, the most jobs a GPU may hold: 1 never shares, 2 is the paper's choice"`
+	Key              string  `json:"key" enum:"duration,gpus,gpu_time" help:"what 'shortest' means when ordering pending jobs: solo run time L_k (the paper), GPU count, or GPUs × run time"`
+	KeyNoiseSigma    float64 `json:"key_noise_sigma,omitempty" min:"0" max:"5" help:"σ of a lognormal error multiplying each job's key (0: exact)"`
+	BatchScaling     bool    `json:"batch_scaling" help:"shrink a sharing job's per-GPU batch, with gradient accumulation, until it fits in memory beside its partners; off: GPUs where it does not fit at its full batch are skipped"`
+	RestoreFullBatch bool    `json:"restore_full_batch,omitempty" help:"when a job that shrank its batch is left alone on its GPUs, switch it back to its full batch (not in the paper)"`
+	SharedFirst      bool    `json:"shared_first,omitempty" help:"take GPUs that already hold a job before free ones, as SJF-BSBF does; this isolates the effect of BSBF's Theorem-1 test (spec 000 §4.4)"`
+}
+
+func (p FFSParams) common() Params {
+	return Params{MaxJobsPerGPU: p.MaxJobsPerGPU, Key: p.Key, KeyNoiseSigma: p.KeyNoiseSigma, BatchScaling: p.BatchScaling, RestoreFullBatch: p.RestoreFullBatch}
+}
+
+// DefaultFFSParams returns the paper's SJF-FFS.
+func DefaultFFSParams() FFSParams {
+	return FFSParams{MaxJobsPerGPU: 2, Key: "duration", BatchScaling: true}
 }
 
 // NewFFS returns an SJF-FFS policy.
 func NewFFS(p FFSParams) engine.Policy {
-	return &scheduler{title: "SJF-FFS", p: p.Params, branch: &ffs{p: p}}
+	return &scheduler{title: "SJF-FFS", p: p.common(), branch: &ffs{p: p}}
 }
 
 // ffs is the sharing branch of SJF-FFS (spec 000 §4.4): every free GPU,
@@ -72,7 +85,7 @@ func init() {
 			"simply takes every free GPU and then the first GPUs that hold one job and still have memory for it, " +
 			"without asking whether sharing pays: it always shares when it can. Its per-GPU batch shrinks, with " +
 			"gradient accumulation, until it fits beside its partners. It shows what BSBF's sharing test is worth.",
-		NewParams: func() any { return &FFSParams{Params: defaultParams()} },
+		NewParams: func() any { p := DefaultFFSParams(); return &p },
 		New:       func(p any) (engine.Policy, error) { return NewFFS(*p.(*FFSParams)), nil },
 	})
 }

@@ -26,17 +26,14 @@ import (
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// Params are the knobs both sharing policies have.
+// Params are the knobs both sharing policies have (see BSBFParams and
+// FFSParams for their meaning).
 type Params struct {
-	MaxJobsPerGPU    int     `json:"max_jobs_per_gpu" min:"1" max:"8" help:"C, the most jobs a GPU may hold: 1 never shares, 2 is the paper's choice"`
-	Key              string  `json:"key" enum:"duration,gpus,gpu_time" help:"what 'shortest' means when ordering pending jobs: solo run time L_k (the paper), GPU count, or GPUs × run time (ambiguity A9)"`
-	KeyNoiseSigma    float64 `json:"key_noise_sigma,omitempty" min:"0" max:"5" help:"σ of a lognormal error multiplying each job's key: what SJF does without perfect job information (0: exact)"`
-	BatchScaling     bool    `json:"batch_scaling" help:"shrink a sharing job's per-GPU batch, with gradient accumulation, until it fits in memory beside its partner (Algorithm 2); off: a pair that does not fit at the full batch is rejected"`
-	RestoreFullBatch bool    `json:"restore_full_batch,omitempty" help:"when a job that shrank its batch is left alone on its GPUs, switch it back to its full batch (not in the paper; ambiguity A7)"`
-}
-
-func defaultParams() Params {
-	return Params{MaxJobsPerGPU: 2, Key: "duration", BatchScaling: true}
+	MaxJobsPerGPU    int
+	Key              string
+	KeyNoiseSigma    float64
+	BatchScaling     bool
+	RestoreFullBatch bool
 }
 
 // brancher is the part of Algorithm 1 that differs between the policies:
