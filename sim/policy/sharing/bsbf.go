@@ -62,6 +62,8 @@ type bsbf struct {
 
 	lr   []float64 // per job: L_R, and the time it was computed
 	lrAt []float64
+
+	recheck bool // evaluate declined pairs again (tests: the cache changes nothing)
 }
 
 // decline is a running job that turned a new job down, and the memory its
@@ -96,7 +98,7 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 		if job.GPUType != "" && !b.ofType(s, &c, job.GPUType) {
 			continue
 		}
-		if b.markAt[c.id] == b.stamp && c.memFree <= b.mark[c.id] {
+		if !b.recheck && b.markAt[c.id] == b.stamp && c.memFree <= b.mark[c.id] {
 			continue
 		}
 		lR := b.remainingSolo(s, c.id)

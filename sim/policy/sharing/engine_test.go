@@ -275,3 +275,29 @@ func TestNoInterferenceMeansAlwaysShare(t *testing.T) {
 		t.Fatal("no pair was ever considered; the test shows nothing")
 	}
 }
+
+// Skipping the pairs declined before (spec 000 §2.6: a declined pair stays
+// declined as the running job progresses) changes no decision: runs that
+// evaluate every pair at every pass give the same records.
+func TestDeclineCacheChangesNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for trial := range 20 {
+		c := mustCluster(t, 1+r.IntN(4), 4, 11)
+		p := perf.DefaultAnalyticParams()
+		if trial%2 == 1 {
+			p.Xi = perf.XiParams{Model: "uniform", Uniform: 1.3 + r.Float64()}
+		}
+		m := mustAnalytic(t, p, c)
+		params := DefaultBSBFParams()
+		params.MaxJobsPerGPU = 2 + trial%3/2
+		jobs := randomJobs(r, c, 40)
+		cached := run(t, c, m, append([]workload.Job(nil), jobs...), NewBSBF(params))
+		fresh := &scheduler{title: "SJF-BSBF", p: params.common(), branch: &bsbf{p: params, recheck: true}}
+		every := run(t, c, m, append([]workload.Job(nil), jobs...), fresh)
+		for i := range cached.Jobs {
+			if cached.Jobs[i] != every.Jobs[i] {
+				t.Fatalf("trial %d job %s: %+v with the cache, %+v without", trial, cached.Jobs[i].Name, cached.Jobs[i], every.Jobs[i])
+			}
+		}
+	}
+}
