@@ -109,7 +109,7 @@ func (p *AnalyticParams) Check() []schema.Problem {
 			add(path, "alpha_comp_s and beta_comp_s cannot both be 0: an iteration would take no time")
 		}
 	}
-	return append(ps, schema.Prefix("xi", p.Xi.Check())...)
+	return ps // xi is checked by its own Check
 }
 
 // Check enforces the rules that span fields.

@@ -107,7 +107,7 @@ func newAnalytic(t *testing.T, edit func(*AnalyticParams)) *Analytic {
 	if edit != nil {
 		edit(p)
 	}
-	if ps := p.Check(); len(ps) > 0 {
+	if ps := append(p.Check(), p.Xi.Check()...); len(ps) > 0 {
 		t.Fatal(schema.Problems(ps))
 	}
 	a, err := NewAnalytic(*p, testCluster(t))
@@ -197,7 +197,7 @@ func TestUniformAndMatrixXi(t *testing.T) {
 	}
 	bad := DefaultAnalyticParams()
 	bad.Xi = XiParams{Model: "uniform", Uniform: 0.5}
-	if ps := bad.Check(); len(ps) != 1 || ps[0].Path != "xi.uniform" {
+	if ps := schema.Decode(map[string]any{}, bad, "perf.params"); len(ps) != 1 || ps[0].Path != "perf.params.xi.uniform" {
 		t.Errorf("problems %v", ps)
 	}
 }

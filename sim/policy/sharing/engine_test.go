@@ -27,7 +27,7 @@ func mustCluster(t testing.TB, servers, gpus int, memGB float64) *cluster.Cluste
 
 func mustAnalytic(t testing.TB, p *perf.AnalyticParams, c *cluster.Cluster) *perf.Analytic {
 	t.Helper()
-	if ps := p.Check(); len(ps) > 0 {
+	if ps := append(p.Check(), p.Xi.Check()...); len(ps) > 0 {
 		t.Fatal(ps)
 	}
 	a, err := perf.NewAnalytic(*p, c)
