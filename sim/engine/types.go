@@ -59,6 +59,10 @@ type Options struct {
 	Elastic bool
 	// SameJobColocation lets two workers of one job share a GPU.
 	SameJobColocation bool
+	// AdaptiveBatch says the policy's jobs adapt their total batch size to
+	// the GPUs they hold (Pollux); perf models that know statistical
+	// efficiency then measure their progress by goodput.
+	AdaptiveBatch bool
 	// Subscribe lists the events the policy decides at; 0 means arrivals,
 	// completions and wake-ups.
 	Subscribe EventMask

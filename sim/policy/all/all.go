@@ -3,6 +3,9 @@
 package all
 
 import (
-	_ "github.com/schedlab/schedlab/sim/policy/fifo" // FIFO
-	_ "github.com/schedlab/schedlab/sim/policy/sjf"  // SJF
+	_ "github.com/schedlab/schedlab/sim/policy/fifo"     // FIFO
+	_ "github.com/schedlab/schedlab/sim/policy/pollux"   // Pollux
+	_ "github.com/schedlab/schedlab/sim/policy/sharing"  // SJF-BSBF, SJF-FFS
+	_ "github.com/schedlab/schedlab/sim/policy/sjf"      // SJF
+	_ "github.com/schedlab/schedlab/sim/policy/tiresias" // Tiresias
 )

@@ -1,0 +1,108 @@
+package pollux
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+func defaults() Params {
+	return Params{RoundS: 60, RestartS: 30, RestartPenalty: true, MaxGPUFactor: 4, SingleGPUModels: []string{"ncf"}, OneDistributed: true}
+}
+
+func runJobs(t *testing.T, servers int, p Params, jobs []workload.Job) (*engine.Result, *perf.Analytic, *cluster.Cluster) {
+	t.Helper()
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: servers, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := perf.NewAnalytic(*perf.DefaultAnalyticParams(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err = workload.Finalize(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Prepare(c, jobs); err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: New(p), Paranoid: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, m, c
+}
+
+// Alone on a server, a one-GPU CIFAR10 job gets all four GPUs at the first
+// round, adapts its batch to them, beats its solo time on one GPU, and is
+// not moved again (the restart penalty keeps it where it is).
+func TestLoneJobGrowsOnce(t *testing.T) {
+	res, m, c := runJobs(t, 1, defaults(), []workload.Job{{Name: "a", Model: "cifar10", GPUs: 1, DurationS: 3600}})
+	a := res.Jobs[0]
+	if a.FirstStartS != 60 || a.Starts != 1 || a.Resizes != 0 {
+		t.Errorf("start %v, starts %d, resizes %d", a.FirstStartS, a.Starts, a.Resizes)
+	}
+	if got := a.GPUSeconds / a.RunS; got != 4 {
+		t.Errorf("held %v GPUs on average, want 4", got)
+	}
+	job := workload.Job{Model: "cifar10", GPUs: 1, BatchSize: 128}
+	want := 3600 * perf.SoloRate(m, c, &job, []cluster.GPUID{0}) / perf.AdaptiveSoloRate(m, c, &job, []cluster.GPUID{0, 1, 2, 3})
+	if !near(a.FinishS-60, want, 1) || a.FinishS-60 > 3600/2 {
+		t.Errorf("ran %v s, want %v (goodput on 4 GPUs)", a.FinishS-60, want)
+	}
+}
+
+func near(a, b, tol float64) bool { return a-b <= tol && b-a <= tol }
+
+// Overloaded: more one-GPU jobs than GPUs. Each round the least-served
+// jobs hold the GPUs, so jobs take turns (preemptions), no GPU is ever
+// shared, and every job finishes. NCF never gets more than one GPU.
+func TestOverloadTakesTurns(t *testing.T) {
+	var jobs []workload.Job
+	for i := range 10 {
+		jobs = append(jobs, workload.Job{Name: fmt.Sprintf("j%d", i), Model: []string{"cifar10", "ncf"}[i%2], GPUs: 1, DurationS: 900, ArrivalS: float64(30 * i)})
+	}
+	res, _, _ := runJobs(t, 1, defaults(), jobs)
+	preempted := 0
+	for _, j := range res.Jobs {
+		if j.Status != engine.Finished {
+			t.Fatalf("%s: %s", j.Name, j.Status)
+		}
+		preempted += j.Preemptions
+		if j.Model == "ncf" && j.GPUSeconds > j.RunS*1.000001 {
+			t.Errorf("%s held %v GPUs on average", j.Name, j.GPUSeconds/j.RunS)
+		}
+	}
+	if preempted == 0 {
+		t.Error("no job ever gave up its GPU")
+	}
+	again, _, _ := runJobs(t, 1, defaults(), jobs)
+	if !reflect.DeepEqual(res.Jobs, again.Jobs) {
+		t.Error("two runs differ")
+	}
+}
+
+// A large job asking for 16 GPUs on a busy cluster gets its share, not
+// all it asked for, and the small ones are not starved.
+func TestFairShare(t *testing.T) {
+	jobs := []workload.Job{{Name: "big", Model: "imagenet", GPUs: 16, DurationS: 7200}}
+	for i := range 6 {
+		jobs = append(jobs, workload.Job{Name: fmt.Sprintf("s%d", i), Model: "deepspeech2", GPUs: 2, DurationS: 1800})
+	}
+	res, _, _ := runJobs(t, 4, defaults(), jobs)
+	for _, j := range res.Jobs[1:] {
+		if j.FirstStartS != 60 {
+			t.Errorf("%s waited until %v", j.Name, j.FirstStartS)
+		}
+	}
+	if big := res.Jobs[0]; big.FirstStartS != 60 || big.GPUSeconds/big.RunS >= 16 {
+		t.Errorf("big: start %v, %v GPUs on average", big.FirstStartS, big.GPUSeconds/big.RunS)
+	}
+}

@@ -1,0 +1,309 @@
+package sharing
+
+import (
+	"math"
+	"sort"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// BSBFParams configure SJF-BSBF.
+type BSBFParams struct {
+	MaxJobsPerGPU    int     `json:"max_jobs_per_gpu" min:"1" max:"8" help:"C, the most jobs a GPU may hold: 1 never shares, 2 is the paper's choice"`
+	Key              string  `json:"key" enum:"duration,gpus,gpu_time" help:"what 'shortest' means when ordering pending jobs: solo run time L_k (the paper), GPU count, or GPUs × run time (ambiguity A9)"`
+	KeyNoiseSigma    float64 `json:"key_noise_sigma,omitempty" min:"0" max:"5" help:"σ of a lognormal error multiplying each job's key: what SJF does without perfect job information (0: exact)"`
+	BatchScaling     bool    `json:"batch_scaling" help:"shrink a sharing job's per-GPU batch, with gradient accumulation, until it fits in memory beside its partner (Algorithm 2); off: a pair that does not fit at the full batch is rejected"`
+	RestoreFullBatch bool    `json:"restore_full_batch,omitempty" help:"when a job that shrank its batch is left alone on its GPUs, switch it back to its full batch (not in the paper; ambiguity A7)"`
+	TheoremTest      bool    `json:"theorem_test" help:"share only when Theorem 1 says the pair finishes sooner on average than if the new job waited; off shares whenever memory allows (an FFS-like policy with BSBF's choice of partners)"`
+	TieShares        bool    `json:"tie_shares,omitempty" help:"share when sharing and waiting tie (the paper's Fig. 6(b) matches not sharing, the default)"`
+	Rank             string  `json:"rank" enum:"pair_jct,benefit" help:"order of the partners that pass the test: lowest pair JCT first (Algorithm 1) or largest benefit (waiting minus sharing) first (ambiguity A11)"`
+}
+
+func (p BSBFParams) common() Params {
+	return Params{MaxJobsPerGPU: p.MaxJobsPerGPU, Key: p.Key, KeyNoiseSigma: p.KeyNoiseSigma, BatchScaling: p.BatchScaling, RestoreFullBatch: p.RestoreFullBatch}
+}
+
+// DefaultBSBFParams returns the paper's SJF-BSBF.
+func DefaultBSBFParams() BSBFParams {
+	return BSBFParams{MaxJobsPerGPU: 2, Key: "duration", BatchScaling: true, TheoremTest: true, Rank: "pair_jct"}
+}
+
+// NewBSBF returns an SJF-BSBF policy.
+func NewBSBF(p BSBFParams) engine.Policy {
+	return &scheduler{title: "SJF-BSBF", p: p.common(), branch: &bsbf{p: p}}
+}
+
+// bsbf is the sharing branch of Algorithm 1 with Algorithm 2 per partner.
+type bsbf struct {
+	p BSBFParams
+
+	// The running jobs that hold shareable GPUs, rebuilt when the GPUs
+	// change (version); their GPUs are gpuBuf[off : off+n].
+	cands   []candidate
+	gpuBuf  []cluster.GPUID
+	version int
+	slot    []int32 // job id -> index+1 in cands while collecting
+
+	ok []candidate // those that pass the test, for one pending job
+
+	// declined remembers pairs (new, running) the test turned down and the
+	// memory the running job's GPUs had left then. As the running job
+	// progresses its remaining time only shrinks, which only makes sharing
+	// worse (spec 000 §2.6), so the pair stays declined until more memory
+	// frees up; it is neither re-evaluated nor logged again.
+	declined [][]decline // per new job
+	mark     []float64   // per running job: the memory it declined at, for the job being placed
+	markAt   []uint32    // per running job: which placement mark belongs to
+	stamp    uint32
+
+	lr   []float64 // per job: L_R, and the time it was computed
+	lrAt []float64
+
+	recheck bool // evaluate declined pairs again (tests: the cache changes nothing)
+}
+
+// decline is a running job that turned a new job down, and the memory its
+// shareable GPUs had left then.
+type decline struct {
+	r   workload.JobID
+	mem float64
+}
+
+// candidate is a running job whose GPUs the new job could share.
+type candidate struct {
+	id      workload.JobID
+	off, n  int     // its shareable GPUs in gpuBuf
+	memFree float64 // least memory left on them
+	choice  Choice
+}
+
+func (b *bsbf) gpus(c *candidate) []cluster.GPUID { return b.gpuBuf[c.off : c.off+c.n] }
+
+func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluster.GPUID, int) {
+	job := s.Job(id)
+	b.collect(sc, s)
+	if len(b.cands) == 0 {
+		return nil, 0
+	}
+	b.loadDeclines(s, id)
+	opts := sc.options(s, id)
+	lnSeq := opts[0].LNShare
+	logging := s.Logging()
+	b.ok = b.ok[:0]
+	for _, c := range b.cands {
+		if job.GPUType != "" && !b.ofType(s, &c, job.GPUType) {
+			continue
+		}
+		if !b.recheck && b.markAt[c.id] == b.stamp && c.memFree <= b.mark[c.id] {
+			continue
+		}
+		lR := b.remainingSolo(s, c.id)
+		xiR, xiN := sc.xi(s, c.id, id), sc.xi(s, id, c.id)
+		c.choice = BatchScaling(opts, c.memFree, lR, lnSeq, xiR, xiN, b.p.TieShares)
+		if !b.p.TheoremTest && c.choice.Fits {
+			c.choice.Share = true
+			c.choice.PairJCT = c.choice.AvgShare
+		}
+		if logging {
+			logPair(s, id, c.id, c.choice, lR, lnSeq, xiR, xiN)
+		}
+		if !c.choice.Share {
+			b.declined[id] = append(b.declined[id], decline{c.id, c.memFree})
+			continue
+		}
+		b.ok = append(b.ok, c)
+	}
+	sort.SliceStable(b.ok, func(x, y int) bool { return b.better(&b.ok[x], &b.ok[y]) })
+	chosen := make([]cluster.GPUID, 0, job.GPUs)
+	sub := job.BatchSize
+	for i := range b.ok {
+		c := &b.ok[i]
+		added := 0
+		for _, g := range consolidatedOrder(s.Cluster(), b.gpus(c)) {
+			if len(chosen) < job.GPUs && !containsGPU(chosen, g) && (job.GPUType == "" || s.Cluster().GPUs[g].Type == job.GPUType) {
+				chosen = append(chosen, g)
+				added++
+			}
+		}
+		if added > 0 { // it has to fit beside every partner it got GPUs from
+			sub = min(sub, c.choice.SubBatch)
+		}
+		if len(chosen) == job.GPUs {
+			break
+		}
+	}
+	if len(chosen) == 0 {
+		return nil, 0
+	}
+	if len(chosen) < job.GPUs { // shared GPUs first, then free ones (A8)
+		more := freeTopUp(s, sc.free, job.GPUs-len(chosen), job.GPUType, chosen)
+		if more == nil {
+			if logging {
+				s.Log(id, "SJF-BSBF: %s stays pending: its partners offer %d GPUs and too few are free for the other %d", job.Name, len(chosen), job.GPUs-len(chosen))
+			}
+			return nil, 0
+		}
+		chosen = append(chosen, more...)
+	}
+	return chosen, sub
+}
+
+// loadDeclines marks the running jobs that declined job id before.
+func (b *bsbf) loadDeclines(s *engine.State, id workload.JobID) {
+	if len(b.declined) < s.NumJobs() {
+		b.declined = make([][]decline, s.NumJobs())
+	}
+	if len(b.mark) < s.NumJobs() {
+		b.mark, b.markAt = make([]float64, s.NumJobs()), make([]uint32, s.NumJobs())
+	}
+	b.stamp++
+	for _, d := range b.declined[id] { // later entries (more memory) win
+		b.mark[d.r], b.markAt[d.r] = d.mem, b.stamp
+	}
+}
+
+// better orders candidates: lowest pair JCT (or largest benefit) first,
+// then the one offering more GPUs, then the lower job ID.
+func (b *bsbf) better(x, y *candidate) bool {
+	kx, ky := x.choice.PairJCT, y.choice.PairJCT
+	if b.p.Rank == "benefit" {
+		kx, ky = -x.choice.Benefit(), -y.choice.Benefit()
+	}
+	if kx != ky {
+		return kx < ky
+	}
+	if x.n != y.n {
+		return x.n > y.n
+	}
+	return x.id < y.id
+}
+
+func (b *bsbf) ofType(s *engine.State, c *candidate, t string) bool {
+	for _, g := range b.gpus(c) {
+		if s.Cluster().GPUs[g].Type == t {
+			return true
+		}
+	}
+	return false
+}
+
+// collect lists the distinct running jobs holding GPUs that can take one
+// more job, with those GPUs and the least memory left on them (A6:
+// Algorithm 2 runs once per running job, not per GPU). The list depends
+// only on the GPUs, so it is rebuilt only when they changed.
+func (b *bsbf) collect(sc *scheduler, s *engine.State) {
+	if b.version == sc.version && b.cands != nil {
+		return
+	}
+	b.version = sc.version
+	if len(b.slot) < s.NumJobs() {
+		b.slot = make([]int32, s.NumJobs())
+	}
+	b.cands = b.cands[:0]
+	for _, g := range sc.shareable { // count each job's GPUs
+		free := s.MemoryFreeGB(g)
+		for _, r := range s.JobsOn(g) {
+			k := b.slot[r]
+			if k == 0 {
+				b.cands = append(b.cands, candidate{id: r, memFree: math.Inf(1)})
+				k = int32(len(b.cands))
+				b.slot[r] = k
+			}
+			cd := &b.cands[k-1]
+			cd.n++
+			cd.memFree = min(cd.memFree, free)
+		}
+	}
+	off := 0
+	for i := range b.cands {
+		b.cands[i].off = off
+		off += b.cands[i].n
+		b.cands[i].n = 0
+	}
+	if cap(b.gpuBuf) < off {
+		b.gpuBuf = make([]cluster.GPUID, off)
+	}
+	b.gpuBuf = b.gpuBuf[:off]
+	for _, g := range sc.shareable { // then list them
+		for _, r := range s.JobsOn(g) {
+			cd := &b.cands[b.slot[r]-1]
+			b.gpuBuf[cd.off+cd.n] = g
+			cd.n++
+		}
+	}
+	for _, cd := range b.cands {
+		b.slot[cd.id] = 0
+	}
+}
+
+// remainingSolo is L_R: a running job's remaining iterations at its solo
+// rate on its GPUs with its sub-batch (A12: what it would need alone).
+func (b *bsbf) remainingSolo(s *engine.State, id workload.JobID) float64 {
+	if len(b.lr) < s.NumJobs() {
+		b.lr = make([]float64, s.NumJobs())
+		b.lrAt = make([]float64, s.NumJobs())
+		for i := range b.lrAt {
+			b.lrAt[i] = -1
+		}
+	}
+	if b.lrAt[id] == s.Now() {
+		return b.lr[id]
+	}
+	info := s.Info(id)
+	l := math.Inf(1)
+	if r := perf.SoloRateAt(s.Perf(), s.Cluster(), s.Job(id), info.GPUs, info.SubBatch); r > 0 {
+		l = info.Remaining / r
+	}
+	b.lr[id], b.lrAt[id] = l, s.Now()
+	return l
+}
+
+func logPair(s *engine.State, id, partnerID workload.JobID, ch Choice, lR, lnSeq, xiR, xiN float64) {
+	job, partner := s.Job(id), s.Job(partnerID)
+	if !ch.Fits {
+		s.Log(id, "SJF-BSBF: pair %s (new) with %s (running): %s does not fit beside it even at sub-batch 1 → wait",
+			job.Name, partner.Name, job.Name)
+		return
+	}
+	verdict := "wait"
+	if ch.Share {
+		verdict = "share"
+	}
+	s.Log(id, "SJF-BSBF: pair %s (new) with %s (running): L_R %s, L_N %s alone, ξ %.2f/%.2f, sub-batch %d of %d (%d steps): pair JCT %s if shared, %s if it waits → %s",
+		job.Name, partner.Name, fmtS(lR), fmtS(lnSeq), xiR, xiN, ch.SubBatch, job.BatchSize,
+		Accumulation(job.BatchSize, ch.SubBatch), fmtS(ch.AvgShare), fmtS(ch.AvgSeq), verdict)
+}
+
+// Accumulation is the number of micro-batches of a per-GPU batch run at a
+// sub-batch.
+func Accumulation(batch, sub int) int { return perf.Accumulation(batch, sub) }
+
+func containsGPU(list []cluster.GPUID, g cluster.GPUID) bool {
+	for _, h := range list {
+		if h == g {
+			return true
+		}
+	}
+	return false
+}
+
+func init() {
+	policy.Register(policy.Factory{
+		Name:  "sjf-bsbf",
+		Title: "SJF-BSBF",
+		Paper: "Luo et al., Scheduling Deep Learning Jobs in Multi-Tenant GPU Clusters via Wise Resource Sharing (2024); spec 000",
+		Doc: "Shortest job first with best sharing benefit first. Pending jobs are served shortest first on free GPUs. " +
+			"A job that cannot get enough free GPUs looks at GPUs that hold one running job: for each such job it asks " +
+			"whether starting now beside it (both slowed down by interference) beats waiting for it to finish, which " +
+			"Theorem 1 answers by comparing the pair's average completion time in the two cases. If the two do not fit " +
+			"in GPU memory together, the new job's per-GPU batch is halved until they do, and gradient accumulation " +
+			"keeps the effective batch. The partners with the lowest pair completion time are used first. Jobs are " +
+			"never preempted or moved, and at most two share a GPU.",
+		NewParams: func() any { p := DefaultBSBFParams(); return &p },
+		New:       func(p any) (engine.Policy, error) { return NewBSBF(*p.(*BSBFParams)), nil },
+	})
+}

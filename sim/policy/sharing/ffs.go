@@ -1,0 +1,91 @@
+package sharing
+
+import (
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// FFSParams configure SJF-FFS.
+type FFSParams struct {
+	MaxJobsPerGPU    int     `json:"max_jobs_per_gpu" min:"1" max:"8" help:"C, the most jobs a GPU may hold: 1 never shares, 2 is the paper's choice"`
+	Key              string  `json:"key" enum:"duration,gpus,gpu_time" help:"what 'shortest' means when ordering pending jobs: solo run time L_k (the paper), GPU count, or GPUs × run time"`
+	KeyNoiseSigma    float64 `json:"key_noise_sigma,omitempty" min:"0" max:"5" help:"σ of a lognormal error multiplying each job's key (0: exact)"`
+	BatchScaling     bool    `json:"batch_scaling" help:"shrink a sharing job's per-GPU batch, with gradient accumulation, until it fits in memory beside its partners; off: GPUs where it does not fit at its full batch are skipped"`
+	RestoreFullBatch bool    `json:"restore_full_batch,omitempty" help:"when a job that shrank its batch is left alone on its GPUs, switch it back to its full batch (not in the paper)"`
+	SharedFirst      bool    `json:"shared_first,omitempty" help:"take GPUs that already hold a job before free ones, as SJF-BSBF does; this isolates the effect of BSBF's Theorem-1 test (spec 000 §4.4)"`
+}
+
+func (p FFSParams) common() Params {
+	return Params{MaxJobsPerGPU: p.MaxJobsPerGPU, Key: p.Key, KeyNoiseSigma: p.KeyNoiseSigma, BatchScaling: p.BatchScaling, RestoreFullBatch: p.RestoreFullBatch}
+}
+
+// DefaultFFSParams returns the paper's SJF-FFS.
+func DefaultFFSParams() FFSParams {
+	return FFSParams{MaxJobsPerGPU: 2, Key: "duration", BatchScaling: true}
+}
+
+// NewFFS returns an SJF-FFS policy.
+func NewFFS(p FFSParams) engine.Policy {
+	return &scheduler{title: "SJF-FFS", p: p.common(), branch: &ffs{p: p}}
+}
+
+// ffs is the sharing branch of SJF-FFS (spec 000 §4.4): every free GPU,
+// then GPUs holding fewer than C jobs in index order (first fit), skipping
+// those where the job does not fit even at its smallest sub-batch; no
+// benefit test.
+type ffs struct{ p FFSParams }
+
+func (f *ffs) place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluster.GPUID, int) {
+	job := s.Job(id)
+	opts := sc.options(s, id)
+	smallest := opts[len(opts)-1].MemoryGB
+	c := s.Cluster()
+	var shared []cluster.GPUID
+	takeShared := func(n int) {
+		for _, g := range sc.shareable {
+			if len(shared) == n {
+				return
+			}
+			if (job.GPUType == "" || c.GPUs[g].Type == job.GPUType) && s.MemoryFreeGB(g) >= smallest-1e-9 {
+				shared = append(shared, g)
+			}
+		}
+	}
+	var free []cluster.GPUID
+	if f.p.SharedFirst {
+		takeShared(job.GPUs)
+		free = freeTopUp(s, sc.free, job.GPUs-len(shared), job.GPUType, shared)
+	} else {
+		free = freeTopUp(s, sc.free, min(countOfType(s, sc.free, job.GPUType), job.GPUs), job.GPUType, nil)
+		takeShared(job.GPUs - len(free))
+	}
+	if len(free)+len(shared) < job.GPUs || len(shared) == 0 {
+		return nil, 0
+	}
+	memFree := s.MemoryFreeGB(shared[0])
+	for _, g := range shared[1:] {
+		memFree = min(memFree, s.MemoryFreeGB(g))
+	}
+	for _, o := range opts { // the largest sub-batch that fits beside every partner
+		if o.MemoryGB <= memFree+1e-9 {
+			return append(free, shared...), o.SubBatch
+		}
+	}
+	return nil, 0
+}
+
+func init() {
+	policy.Register(policy.Factory{
+		Name:  "sjf-ffs",
+		Title: "SJF-FFS",
+		Paper: "Luo et al. 2024, the ablation baseline of SJF-BSBF; spec 000 §4.4",
+		Doc: "Shortest job first with first-fit sharing. Like SJF-BSBF, but a job that cannot get enough free GPUs " +
+			"simply takes every free GPU and then the first GPUs that hold one job and still have memory for it, " +
+			"without asking whether sharing pays: it always shares when it can. Its per-GPU batch shrinks, with " +
+			"gradient accumulation, until it fits beside its partners. It shows what BSBF's sharing test is worth.",
+		NewParams: func() any { p := DefaultFFSParams(); return &p },
+		New:       func(p any) (engine.Policy, error) { return NewFFS(*p.(*FFSParams)), nil },
+	})
+}

@@ -1,0 +1,359 @@
+// Package sharing holds the GPU-sharing policies of the SJF-BSBF paper
+// (Luo et al., "Scheduling Deep Learning Jobs in Multi-Tenant GPU Clusters
+// via Wise Resource Sharing"), as specified in spec 000:
+//
+//   - SJF-BSBF serves pending jobs shortest first. A job that cannot get
+//     enough free GPUs may join GPUs a running job holds, but only when
+//     Theorem 1 says the pair finishes sooner on average than if it waited,
+//     with its per-GPU batch shrunk (gradient accumulation keeps the
+//     effective batch) until it fits in memory (Algorithm 2). Partners that
+//     give the lowest pair JCT are used first (Algorithm 1).
+//   - SJF-FFS is its ablation: it shares first-fit whenever memory allows.
+//
+// Both are gang-scheduled and never preempt or migrate; at most C jobs
+// (2 in the paper) share a GPU.
+package sharing
+
+import (
+	"math"
+	"sort"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/detmath"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// Params are the knobs both sharing policies have (see BSBFParams and
+// FFSParams for their meaning).
+type Params struct {
+	MaxJobsPerGPU    int
+	Key              string
+	KeyNoiseSigma    float64
+	BatchScaling     bool
+	RestoreFullBatch bool
+}
+
+// brancher is the part of Algorithm 1 that differs between the policies:
+// placing a job that does not fit on free GPUs alone. It returns the GPUs
+// and sub-batch to start with, or nil.
+type brancher interface {
+	place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluster.GPUID, int)
+}
+
+// scheduler is Algorithm 1 (spec 000 §3.1) with a pluggable sharing branch.
+type scheduler struct {
+	title  string
+	p      Params
+	branch brancher
+
+	queue []queued // pending jobs, shortest first
+	// Per-pass view of the GPUs, rebuilt after each start; version counts
+	// the rebuilds so that branches can cache what they derive from it.
+	free, shareable []cluster.GPUID
+	version         int
+
+	opts    [][]Option // per job: the sub-batches it may share with, computed once
+	modelIx []int32    // per job: index of its model in models
+	models  []string
+	xiCache [][]float64 // xiCache[a][b]: ξ of model a beside model b; 0 = not yet known
+}
+
+type queued struct {
+	key float64
+	id  workload.JobID
+}
+
+func (a queued) before(b queued) bool {
+	if a.key != b.key {
+		return a.key < b.key
+	}
+	return a.id < b.id // IDs follow arrival order
+}
+
+// Options implements engine.Policy.
+func (sc *scheduler) Options() engine.Options {
+	return engine.Options{MaxJobsPerGPU: max(sc.p.MaxJobsPerGPU, 1), Subscribe: engine.Mask(engine.Arrival, engine.Completion)}
+}
+
+// Decide implements engine.Policy: at every arrival and completion, walk
+// the pending jobs shortest first and start every one that can start.
+func (sc *scheduler) Decide(s *engine.State, triggers []engine.Trigger) error {
+	completed := false
+	for _, t := range triggers {
+		switch t.Kind {
+		case engine.Arrival:
+			sc.push(queued{sc.key(s, t.Job), t.Job})
+		case engine.Completion:
+			completed = true
+		}
+	}
+	if completed && sc.p.RestoreFullBatch {
+		if err := sc.restoreBatches(s); err != nil {
+			return err
+		}
+	}
+	sc.scanGPUs(s)
+	keep := sc.queue[:0]
+	for _, q := range sc.queue {
+		started := false
+		if len(sc.free)+len(sc.shareable) > 0 {
+			var err error
+			if started, err = sc.try(s, q.id); err != nil {
+				return err
+			}
+		}
+		if !started {
+			keep = append(keep, q)
+		}
+	}
+	sc.queue = keep
+	return nil
+}
+
+// key is the job's place in the queue: its L_k (spec 000 A9).
+func (sc *scheduler) key(s *engine.State, id workload.JobID) float64 {
+	var k float64
+	switch sc.p.Key {
+	case "gpus":
+		k = float64(s.Job(id).GPUs)
+	case "gpu_time":
+		k = float64(s.Job(id).GPUs) * policy.SoloDuration(s, id)
+	default:
+		k = policy.SoloDuration(s, id)
+	}
+	if sc.p.KeyNoiseSigma > 0 {
+		k *= detmath.Exp(sc.p.KeyNoiseSigma * detmath.NormVariate(s.Rand()))
+	}
+	return k
+}
+
+func (sc *scheduler) push(q queued) {
+	i := sort.Search(len(sc.queue), func(i int) bool { return q.before(sc.queue[i]) })
+	sc.queue = append(sc.queue, queued{})
+	copy(sc.queue[i+1:], sc.queue[i:])
+	sc.queue[i] = q
+}
+
+// scanGPUs lists the free GPUs and those that hold at least one job but
+// fewer than C (with C = 2: exactly one, the paper's "One").
+func (sc *scheduler) scanGPUs(s *engine.State) {
+	sc.version++
+	sc.free, sc.shareable = sc.free[:0], sc.shareable[:0]
+	limit := max(sc.p.MaxJobsPerGPU, 1)
+	for g := range s.Cluster().NumGPUs() {
+		switch n := s.NumJobsOn(cluster.GPUID(g)); {
+		case n == 0:
+			sc.free = append(sc.free, cluster.GPUID(g))
+		case n < limit:
+			sc.shareable = append(sc.shareable, cluster.GPUID(g))
+		}
+	}
+}
+
+// try starts job id if it can start now: alone on free GPUs if enough are
+// free, otherwise through the sharing branch.
+func (sc *scheduler) try(s *engine.State, id workload.JobID) (bool, error) {
+	job := s.Job(id)
+	if nFree := countOfType(s, sc.free, job.GPUType); nFree >= job.GPUs {
+		gpus := policy.Consolidated(s, job.GPUs, job.GPUType, s.MemoryGB(id, 0), false)
+		if gpus != nil {
+			if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
+				return false, err
+			}
+			s.Log(id, "%s: started %s alone on %s (solo %s)", sc.title, job.Name, describe(s, gpus), fmtS(policy.SoloDuration(s, id)))
+			sc.scanGPUs(s)
+			return true, nil
+		}
+	}
+	if sc.p.MaxJobsPerGPU < 2 || countOfType(s, sc.free, job.GPUType)+countOfType(s, sc.shareable, job.GPUType) < job.GPUs {
+		return false, nil
+	}
+	gpus, sub := sc.branch.place(sc, s, id)
+	if gpus == nil {
+		return false, nil
+	}
+	if sub >= job.BatchSize {
+		sub = 0
+	}
+	if err := s.Start(id, gpus, engine.ActionOptions{SubBatch: sub}); err != nil {
+		if _, refused := err.(*engine.ActionError); refused {
+			s.Log(id, "%s: %s cannot start on %s: %v", sc.title, job.Name, describe(s, gpus), err)
+			return false, nil
+		}
+		return false, err
+	}
+	s.Log(id, "%s: started %s on %s%s", sc.title, job.Name, describeShared(s, id, gpus), describeSub(job.BatchSize, sub))
+	sc.scanGPUs(s)
+	return true, nil
+}
+
+// restoreBatches gives a job that shrank its batch its full batch back
+// once it is alone on all its GPUs (knob restore_full_batch).
+func (sc *scheduler) restoreBatches(s *engine.State) error {
+	var ids []workload.JobID
+	s.EachRunning(func(id workload.JobID) bool {
+		info := s.Info(id)
+		if info.SubBatch <= 0 || info.SubBatch >= s.Job(id).BatchSize {
+			return true
+		}
+		for _, g := range info.GPUs {
+			if s.NumJobsOn(g) > 1 {
+				return true
+			}
+		}
+		ids = append(ids, id)
+		return true
+	})
+	for _, id := range ids {
+		gpus := append([]cluster.GPUID(nil), s.GPUsOf(id)...)
+		if err := s.Migrate(id, gpus, engine.ActionOptions{SubBatch: s.Job(id).BatchSize, NoOverhead: true}); err != nil {
+			return err
+		}
+		s.Log(id, "%s: %s is alone again and goes back to its full batch of %d", sc.title, s.Job(id).Name, s.Job(id).BatchSize)
+	}
+	return nil
+}
+
+func countOfType(s *engine.State, gpus []cluster.GPUID, t string) int {
+	if t == "" {
+		return len(gpus)
+	}
+	n := 0
+	for _, g := range gpus {
+		if s.Cluster().GPUs[g].Type == t {
+			n++
+		}
+	}
+	return n
+}
+
+// options lists the sub-batches job id may share with (all of Algorithm
+// 2's, or only its full batch when batch scaling is off), with its solo
+// time and memory at each on a consolidated placement (A14). They do not
+// change during the job's life, so they are computed once.
+func (sc *scheduler) options(s *engine.State, id workload.JobID) []Option {
+	if sc.opts == nil {
+		sc.opts = make([][]Option, s.NumJobs())
+	}
+	if o := sc.opts[id]; o != nil {
+		return o
+	}
+	job := s.Job(id)
+	subs := []int{job.BatchSize}
+	if sc.p.BatchScaling && job.BatchSize > 1 {
+		subs = SubBatches(job.BatchSize)
+	}
+	gpus := perf.ConsolidatedGPUs(s.Cluster(), job.GPUs, job.GPUType)
+	out := make([]Option, 0, len(subs))
+	for _, b := range subs {
+		ln := math.Inf(1)
+		if r := perf.SoloRateAt(s.Perf(), s.Cluster(), job, gpus, b); r > 0 {
+			ln = job.Iterations / r
+		}
+		out = append(out, Option{SubBatch: b, LNShare: ln, MemoryGB: s.MemoryGB(id, b)})
+	}
+	sc.opts[id] = out
+	return out
+}
+
+// xi is ξ(a|b) under the believed model, looked up once per pair of
+// models: every interference model keys on the models of the pair.
+func (sc *scheduler) xi(s *engine.State, a, b workload.JobID) float64 {
+	ia, ib := sc.modelIndex(s, a), sc.modelIndex(s, b)
+	if x := sc.xiCache[ia][ib]; x > 0 {
+		return x
+	}
+	x := perf.PairSlowdown(s.Perf(), s.Job(a), s.Job(b))
+	sc.xiCache[ia][ib] = x
+	return x
+}
+
+func (sc *scheduler) modelIndex(s *engine.State, id workload.JobID) int32 {
+	if sc.modelIx == nil {
+		sc.modelIx = make([]int32, s.NumJobs())
+		for i := range sc.modelIx {
+			sc.modelIx[i] = -1
+		}
+	}
+	if k := sc.modelIx[id]; k >= 0 {
+		return k
+	}
+	name := s.Job(id).Model
+	k := int32(len(sc.models))
+	for i, m := range sc.models {
+		if m == name {
+			k = int32(i)
+		}
+	}
+	if int(k) == len(sc.models) {
+		sc.models = append(sc.models, name)
+		for i := range sc.xiCache {
+			sc.xiCache[i] = append(sc.xiCache[i], 0)
+		}
+		sc.xiCache = append(sc.xiCache, make([]float64, len(sc.models)))
+	}
+	sc.modelIx[id] = k
+	return k
+}
+
+// freeTopUp picks n free GPUs of type t, first on the servers listed in
+// prefer (where the job already has GPUs), then from the servers with the
+// most free GPUs; nil if there are not enough.
+func freeTopUp(s *engine.State, free []cluster.GPUID, n int, t string, prefer []cluster.GPUID) []cluster.GPUID {
+	if n <= 0 {
+		return nil
+	}
+	c := s.Cluster()
+	var out []cluster.GPUID
+	taken := func(g cluster.GPUID) bool {
+		for _, h := range out {
+			if h == g {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range prefer {
+		srv := c.GPUs[p].Server
+		for _, g := range free {
+			if len(out) < n && c.GPUs[g].Server == srv && !taken(g) && (t == "" || c.GPUs[g].Type == t) {
+				out = append(out, g)
+			}
+		}
+	}
+	for _, g := range consolidatedOrder(c, free) {
+		if len(out) < n && !taken(g) && (t == "" || c.GPUs[g].Type == t) {
+			out = append(out, g)
+		}
+	}
+	if len(out) < n {
+		return nil
+	}
+	return out
+}
+
+// consolidatedOrder sorts GPUs so that servers holding more of them come
+// first (ties: server index), in slot order within a server: taking a
+// prefix packs a job on as few servers as possible (spec 000
+// ConsolidatedPick).
+func consolidatedOrder(c *cluster.Cluster, gpus []cluster.GPUID) []cluster.GPUID {
+	count := map[cluster.ServerID]int{}
+	for _, g := range gpus {
+		count[c.GPUs[g].Server]++
+	}
+	out := append([]cluster.GPUID(nil), gpus...)
+	sort.SliceStable(out, func(a, b int) bool {
+		sa, sb := c.GPUs[out[a]].Server, c.GPUs[out[b]].Server
+		if count[sa] != count[sb] {
+			return count[sa] > count[sb]
+		}
+		if sa != sb {
+			return sa < sb
+		}
+		return out[a] < out[b]
+	})
+	return out
+}

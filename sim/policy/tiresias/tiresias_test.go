@@ -1,0 +1,83 @@
+package tiresias
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+func runJobs(t *testing.T, p Params, jobs []workload.Job) *engine.Result {
+	t.Helper()
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1, GPUs: 2, GPUType: "V100"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err = workload.Finalize(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := perf.NewConstant(perf.ConstantParams{})
+	if err := m.Prepare(c, jobs); err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: New(p), Paranoid: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// A long job drops to the low queue after 1 GPU-hour and is preempted at
+// the next round by a newcomer, which runs to its end; the long job then
+// resumes after its restart delay. By hand, with 60 s rounds: A starts at
+// 60 (first round), reaches 1 GPU-hour at 1860, B arrives at 2000 and
+// starts at 2040 preempting A (which has run 1980 of its 10000 s); B ends
+// at 2540; A restarts at 2580 and, after 30 s, runs its last 8020 s.
+func TestDemotionAndPreemption(t *testing.T) {
+	res := runJobs(t, Params{ThresholdsGPUH: []float64{1}, RoundS: 60, RestartS: 30}, []workload.Job{
+		{Name: "A", GPUs: 2, DurationS: 10000, Model: "m"},
+		{Name: "B", GPUs: 2, DurationS: 500, Model: "m", ArrivalS: 2000},
+	})
+	a, b := res.Jobs[0], res.Jobs[1]
+	if a.FirstStartS != 60 || a.Preemptions != 1 || a.Starts != 2 || a.FinishS != 2580+30+8020 {
+		t.Errorf("A: start %v, preempted %d, starts %d, finish %v", a.FirstStartS, a.Preemptions, a.Starts, a.FinishS)
+	}
+	if b.FirstStartS != 2040 || b.FinishS != 2540 || b.Preemptions != 0 {
+		t.Errorf("B: start %v finish %v preempted %d", b.FirstStartS, b.FinishS, b.Preemptions)
+	}
+	if a.WaitS != 60+(2580-2040) {
+		t.Errorf("A held no GPUs for %v s", a.WaitS)
+	}
+}
+
+// Event-driven (no rounds): jobs start on arrival, and a job that crosses
+// the threshold while another waits is preempted right then.
+func TestEventDriven(t *testing.T) {
+	res := runJobs(t, Params{ThresholdsGPUH: []float64{1}, RestartS: 0}, []workload.Job{
+		{Name: "A", GPUs: 2, DurationS: 5000, Model: "m"},
+		{Name: "B", GPUs: 2, DurationS: 500, Model: "m", ArrivalS: 100},
+		{Name: "C", GPUs: 2, DurationS: 5000, Model: "m", ArrivalS: 200},
+	})
+	a, b := res.Jobs[0], res.Jobs[1]
+	// A starts at 0; B (queue 0, later) waits until A reaches 1 GPU-hour at
+	// 1800 and drops to queue 1; B then runs 1800–2300.
+	if a.FirstStartS != 0 || b.FirstStartS != 1800 || b.FinishS != 2300 {
+		t.Errorf("A start %v; B %v–%v", a.FirstStartS, b.FirstStartS, b.FinishS)
+	}
+	for _, j := range res.Jobs {
+		if j.Status != engine.Finished {
+			t.Errorf("%s: %s", j.Name, j.Status)
+		}
+	}
+}
+
+func TestThresholdsMustIncrease(t *testing.T) {
+	p := Params{ThresholdsGPUH: []float64{16, 4}}
+	if ps := p.Check(); len(ps) != 1 || ps[0].Path != "thresholds_gpu_h[1]" {
+		t.Errorf("problems %v", ps)
+	}
+}
