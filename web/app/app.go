@@ -1,0 +1,289 @@
+// Package app is the state and behaviour of schedlab's page, without the
+// browser: the scenario editor, the engine workers and their runs, the
+// results, the timeline, the gallery, saving and sharing. The Vugu
+// components in package web render an App and call its methods; the
+// browser itself (workers, storage, downloads) is behind Platform, so the
+// whole page logic runs in native tests.
+package app
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/wasm/protocol"
+	"github.com/schedlab/schedlab/web/doc"
+)
+
+// Platform is what the page needs from the browser. Replies (worker
+// messages, files, timers) come back through the App's methods, called
+// with the UI locked.
+type Platform interface {
+	// Cores is navigator.hardwareConcurrency.
+	Cores() int
+	// StartWorker starts engine worker id; its messages arrive through
+	// App.OnWorker. StopWorker terminates it at once.
+	StartWorker(id int)
+	PostWorker(id int, m protocol.Message)
+	StopWorker(id int)
+	// Load and Save use localStorage.
+	Load(key string) (string, bool)
+	Save(key, value string)
+	// Fragment is the URL fragment without "#"; SetFragment replaces it
+	// without adding a history entry. Location is the page URL without
+	// the fragment.
+	Fragment() string
+	SetFragment(f string)
+	Location() string
+	// BlobURL makes an object URL for bytes; RevokeURL frees one.
+	BlobURL(data []byte, mime string) string
+	RevokeURL(url string)
+	// Download saves bytes as a file.
+	Download(filename, mime string, data []byte)
+	// Copy puts text on the clipboard.
+	Copy(text string)
+	// Focus focuses (and scrolls to) the element with that id.
+	Focus(id string)
+	// After calls f after d, with the UI locked.
+	After(d time.Duration, f func())
+	Now() time.Time
+}
+
+// Tabs of the page.
+const (
+	TabGallery  = "gallery"
+	TabScenario = "scenario"
+	TabResults  = "results"
+	TabTimeline = "timeline"
+)
+
+// Storage keys.
+const (
+	keyScenario = "schedlab.scenario.v1"
+	keyStash    = "schedlab.stash.v1"
+)
+
+// App is the page's state.
+type App struct {
+	P   Platform
+	Tab string
+	Ed  *Editor
+
+	Gallery []GalleryItem
+
+	pool *pool
+	// Run is the run in progress or the last one started.
+	Run *Run
+	// Res holds the results of the last finished run.
+	Res *Results
+	TL  Timeline
+
+	// Notice is a short status line; NoticeErr marks it as a failure.
+	Notice    string
+	NoticeErr bool
+	// Share is the last share link made; ImportErr the last import failure.
+	Share     string
+	ImportErr string
+	// Restored tells where the scenario came from at start.
+	Restored string
+}
+
+// GalleryItem is one built-in scenario.
+type GalleryItem struct {
+	Name, Title, Description string
+	Tags                     []string
+	Default                  bool
+}
+
+// New builds the page state: the gallery, the scenario from the share
+// link, the browser's storage or the default, and the engine workers.
+func New(p Platform) *App {
+	a := &App{P: p, Tab: TabResults}
+	a.pool = newPool(a)
+	for _, n := range scenarios.Names() {
+		data, _ := scenarios.Read(n)
+		sc, err := scenario.Parse(data)
+		if err != nil {
+			continue
+		}
+		a.Gallery = append(a.Gallery, GalleryItem{Name: n, Title: sc.Title, Description: sc.Description, Tags: sc.Tags, Default: n == scenarios.Default})
+	}
+	a.Ed = NewEditor(a.initialTree())
+	if s, ok := p.Load(keyStash); ok {
+		if t, err := doc.Parse([]byte(s)); err == nil {
+			if o, ok := t.(*doc.Object); ok {
+				for _, k := range o.Keys() {
+					v, _ := o.Get(k)
+					a.Ed.Stash[k] = v
+				}
+			}
+		}
+	}
+	a.save()
+	return a
+}
+
+// initialTree picks the scenario to open with: a share link in the
+// fragment wins, then what the browser kept, then the default.
+func (a *App) initialTree() any {
+	if frag := a.P.Fragment(); frag != "" {
+		if tree, err := DecodeShare(frag); err == nil {
+			a.Restored = "Opened the scenario from the link."
+			a.P.SetFragment("") // later reloads restore the edited copy from storage
+			return tree
+		} else if strings.HasPrefix(frag, "s=") {
+			a.setNotice("The link's scenario could not be read ("+err.Error()+"); opened your last scenario instead.", true)
+		}
+	}
+	if s, ok := a.P.Load(keyScenario); ok {
+		if tree, err := doc.Parse([]byte(s)); err == nil {
+			a.Restored = "Restored your scenario from this browser."
+			return tree
+		}
+	}
+	tree, _ := builtin(scenarios.Default)
+	return tree
+}
+
+func builtin(name string) (any, error) {
+	data, ok := scenarios.Read(name)
+	if !ok {
+		return nil, fmt.Errorf("no built-in scenario %q", name)
+	}
+	return doc.Parse(data)
+}
+
+// Start begins loading the engine and runs the scenario at once when it
+// is valid, so that the page opens on results.
+func (a *App) Start() {
+	a.pool.ensure(min(a.maxWorkers(), max(1, a.policyCount())))
+	if a.Ed.Valid() {
+		a.StartRun()
+	} else {
+		a.Tab = TabScenario
+	}
+}
+
+func (a *App) policyCount() int { return len(doc.List(a.Ed.Tree, "policies")) }
+
+// maxWorkers is the number of engine workers the page may run at once.
+func (a *App) maxWorkers() int { return max(1, min(a.P.Cores(), 8)) }
+
+// SetTab switches the view.
+func (a *App) SetTab(t string) { a.Tab = t }
+
+func (a *App) setNotice(msg string, isErr bool) {
+	a.Notice, a.NoticeErr = msg, isErr
+}
+
+// Edited must follow every change of the scenario: it saves the scenario.
+func (a *App) Edited() { a.save() }
+
+func (a *App) save() {
+	a.P.Save(keyScenario, string(doc.Marshal(a.Ed.Tree)))
+	stash := doc.NewObject()
+	for k, v := range a.Ed.Stash {
+		stash.Set(k, v)
+	}
+	a.P.Save(keyStash, string(doc.Compact(sortedObject(stash))))
+}
+
+// sortedObject orders an object's keys, so that saving is deterministic.
+func sortedObject(o *doc.Object) *doc.Object {
+	keys := append([]string(nil), o.Keys()...)
+	sort.Strings(keys)
+	out := doc.NewObject()
+	for _, k := range keys {
+		v, _ := o.Get(k)
+		out.Set(k, v)
+	}
+	return out
+}
+
+// Open loads a built-in scenario and runs it.
+func (a *App) Open(name string) {
+	tree, err := builtin(name)
+	if err != nil {
+		a.setNotice(err.Error(), true)
+		return
+	}
+	a.load(tree)
+	a.setNotice("", false)
+	a.Tab = TabResults
+	if a.Ed.Valid() {
+		a.StartRun()
+	} else {
+		a.Tab = TabScenario
+	}
+}
+
+// load replaces the scenario being edited.
+func (a *App) load(tree any) {
+	a.Ed.Load(tree)
+	a.Ed.Stash = map[string]any{}
+	a.Restored = ""
+	a.save()
+}
+
+// Builtin reports whether the scenario has the name of a built-in one and
+// differs from it, so that it can be reverted.
+func (a *App) Builtin() (name string, modified bool) {
+	name = a.Ed.Str("name")
+	data, ok := scenarios.Read(name)
+	if !ok {
+		return "", false
+	}
+	tree, err := doc.Parse(data)
+	if err != nil {
+		return "", false
+	}
+	return name, string(doc.Compact(tree)) != a.Ed.JSON()
+}
+
+// Revert reloads the built-in scenario of the same name.
+func (a *App) Revert() {
+	if name, modified := a.Builtin(); modified {
+		tree, _ := builtin(name)
+		a.load(tree)
+		a.setNotice("Reverted to the built-in "+name+".", false)
+	}
+}
+
+// Focus moves to the input of a problem.
+func (a *App) Focus(p Problem) {
+	a.Tab = TabScenario
+	section := sectionOf(p.Path)
+	delete(a.Ed.Closed, section)
+	a.P.Focus(p.ID)
+}
+
+func sectionOf(path string) string {
+	switch r := sectionRank(path); {
+	case r >= 1 && r <= 3:
+		return "about"
+	case strings.HasPrefix(path, "perf"):
+		if strings.HasPrefix(path, "perf.interference") {
+			return "interference"
+		}
+		return "advanced"
+	case strings.HasPrefix(path, "engine"), strings.HasPrefix(path, "metrics"), strings.HasPrefix(path, "plots"):
+		return "advanced"
+	case strings.HasPrefix(path, "seeds"):
+		return "workload"
+	}
+	section, _, _ := strings.Cut(path, ".")
+	section, _, _ = strings.Cut(section, "[")
+	return section
+}
+
+// Toggle opens or closes an editor section.
+func (a *App) Toggle(section string) {
+	if a.Ed.Closed[section] {
+		delete(a.Ed.Closed, section)
+	} else {
+		a.Ed.Closed[section] = true
+	}
+}
