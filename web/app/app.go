@@ -8,11 +8,13 @@ package app
 
 import (
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/schedlab/schedlab/scenarios"
+	_ "github.com/schedlab/schedlab/sim/policy/all" // the policies a scenario may name
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/wasm/protocol"
 	"github.com/schedlab/schedlab/web/doc"
@@ -47,9 +49,14 @@ type Platform interface {
 	Copy(text string)
 	// Focus focuses (and scrolls to) the element with that id.
 	Focus(id string)
+	// PickFile lets the user choose a file and calls done with its name
+	// and text (with the UI locked).
+	PickFile(accept string, done func(name, text string, err error))
 	// After calls f after d, with the UI locked.
 	After(d time.Duration, f func())
 	Now() time.Time
+	// Report logs an internal error for developers (the console).
+	Report(msg string)
 }
 
 // Tabs of the page.
@@ -62,8 +69,10 @@ const (
 
 // Storage keys.
 const (
-	keyScenario = "schedlab.scenario.v1"
+	// KeyScenario holds the scenario being edited.
+	KeyScenario = "schedlab.scenario.v1"
 	keyStash    = "schedlab.stash.v1"
+	keyPrevious = "schedlab.previous.v1"
 )
 
 // App is the page's state.
@@ -89,6 +98,9 @@ type App struct {
 	ImportErr string
 	// Restored tells where the scenario came from at start.
 	Restored string
+	// Previous is the scenario an Open, Import or Revert replaced, so
+	// that it can be brought back.
+	Previous any
 }
 
 // GalleryItem is one built-in scenario.
@@ -122,8 +134,35 @@ func New(p Platform) *App {
 			}
 		}
 	}
+	if s, ok := p.Load(keyPrevious); ok {
+		if t, err := doc.Parse([]byte(s)); err == nil {
+			a.Previous = t
+		}
+	}
 	a.save()
 	return a
+}
+
+// Undo brings back the scenario the last Open, Import or Revert replaced.
+func (a *App) Undo() {
+	if a.Previous == nil {
+		return
+	}
+	prev := a.Previous
+	a.load(prev)
+	a.setNotice("Brought back the scenario you had before.", false)
+	a.Tab = TabScenario
+}
+
+// ChooseImport asks for a scenario file and imports it.
+func (a *App) ChooseImport() {
+	a.P.PickFile(".json,application/json", func(name, text string, err error) {
+		if err != nil {
+			a.ImportErr = "Could not read " + name + ": " + err.Error()
+			return
+		}
+		a.Import(name, text)
+	})
 }
 
 // initialTree picks the scenario to open with: a share link in the
@@ -138,7 +177,7 @@ func (a *App) initialTree() any {
 			a.setNotice("The link's scenario could not be read ("+err.Error()+"); opened your last scenario instead.", true)
 		}
 	}
-	if s, ok := a.P.Load(keyScenario); ok {
+	if s, ok := a.P.Load(KeyScenario); ok {
 		if tree, err := doc.Parse([]byte(s)); err == nil {
 			a.Restored = "Restored your scenario from this browser."
 			return tree
@@ -172,6 +211,15 @@ func (a *App) policyCount() int { return len(doc.List(a.Ed.Tree, "policies")) }
 // maxWorkers is the number of engine workers the page may run at once.
 func (a *App) maxWorkers() int { return max(1, min(a.P.Cores(), 8)) }
 
+// Recover, deferred by every event handler, turns a panic (a bug) into a
+// notice: the page and the scenario survive it.
+func (a *App) Recover() {
+	if r := recover(); r != nil {
+		a.P.Report(fmt.Sprintf("%v\n%s", r, debug.Stack()))
+		a.setNotice(fmt.Sprintf("Something went wrong (%v); your scenario is safe. Details are in the browser console.", r), true)
+	}
+}
+
 // SetTab switches the view.
 func (a *App) SetTab(t string) { a.Tab = t }
 
@@ -183,7 +231,7 @@ func (a *App) setNotice(msg string, isErr bool) {
 func (a *App) Edited() { a.save() }
 
 func (a *App) save() {
-	a.P.Save(keyScenario, string(doc.Marshal(a.Ed.Tree)))
+	a.P.Save(KeyScenario, string(doc.Marshal(a.Ed.Tree)))
 	stash := doc.NewObject()
 	for k, v := range a.Ed.Stash {
 		stash.Set(k, v)
@@ -220,13 +268,21 @@ func (a *App) Open(name string) {
 	}
 }
 
-// load replaces the scenario being edited.
+// load replaces the scenario being edited; the one it replaces can be
+// brought back with Undo.
 func (a *App) load(tree any) {
+	if a.Ed.JSON() != string(doc.Compact(tree)) {
+		a.Previous = doc.Clone(a.Ed.Tree)
+		a.P.Save(keyPrevious, string(doc.Marshal(a.Previous)))
+	}
 	a.Ed.Load(tree)
 	a.Ed.Stash = map[string]any{}
 	a.Restored = ""
 	a.save()
 }
+
+// LoadTree replaces the scenario being edited (as an import does).
+func (a *App) LoadTree(tree any) { a.load(tree) }
 
 // Builtin reports whether the scenario has the name of a built-in one and
 // differs from it, so that it can be reverted.

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -6,25 +6,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/web/app"
+	"github.com/schedlab/schedlab/web/app/apptest"
 	"github.com/schedlab/schedlab/web/doc"
 	"github.com/schedlab/schedlab/web/form"
 )
 
-func done(a *App) func() bool {
-	return func() bool { return a.Run != nil && !a.Running() }
-}
-
-func drawn(a *App) func() bool {
-	return func() bool { return a.Res != nil && !a.Res.CDF.Pending && !a.Res.Queue.Pending }
-}
-
 // field finds the input at path in the cluster section.
-func clusterField(t *testing.T, a *App, path string) *form.Field {
+func clusterField(t *testing.T, a *app.App, path string) *form.Field {
 	t.Helper()
 	for _, w := range a.Ed.ClusterWidgets() {
 		if w.Table != nil {
@@ -44,15 +37,15 @@ func clusterField(t *testing.T, a *App, path string) *form.Field {
 // The page opens on the default scenario, runs it in parallel workers and
 // shows the same metrics as the command line.
 func TestDefaultRunMatchesCLI(t *testing.T) {
-	f := newFake(t)
-	a := New(f)
+	f := apptest.New(t)
+	a := app.New(f)
 	if a.Ed.Str("name") != scenarios.Default {
 		t.Fatalf("opened %q", a.Ed.Str("name"))
 	}
 	a.Start()
-	f.pump(a, done(a))
-	f.pump(a, drawn(a))
-	if a.Run.State != RunDone {
+	f.Pump(a, apptest.Done(a))
+	f.Pump(a, apptest.Drawn(a))
+	if a.Run.State != app.RunDone {
 		t.Fatalf("run %s: %s", a.Run.State, a.Run.Err)
 	}
 	if ready, all := a.Workers(); all != 2 || ready != 2 {
@@ -94,12 +87,12 @@ func TestDefaultRunMatchesCLI(t *testing.T) {
 	// Downloads.
 	a.Download("metrics.csv")
 	a.Download("json")
-	if csv := string(f.files["fifo-vs-sjf-metrics.csv"]); !strings.HasPrefix(csv, "policy,seed,jobs") || strings.Count(csv, "\n") != 3 {
+	if csv := string(f.Files["fifo-vs-sjf-metrics.csv"]); !strings.HasPrefix(csv, "policy,seed,jobs") || strings.Count(csv, "\n") != 3 {
 		t.Errorf("metrics.csv:\n%s", csv)
 	}
 	a.DownloadSVG(a.Res.Policies[1].Gantt)
-	f.pump(a, func() bool { return f.files["fifo-vs-sjf-gantt-sjf.svg"] != nil || a.Res.Policies[1].Gantt.Err != "" })
-	if svg := f.files["fifo-vs-sjf-gantt-sjf.svg"]; !strings.Contains(string(svg[:200]), "<svg") {
+	f.Pump(a, func() bool { return f.Files["fifo-vs-sjf-gantt-sjf.svg"] != nil || a.Res.Policies[1].Gantt.Err != "" })
+	if svg := f.Files["fifo-vs-sjf-gantt-sjf.svg"]; !strings.Contains(string(svg[:200]), "<svg") {
 		t.Errorf("SVG download: %q (%s)", svg, a.Res.Policies[1].Gantt.Err)
 	}
 }
@@ -116,8 +109,8 @@ func mustCompact(t *testing.T, b []byte) []byte {
 // Edits validate as typed, keep what was typed, survive a reload, and a
 // share link reproduces the scenario exactly.
 func TestEditValidateReloadShare(t *testing.T) {
-	f := newFake(t)
-	a := New(f)
+	f := apptest.New(t)
+	a := app.New(f)
 	count := clusterField(t, a, "cluster.servers[0].count")
 	a.SetText(count, "2")
 	gpus := clusterField(t, a, "cluster.servers[0].gpus")
@@ -140,7 +133,7 @@ func TestEditValidateReloadShare(t *testing.T) {
 	}
 
 	// Reload: a new page with the same storage.
-	b := New(f)
+	b := app.New(f)
 	if b.Ed.JSON() != a.Ed.JSON() || !strings.Contains(b.Restored, "Restored") {
 		t.Errorf("reload lost edits:\n%s\n%s", b.Ed.JSON(), a.Ed.JSON())
 	}
@@ -151,36 +144,36 @@ func TestEditValidateReloadShare(t *testing.T) {
 	// Share into a fresh browser.
 	a.SetText(gpus, "8")
 	a.MakeShare()
-	if f.copied != a.Share || !strings.HasPrefix(a.Share, "http://localhost/#s=") {
+	if f.Copied != a.Share || !strings.HasPrefix(a.Share, "http://localhost/#s=") {
 		t.Fatalf("share link %q", a.Share)
 	}
-	g := newFake(t)
-	_, g.frag, _ = strings.Cut(a.Share, "#")
-	c := New(g)
+	g := apptest.New(t)
+	_, g.Frag, _ = strings.Cut(a.Share, "#")
+	c := app.New(g)
 	if c.Ed.JSON() != a.Ed.JSON() {
 		t.Errorf("the link did not reproduce the scenario")
 	}
-	if g.frag != "" {
+	if g.Frag != "" {
 		t.Error("the fragment should be cleared once read")
 	}
-	if string(doc.Marshal(c.Ed.Tree)) != g.storage[keyScenario] {
+	if string(doc.Marshal(c.Ed.Tree)) != g.Storage[app.KeyScenario] {
 		t.Error("the shared scenario was not saved")
 	}
 }
 
 // Changing the cluster and running again changes the metrics.
 func TestRunAgainChangesMetrics(t *testing.T) {
-	f := newFake(t)
-	a := New(f)
+	f := apptest.New(t)
+	a := app.New(f)
 	a.Start()
-	f.pump(a, done(a))
+	f.Pump(a, apptest.Done(a))
 	before := a.Res.MetricRows()[0].Cells[0].Exact
 	a.SetText(clusterField(t, a, "cluster.servers[0].count"), "8")
 	if !a.Stale() {
 		t.Error("results should be marked stale after an edit")
 	}
 	a.StartRun()
-	f.pump(a, done(a))
+	f.Pump(a, apptest.Done(a))
 	if after := a.Res.MetricRows()[0].Cells[0].Exact; after == before {
 		t.Errorf("average JCT unchanged (%s) after doubling the cluster", after)
 	}
@@ -199,35 +192,33 @@ func bigScenario(jobs int) any {
 }
 
 func TestCancel(t *testing.T) {
-	f := newFake(t)
-	a := New(f)
-	a.load(bigScenario(300000))
+	f := apptest.New(t)
+	a := app.New(f)
+	a.LoadTree(bigScenario(300000))
 	a.Start()
-	f.pump(a, func() bool { _, total, _ := a.Run.Totals(); return total > 0 })
+	f.Pump(a, func() bool { _, total, _ := a.Run.Totals(); return total > 0 })
 	if !strings.Contains(a.Run.ProgressText(), "jobs finished") {
 		t.Errorf("progress text %q", a.Run.ProgressText())
 	}
 	a.CancelRun()
-	f.pump(a, done(a))
-	if a.Run.State != RunCancelled || a.Res != nil {
+	f.Pump(a, apptest.Done(a))
+	if a.Run.State != app.RunCancelled || a.Res != nil {
 		t.Errorf("state %s, results %v", a.Run.State, a.Res != nil)
 	}
 }
 
 // A worker that does not stop is replaced after the grace period.
 func TestCancelReplacesStuckWorkers(t *testing.T) {
-	f := newFake(t)
-	a := New(f)
-	a.load(bigScenario(300000))
+	f := apptest.New(t)
+	a := app.New(f)
+	a.LoadTree(bigScenario(300000))
 	a.Start()
-	f.pump(a, func() bool { _, total, _ := a.Run.Totals(); return total > 0 })
+	f.Pump(a, func() bool { _, total, _ := a.Run.Totals(); return total > 0 })
 	// Simulate workers that never answer: stop delivering their replies.
-	for id := range f.workers {
-		f.stopped[id] = true // PostWorker (the cancel) is dropped
-	}
+	f.FreezeAll() // the cancel is never received
 	a.CancelRun()
-	f.advance(CancelGrace)
-	if a.Run.State != RunCancelled {
+	f.Advance(app.CancelGrace)
+	if a.Run.State != app.RunCancelled {
 		t.Fatalf("state %s after the grace period", a.Run.State)
 	}
 	if _, all := a.Workers(); all != 2 {
@@ -236,14 +227,14 @@ func TestCancelReplacesStuckWorkers(t *testing.T) {
 }
 
 func TestTimeline(t *testing.T) {
-	f := newFake(t)
-	a := New(f)
+	f := apptest.New(t)
+	a := app.New(f)
 	a.Start()
-	f.pump(a, done(a))
+	f.Pump(a, apptest.Done(a))
 	if a.TLRun() == nil || a.TLEnd() <= 0 {
 		t.Fatal("no timeline")
 	}
-	a.TLSetSlider(SliderSteps / 10)
+	a.TLSetSlider(app.SliderSteps / 10)
 	g1 := chips(a.TLGrid())
 	counts, waiting := a.TLState(10)
 	if counts.Busy == 0 || counts.Arrived == 0 || g1 == "" {
@@ -257,11 +248,11 @@ func TestTimeline(t *testing.T) {
 		t.Errorf("log %+v (%d)", log, n)
 	}
 	a.TLStep(1)
-	a.TLSetSlider(SliderSteps * 0.6)
+	a.TLSetSlider(app.SliderSteps * 0.6)
 	if g2 := chips(a.TLGrid()); g2 == g1 {
 		t.Errorf("the grid did not change between %s and later", g1)
 	}
-	a.TLSetSlider(SliderSteps)
+	a.TLSetSlider(app.SliderSteps)
 	if c, _ := a.TLState(0); c.Finished != c.Arrived || c.Busy != 0 {
 		t.Errorf("at the end: %+v", c)
 	}
@@ -271,7 +262,7 @@ func TestTimeline(t *testing.T) {
 	}
 }
 
-func chips(rows []ServerRow) string {
+func chips(rows []app.ServerRow) string {
 	var b strings.Builder
 	for _, r := range rows {
 		for _, c := range r.Cells {
@@ -284,17 +275,17 @@ func chips(rows []ServerRow) string {
 }
 
 func TestWorkloadEditing(t *testing.T) {
-	f := newFake(t)
-	a := New(f)
-	if a.Ed.WorkloadMode() != ModeGenerator {
+	f := apptest.New(t)
+	a := app.New(f)
+	if a.Ed.WorkloadMode() != app.ModeGenerator {
 		t.Fatal("default scenario should use a generator")
 	}
 	p := a.Ed.JobPreview()
 	if p.Total != 30 || len(p.Rows) != 30 || len(p.Summary) == 0 {
 		t.Errorf("preview %+v", p)
 	}
-	a.SetWorkloadMode(ModeJobs)
-	if a.Ed.WorkloadMode() != ModeJobs || a.Ed.JobCount() != 30 || !a.Ed.Valid() {
+	a.SetWorkloadMode(app.ModeJobs)
+	if a.Ed.WorkloadMode() != app.ModeJobs || a.Ed.JobCount() != 30 || !a.Ed.Valid() {
 		t.Fatalf("switch to table: mode %s, %d jobs, problems %v", a.Ed.WorkloadMode(), a.Ed.JobCount(), a.Ed.Problems)
 	}
 	a.AddJob()
@@ -317,15 +308,15 @@ func TestWorkloadEditing(t *testing.T) {
 	if a.Ed.JobCount() != 30 {
 		t.Error("remove")
 	}
-	a.SetWorkloadMode(ModeGenerator)
+	a.SetWorkloadMode(app.ModeGenerator)
 	if a.Ed.GeneratorKind() != "poisson" || !a.Ed.Valid() {
 		t.Errorf("back to the generator: %q, %v", a.Ed.GeneratorKind(), a.Ed.Problems)
 	}
-	a.SetWorkloadMode(ModeJobs)
+	a.SetWorkloadMode(app.ModeJobs)
 	if a.Ed.JobCount() != 30 {
 		t.Errorf("the edited table was not kept: %d jobs", a.Ed.JobCount())
 	}
-	a.SetWorkloadMode(ModeGenerator)
+	a.SetWorkloadMode(app.ModeGenerator)
 	a.SetGeneratorKind("gavel")
 	if len(a.Ed.GeneratorWidgets()) == 0 || !a.Ed.Valid() {
 		t.Errorf("gavel: %v", a.Ed.Problems)
@@ -335,17 +326,17 @@ func TestWorkloadEditing(t *testing.T) {
 		t.Errorf("poisson parameters not restored: jobs %v", n)
 	}
 	// The stash survives a reload.
-	b := New(f)
-	b.SetWorkloadMode(ModeJobs)
+	b := app.New(f)
+	b.SetWorkloadMode(app.ModeJobs)
 	if b.Ed.JobCount() != 30 {
 		t.Errorf("stash lost on reload: %d jobs", b.Ed.JobCount())
 	}
 }
 
 func TestInterferenceEditing(t *testing.T) {
-	f := newFake(t)
-	a := New(f)
-	a.SetInterferenceMode(InterferenceMatrix)
+	f := apptest.New(t)
+	a := app.New(f)
+	a.SetInterferenceMode(app.InterferenceMatrix)
 	models := a.Ed.MatrixModels()
 	if len(models) != 4 || models[0] != "bert" {
 		t.Fatalf("models from the job mix: %v", models)
@@ -381,23 +372,23 @@ func TestInterferenceEditing(t *testing.T) {
 	if !strings.Contains(a.Ed.SharingNote(), "None of the chosen policies") {
 		t.Errorf("sharing note %q", a.Ed.SharingNote())
 	}
-	a.SetInterferenceMode(InterferenceUniform)
+	a.SetInterferenceMode(app.InterferenceUniform)
 	if u, _ := a.Ed.Number("perf.interference.uniform"); u != 1.5 {
 		t.Error("uniform default")
 	}
-	a.SetInterferenceMode(InterferenceMatrix)
+	a.SetInterferenceMode(app.InterferenceMatrix)
 	if len(a.Ed.MatrixModels()) != 4 {
 		t.Error("matrix not restored")
 	}
-	a.SetInterferenceMode(InterferenceNone)
+	a.SetInterferenceMode(app.InterferenceNone)
 	if a.Ed.Get("perf.interference") != nil || !a.Ed.Valid() {
 		t.Error("none")
 	}
 }
 
 func TestPoliciesAndProblemsPlacement(t *testing.T) {
-	f := newFake(t)
-	a := New(f)
+	f := apptest.New(t)
+	a := app.New(f)
 	a.AddPolicy("fifo")
 	cards := a.Ed.PolicyCards()
 	if len(cards) != 3 || a.Ed.Str("policies[2].label") != "FIFO 2" || !a.Ed.Valid() {
@@ -425,10 +416,10 @@ func TestPoliciesAndProblemsPlacement(t *testing.T) {
 }
 
 func TestImportExport(t *testing.T) {
-	f := newFake(t)
-	a := New(f)
+	f := apptest.New(t)
+	a := app.New(f)
 	a.Export()
-	data := f.files["fifo-vs-sjf.json"]
+	data := f.Files["fifo-vs-sjf.json"]
 	if len(data) == 0 {
 		t.Fatal("no export")
 	}
@@ -448,10 +439,8 @@ func TestImportExport(t *testing.T) {
 		t.Errorf("builtin %q %v", name, modified)
 	}
 	a.Open("tiny")
-	f.pump(a, done(a))
+	f.Pump(a, apptest.Done(a))
 	if a.Res == nil || len(a.Res.Policies[0].Out.Jobs) != 3 {
 		t.Error("open tiny")
 	}
 }
-
-var _ = time.Second

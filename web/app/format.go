@@ -53,5 +53,8 @@ func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
+	if strings.HasSuffix(noun, "y") && !strings.HasSuffix(noun, "ay") {
+		return group(n) + " " + noun[:len(noun)-1] + "ies"
+	}
 	return group(n) + " " + noun + "s"
 }

@@ -156,20 +156,37 @@ func Message(f *Field, v any, msg string) string {
 	return msg
 }
 
-// Range describes a field's bounds in words, e.g. "1 to 64".
+// Range describes a field's bounds in words, e.g. "1 to 64"; a plain
+// "0 or more" goes without saying.
 func Range(f *Field) string {
-	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	switch {
 	case f.Min != nil && f.Max != nil:
-		return fmt.Sprintf("%s to %s", num(*f.Min), num(*f.Max))
+		return fmt.Sprintf("%s to %s", rangeNumber(*f.Min), rangeNumber(*f.Max))
 	case f.Min != nil && *f.Min > 0:
-		return "at least " + num(*f.Min)
-	case f.Min != nil:
-		return "0 or more"
+		return "at least " + rangeNumber(*f.Min)
 	case f.Max != nil:
-		return "at most " + num(*f.Max)
+		return "at most " + rangeNumber(*f.Max)
 	}
 	return ""
+}
+
+// rangeNumber prints a bound: 10000000 as 10,000,000, 0.000001 as 1e-06.
+func rangeNumber(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		s := strconv.FormatInt(int64(math.Abs(x)), 10)
+		var b strings.Builder
+		if x < 0 {
+			b.WriteByte('-')
+		}
+		for i, r := range s {
+			if i > 0 && (len(s)-i)%3 == 0 {
+				b.WriteByte(',')
+			}
+			b.WriteRune(r)
+		}
+		return b.String()
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
 // labels are the names the page shows, by owner type and JSON name, then
