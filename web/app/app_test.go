@@ -197,7 +197,7 @@ func TestCancel(t *testing.T) {
 	a.LoadTree(bigScenario(300000))
 	a.Start()
 	f.Pump(a, func() bool { _, total, _ := a.Run.Totals(); return total > 0 })
-	if !strings.Contains(a.Run.ProgressText(), "jobs finished") {
+	if !strings.Contains(a.Run.ProgressText(), "jobs finished, simulated time") {
 		t.Errorf("progress text %q", a.Run.ProgressText())
 	}
 	a.CancelRun()

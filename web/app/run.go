@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/schedlab/schedlab/wasm/protocol"
@@ -53,7 +54,7 @@ const (
 
 // CancelGrace is how long a cancelled run may take to stop by itself
 // before its workers are terminated and replaced.
-const CancelGrace = 1500 * time.Millisecond
+const CancelGrace = 400 * time.Millisecond
 
 // Running reports whether a run is in progress.
 func (a *App) Running() bool {
@@ -166,22 +167,27 @@ func (r *Run) ProgressPercent() int {
 	return int(f * 100)
 }
 
-// ProgressText describes a run in progress in one line.
+// ProgressText describes a run in progress in one line: each policy's
+// jobs finished and simulated time.
 func (r *Run) ProgressText() string {
-	finished, total, _ := r.Totals()
-	var simT float64
-	running := 0
+	var parts []string
 	for _, p := range r.Parts {
-		if p.State == PartRunning {
-			running++
-			simT = max(simT, p.Progress.NowS)
+		switch {
+		case p.State == PartDone && p.Result != nil:
+			parts = append(parts, fmt.Sprintf("%s done", p.Label))
+		case p.State == PartRunning && p.Progress.Total > 0:
+			parts = append(parts, fmt.Sprintf("%s: %s of %s jobs finished, simulated time %s", p.Label,
+				group(p.Progress.Finished), group(p.Progress.Total), Duration(p.Progress.NowS)))
+		case p.State == PartRunning:
+			parts = append(parts, p.Label+": starting")
+		case p.State == PartQueued:
+			parts = append(parts, p.Label+": waiting for a worker")
 		}
 	}
-	if total == 0 {
-		return fmt.Sprintf("Starting %s…", plural(len(r.Parts), "policy run"))
+	if r.State == RunCancelling {
+		return "Stopping… " + strings.Join(parts, " · ")
 	}
-	return fmt.Sprintf("%s of %s jobs finished · simulated time %s · %s in parallel",
-		group(finished), group(total), Duration(simT), plural(max(running, 1), "worker"))
+	return strings.Join(parts, " · ")
 }
 
 // handleRunMessage applies a worker's reply to part p of run r.
