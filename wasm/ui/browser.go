@@ -60,6 +60,14 @@ func (b *browser) Cores() int {
 	return 2
 }
 
+func (b *browser) ViewportWidth() int {
+	w := b.global.Get("innerWidth")
+	if w.Type() == js.TypeNumber {
+		return w.Int()
+	}
+	return 0
+}
+
 // StartWorker starts an engine worker through the page's helper (see
 // index.html), which hands it the engine compiled once for all workers.
 func (b *browser) StartWorker(id int) {

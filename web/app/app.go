@@ -26,6 +26,8 @@ import (
 type Platform interface {
 	// Cores is navigator.hardwareConcurrency.
 	Cores() int
+	// ViewportWidth is the page's width in CSS pixels.
+	ViewportWidth() int
 	// StartWorker starts engine worker id; its messages arrive through
 	// App.OnWorker. StopWorker terminates it at once.
 	StartWorker(id int)
@@ -218,6 +220,17 @@ func (a *App) Recover() {
 		a.P.Report(fmt.Sprintf("%v\n%s", r, debug.Stack()))
 		a.setNotice(fmt.Sprintf("Something went wrong (%v); your scenario is safe. Details are in the browser console.", r), true)
 	}
+}
+
+// figureWidth is the width in inches to draw figures at: the engine's
+// default (7 inches, 672 pixels) unless the screen is narrower, where a
+// scaled-down image would make the labels unreadable.
+func (a *App) figureWidth() float64 {
+	vw := a.P.ViewportWidth()
+	if vw <= 0 || vw >= 760 {
+		return 0
+	}
+	return max(3.4, float64(vw-48)/96)
 }
 
 // SetTab switches the view.

@@ -118,6 +118,7 @@ func (a *App) finishResults(r *Run) {
 	a.TL.reset(res)
 	a.setNotice(fmt.Sprintf("Simulated %s in %s.", plural(len(r.Parts), "policy"), Duration(r.WallMS/1000)), false)
 	req, bin := res.drawRequest([]string{"jct_cdf", "queue_by_model"}, "png", -1)
+	req.Width = a.figureWidth()
 	a.pool.draw(req, bin, func(m protocol.Message) {
 		for _, f := range []*Figure{res.CDF, res.Queue} {
 			f.Pending = false
@@ -202,7 +203,7 @@ func (a *App) DownloadSVG(f *Figure) {
 		return
 	}
 	f.Busy = true
-	req, bin := res.drawRequest([]string{f.Name}, "svg", gantt)
+	req, bin := res.drawRequest([]string{f.Name}, "svg", gantt) // SVG: the full size
 	name := a.fileStem() + "-" + f.Name + ".svg"
 	a.pool.draw(req, bin, func(m protocol.Message) {
 		f.Busy = false

@@ -57,6 +57,9 @@ var _ app.Platform = (*Browser)(nil)
 // Cores implements app.Platform.
 func (b *Browser) Cores() int { return b.NCores }
 
+// ViewportWidth implements app.Platform: a laptop screen.
+func (b *Browser) ViewportWidth() int { return 1280 }
+
 func (b *Browser) deliver(id int, m protocol.Message) {
 	b.mu.Lock()
 	b.inbox = append(b.inbox, delivery{id, m})
