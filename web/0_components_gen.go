@@ -828,10 +828,10 @@ func (c *FormTable) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.SetInnerHTML(c.T.Label)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
-			if c.T.Help != "" {
+			if HelpOf(c.T.Help, c.T.Label) != "" {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.T.Help)
+				vgn.SetInnerHTML(HelpOf(c.T.Help, c.T.Label))
 			}
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 			vgparent.AppendChild(vgn)
@@ -4314,10 +4314,10 @@ func (c *Widgets) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.SetInnerHTML(w.Group.Label)
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 						vgparent.AppendChild(vgn)
-						if w.Group.Help != "" {
+						if HelpOf(w.Group.Help, w.Group.Label) != "" {
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 							vgparent.AppendChild(vgn)
-							vgn.SetInnerHTML(w.Group.Help)
+							vgn.SetInnerHTML(HelpOf(w.Group.Help, w.Group.Label))
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 						vgparent.AppendChild(vgn)

@@ -12,8 +12,6 @@ package web
 import (
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/web/app"
 	"github.com/schedlab/schedlab/web/form"
@@ -204,9 +202,8 @@ func (c *Field) PlaceholderText() string {
 // and its default.
 func (c *Field) Hint() string {
 	var parts []string
-	if c.F.Help != "" {
-		r, size := utf8.DecodeRuneInString(c.F.Help)
-		parts = append(parts, string(unicode.ToUpper(r))+c.F.Help[size:])
+	if h := c.F.Help; h != "" && !strings.EqualFold(h, c.F.Label) {
+		parts = append(parts, Sentence(h))
 	}
 	if r := form.Range(c.F); r != "" {
 		parts = append(parts, "range "+r)
@@ -215,6 +212,23 @@ func (c *Field) Hint() string {
 		return ""
 	}
 	return strings.Join(parts, "; ") + "."
+}
+
+// Sentence capitalizes a help text's first letter when it is ASCII (a
+// leading "σ" stays a σ).
+func Sentence(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
+
+// HelpOf is a help text worth showing: not a repetition of the label.
+func HelpOf(help, label string) string {
+	if strings.EqualFold(strings.TrimSpace(help), strings.TrimSpace(label)) {
+		return ""
+	}
+	return Sentence(help)
 }
 
 // Unit is the unit in parentheses.

@@ -62,7 +62,7 @@ func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
 
 func eval[T any](p *page, js string) T {
 	p.t.Helper()
-	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js))
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 	if err != nil {
 		p.t.Fatalf("%s: %v", js, err)
 	}
@@ -139,6 +139,28 @@ func (p *page) shot(name string, w, h int) {
 	p.do(chromedp.EmulateViewport(1280, 800))
 }
 
+// typingLatencyJS sets the GPUs per server ten times, as typing does, and
+// times each until the cluster summary shows it.
+const typingLatencyJS = `new Promise((resolve) => {
+	const out = [];
+	let v = 2;
+	const step = () => {
+		const el = document.getElementById("f-cluster-servers-0-gpus");
+		const before = document.getElementById("cluster-summary").textContent;
+		const t0 = performance.now();
+		el.value = String(v);
+		el.dispatchEvent(new Event("input", { bubbles: true }));
+		const poll = () => {
+			if (document.getElementById("cluster-summary").textContent !== before) {
+				out.push(performance.now() - t0);
+				if (out.length < 10) { v = v % 7 + 1; setTimeout(step, 30); } else resolve(out);
+			} else setTimeout(poll, 1);
+		};
+		poll();
+	};
+	step();
+})`
+
 // TestPage drives the built site in one headless Chromium, as a student
 // would, subtest after subtest (they share the browser and its storage).
 func TestPage(t *testing.T) {
@@ -199,6 +221,10 @@ func TestPage(t *testing.T) {
 		p.t = t
 		p.click("tab-scenario")
 		p.wait(`!!document.getElementById("f-cluster-servers-0-gpus")`, statusJS, 5*time.Second)
+		// Each keystroke is validated and shown at once: time a few.
+		ms := eval[[]float64](p, typingLatencyJS)
+		sort.Float64s(ms)
+		t.Logf("typing into a field to the page showing it: median %.0f ms, max %.0f ms over %d keystrokes", ms[len(ms)/2], ms[len(ms)-1], len(ms))
 		p.typeInto("f-cluster-servers-0-gpus", "8")
 		p.wait(`document.getElementById("cluster-summary").textContent.startsWith("32 GPUs")`, `document.getElementById("cluster-summary").textContent`, 5*time.Second)
 		p.click("run")
@@ -261,6 +287,7 @@ func TestPage(t *testing.T) {
 		p.click("share")
 		p.wait(`!!document.getElementById("share-link")`, statusJS, 5*time.Second)
 		link := p.value("share-link")
+		p.wait(`localStorage.getItem("schedlab.scenario.v1").includes('"count": 3')`, statusJS, 5*time.Second)
 		stored := eval[string](p, `localStorage.getItem("schedlab.scenario.v1")`)
 		if !strings.Contains(link, "#s=") || !strings.Contains(stored, `"count": 3`) {
 			t.Fatalf("link %q, stored %q", link, stored)

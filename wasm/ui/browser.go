@@ -266,6 +266,33 @@ func (b *browser) After(d time.Duration, fn func()) {
 	js.Global().Call("setTimeout", f, d.Milliseconds())
 }
 
+func (b *browser) Soon(d time.Duration, fn func()) {
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		f.Release()
+		go func() {
+			b.env.Lock()
+			defer b.env.UnlockOnly()
+			defer b.app.Recover()
+			fn()
+		}()
+		return nil
+	})
+	js.Global().Call("setTimeout", f, d.Milliseconds())
+}
+
+// flushOnHide saves a pending change when the page is hidden or closed;
+// JavaScript waits for nothing after that, so it runs in the callback.
+func (b *browser) flushOnHide() {
+	flush := js.FuncOf(func(js.Value, []js.Value) any {
+		defer func() { _ = recover() }()
+		b.app.Flush()
+		return nil
+	})
+	js.Global().Call("addEventListener", "pagehide", flush)
+	js.Global().Get("document").Call("addEventListener", "visibilitychange", flush)
+}
+
 func (b *browser) Now() time.Time { return time.Now() }
 
 func (b *browser) Report(msg string) {

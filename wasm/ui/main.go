@@ -33,6 +33,7 @@ func main() {
 	b := newBrowser(env)
 	a := app.New(b)
 	b.app = a
+	b.flushOnHide()
 	root := &web.Root{App: a}
 	a.Start()
 	for {

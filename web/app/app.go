@@ -54,8 +54,11 @@ type Platform interface {
 	// PickFile lets the user choose a file and calls done with its name
 	// and text (with the UI locked).
 	PickFile(accept string, done func(name, text string, err error))
-	// After calls f after d, with the UI locked.
+	// After calls f after d, with the UI locked, and renders the page.
 	After(d time.Duration, f func())
+	// Soon calls f after d with the UI locked, without rendering (for
+	// work the page does not show, such as saving).
+	Soon(d time.Duration, f func())
 	Now() time.Time
 	// Report logs an internal error for developers (the console).
 	Report(msg string)
@@ -98,6 +101,8 @@ type App struct {
 	// Share is the last share link made; ImportErr the last import failure.
 	Share     string
 	ImportErr string
+	// saving is set while a save is scheduled.
+	saving bool
 	// Restored tells where the scenario came from at start.
 	Restored string
 	// Previous is the scenario an Open, Import or Revert replaced, so
@@ -141,7 +146,7 @@ func New(p Platform) *App {
 			a.Previous = t
 		}
 	}
-	a.save()
+	a.write()
 	return a
 }
 
@@ -240,10 +245,29 @@ func (a *App) setNotice(msg string, isErr bool) {
 	a.Notice, a.NoticeErr = msg, isErr
 }
 
-// Edited must follow every change of the scenario: it saves the scenario.
-func (a *App) Edited() { a.save() }
+// SaveDelay gathers the changes of a burst of typing into one write to
+// the browser's storage; Flush writes at once (the page calls it when it
+// is hidden or closed).
+const SaveDelay = 200 * time.Millisecond
 
+// save stores the scenario soon.
 func (a *App) save() {
+	if a.saving {
+		return
+	}
+	a.saving = true
+	a.P.Soon(SaveDelay, a.Flush)
+}
+
+// Flush stores the scenario now if a save is pending.
+func (a *App) Flush() {
+	if a.saving {
+		a.saving = false
+		a.write()
+	}
+}
+
+func (a *App) write() {
 	a.P.Save(KeyScenario, string(doc.Marshal(a.Ed.Tree)))
 	stash := doc.NewObject()
 	for k, v := range a.Ed.Stash {
@@ -291,7 +315,8 @@ func (a *App) load(tree any) {
 	a.Ed.Load(tree)
 	a.Ed.Stash = map[string]any{}
 	a.Restored = ""
-	a.save()
+	a.saving = false
+	a.write()
 }
 
 // LoadTree replaces the scenario being edited (as an import does).

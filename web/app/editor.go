@@ -48,6 +48,24 @@ type Editor struct {
 	Closed      map[string]bool // collapsed sections
 	sortCol     string
 	sortDesc    bool
+
+	// memo caches what is derived from the document (form descriptions,
+	// the problems' places) until the next change: a render asks for them
+	// many times.
+	memo map[string]any
+}
+
+// cached returns f's value, computed once per document revision.
+func cached[T any](e *Editor, key string, f func() T) T {
+	if v, ok := e.memo[key]; ok {
+		return v.(T)
+	}
+	v := f()
+	if e.memo == nil {
+		e.memo = map[string]any{}
+	}
+	e.memo[key] = v
+	return v
 }
 
 // NewEditor returns an editor holding tree.
@@ -68,6 +86,7 @@ func (e *Editor) Load(tree any) {
 // changed revalidates after any change.
 func (e *Editor) changed() {
 	e.Rev++
+	e.memo = nil
 	e.compact = string(doc.Compact(e.Tree))
 	e.sc = nil
 	e.Problems = nil

@@ -68,26 +68,30 @@ func (e *Editor) SetInterferenceMode(mode string) {
 
 // InterferenceFields are the single inputs of the current mode.
 func (e *Editor) InterferenceFields() []*form.Field {
-	if e.InterferenceMode() != InterferenceUniform {
-		return nil
-	}
-	var out []*form.Field
-	for _, w := range form.Describe(reflect.TypeOf(perf.InterferenceSpec{}), nil, interferencePath, e.Tree) {
-		if w.Field != nil && w.Field.Name == "uniform" {
-			w.Field.Label = "Slowdown for every pair"
-			w.Field.Optional = false
-			out = append(out, w.Field)
+	return cached(e, "interference-fields", func() []*form.Field {
+		if e.InterferenceMode() != InterferenceUniform {
+			return nil
 		}
-	}
-	return out
+		var out []*form.Field
+		for _, w := range form.Describe(reflect.TypeOf(perf.InterferenceSpec{}), nil, interferencePath, e.Tree) {
+			if w.Field != nil && w.Field.Name == "uniform" {
+				w.Field.Label = "Slowdown for every pair"
+				w.Field.Optional = false
+				out = append(out, w.Field)
+			}
+		}
+		return out
+	})
 }
 
 // InterferenceWidgets are the matrix mode's other settings.
 func (e *Editor) InterferenceWidgets() []form.Widget {
-	if e.InterferenceMode() != InterferenceMatrix {
-		return nil
-	}
-	return form.Describe(reflect.TypeOf(perf.InterferenceSpec{}), nil, interferencePath, e.Tree, "uniform", "models", "matrix")
+	return cached(e, "interference", func() []form.Widget {
+		if e.InterferenceMode() != InterferenceMatrix {
+			return nil
+		}
+		return form.Describe(reflect.TypeOf(perf.InterferenceSpec{}), nil, interferencePath, e.Tree, "uniform", "models", "matrix")
+	})
 }
 
 // MatrixRow is one row of the interference matrix.
@@ -109,23 +113,25 @@ func (e *Editor) MatrixModels() []string {
 
 // MatrixRows describe the matrix's inputs.
 func (e *Editor) MatrixRows() []MatrixRow {
-	if e.InterferenceMode() != InterferenceMatrix {
-		return nil
-	}
-	models := e.MatrixModels()
-	var rows []MatrixRow
-	for i, m := range models {
-		mp := doc.Index(interferencePath+".models", i)
-		row := MatrixRow{Index: i, Model: &form.Field{Path: mp, ID: form.ID(mp), Name: "model", Label: "Model", Kind: form.String}}
-		for k := range models {
-			p := doc.Index(doc.Index(interferencePath+".matrix", i), k)
-			one := 1.0
-			row.Cells = append(row.Cells, &form.Field{Path: p, ID: form.ID(p), Name: "slowdown", Kind: form.Number, Min: &one,
-				Label: fmt.Sprintf("%s next to %s", m, models[k])})
+	return cached(e, "matrix", func() []MatrixRow {
+		if e.InterferenceMode() != InterferenceMatrix {
+			return nil
 		}
-		rows = append(rows, row)
-	}
-	return rows
+		models := e.MatrixModels()
+		var rows []MatrixRow
+		for i, m := range models {
+			mp := doc.Index(interferencePath+".models", i)
+			row := MatrixRow{Index: i, Model: &form.Field{Path: mp, ID: form.ID(mp), Name: "model", Label: "Model", Kind: form.String}}
+			for k := range models {
+				p := doc.Index(doc.Index(interferencePath+".matrix", i), k)
+				one := 1.0
+				row.Cells = append(row.Cells, &form.Field{Path: p, ID: form.ID(p), Name: "slowdown", Kind: form.Number, Min: &one,
+					Label: fmt.Sprintf("%s next to %s", m, models[k])})
+			}
+			rows = append(rows, row)
+		}
+		return rows
+	})
 }
 
 // CellStyle colours a matrix cell by its slowdown, a heat map from white
@@ -135,15 +141,18 @@ func (e *Editor) CellStyle(path string) string {
 	if !ok || v < 1 {
 		return ""
 	}
-	hi := 2.0
-	for _, row := range doc.List(e.Tree, interferencePath+".matrix") {
-		cells, _ := row.([]any)
-		for _, c := range cells {
-			if x, ok := doc.Num(c, ""); ok && x > hi && !math.IsInf(x, 0) {
-				hi = x
+	hi := cached(e, "matrix-max", func() float64 {
+		hi := 2.0
+		for _, row := range doc.List(e.Tree, interferencePath+".matrix") {
+			cells, _ := row.([]any)
+			for _, c := range cells {
+				if x, ok := doc.Num(c, ""); ok && x > hi && !math.IsInf(x, 0) {
+					hi = x
+				}
 			}
 		}
-	}
+		return hi
+	})
 	t := math.Min(1, (v-1)/(hi-1))
 	// white -> #fdbb84 -> #b30000
 	r, g, b := lerp3(t, [3]float64{255, 255, 255}, [3]float64{253, 187, 132}, [3]float64{179, 0, 0})

@@ -23,56 +23,62 @@ import (
 
 // BasicsFields are the scenario's name, title and description.
 func (e *Editor) BasicsFields() []*form.Field {
-	t := reflect.TypeOf(scenario.Scenario{})
-	var out []*form.Field
-	for _, w := range form.Describe(t, nil, "", e.Tree) {
-		if w.Field != nil && (w.Field.Name == "name" || w.Field.Name == "title" || w.Field.Name == "description") {
-			out = append(out, w.Field)
+	return cached(e, "basics", func() []*form.Field {
+		t := reflect.TypeOf(scenario.Scenario{})
+		var out []*form.Field
+		for _, w := range form.Describe(t, nil, "", e.Tree) {
+			if w.Field != nil && (w.Field.Name == "name" || w.Field.Name == "title" || w.Field.Name == "description") {
+				out = append(out, w.Field)
+			}
 		}
-	}
-	return out
+		return out
+	})
 }
 
 // ClusterWidgets are the server groups, racks and network.
 func (e *Editor) ClusterWidgets() []form.Widget {
-	return form.Describe(reflect.TypeOf(cluster.Spec{}), nil, "cluster", e.Tree)
+	return cached(e, "cluster", func() []form.Widget {
+		return form.Describe(reflect.TypeOf(cluster.Spec{}), nil, "cluster", e.Tree)
+	})
 }
 
 // ClusterSummary describes the cluster in a sentence, e.g. "16 GPUs: 16 ×
 // V100 on 4 servers in 1 rack". Groups with invalid values are skipped.
 func (e *Editor) ClusterSummary() string {
-	byType := map[string]int{}
-	var types []string
-	servers, gpus := 0, 0
-	for i := range doc.List(e.Tree, "cluster.servers") {
-		p := doc.Index("cluster.servers", i)
-		count, ok1 := e.wholeNumber(p + ".count")
-		per, ok2 := e.wholeNumber(p + ".gpus")
-		typ := strings.TrimSpace(e.Str(p + ".gpu_type"))
-		if !ok1 || !ok2 || count < 1 || per < 1 || typ == "" || count > 100000 {
-			continue
+	return cached(e, "cluster-summary", func() string {
+		byType := map[string]int{}
+		var types []string
+		servers, gpus := 0, 0
+		for i := range doc.List(e.Tree, "cluster.servers") {
+			p := doc.Index("cluster.servers", i)
+			count, ok1 := e.wholeNumber(p + ".count")
+			per, ok2 := e.wholeNumber(p + ".gpus")
+			typ := strings.TrimSpace(e.Str(p + ".gpu_type"))
+			if !ok1 || !ok2 || count < 1 || per < 1 || typ == "" || count > 100000 {
+				continue
+			}
+			if _, seen := byType[typ]; !seen {
+				types = append(types, typ)
+			}
+			byType[typ] += count * per
+			servers += count
+			gpus += count * per
 		}
-		if _, seen := byType[typ]; !seen {
-			types = append(types, typ)
+		if gpus == 0 {
+			return "No complete server group yet."
 		}
-		byType[typ] += count * per
-		servers += count
-		gpus += count * per
-	}
-	if gpus == 0 {
-		return "No complete server group yet."
-	}
-	sort.Strings(types)
-	parts := make([]string, len(types))
-	for i, t := range types {
-		parts[i] = fmt.Sprintf("%d × %s", byType[t], t)
-	}
-	racks := 1
-	if per, ok := e.wholeNumber("cluster.servers_per_rack"); ok && per > 0 {
-		racks = (servers + per - 1) / per
-	}
-	return fmt.Sprintf("%s GPUs: %s, on %s in %s.", group(gpus), strings.Join(parts, ", "),
-		plural(servers, "server"), plural(racks, "rack"))
+		sort.Strings(types)
+		parts := make([]string, len(types))
+		for i, t := range types {
+			parts[i] = fmt.Sprintf("%d × %s", byType[t], t)
+		}
+		racks := 1
+		if per, ok := e.wholeNumber("cluster.servers_per_rack"); ok && per > 0 {
+			racks = (servers + per - 1) / per
+		}
+		return fmt.Sprintf("%s GPUs: %s, on %s in %s.", group(gpus), strings.Join(parts, ", "),
+			plural(servers, "server"), plural(racks, "rack"))
+	})
 }
 
 func (e *Editor) wholeNumber(path string) (int, bool) {
@@ -117,12 +123,14 @@ func (e *Editor) GeneratorDoc() string {
 
 // GeneratorWidgets are the parameters of the current generator kind.
 func (e *Editor) GeneratorWidgets() []form.Widget {
-	k, ok := workload.LookupGenerator(e.GeneratorKind())
-	if !ok {
-		return nil
-	}
-	defaults := k.NewParams()
-	return form.Describe(reflect.TypeOf(defaults), defaults, "workload.generator", e.Tree, "kind")
+	return cached(e, "generator", func() []form.Widget {
+		k, ok := workload.LookupGenerator(e.GeneratorKind())
+		if !ok {
+			return nil
+		}
+		defaults := k.NewParams()
+		return form.Describe(reflect.TypeOf(defaults), defaults, "workload.generator", e.Tree, "kind")
+	})
 }
 
 // SeedField edits the first seed, the one the page runs.
@@ -153,6 +161,10 @@ const JobPageSize = 50
 
 // JobColumns are the job table's column headers.
 func (e *Editor) JobColumns() []*form.Field {
+	return cached(e, fmt.Sprintf("jobcols:%v", e.ShowAllCols), e.jobColumns)
+}
+
+func (e *Editor) jobColumns() []*form.Field {
 	var out []*form.Field
 	for _, w := range form.Describe(reflect.TypeOf(workload.Job{}), nil, "", nil) {
 		if w.Field != nil && (e.ShowAllCols || contains(jobColumns, w.Field.Name)) {
@@ -180,6 +192,10 @@ type JobRow struct {
 
 // JobRows are the rows of the current page.
 func (e *Editor) JobRows() []JobRow {
+	return cached(e, fmt.Sprintf("jobrows:%d:%v", e.JobsPage, e.ShowAllCols), e.jobRows)
+}
+
+func (e *Editor) jobRows() []JobRow {
 	cols := e.JobColumns()
 	n := len(doc.List(e.Tree, "workload.jobs"))
 	e.JobsPage = max(0, min(e.JobsPage, (n-1)/JobPageSize))
@@ -218,21 +234,23 @@ type PolicyCard struct {
 
 // PolicyCards describe the chosen policies.
 func (e *Editor) PolicyCards() []PolicyCard {
-	var out []PolicyCard
-	for i := range doc.List(e.Tree, "policies") {
-		p := doc.Index("policies", i)
-		c := PolicyCard{Index: i, Path: p, Name: e.Str(p + ".name")}
-		c.Label = &form.Field{Path: p + ".label", ID: form.ID(p + ".label"), Name: "label", Label: "Label", Kind: form.String,
-			Optional: true, Help: "name in tables and legends"}
-		if f, ok := policy.Lookup(c.Name); ok {
-			c.Known, c.Title, c.Paper, c.Doc = true, f.Title, f.Paper, f.Doc
-			c.Label.Default = f.Title
-			defaults := f.NewParams()
-			c.Widgets = form.Describe(reflect.TypeOf(defaults), defaults, p+".params", e.Tree)
+	return cached(e, "policies", func() []PolicyCard {
+		var out []PolicyCard
+		for i := range doc.List(e.Tree, "policies") {
+			p := doc.Index("policies", i)
+			c := PolicyCard{Index: i, Path: p, Name: e.Str(p + ".name")}
+			c.Label = &form.Field{Path: p + ".label", ID: form.ID(p + ".label"), Name: "label", Label: "Label", Kind: form.String,
+				Optional: true, Help: "name in tables and legends"}
+			if f, ok := policy.Lookup(c.Name); ok {
+				c.Known, c.Title, c.Paper, c.Doc = true, f.Title, f.Paper, f.Doc
+				c.Label.Default = f.Title
+				defaults := f.NewParams()
+				c.Widgets = form.Describe(reflect.TypeOf(defaults), defaults, p+".params", e.Tree)
+			}
+			out = append(out, c)
 		}
-		out = append(out, c)
-	}
-	return out
+		return out
+	})
 }
 
 // PolicyInfo describes a registered policy for the "add" menu.
@@ -269,19 +287,23 @@ func (e *Editor) PerfDoc() string {
 
 // PerfWidgets are the base perf model's parameters.
 func (e *Editor) PerfWidgets() []form.Widget {
-	k, ok := perf.Lookup(e.PerfModel())
-	if !ok {
-		return nil
-	}
-	defaults := k.NewParams()
-	return form.Describe(reflect.TypeOf(defaults), defaults, "perf.params", e.Tree)
+	return cached(e, "perf", func() []form.Widget {
+		k, ok := perf.Lookup(e.PerfModel())
+		if !ok {
+			return nil
+		}
+		defaults := k.NewParams()
+		return form.Describe(reflect.TypeOf(defaults), defaults, "perf.params", e.Tree)
+	})
 }
 
 // EngineWidgets are the engine's overheads, budgets and sharing limit, and
 // the metric options.
 func (e *Editor) EngineWidgets() []form.Widget {
-	ws := form.Describe(reflect.TypeOf(scenario.Engine{}), nil, "engine", e.Tree)
-	return append(ws, form.Describe(reflect.TypeOf(scenario.MetricOptions{}), nil, "metrics", e.Tree)...)
+	return cached(e, "engine", func() []form.Widget {
+		ws := form.Describe(reflect.TypeOf(scenario.Engine{}), nil, "engine", e.Tree)
+		return append(ws, form.Describe(reflect.TypeOf(scenario.MetricOptions{}), nil, "metrics", e.Tree)...)
+	})
 }
 
 // Where names the place of a path on the page, e.g. "Cluster › server
@@ -343,6 +365,10 @@ func ownerType(parent, key string) string {
 
 // shownPaths lists every path the current editor view shows a problem at.
 func (e *Editor) shownPaths() map[string]bool {
+	return cached(e, fmt.Sprintf("shown:%d:%v", e.JobsPage, e.ShowAllCols), e.findShownPaths)
+}
+
+func (e *Editor) findShownPaths() map[string]bool {
 	m := map[string]bool{}
 	var walk func(ws []form.Widget)
 	walk = func(ws []form.Widget) {

@@ -50,6 +50,7 @@ func DecodeShare(frag string) (any, error) {
 
 // MakeShare builds the share link of the current scenario and copies it.
 func (a *App) MakeShare() {
+	a.Flush()
 	a.Share = a.P.Location() + "#" + EncodeShare(a.Ed.Tree)
 	a.P.Copy(a.Share)
 }

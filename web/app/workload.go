@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,7 +54,7 @@ func (e *Editor) SetWorkloadMode(mode string) string {
 		switch {
 		case ok:
 		case mode == ModeJobs && len(jobs) > 0:
-			next = doc.FromGo(jobs)
+			next = tidyNumbers(doc.FromGo(jobs))
 		case mode == ModeJobs:
 			next = []any{newJob("j1", 0)}
 		default:
@@ -77,6 +78,28 @@ func (e *Editor) generated() ([]workload.Job, error) {
 		return nil, err
 	}
 	return in.Jobs, nil
+}
+
+// tidyNumbers rounds the numbers of a tree to the millisecond the
+// generators round to, dropping float noise (37.175000000000004 becomes
+// 37.175) that would only distract in a table.
+func tidyNumbers(v any) any {
+	switch x := v.(type) {
+	case *doc.Object:
+		for _, k := range x.Keys() {
+			e, _ := x.Get(k)
+			x.Set(k, tidyNumbers(e))
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = tidyNumbers(e)
+		}
+	case json.Number:
+		if f, err := x.Float64(); err == nil && f == f && math.Abs(f) < 1e12 {
+			return jsonNumber(math.Round(f*1000) / 1000)
+		}
+	}
+	return v
 }
 
 func newJob(id string, arrival float64) *doc.Object {

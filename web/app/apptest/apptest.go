@@ -147,6 +147,10 @@ func (b *Browser) After(d time.Duration, f func()) {
 	b.timers = append(b.timers, timer{b.now.Add(d), f})
 }
 
+// Soon implements app.Platform by running f at once, so that tests see
+// what the page saves without waiting.
+func (b *Browser) Soon(d time.Duration, f func()) { f() }
+
 // PickFile implements app.Platform with the text in Pick.
 func (b *Browser) PickFile(accept string, done func(name, text string, err error)) {
 	done("picked.json", b.Pick, nil)
