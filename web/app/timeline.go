@@ -15,6 +15,9 @@ type Timeline struct {
 
 	cacheKey  [3]float64
 	cacheGrid []ServerRow
+	stateKey  [3]float64
+	state     TLCounts
+	waiting   []WaitingJob
 	events    []float64
 	eventsKey [2]int
 }
@@ -28,7 +31,7 @@ const MaxGridGPUs = 1024
 // reset puts the slider a third of the way into a new run, where jobs
 // are usually both running and waiting.
 func (tl *Timeline) reset(res *Results) {
-	tl.cacheGrid, tl.events = nil, nil
+	tl.cacheGrid, tl.events, tl.waiting = nil, nil, nil
 	if p := tl.policy(res); p != nil {
 		tl.T = math.Round(tlEnd(p) / 3)
 	}
@@ -241,11 +244,21 @@ type WaitingJob struct {
 // TLState returns the counts and the waiting jobs at t (at most limit
 // listed, longest waiting first).
 func (a *App) TLState(limit int) (TLCounts, []WaitingJob) {
-	var n TLCounts
 	p := a.TLRun()
 	if p == nil {
-		return n, nil
+		return TLCounts{}, nil
 	}
+	key := [3]float64{float64(a.Res.RunID), float64(a.TL.Policy), a.TL.T}
+	if a.TL.waiting == nil || a.TL.stateKey != key {
+		a.TL.state, a.TL.waiting = a.tlState(p)
+		a.TL.stateKey = key
+	}
+	return a.TL.state, a.TL.waiting[:min(limit, len(a.TL.waiting))]
+}
+
+// tlState computes the counts and every waiting job, longest waiting first.
+func (a *App) tlState(p *PolicyResult) (TLCounts, []WaitingJob) {
+	var n TLCounts
 	t := a.TL.T
 	holding := make([]bool, len(p.Out.Jobs))
 	busy := map[int32]bool{}
@@ -279,11 +292,8 @@ func (a *App) TLState(limit int) (TLCounts, []WaitingJob) {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(x, y int) bool { return since[idx[x]] < since[idx[y]] })
-	out := make([]WaitingJob, 0, min(limit, len(idx)))
+	out := make([]WaitingJob, 0, len(idx))
 	for _, i := range idx {
-		if len(out) == limit {
-			break
-		}
 		out = append(out, waiting[i])
 	}
 	return n, out
