@@ -73,6 +73,14 @@ func (c *RunBar) ProgressStyle() string {
 // Percent is the progress as text for assistive technology.
 func (c *RunBar) Percent() string { return fmt.Sprint(c.App.Run.ProgressPercent()) }
 
+// CopyLabel is the copy button's text.
+func (c *RunBar) CopyLabel() string {
+	if c.App.Copied {
+		return "Copied"
+	}
+	return "Copy"
+}
+
 // ProblemsTitle counts the problems in words.
 func (c *RunBar) ProblemsTitle() string {
 	n := len(c.App.Ed.Problems)

@@ -100,6 +100,7 @@ type App struct {
 	NoticeErr bool
 	// Share is the last share link made; ImportErr the last import failure.
 	Share     string
+	Copied    bool
 	ImportErr string
 	// saving is set while a save is scheduled.
 	saving bool

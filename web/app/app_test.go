@@ -144,6 +144,7 @@ func TestEditValidateReloadShare(t *testing.T) {
 	// Share into a fresh browser.
 	a.SetText(gpus, "8")
 	a.MakeShare()
+	a.CopyShare()
 	if f.Copied != a.Share || !strings.HasPrefix(a.Share, "http://localhost/#s=") {
 		t.Fatalf("share link %q", a.Share)
 	}
@@ -442,5 +443,48 @@ func TestImportExport(t *testing.T) {
 	f.Pump(a, apptest.Done(a))
 	if a.Res == nil || len(a.Res.Policies[0].Out.Jobs) != 3 {
 		t.Error("open tiny")
+	}
+}
+
+// With one core, one worker runs the policies one after another.
+func TestOneCore(t *testing.T) {
+	f := apptest.New(t)
+	f.NCores = 1
+	a := app.New(f)
+	a.Open("head-of-line")
+	f.Pump(a, apptest.Done(a))
+	f.Pump(a, apptest.Drawn(a))
+	if _, all := a.Workers(); all != 1 {
+		t.Errorf("%d workers on one core", all)
+	}
+	if a.Run.State != app.RunDone || len(a.Res.Policies) != 3 || a.Res.Policies[1].Label != "FIFO (backfill)" {
+		t.Fatalf("state %s, %d policies", a.Run.State, len(a.Res.Policies))
+	}
+	if a.Res.CDF.URL == "" {
+		t.Error("no CDF")
+	}
+}
+
+// A policy run that stops early (here at its event budget) shows its
+// error with the results and is never marked best.
+func TestRunStoppedEarly(t *testing.T) {
+	f := apptest.New(t)
+	a := app.New(f)
+	tree, _ := doc.Parse([]byte(`{"name": "budget", "cluster": {"servers": [{"count": 1, "gpus": 1, "gpu_type": "V100"}]},
+	  "workload": {"generator": {"kind": "poisson", "jobs": 500, "jobs_per_hour": 60,
+	    "gpu_mix": [{"gpus": 1, "weight": 1}], "duration": {"dist": "fixed", "mean_s": 600},
+	    "models": [{"model": "resnet50", "weight": 1}]}},
+	  "engine": {"max_events": 50},
+	  "policies": [{"name": "fifo"}, {"name": "sjf"}]}`))
+	a.LoadTree(tree)
+	a.StartRun()
+	f.Pump(a, apptest.Done(a))
+	f.Pump(a, apptest.Drawn(a))
+	rows := a.Res.MetricRows()
+	if a.Run.State != app.RunDone || rows[0].Error == "" || !strings.Contains(rows[0].Error, "event") {
+		t.Errorf("state %s, rows %+v", a.Run.State, rows)
+	}
+	if rows[0].Cells[0].Best {
+		t.Error("a run that stopped early must not be marked best")
 	}
 }

@@ -52,11 +52,17 @@ func DecodeShare(frag string) (any, error) {
 func (a *App) MakeShare() {
 	a.Flush()
 	a.Share = a.P.Location() + "#" + EncodeShare(a.Ed.Tree)
+	a.Copied = false
+}
+
+// CopyShare copies the share link to the clipboard.
+func (a *App) CopyShare() {
 	a.P.Copy(a.Share)
+	a.Copied = true
 }
 
 // CloseShare hides the share box.
-func (a *App) CloseShare() { a.Share = "" }
+func (a *App) CloseShare() { a.Share, a.Copied = "", false }
 
 // Export saves the scenario as a JSON file.
 func (a *App) Export() {
