@@ -107,8 +107,9 @@ type RunRequest struct {
 	Seed     uint64 `json:"seed,omitempty"`
 	// Policy, when set, is the index of the only policy to run.
 	Policy *int `json:"policy,omitempty"`
-	// Figures lists the figures wanted as PNG: nil means all of the
-	// scenario's, an empty non-nil list none.
+	// Figures lists the figures wanted as PNG, by name or kind ("gantt"
+	// for every Gantt chart), whatever the scenario's own plot list says:
+	// nil means the scenario's plots, an empty non-nil list none.
 	Figures []string `json:"figures"`
 	// Timeline asks for each run's GPU intervals and decision log.
 	Timeline bool `json:"timeline,omitempty"`

@@ -203,6 +203,12 @@ func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 	res := protocol.Result{Output: out, Figures: []protocol.Figure{}}
 	bin := map[string][]byte{}
 	if req.Figures == nil || len(req.Figures) > 0 {
+		if req.Figures != nil {
+			// An explicit list wins over the scenario's own plots.
+			all := *rep.Scenario
+			all.Plots = nil
+			rep.Scenario = &all
+		}
 		figs, err := rep.Figures(seed, plot.Options{Width: req.Width, Height: req.Height})
 		if err != nil {
 			h.fail(id, protocol.Error{Message: "drawing: " + err.Error()})
