@@ -352,6 +352,9 @@ func TestInterferenceEditing(t *testing.T) {
 	if !strings.Contains(a.Ed.FieldProblem(cell), "at least 1") {
 		t.Errorf("cell problem %q", a.Ed.FieldProblem(cell))
 	}
+	if ps := a.Ed.AllProblems(); len(ps) != 1 || ps[0].Where != "Interference › bert next to gpt2" && ps[0].Where != "Interference › bert next to ncf" {
+		t.Errorf("problem place %+v", ps)
+	}
 	a.SetText(cell, "2.5")
 	if !a.Ed.Valid() || !strings.Contains(a.Ed.CellStyle(cell.Path), "rgb(179,0,0)") {
 		t.Errorf("valid %v, style %q", a.Ed.Problems, a.Ed.CellStyle(cell.Path))

@@ -306,9 +306,28 @@ func (e *Editor) EngineWidgets() []form.Widget {
 	})
 }
 
+// where is Where with the interference matrix's cells named by their
+// models: "Interference › bert next to ncf".
+func (e *Editor) where(path string) string {
+	var i, k int
+	if n, _ := fmt.Sscanf(path, interferencePath+".matrix[%d][%d]", &i, &k); n == 2 {
+		models := e.MatrixModels()
+		if i < len(models) && k < len(models) {
+			return fmt.Sprintf("Interference › %s next to %s", models[i], models[k])
+		}
+	}
+	return Where(path)
+}
+
 // Where names the place of a path on the page, e.g. "Cluster › server
 // group 1 › GPUs per server".
 func Where(path string) string {
+	if rest, ok := strings.CutPrefix(path, interferencePath); ok {
+		if rest == "" {
+			return "Interference"
+		}
+		return "Interference › " + Where(strings.TrimPrefix(rest, "."))
+	}
 	steps, err := doc.ParsePath(path)
 	if err != nil || len(steps) == 0 {
 		return "Scenario"
@@ -347,7 +366,7 @@ var sectionNames = map[string]string{
 // stepNames name containers along a path.
 var stepNames = map[string]string{
 	"servers": "server group", "jobs": "job", "generator": "generator", "params": "parameters",
-	"interference": "interference", "matrix": "row", "gpu_mix": "GPU-count mix row", "models": "model",
+	"interference": "interference", "matrix": "matrix row", "gpu_mix": "GPU-count mix row", "models": "model",
 	"scale_factors": "GPU-count mix row", "network": "network",
 }
 
@@ -441,7 +460,7 @@ func (e *Editor) Unplaced(prefixes ...string) []Problem {
 		}
 		for _, pre := range prefixes {
 			if pre == "" && sectionRank(p.Path) == 0 || pre != "" && (p.Path == pre || strings.HasPrefix(p.Path, pre+".") || strings.HasPrefix(p.Path, pre+"[")) {
-				out = append(out, Problem{Path: p.Path, Where: Where(p.Path), Msg: p.Msg})
+				out = append(out, Problem{Path: p.Path, Where: e.where(p.Path), Msg: p.Msg})
 				break
 			}
 		}
@@ -465,7 +484,7 @@ func (e *Editor) AllProblems() []Problem {
 				msg = form.Message(&form.Field{Kind: e.kindAt(p.Path)}, v, msg)
 			}
 		}
-		out[i] = Problem{Path: p.Path, Where: Where(p.Path), Msg: msg, ID: form.ID(p.Path)}
+		out[i] = Problem{Path: p.Path, Where: e.where(p.Path), Msg: msg, ID: form.ID(p.Path)}
 	}
 	return out
 }
