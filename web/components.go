@@ -264,10 +264,20 @@ type FormTable struct {
 	Add string
 }
 
+// addTexts name a new row of the tables the page knows.
+var addTexts = map[string]string{
+	"servers": "+ Add a server group", "gpu_mix": "+ Add a GPU count", "scale_factors": "+ Add a GPU count",
+	"models": "+ Add a model", "entities": "+ Add an owner", "type_speed": "+ Add a GPU type",
+}
+
 // AddText is the add button's text.
 func (c *FormTable) AddText() string {
 	if c.Add != "" {
 		return c.Add
+	}
+	name := c.T.Path[strings.LastIndex(c.T.Path, ".")+1:]
+	if t, ok := addTexts[name]; ok {
+		return t
 	}
 	return "+ Add a row"
 }

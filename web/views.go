@@ -330,6 +330,14 @@ func (c *TimelineView) Itoa(i int) string { return strconv.Itoa(i) }
 // Pressed is aria-pressed of a policy button.
 func (c *TimelineView) Pressed(i int) string { return boolString(c.App.TL.Policy == i) }
 
+// PlayLabel is the play button's text.
+func (c *TimelineView) PlayLabel() string {
+	if c.App.TL.Playing {
+		return "❚❚ Pause"
+	}
+	return "▶ Play"
+}
+
 // Slider is the slider's value.
 func (c *TimelineView) Slider() string { return strconv.Itoa(c.App.TLSlider()) }
 

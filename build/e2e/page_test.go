@@ -336,7 +336,9 @@ func TestPage(t *testing.T) {
 				t.Fatal(err)
 			}
 			samples = append(samples, ms)
-			progress = append(progress, p.text("progress-text"))
+			if txt := p.text("progress-text"); txt != "" {
+				progress = append(progress, txt)
+			}
 			time.Sleep(50 * time.Millisecond)
 		}
 		if len(samples) < 3 {
@@ -345,7 +347,9 @@ func TestPage(t *testing.T) {
 		sort.Float64s(samples)
 		t.Logf("click latency during the 10,000-job run: %d clicks, median %.1f ms, max %.1f ms (target: 100 ms)",
 			len(samples), samples[len(samples)/2], samples[len(samples)-1])
-		t.Logf("progress seen: %q … %q", progress[0], progress[len(progress)-1])
+		if len(progress) > 0 {
+			t.Logf("progress seen: %q … %q", progress[0], progress[len(progress)-1])
+		}
 		if samples[len(samples)/2] > 500 {
 			t.Errorf("the page is slow to answer during a run: median %.0f ms", samples[len(samples)/2])
 		}

@@ -261,6 +261,18 @@ func TestTimeline(t *testing.T) {
 	if a.TLRun().Label != "SJF" {
 		t.Error("select")
 	}
+	// Playing steps event by event to the end.
+	a.SetTab(app.TabTimeline)
+	a.TLSetSlider(0)
+	a.TLPlay()
+	steps := 0
+	for a.TL.Playing && steps < 1000 {
+		f.Advance(app.PlayStep)
+		steps++
+	}
+	if a.TL.Playing || a.TLSlider() != app.SliderSteps || steps < 10 {
+		t.Errorf("playing ended at slider %d after %d steps (playing %v)", a.TLSlider(), steps, a.TL.Playing)
+	}
 }
 
 func chips(rows []app.ServerRow) string {

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"sort"
+	"time"
 )
 
 // Timeline is the state of the timeline view: which policy's run, and the
@@ -12,6 +13,8 @@ import (
 type Timeline struct {
 	Policy int
 	T      float64
+	// Playing steps from event to event by itself.
+	Playing bool
 
 	cacheKey  [3]float64
 	cacheGrid []ServerRow
@@ -140,6 +143,43 @@ func (a *App) TLStep(d int) {
 	if i >= 0 {
 		a.TL.T = ev[i]
 	}
+}
+
+// PlayStep is the pause between two events when the timeline plays.
+const PlayStep = 350 * time.Millisecond
+
+// TLPlay starts or stops playing the run event by event.
+func (a *App) TLPlay() {
+	if a.TL.Playing {
+		a.TL.Playing = false
+		return
+	}
+	if a.TLRun() == nil {
+		return
+	}
+	if a.TL.T >= a.TLEnd() {
+		a.TL.T = 0 // from the start again
+	}
+	a.TL.Playing = true
+	a.tlTick()
+}
+
+// tlTick advances one event and schedules the next, until the end, a
+// pause, or another view.
+func (a *App) tlTick() {
+	a.P.After(PlayStep, func() {
+		if !a.TL.Playing || a.Tab != TabTimeline || a.TLRun() == nil {
+			a.TL.Playing = false
+			return
+		}
+		before := a.TL.T
+		a.TLStep(1)
+		if a.TL.T == before || a.TL.T >= a.TLEnd() {
+			a.TL.Playing = false
+			return
+		}
+		a.tlTick()
+	})
 }
 
 // GPUCell is one GPU of the grid at time t.
