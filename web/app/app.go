@@ -131,7 +131,8 @@ func New(p Platform) *App {
 		}
 		a.Gallery = append(a.Gallery, GalleryItem{Name: n, Title: sc.Title, Description: sc.Description, Tags: sc.Tags, Default: n == scenarios.Default})
 	}
-	a.Ed = NewEditor(a.initialTree())
+	tree, replaced := a.initialTree()
+	a.Ed = NewEditor(tree)
 	if s, ok := p.Load(keyStash); ok {
 		if t, err := doc.Parse([]byte(s)); err == nil {
 			if o, ok := t.(*doc.Object); ok {
@@ -146,6 +147,10 @@ func New(p Platform) *App {
 		if t, err := doc.Parse([]byte(s)); err == nil {
 			a.Previous = t
 		}
+	}
+	if replaced != nil {
+		a.Previous = replaced
+		p.Save(keyPrevious, string(doc.Marshal(replaced)))
 	}
 	a.write()
 	return a
@@ -174,25 +179,34 @@ func (a *App) ChooseImport() {
 }
 
 // initialTree picks the scenario to open with: a share link in the
-// fragment wins, then what the browser kept, then the default.
-func (a *App) initialTree() any {
-	if frag := a.P.Fragment(); frag != "" {
-		if tree, err := DecodeShare(frag); err == nil {
-			a.Restored = "Opened the scenario from the link."
-			a.P.SetFragment("") // later reloads restore the edited copy from storage
-			return tree
-		} else if strings.HasPrefix(frag, "s=") {
-			a.setNotice("The link's scenario could not be read ("+err.Error()+"); opened your last scenario instead.", true)
-		}
-	}
+// fragment wins, then what the browser kept, then the default. When a
+// link replaces a kept scenario, that one is returned as previous, so
+// that opening a link never loses work.
+func (a *App) initialTree() (tree, previous any) {
+	var stored any
 	if s, ok := a.P.Load(KeyScenario); ok {
-		if tree, err := doc.Parse([]byte(s)); err == nil {
-			a.Restored = "Restored your scenario from this browser."
-			return tree
+		if t, err := doc.Parse([]byte(s)); err == nil {
+			stored = t
 		}
 	}
-	tree, _ := builtin(scenarios.Default)
-	return tree
+	if frag := a.P.Fragment(); strings.HasPrefix(frag, "s=") {
+		a.P.SetFragment("") // later reloads restore the edited copy from storage
+		shared, err := DecodeShare(frag)
+		if err == nil {
+			a.Restored = "Opened the scenario from the link."
+			if stored != nil && string(doc.Compact(stored)) != string(doc.Compact(shared)) {
+				previous = stored
+			}
+			return shared, previous
+		}
+		a.setNotice("The link's scenario could not be read ("+err.Error()+"); opened your last scenario instead.", true)
+	}
+	if stored != nil {
+		a.Restored = "Restored your scenario from this browser."
+		return stored, nil
+	}
+	tree, _ = builtin(scenarios.Default)
+	return tree, nil
 }
 
 func builtin(name string) (any, error) {

@@ -160,6 +160,24 @@ func TestEditValidateReloadShare(t *testing.T) {
 	if string(doc.Marshal(c.Ed.Tree)) != g.Storage[app.KeyScenario] {
 		t.Error("the shared scenario was not saved")
 	}
+	// A link opened where other work is stored keeps that work at hand.
+	b.SetText(clusterField(t, b, "cluster.servers[0].count"), "7")
+	b.Flush()
+	_, f.Frag, _ = strings.Cut(a.Share, "#")
+	d := app.New(f)
+	if d.Ed.JSON() != a.Ed.JSON() || d.Previous == nil {
+		t.Fatalf("link over stored work: previous %v", d.Previous != nil)
+	}
+	d.Undo()
+	if n, _ := d.Ed.Number("cluster.servers[0].count"); n != 7 {
+		t.Errorf("the stored work was not brought back: count %v", n)
+	}
+	// A damaged link says so and opens the stored scenario.
+	f.Frag = "s=!!!"
+	e := app.New(f)
+	if !e.NoticeErr || !strings.Contains(e.Notice, "could not be read") || f.Frag != "" {
+		t.Errorf("damaged link: %q, fragment %q", e.Notice, f.Frag)
+	}
 }
 
 // Changing the cluster and running again changes the metrics.
