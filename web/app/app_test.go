@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/wasm/protocol"
 	"github.com/schedlab/schedlab/web/app"
 	"github.com/schedlab/schedlab/web/app/apptest"
 	"github.com/schedlab/schedlab/web/doc"
@@ -519,5 +521,35 @@ func TestRunStoppedEarly(t *testing.T) {
 	}
 	if rows[0].Cells[0].Best {
 		t.Error("a run that stopped early must not be marked best")
+	}
+}
+
+// Two jobs on one GPU mark it shared in the grid; a job holding no GPU
+// after its arrival is waiting.
+func TestTimelineSharedGPU(t *testing.T) {
+	f := apptest.New(t)
+	a := app.New(f)
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1, GPUs: 2, GPUType: "V100"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(x float64) *float64 { return &x }
+	a.Res = &app.Results{RunID: 1, Cluster: c, Policies: []*app.PolicyResult{{Label: "X",
+		Out: protocol.PolicyOutput{Jobs: []protocol.JobOutput{
+			{ID: "a", GPUs: 1, ArrivalS: 0, StartS: at(0), FinishS: at(100)},
+			{ID: "b", GPUs: 1, ArrivalS: 10, StartS: at(10), FinishS: at(90)},
+			{ID: "c", GPUs: 2, ArrivalS: 20, StartS: at(100), FinishS: at(150)},
+		}},
+		Intervals: []protocol.Interval{{GPU: 0, Job: 0, StartS: 0, EndS: 100}, {GPU: 0, Job: 1, StartS: 10, EndS: 90},
+			{GPU: 0, Job: 2, StartS: 100, EndS: 150}, {GPU: 1, Job: 2, StartS: 100, EndS: 150}},
+	}}}
+	a.TL.T = 50
+	grid := a.TLGrid()
+	if len(grid) != 1 || !grid[0].Cells[0].Shared || len(grid[0].Cells[0].Jobs) != 2 || grid[0].Cells[1].Shared {
+		t.Fatalf("grid %+v", grid)
+	}
+	n, waiting := a.TLState(10)
+	if n.Running != 2 || n.Waiting != 1 || len(waiting) != 1 || waiting[0].Name != "c" || n.Busy != 1 {
+		t.Errorf("counts %+v waiting %+v", n, waiting)
 	}
 }
