@@ -10,11 +10,16 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ADDR    ?= localhost:8080
 
-.PHONY: all run site test test-native test-wasm test-e2e bench chromium vet clean
+.PHONY: all run site generate test test-native test-wasm test-e2e bench chromium vet clean
 
 all: site
 
-site:
+# The page's components: .vugu files -> web/0_components_gen.go (committed;
+# a test checks it is current).
+generate:
+	$(GO) generate ./web
+
+site: generate
 	$(GO) run ./build/site -out $(OUT)
 
 run: site

@@ -4,6 +4,8 @@ go 1.26
 
 require (
 	github.com/chromedp/chromedp v0.22.1
+	github.com/vugu/vjson v0.0.0-20200505061711-f9cbed27d3d9
+	github.com/vugu/vugu v0.5.1
 	golang.org/x/image v0.30.0
 	gonum.org/v1/plot v0.17.0
 )
@@ -17,5 +19,9 @@ require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	github.com/vugu/html v0.0.0-20190914200101-c62dc20b8289 // indirect
+	github.com/vugu/xxhash v0.0.0-20191111030615-ed24d0179019 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )
+
+tool github.com/vugu/vugu/cmd/vugugen

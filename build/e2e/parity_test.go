@@ -21,7 +21,7 @@ func TestNativeAndWasmAgree(t *testing.T) {
 	need(t, err == nil, "node")
 	root := repoRoot(t)
 	tmp := t.TempDir()
-	native := filepath.Join(tmp, "schedlab")
+	native := cli(t)
 	wasm := filepath.Join(tmp, "schedlab.wasm")
 	build := func(out string, env ...string) {
 		cmd := exec.Command("go", "build", "-o", out, "./cmd/schedlab")
@@ -31,7 +31,6 @@ func TestNativeAndWasmAgree(t *testing.T) {
 			t.Fatalf("go build %v: %v\n%s", env, err, b)
 		}
 	}
-	build(native)
 	build(wasm, "GOOS=js", "GOARCH=wasm")
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {

@@ -1,17 +1,24 @@
-// Command site builds schedlab's static site into a directory: the engine
-// compiled to WebAssembly, Go's wasm support script from the same
-// toolchain, the page and the worker script. The result can be served by
-// any static file server (GitHub Pages included).
+// Command site builds schedlab's static site into a directory: the page
+// (wasm/ui) and the engine (wasm/engine) compiled to WebAssembly, Go's wasm
+// support script from the same toolchain, the worker script, the style
+// sheet and index.html. Every asset but index.html and the icon gets its
+// content hash in its name and index.html names them, so a browser (or
+// GitHub Pages' ten-minute cache) never mixes versions. All URLs are
+// relative: the folder can be served from any path by any static server.
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"text/template"
 )
 
 func main() {
@@ -23,33 +30,119 @@ func main() {
 	}
 }
 
+// Assets are the hashed file names index.html refers to.
+type Assets struct {
+	UI, Engine, Worker, WasmExec, CSS string
+}
+
 func build(out string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	if err := clean(out); err != nil {
 		return err
 	}
 	goroot, err := goEnv("GOROOT")
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(out, "engine.wasm"), "./wasm/engine")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("building the engine: %w", err)
+	tmp, err := os.MkdirTemp("", "schedlab-site")
+	if err != nil {
+		return err
 	}
-	copies := map[string]string{
-		filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"): "wasm_exec.js",
-		"index.html":      "index.html",
-		"web/worker.js":   "worker.js",
-		"web/favicon.svg": "favicon.svg",
+	defer os.RemoveAll(tmp)
+	// The two binaries build in parallel: most of the time is linking.
+	wasm := map[string]string{"ui": "./wasm/ui", "engine": "./wasm/engine"}
+	errs := make(chan error, len(wasm))
+	var wg sync.WaitGroup
+	for name, pkg := range wasm {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(tmp, name+".wasm"), pkg)
+			cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+			if b, err := cmd.CombinedOutput(); err != nil {
+				errs <- fmt.Errorf("building %s: %v\n%s", pkg, err, b)
+			}
+		}()
 	}
-	for src, dst := range copies {
-		if err := copyFile(src, filepath.Join(out, dst)); err != nil {
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	var a Assets
+	for _, f := range []struct {
+		src, name string
+		dst       *string
+	}{
+		{filepath.Join(tmp, "ui.wasm"), "ui.wasm", &a.UI},
+		{filepath.Join(tmp, "engine.wasm"), "engine.wasm", &a.Engine},
+		{"web/worker.js", "worker.js", &a.Worker},
+		{filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), "wasm_exec.js", &a.WasmExec},
+		{"web/style.css", "style.css", &a.CSS},
+	} {
+		if *f.dst, err = copyHashed(f.src, out, f.name); err != nil {
 			return err
 		}
 	}
-	// GitHub Pages' Jekyll would drop files starting with "_" or ".".
+	if err := copyFile("web/favicon.svg", filepath.Join(out, "favicon.svg")); err != nil {
+		return err
+	}
+	page, err := os.ReadFile("index.html")
+	if err != nil {
+		return err
+	}
+	tmpl, err := template.New("index.html").Option("missingkey=error").Parse(string(page))
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := tmpl.Execute(&buf, a); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "index.html"), buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	// Branch-based GitHub Pages runs Jekyll, which drops some files; the
+	// site needs none of it.
 	return os.WriteFile(filepath.Join(out, ".nojekyll"), nil, 0o644)
+}
+
+// clean removes the files of an earlier build, keeping anything else.
+func clean(out string) error {
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		n := e.Name()
+		ours := n == "index.html" || n == "favicon.svg" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
+		for _, p := range []string{"ui.", "engine.", "worker.", "wasm_exec.", "style."} {
+			if strings.HasPrefix(n, p) {
+				ours = true
+			}
+		}
+		if ours && !e.IsDir() {
+			if err := os.Remove(filepath.Join(out, n)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// copyHashed copies src to out as name with a content hash before the
+// extension: ui.wasm -> ui.1a2b3c4d5e.wasm.
+func copyHashed(src, out, name string) (string, error) {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	ext := filepath.Ext(name)
+	hashed := strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext
+	return hashed, os.WriteFile(filepath.Join(out, hashed), data, 0o644)
 }
 
 func goEnv(key string) (string, error) {
@@ -61,18 +154,9 @@ func goEnv(key string) (string, error) {
 }
 
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	defer in.Close()
-	o, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(o, in); err != nil {
-		o.Close()
-		return err
-	}
-	return o.Close()
+	return os.WriteFile(dst, data, 0o644)
 }

@@ -1,0 +1,124 @@
+package handler
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/experiment"
+	"github.com/schedlab/schedlab/sim/plot"
+	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/sim/workload"
+	"github.com/schedlab/schedlab/wasm/protocol"
+)
+
+// draw renders figures of runs that finished elsewhere (typically one
+// policy per worker): it rebuilds a report from their outputs and
+// intervals and draws it exactly as a run draws its own figures.
+func (h *Handler) draw(id int, req protocol.DrawRequest, bin map[string][]byte) {
+	sc, _, perr := parse("", req.Document)
+	if perr != nil {
+		h.fail(id, *perr)
+		return
+	}
+	rep, err := rebuild(sc, req, bin)
+	if err != nil {
+		h.fail(id, protocol.Error{Message: "drawing: " + err.Error()})
+		return
+	}
+	format := req.Format
+	if format == "" {
+		format = "png"
+	}
+	if format != "png" && format != "svg" {
+		h.fail(id, protocol.Error{Message: fmt.Sprintf("unknown figure format %q (want png or svg)", format)})
+		return
+	}
+	figs, err := rep.Figures(req.Seed, plot.Options{Width: req.Width, Height: req.Height, EmbedFonts: format == "svg"})
+	if err != nil {
+		h.fail(id, protocol.Error{Message: "drawing: " + err.Error()})
+		return
+	}
+	out := protocol.Drawn{Format: format, Figures: []protocol.Figure{}}
+	files := map[string][]byte{}
+	for _, f := range figs {
+		if req.Figures != nil && !contains(req.Figures, f.Name) && !contains(req.Figures, kindOf(f.Name)) {
+			continue
+		}
+		var b []byte
+		if format == "svg" {
+			b, err = f.Figure.SVG()
+		} else {
+			b, err = f.Figure.PNG()
+		}
+		if err != nil {
+			h.fail(id, protocol.Error{Message: "drawing " + f.Name + ": " + err.Error()})
+			return
+		}
+		files[f.Name] = b
+		out.Figures = append(out.Figures, protocol.Figure{Name: f.Name, Title: f.Title})
+	}
+	m := protocol.NewMessage(protocol.TypeDrawn, id, out)
+	m.Bin = files
+	h.send(m)
+}
+
+// rebuild turns a draw request back into the report the figures are drawn
+// from. Only what the figures read is filled in: job records (completion
+// times, models), per-model summaries, intervals and the cluster.
+func rebuild(sc *scenario.Scenario, req protocol.DrawRequest, bin map[string][]byte) (*experiment.Report, error) {
+	c, err := cluster.New(sc.Cluster)
+	if err != nil {
+		return nil, err
+	}
+	copied := *sc
+	copied.Plots = nil // every kind; the request's Figures filters
+	rep := &experiment.Report{Scenario: &copied}
+	for k, dr := range req.Runs {
+		var po protocol.PolicyOutput
+		if err := json.Unmarshal(dr.Output, &po); err != nil {
+			return nil, fmt.Errorf("run %d (%s): %w", k, dr.Label, err)
+		}
+		res := &engine.Result{Jobs: make([]engine.JobRecord, len(po.Jobs))}
+		for i, j := range po.Jobs {
+			res.Jobs[i] = record(i, j)
+		}
+		if b, ok := bin[protocol.IntervalsKey(k)]; ok {
+			iv, err := protocol.DecodeIntervals(b)
+			if err != nil {
+				return nil, err
+			}
+			for _, x := range iv {
+				if int(x.GPU) < 0 || int(x.GPU) >= c.NumGPUs() || int(x.Job) < 0 || int(x.Job) >= len(res.Jobs) {
+					return nil, fmt.Errorf("run %d (%s): interval on GPU %d for job %d is outside the cluster or the jobs", k, dr.Label, x.GPU, x.Job)
+				}
+				res.Intervals = append(res.Intervals, engine.Interval{GPU: cluster.GPUID(x.GPU), Job: engineJob(x.Job), StartS: x.StartS, EndS: x.EndS})
+			}
+		}
+		rep.Runs = append(rep.Runs, &experiment.Run{Policy: dr.Label, PolicyName: dr.Name, Seed: req.Seed,
+			Inputs: &scenario.Inputs{Cluster: c}, Result: res, ByModel: po.ByModel, Summary: po.Metrics})
+	}
+	return rep, nil
+}
+
+// record rebuilds the fields of a job record that figures read.
+func record(i int, j protocol.JobOutput) engine.JobRecord {
+	r := engine.JobRecord{Job: engineJob(int32(i)), Name: j.ID, Model: j.Model, GPUs: j.GPUs, ArrivalS: j.ArrivalS,
+		FirstStartS: -1, FinishS: -1, Status: engine.Pending}
+	if j.StartS != nil {
+		r.FirstStartS = *j.StartS
+	}
+	if j.QueueS != nil {
+		r.QueueS = *j.QueueS
+	}
+	if j.FinishS != nil {
+		r.FinishS = *j.FinishS
+	}
+	if j.Status == engine.Finished.String() {
+		r.Status = engine.Finished
+	}
+	return r
+}
+
+func engineJob(i int32) workload.JobID { return workload.JobID(i) }

@@ -1,0 +1,292 @@
+// Package handler is the engine Web Worker's logic without the browser:
+// it answers the messages of package protocol by running scenarios and
+// drawing figures. wasm/engine connects it to the worker's postMessage;
+// native tests (and the UI's tests) call it directly.
+package handler
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim/experiment"
+	"github.com/schedlab/schedlab/sim/plot"
+	"github.com/schedlab/schedlab/sim/policy"
+	_ "github.com/schedlab/schedlab/sim/policy/all" // every policy a scenario may name
+	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/sim/schema"
+	"github.com/schedlab/schedlab/wasm/protocol"
+)
+
+// Handler answers protocol messages. Post receives every reply; it may be
+// called from several goroutines, one at a time.
+type Handler struct {
+	post func(protocol.Message)
+	// Yield, if set, is called at every progress report of a run; the
+	// worker uses it to let its event loop deliver "cancel" messages.
+	Yield func()
+	// ProgressEvery is the least wall time between two progress messages.
+	ProgressEvery time.Duration
+
+	mu      sync.Mutex // guards cancels and serializes post
+	cancels map[int]context.CancelFunc
+}
+
+// New returns a handler that sends its replies to post.
+func New(post func(protocol.Message)) *Handler {
+	return &Handler{post: post, cancels: map[int]context.CancelFunc{}, ProgressEvery: 200 * time.Millisecond}
+}
+
+func (h *Handler) send(m protocol.Message) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.post(m)
+}
+
+func (h *Handler) fail(id int, e protocol.Error) {
+	h.send(protocol.NewMessage(protocol.TypeError, id, e))
+}
+
+// Handle answers one message. Runs and draws go on in their own goroutine,
+// so Handle never blocks (a worker must not block in its message callback).
+func (h *Handler) Handle(m protocol.Message) {
+	switch m.Type {
+	case protocol.TypeRun:
+		var req protocol.RunRequest
+		if err := json.Unmarshal(m.JSON, &req); err != nil {
+			h.fail(m.ID, protocol.Error{Message: "bad run request: " + err.Error()})
+			return
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		h.mu.Lock()
+		h.cancels[m.ID] = cancel
+		h.mu.Unlock()
+		go func() {
+			defer func() {
+				h.mu.Lock()
+				delete(h.cancels, m.ID)
+				h.mu.Unlock()
+				cancel()
+			}()
+			h.guard(m.ID, func() { h.run(ctx, m.ID, req) })
+		}()
+	case protocol.TypeDraw:
+		var req protocol.DrawRequest
+		if err := json.Unmarshal(m.JSON, &req); err != nil {
+			h.fail(m.ID, protocol.Error{Message: "bad draw request: " + err.Error()})
+			return
+		}
+		go h.guard(m.ID, func() { h.draw(m.ID, req, m.Bin) })
+	case protocol.TypeCancel:
+		h.mu.Lock()
+		if c := h.cancels[m.ID]; c != nil {
+			c()
+		}
+		h.mu.Unlock()
+	case protocol.TypeList:
+		h.send(protocol.NewMessage(protocol.TypeReady, 0, Ready()))
+	default:
+		h.fail(m.ID, protocol.Error{Message: fmt.Sprintf("unknown message type %q", m.Type)})
+	}
+}
+
+// guard turns a panic into an error reply: a bug must not kill the worker
+// silently and leave the page waiting.
+func (h *Handler) guard(id int, f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			h.fail(id, protocol.Error{Message: fmt.Sprintf("internal error: %v", r)})
+		}
+	}()
+	f()
+}
+
+// Ready describes the engine: the built-in scenarios and the policies.
+func Ready() protocol.Ready {
+	r := protocol.Ready{Default: scenarios.Default, Policies: policy.Names()}
+	for _, n := range scenarios.Names() {
+		data, _ := scenarios.Read(n)
+		if sc, err := scenario.Parse(data); err == nil {
+			r.Scenarios = append(r.Scenarios, protocol.ScenarioInfo{Name: n, Title: sc.Title, Description: sc.Description, Tags: sc.Tags})
+		}
+	}
+	return r
+}
+
+// parse reads the request's scenario, reporting problems as an Error.
+func parse(name, document string) (*scenario.Scenario, []byte, *protocol.Error) {
+	doc := []byte(document)
+	if name != "" {
+		var ok bool
+		if doc, ok = scenarios.Read(name); !ok {
+			return nil, nil, &protocol.Error{Message: "no built-in scenario named " + name}
+		}
+	}
+	sc, err := scenario.Parse(doc)
+	if err != nil {
+		e := &protocol.Error{Message: "the scenario is not valid"}
+		var ps schema.Problems
+		if errors.As(err, &ps) {
+			e.Problems = ps
+		}
+		return nil, nil, e
+	}
+	return sc, doc, nil
+}
+
+// onePolicy returns the scenario reduced to policy i, keeping its label,
+// so that the run and its output are those of the full scenario's run.
+func onePolicy(sc *scenario.Scenario, doc []byte, i int) (*scenario.Scenario, error) {
+	if i < 0 || i >= len(sc.Policies) {
+		return nil, fmt.Errorf("policy index %d is out of range (the scenario has %d policies)", i, len(sc.Policies))
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &fields); err != nil {
+		return nil, err
+	}
+	p := sc.Policies[i]
+	p.Label = sc.PolicyLabel(i)
+	one, err := json.Marshal([]scenario.PolicySpec{p})
+	if err != nil {
+		return nil, err
+	}
+	fields["policies"] = one
+	reduced, err := json.Marshal(fields)
+	if err != nil {
+		return nil, err
+	}
+	return scenario.Parse(reduced)
+}
+
+func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
+	start := time.Now()
+	sc, doc, perr := parse(req.Name, req.Document)
+	if perr != nil {
+		h.fail(id, *perr)
+		return
+	}
+	seed := req.Seed
+	if seed == 0 {
+		seed = sc.RunSeeds()[0]
+	}
+	if req.Policy != nil {
+		var err error
+		if sc, err = onePolicy(sc, doc, *req.Policy); err != nil {
+			h.fail(id, protocol.Error{Message: err.Error()})
+			return
+		}
+	}
+	var last time.Time
+	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: []uint64{seed}, Progress: func(p experiment.Progress) {
+		if time.Since(last) >= h.ProgressEvery {
+			last = time.Now()
+			h.send(protocol.NewMessage(protocol.TypeProgress, id, protocol.Progress{Policy: p.Policy, Run: p.Run, Runs: p.Runs,
+				NowS: p.NowS, Finished: p.Finished, Total: p.Total}))
+			if h.Yield != nil {
+				h.Yield()
+			}
+		}
+	}})
+	if err != nil {
+		h.fail(id, protocol.Error{Message: err.Error(), Cancelled: ctx.Err() != nil})
+		return
+	}
+	out, err := json.Marshal(rep.Output(seed))
+	if err != nil {
+		h.fail(id, protocol.Error{Message: err.Error()})
+		return
+	}
+	res := protocol.Result{Output: out, Figures: []protocol.Figure{}}
+	bin := map[string][]byte{}
+	if req.Figures == nil || len(req.Figures) > 0 {
+		if req.Figures != nil {
+			// An explicit list wins over the scenario's own plots.
+			all := *rep.Scenario
+			all.Plots = nil
+			rep.Scenario = &all
+		}
+		figs, err := rep.Figures(seed, plot.Options{Width: req.Width, Height: req.Height})
+		if err != nil {
+			h.fail(id, protocol.Error{Message: "drawing: " + err.Error()})
+			return
+		}
+		for _, f := range figs {
+			if req.Figures != nil && !contains(req.Figures, f.Name) && !contains(req.Figures, kindOf(f.Name)) {
+				continue
+			}
+			b, err := f.Figure.PNG()
+			if err != nil {
+				h.fail(id, protocol.Error{Message: "drawing " + f.Name + ": " + err.Error()})
+				return
+			}
+			bin[f.Name] = b
+			res.Figures = append(res.Figures, protocol.Figure{Name: f.Name, Title: f.Title})
+		}
+	}
+	if req.Timeline {
+		for k, r := range rep.ForSeed(seed) {
+			tl, iv := timeline(r, req.MaxIntervals, req.MaxLog)
+			res.Timelines = append(res.Timelines, tl)
+			bin[protocol.IntervalsKey(k)] = iv
+		}
+	}
+	res.ElapsedMS = float64(time.Since(start).Microseconds()) / 1000
+	m := protocol.NewMessage(protocol.TypeResult, id, res)
+	m.Bin = bin
+	h.send(m)
+}
+
+// kindOf maps a figure name to its plot kind: "gantt-fifo" -> "gantt".
+func kindOf(name string) string {
+	if len(name) > 6 && name[:6] == "gantt-" {
+		return "gantt"
+	}
+	return name
+}
+
+// timeline packs a run's intervals and decision log within the caps.
+func timeline(r *experiment.Run, maxIntervals, maxLog int) (protocol.Timeline, []byte) {
+	if maxIntervals <= 0 {
+		maxIntervals = protocol.DefaultMaxIntervals
+	}
+	if maxLog <= 0 {
+		maxLog = protocol.DefaultMaxLog
+	}
+	tl := protocol.Timeline{Policy: r.Policy, Log: []protocol.LogEntry{}}
+	if r.Result == nil {
+		return tl, nil
+	}
+	res := r.Result
+	tl.EndS = res.Stats.EndS
+	var iv []protocol.Interval
+	if n := len(res.Intervals); n > maxIntervals {
+		tl.IntervalsOmitted = n
+	} else {
+		iv = make([]protocol.Interval, n)
+		for i, x := range res.Intervals {
+			iv[i] = protocol.Interval{GPU: int32(x.GPU), Job: int32(x.Job), StartS: x.StartS, EndS: x.EndS}
+		}
+		tl.Intervals = n
+	}
+	for i, d := range res.Log {
+		if i >= maxLog {
+			break
+		}
+		tl.Log = append(tl.Log, protocol.LogEntry{T: d.TimeS, Job: int(d.Job), Msg: d.Msg})
+	}
+	tl.LogOmitted = max(len(res.Log)-maxLog, 0) + int(res.Stats.DroppedLog)
+	return tl, protocol.EncodeIntervals(iv)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

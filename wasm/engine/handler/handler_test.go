@@ -1,0 +1,209 @@
+package handler
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim/experiment"
+	"github.com/schedlab/schedlab/sim/plot"
+	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/wasm/protocol"
+)
+
+// call sends one message and waits for its final reply (anything but
+// progress), returning the progress messages seen on the way.
+func call(t *testing.T, m protocol.Message) (protocol.Message, []protocol.Message) {
+	t.Helper()
+	ch := make(chan protocol.Message, 64)
+	h := New(func(r protocol.Message) { ch <- r })
+	h.ProgressEvery = 0
+	h.Handle(m)
+	var progress []protocol.Message
+	timeout := time.After(2 * time.Minute)
+	for {
+		select {
+		case r := <-ch:
+			if r.Type == protocol.TypeProgress {
+				progress = append(progress, r)
+				continue
+			}
+			return r, progress
+		case <-timeout:
+			t.Fatal("no reply")
+		}
+	}
+}
+
+func runMsg(t *testing.T, id int, req protocol.RunRequest) protocol.Message {
+	t.Helper()
+	b, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return protocol.Message{Type: protocol.TypeRun, ID: id, JSON: b}
+}
+
+func decode[T any](t *testing.T, m protocol.Message) T {
+	t.Helper()
+	var v T
+	if m.Type == protocol.TypeError {
+		t.Fatalf("error reply: %s", m.JSON)
+	}
+	if err := json.Unmarshal(m.JSON, &v); err != nil {
+		t.Fatalf("%s: %v", m.Type, err)
+	}
+	return v
+}
+
+// Running each policy on its own (as the page's parallel workers do) gives
+// exactly the output of running the scenario whole, and drawing the merged
+// runs gives byte-identical figures.
+func TestPolicyByPolicyMatchesWholeRun(t *testing.T) {
+	for _, name := range scenarios.Names() {
+		t.Run(name, func(t *testing.T) {
+			doc, _ := scenarios.Read(name)
+			sc, err := scenario.Parse(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seed := sc.RunSeeds()[0]
+			rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Seeds: []uint64{seed}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole := rep.Output(seed)
+			var draw protocol.DrawRequest
+			draw.Document, draw.Seed = string(doc), seed
+			bin := map[string][]byte{}
+			for i := range sc.Policies {
+				res, _ := call(t, runMsg(t, i+1, protocol.RunRequest{Document: string(doc), Policy: &i, Figures: []string{}, Timeline: true}))
+				r := decode[protocol.Result](t, res)
+				var out experiment.Output
+				if err := json.Unmarshal(r.Output, &out); err != nil {
+					t.Fatal(err)
+				}
+				got, _ := json.Marshal(out.Results[0])
+				want, _ := json.Marshal(whole.Results[i])
+				if !bytes.Equal(got, want) {
+					t.Errorf("policy %d: output differs from the whole run's", i)
+				}
+				if len(r.Timelines) != 1 || r.Timelines[0].Intervals != len(rep.Runs[i].Result.Intervals) {
+					t.Errorf("policy %d: timeline %+v, want %d intervals", i, r.Timelines, len(rep.Runs[i].Result.Intervals))
+				}
+				draw.Runs = append(draw.Runs, protocol.DrawRun{Label: out.Results[0].Policy, Name: out.Results[0].Name, Output: got})
+				bin[protocol.IntervalsKey(i)] = res.Bin[protocol.IntervalsKey(0)]
+			}
+			b, _ := json.Marshal(draw)
+			drawn, _ := call(t, protocol.Message{Type: protocol.TypeDraw, ID: 99, JSON: b, Bin: bin})
+			d := decode[protocol.Drawn](t, drawn)
+			figs, err := rep.Figures(seed, plot.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Figures) != len(figs) {
+				t.Fatalf("drew %d figures, the whole run has %d", len(d.Figures), len(figs))
+			}
+			for _, f := range figs {
+				want, err := f.Figure.PNG()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(drawn.Bin[f.Name], want) {
+					t.Errorf("figure %s differs from the whole run's", f.Name)
+				}
+			}
+		})
+	}
+}
+
+func TestInvalidScenarioReportsPaths(t *testing.T) {
+	doc := `{"name": "x", "cluster": {"servers": [{"count": 1, "gpus": 0, "gpu_type": "V100"}]},
+	  "workload": {"jobs": [{"id": "a", "arrival_s": 0, "gpus": 1, "model": "m", "duration_s": 5}]}, "policies": [{"name": "fifo"}]}`
+	res, _ := call(t, runMsg(t, 1, protocol.RunRequest{Document: doc}))
+	if res.Type != protocol.TypeError {
+		t.Fatalf("got %s, want error", res.Type)
+	}
+	e := decode[protocol.Error](t, protocol.Message{Type: "x", JSON: res.JSON})
+	if len(e.Problems) != 1 || e.Problems[0].Path != "cluster.servers[0].gpus" {
+		t.Errorf("problems %+v", e.Problems)
+	}
+}
+
+func TestCancelStopsARun(t *testing.T) {
+	doc := `{"name": "big", "cluster": {"servers": [{"count": 4, "gpus": 4, "gpu_type": "V100"}]},
+	  "workload": {"generator": {"kind": "poisson", "jobs": 200000, "jobs_per_hour": 600,
+	    "gpu_mix": [{"gpus": 1, "weight": 1}], "duration": {"dist": "exponential", "mean_s": 300},
+	    "models": [{"model": "resnet50", "weight": 1}]}},
+	  "policies": [{"name": "fifo"}]}`
+	ch := make(chan protocol.Message, 64)
+	h := New(func(r protocol.Message) { ch <- r })
+	h.ProgressEvery = 0
+	h.Handle(runMsg(t, 7, protocol.RunRequest{Document: doc}))
+	start := time.Now()
+	for m := range ch {
+		switch m.Type {
+		case protocol.TypeProgress:
+			h.Handle(protocol.Message{Type: protocol.TypeCancel, ID: 7})
+			continue
+		case protocol.TypeError:
+			e := decode[protocol.Error](t, protocol.Message{Type: "x", JSON: m.JSON})
+			if !e.Cancelled {
+				t.Errorf("error %+v is not a cancellation", e)
+			}
+		default:
+			t.Errorf("got %s, want a cancellation error", m.Type)
+		}
+		break
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("cancelling took %v", d)
+	}
+}
+
+// The UI reads outputs through protocol.Output, a copy of the types of
+// experiment.Output without the plotting code: what it reads must be what
+// the engine wrote.
+func TestOutputMirror(t *testing.T) {
+	res, _ := call(t, runMsg(t, 1, protocol.RunRequest{Name: "tiny", Figures: []string{}}))
+	r := decode[protocol.Result](t, res)
+	var mirror protocol.Output
+	var orig experiment.Output
+	if err := json.Unmarshal(r.Output, &mirror); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(r.Output, &orig); err != nil {
+		t.Fatal(err)
+	}
+	if len(mirror.Results) != 2 || len(mirror.Results[0].Jobs) != 3 || mirror.Scenario != orig.Scenario || mirror.Seed != orig.Seed {
+		t.Fatalf("decoded %+v", mirror)
+	}
+	for i, po := range orig.Results {
+		m := mirror.Results[i]
+		if m.Policy != po.Policy || m.Name != po.Name || m.Error != po.Error || m.Metrics != po.Metrics || len(m.ByModel) != len(po.ByModel) {
+			t.Errorf("policy %d: %+v, engine wrote %+v", i, m, po)
+		}
+		for k, j := range po.Jobs {
+			got, _ := json.Marshal(m.Jobs[k])
+			want, _ := json.Marshal(j)
+			if !bytes.Equal(got, want) {
+				t.Errorf("job %d: %s, engine wrote %s", k, got, want)
+			}
+		}
+	}
+}
+
+func TestIntervalsRoundTrip(t *testing.T) {
+	iv := []protocol.Interval{{GPU: 3, Job: 7, StartS: 1.5, EndS: 2e9}, {GPU: 0, Job: 0, StartS: 0, EndS: 0.1}}
+	got, err := protocol.DecodeIntervals(protocol.EncodeIntervals(iv))
+	if err != nil || len(got) != 2 || got[0] != iv[0] || got[1] != iv[1] {
+		t.Errorf("round trip gave %+v, %v", got, err)
+	}
+	if _, err := protocol.DecodeIntervals(make([]byte, 25)); err == nil || !strings.Contains(err.Error(), "multiple") {
+		t.Errorf("bad length: %v", err)
+	}
+}

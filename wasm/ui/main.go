@@ -1,0 +1,86 @@
+//go:build js && wasm
+
+// Command ui is schedlab's page: the Vugu components of package web,
+// rendered into the browser's DOM, with the app state of package web/app
+// and the engine in Web Workers (see wasm/engine and wasm/protocol).
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+	"syscall/js"
+
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/domrender"
+
+	"github.com/schedlab/schedlab/web"
+	"github.com/schedlab/schedlab/web/app"
+)
+
+func main() {
+	renderer, err := domrender.New("#vugu_mount_point")
+	if err != nil {
+		crash(fmt.Sprintf("starting the page: %v", err))
+		return
+	}
+	defer renderer.Release()
+	env := renderer.EventEnv()
+	buildEnv, err := vugu.NewBuildEnv(env)
+	if err != nil {
+		crash(fmt.Sprintf("starting the page: %v", err))
+		return
+	}
+	b := newBrowser(env)
+	a := app.New(b)
+	b.app = a
+	b.flushOnHide()
+	root := &web.Root{App: a}
+	a.Start()
+	for {
+		if err := render(renderer, buildEnv, root); err != nil {
+			crash(err.Error())
+			return
+		}
+		// EventWait reports false when an event handler panicked (Vugu
+		// recovers it); the page goes on, with a notice.
+		if !renderer.EventWait() {
+			env.Lock()
+			a.Notice, a.NoticeErr = "Something went wrong handling that action (details in the browser console); your scenario is safe.", true
+			env.UnlockOnly()
+		}
+	}
+}
+
+// render builds and renders the page, turning a panic into an error.
+func render(r *domrender.JSRenderer, env *vugu.BuildEnv, root vugu.Builder) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error while drawing the page: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return r.Render(env.RunBuild(root))
+}
+
+// crash shows a last-resort message with a way to start afresh: the
+// stored scenario may be what breaks the page.
+func crash(msg string) {
+	js.Global().Get("console").Call("error", "schedlab: "+msg)
+	doc := js.Global().Get("document")
+	div := doc.Call("createElement", "div")
+	div.Set("className", "crash")
+	div.Set("innerHTML", `<h2>schedlab stopped</h2><p>Something broke while showing the page. Your scenario is still stored in this browser.</p>
+<p><button id="crash-export">Save the stored scenario as a file</button> <button id="crash-reset">Start again with the default scenario</button></p><pre></pre>`)
+	div.Call("querySelector", "pre").Set("textContent", msg)
+	doc.Get("body").Call("prepend", div)
+	doc.Call("getElementById", "crash-reset").Set("onclick", js.FuncOf(func(js.Value, []js.Value) any {
+		js.Global().Get("localStorage").Call("removeItem", app.KeyScenario)
+		js.Global().Get("location").Call("reload")
+		return nil
+	}))
+	doc.Call("getElementById", "crash-export").Set("onclick", js.FuncOf(func(js.Value, []js.Value) any {
+		if s := js.Global().Get("localStorage").Call("getItem", app.KeyScenario); s.Type() == js.TypeString {
+			download("scenario.json", "application/json", []byte(s.String()))
+		}
+		return nil
+	}))
+}

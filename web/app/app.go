@@ -1,0 +1,398 @@
+// Package app is the state and behaviour of schedlab's page, without the
+// browser: the scenario editor, the engine workers and their runs, the
+// results, the timeline, the gallery, saving and sharing. The Vugu
+// components in package web render an App and call its methods; the
+// browser itself (workers, storage, downloads) is behind Platform, so the
+// whole page logic runs in native tests.
+package app
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schedlab/schedlab/scenarios"
+	_ "github.com/schedlab/schedlab/sim/policy/all" // the policies a scenario may name
+	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/wasm/protocol"
+	"github.com/schedlab/schedlab/web/doc"
+)
+
+// Platform is what the page needs from the browser. Replies (worker
+// messages, files, timers) come back through the App's methods, called
+// with the UI locked.
+type Platform interface {
+	// Cores is navigator.hardwareConcurrency.
+	Cores() int
+	// ViewportWidth is the page's width in CSS pixels.
+	ViewportWidth() int
+	// StartWorker starts engine worker id; its messages arrive through
+	// App.OnWorker. StopWorker terminates it at once.
+	StartWorker(id int)
+	PostWorker(id int, m protocol.Message)
+	StopWorker(id int)
+	// Load and Save use localStorage.
+	Load(key string) (string, bool)
+	Save(key, value string)
+	// Fragment is the URL fragment without "#"; SetFragment replaces it
+	// without adding a history entry. Location is the page URL without
+	// the fragment.
+	Fragment() string
+	SetFragment(f string)
+	Location() string
+	// BlobURL makes an object URL for bytes; RevokeURL frees one.
+	BlobURL(data []byte, mime string) string
+	RevokeURL(url string)
+	// Download saves bytes as a file.
+	Download(filename, mime string, data []byte)
+	// Copy puts text on the clipboard.
+	Copy(text string)
+	// Focus focuses (and scrolls to) the element with that id.
+	Focus(id string)
+	// PickFile lets the user choose a file and calls done with its name
+	// and text (with the UI locked).
+	PickFile(accept string, done func(name, text string, err error))
+	// After calls f after d, with the UI locked, and renders the page.
+	After(d time.Duration, f func())
+	// Soon calls f after d with the UI locked, without rendering (for
+	// work the page does not show, such as saving).
+	Soon(d time.Duration, f func())
+	Now() time.Time
+	// Report logs an internal error for developers (the console).
+	Report(msg string)
+}
+
+// Tabs of the page.
+const (
+	TabGallery  = "gallery"
+	TabScenario = "scenario"
+	TabResults  = "results"
+	TabTimeline = "timeline"
+)
+
+// Storage keys.
+const (
+	// KeyScenario holds the scenario being edited.
+	KeyScenario = "schedlab.scenario.v1"
+	keyStash    = "schedlab.stash.v1"
+	keyPrevious = "schedlab.previous.v1"
+)
+
+// App is the page's state.
+type App struct {
+	P   Platform
+	Tab string
+	Ed  *Editor
+
+	Gallery []GalleryItem
+
+	pool *pool
+	// Run is the run in progress or the last one started.
+	Run *Run
+	// Res holds the results of the last finished run.
+	Res *Results
+	TL  Timeline
+
+	// Notice is a short status line; NoticeErr marks it as a failure.
+	Notice    string
+	NoticeErr bool
+	// Share is the last share link made; ImportErr the last import failure.
+	Share     string
+	Copied    bool
+	ImportErr string
+	// saving is set while a save is scheduled.
+	saving bool
+	// Restored tells where the scenario came from at start.
+	Restored string
+	// Previous is the scenario an Open, Import or Revert replaced, so
+	// that it can be brought back.
+	Previous any
+}
+
+// GalleryItem is one built-in scenario.
+type GalleryItem struct {
+	Name, Title, Description string
+	Tags                     []string
+	Default                  bool
+}
+
+// New builds the page state: the gallery, the scenario from the share
+// link, the browser's storage or the default, and the engine workers.
+func New(p Platform) *App {
+	a := &App{P: p, Tab: TabResults}
+	a.pool = newPool(a)
+	for _, n := range scenarios.Names() {
+		data, _ := scenarios.Read(n)
+		sc, err := scenario.Parse(data)
+		if err != nil {
+			continue
+		}
+		a.Gallery = append(a.Gallery, GalleryItem{Name: n, Title: sc.Title, Description: sc.Description, Tags: sc.Tags, Default: n == scenarios.Default})
+	}
+	tree, replaced := a.initialTree()
+	a.Ed = NewEditor(tree)
+	if s, ok := p.Load(keyStash); ok {
+		if t, err := doc.Parse([]byte(s)); err == nil {
+			if o, ok := t.(*doc.Object); ok {
+				for _, k := range o.Keys() {
+					v, _ := o.Get(k)
+					a.Ed.Stash[k] = v
+				}
+			}
+		}
+	}
+	if s, ok := p.Load(keyPrevious); ok {
+		if t, err := doc.Parse([]byte(s)); err == nil {
+			a.Previous = t
+		}
+	}
+	if replaced != nil {
+		a.Previous = replaced
+		p.Save(keyPrevious, string(doc.Marshal(replaced)))
+	}
+	a.write()
+	return a
+}
+
+// Undo brings back the scenario the last Open, Import or Revert replaced.
+func (a *App) Undo() {
+	if a.Previous == nil {
+		return
+	}
+	prev := a.Previous
+	a.load(prev)
+	a.setNotice("Brought back the scenario you had before.", false)
+	a.Tab = TabScenario
+}
+
+// ChooseImport asks for a scenario file and imports it.
+func (a *App) ChooseImport() {
+	a.P.PickFile(".json,application/json", func(name, text string, err error) {
+		if err != nil {
+			a.ImportErr = "Could not read " + name + ": " + err.Error()
+			return
+		}
+		a.Import(name, text)
+	})
+}
+
+// initialTree picks the scenario to open with: a share link in the
+// fragment wins, then what the browser kept, then the default. When a
+// link replaces a kept scenario, that one is returned as previous, so
+// that opening a link never loses work.
+func (a *App) initialTree() (tree, previous any) {
+	var stored any
+	if s, ok := a.P.Load(KeyScenario); ok {
+		if t, err := doc.Parse([]byte(s)); err == nil {
+			stored = t
+		}
+	}
+	if frag := a.P.Fragment(); strings.HasPrefix(frag, "s=") {
+		a.P.SetFragment("") // later reloads restore the edited copy from storage
+		shared, err := DecodeShare(frag)
+		if err == nil {
+			a.Restored = "Opened the scenario from the link."
+			if stored != nil && string(doc.Compact(stored)) != string(doc.Compact(shared)) {
+				previous = stored
+			}
+			return shared, previous
+		}
+		a.setNotice("The link's scenario could not be read ("+err.Error()+"); opened your last scenario instead.", true)
+	}
+	if stored != nil {
+		a.Restored = "Restored your scenario from this browser."
+		return stored, nil
+	}
+	tree, _ = builtin(scenarios.Default)
+	return tree, nil
+}
+
+func builtin(name string) (any, error) {
+	data, ok := scenarios.Read(name)
+	if !ok {
+		return nil, fmt.Errorf("no built-in scenario %q", name)
+	}
+	return doc.Parse(data)
+}
+
+// Start begins loading the engine and runs the scenario at once when it
+// is valid, so that the page opens on results.
+func (a *App) Start() {
+	a.pool.ensure(min(a.maxWorkers(), max(1, a.policyCount())))
+	if a.Ed.Valid() {
+		a.StartRun()
+	} else {
+		a.Tab = TabScenario
+	}
+}
+
+func (a *App) policyCount() int { return len(doc.List(a.Ed.Tree, "policies")) }
+
+// maxWorkers is the number of engine workers the page may run at once.
+func (a *App) maxWorkers() int { return max(1, min(a.P.Cores(), 8)) }
+
+// Recover, deferred by every event handler, turns a panic (a bug) into a
+// notice: the page and the scenario survive it.
+func (a *App) Recover() {
+	if r := recover(); r != nil {
+		a.P.Report(fmt.Sprintf("%v\n%s", r, debug.Stack()))
+		a.setNotice(fmt.Sprintf("Something went wrong (%v); your scenario is safe. Details are in the browser console.", r), true)
+	}
+}
+
+// figureWidth is the width in inches to draw figures at: the engine's
+// default (7 inches, 672 pixels) unless the screen is narrower, where a
+// scaled-down image would make the labels unreadable.
+func (a *App) figureWidth() float64 {
+	vw := a.P.ViewportWidth()
+	if vw <= 0 || vw >= 760 {
+		return 0
+	}
+	return max(3.4, float64(vw-48)/96)
+}
+
+// SetTab switches the view.
+func (a *App) SetTab(t string) { a.Tab = t }
+
+func (a *App) setNotice(msg string, isErr bool) {
+	a.Notice, a.NoticeErr = msg, isErr
+}
+
+// SaveDelay gathers the changes of a burst of typing into one write to
+// the browser's storage; Flush writes at once (the page calls it when it
+// is hidden or closed).
+const SaveDelay = 200 * time.Millisecond
+
+// save stores the scenario soon.
+func (a *App) save() {
+	if a.saving {
+		return
+	}
+	a.saving = true
+	a.P.Soon(SaveDelay, a.Flush)
+}
+
+// Flush stores the scenario now if a save is pending.
+func (a *App) Flush() {
+	if a.saving {
+		a.saving = false
+		a.write()
+	}
+}
+
+func (a *App) write() {
+	a.P.Save(KeyScenario, string(doc.Marshal(a.Ed.Tree)))
+	stash := doc.NewObject()
+	for k, v := range a.Ed.Stash {
+		stash.Set(k, v)
+	}
+	a.P.Save(keyStash, string(doc.Compact(sortedObject(stash))))
+}
+
+// sortedObject orders an object's keys, so that saving is deterministic.
+func sortedObject(o *doc.Object) *doc.Object {
+	keys := append([]string(nil), o.Keys()...)
+	sort.Strings(keys)
+	out := doc.NewObject()
+	for _, k := range keys {
+		v, _ := o.Get(k)
+		out.Set(k, v)
+	}
+	return out
+}
+
+// Open loads a built-in scenario and runs it.
+func (a *App) Open(name string) {
+	tree, err := builtin(name)
+	if err != nil {
+		a.setNotice(err.Error(), true)
+		return
+	}
+	a.load(tree)
+	a.setNotice("", false)
+	a.Tab = TabResults
+	if a.Ed.Valid() {
+		a.StartRun()
+	} else {
+		a.Tab = TabScenario
+	}
+}
+
+// load replaces the scenario being edited; the one it replaces can be
+// brought back with Undo.
+func (a *App) load(tree any) {
+	if a.Ed.JSON() != string(doc.Compact(tree)) {
+		a.Previous = doc.Clone(a.Ed.Tree)
+		a.P.Save(keyPrevious, string(doc.Marshal(a.Previous)))
+	}
+	a.Ed.Load(tree)
+	a.Ed.Stash = map[string]any{}
+	a.Restored = ""
+	a.saving = false
+	a.write()
+}
+
+// LoadTree replaces the scenario being edited (as an import does).
+func (a *App) LoadTree(tree any) { a.load(tree) }
+
+// Builtin reports whether the scenario has the name of a built-in one and
+// differs from it, so that it can be reverted.
+func (a *App) Builtin() (name string, modified bool) {
+	name = a.Ed.Str("name")
+	data, ok := scenarios.Read(name)
+	if !ok {
+		return "", false
+	}
+	tree, err := doc.Parse(data)
+	if err != nil {
+		return "", false
+	}
+	return name, string(doc.Compact(tree)) != a.Ed.JSON()
+}
+
+// Revert reloads the built-in scenario of the same name.
+func (a *App) Revert() {
+	if name, modified := a.Builtin(); modified {
+		tree, _ := builtin(name)
+		a.load(tree)
+		a.setNotice("Reverted to the built-in "+name+".", false)
+	}
+}
+
+// Focus moves to the input of a problem.
+func (a *App) Focus(p Problem) {
+	a.Tab = TabScenario
+	section := sectionOf(p.Path)
+	delete(a.Ed.Closed, section)
+	a.P.Focus(p.ID)
+}
+
+func sectionOf(path string) string {
+	switch r := sectionRank(path); {
+	case r >= 1 && r <= 3:
+		return "about"
+	case strings.HasPrefix(path, "perf"):
+		if strings.HasPrefix(path, "perf.interference") {
+			return "interference"
+		}
+		return "advanced"
+	case strings.HasPrefix(path, "engine"), strings.HasPrefix(path, "metrics"), strings.HasPrefix(path, "plots"):
+		return "advanced"
+	case strings.HasPrefix(path, "seeds"):
+		return "workload"
+	}
+	section, _, _ := strings.Cut(path, ".")
+	section, _, _ = strings.Cut(section, "[")
+	return section
+}
+
+// Toggle opens or closes an editor section.
+func (a *App) Toggle(section string) {
+	if a.Ed.Closed[section] {
+		delete(a.Ed.Closed, section)
+	} else {
+		a.Ed.Closed[section] = true
+	}
+}

@@ -1,0 +1,375 @@
+package app
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/wasm/protocol"
+)
+
+// PolicyResult is one policy's finished run.
+type PolicyResult struct {
+	Index     int
+	Label     string
+	Name      string
+	Out       protocol.PolicyOutput
+	Raw       json.RawMessage // the PolicyOutput as the engine wrote it
+	Gantt     *Figure
+	Timeline  protocol.Timeline
+	Intervals []protocol.Interval
+	ElapsedMS float64
+}
+
+// Figure is one plot on the results page.
+type Figure struct {
+	Name    string // e.g. jct_cdf, gantt-fifo
+	Title   string
+	Caption string
+	URL     string // blob URL of the PNG
+	PNG     []byte
+	Pending bool   // being drawn
+	Err     string // drawing failed
+	Busy    bool   // an SVG download is being prepared
+}
+
+// Results are a finished run, ready to show.
+type Results struct {
+	RunID       int
+	Doc         string
+	Name        string
+	Title       string
+	Description string
+	Seed        uint64
+	Policies    []*PolicyResult
+	CDF         *Figure
+	Queue       *Figure
+	Cluster     *cluster.Cluster
+	WallMS      float64
+}
+
+// policyResult decodes a worker's result for one policy.
+func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
+	var res protocol.Result
+	if err := json.Unmarshal(m.JSON, &res); err != nil {
+		return nil, err
+	}
+	var raw struct {
+		Results []json.RawMessage `json:"results"`
+	}
+	var out protocol.Output
+	if err := json.Unmarshal(res.Output, &raw); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(res.Output, &out); err != nil {
+		return nil, err
+	}
+	if len(out.Results) != 1 || len(raw.Results) != 1 {
+		return nil, fmt.Errorf("expected one policy's results, got %d", len(out.Results))
+	}
+	pr := &PolicyResult{Index: p.Index, Label: out.Results[0].Policy, Name: out.Results[0].Name, Out: out.Results[0], Raw: raw.Results[0], ElapsedMS: res.ElapsedMS}
+	for _, f := range res.Figures {
+		if b, ok := m.Bin[f.Name]; ok && strings.HasPrefix(f.Name, "gantt-") {
+			pr.Gantt = &Figure{Name: f.Name, Title: f.Title, PNG: b, URL: a.P.BlobURL(b, "image/png"),
+				Caption: "Which job held which GPU over time under " + pr.Label + ". Each row is a GPU; a colour is a job."}
+		}
+	}
+	if len(res.Timelines) == 1 {
+		pr.Timeline = res.Timelines[0]
+		iv, err := protocol.DecodeIntervals(m.Bin[protocol.IntervalsKey(0)])
+		if err != nil {
+			return nil, err
+		}
+		pr.Intervals = iv
+	}
+	return pr, nil
+}
+
+// finishResults turns a finished run into the results on show, and asks a
+// worker to draw the figures that span policies.
+func (a *App) finishResults(r *Run) {
+	sc, err := scenario.Parse([]byte(r.Doc))
+	if err != nil {
+		a.setNotice("The run's scenario no longer parses: "+err.Error(), true)
+		return
+	}
+	c, _ := cluster.New(sc.Cluster)
+	res := &Results{RunID: r.ID, Doc: r.Doc, Name: sc.Name, Title: sc.Title, Description: sc.Description, Seed: r.Seed, Cluster: c, WallMS: r.WallMS}
+	for _, p := range r.Parts {
+		res.Policies = append(res.Policies, p.Result)
+	}
+	res.CDF = &Figure{Name: "jct_cdf", Title: "Job completion times (CDF)", Pending: true,
+		Caption: "For each time on the x axis, the share of jobs that completed within it (arrival to finish). Higher and further left is better."}
+	res.Queue = &Figure{Name: "queue_by_model", Title: "Average queuing delay per model", Pending: true,
+		Caption: "How long jobs of each model waited between arriving and first starting."}
+	if old := a.Res; old != nil {
+		old.release(a.P)
+	}
+	a.Res = res
+	if a.TL.Policy >= len(res.Policies) {
+		a.TL.Policy = 0
+	}
+	a.TL.reset(res)
+	a.setNotice(fmt.Sprintf("Simulated %s in %s.", plural(len(r.Parts), "policy"), Duration(r.WallMS/1000)), false)
+	req, bin := res.drawRequest([]string{"jct_cdf", "queue_by_model"}, "png", -1)
+	req.Width = a.figureWidth()
+	a.pool.draw(req, bin, func(m protocol.Message) {
+		for _, f := range []*Figure{res.CDF, res.Queue} {
+			f.Pending = false
+		}
+		if m.Type != protocol.TypeDrawn {
+			var e protocol.Error
+			_ = json.Unmarshal(m.JSON, &e)
+			res.CDF.Err, res.Queue.Err = e.Message, e.Message
+			return
+		}
+		for _, f := range []*Figure{res.CDF, res.Queue} {
+			if b, ok := m.Bin[f.Name]; ok {
+				f.PNG = b
+				f.URL = a.P.BlobURL(b, "image/png")
+			} else {
+				f.Err = "nothing to draw"
+			}
+		}
+	})
+}
+
+// release frees the blob URLs of old results.
+func (res *Results) release(p Platform) {
+	for _, f := range res.Figures() {
+		if f.URL != "" {
+			p.RevokeURL(f.URL)
+		}
+	}
+}
+
+// Figures lists the figures in display order: CDF, queuing delay, then a
+// Gantt chart per policy.
+func (res *Results) Figures() []*Figure {
+	out := []*Figure{res.CDF, res.Queue}
+	for _, p := range res.Policies {
+		if p.Gantt != nil {
+			out = append(out, p.Gantt)
+		}
+	}
+	return out
+}
+
+// drawRequest asks for figures of these results; gantt is the policy
+// whose intervals travel along (-1: none).
+func (res *Results) drawRequest(figures []string, format string, gantt int) (protocol.DrawRequest, map[string][]byte) {
+	req := protocol.DrawRequest{Document: res.Doc, Seed: res.Seed, Figures: figures, Format: format}
+	bin := map[string][]byte{}
+	for k, p := range res.Policies {
+		req.Runs = append(req.Runs, protocol.DrawRun{Label: p.Label, Name: p.Name, Output: p.Raw})
+		if k == gantt {
+			bin[protocol.IntervalsKey(k)] = protocol.EncodeIntervals(p.Intervals)
+		}
+	}
+	return req, bin
+}
+
+// Stale reports whether the scenario changed since these results.
+func (a *App) Stale() bool { return a.Res != nil && a.Res.Doc != a.Ed.JSON() }
+
+// DownloadPNG saves a figure's PNG.
+func (a *App) DownloadPNG(f *Figure) {
+	if len(f.PNG) > 0 {
+		a.P.Download(a.fileStem()+"-"+f.Name+".png", "image/png", f.PNG)
+	}
+}
+
+// DownloadSVG asks a worker to draw a figure as SVG with its fonts
+// embedded, then saves it.
+func (a *App) DownloadSVG(f *Figure) {
+	res := a.Res
+	if res == nil || f.Busy {
+		return
+	}
+	gantt := -1
+	for k, p := range res.Policies {
+		if p.Gantt == f {
+			gantt = k
+		}
+	}
+	if gantt >= 0 && len(res.Policies[gantt].Intervals) == 0 {
+		f.Err = "this run has too many GPU intervals to redraw here; download the PNG"
+		return
+	}
+	f.Busy = true
+	req, bin := res.drawRequest([]string{f.Name}, "svg", gantt) // SVG: the full size
+	name := a.fileStem() + "-" + f.Name + ".svg"
+	a.pool.draw(req, bin, func(m protocol.Message) {
+		f.Busy = false
+		if b, ok := m.Bin[f.Name]; ok && m.Type == protocol.TypeDrawn {
+			a.P.Download(name, "image/svg+xml", b)
+			return
+		}
+		var e protocol.Error
+		_ = json.Unmarshal(m.JSON, &e)
+		f.Err = "SVG: " + e.Message
+	})
+}
+
+func (a *App) fileStem() string {
+	if a.Res != nil && a.Res.Name != "" {
+		return slug(a.Res.Name)
+	}
+	return "schedlab"
+}
+
+func slug(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}
+
+// ResultsJSON is the results in the format of `schedlab run --format json`.
+func (res *Results) JSON() []byte {
+	out := struct {
+		Scenario string            `json:"scenario"`
+		Seed     uint64            `json:"seed"`
+		Results  []json.RawMessage `json:"results"`
+	}{Scenario: res.Name, Seed: res.Seed}
+	for _, p := range res.Policies {
+		out.Results = append(out.Results, p.Raw)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(out)
+	return b.Bytes()
+}
+
+// SummaryCSV is one row of metrics per policy.
+func (res *Results) SummaryCSV() []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write([]string{"policy", "seed", "jobs", "finished", "avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s", "avg_queue_s", "makespan_s", "utilization", "error"})
+	for _, p := range res.Policies {
+		m := p.Out.Metrics
+		w.Write([]string{p.Label, strconv.FormatUint(res.Seed, 10), strconv.Itoa(m.Jobs), strconv.Itoa(m.Finished),
+			num(m.AvgJCT), num(m.P50JCT), num(m.P95JCT), num(m.P99JCT), num(m.AvgQueue), num(m.Makespan), num(m.Utilization), p.Out.Error})
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+// JobsCSV is one row per job and policy.
+func (res *Results) JobsCSV() []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write([]string{"policy", "seed", "id", "model", "gpus", "status", "arrival_s", "start_s", "finish_s", "jct_s", "queue_s", "preemptions", "migrations"})
+	for _, p := range res.Policies {
+		for _, j := range p.Out.Jobs {
+			w.Write([]string{p.Label, strconv.FormatUint(res.Seed, 10), j.ID, j.Model, strconv.Itoa(j.GPUs), j.Status,
+				num(j.ArrivalS), opt(j.StartS), opt(j.FinishS), opt(j.JCTS), opt(j.QueueS), strconv.Itoa(j.Preemptions), strconv.Itoa(j.Migrations)})
+		}
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+
+func opt(x *float64) string {
+	if x == nil {
+		return ""
+	}
+	return num(*x)
+}
+
+// Download saves the results in a format: "json", "metrics.csv" or "jobs.csv".
+func (a *App) Download(what string) {
+	res := a.Res
+	if res == nil {
+		return
+	}
+	stem := a.fileStem()
+	switch what {
+	case "json":
+		a.P.Download(stem+"-results.json", "application/json", res.JSON())
+	case "metrics.csv":
+		a.P.Download(stem+"-metrics.csv", "text/csv", res.SummaryCSV())
+	case "jobs.csv":
+		a.P.Download(stem+"-jobs.csv", "text/csv", res.JobsCSV())
+	}
+}
+
+// Metric is a column of the metrics table.
+type Metric struct {
+	Key, Title, Help string
+	Higher           bool // higher is better
+	get              func(p *PolicyResult) float64
+	format           func(float64) string
+}
+
+// Metrics are the columns of the metrics table.
+var Metrics = []Metric{
+	{Key: "avg_jct_s", Title: "Average JCT", Help: "mean job completion time: finish minus arrival", get: func(p *PolicyResult) float64 { return p.Out.Metrics.AvgJCT }, format: Duration},
+	{Key: "p50_jct_s", Title: "Median JCT", Help: "half of the jobs completed faster than this", get: func(p *PolicyResult) float64 { return p.Out.Metrics.P50JCT }, format: Duration},
+	{Key: "p95_jct_s", Title: "p95 JCT", Help: "95% of the jobs completed faster than this", get: func(p *PolicyResult) float64 { return p.Out.Metrics.P95JCT }, format: Duration},
+	{Key: "avg_queue_s", Title: "Average queuing delay", Help: "mean time from arrival to first start", get: func(p *PolicyResult) float64 { return p.Out.Metrics.AvgQueue }, format: Duration},
+	{Key: "makespan_s", Title: "Makespan", Help: "from the first arrival to the last completion", get: func(p *PolicyResult) float64 { return p.Out.Metrics.Makespan }, format: Duration},
+	{Key: "utilization", Title: "Utilization", Help: "share of GPU time during the makespan in which a GPU held a job", Higher: true, get: func(p *PolicyResult) float64 { return p.Out.Metrics.Utilization }, format: Percent},
+}
+
+// Cell is one value of the metrics table.
+type Cell struct {
+	Text  string
+	Exact string // the value with full precision, for tests and tooltips
+	Best  bool
+}
+
+// MetricRow is one policy's row of the metrics table.
+type MetricRow struct {
+	Label    string
+	Finished string
+	Error    string
+	Cells    []Cell
+}
+
+// MetricRows builds the metrics table, marking the best value of each
+// column among the policies that finished every job.
+func (res *Results) MetricRows() []MetricRow {
+	rows := make([]MetricRow, len(res.Policies))
+	for i, p := range res.Policies {
+		m := p.Out.Metrics
+		rows[i] = MetricRow{Label: p.Label, Error: p.Out.Error, Finished: fmt.Sprintf("%s of %s", group(m.Finished), group(m.Jobs))}
+	}
+	for _, col := range Metrics {
+		best := math.NaN()
+		for _, p := range res.Policies {
+			if !complete(p) {
+				continue
+			}
+			v := col.get(p)
+			if math.IsNaN(best) || col.Higher && v > best || !col.Higher && v < best {
+				best = v
+			}
+		}
+		for i, p := range res.Policies {
+			v := col.get(p)
+			rows[i].Cells = append(rows[i].Cells, Cell{Text: col.format(v), Exact: strconv.FormatFloat(v, 'g', -1, 64),
+				Best: complete(p) && v == best && len(res.Policies) > 1})
+		}
+	}
+	return rows
+}
+
+func complete(p *PolicyResult) bool {
+	m := p.Out.Metrics
+	return p.Out.Error == "" && m.Finished == m.Jobs && m.Jobs > 0
+}

@@ -1,0 +1,244 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/schedlab/schedlab/wasm/protocol"
+)
+
+// Run states.
+const (
+	RunRunning    = "running"
+	RunCancelling = "cancelling"
+	RunDone       = "done"
+	RunCancelled  = "cancelled"
+	RunFailed     = "failed"
+)
+
+// Run is one comparison: every policy of a scenario on one seed, each
+// policy in its own engine worker when there are enough.
+type Run struct {
+	ID      int
+	Doc     string // the scenario as compact JSON
+	Seed    uint64
+	Parts   []*Part
+	State   string
+	Err     string
+	Started time.Time
+	WallMS  float64
+}
+
+// Part is one policy of a run.
+type Part struct {
+	Index    int
+	Label    string
+	Name     string
+	req      int
+	worker   int
+	State    string // queued, running, done, failed, cancelled
+	Progress protocol.Progress
+	Result   *PolicyResult
+}
+
+// Part states.
+const (
+	PartQueued    = "queued"
+	PartRunning   = "running"
+	PartDone      = "done"
+	PartFailed    = "failed"
+	PartCancelled = "cancelled"
+)
+
+// CancelGrace is how long a cancelled run may take to stop by itself
+// before its workers are terminated and replaced.
+const CancelGrace = 400 * time.Millisecond
+
+// Running reports whether a run is in progress.
+func (a *App) Running() bool {
+	return a.Run != nil && (a.Run.State == RunRunning || a.Run.State == RunCancelling)
+}
+
+// CanRun reports whether Run is enabled.
+func (a *App) CanRun() bool { return a.Ed.Valid() }
+
+// StartRun runs the scenario as it is now. A run in progress is
+// cancelled first.
+func (a *App) StartRun() {
+	if !a.Ed.Valid() {
+		a.setNotice("Fix the problems listed below before running.", true)
+		return
+	}
+	if a.Running() {
+		a.CancelRun()
+	}
+	sc := a.Ed.Scenario()
+	r := &Run{ID: a.pool.nextID(), Doc: a.Ed.JSON(), Seed: sc.RunSeeds()[0], State: RunRunning, Started: a.P.Now()}
+	for i := range sc.Policies {
+		r.Parts = append(r.Parts, &Part{Index: i, Label: sc.PolicyLabel(i), Name: sc.Policies[i].Name, State: PartQueued, worker: -1})
+	}
+	a.Run = r
+	a.setNotice("", false)
+	a.pool.ensure(min(a.maxWorkers(), len(r.Parts)))
+	a.pool.dispatch()
+}
+
+// CancelRun stops the run in progress: the workers are asked to stop, and
+// those that do not stop soon are replaced.
+func (a *App) CancelRun() {
+	r := a.Run
+	if r == nil || r.State != RunRunning {
+		return
+	}
+	r.State = RunCancelling
+	for _, p := range r.Parts {
+		switch p.State {
+		case PartQueued:
+			p.State = PartCancelled
+		case PartRunning:
+			a.P.PostWorker(p.worker, protocol.Message{Type: protocol.TypeCancel, ID: p.req})
+		}
+	}
+	a.finishIfStopped(r)
+	a.P.After(CancelGrace, func() {
+		if r.State != RunCancelling {
+			return
+		}
+		for _, p := range r.Parts {
+			if p.State == PartRunning {
+				a.pool.replace(p.worker)
+				p.State = PartCancelled
+			}
+		}
+		a.finishIfStopped(r)
+		a.pool.dispatch()
+	})
+}
+
+// finishIfStopped ends a run whose parts have all stopped.
+func (a *App) finishIfStopped(r *Run) {
+	for _, p := range r.Parts {
+		if p.State == PartQueued || p.State == PartRunning {
+			return
+		}
+	}
+	r.WallMS = float64(a.P.Now().Sub(r.Started).Microseconds()) / 1000
+	switch {
+	case r.State == RunCancelling:
+		r.State = RunCancelled
+		if r == a.Run {
+			a.setNotice("Run cancelled; the results shown are from the previous run.", false)
+		}
+	case r.State == RunFailed:
+	default:
+		r.State = RunDone
+		a.finishResults(r)
+	}
+}
+
+// Progress sums the progress of a run's parts: jobs finished, jobs in
+// all, and the fraction done.
+func (r *Run) Totals() (finished, total int, frac float64) {
+	done := 0.0
+	for _, p := range r.Parts {
+		switch {
+		case p.State == PartDone && p.Result != nil:
+			n := len(p.Result.Out.Jobs)
+			finished += p.Result.Out.Metrics.Finished
+			total += n
+			done++
+		case p.Progress.Total > 0:
+			finished += p.Progress.Finished
+			total += p.Progress.Total
+			done += float64(p.Progress.Finished) / float64(p.Progress.Total)
+		}
+	}
+	if len(r.Parts) > 0 {
+		frac = done / float64(len(r.Parts))
+	}
+	return finished, total, frac
+}
+
+// ProgressPercent is the run's progress as a whole percentage.
+func (r *Run) ProgressPercent() int {
+	_, _, f := r.Totals()
+	return int(f * 100)
+}
+
+// ProgressText describes a run in progress in one line: each policy's
+// jobs finished and simulated time.
+func (r *Run) ProgressText() string {
+	var parts []string
+	for _, p := range r.Parts {
+		switch {
+		case p.State == PartDone && p.Result != nil:
+			parts = append(parts, fmt.Sprintf("%s done", p.Label))
+		case p.State == PartRunning && p.Progress.Total > 0:
+			parts = append(parts, fmt.Sprintf("%s: %s of %s jobs finished, simulated time %s", p.Label,
+				group(p.Progress.Finished), group(p.Progress.Total), Duration(p.Progress.NowS)))
+		case p.State == PartRunning:
+			parts = append(parts, p.Label+": starting")
+		case p.State == PartQueued:
+			parts = append(parts, p.Label+": waiting for a worker")
+		}
+	}
+	if r.State == RunCancelling {
+		return "Stopping… " + strings.Join(parts, " · ")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// handleRunMessage applies a worker's reply to part p of run r.
+func (a *App) handleRunMessage(r *Run, p *Part, m protocol.Message) {
+	switch m.Type {
+	case protocol.TypeProgress:
+		var pr protocol.Progress
+		if json.Unmarshal(m.JSON, &pr) == nil {
+			p.Progress = pr
+		}
+		return
+	case protocol.TypeResult:
+		res, err := a.policyResult(p, m)
+		if err != nil {
+			p.State = PartFailed
+			a.failRun(r, fmt.Sprintf("%s: %v", p.Label, err))
+			break
+		}
+		p.Result = res
+		p.State = PartDone
+	case protocol.TypeError:
+		var e protocol.Error
+		_ = json.Unmarshal(m.JSON, &e)
+		if e.Cancelled {
+			p.State = PartCancelled
+			break
+		}
+		p.State = PartFailed
+		msg := e.Message
+		for _, pr := range e.Problems {
+			msg += "\n" + Where(pr.Path) + ": " + pr.Msg
+		}
+		a.failRun(r, p.Label+": "+msg)
+	}
+	a.finishIfStopped(r)
+}
+
+// failRun stops a run after one policy failed: the others are cancelled.
+func (a *App) failRun(r *Run, msg string) {
+	if r.State == RunFailed {
+		return
+	}
+	r.State = RunFailed
+	r.Err = msg
+	a.setNotice("The run failed: "+msg, true)
+	for _, p := range r.Parts {
+		switch p.State {
+		case PartQueued:
+			p.State = PartCancelled
+		case PartRunning:
+			a.P.PostWorker(p.worker, protocol.Message{Type: protocol.TypeCancel, ID: p.req})
+		}
+	}
+}

@@ -1,0 +1,98 @@
+package app
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/schedlab/schedlab/web/doc"
+)
+
+// A share link carries the scenario in the URL fragment: "#s=" and the
+// scenario's compact JSON, deflated and base64url-encoded. Nothing leaves
+// the browser; the link restores the scenario byte for byte.
+
+// maxShared bounds what a link may inflate to, so a hostile link cannot
+// exhaust memory.
+const maxShared = 32 << 20
+
+// EncodeShare returns the fragment (without "#") for a tree.
+func EncodeShare(tree any) string {
+	var b bytes.Buffer
+	w, _ := flate.NewWriter(&b, flate.BestCompression) // level is valid
+	w.Write(doc.Compact(tree))
+	w.Close()
+	return "s=" + base64.RawURLEncoding.EncodeToString(b.Bytes())
+}
+
+// DecodeShare reads a fragment made by EncodeShare.
+func DecodeShare(frag string) (any, error) {
+	payload, ok := strings.CutPrefix(strings.TrimPrefix(frag, "#"), "s=")
+	if !ok {
+		return nil, fmt.Errorf("not a scenario link")
+	}
+	z, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(payload, "="))
+	if err != nil {
+		return nil, fmt.Errorf("the link is damaged (%v)", err)
+	}
+	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), maxShared+1))
+	if err != nil {
+		return nil, fmt.Errorf("the link is damaged (%v)", err)
+	}
+	if len(data) > maxShared {
+		return nil, fmt.Errorf("the link's scenario is larger than %d MB", maxShared>>20)
+	}
+	return doc.Parse(data)
+}
+
+// MakeShare builds the share link of the current scenario and copies it.
+func (a *App) MakeShare() {
+	a.Flush()
+	a.Share = a.P.Location() + "#" + EncodeShare(a.Ed.Tree)
+	a.Copied = false
+}
+
+// CopyShare copies the share link to the clipboard.
+func (a *App) CopyShare() {
+	a.P.Copy(a.Share)
+	a.Copied = true
+}
+
+// CloseShare hides the share box.
+func (a *App) CloseShare() { a.Share, a.Copied = "", false }
+
+// Export saves the scenario as a JSON file.
+func (a *App) Export() {
+	name := slug(a.Ed.Str("name"))
+	if name == "" {
+		name = "scenario"
+	}
+	a.P.Download(name+".json", "application/json", doc.Marshal(a.Ed.Tree))
+}
+
+// Import loads a scenario from a file's text. A file that is not JSON is
+// refused with its line and column; a JSON scenario with problems is
+// loaded, and its problems show in the editor.
+func (a *App) Import(filename, text string) {
+	tree, err := doc.Parse([]byte(text))
+	if err != nil {
+		a.ImportErr = fmt.Sprintf("%s is not a JSON document: %v", filename, err)
+		return
+	}
+	if _, ok := tree.(*doc.Object); !ok {
+		a.ImportErr = fmt.Sprintf("%s holds JSON but not a scenario object", filename)
+		return
+	}
+	a.ImportErr = ""
+	a.load(tree)
+	if a.Ed.Valid() {
+		a.setNotice("Imported "+filename+".", false)
+		a.Tab = TabScenario
+	} else {
+		a.setNotice(fmt.Sprintf("Imported %s; it has %s to fix.", filename, plural(len(a.Ed.Problems), "problem")), true)
+		a.Tab = TabScenario
+	}
+}

@@ -1,0 +1,438 @@
+package web
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/web/app"
+	"github.com/schedlab/schedlab/web/form"
+)
+
+// GalleryView lists the built-in scenarios.
+type GalleryView struct {
+	App *app.App
+}
+
+// EditorView is the scenario editor.
+type EditorView struct {
+	App *app.App
+}
+
+// Modified reports an edited copy of a built-in scenario.
+func (c *EditorView) Modified() bool {
+	_, m := c.App.Builtin()
+	return m
+}
+
+// BuiltinName is the built-in scenario's name.
+func (c *EditorView) BuiltinName() string {
+	n, _ := c.App.Builtin()
+	return n
+}
+
+// GPUTypes are the suggestions of GPU type fields.
+func (c *EditorView) GPUTypes() []string { return app.GPUTypes }
+
+// AboutSummary summarizes the About section.
+func (c *EditorView) AboutSummary() string { return c.App.Ed.Str("name") }
+
+// JobsSummary summarizes the Jobs section.
+func (c *EditorView) JobsSummary() string {
+	ed := c.App.Ed
+	if ed.WorkloadMode() == app.ModeJobs {
+		return app.Group(ed.JobCount()) + " jobs in a table"
+	}
+	n := ed.Text(&form.Field{Path: "workload.generator.jobs", Kind: form.Integer})
+	if n == "" {
+		return ed.GeneratorKind() + " generator"
+	}
+	return n + " jobs from the " + ed.GeneratorKind() + " generator"
+}
+
+// PoliciesSummary names the chosen policies.
+func (c *EditorView) PoliciesSummary() string {
+	var names []string
+	for _, p := range c.App.Ed.PolicyCards() {
+		names = append(names, (&PoliciesSection{App: c.App}).CardTitle(p))
+	}
+	if len(names) == 0 {
+		return "none chosen"
+	}
+	return strings.Join(names, ", ")
+}
+
+// InterferenceSummary describes the interference setting.
+func (c *EditorView) InterferenceSummary() string {
+	switch c.App.Ed.InterferenceMode() {
+	case app.InterferenceUniform:
+		return "same slowdown for every pair"
+	case app.InterferenceMatrix:
+		return fmt.Sprintf("matrix of %d models", len(c.App.Ed.MatrixModels()))
+	}
+	return "no slowdown"
+}
+
+// SectionHead is the toggle at the top of an editor section.
+type SectionHead struct {
+	App     *app.App
+	Key     string
+	Title   string
+	Summary string
+}
+
+// Expanded is aria-expanded.
+func (c *SectionHead) Expanded() string { return boolString(!c.App.Ed.Closed[c.Key]) }
+
+// Chevron points down when open.
+func (c *SectionHead) Chevron() string {
+	if c.App.Ed.Closed[c.Key] {
+		return "▸"
+	}
+	return "▾"
+}
+
+// Problems counts the section's problems.
+func (c *SectionHead) Problems() int {
+	ed := c.App.Ed
+	switch c.Key {
+	case "about":
+		return ed.ProblemsUnder("name") + ed.ProblemsUnder("title") + ed.ProblemsUnder("description")
+	case "workload":
+		return ed.ProblemsUnder("workload") + ed.ProblemsUnder("seeds")
+	case "interference":
+		return ed.ProblemsUnder("perf.interference")
+	case "advanced":
+		return ed.ProblemsUnder("perf") - ed.ProblemsUnder("perf.interference") + ed.ProblemsUnder("engine") + ed.ProblemsUnder("metrics") + ed.ProblemsUnder("plots")
+	}
+	return ed.ProblemsUnder(c.Key)
+}
+
+// JobsSection edits the job mix or job table.
+type JobsSection struct {
+	App *app.App
+	// prev caches the preview of one editor revision.
+	prev    app.Preview
+	prevRev int
+}
+
+// Pressed is aria-pressed of a mode button.
+func (c *JobsSection) Pressed(mode string) string { return boolString(c.App.Ed.WorkloadMode() == mode) }
+
+// PreviewExpanded is aria-expanded of the preview button.
+func (c *JobsSection) PreviewExpanded() string { return boolString(c.App.Ed.Preview) }
+
+// TogglePreview shows or hides the preview.
+func (c *JobsSection) TogglePreview() { c.App.Ed.Preview = !c.App.Ed.Preview }
+
+// PreviewButton is the preview button's text.
+func (c *JobsSection) PreviewButton() string {
+	if c.App.Ed.Preview {
+		return "Hide the jobs"
+	}
+	return "Preview the jobs"
+}
+
+// Prev is the preview of the current scenario.
+func (c *JobsSection) Prev() app.Preview {
+	if c.prevRev != c.App.Ed.Rev {
+		c.prev, c.prevRev = c.App.Ed.JobPreview(), c.App.Ed.Rev
+	}
+	return c.prev
+}
+
+// HasPrevErr reports a preview that could not be made.
+func (c *JobsSection) HasPrevErr() bool { return c.Prev().Err != "" }
+
+// MoreJobs tells how many jobs the preview leaves out.
+func (c *JobsSection) MoreJobs() string {
+	p := c.Prev()
+	return fmt.Sprintf("Showing the first %d of %s jobs.", len(p.Rows), app.Group(p.Total))
+}
+
+// SetAllCols shows every column of the job table.
+func (c *JobsSection) SetAllCols(on bool) { c.App.Ed.ShowAllCols = on }
+
+// SortTitle is a sortable column's title.
+func (c *JobsSection) SortTitle(f *form.Field) string {
+	t := f.Label
+	if f.Unit != "" {
+		t += " (" + f.Unit + ")"
+	}
+	return t + c.App.Ed.SortMark(f.Name)
+}
+
+// RemoveLabel names a job's remove button.
+func (c *JobsSection) RemoveLabel(i int) string {
+	return fmt.Sprintf("Remove job %s", c.App.Ed.Str(fmt.Sprintf("workload.jobs[%d].id", i)))
+}
+
+// Page moves through the job table.
+func (c *JobsSection) Page(d int) { c.App.Ed.JobsPage += d }
+
+// PageText says which page is shown.
+func (c *JobsSection) PageText() string {
+	return fmt.Sprintf("page %d of %d", c.App.Ed.JobsPage+1, c.App.Ed.JobPages())
+}
+
+// PoliciesSection chooses and configures policies.
+type PoliciesSection struct {
+	App *app.App
+}
+
+// CardTitle is a policy's display name.
+func (c *PoliciesSection) CardTitle(p app.PolicyCard) string {
+	if l := strings.TrimSpace(c.App.Ed.Str(p.Label.Path)); l != "" {
+		return l
+	}
+	if p.Title != "" {
+		return p.Title
+	}
+	return p.Name
+}
+
+// Itoa formats an int for ids.
+func (c *PoliciesSection) Itoa(i int) string { return strconv.Itoa(i) }
+
+// Last is the index of the last policy.
+func (c *PoliciesSection) Last() int { return len(c.App.Ed.PolicyCards()) - 1 }
+
+// Registry lists the registered policies.
+func (c *PoliciesSection) Registry() []app.PolicyInfo { return app.Policies() }
+
+// Choice is the policy chosen in the add menu.
+func (c *PoliciesSection) Choice() string {
+	if c.App.Ed.NewPolicy != "" {
+		return c.App.Ed.NewPolicy
+	}
+	if r := app.Policies(); len(r) > 0 {
+		return r[0].Name
+	}
+	return ""
+}
+
+// Choose picks a policy in the add menu.
+func (c *PoliciesSection) Choose(name string) { c.App.Ed.NewPolicy = name }
+
+// ChoiceDoc explains the policy chosen in the add menu.
+func (c *PoliciesSection) ChoiceDoc() string {
+	for _, p := range app.Policies() {
+		if p.Name == c.Choice() {
+			return p.Doc
+		}
+	}
+	return ""
+}
+
+// InterferenceSection edits how GPU sharing slows jobs down.
+type InterferenceSection struct {
+	App *app.App
+}
+
+// Pressed is aria-pressed of a mode button.
+func (c *InterferenceSection) Pressed(mode string) string {
+	return boolString(c.App.Ed.InterferenceMode() == mode)
+}
+
+// SetNewModel keeps the name typed for a new model.
+func (c *InterferenceSection) SetNewModel(s string) { c.App.Ed.NewModel, c.App.Ed.ModelErr = s, "" }
+
+// SetFill keeps the fill value typed.
+func (c *InterferenceSection) SetFill(s string) { c.App.Ed.FillValue, c.App.Ed.FillErr = s, "" }
+
+// SetHeatmap switches the heat-map view.
+func (c *InterferenceSection) SetHeatmap(on bool) { c.App.Ed.Heatmap = on }
+
+// Errors are the matrix tools' problems.
+func (c *InterferenceSection) Errors() string {
+	return strings.TrimSpace(c.App.Ed.ModelErr + " " + c.App.Ed.FillErr)
+}
+
+// MatrixClass is the matrix table's class.
+func (c *InterferenceSection) MatrixClass() string {
+	if c.App.Ed.Heatmap {
+		return "matrix heatmap"
+	}
+	return "matrix"
+}
+
+// CellText is a cell's value in the heat-map view.
+func (c *InterferenceSection) CellText(f *form.Field) string { return c.App.Ed.Text(f) }
+
+// ResultsView shows the metrics and figures of the last run.
+type ResultsView struct {
+	App *app.App
+}
+
+// Title is the results' heading.
+func (c *ResultsView) Title() string {
+	if c.App.Res.Title != "" {
+		return c.App.Res.Title
+	}
+	return c.App.Res.Name
+}
+
+// RunLine describes the run.
+func (c *ResultsView) RunLine() string {
+	r := c.App.Res
+	return fmt.Sprintf("Seed %d · %d policies · %s jobs each · simulated and drawn in %s", r.Seed, len(r.Policies),
+		app.Group(len(r.Policies[0].Out.Jobs)), app.Duration(r.WallMS/1000))
+}
+
+// Metrics are the table's columns.
+func (c *ResultsView) Metrics() []app.Metric { return app.Metrics }
+
+// MetricKey is the JSON name of column k.
+func (c *ResultsView) MetricKey(k int) string { return app.Metrics[k].Key }
+
+// CellClass marks the best values.
+func (c *ResultsView) CellClass(cell app.Cell) string {
+	if cell.Best {
+		return "num best"
+	}
+	return "num"
+}
+
+// CellTitle is a cell's tooltip.
+func (c *ResultsView) CellTitle(cell app.Cell) string {
+	if cell.Best {
+		return "best of this column"
+	}
+	return ""
+}
+
+// HasErrors reports policies that stopped with an error.
+func (c *ResultsView) HasErrors() bool {
+	for _, r := range c.App.Res.MetricRows() {
+		if r.Error != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// SVGLabel is the SVG button's text.
+func (c *ResultsView) SVGLabel(f *app.Figure) string {
+	if f.Busy {
+		return "SVG…"
+	}
+	return "SVG"
+}
+
+// TimelineView replays a run.
+type TimelineView struct {
+	App *app.App
+}
+
+// Itoa formats an int for ids.
+func (c *TimelineView) Itoa(i int) string { return strconv.Itoa(i) }
+
+// Pressed is aria-pressed of a policy button.
+func (c *TimelineView) Pressed(i int) string { return boolString(c.App.TL.Policy == i) }
+
+// PlayLabel is the play button's text.
+func (c *TimelineView) PlayLabel() string {
+	if c.App.TL.Playing {
+		return "❚❚ Pause"
+	}
+	return "▶ Play"
+}
+
+// Slider is the slider's value.
+func (c *TimelineView) Slider() string { return strconv.Itoa(c.App.TLSlider()) }
+
+// TimeText says where t is.
+func (c *TimelineView) TimeText() string {
+	return "t = " + c.App.TLTime() + " of " + app.Duration(c.App.TLEnd())
+}
+
+// Counts summarizes the jobs at t.
+func (c *TimelineView) Counts() string {
+	n, _ := c.App.TLState(0)
+	return fmt.Sprintf("%d running · %d waiting · %d finished · %d of %d GPUs busy", n.Running, n.Waiting, n.Finished, n.Busy, n.GPUs)
+}
+
+// maxWaiting is the number of waiting jobs listed.
+const maxWaiting = 40
+
+// Waiting lists the jobs waiting at t.
+func (c *TimelineView) Waiting() []app.WaitingJob {
+	_, w := c.App.TLState(maxWaiting)
+	return w
+}
+
+// WaitingTitle counts them.
+func (c *TimelineView) WaitingTitle() string {
+	n, _ := c.App.TLState(0)
+	if n.Waiting == 0 {
+		return "No job is waiting"
+	}
+	if n.Waiting == 1 {
+		return "1 job waiting"
+	}
+	return fmt.Sprintf("%d jobs waiting", n.Waiting)
+}
+
+// MoreWaiting tells how many waiting jobs are not listed.
+func (c *TimelineView) MoreWaiting() string {
+	n, _ := c.App.TLState(0)
+	if n.Waiting <= maxWaiting {
+		return ""
+	}
+	return fmt.Sprintf("and %d more", n.Waiting-maxWaiting)
+}
+
+// HasMoreWaiting reports waiting jobs not listed.
+func (c *TimelineView) HasMoreWaiting() bool { return c.MoreWaiting() != "" }
+
+// WaitText describes a waiting job.
+func (c *TimelineView) WaitText(w app.WaitingJob) string {
+	return fmt.Sprintf("%s, %d GPU%s, waiting for %s", w.Model, w.GPUs, pluralS(w.GPUs), w.Waited)
+}
+
+func pluralS(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// GPUClass marks shared and idle GPUs.
+func (c *TimelineView) GPUClass(g app.GPUCell) string {
+	switch {
+	case g.Shared:
+		return "gpu shared"
+	case len(g.Jobs) == 0:
+		return "gpu free"
+	}
+	return "gpu"
+}
+
+// maxLog is the number of log lines shown.
+const maxLog = 60
+
+// Log is the decision log up to t.
+func (c *TimelineView) Log() []app.LogLine {
+	l, _ := c.App.TLLog(maxLog)
+	return l
+}
+
+// LogCount tells how many entries there are up to t.
+func (c *TimelineView) LogCount() string {
+	l, n := c.App.TLLog(maxLog)
+	switch {
+	case n == 0:
+		return "No decision yet."
+	case n > len(l):
+		return fmt.Sprintf("Showing the latest %d of %d decisions up to this moment.", len(l), n)
+	}
+	return ""
+}
+
+// LogClass highlights entries logged at exactly t.
+func (c *TimelineView) LogClass(l app.LogLine) string {
+	if l.Now {
+		return "now"
+	}
+	return ""
+}
