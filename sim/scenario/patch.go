@@ -141,3 +141,35 @@ func splitPath(path string) ([]pathStep, error) {
 	}
 	return steps, nil
 }
+
+// WithPolicy returns the scenario reduced to policy i, keeping its label,
+// so that one policy of a comparison can run on its own (the page runs
+// each policy in its own worker) with the results it has in the whole
+// run. The reference values, checks and quick version speak about the
+// whole comparison and are dropped.
+func (sc *Scenario) WithPolicy(i int) (*Scenario, error) {
+	if i < 0 || i >= len(sc.Policies) {
+		return nil, fmt.Errorf("policy index %d is out of range (the scenario has %d policies)", i, len(sc.Policies))
+	}
+	tree, err := schema.Parse(sc.raw)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := tree.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the scenario is not a JSON object")
+	}
+	p := sc.Policies[i]
+	p.Label = sc.PolicyLabel(i)
+	one, err := json.Marshal([]PolicySpec{p})
+	if err != nil {
+		return nil, err
+	}
+	if obj["policies"], err = schema.Parse(one); err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"reference", "checks", "quick"} {
+		delete(obj, k)
+	}
+	return parseTree(obj)
+}

@@ -97,3 +97,23 @@ func TestStudyProblems(t *testing.T) {
 		})
 	}
 }
+
+func TestWithPolicyKeepsLabelAndDropsChecks(t *testing.T) {
+	sc, err := scenario.Parse([]byte(studyDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := sc.WithPolicy(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(one.Policies) != 1 || one.PolicyLabel(0) != "SJF" || one.Reference != nil || len(one.Checks) != 0 || one.Quick != nil {
+		t.Fatalf("reduced scenario: %+v", one.Policies)
+	}
+	if one.Sweep == nil || one.Window() != sc.Window() {
+		t.Fatal("the sweep and the measured window must stay")
+	}
+	if _, err := sc.WithPolicy(2); err == nil || !strings.Contains(err.Error(), "out of range") {
+		t.Fatalf("index 2: %v", err)
+	}
+}

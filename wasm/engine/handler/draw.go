@@ -17,7 +17,7 @@ import (
 // policy per worker): it rebuilds a report from their outputs and
 // intervals and draws it exactly as a run draws its own figures.
 func (h *Handler) draw(id int, req protocol.DrawRequest, bin map[string][]byte) {
-	sc, _, perr := parse("", req.Document)
+	sc, perr := parse("", req.Document)
 	if perr != nil {
 		h.fail(id, *perr)
 		return
@@ -73,7 +73,9 @@ func rebuild(sc *scenario.Scenario, req protocol.DrawRequest, bin map[string][]b
 		return nil, err
 	}
 	copied := *sc
-	copied.Plots = nil // every kind; the request's Figures filters
+	if req.Figures != nil {
+		copied.Plots = nil // every kind; the request's list filters them
+	}
 	rep := &experiment.Report{Scenario: &copied}
 	for k, dr := range req.Runs {
 		var po protocol.PolicyOutput

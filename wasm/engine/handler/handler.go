@@ -118,12 +118,12 @@ func Ready() protocol.Ready {
 }
 
 // parse reads the request's scenario, reporting problems as an Error.
-func parse(name, document string) (*scenario.Scenario, []byte, *protocol.Error) {
+func parse(name, document string) (*scenario.Scenario, *protocol.Error) {
 	doc := []byte(document)
 	if name != "" {
 		var ok bool
 		if doc, ok = scenarios.Read(name); !ok {
-			return nil, nil, &protocol.Error{Message: "no built-in scenario named " + name}
+			return nil, &protocol.Error{Message: "no built-in scenario named " + name}
 		}
 	}
 	sc, err := scenario.Parse(doc)
@@ -133,38 +133,14 @@ func parse(name, document string) (*scenario.Scenario, []byte, *protocol.Error) 
 		if errors.As(err, &ps) {
 			e.Problems = ps
 		}
-		return nil, nil, e
+		return nil, e
 	}
-	return sc, doc, nil
-}
-
-// onePolicy returns the scenario reduced to policy i, keeping its label,
-// so that the run and its output are those of the full scenario's run.
-func onePolicy(sc *scenario.Scenario, doc []byte, i int) (*scenario.Scenario, error) {
-	if i < 0 || i >= len(sc.Policies) {
-		return nil, fmt.Errorf("policy index %d is out of range (the scenario has %d policies)", i, len(sc.Policies))
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(doc, &fields); err != nil {
-		return nil, err
-	}
-	p := sc.Policies[i]
-	p.Label = sc.PolicyLabel(i)
-	one, err := json.Marshal([]scenario.PolicySpec{p})
-	if err != nil {
-		return nil, err
-	}
-	fields["policies"] = one
-	reduced, err := json.Marshal(fields)
-	if err != nil {
-		return nil, err
-	}
-	return scenario.Parse(reduced)
+	return sc, nil
 }
 
 func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 	start := time.Now()
-	sc, doc, perr := parse(req.Name, req.Document)
+	sc, perr := parse(req.Name, req.Document)
 	if perr != nil {
 		h.fail(id, *perr)
 		return
@@ -175,7 +151,7 @@ func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 	}
 	if req.Policy != nil {
 		var err error
-		if sc, err = onePolicy(sc, doc, *req.Policy); err != nil {
+		if sc, err = sc.WithPolicy(*req.Policy); err != nil {
 			h.fail(id, protocol.Error{Message: err.Error()})
 			return
 		}
