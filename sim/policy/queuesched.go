@@ -14,11 +14,12 @@ import (
 // a job that does not fit is skipped and later ones may start; without it,
 // the first job that does not fit blocks the queue.
 type QueueScheduler struct {
-	Name     string
-	Key      func(s *engine.State, id workload.JobID) float64
-	KeyName  string // what the key means, for the decision log
-	Backfill bool
-	BestFit  bool
+	Name      string
+	Key       func(s *engine.State, id workload.JobID) float64
+	KeyName   string // what the key means, for the decision log
+	KeyIsTime bool   // the key is a time or duration in seconds
+	Backfill  bool
+	BestFit   bool
 
 	q *SizeQueues
 }
@@ -65,7 +66,7 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 			return err
 		}
 		s.Log(id, "%s: started %s on %s; %s %s, waited %s",
-			p.Name, job.Name, describeGPUs(s.Cluster(), gpus), p.KeyName, fmtKey(key), fmtSeconds(s.Now()-job.ArrivalS))
+			p.Name, job.Name, describeGPUs(s.Cluster(), gpus), p.KeyName, p.fmtKey(key), fmtSeconds(s.Now()-job.ArrivalS))
 	}
 	for _, b := range blocked {
 		p.q.Push(b.id, b.size, b.key)
@@ -92,11 +93,20 @@ func describeGPUs(c *cluster.Cluster, gpus []cluster.GPUID) string {
 	return fmt.Sprintf("%d GPUs on %d servers", len(gpus), n)
 }
 
-func fmtKey(k float64) string { return fmt.Sprintf("%.6g", k) }
+func (p *QueueScheduler) fmtKey(k float64) string {
+	if p.KeyIsTime {
+		return fmtSeconds(k)
+	}
+	return fmt.Sprintf("%.6g", k)
+}
 
+// fmtSeconds prints a time readably: 42 s, 12.5 min, 3.20 h.
 func fmtSeconds(s float64) string {
-	if s >= 3600 {
+	switch {
+	case s >= 3600:
 		return fmt.Sprintf("%.2f h", s/3600)
+	case s >= 120:
+		return fmt.Sprintf("%.1f min", s/60)
 	}
 	return fmt.Sprintf("%.0f s", s)
 }

@@ -17,7 +17,7 @@ type Params struct {
 // New returns a FIFO policy.
 func New(p Params) engine.Policy {
 	return &policy.QueueScheduler{
-		Name: "FIFO", KeyName: "arrived at",
+		Name: "FIFO", KeyName: "arrived at", KeyIsTime: true,
 		Key:      func(s *engine.State, id workload.JobID) float64 { return s.Job(id).ArrivalS },
 		Backfill: p.Backfill, BestFit: p.BestFit,
 	}

@@ -19,18 +19,18 @@ type Params struct {
 // New returns an SJF policy.
 func New(p Params) engine.Policy {
 	key := func(s *engine.State, id workload.JobID) float64 { return policy.SoloDuration(s, id) }
-	name := "solo time (s)"
+	name, isTime := "solo time", true
 	switch p.Key {
 	case "gpus":
 		key = func(s *engine.State, id workload.JobID) float64 { return float64(s.Job(id).GPUs) }
-		name = "GPUs"
+		name, isTime = "GPUs", false
 	case "gpu_time":
 		key = func(s *engine.State, id workload.JobID) float64 {
 			return float64(s.Job(id).GPUs) * policy.SoloDuration(s, id)
 		}
-		name = "GPU-seconds"
+		name, isTime = "GPU-seconds", false
 	}
-	return &policy.QueueScheduler{Name: "SJF", Key: key, KeyName: name, Backfill: p.Backfill, BestFit: p.BestFit}
+	return &policy.QueueScheduler{Name: "SJF", Key: key, KeyName: name, KeyIsTime: isTime, Backfill: p.Backfill, BestFit: p.BestFit}
 }
 
 func init() {
