@@ -414,7 +414,7 @@ func (st *Study) format(metric string, v Value) string {
 	if v.Saturated {
 		return "saturated"
 	}
-	s := fmt.Sprintf("%.3g", st.inRefUnit(metric, v.Mean))
+	s := num3(st.inRefUnit(metric, v.Mean))
 	if u := st.refUnit(metric); u != "" {
 		s += " " + u
 	}
@@ -423,4 +423,13 @@ func (st *Study) format(metric string, v Value) string {
 
 func (st *Study) formatSeconds(metric string, x float64) string {
 	return st.format(metric, Value{Mean: x})
+}
+
+// num3 prints a number with about three significant digits and without
+// exponent notation in the range reports meet (1239 s, not 1.24e+03 s).
+func num3(x float64) string {
+	if a := math.Abs(x); a >= 1000 && a < 1e9 {
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.3g", x)
 }

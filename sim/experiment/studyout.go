@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/metrics"
@@ -189,7 +190,7 @@ func (st *Study) WriteText(w io.Writer) {
 			if r.X != nil {
 				x = fmt.Sprintf("%g", *r.X)
 			}
-			fmt.Fprintf(w, "  %-16s %-18s %-10s %8s %12s %10s\n", r.Policy, r.Metric, r.Group, x, oursText(r), fmt.Sprintf("%.4g %s", r.Paper, r.Unit))
+			fmt.Fprintf(w, "  %-16s %-18s %-10s %8s %12s %10s\n", r.Policy, r.Metric, r.Group, x, oursText(r), strconv.FormatFloat(r.Paper, 'f', -1, 64)+" "+r.Unit)
 		}
 	}
 	if len(out.Series) > 0 {
@@ -243,9 +244,9 @@ func oursText(r ReferenceRow) string {
 	case r.Saturated:
 		return "saturated"
 	case r.OursSD != nil:
-		return fmt.Sprintf("%.4g±%.2g", *r.Ours, *r.OursSD)
+		return num3(*r.Ours) + "±" + num3(*r.OursSD)
 	}
-	return fmt.Sprintf("%.4g", *r.Ours)
+	return num3(*r.Ours)
 }
 
 // SweepFigure draws the sweep metric against the swept value, one line per
