@@ -79,7 +79,7 @@ func TestThroughputModel(t *testing.T) {
 	if m.Coupling() != SharedGPU {
 		t.Error("a pair's rate depends on its partner")
 	}
-	if s := m.SoloThroughput(&f.jobs[3], "P100"); s != 0 {
+	if s := m.SoloThroughput(&f.jobs[3], "A100"); s != 0 {
 		t.Errorf("a GPU type absent from the table: %v", s)
 	}
 }
