@@ -334,12 +334,12 @@ func TestMalformedProblems(t *testing.T) {
 func TestLargerSparseAgainstGonum(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	optimal := 0
-	for trial := 0; trial < 20; trial++ {
-		n, m := 60+r.IntN(60), 30+r.IntN(30)
+	for trial := 0; trial < 12; trial++ {
+		n, m := 40+r.IntN(30), 25+r.IntN(15)
 		p := New("sparse")
 		p.Maximize = true
 		for j := 0; j < n; j++ {
-			p.AddCol("x", 0, float64(1+r.IntN(5)), float64(r.IntN(21)-5))
+			p.AddCol("x", 0, Inf, float64(r.IntN(21)-5))
 		}
 		for i := 0; i < m; i++ {
 			row := p.AddRow("r", math.Inf(-1), float64(5+r.IntN(50)))
@@ -369,7 +369,7 @@ func TestLargerSparseAgainstGonum(t *testing.T) {
 			t.Errorf("trial %d: gonum %v, ours %v (violation %g)", trial, want, sol, p.Violation(sol.X))
 		}
 	}
-	if optimal < 10 {
+	if optimal < 6 {
 		t.Errorf("only %d optimal instances compared", optimal)
 	}
 }
