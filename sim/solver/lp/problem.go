@@ -172,3 +172,9 @@ func (p *Problem) check() error {
 	}
 	return nil
 }
+
+// Dumper is implemented by policies that solve linear programs: they hand
+// every LP they solve to the sink, e.g. to write it as an MPS file.
+type Dumper interface {
+	DumpLPs(sink func(p *Problem))
+}
