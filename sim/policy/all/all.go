@@ -3,6 +3,7 @@
 package all
 
 import (
-	_ "github.com/schedlab/schedlab/sim/policy/fifo" // FIFO
-	_ "github.com/schedlab/schedlab/sim/policy/sjf"  // SJF
+	_ "github.com/schedlab/schedlab/sim/policy/fifo"  // FIFO
+	_ "github.com/schedlab/schedlab/sim/policy/gavel" // Gavel's policies and mechanism
+	_ "github.com/schedlab/schedlab/sim/policy/sjf"   // SJF
 )
