@@ -1,10 +1,8 @@
 package gavel
 
 import (
-	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/schedlab/schedlab/sim/solver/lp"
 )
@@ -29,18 +27,23 @@ type fclass struct {
 func classify(in *planInput, plan [][]float64, w, level []float64, frozen []bool, byType bool) []*fclass {
 	index := map[string]*fclass{}
 	var out []*fclass
-	var b strings.Builder
+	var b []byte
 	for i := range in.jobs {
 		p := &in.jobs[i]
-		b.Reset()
+		b = b[:0]
 		if byType {
-			fmt.Fprintf(&b, "%s/%d/", p.job.Model, p.job.BatchSize)
+			b = append(b, p.job.Model...)
+			b = strconv.AppendInt(append(b, '/'), int64(p.job.BatchSize), 10)
+			b = append(b, '/')
 		}
-		fmt.Fprintf(&b, "sf%d/w%s/l%s/%t", p.sf, fnum(w[i]), fnum(level[i]), frozen[i])
+		b = strconv.AppendInt(append(b, "sf"...), int64(p.sf), 10)
+		b = strconv.AppendFloat(append(b, "/w"...), w[i], 'g', -1, 64)
+		b = strconv.AppendFloat(append(b, "/l"...), level[i], 'g', -1, 64)
+		b = strconv.AppendBool(append(b, '/'), frozen[i])
 		for _, t := range plan[i] {
-			b.WriteString("/" + fnum(t))
+			b = strconv.AppendFloat(append(b, '/'), t, 'g', -1, 64)
 		}
-		k := b.String()
+		k := string(b)
 		c, ok := index[k]
 		if !ok {
 			c = &fclass{key: k, sf: p.sf, w: w[i], level: level[i], frozen: frozen[i], thr: plan[i], eq: in.thrEqual(plan[i])}

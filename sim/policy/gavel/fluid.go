@@ -33,15 +33,15 @@ func (f *fluid) Decide(*engine.State, []engine.Trigger) error {
 func (f *fluid) DumpLPs(sink func(*lp.Problem)) { f.m.DumpLPs(sink) }
 
 type fluidJob struct {
-	rem, rate        float64
-	active, done     bool
-	first, finish    float64
-	run, gpuSec      float64
-	isoTime, isoThr  float64
-	lastRem          float64
-	thr              []float64
-	everRan          bool
-	gpuShare         float64 // GPUs held on average at the current rate
+	rem, rate       float64
+	active, done    bool
+	first, finish   float64
+	run, gpuSec     float64
+	isoTime, isoThr float64
+	lastRem         float64
+	thr             []float64
+	everRan         bool
+	gpuShare        float64 // GPUs held on average at the current rate
 }
 
 // Simulate runs the fluid model on the run's configuration.
@@ -96,7 +96,7 @@ func (f *fluid) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result
 			next++
 			need = true
 		}
-		if need && (!recomputed || t-last >= m.p.ResetMinS) {
+		if need && (!recomputed || t >= last+m.p.ResetMinS) {
 			if err := f.recompute(t, jobs, st, active, types, count, rng, plan, truth, res); err != nil {
 				return res, err
 			}

@@ -2,7 +2,6 @@ package gavel
 
 import (
 	"fmt"
-	"math"
 	"sort"
 
 	"github.com/schedlab/schedlab/sim/solver/match"
@@ -367,9 +366,18 @@ func (a *alloxAlloc) allocate(in *planInput) (*allocation, error) {
 	for i, p := range in.jobs {
 		if j, ok := a.held[p.id]; ok {
 			free[j]--
-		} else if len(queue) < a.maxJobs {
+		} else {
 			queue = append(queue, i)
 		}
+	}
+	// The reference matches every waiting job (α = 1); the matching costs
+	// jobs² × GPUs, so schedlab matches the max_jobs waiting jobs that are
+	// shortest on their best type: only they can win a first position.
+	if len(queue) > a.maxJobs {
+		d := func(i int) float64 { return in.jobs[i].rem / best(in.jobs[i].thr) }
+		sort.SliceStable(queue, func(x, y int) bool { return d(queue[x]) < d(queue[y]) })
+		queue = queue[:a.maxJobs]
+		sort.Ints(queue)
 	}
 	var workers []int // type of each free GPU
 	for j, n := range free {
@@ -414,6 +422,5 @@ func (a *alloxAlloc) allocate(in *planInput) (*allocation, error) {
 	}
 	al.objective = float64(len(al.combos))
 	al.why = fmt.Sprintf("AlloX: %d of %d jobs hold a GPU (min-cost matching of %d waiting jobs)", len(al.combos), len(in.jobs), len(queue))
-	_ = math.Inf
 	return al, nil
 }

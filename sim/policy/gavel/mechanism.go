@@ -3,6 +3,7 @@ package gavel
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,13 +54,13 @@ type placement struct {
 // mechanism is Gavel's round-based scheduling mechanism (spec 001 §3)
 // around an allocator; it is the engine.Policy of every Gavel policy.
 type mechanism struct {
-	p       Common
-	title   string
-	alloc   allocator
-	shuffle bool // visit types in a fresh random order each round (agnostic policies)
-	fifo    bool // never run entries with priority 0
-	ss      bool
-	run     *lpRunner
+	p        Common
+	title    string
+	alloc    allocator
+	shuffle  bool // visit types in a fresh random order each round (agnostic policies)
+	fifo     bool // never run entries with priority 0
+	ss       bool
+	run      *lpRunner
 	entities []Entity // for the hierarchical share record
 	// setPrices hands the cluster's prices to a cost-aware allocator.
 	setPrices func(types []string) error
@@ -86,6 +87,8 @@ type mechanism struct {
 	prev                 []placement // to account at the end of the round
 	last                 []placement // for lease renewal
 	cost                 float64
+	busy                 []bool // scratch of pick, by job
+	runs                 map[ckey][]bool
 }
 
 func newMechanism(p Common, title string, a allocator, run *lpRunner) *mechanism {
@@ -136,6 +139,7 @@ func (m *mechanism) setup(s *engine.State) error {
 	m.total = make([]float64, len(m.types))
 	m.x, m.recv, m.deficit = map[ckey][]float64{}, map[ckey][]float64{}, map[ckey][]float64{}
 	m.jobs = map[workload.JobID]*track{}
+	m.runs = map[ckey][]bool{}
 	m.tracing = s.NumJobs() <= m.p.TraceJobs && s.Recording()
 	m.roundEnd = math.Inf(-1)
 	m.ready = true
@@ -214,7 +218,7 @@ func fill(n int, v float64) []float64 {
 func (m *mechanism) round(s *engine.State) error {
 	now := s.Now()
 	m.account(s, now)
-	if m.need && (m.resets == 0 || now-m.reset >= m.p.ResetMinS) {
+	if m.need && (m.resets == 0 || now >= m.reset+m.p.ResetMinS) {
 		if err := m.recompute(s); err != nil {
 			return err
 		}
@@ -351,6 +355,13 @@ func (m *mechanism) recompute(s *engine.State) error {
 		}
 	}
 	m.keys, m.x, m.recv, m.deficit = keys, newX, newRecv, newDef
+	runs := map[ckey][]bool{}
+	for _, k := range keys {
+		if r, ok := m.runs[k]; ok {
+			runs[k] = r
+		}
+	}
+	m.runs = runs
 	m.reset, m.need = now, false
 	m.resets++
 	m.record(s, in, al)
@@ -452,8 +463,16 @@ func (m *mechanism) pick(s *engine.State) []entry {
 			continue
 		}
 		sf := s.Job(k.a).GPUs
+		ok2 := m.runs[k]
+		if ok2 == nil {
+			ok2 = make([]bool, len(m.types))
+			for j := range m.types {
+				ok2[j] = m.canRun(s, o, k, j)
+			}
+			m.runs[k] = ok2
+		}
 		for j := range m.types {
-			if !m.canRun(s, o, k, j) {
+			if !ok2[j] {
 				continue
 			}
 			e := entry{k: k, j: j, sf: sf, order: order}
@@ -473,57 +492,123 @@ func (m *mechanism) pick(s *engine.State) []entry {
 			perType[j] = append(perType[j], e)
 		}
 	}
-	var list []entry
+	free := append([]float64(nil), m.count...)
+	if len(m.busy) < s.NumJobs() {
+		m.busy = make([]bool, s.NumJobs())
+	}
+	busy := m.busy
+	var chosen []entry
+	defer func() {
+		for _, e := range chosen {
+			for _, id := range e.k.members() {
+				busy[id] = false
+			}
+		}
+	}()
+	take := func(h *entryHeap) {
+		for h.len() > 0 {
+			if m.p.Mode != "clean" && free[h.es[0].j] <= 0 {
+				return // this type is full: the rest of its list cannot run
+			}
+			e := h.pop()
+			if free[e.j] < float64(e.sf) || (m.fifo && e.prio == 0) {
+				continue
+			}
+			taken := false
+			for _, id := range e.k.members() {
+				taken = taken || busy[id]
+			}
+			if taken {
+				continue
+			}
+			chosen = append(chosen, e)
+			free[e.j] -= float64(e.sf)
+			for _, id := range e.k.members() {
+				busy[id] = true
+			}
+		}
+	}
 	if m.p.Mode == "clean" {
-		sortEntries(all)
-		list = all
+		take(newEntryHeap(all))
 	} else {
 		order := typeOrder(m.types)
 		if m.shuffle {
 			s.Rand().Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 		}
 		for _, j := range order {
-			sortEntries(perType[j])
-			list = append(list, perType[j]...)
-		}
-	}
-	free := append([]float64(nil), m.count...)
-	busy := map[workload.JobID]bool{}
-	var chosen []entry
-	for _, e := range list {
-		if free[e.j] < float64(e.sf) || (m.fifo && e.prio == 0) {
-			continue
-		}
-		taken := false
-		for _, id := range e.k.members() {
-			taken = taken || busy[id]
-		}
-		if taken {
-			continue
-		}
-		chosen = append(chosen, e)
-		free[e.j] -= float64(e.sf)
-		for _, id := range e.k.members() {
-			busy[id] = true
+			take(newEntryHeap(perType[j]))
 		}
 	}
 	return chosen
 }
 
-func sortEntries(es []entry) {
-	sort.SliceStable(es, func(a, b int) bool {
-		x, y := es[a], es[b]
-		if x.prio != y.prio {
-			return x.prio > y.prio
+// entryHeap yields entries in sortEntries order, lazily: a round usually
+// needs only the first few of a long list.
+type entryHeap struct{ es []entry }
+
+func newEntryHeap(es []entry) *entryHeap {
+	h := &entryHeap{es: es}
+	for i := len(es)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+	return h
+}
+
+func (h *entryHeap) len() int { return len(h.es) }
+
+func (h *entryHeap) pop() entry {
+	top := h.es[0]
+	n := len(h.es) - 1
+	h.es[0] = h.es[n]
+	h.es = h.es[:n]
+	h.down(0)
+	return top
+}
+
+func (h *entryHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h.es) {
+			return
 		}
-		if x.deficit != y.deficit {
-			return x.deficit > y.deficit
+		c := l
+		if r := l + 1; r < len(h.es) && entryCmp(h.es[r], h.es[l]) < 0 {
+			c = r
 		}
-		if x.x != y.x {
-			return x.x > y.x
+		if entryCmp(h.es[c], h.es[i]) >= 0 {
+			return
 		}
-		return x.order < y.order
-	})
+		h.es[i], h.es[c] = h.es[c], h.es[i]
+		i = c
+	}
+}
+
+// sortEntries orders by priority, then deficit, then target, all
+// descending, then by combination age: a total order, so any sort gives
+// the same result.
+func sortEntries(es []entry) { slices.SortFunc(es, entryCmp) }
+
+func entryCmp(x, y entry) int {
+	{
+		switch {
+		case x.prio != y.prio:
+			return cmpDesc(x.prio, y.prio)
+		case x.deficit != y.deficit:
+			return cmpDesc(x.deficit, y.deficit)
+		case x.x != y.x:
+			return cmpDesc(x.x, y.x)
+		case x.order != y.order:
+			return x.order - y.order
+		}
+		return x.j - y.j
+	}
+}
+
+func cmpDesc(a, b float64) int {
+	if a > b {
+		return -1
+	}
+	return 1
 }
 
 // priority is X over the fraction of the type's time received since the
@@ -558,11 +643,11 @@ func (m *mechanism) canRun(s *engine.State, o oracle, k ckey, j int) bool {
 func (m *mechanism) place(s *engine.State, chosen []entry) []placement {
 	c := s.Cluster()
 	taken := make([]bool, c.NumGPUs())
-	sort.SliceStable(chosen, func(a, b int) bool {
-		if chosen[a].j != chosen[b].j {
-			return chosen[a].j < chosen[b].j
+	slices.SortStableFunc(chosen, func(a, b entry) int {
+		if a.j != b.j {
+			return a.j - b.j
 		}
-		return chosen[a].sf > chosen[b].sf
+		return b.sf - a.sf
 	})
 	prevGPUs := map[ckey]placement{}
 	for _, pl := range m.prevRound() {
@@ -601,8 +686,9 @@ func allFree(taken []bool, gpus []cluster.GPUID) bool {
 
 func (m *mechanism) consolidated(c *cluster.Cluster, taken []bool, j, n int) []cluster.GPUID {
 	freeOn := func(id cluster.ServerID) int {
+		srv := &c.Servers[id]
 		k := 0
-		for _, g := range c.Servers[id].GPUs() {
+		for g := srv.FirstGPU; g < srv.FirstGPU+cluster.GPUID(srv.NumGPUs); g++ {
 			if !taken[g] {
 				k++
 			}
@@ -617,7 +703,8 @@ func (m *mechanism) consolidated(c *cluster.Cluster, taken []bool, j, n int) []c
 	}
 	var out []cluster.GPUID
 	take := func(id cluster.ServerID) {
-		for _, g := range c.Servers[id].GPUs() {
+		srv := &c.Servers[id]
+		for g := srv.FirstGPU; g < srv.FirstGPU+cluster.GPUID(srv.NumGPUs); g++ {
 			if len(out) < n && !taken[g] {
 				out = append(out, g)
 				taken[g] = true
@@ -627,6 +714,9 @@ func (m *mechanism) consolidated(c *cluster.Cluster, taken []bool, j, n int) []c
 	if bestSrv >= 0 {
 		take(bestSrv)
 		return out
+	}
+	if n == 1 {
+		return out // no server has a free GPU: cannot happen, pick counts GPUs
 	}
 	srvs := append([]cluster.ServerID(nil), m.servers[j]...)
 	sort.SliceStable(srvs, func(a, b int) bool { return freeOn(srvs[a]) > freeOn(srvs[b]) })
@@ -687,7 +777,9 @@ func (m *mechanism) apply(s *engine.State, placed []placement) error {
 	return nil
 }
 
-func (m *mechanism) logAll(s *engine.State) bool { return s.Recording() }
+// logAll: per-lease log lines for runs small enough to trace (a long
+// run's log would be capped anyway, and building the lines costs time).
+func (m *mechanism) logAll(s *engine.State) bool { return m.tracing }
 
 func (m *mechanism) where(s *engine.State, pl *placement) string {
 	what := fmt.Sprintf("%d %s", len(pl.gpus), m.types[pl.j])

@@ -352,7 +352,8 @@ func (a *perJobAlloc) ftf(in *planInput, plan [][]float64) (*allocation, error) 
 	}
 	var last *lp.Solution
 	var warm *lp.Basis
-	for it := 0; it < 50 && hi-lo > 1e-6*hi; it++ {
+	// ρ to 1e-4 relative: far below what the rounds can realise.
+	for it := 0; it < 40 && hi-lo > 1e-4*hi; it++ {
 		mid := (lo + hi) / 2
 		sol, ok, err := feasible(mid, warm)
 		if err != nil {

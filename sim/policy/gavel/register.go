@@ -101,7 +101,7 @@ type CostParams struct {
 // AlloXParams configure AlloX.
 type AlloXParams struct {
 	Common
-	MaxJobs int `json:"max_jobs" min:"1" max:"1000" help:"waiting jobs matched at a time, oldest first (the matching costs jobs² × GPUs)"`
+	MaxJobs int `json:"max_jobs" min:"1" max:"1000" help:"waiting jobs matched at a time, those shortest on their best GPU type (the matching costs jobs² × GPUs; the reference matches all)"`
 }
 
 // Check implements schema.Checker.

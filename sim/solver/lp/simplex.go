@@ -170,7 +170,7 @@ func (s *solver) scale() {
 		s.rowScale[i] = 1
 	}
 	lo, hi := make([]float64, s.m), make([]float64, s.m)
-	for pass := 0; pass < 4; pass++ {
+	for pass := 0; pass < 2; pass++ {
 		for i := range lo {
 			lo[i], hi[i] = math.Inf(1), 0
 		}
