@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/schedlab/schedlab/sim/solver/lp"
 )
@@ -248,17 +249,82 @@ func (a *perJobAlloc) allocate(in *planInput) (*allocation, error) {
 		return &allocation{}, nil
 	}
 	plan := a.plan(in)
-	switch a.objective {
-	case "makespan":
-		return a.makespan(in, plan)
-	case "ftf":
-		return a.ftf(in, plan)
-	case "cost":
-		if a.ratio {
-			return a.costRatio(in, plan)
+	var al *allocation
+	var err error
+	switch {
+	case a.objective == "makespan":
+		al, err = a.makespan(in, plan)
+	case a.objective == "ftf":
+		al, err = a.ftf(in, plan)
+	case a.objective == "cost" && a.ratio:
+		al, err = a.costRatio(in, plan)
+	default:
+		al, err = a.linear(in, plan)
+	}
+	if err == nil {
+		symmetrize(in, plan, al)
+	}
+	return al, err
+}
+
+// symmetrize gives identical jobs (same planned throughputs, size,
+// weight, remaining work, age, isolated clock and deadline) the average of
+// their rows. The LP's feasible set and objective are symmetric in them,
+// so the average of an optimum is an optimum (convexity); a simplex vertex
+// would otherwise favour one of them arbitrarily. Jobs in pairs keep
+// their rows.
+func symmetrize(in *planInput, plan [][]float64, al *allocation) {
+	paired := map[int]bool{}
+	var pairs []combo
+	for _, c := range al.combos {
+		if c.b >= 0 {
+			paired[c.a], paired[c.b] = true, true
+			pairs = append(pairs, c)
 		}
 	}
-	return a.linear(in, plan)
+	rows := al.perJob(len(in.jobs), len(in.types))
+	for _, c := range pairs {
+		for j, v := range c.x {
+			rows[c.a][j] -= v
+			rows[c.b][j] -= v
+		}
+	}
+	groups := map[string][]int{}
+	var order []string
+	var b []byte
+	for i, p := range in.jobs {
+		if paired[i] {
+			continue
+		}
+		b = b[:0]
+		for _, v := range []float64{float64(p.sf), p.weight, p.rem, p.elapsed, p.isoTime, p.job.DeadlineS} {
+			b = strconv.AppendFloat(append(b, '/'), v, 'g', -1, 64)
+		}
+		for _, t := range plan[i] {
+			b = strconv.AppendFloat(append(b, '/'), t, 'g', -1, 64)
+		}
+		k := string(b)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		avg := make([]float64, len(in.types))
+		for _, i := range g {
+			for j, v := range rows[i] {
+				avg[j] += v / float64(len(g))
+			}
+		}
+		for _, i := range g {
+			copy(rows[i], avg)
+		}
+	}
+	al.combos = append(singles(rows), pairs...)
 }
 
 // tieBreakSum maximises the total normalised throughput after the main

@@ -1,21 +1,24 @@
-package lp
+package lp_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-	gonumlp "gonum.org/v1/gonum/optimize/convex/lp"
+
+	"github.com/schedlab/schedlab/sim/solver/lp"
+	"github.com/schedlab/schedlab/sim/solver/lp/lptest"
 )
 
 // randomLP draws a small LP with integer coefficients. bounded gives every
 // column finite bounds (a polytope, for vertex enumeration).
-func randomLP(r *rand.Rand, n, m int, bounded bool) *Problem {
-	p := New("random")
+func randomLP(r *rand.Rand, n, m int, bounded bool) *lp.Problem {
+	p := lp.New("random")
 	p.Maximize = r.IntN(2) == 0
 	for j := 0; j < n; j++ {
-		lo, hi := 0.0, Inf
+		lo, hi := 0.0, lp.Inf
 		switch r.IntN(4) {
 		case 0:
 			lo = -float64(r.IntN(5))
@@ -28,10 +31,10 @@ func randomLP(r *rand.Rand, n, m int, bounded bool) *Problem {
 				lo = hi - float64(1+r.IntN(6))
 			}
 		}
-		p.AddCol("x", lo, hi, float64(r.IntN(11)-5))
+		p.AddCol(fmt.Sprintf("x%d", j), lo, hi, float64(r.IntN(11)-5))
 	}
 	for i := 0; i < m; i++ {
-		lo, hi := math.Inf(-1), Inf
+		lo, hi := math.Inf(-1), lp.Inf
 		b := float64(r.IntN(21) - 5)
 		switch r.IntN(5) {
 		case 0, 1:
@@ -43,7 +46,7 @@ func randomLP(r *rand.Rand, n, m int, bounded bool) *Problem {
 		case 4:
 			lo, hi = b, b+float64(r.IntN(6))
 		}
-		row := p.AddRow("r", lo, hi)
+		row := p.AddRow(fmt.Sprintf("r%d", i), lo, hi)
 		for j := 0; j < n; j++ {
 			if r.IntN(3) > 0 {
 				p.Set(row, j, float64(r.IntN(11)-5))
@@ -59,88 +62,22 @@ func randomLP(r *rand.Rand, n, m int, bounded bool) *Problem {
 	return p
 }
 
-// gonumSolve solves p with gonum's dense simplex: general form with
-// bounds and ranges as inequality rows, then gonum's conversion.
-func gonumSolve(p *Problem) (float64, error) {
-	n := p.NumCols()
-	var G, A [][]float64
-	var h, b []float64
-	dense := make([][]float64, p.NumRows())
-	for i := range dense {
-		dense[i] = make([]float64, n)
-	}
-	for j := 0; j < n; j++ {
-		rows, vals := p.Col(j)
-		for k, i := range rows {
-			dense[i][j] = vals[k]
-		}
-	}
-	for i, row := range dense {
-		lo, hi := p.RowBounds(i)
-		if lo == hi {
-			A, b = append(A, row), append(b, lo)
-			continue
-		}
-		if !math.IsInf(hi, 1) {
-			G, h = append(G, row), append(h, hi)
-		}
-		if !math.IsInf(lo, -1) {
-			neg := make([]float64, n)
-			for j, v := range row {
-				neg[j] = -v
-			}
-			G, h = append(G, neg), append(h, -lo)
-		}
-	}
-	for j := 0; j < n; j++ {
-		lo, hi := p.ColBounds(j)
-		if !math.IsInf(hi, 1) {
-			e := make([]float64, n)
-			e[j] = 1
-			G, h = append(G, e), append(h, hi)
-		}
-		if !math.IsInf(lo, -1) {
-			e := make([]float64, n)
-			e[j] = -1
-			G, h = append(G, e), append(h, -lo)
-		}
-	}
-	c := make([]float64, n)
-	for j := range c {
-		c[j] = p.Obj(j)
-		if p.Maximize {
-			c[j] = -c[j]
-		}
-	}
-	toMat := func(rows [][]float64) mat.Matrix {
-		if len(rows) == 0 {
-			return nil
-		}
-		d := mat.NewDense(len(rows), n, nil)
-		for i, r := range rows {
-			d.SetRow(i, r)
-		}
-		return d
-	}
-	cs, as, bs := gonumlp.Convert(c, toMat(G), h, toMat(A), b)
-	f, _, err := gonumlp.Simplex(cs, as, bs, 1e-10, nil)
-	if p.Maximize {
-		f = -f
-	}
-	return f, err
-}
+// gonumSolve solves p with gonum's dense simplex (package lptest).
+func gonumSolve(p *lp.Problem) (float64, error) { return lptest.Solve(p) }
 
 // feasibilityOnly asks gonum whether p has any feasible point.
-func feasibilityOnly(p *Problem) error {
-	q := *p
-	q.obj = make([]float64, p.NumCols())
-	_, err := gonumSolve(&q)
+func feasibilityOnly(p *lp.Problem) error {
+	q := p.Clone()
+	for j := 0; j < q.NumCols(); j++ {
+		q.SetObj(j, 0)
+	}
+	_, err := gonumSolve(q)
 	return err
 }
 
 // bruteForce enumerates the vertices of a polytope (every column bounded):
 // each choice of n tight constraints among bounds and row bounds.
-func bruteForce(p *Problem) (best float64, feasible bool) {
+func bruteForce(p *lp.Problem) (best float64, feasible bool) {
 	n, m := p.NumCols(), p.NumRows()
 	type tight struct {
 		coef []float64
@@ -217,36 +154,36 @@ func close(a, b float64) bool {
 // optimal value, and which are infeasible or unbounded.
 func TestAgainstGonumSimplex(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	counts := map[Status]int{}
+	counts := map[lp.Status]int{}
 	compared := 0
 	for trial := 0; trial < 600; trial++ {
 		n, m := 2+r.IntN(6), 1+r.IntN(6)
 		p := randomLP(r, n, m, false)
-		sol, err := Solve(p, Options{})
+		sol, err := lp.Solve(p, lp.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		counts[sol.Status]++
 		want, gerr := gonumSolve(p)
 		switch {
-		case gerr == gonumlp.ErrInfeasible:
+		case gerr == lptest.ErrInfeasible:
 			compared++
-			if sol.Status != Infeasible {
+			if sol.Status != lp.Infeasible {
 				t.Errorf("trial %d: gonum says infeasible, we say %v", trial, sol)
 			}
-		case gerr == gonumlp.ErrUnbounded:
+		case gerr == lptest.ErrUnbounded:
 			compared++
-			if sol.Status == Infeasible && feasibilityOnly(p) == gonumlp.ErrInfeasible {
+			if sol.Status == lp.Infeasible && feasibilityOnly(p) == lptest.ErrInfeasible {
 				// gonum met the unbounded ray before noticing infeasibility;
 				// with a zero objective it agrees with us.
 				continue
 			}
-			if sol.Status != Unbounded {
+			if sol.Status != lp.Unbounded {
 				t.Errorf("trial %d: gonum says unbounded, we say %v", trial, sol)
 			}
 		case gerr == nil:
 			compared++
-			if sol.Status != Optimal || !close(sol.Objective, want) {
+			if sol.Status != lp.Optimal || !close(sol.Objective, want) {
 				t.Errorf("trial %d: gonum optimum %v, ours %v", trial, want, sol)
 			}
 			if v := p.Violation(sol.X); v > 1e-7 {
@@ -254,7 +191,7 @@ func TestAgainstGonumSimplex(t *testing.T) {
 			}
 		}
 	}
-	if compared < 400 || counts[Infeasible] < 20 || counts[Unbounded] < 20 || counts[Optimal] < 100 {
+	if compared < 400 || counts[lp.Infeasible] < 20 || counts[lp.Unbounded] < 20 || counts[lp.Optimal] < 100 {
 		t.Errorf("weak test: %d compared, statuses %v", compared, counts)
 	}
 }
@@ -266,19 +203,19 @@ func TestAgainstVertexEnumeration(t *testing.T) {
 	for trial := 0; trial < 300; trial++ {
 		n, m := 2+r.IntN(3), 1+r.IntN(4)
 		p := randomLP(r, n, m, true)
-		sol, err := Solve(p, Options{})
+		sol, err := lp.Solve(p, lp.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want, ok := bruteForce(p)
 		if !ok {
-			if sol.Status != Infeasible {
+			if sol.Status != lp.Infeasible {
 				t.Errorf("trial %d: no feasible vertex, we say %v", trial, sol)
 			}
 			continue
 		}
 		feasible++
-		if sol.Status != Optimal || !close(sol.Objective, want) {
+		if sol.Status != lp.Optimal || !close(sol.Objective, want) {
 			t.Errorf("trial %d: best vertex %v, ours %v", trial, want, sol)
 		}
 	}
@@ -294,8 +231,8 @@ func TestWarmStart(t *testing.T) {
 	saved := 0
 	for trial := 0; trial < 100; trial++ {
 		p := randomLP(r, 6+r.IntN(10), 4+r.IntN(8), true)
-		cold, _ := Solve(p, Options{})
-		if cold.Status != Optimal {
+		cold, _ := lp.Solve(p, lp.Options{})
+		if cold.Status != lp.Optimal {
 			continue
 		}
 		// Perturb one row bound and one objective coefficient.
@@ -305,9 +242,9 @@ func TestWarmStart(t *testing.T) {
 			p.SetRowBounds(i, lo, hi+1)
 		}
 		p.SetObj(0, p.Obj(0)+0.5)
-		fresh, _ := Solve(p, Options{})
-		warm, _ := Solve(p, Options{Warm: cold.Basis})
-		if fresh.Status != warm.Status || (fresh.Status == Optimal && !close(fresh.Objective, warm.Objective)) {
+		fresh, _ := lp.Solve(p, lp.Options{})
+		warm, _ := lp.Solve(p, lp.Options{Warm: cold.Basis})
+		if fresh.Status != warm.Status || (fresh.Status == lp.Optimal && !close(fresh.Objective, warm.Objective)) {
 			t.Fatalf("trial %d: cold %v, warm %v", trial, fresh, warm)
 		}
 		saved += fresh.Iterations - warm.Iterations
@@ -318,14 +255,14 @@ func TestWarmStart(t *testing.T) {
 }
 
 func TestMalformedProblems(t *testing.T) {
-	p := New("bad")
+	p := lp.New("bad")
 	p.AddCol("x", 1, 0, 1)
-	if _, err := Solve(p, Options{}); err == nil {
+	if _, err := lp.Solve(p, lp.Options{}); err == nil {
 		t.Error("accepted lower bound above upper bound")
 	}
-	p = New("nan")
+	p = lp.New("nan")
 	p.AddCol("x", 0, 1, math.NaN())
-	if _, err := Solve(p, Options{}); err == nil {
+	if _, err := lp.Solve(p, lp.Options{}); err == nil {
 		t.Error("accepted a NaN objective")
 	}
 }
@@ -336,10 +273,10 @@ func TestLargerSparseAgainstGonum(t *testing.T) {
 	optimal := 0
 	for trial := 0; trial < 12; trial++ {
 		n, m := 40+r.IntN(30), 25+r.IntN(15)
-		p := New("sparse")
+		p := lp.New("sparse")
 		p.Maximize = true
 		for j := 0; j < n; j++ {
-			p.AddCol("x", 0, Inf, float64(r.IntN(21)-5))
+			p.AddCol("x", 0, lp.Inf, float64(r.IntN(21)-5))
 		}
 		for i := 0; i < m; i++ {
 			row := p.AddRow("r", math.Inf(-1), float64(5+r.IntN(50)))
@@ -355,17 +292,17 @@ func TestLargerSparseAgainstGonum(t *testing.T) {
 				p.Set(r.IntN(m), j, 1)
 			}
 		}
-		sol, _ := Solve(p, Options{})
+		sol, _ := lp.Solve(p, lp.Options{})
 		want, err := gonumSolve(p)
 		if err != nil {
-			if err == gonumlp.ErrInfeasible && sol.Status == Infeasible {
+			if err == lptest.ErrInfeasible && sol.Status == lp.Infeasible {
 				continue
 			}
 			t.Logf("trial %d: gonum: %v; ours %v", trial, err, sol)
 			continue
 		}
 		optimal++
-		if sol.Status != Optimal || !close(sol.Objective, want) || p.Violation(sol.X) > 1e-7 {
+		if sol.Status != lp.Optimal || !close(sol.Objective, want) || p.Violation(sol.X) > 1e-7 {
 			t.Errorf("trial %d: gonum %v, ours %v (violation %g)", trial, want, sol, p.Violation(sol.X))
 		}
 	}

@@ -1,10 +1,12 @@
-package lp
+package lp_test
 
 import (
 	"bytes"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/sim/solver/lp"
 )
 
 // Writing and reading back gives a problem with the same optimum.
@@ -12,23 +14,17 @@ func TestMPSRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for trial := 0; trial < 100; trial++ {
 		p := randomLP(r, 2+r.IntN(6), 1+r.IntN(6), r.IntN(2) == 0)
-		for j := 0; j < p.NumCols(); j++ {
-			p.colNames[j] = "x" + string(rune('a'+j))
-		}
-		for i := 0; i < p.NumRows(); i++ {
-			p.rowNames[i] = "row" + string(rune('a'+i))
-		}
 		var buf bytes.Buffer
-		if err := WriteMPS(&buf, p); err != nil {
+		if err := lp.WriteMPS(&buf, p); err != nil {
 			t.Fatal(err)
 		}
-		q, err := ReadMPS(&buf)
+		q, err := lp.ReadMPS(&buf)
 		if err != nil {
 			t.Fatalf("trial %d: %v\n%s", trial, err, buf.String())
 		}
-		a, _ := Solve(p, Options{})
-		b, _ := Solve(q, Options{})
-		if a.Status != b.Status || (a.Status == Optimal && !close(a.Objective, b.Objective)) {
+		a, _ := lp.Solve(p, lp.Options{})
+		b, _ := lp.Solve(q, lp.Options{})
+		if a.Status != b.Status || (a.Status == lp.Optimal && !close(a.Objective, b.Objective)) {
 			t.Fatalf("trial %d: %v before, %v after the round trip\n%s", trial, a, b, buf.String())
 		}
 		for i := 0; i < p.NumRows(); i++ {
@@ -65,13 +61,13 @@ BOUNDS
  UP bnd x 3
 ENDATA
 `
-	p, err := ReadMPS(strings.NewReader(doc))
+	p, err := lp.ReadMPS(strings.NewReader(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sol, _ := Solve(p, Options{})
+	sol, _ := lp.Solve(p, lp.Options{})
 	// max 3x+2y, x+y ≤ 4, y ≥ 1, 2 ≤ x ≤ 3: x=3, y=1, 11.
-	if sol.Status != Optimal || !close(sol.Objective, 11) {
+	if sol.Status != lp.Optimal || !close(sol.Objective, 11) {
 		t.Fatalf("%v", sol)
 	}
 	for _, bad := range []string{
@@ -81,7 +77,7 @@ ENDATA
 		"ROWS\n N o\n L r\nCOLUMNS\n    x r abc\nENDATA\n",
 		"ROWS\n N o\n",
 	} {
-		if _, err := ReadMPS(strings.NewReader(bad)); err == nil {
+		if _, err := lp.ReadMPS(strings.NewReader(bad)); err == nil {
 			t.Errorf("accepted %q", bad)
 		}
 	}

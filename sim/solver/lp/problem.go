@@ -178,3 +178,22 @@ func (p *Problem) check() error {
 type Dumper interface {
 	DumpLPs(sink func(p *Problem))
 }
+
+// Clone returns a deep copy of p.
+func (p *Problem) Clone() *Problem {
+	q := *p
+	q.obj = append([]float64(nil), p.obj...)
+	q.colLo = append([]float64(nil), p.colLo...)
+	q.colHi = append([]float64(nil), p.colHi...)
+	q.colNames = append([]string(nil), p.colNames...)
+	q.colRows = make([][]int32, len(p.colRows))
+	q.colVals = make([][]float64, len(p.colVals))
+	for j := range p.colRows {
+		q.colRows[j] = append([]int32(nil), p.colRows[j]...)
+		q.colVals[j] = append([]float64(nil), p.colVals[j]...)
+	}
+	q.rowLo = append([]float64(nil), p.rowLo...)
+	q.rowHi = append([]float64(nil), p.rowHi...)
+	q.rowNames = append([]string(nil), p.rowNames...)
+	return &q
+}
