@@ -19,7 +19,7 @@ type fakeThr struct {
 }
 
 func (f *fakeThr) Rate(perf.State, workload.JobID) float64 { return 0 }
-func (f *fakeThr) Coupling() perf.Coupling                  { return perf.Independent }
+func (f *fakeThr) Coupling() perf.Coupling                 { return perf.Independent }
 func (f *fakeThr) SoloThroughput(j *workload.Job, t string) float64 {
 	for i, x := range f.types {
 		if x == t {
@@ -182,26 +182,38 @@ func allocators() map[string]func() allocator {
 	ents := []Entity{{Name: "e0", Weight: 1}, {Name: "e1", Weight: 2, Policy: "fifo"}}
 	prices := []float64{0.74, 0.43, 0.135}
 	return map[string]func() allocator{
-		"las":             func() allocator { return &fairAlloc{aware: true, tieBreak: true, threshold: 1, run: &lpRunner{}} },
-		"las-agnostic":    func() allocator { return &fairAlloc{threshold: 1, run: &lpRunner{}} },
-		"las-ss":          func() allocator { return &fairAlloc{aware: true, ss: true, tieBreak: true, threshold: 1, run: &lpRunner{}} },
-		"water-filling":   func() allocator { return &fairAlloc{aware: true, waterFill: true, threshold: 1, run: &lpRunner{}} },
-		"hierarchical":    func() allocator { return &fairAlloc{aware: true, entities: ents, threshold: 1, run: &lpRunner{}} },
-		"ftf":             func() allocator { return &perJobAlloc{objective: "ftf", aware: true, tieBreak: true, run: &lpRunner{}} },
-		"ftf-agnostic":    func() allocator { return &perJobAlloc{objective: "ftf", tieBreak: true, run: &lpRunner{}} },
-		"makespan":        func() allocator { return &perJobAlloc{objective: "makespan", aware: true, tieBreak: true, run: &lpRunner{}} },
-		"makespan-ss":     func() allocator { return &perJobAlloc{objective: "makespan", aware: true, ss: true, candidates: 3, threshold: 1, run: &lpRunner{}} },
-		"throughput":      func() allocator { return &perJobAlloc{objective: "throughput", aware: true, run: &lpRunner{}} },
-		"cost":            func() allocator { return &perJobAlloc{objective: "cost", aware: true, prices: prices, run: &lpRunner{}} },
-		"cost-slo":        func() allocator { return &perJobAlloc{objective: "cost", aware: true, slo: true, prices: prices, run: &lpRunner{}} },
-		"cost-ratio":      func() allocator { return &perJobAlloc{objective: "cost", aware: true, ratio: true, slo: true, prices: prices, run: &lpRunner{}} },
-		"fifo":            func() allocator { return &fifoAlloc{aware: true, packThreshold: 1.5} },
-		"fifo-ss":         func() allocator { return &fifoAlloc{aware: true, ss: true, packThreshold: 1.0} },
-		"fifo-agnostic":   func() allocator { return &fifoAlloc{} },
-		"sjf":             func() allocator { return &fifoAlloc{aware: true, sjf: true} },
-		"isolated":        func() allocator { return isolatedAlloc{} },
-		"gandiva":         func() allocator { return &gandivaAlloc{} },
-		"allox":           func() allocator { return &alloxAlloc{maxJobs: 8} },
+		"las":          func() allocator { return &fairAlloc{aware: true, tieBreak: true, threshold: 1, run: &lpRunner{}} },
+		"las-agnostic": func() allocator { return &fairAlloc{threshold: 1, run: &lpRunner{}} },
+		"las-ss": func() allocator {
+			return &fairAlloc{aware: true, ss: true, tieBreak: true, threshold: 1, run: &lpRunner{}}
+		},
+		"water-filling": func() allocator { return &fairAlloc{aware: true, waterFill: true, threshold: 1, run: &lpRunner{}} },
+		"hierarchical":  func() allocator { return &fairAlloc{aware: true, entities: ents, threshold: 1, run: &lpRunner{}} },
+		"ftf":           func() allocator { return &perJobAlloc{objective: "ftf", aware: true, tieBreak: true, run: &lpRunner{}} },
+		"ftf-agnostic":  func() allocator { return &perJobAlloc{objective: "ftf", tieBreak: true, run: &lpRunner{}} },
+		"makespan": func() allocator {
+			return &perJobAlloc{objective: "makespan", aware: true, tieBreak: true, run: &lpRunner{}}
+		},
+		"makespan-ss": func() allocator {
+			return &perJobAlloc{objective: "makespan", aware: true, ss: true, candidates: 3, threshold: 1, run: &lpRunner{}}
+		},
+		"throughput": func() allocator { return &perJobAlloc{objective: "throughput", aware: true, run: &lpRunner{}} },
+		"cost": func() allocator {
+			return &perJobAlloc{objective: "cost", aware: true, prices: prices, run: &lpRunner{}}
+		},
+		"cost-slo": func() allocator {
+			return &perJobAlloc{objective: "cost", aware: true, slo: true, prices: prices, run: &lpRunner{}}
+		},
+		"cost-ratio": func() allocator {
+			return &perJobAlloc{objective: "cost", aware: true, ratio: true, slo: true, prices: prices, run: &lpRunner{}}
+		},
+		"fifo":          func() allocator { return &fifoAlloc{aware: true, packThreshold: 1.5} },
+		"fifo-ss":       func() allocator { return &fifoAlloc{aware: true, ss: true, packThreshold: 1.0} },
+		"fifo-agnostic": func() allocator { return &fifoAlloc{} },
+		"sjf":           func() allocator { return &fifoAlloc{aware: true, sjf: true} },
+		"isolated":      func() allocator { return isolatedAlloc{} },
+		"gandiva":       func() allocator { return &gandivaAlloc{} },
+		"allox":         func() allocator { return &alloxAlloc{maxJobs: 8} },
 	}
 }
 

@@ -443,7 +443,7 @@ func (f *factor) update(p int, alpha []float64) {
 	}
 }
 
-func (f *factor) numUpdates() int { return len(f.etaPos) }
+func (f *factor) numUpdates() int  { return len(f.etaPos) }
 func (f *factor) etaNonzeros() int { return len(f.etaIdx) }
 
 func resizeF(s []float64, n int) []float64 {

@@ -107,7 +107,7 @@ func (p *Problem) RowName(i int) string { return p.rowNames[i] }
 
 // Obj returns a column's objective coefficient; ColBounds and RowBounds
 // its bounds.
-func (p *Problem) Obj(j int) float64                 { return p.obj[j] }
+func (p *Problem) Obj(j int) float64                  { return p.obj[j] }
 func (p *Problem) ColBounds(j int) (float64, float64) { return p.colLo[j], p.colHi[j] }
 func (p *Problem) RowBounds(i int) (float64, float64) { return p.rowLo[i], p.rowHi[i] }
 

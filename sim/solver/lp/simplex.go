@@ -77,13 +77,13 @@ type solver struct {
 	objScale float64
 	sign     float64
 
-	x     []float64
-	stat  []VarStatus
-	head  []int32
-	posOf []int32
-	f     factor
-	bRows [][]int32
-	bVals [][]float64
+	x      []float64
+	stat   []VarStatus
+	head   []int32
+	posOf  []int32
+	f      factor
+	bRows  [][]int32
+	bVals  [][]float64
 	logRow [][]int32
 	logVal []float64
 
