@@ -64,7 +64,17 @@ type FTFParams struct {
 	Common
 	Aware    bool `json:"aware" help:"plan with measured throughputs (Gavel); off plans as if every type ran the job at its V100 speed"`
 	TieBreak bool `json:"tie_break" help:"among optima, take the one with the most total normalised throughput"`
+	Pairs
 }
+
+// Pairs configure space sharing in the per-job LPs.
+type Pairs struct {
+	SpaceSharing   bool    `json:"space_sharing,omitempty" help:"let pairs of single-GPU jobs share GPUs (needs aware)"`
+	PairCandidates int     `json:"pair_candidates" min:"1" max:"1000" help:"with space sharing, each job considers its best this many partners (the LP grows with the square of the jobs otherwise)"`
+	PairThreshold  float64 `json:"pair_threshold" min:"0" max:"2" help:"least α+β for a pair to be considered"`
+}
+
+func defaultPairs() Pairs { return Pairs{PairCandidates: 4, PairThreshold: 1} }
 
 // FIFOParams configure FIFO and shortest job first.
 type FIFOParams struct {
@@ -77,11 +87,9 @@ type FIFOParams struct {
 // MakespanParams configure minimum makespan.
 type MakespanParams struct {
 	Common
-	Aware          bool    `json:"aware" help:"plan with measured throughputs (Gavel); off plans as if every type ran the job at its V100 speed"`
-	SpaceSharing   bool    `json:"space_sharing,omitempty" help:"let pairs of single-GPU jobs share GPUs"`
-	PairCandidates int     `json:"pair_candidates" min:"1" max:"1000" help:"with space sharing, each job considers its best this many partners (the LP grows with the square of the jobs otherwise)"`
-	PairThreshold  float64 `json:"pair_threshold" min:"0" max:"2" help:"least α+β for a pair to be considered"`
-	TieBreak       bool    `json:"tie_break" help:"among optima, take the one with the most total normalised throughput"`
+	Aware    bool `json:"aware" help:"plan with measured throughputs (Gavel); off plans as if every type ran the job at its V100 speed"`
+	TieBreak bool `json:"tie_break" help:"among optima, take the one with the most total normalised throughput"`
+	Pairs
 }
 
 // ThroughputParams configure maximum total throughput.
@@ -89,19 +97,51 @@ type ThroughputParams struct {
 	Common
 	Aware      bool `json:"aware" help:"plan with measured throughputs"`
 	Normalized bool `json:"normalized,omitempty" help:"weigh each job's throughput by its best type's, so that models count alike (raw iterations/s otherwise, as the reference)"`
+	Pairs
 }
 
 // CostParams configure minimum cost.
 type CostParams struct {
 	Common
 	SLO       bool   `json:"slo,omitempty" help:"each job with a deadline must be able to meet it: thr ≥ remaining iterations ÷ time left (dropped if impossible)"`
-	Objective string `json:"objective,omitempty" enum:",per-dollar,ratio" help:"per-dollar: maximise Σ throughput ÷ price (the reference; fills the cluster); ratio: total throughput ÷ total cost (the paper's form)"`
+	Objective string `json:"objective,omitempty" enum:",per-dollar,ratio" help:"per-dollar: maximise Σ throughput ÷ price (the reference; fills the cluster); ratio: total throughput ÷ total cost (the paper's form, without space sharing)"`
+	Pairs
 }
 
 // AlloXParams configure AlloX.
 type AlloXParams struct {
 	Common
 	MaxJobs int `json:"max_jobs" min:"1" max:"1000" help:"waiting jobs matched at a time, those shortest on their best GPU type (the matching costs jobs² × GPUs; the reference matches all)"`
+}
+
+// Check implements schema.Checker.
+func (p *Pairs) Check() []schema.Problem { return nil }
+
+// Check implements schema.Checker.
+func (p *FTFParams) Check() []schema.Problem { return needsAware(p.SpaceSharing, p.Aware) }
+
+// Check implements schema.Checker.
+func (p *ThroughputParams) Check() []schema.Problem { return needsAware(p.SpaceSharing, p.Aware) }
+
+// Check implements schema.Checker.
+func (p *MakespanParams) Check() []schema.Problem { return needsAware(p.SpaceSharing, p.Aware) }
+
+// Check implements schema.Checker.
+func (p *FIFOParams) Check() []schema.Problem { return needsAware(p.SpaceSharing, p.Aware) }
+
+// Check implements schema.Checker.
+func (p *CostParams) Check() []schema.Problem {
+	if p.SpaceSharing && p.Objective == "ratio" {
+		return []schema.Problem{{Path: "space_sharing", Msg: "the ratio objective has no space sharing; use objective per-dollar"}}
+	}
+	return nil
+}
+
+func needsAware(ss, aware bool) []schema.Problem {
+	if ss && !aware {
+		return []schema.Problem{{Path: "space_sharing", Msg: "space sharing plans with measured pair throughputs, so it needs aware"}}
+	}
+	return nil
 }
 
 // Check implements schema.Checker.
@@ -162,13 +202,16 @@ func init() {
 		})
 	register("gavel-ftf", "Gavel FTF",
 		"Finish-time fairness (Themis): minimise the largest ratio of a job's expected finish time to the time it would take with 1/n of the cluster, by bisection over LPs."+mechanismDoc,
-		func() any { return &FTFParams{Common: defaultCommon(), Aware: true, TieBreak: true} },
+		func() any {
+			return &FTFParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
+		},
 		func(v any) (*mechanism, error) {
 			p := v.(*FTFParams)
 			run := &lpRunner{}
-			a := &perJobAlloc{objective: "ftf", aware: p.Aware, tieBreak: p.TieBreak, run: run}
+			a := &perJobAlloc{objective: "ftf", aware: p.Aware, tieBreak: p.TieBreak, run: run,
+				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
 			m := newMechanism(p.Common, "FTF", a, run)
-			m.shuffle = shuffleFor(p.Aware)
+			m.shuffle, m.ss = shuffleFor(p.Aware), p.SpaceSharing
 			return m, nil
 		})
 	register("gavel-fifo", "Gavel FIFO",
@@ -195,7 +238,7 @@ func init() {
 	register("gavel-makespan", "Gavel makespan",
 		"Minimise the makespan: the largest remaining duration over the active jobs, solved as one LP (maximise z with thr(m,X) ≥ N_m·z)."+mechanismDoc,
 		func() any {
-			return &MakespanParams{Common: defaultCommon(), Aware: true, PairCandidates: 4, PairThreshold: 1, TieBreak: true}
+			return &MakespanParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
 		},
 		func(v any) (*mechanism, error) {
 			p := v.(*MakespanParams)
@@ -207,23 +250,28 @@ func init() {
 		})
 	register("gavel-max-throughput", "Gavel max throughput",
 		"Maximise the total effective throughput of the cluster (the cost experiment's baseline)."+mechanismDoc,
-		func() any { return &ThroughputParams{Common: defaultCommon(), Aware: true} },
+		func() any { return &ThroughputParams{Common: defaultCommon(), Aware: true, Pairs: defaultPairs()} },
 		func(v any) (*mechanism, error) {
 			p := v.(*ThroughputParams)
 			run := &lpRunner{}
-			a := &perJobAlloc{objective: "throughput", aware: p.Aware, normalized: p.Normalized, run: run}
+			a := &perJobAlloc{objective: "throughput", aware: p.Aware, normalized: p.Normalized, run: run,
+				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
 			m := newMechanism(p.Common, "max throughput", a, run)
-			m.shuffle = shuffleFor(p.Aware)
+			m.shuffle, m.ss = shuffleFor(p.Aware), p.SpaceSharing
 			return m, nil
 		})
 	register("gavel-min-cost", "Gavel min cost",
 		"Minimise cost: maximise throughput per dollar, optionally keeping every job able to meet its deadline (SLO)."+mechanismDoc,
-		func() any { return &CostParams{Common: defaultCommon(), Objective: "per-dollar"} },
+		func() any {
+			return &CostParams{Common: defaultCommon(), Objective: "per-dollar", Pairs: defaultPairs()}
+		},
 		func(v any) (*mechanism, error) {
 			p := v.(*CostParams)
 			run := &lpRunner{}
-			a := &perJobAlloc{objective: "cost", aware: true, slo: p.SLO, ratio: p.Objective == "ratio", run: run}
+			a := &perJobAlloc{objective: "cost", aware: true, slo: p.SLO, ratio: p.Objective == "ratio", run: run,
+				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
 			m := newMechanism(p.Common, "min cost", a, run)
+			m.ss = p.SpaceSharing
 			m.setPrices = func(types []string) error {
 				pr, err := p.priceList(types)
 				a.prices = pr
