@@ -254,7 +254,7 @@ func (f *fairLP) disaggregate(in *planInput, x []float64) *allocation {
 			pairIndex[k] = i
 			al.combos = append(al.combos, combo{a: a, b: b, x: make([]float64, len(in.types))})
 		}
-		al.combos[i].x[pv2j(j)] += v
+		al.combos[i].x[j] += v
 	}
 	for _, pv := range f.pairs {
 		P := x[pv.col]
@@ -289,5 +289,3 @@ func (f *fairLP) disaggregate(in *planInput, x []float64) *allocation {
 	}
 	return al
 }
-
-func pv2j(j int) int { return j }

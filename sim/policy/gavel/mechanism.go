@@ -70,7 +70,7 @@ type mechanism struct {
 	count   []float64
 	prices  []float64
 	servers [][]cluster.ServerID // per type
-	tracing bool
+	tracing bool // record per-job series and log every lease (small runs)
 
 	keys    []ckey // combinations in the current allocation, then singles added since
 	x       map[ckey][]float64
@@ -650,7 +650,7 @@ func (m *mechanism) place(s *engine.State, chosen []entry) []placement {
 		return b.sf - a.sf
 	})
 	prevGPUs := map[ckey]placement{}
-	for _, pl := range m.prevRound() {
+	for _, pl := range m.last {
 		prevGPUs[pl.k] = pl
 	}
 	out := make([]placement, len(chosen))
@@ -671,9 +671,6 @@ func (m *mechanism) place(s *engine.State, chosen []entry) []placement {
 	}
 	return out
 }
-
-// prevRound is what ran last round (kept for lease renewal).
-func (m *mechanism) prevRound() []placement { return m.last }
 
 func allFree(taken []bool, gpus []cluster.GPUID) bool {
 	for _, g := range gpus {
@@ -748,7 +745,7 @@ func (m *mechanism) apply(s *engine.State, placed []placement) error {
 		if err := s.Preempt(id); err != nil {
 			return err
 		}
-		if !ok && m.logAll(s) {
+		if !ok && m.tracing {
 			s.Log(id, "round %d: %s preempted: not picked this round", m.rounds, s.Job(id).Name)
 		}
 	}
@@ -764,7 +761,7 @@ func (m *mechanism) apply(s *engine.State, placed []placement) error {
 			if err := s.Start(id, pl.gpus, engine.ActionOptions{}); err != nil {
 				return err
 			}
-			if m.logAll(s) {
+			if m.tracing {
 				s.Log(id, "round %d: %s runs on %s: %s", m.rounds, s.Job(id).Name, m.where(s, pl), m.reason(pl))
 			}
 		}
@@ -776,10 +773,6 @@ func (m *mechanism) apply(s *engine.State, placed []placement) error {
 	m.last = placed
 	return nil
 }
-
-// logAll: per-lease log lines for runs small enough to trace (a long
-// run's log would be capped anyway, and building the lines costs time).
-func (m *mechanism) logAll(s *engine.State) bool { return m.tracing }
 
 func (m *mechanism) where(s *engine.State, pl *placement) string {
 	what := fmt.Sprintf("%d %s", len(pl.gpus), m.types[pl.j])

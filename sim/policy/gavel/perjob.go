@@ -493,7 +493,8 @@ func (a *perJobAlloc) linear(in *planInput, plan [][]float64) (*allocation, erro
 	if slo {
 		for m, p := range in.jobs {
 			if d := p.job.DeadlineS; d > 0 && d > in.now {
-				row := f.p.AddRow("slo|"+p.job.Name, p.rem/(d-in.now)/p.rem, lp.Inf)
+				// thr(m, X)/N_m ≥ 1/(time left)
+				row := f.p.AddRow("slo|"+p.job.Name, 1/(d-in.now), lp.Inf)
 				f.addThr(row, m, plan, 1/p.rem)
 				sloRows = append(sloRows, row)
 			}
