@@ -754,7 +754,11 @@ func (m *mechanism) apply(s *engine.State, placed []placement) error {
 		for _, id := range pl.k.members() {
 			if s.Status(id) == engine.Running {
 				if m.tracing {
-					s.Log(id, "round %d: %s keeps %s (lease renewed): %s", m.rounds, s.Job(id).Name, m.where(s, pl), m.reason(pl))
+					how := "lease renewed"
+					if !pl.kept {
+						how = "same GPUs, new combination"
+					}
+					s.Log(id, "round %d: %s keeps %s (%s): %s", m.rounds, s.Job(id).Name, m.where(s, pl), how, m.reason(pl))
 				}
 				continue
 			}
