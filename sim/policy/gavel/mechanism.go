@@ -70,11 +70,12 @@ type mechanism struct {
 	count   []float64
 	prices  []float64
 	servers [][]cluster.ServerID // per type
-	tracing bool // record per-job series and log every lease (small runs)
+	tracing bool                 // record per-job series and log every lease (small runs)
 
 	keys    []ckey // combinations in the current allocation, then singles added since
 	x       map[ckey][]float64
 	recv    map[ckey][]float64
+	own     map[ckey][]float64 // clean mode: seconds on each type since the reset, from a prior of X·R/2
 	deficit map[ckey][]float64
 	total   []float64
 	jobs    map[workload.JobID]*track
@@ -137,7 +138,7 @@ func (m *mechanism) setup(s *engine.State) error {
 		}
 	}
 	m.total = make([]float64, len(m.types))
-	m.x, m.recv, m.deficit = map[ckey][]float64{}, map[ckey][]float64{}, map[ckey][]float64{}
+	m.x, m.recv, m.deficit, m.own = map[ckey][]float64{}, map[ckey][]float64{}, map[ckey][]float64{}, map[ckey][]float64{}
 	m.jobs = map[workload.JobID]*track{}
 	m.runs = map[ckey][]bool{}
 	m.tracing = s.NumJobs() <= m.p.TraceJobs && s.Recording()
@@ -260,6 +261,9 @@ func (m *mechanism) account(s *engine.State, now float64) {
 		if r, ok := m.recv[pl.k]; ok {
 			r[pl.j] += exec
 		}
+		if o, ok := m.own[pl.k]; ok {
+			o[pl.j] += exec
+		}
 		m.total[pl.j] += exec
 		m.cost += m.prices[pl.j] * float64(len(pl.gpus)) * exec / 3600
 	}
@@ -355,6 +359,14 @@ func (m *mechanism) recompute(s *engine.State) error {
 		}
 	}
 	m.keys, m.x, m.recv, m.deficit = keys, newX, newRecv, newDef
+	m.own = map[ckey][]float64{}
+	for k, x := range newX {
+		o := make([]float64, len(x))
+		for j, v := range x {
+			o[j] = v * m.p.RoundS / 2
+		}
+		m.own[k] = o
+	}
 	runs := map[ckey][]bool{}
 	for _, k := range keys {
 		if r, ok := m.runs[k]; ok {
@@ -482,7 +494,7 @@ func (m *mechanism) pick(s *engine.State) []entry {
 			if d := m.deficit[k]; d != nil {
 				e.deficit = d[j]
 			}
-			e.prio = m.priority(k, j, e.x)
+			e.prio = m.priority(k, j, e.x, s.Now())
 			if m.p.Mode == "clean" {
 				if e.x > 0 {
 					all = append(all, e)
@@ -611,11 +623,22 @@ func cmpDesc(a, b float64) int {
 	return 1
 }
 
-// priority is X over the fraction of the type's time received since the
-// last reset; X·1e9 before anything was received; 0 where X = 0.
-func (m *mechanism) priority(k ckey, j int, x float64) float64 {
+// priority is X over the fraction received since the last reset; 0 where
+// X = 0. ref-compat uses the reference's fraction, the combination's share
+// of the type's time (X·1e9 before anything was received). clean uses the
+// paper's X ÷ rounds received: the fraction of the combination's own time
+// since the reset spent on the type, from a prior of X, so that a job whose
+// target is split between types gets each share (the reference's fraction
+// is 1 for a job alone on its type, whatever its target there).
+func (m *mechanism) priority(k ckey, j int, x, now float64) float64 {
 	if x <= 0 {
 		return 0
+	}
+	if m.p.Mode == "clean" {
+		if o := m.own[k]; o != nil && o[j] > 0 {
+			return x * (now - m.reset + m.p.RoundS/2) / o[j]
+		}
+		return x * 1e9
 	}
 	r := m.recv[k]
 	if r == nil || r[j] <= 0 || m.total[j] <= 0 {
@@ -796,8 +819,10 @@ func (m *mechanism) reason(pl *placement) string {
 		return "its target share here is 0, but the GPUs were free (work-conserving backfill)"
 	case pl.prio >= 1e9*pl.x*0.999:
 		return fmt.Sprintf("target share %.3g of %s time, none received yet", pl.x, m.types[pl.j])
+	case m.p.Mode == "clean":
+		return fmt.Sprintf("priority %.3g = target share %.3g ÷ share of its time on %s since the last recompute %.3g", pl.prio, pl.x, m.types[pl.j], pl.x/pl.prio)
 	}
-	return fmt.Sprintf("priority %.3g = target share %.3g ÷ share of %s time received %.3g", pl.prio, pl.x, m.types[pl.j], pl.x/pl.prio)
+	return fmt.Sprintf("priority %.3g = target share %.3g ÷ its share of all %s time received %.3g", pl.prio, pl.x, m.types[pl.j], pl.x/pl.prio)
 }
 
 func sameGPUs(a, b []cluster.GPUID) bool {

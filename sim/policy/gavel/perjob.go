@@ -209,6 +209,8 @@ type perJobAlloc struct {
 	threshold  float64
 	normalized bool      // throughput: normalise each job by its best type
 	slo        bool      // cost: honour deadlines
+	sloMargin  float64   // cost: plan to finish this fraction of the time left early
+	roundS     float64   // cost: and one round early
 	ratio      bool      // cost: the paper's throughput/cost ratio
 	prices     []float64 // $ per GPU-hour, per type
 	run        *lpRunner
@@ -463,7 +465,9 @@ func (a *perJobAlloc) ftf(in *planInput, plan [][]float64) (*allocation, error) 
 
 // linear: maximum total throughput (raw or normalised) or minimum cost in
 // the reference's linear form Σ T_mj/c_j·X_mj, with SLO rows
-// thr(m, X) ≥ N_m/(deadline − now) when asked (dropped if infeasible).
+// thr(m, X) ≥ N_m/(deadline − now) when asked. Jobs that cannot meet their
+// deadline even alone on their fastest type get no row; if the other rows
+// are infeasible together, all are dropped (as the reference does).
 func (a *perJobAlloc) linear(in *planInput, plan [][]float64) (*allocation, error) {
 	f := buildJobLP(a.objective, in, plan, a.ss && a.aware, a.candidates, a.threshold)
 	f.p.Maximize = true
@@ -490,14 +494,28 @@ func (a *perJobAlloc) linear(in *planInput, plan [][]float64) (*allocation, erro
 	}
 	slo := a.objective == "cost" && a.slo
 	var sloRows []int
+	hopeless := 0
 	if slo {
 		for m, p := range in.jobs {
-			if d := p.job.DeadlineS; d > 0 && d > in.now {
-				// thr(m, X)/N_m ≥ 1/(time left)
-				row := f.p.AddRow("slo|"+p.job.Name, 1/(d-in.now), lp.Inf)
-				f.addThr(row, m, plan, 1/p.rem)
-				sloRows = append(sloRows, row)
+			// A job that cannot meet its deadline even alone on its fastest
+			// type gets no SLO row: it would make every other row void.
+			d := p.job.DeadlineS
+			if d <= 0 {
+				continue
 			}
+			fastest := best(plan[m])
+			if d <= in.now || p.rem/fastest > d-in.now {
+				hopeless++
+				continue
+			}
+			// Plan to finish a margin early (a fraction of the time left
+			// and one round), since rounds deliver X only on average; near
+			// the deadline that means the job's fastest rate.
+			left := math.Max((d-in.now)*(1-a.sloMargin)-a.roundS, p.rem/fastest)
+			// thr(m, X)/N_m ≥ 1/left
+			row := f.p.AddRow("slo|"+p.job.Name, 1/left, lp.Inf)
+			f.addThr(row, m, plan, 1/p.rem)
+			sloRows = append(sloRows, row)
 		}
 	}
 	sol, err := a.run.solve(a.objective, f.p, nil)
@@ -523,7 +541,7 @@ func (a *perJobAlloc) linear(in *planInput, plan [][]float64) (*allocation, erro
 	case a.objective == "cost" && dropped:
 		al.why = fmt.Sprintf("minimum cost over %d jobs; the SLOs could not all be met and were dropped", len(in.jobs))
 	case a.objective == "cost":
-		al.why = fmt.Sprintf("minimum cost over %d jobs (%d SLO rows): throughput per dollar %.4g", len(in.jobs), len(sloRows), sol.Objective)
+		al.why = fmt.Sprintf("minimum cost over %d jobs (%d SLO rows; %d jobs can no longer meet theirs): throughput per dollar %.4g", len(in.jobs), len(sloRows), hopeless, sol.Objective)
 	default:
 		al.why = fmt.Sprintf("maximum total throughput over %d jobs: %.4g", len(in.jobs), sol.Objective)
 	}

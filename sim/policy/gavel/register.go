@@ -103,8 +103,9 @@ type ThroughputParams struct {
 // CostParams configure minimum cost.
 type CostParams struct {
 	Common
-	SLO       bool   `json:"slo,omitempty" help:"each job with a deadline must be able to meet it: thr ≥ remaining iterations ÷ time left (dropped if impossible)"`
-	Objective string `json:"objective,omitempty" enum:",per-dollar,ratio" help:"per-dollar: maximise Σ throughput ÷ price (the reference; fills the cluster); ratio: total throughput ÷ total cost (the paper's form, without space sharing)"`
+	SLO       bool    `json:"slo,omitempty" help:"each job with a deadline must be able to meet it: thr ≥ remaining iterations ÷ time left (dropped if impossible)"`
+	SLOMargin float64 `json:"slo_margin" min:"0" max:"0.9" help:"plan to finish this fraction of the time left (and one round) before the deadline, a margin for the rounds' imperfect delivery of the allocation"`
+	Objective string  `json:"objective,omitempty" enum:",per-dollar,ratio" help:"per-dollar: maximise Σ throughput ÷ price (the reference; fills the cluster); ratio: total throughput ÷ total cost (the paper's form, without space sharing)"`
 	Pairs
 }
 
@@ -268,7 +269,7 @@ func init() {
 		func(v any) (*mechanism, error) {
 			p := v.(*CostParams)
 			run := &lpRunner{}
-			a := &perJobAlloc{objective: "cost", aware: true, slo: p.SLO, ratio: p.Objective == "ratio", run: run,
+			a := &perJobAlloc{objective: "cost", aware: true, slo: p.SLO, sloMargin: p.SLOMargin, roundS: p.RoundS, ratio: p.Objective == "ratio", run: run,
 				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
 			m := newMechanism(p.Common, "min cost", a, run)
 			m.ss = p.SpaceSharing
