@@ -336,18 +336,26 @@ func (a *gandivaAlloc) keep(in *planInput, i, k int) bool {
 }
 
 // alloxAlloc is AlloX (spec 001 §2.10), for single-GPU jobs: jobs that
-// hold a GPU keep it; the oldest waiting jobs (at most maxJobs) are
-// matched to positions in the free GPUs' queues by a min-cost assignment,
-// position p on a GPU costing p·(N/T) + the time the job has waited; the
-// first in each GPU's queue runs.
+// hold a GPU keep it; waiting jobs (the oldest fraction alpha, at least as
+// many as there are free GPUs) are matched to positions in the free GPUs'
+// queues by a min-cost assignment: a job counted p times (it delays p jobs
+// on its GPU, itself included) costs p·(N/T) + its age, so the shortest
+// jobs take the highest multipliers and run first; the first job of each
+// GPU's queue runs. refCompat reproduces the reference's bookkeeping: a
+// job enters the matching only the first time it is seen, so a job that
+// does not win a GPU then keeps a zero target (and runs only when idle
+// GPUs are backfilled).
 type alloxAlloc struct {
-	maxJobs int
-	held    map[workload.JobID]int
+	maxJobs   int
+	alpha     float64
+	refCompat bool
+	held      map[workload.JobID]int
+	seen      map[workload.JobID]bool
 }
 
 func (a *alloxAlloc) allocate(in *planInput) (*allocation, error) {
 	if a.held == nil {
-		a.held = map[workload.JobID]int{}
+		a.held, a.seen = map[workload.JobID]int{}, map[workload.JobID]bool{}
 	}
 	active := map[workload.JobID]bool{}
 	for _, p := range in.jobs {
@@ -361,18 +369,35 @@ func (a *alloxAlloc) allocate(in *planInput) (*allocation, error) {
 			delete(a.held, id)
 		}
 	}
+	for id := range a.seen {
+		if !active[id] {
+			delete(a.seen, id)
+		}
+	}
 	free := append([]float64(nil), in.count...)
 	var queue []int
 	for i, p := range in.jobs {
 		if j, ok := a.held[p.id]; ok {
 			free[j]--
-		} else {
+		} else if !(a.refCompat && a.seen[p.id]) {
 			queue = append(queue, i)
 		}
 	}
-	// The reference matches every waiting job (α = 1); the matching costs
-	// jobs² × GPUs, so schedlab matches the max_jobs waiting jobs that are
-	// shortest on their best type: only they can win a first position.
+	for _, i := range queue {
+		a.seen[in.jobs[i].id] = true
+	}
+	nFree := 0
+	for _, n := range free {
+		nFree += int(n)
+	}
+	// The oldest fraction alpha of the waiting jobs, at least one per free
+	// GPU (arrival order is index order).
+	if keep := max(nFree, int(a.alpha*float64(len(queue)))); keep < len(queue) {
+		queue = queue[:keep]
+	}
+	// The matching costs jobs² × GPUs, so schedlab matches the max_jobs
+	// waiting jobs that are shortest on their best type: only they can
+	// run first on a GPU.
 	if len(queue) > a.maxJobs {
 		d := func(i int) float64 { return in.jobs[i].rem / best(in.jobs[i].thr) }
 		sort.SliceStable(queue, func(x, y int) bool { return d(queue[x]) < d(queue[y]) })
@@ -395,7 +420,7 @@ func (a *alloxAlloc) allocate(in *planInput) (*allocation, error) {
 				for pos := 0; pos < m; pos++ {
 					c := 1e15
 					if p.thr[j] > 0 {
-						c = float64(pos+1)*(p.rem/p.thr[j]) + p.waited
+						c = float64(pos+1)*(p.rem/p.thr[j]) + p.elapsed
 					}
 					cost[r][w*m+pos] = c
 				}
@@ -405,9 +430,20 @@ func (a *alloxAlloc) allocate(in *planInput) (*allocation, error) {
 		if err != nil {
 			return nil, err
 		}
+		// On each GPU the job with the largest multiplier runs first.
+		first := make([]int, len(workers))
+		top := make([]int, len(workers))
+		for w := range first {
+			first[w] = -1
+		}
 		for r, col := range cols {
 			w, pos := col/m, col%m
-			if pos == 0 && in.jobs[queue[r]].thr[workers[w]] > 0 {
+			if first[w] < 0 || pos > top[w] {
+				first[w], top[w] = r, pos
+			}
+		}
+		for w, r := range first {
+			if r >= 0 && in.jobs[queue[r]].thr[workers[w]] > 0 {
 				a.held[in.jobs[queue[r]].id] = workers[w]
 			}
 		}

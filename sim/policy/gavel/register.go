@@ -112,7 +112,8 @@ type CostParams struct {
 // AlloXParams configure AlloX.
 type AlloXParams struct {
 	Common
-	MaxJobs int `json:"max_jobs" min:"1" max:"1000" help:"waiting jobs matched at a time, those shortest on their best GPU type (the matching costs jobs² × GPUs; the reference matches all)"`
+	Alpha   float64 `json:"alpha" min:"0" max:"1" help:"match only this oldest fraction of the waiting jobs (at least one per free GPU); 1 matches all"`
+	MaxJobs int     `json:"max_jobs" min:"1" max:"1000" help:"of those, match at most this many, the shortest on their best GPU type (the matching costs jobs² × GPUs)"`
 }
 
 // Check implements schema.Checker.
@@ -291,10 +292,10 @@ func init() {
 		})
 	register("gavel-allox", "AlloX",
 		"AlloX (a baseline, single-GPU jobs): jobs keep their GPU until they finish; waiting jobs are matched to positions in the GPUs' queues by a min-cost assignment that favours short jobs on fast GPUs."+mechanismDoc,
-		func() any { return &AlloXParams{Common: defaultCommon(), MaxJobs: 32} },
+		func() any { return &AlloXParams{Common: defaultCommon(), Alpha: 1, MaxJobs: 64} },
 		func(v any) (*mechanism, error) {
 			p := v.(*AlloXParams)
-			return newMechanism(p.Common, "AlloX", &alloxAlloc{maxJobs: p.MaxJobs}, nil), nil
+			return newMechanism(p.Common, "AlloX", &alloxAlloc{maxJobs: p.MaxJobs, alpha: p.Alpha, refCompat: p.Mode != "clean"}, nil), nil
 		})
 	register("gavel-isolated", "Isolated",
 		"Isolated (a baseline): each of the M active jobs gets 1/M of every GPU type, heterogeneity-agnostic."+mechanismDoc,
