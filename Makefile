@@ -55,6 +55,7 @@ chromium:
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./sim/...
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/engine/
+	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/policy/gavel/
 
 clean:
 	rm -rf $(OUT)

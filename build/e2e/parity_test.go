@@ -38,7 +38,9 @@ func TestNativeAndWasmAgree(t *testing.T) {
 	}
 	runner := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec_node.js")
 	for _, name := range scenarios.Names() {
-		args := []string{"run", name, "--format", "json"}
+		// Paper studies run their quick version: their full versions are
+		// paper-scale sweeps (minutes to hours).
+		args := []string{"run", name, "--format", "json", "--quick"}
 		want, err := exec.Command(native, args...).Output()
 		if err != nil {
 			t.Fatalf("%s natively: %v", name, err)

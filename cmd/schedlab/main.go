@@ -5,6 +5,7 @@
 //	schedlab policies                  registered policies
 //	schedlab run NAME|FILE [flags]     run every policy of a scenario
 //	schedlab validate FILE...          check scenario files
+//	schedlab gavel-fig12 [flags]       time Gavel's policies (Figure 12)
 package main
 
 import (
@@ -22,6 +23,7 @@ Usage:
   schedlab policies                   list the policies and their parameters
   schedlab run NAME|FILE [flags]      run every policy of a scenario
   schedlab validate FILE...           check scenario files (exit 2 if invalid)
+  schedlab gavel-fig12 [--out DIR]    time Gavel's policy computations against active jobs (Figure 12, log-log)
 
 Run "schedlab run -h" for the flags of run.
 `
@@ -51,6 +53,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(args[1:], stdout, stderr)
+	case "gavel-fig12":
+		return cmdGavelFig12(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -29,8 +29,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", runtime.NumCPU(), "runs in parallel")
 	paranoid := fs.Bool("paranoid", false, "check every engine invariant after each event (slow)")
 	quick := fs.Bool("quick", false, "paper scenarios: run the quick version (fewer seeds, sweep values and jobs)")
+	dumpLP := fs.String("dump-lp", "", "write every linear program a policy solves into this directory as POLICY-N.mps")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json]")
+		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR]")
 		fs.PrintDefaults()
 	}
 	// Accept flags before or after the scenario argument.
@@ -59,8 +60,24 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitInvalid
 	}
+	var sink experiment.LPSink
+	var dumper *lpDumper
+	if *dumpLP != "" {
+		if dumper, err = newLPDumper(*dumpLP); err != nil {
+			fmt.Fprintln(stderr, "schedlab:", err)
+			return exitFailed
+		}
+		sink = dumper.sink
+		defer func() {
+			if dumper.err != nil {
+				fmt.Fprintln(stderr, "schedlab: writing LPs:", dumper.err)
+			} else {
+				fmt.Fprintf(stderr, "wrote %d LP(s) to %s\n", dumper.files, *dumpLP)
+			}
+		}()
+	}
 	if sc.Sweep != nil || sc.Reference != nil || len(sc.Checks) > 0 {
-		return runStudy(sc, *quick, *format, *out, *workers, *paranoid, stdout, stderr)
+		return runStudy(sc, *quick, *format, *out, *workers, *paranoid, sink, stdout, stderr)
 	}
 	seeds := []uint64{sc.RunSeeds()[0]}
 	switch {
@@ -73,7 +90,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	prog := newProgress(stderr)
-	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: seeds, Workers: *workers, Paranoid: *paranoid, Progress: prog.update})
+	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: seeds, Workers: *workers, Paranoid: *paranoid, Progress: prog.update, LPSink: sink})
 	prog.done()
 	if err != nil {
 		fmt.Fprintln(stderr, "schedlab:", err)

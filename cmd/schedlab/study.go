@@ -17,11 +17,11 @@ import (
 // runStudy runs a scenario that reproduces a paper figure or table: every
 // sweep value, seed and policy, then the paper's numbers beside ours and a
 // verdict per check.
-func runStudy(sc *scenario.Scenario, quick bool, format, out string, workers int, paranoid bool, stdout, stderr io.Writer) int {
+func runStudy(sc *scenario.Scenario, quick bool, format, out string, workers int, paranoid bool, sink experiment.LPSink, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	prog := newProgress(stderr)
-	st, err := experiment.RunStudy(ctx, sc, experiment.StudyOptions{Quick: quick, Workers: workers, Paranoid: paranoid, Progress: prog.update})
+	st, err := experiment.RunStudy(ctx, sc, experiment.StudyOptions{Quick: quick, Workers: workers, Paranoid: paranoid, Progress: prog.update, LPSink: sink})
 	prog.done()
 	if err != nil {
 		fmt.Fprintln(stderr, "schedlab:", err)

@@ -81,6 +81,7 @@ type Result struct {
 	Intervals   []Interval
 	Utilization []UtilPoint
 	Log         []Decision
+	Series      []Series // time series policies recorded (see State.Record)
 	Stats       Stats
 }
 

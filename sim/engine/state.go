@@ -87,6 +87,8 @@ type State struct {
 	deciding  bool
 	wakes     map[float64]bool
 	scratch   []workload.JobID
+
+	seriesIndex map[seriesKey]int // see Record
 }
 
 // Now is the current simulated time in seconds.

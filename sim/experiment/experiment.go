@@ -22,6 +22,8 @@ type Options struct {
 	// Lean skips per-GPU intervals and the decision log, for large runs
 	// that need only per-job records and metrics.
 	Lean bool
+	// LPSink, if set, receives every LP the policies solve.
+	LPSink LPSink
 }
 
 // Progress reports how far one run of an Execute call has come.
@@ -112,7 +114,7 @@ func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inp
 	cfg.Paranoid = o.Paranoid
 	cfg.NoIntervals, cfg.NoLog = o.Lean, o.Lean
 	cfg.Progress = progress
-	r.Result, r.Err = engine.Run(ctx, cfg)
+	r.Result, r.Err = simulate(ctx, r, cfg, o.LPSink)
 	if isSaturation(sc, r.Err) {
 		r.Saturated, r.Err = true, nil
 	}

@@ -33,6 +33,9 @@ func load(t *testing.T, name string) *scenario.Scenario {
 func TestEmbeddedScenariosRunWithInvariants(t *testing.T) {
 	for _, name := range scenarios.Names() {
 		sc := load(t, name)
+		if sc.Quick != nil {
+			continue // a paper-scale study: TestEmbeddedStudiesQuick runs its quick version
+		}
 		rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Paranoid: true, Workers: 2})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

@@ -28,6 +28,9 @@ type PolicyOutput struct {
 	Small   metrics.Group   `json:"small"`
 	Large   metrics.Group   `json:"large"`
 	Jobs    []JobOutput     `json:"jobs"`
+	// Series are the time series the policy recorded (e.g. Gavel's LP
+	// objective and each job's target and received share per GPU type).
+	Series []engine.Series `json:"series,omitempty"`
 }
 
 // JobOutput is one job's record. Times the job never reached are null.
@@ -59,6 +62,7 @@ func (rep *Report) Output(seed uint64) Output {
 			for _, j := range r.Result.Jobs {
 				po.Jobs = append(po.Jobs, jobOutput(j))
 			}
+			po.Series = r.Result.Series
 		}
 		out.Results = append(out.Results, po)
 	}

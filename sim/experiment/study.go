@@ -37,6 +37,7 @@ type StudyOptions struct {
 	Paranoid bool
 	Lean     bool
 	Progress func(Progress)
+	LPSink   LPSink
 }
 
 // RunStudy runs every point of sc. Runs of all points share one pool of
@@ -82,7 +83,7 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 				o.Progress(Progress{Policy: r.label(), Seed: r.Seed, Run: k, Runs: len(runs), Progress: p})
 			}
 		}
-		runOne(ctx, scs[k], r, inputs[scs[k]][r.Seed], Options{Paranoid: o.Paranoid, Lean: o.Lean}, progress)
+		runOne(ctx, scs[k], r, inputs[scs[k]][r.Seed], Options{Paranoid: o.Paranoid, Lean: o.Lean, LPSink: o.LPSink}, progress)
 	})
 	if err := ctx.Err(); err != nil {
 		return st, fmt.Errorf("cancelled: %w", err)

@@ -19,6 +19,7 @@ type GavelParams struct {
 	ShortLog10Min  [2]float64 `json:"short_log10_min" help:"a short job runs 10^U(a,b) minutes"`
 	LongLog10Min   [2]float64 `json:"long_log10_min" help:"a long job runs 10^U(a,b) minutes"`
 	FixedDurationS float64    `json:"fixed_duration_s,omitempty" min:"0" unit:"s" help:"if set, every job runs this long instead"`
+	DurationHours  []float64  `json:"duration_hours,omitempty" help:"if given, each job runs a duration drawn uniformly from this list of hours (Gavel's static trace generator: 1, 2, 3, 4)"`
 
 	ScaleFactors []ScaleShare `json:"scale_factors" help:"GPU-count mix used when multi_gpu is on"`
 
@@ -61,6 +62,11 @@ func (p *GavelParams) Check() []schema.Problem {
 			ps = append(ps, schema.Problem{Path: "scale_factors", Msg: "must list at least one GPU count when multi_gpu is on"})
 		} else if total := sumScale(p.ScaleFactors); total <= 0 {
 			ps = append(ps, schema.Problem{Path: "scale_factors", Msg: "weights must add up to more than 0"})
+		}
+	}
+	for i, h := range p.DurationHours {
+		if !(h > 0) {
+			ps = append(ps, schema.Problem{Path: schema.Index("duration_hours", i), Msg: fmt.Sprintf("must be positive, got %v", h)})
 		}
 	}
 	for i, f := range p.SLOFactors {
@@ -147,7 +153,11 @@ func (g gavelGenerator) Generate(seed uint64) ([]Job, error) {
 		}
 		t := tmpls[rTypes.IntN(len(tmpls))]
 		dur := p.FixedDurationS
-		if dur == 0 {
+		switch {
+		case dur > 0:
+		case len(p.DurationHours) > 0:
+			dur = 3600 * p.DurationHours[rDur.IntN(len(p.DurationHours))]
+		default:
 			dur = gavelDuration(rDur, p)
 		}
 		w := 1.0
@@ -177,7 +187,24 @@ func gavelDuration(r *rand.Rand, p GavelParams) float64 {
 	return 60 * detmath.Pow(10, e)
 }
 
+// DefaultGavelStaticParams returns the settings of Gavel's static trace
+// generator (scripts/utils/generate_trace.py, spec 001 §5.4): every job
+// at time 0, durations of 1, 2, 3 or 4 hours, 70% 1 GPU, 10% 2, 20% 4.
+func DefaultGavelStaticParams() *GavelParams {
+	p := DefaultGavelParams()
+	p.Jobs, p.JobsPerHour, p.MultiGPU = 100, 0, true
+	p.DurationHours = []float64{1, 2, 3, 4}
+	p.ScaleFactors = []ScaleShare{{1, 0.70}, {2, 0.10}, {4, 0.20}}
+	return p
+}
+
 func init() {
+	RegisterGenerator(GeneratorKind{
+		Name:      "gavel-static",
+		Doc:       "Gavel's static trace (every job submitted at time 0 unless jobs_per_hour is set): job types uniform over the zoo, durations drawn from duration_hours (default 1–4 h), GPU mix 70/10/20% on 1/2/4 GPUs; the same knobs as the gavel generator.",
+		NewParams: func() any { return DefaultGavelStaticParams() },
+		New:       func(p any) (Generator, error) { return NewGavel(*p.(*GavelParams)), nil },
+	})
 	RegisterGenerator(GeneratorKind{
 		Name:      "gavel",
 		Doc:       "Gavel's continuous trace (Narayanan et al., OSDI'20): job types uniform over the 26-type zoo, durations 10^U(1.5,3) min (80%) or 10^U(3,4) min (20%), Poisson arrivals, optional 70/10/15/5 multi-GPU mix.",

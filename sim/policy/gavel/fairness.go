@@ -1,0 +1,291 @@
+package gavel
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/schedlab/schedlab/sim/solver/lp"
+)
+
+// fclass is a class of interchangeable jobs: same planned throughputs,
+// scale factor, weight and water-filling state (and, with space sharing,
+// the same job type). By symmetry and convexity an optimum exists in which
+// all jobs of a class get the same row (spec 001 §2.11), so the LP has one
+// row per class: exact, and independent of the number of jobs.
+type fclass struct {
+	key     string
+	members []int
+	sf      int
+	w       float64 // weight in the max-min objective; 0 leaves it out
+	level   float64 // water filling: ñ may not fall below this
+	frozen  bool
+	thr     []float64
+	eq      float64
+}
+
+// classify groups jobs by key; plan gives each job's planned throughputs.
+func classify(in *planInput, plan [][]float64, w, level []float64, frozen []bool, byType bool) []*fclass {
+	index := map[string]*fclass{}
+	var out []*fclass
+	var b []byte
+	for i := range in.jobs {
+		p := &in.jobs[i]
+		b = b[:0]
+		if byType {
+			b = append(b, p.job.Model...)
+			b = strconv.AppendInt(append(b, '/'), int64(p.job.BatchSize), 10)
+			b = append(b, '/')
+		}
+		b = strconv.AppendInt(append(b, "sf"...), int64(p.sf), 10)
+		b = strconv.AppendFloat(append(b, "/w"...), w[i], 'g', -1, 64)
+		b = strconv.AppendFloat(append(b, "/l"...), level[i], 'g', -1, 64)
+		b = strconv.AppendBool(append(b, '/'), frozen[i])
+		for _, t := range plan[i] {
+			b = strconv.AppendFloat(append(b, '/'), t, 'g', -1, 64)
+		}
+		k := string(b)
+		c, ok := index[k]
+		if !ok {
+			c = &fclass{key: k, sf: p.sf, w: w[i], level: level[i], frozen: frozen[i], thr: plan[i], eq: in.thrEqual(plan[i])}
+			index[k] = c
+			out = append(out, c)
+		}
+		c.members = append(c.members, i)
+	}
+	return out
+}
+
+func fnum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// pairVar is the device time of pairs (one job of class c, one of d) on
+// type j, and the two members' throughputs there.
+type pairVar struct {
+	c, d, j int
+	col     int
+	tc, td  float64
+}
+
+// fairLP is the class-aggregated LP of max-min fairness and water filling
+// (spec 001 §2.1, §2.9, §2.11). Columns: S[c][j], the device time class
+// c's jobs get alone on type j (summed over its k_c jobs); pair columns;
+// and t. Class c's normalised throughput is
+// ñ_c = (Σ_j T_cj S_cj + Σ_pairs μ T^{c|d}_j P) / (k_c · thrEqual_c).
+type fairLP struct {
+	p     *lp.Problem
+	cls   []*fclass
+	s     [][]int
+	pairs []pairVar
+	t     int
+	fair  []int
+}
+
+// buildFair builds the LP. With pairs, single-GPU classes may share GPUs
+// in pairs whose normalised throughput α+β exceeds threshold (α+β ≤ 1 is
+// dominated by time slicing, so the default 1 loses nothing).
+func buildFair(name string, in *planInput, cls []*fclass, pairs bool, threshold float64) *fairLP {
+	f := &fairLP{p: lp.New(name), cls: cls}
+	p := f.p
+	p.Maximize = true
+	f.s = make([][]int, len(cls))
+	for c, cl := range cls {
+		f.s[c] = make([]int, len(in.types))
+		for j, t := range cl.thr {
+			f.s[c][j] = -1
+			if t > 0 {
+				f.s[c][j] = p.AddCol("S|"+cl.key+"|"+in.types[j], 0, float64(len(cl.members)), 0)
+			}
+		}
+	}
+	if pairs {
+		for c := range cls {
+			for d := c; d < len(cls); d++ {
+				f.addPairs(in, c, d, threshold)
+			}
+		}
+	}
+	f.t = p.AddCol("t", 0, lp.Inf, 1)
+	// Time: each job at most all of its time.
+	for c, cl := range cls {
+		row := p.AddRow("time|"+cl.key, math.Inf(-1), float64(len(cl.members)))
+		for j := range in.types {
+			if col := f.s[c][j]; col >= 0 {
+				p.Set(row, col, 1)
+			}
+		}
+		for _, pv := range f.pairs {
+			if pv.c == c || pv.d == c {
+				p.Set(row, pv.col, mu(pv, c))
+			}
+		}
+	}
+	// Capacity: a pair uses its devices once.
+	for j, typ := range in.types {
+		row := p.AddRow("cap|"+typ, math.Inf(-1), in.count[j])
+		for c, cl := range cls {
+			if col := f.s[c][j]; col >= 0 {
+				p.Set(row, col, float64(cl.sf))
+			}
+		}
+		for _, pv := range f.pairs {
+			if pv.j == j {
+				p.Set(row, pv.col, float64(cls[pv.c].sf))
+			}
+		}
+	}
+	f.fair = make([]int, len(cls))
+	for c, cl := range cls {
+		f.fair[c] = -1
+		if cl.w > 0 && !cl.frozen {
+			// t ≤ (sf/w)(ñ_c − level_c)
+			coef := float64(cl.sf) / cl.w
+			row := p.AddRow("fair|"+cl.key, math.Inf(-1), -coef*cl.level)
+			p.Set(row, f.t, 1)
+			f.addNorm(row, c, -coef)
+			f.fair[c] = row
+		}
+		if cl.level > 0 {
+			row := p.AddRow("low|"+cl.key, cl.level, lp.Inf)
+			f.addNorm(row, c, 1)
+		}
+	}
+	return f
+}
+
+func mu(pv pairVar, c int) float64 {
+	if pv.c == pv.d {
+		return 2
+	}
+	return 1
+}
+
+func (f *fairLP) addPairs(in *planInput, c, d int, threshold float64) {
+	a, b := f.cls[c], f.cls[d]
+	if a.sf != b.sf || (c == d && len(a.members) < 2) {
+		return
+	}
+	ja, jb := in.jobs[a.members[0]].job, in.jobs[b.members[0]].job
+	for j, typ := range in.types {
+		if a.thr[j] <= 0 || b.thr[j] <= 0 {
+			continue
+		}
+		ta, tb := in.pair(ja, jb, typ)
+		if ta <= 0 || tb <= 0 || ta/a.thr[j]+tb/b.thr[j] <= threshold {
+			continue
+		}
+		hi := float64(min(len(a.members), len(b.members)))
+		if c == d {
+			hi = float64(len(a.members)) / 2
+		}
+		col := f.p.AddCol("P|"+a.key+"|"+b.key+"|"+typ, 0, hi, 0)
+		f.pairs = append(f.pairs, pairVar{c: c, d: d, j: j, col: col, tc: ta, td: tb})
+	}
+}
+
+// addNorm adds scale·ñ_c to a row.
+func (f *fairLP) addNorm(row, c int, scale float64) {
+	cl := f.cls[c]
+	k := scale / (float64(len(cl.members)) * cl.eq)
+	for j, col := range f.s[c] {
+		if col >= 0 {
+			f.p.Set(row, col, k*cl.thr[j])
+		}
+	}
+	for _, pv := range f.pairs {
+		if pv.c == c {
+			f.p.Set(row, pv.col, k*mu(pv, c)*pv.tc)
+		}
+		if pv.d == c && pv.c != c {
+			f.p.Set(row, pv.col, k*pv.td)
+		}
+	}
+}
+
+// norm evaluates ñ_c at a solution.
+func (f *fairLP) norm(x []float64, c int) float64 {
+	cl := f.cls[c]
+	s := 0.0
+	for j, col := range f.s[c] {
+		if col >= 0 {
+			s += cl.thr[j] * x[col]
+		}
+	}
+	for _, pv := range f.pairs {
+		if pv.c == c {
+			s += mu(pv, c) * pv.tc * x[pv.col]
+		} else if pv.d == c {
+			s += pv.td * x[pv.col]
+		}
+	}
+	return s / (float64(len(cl.members)) * cl.eq)
+}
+
+// disaggregate turns class totals into per-job rows and concrete pairs:
+// a class's single time is split evenly; pairs of two classes are matched
+// by the north-west-corner rule (at most k_c + k_d − 1 concrete pairs, each
+// job getting its class's share), pairs within a class go round a cycle.
+func (f *fairLP) disaggregate(in *planInput, x []float64) *allocation {
+	rows := make([][]float64, len(in.jobs))
+	for i := range rows {
+		rows[i] = make([]float64, len(in.types))
+	}
+	for c, cl := range f.cls {
+		k := float64(len(cl.members))
+		for j, col := range f.s[c] {
+			if col >= 0 && x[col] > 1e-12 {
+				for _, m := range cl.members {
+					rows[m][j] = x[col] / k
+				}
+			}
+		}
+	}
+	al := &allocation{combos: singles(rows)}
+	pairIndex := map[[2]int]int{}
+	add := func(a, b, j int, v float64) {
+		if v <= 1e-12 {
+			return
+		}
+		if a > b {
+			a, b = b, a
+		}
+		k := [2]int{a, b}
+		i, ok := pairIndex[k]
+		if !ok {
+			i = len(al.combos)
+			pairIndex[k] = i
+			al.combos = append(al.combos, combo{a: a, b: b, x: make([]float64, len(in.types))})
+		}
+		al.combos[i].x[j] += v
+	}
+	for _, pv := range f.pairs {
+		P := x[pv.col]
+		if P <= 1e-12 {
+			continue
+		}
+		A, B := f.cls[pv.c].members, f.cls[pv.d].members
+		if pv.c == pv.d {
+			if len(A) == 2 {
+				add(A[0], A[1], pv.j, P)
+				continue
+			}
+			for i := range A {
+				add(A[i], A[(i+1)%len(A)], pv.j, P/float64(len(A)))
+			}
+			continue
+		}
+		sa, sb := P/float64(len(A)), P/float64(len(B))
+		i, l, sup, dem := 0, 0, sa, sb
+		for i < len(A) && l < len(B) {
+			a := math.Min(sup, dem)
+			add(A[i], B[l], pv.j, a)
+			sup -= a
+			dem -= a
+			if sup <= 1e-15*sa {
+				i, sup = i+1, sa
+			}
+			if dem <= 1e-15*sb {
+				l, dem = l+1, sb
+			}
+		}
+	}
+	return al
+}

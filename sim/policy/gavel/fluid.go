@@ -1,0 +1,258 @@
+package gavel
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/solver/lp"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// fluid is a policy in mode "ideal": no rounds and no GPU placements;
+// between events every active job progresses continuously at its
+// time-averaged rate thr(m, X) = Σ_j T_mj·X_mj (plus its pairs' shares),
+// the "ideal allocation" of spec 001 §3.5 and Figure 13. The discrete
+// engine cannot express a job running at a fraction of a GPU's rate
+// without holding it, so the fluid mode has its own event loop: the next
+// event is the earliest of the next arrival, the next fluid completion and
+// the next due recompute.
+type fluid struct{ m *mechanism }
+
+// Options implements engine.Policy.
+func (f *fluid) Options() engine.Options { return engine.Options{} }
+
+// Decide implements engine.Policy; the fluid mode is run by Simulate.
+func (f *fluid) Decide(*engine.State, []engine.Trigger) error {
+	return fmt.Errorf("mode ideal is a fluid model with its own simulator; it runs through schedlab's experiments, not the discrete engine")
+}
+
+// DumpLPs implements lp.Dumper.
+func (f *fluid) DumpLPs(sink func(*lp.Problem)) { f.m.DumpLPs(sink) }
+
+type fluidJob struct {
+	rem, rate       float64
+	active, done    bool
+	first, finish   float64
+	run, gpuSec     float64
+	isoTime, isoThr float64
+	lastRem         float64
+	thr             []float64
+	everRan         bool
+	gpuShare        float64 // GPUs held on average at the current rate
+}
+
+// Simulate runs the fluid model on the run's configuration.
+func (f *fluid) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result, error) {
+	m := f.m
+	c := cfg.Cluster
+	believed := cfg.Believed
+	if believed == nil {
+		believed = cfg.Perf
+	}
+	plan := oracle{model: believed, c: c}
+	truth := oracle{model: cfg.Perf, c: c}
+	types := append([]string(nil), c.Types()...)
+	count := make([]float64, len(types))
+	for _, g := range c.GPUs {
+		for j, t := range types {
+			if g.Type == t {
+				count[j]++
+			}
+		}
+	}
+	if m.setPrices != nil {
+		if err := m.setPrices(types); err != nil {
+			return nil, err
+		}
+	}
+	maxT := cfg.Budgets.MaxTimeS
+	if maxT == 0 {
+		maxT = 10 * 365 * 24 * 3600
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x9011c7))
+	jobs := cfg.Jobs
+	st := make([]fluidJob, len(jobs))
+	for i := range st {
+		st[i] = fluidJob{rem: jobs[i].Iterations, lastRem: jobs[i].Iterations, first: -1, finish: -1, thr: make([]float64, len(types))}
+		for j, t := range types {
+			st[i].thr[j] = plan.solo(&jobs[i], t)
+		}
+	}
+	res := &engine.Result{}
+	var active []int
+	next, t := 0, 0.0
+	need, recomputed, last := false, false, 0.0
+	windowDone, windowSize := 0, cfg.Window.To-cfg.Window.From
+	for events := int64(0); ; events++ {
+		if events%4096 == 0 && ctx.Err() != nil {
+			return res, fmt.Errorf("run cancelled: %w", ctx.Err())
+		}
+		for next < len(jobs) && jobs[next].ArrivalS <= t {
+			st[next].active = true
+			active = append(active, next)
+			next++
+			need = true
+		}
+		if need && (!recomputed || t >= last+m.p.ResetMinS) {
+			if err := f.recompute(t, jobs, st, active, types, count, rng, plan, truth, res); err != nil {
+				return res, err
+			}
+			need, recomputed, last = false, true, t
+		}
+		tn := math.Inf(1)
+		if next < len(jobs) {
+			tn = jobs[next].ArrivalS
+		}
+		for _, i := range active {
+			if st[i].rate > 0 {
+				tn = math.Min(tn, t+st[i].rem/st[i].rate)
+			}
+		}
+		if need {
+			tn = math.Min(tn, last+m.p.ResetMinS)
+		}
+		if math.IsInf(tn, 1) {
+			if len(active) > 0 {
+				return f.finish(res, jobs, st, t), fmt.Errorf("stuck at t=%.0fs: %d active jobs get no share of any GPU", t, len(active))
+			}
+			break
+		}
+		if tn > maxT {
+			return f.finish(res, jobs, st, t), &engine.BudgetError{Time: true, Msg: fmt.Sprintf("simulated time passed the budget of %.0f s with %d jobs active", maxT, len(active))}
+		}
+		dt := tn - t
+		t = tn
+		keep := active[:0]
+		for _, i := range active {
+			s := &st[i]
+			if s.rate > 0 {
+				if !s.everRan {
+					s.first, s.everRan = t-dt, true
+				}
+				s.rem -= s.rate * dt
+				s.run += dt
+				s.gpuSec += s.gpuShare * dt
+			}
+			if s.rate > 0 && s.rem <= 1e-9*jobs[i].Iterations+s.rate*1e-9 {
+				s.rem, s.done, s.active, s.finish = 0, true, false, t
+				if s.isoThr > 0 {
+					s.isoTime += s.lastRem / s.isoThr
+				}
+				need = true
+				if cfg.Window.Contains(workload.JobID(i)) {
+					windowDone++
+				}
+				continue
+			}
+			keep = append(keep, i)
+		}
+		active = keep
+		if windowSize > 0 && windowDone == windowSize {
+			break
+		}
+		if events > cfg.Budgets.MaxEvents && cfg.Budgets.MaxEvents > 0 {
+			return f.finish(res, jobs, st, t), &engine.BudgetError{Msg: "the fluid run used more than its event budget"}
+		}
+	}
+	return f.finish(res, jobs, st, t), nil
+}
+
+// recompute sets every active job's fluid rate from a new allocation.
+func (f *fluid) recompute(t float64, jobs []workload.Job, st []fluidJob, active []int, types []string, count []float64,
+	rng *rand.Rand, plan, truth oracle, res *engine.Result) error {
+	in := &planInput{now: t, types: types, count: count, rng: rng, oracle: plan}
+	for _, i := range active {
+		s := &st[i]
+		if s.isoThr > 0 {
+			s.isoTime += (s.lastRem - s.rem) / s.isoThr
+		}
+		s.lastRem = s.rem
+		in.jobs = append(in.jobs, planJob{id: workload.JobID(i), job: &jobs[i], sf: jobs[i].GPUs, weight: jobs[i].EffectiveWeight(),
+			thr: s.thr, rem: s.rem, elapsed: t - jobs[i].ArrivalS, isoTime: s.isoTime, waited: t - jobs[i].ArrivalS - s.run})
+	}
+	for k := range in.jobs {
+		st[active[k]].isoThr = dot(in.jobs[k].thr, in.isoRow(&in.jobs[k], len(in.jobs)))
+	}
+	al, err := f.m.alloc.allocate(in)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.m.title, err)
+	}
+	for _, i := range active {
+		st[i].rate, st[i].gpuShare = 0, 0
+	}
+	for _, cb := range al.combos {
+		for j, x := range cb.x {
+			if x <= 0 {
+				continue
+			}
+			a := &st[active[cb.a]]
+			ja := &jobs[active[cb.a]]
+			if cb.b < 0 {
+				a.rate += x * truth.solo(ja, types[j])
+				a.gpuShare += x * float64(ja.GPUs)
+				continue
+			}
+			b := &st[active[cb.b]]
+			ta, tb := truth.pair(ja, &jobs[active[cb.b]], types[j])
+			a.rate += x * ta
+			b.rate += x * tb
+			a.gpuShare += x * float64(ja.GPUs)
+		}
+	}
+	res.Series = appendPoint(res.Series, "gavel/objective", t, finite(al.objective))
+	return nil
+}
+
+func appendPoint(ss []engine.Series, name string, t, v float64) []engine.Series {
+	for i := range ss {
+		if ss[i].Name == name && ss[i].Job == -1 {
+			ss[i].T = append(ss[i].T, t)
+			ss[i].V = append(ss[i].V, v)
+			return ss
+		}
+	}
+	return append(ss, engine.Series{Name: name, Job: -1, T: []float64{t}, V: []float64{v}})
+}
+
+// finish builds the job records.
+func (f *fluid) finish(res *engine.Result, jobs []workload.Job, st []fluidJob, now float64) *engine.Result {
+	res.Jobs = make([]engine.JobRecord, len(jobs))
+	finished := 0
+	for i := range jobs {
+		s, j := &st[i], &jobs[i]
+		r := engine.JobRecord{Job: j.ID, Name: j.Name, Model: j.Model, GPUs: j.GPUs, ArrivalS: j.ArrivalS,
+			FirstStartS: s.first, FinishS: s.finish, QueueS: -1, RunS: s.run, GPUSeconds: s.gpuSec,
+			Iterations: j.Iterations - s.rem, SoloS: -1}
+		switch {
+		case s.done:
+			r.Status = engine.Finished
+			finished++
+			if s.isoTime > 0 {
+				res.Series = append(res.Series, engine.Series{Name: "gavel/iso_time_s", Job: j.ID, T: []float64{s.finish}, V: []float64{s.isoTime}})
+			}
+		case s.active && s.rate > 0:
+			r.Status = engine.Running
+		case s.active:
+			r.Status = engine.Pending
+		default:
+			r.Status = engine.NotArrived
+		}
+		if s.first >= 0 {
+			r.QueueS = s.first - j.ArrivalS
+		}
+		if s.done || s.active {
+			end := now
+			if s.done {
+				end = s.finish
+			}
+			r.WaitS = math.Max(0, end-j.ArrivalS-s.run)
+		}
+		res.Jobs[i] = r
+	}
+	res.Stats.EndS = now
+	res.Stats.FinishedJobs = finished
+	return res
+}

@@ -1,0 +1,309 @@
+package gavel
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/schema"
+)
+
+// Common are the mechanism's knobs, shared by every Gavel policy.
+type Common struct {
+	RoundS    float64 `json:"round_s" min:"1" max:"86400" unit:"s" help:"round length: how long a lease lasts before the mechanism reconsiders it (Gavel: 6 minutes)"`
+	Mode      string  `json:"mode" enum:"ref-compat,clean,ideal" help:"ref-compat: the reference simulator (per-type lists visited V100, P100, K80, shuffled each round for agnostic policies; idle GPUs also run entries whose target is 0, except under FIFO); clean: one priority list, only entries with a positive target; ideal: no rounds, every job progresses at its time-averaged target rate (a fluid model)"`
+	ResetMinS float64 `json:"reset_min_s" min:"0" unit:"s" help:"shortest time between two recomputations of the allocation after arrivals and completions (the reference simulator: 1,920 s; 0 recomputes at every event)"`
+	TraceJobs int     `json:"trace_jobs" min:"0" max:"100000" help:"runs with at most this many jobs record each job's target share and received share of every GPU type (series gavel/x/TYPE and gavel/received/TYPE) and log every lease"`
+	Prices    []Price `json:"prices,omitempty" help:"price of one GPU-hour of each type, for costs; default the reference's cloud prices (V100 0.74, P100 0.43, K80 0.135)"`
+}
+
+// Price is what one GPU-hour of a type costs.
+type Price struct {
+	GPUType    string  `json:"gpu_type" help:"GPU type"`
+	USDPerHour float64 `json:"usd_per_hour" min:"0.000001" unit:"$/h" help:"price of one GPU-hour"`
+}
+
+var defaultPrices = map[string]float64{"V100": 0.74, "P100": 0.43, "K80": 0.135}
+
+func defaultCommon() Common {
+	return Common{RoundS: 360, Mode: "ref-compat", ResetMinS: 1920, TraceJobs: 200}
+}
+
+func (c *Common) priceList(types []string) ([]float64, error) {
+	out := make([]float64, len(types))
+	for j, t := range types {
+		v, ok := defaultPrices[strings.ToUpper(t)]
+		for _, p := range c.Prices {
+			if strings.EqualFold(p.GPUType, t) {
+				v, ok = p.USDPerHour, true
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("no price for GPU type %s: add it to the policy's prices", t)
+		}
+		out[j] = v
+	}
+	return out, nil
+}
+
+// LASParams configure max-min fairness, water filling and hierarchical
+// fairness.
+type LASParams struct {
+	Common
+	Aware         bool     `json:"aware" help:"plan with each job's measured throughput on each GPU type (Gavel); off treats all types alike (the LAS baseline)"`
+	SpaceSharing  bool     `json:"space_sharing,omitempty" help:"let pairs of single-GPU jobs share a GPU when that raises their combined throughput (Gavel w/ SS)"`
+	PairThreshold float64  `json:"pair_threshold" min:"0" max:"2" help:"keep only pairs whose normalised throughputs add up to more than this on a type (α+β ≤ 1 is never better than time slicing)"`
+	WaterFilling  bool     `json:"water_filling,omitempty" help:"raise every job until it is bottlenecked instead of only the worst-off (Pareto-efficient); on with entities"`
+	Entities      []Entity `json:"entities,omitempty" help:"hierarchical fairness: entities with weights, each sharing among its jobs by fairness or FIFO"`
+	TieBreak      bool     `json:"tie_break" help:"among max-min optima, take the one with the most total normalised throughput (off: whichever vertex the simplex finds)"`
+}
+
+// FTFParams configure finish-time fairness.
+type FTFParams struct {
+	Common
+	Aware    bool `json:"aware" help:"plan with measured throughputs (Gavel); off plans as if every type ran the job at its V100 speed"`
+	TieBreak bool `json:"tie_break" help:"among optima, take the one with the most total normalised throughput"`
+	Pairs
+}
+
+// Pairs configure space sharing in the per-job LPs.
+type Pairs struct {
+	SpaceSharing   bool    `json:"space_sharing,omitempty" help:"let pairs of single-GPU jobs share GPUs (needs aware)"`
+	PairCandidates int     `json:"pair_candidates" min:"1" max:"1000" help:"with space sharing, each job considers its best this many partners (the LP grows with the square of the jobs otherwise)"`
+	PairThreshold  float64 `json:"pair_threshold" min:"0" max:"2" help:"least α+β for a pair to be considered"`
+}
+
+func defaultPairs() Pairs { return Pairs{PairCandidates: 4, PairThreshold: 1} }
+
+// FIFOParams configure FIFO and shortest job first.
+type FIFOParams struct {
+	Common
+	Aware         bool    `json:"aware" help:"give each job its fastest type with room, rebuilt at every recompute (Gavel); off: a type at random, kept until the job finishes"`
+	SpaceSharing  bool    `json:"space_sharing,omitempty" help:"pack queued jobs beside running ones when the pair's normalised throughput exceeds pack_threshold"`
+	PackThreshold float64 `json:"pack_threshold" min:"0" max:"2" help:"least α+β for packing a queued job beside a running one"`
+}
+
+// MakespanParams configure minimum makespan.
+type MakespanParams struct {
+	Common
+	Aware    bool `json:"aware" help:"plan with measured throughputs (Gavel); off plans as if every type ran the job at its V100 speed"`
+	TieBreak bool `json:"tie_break" help:"among optima, take the one with the most total normalised throughput"`
+	Pairs
+}
+
+// ThroughputParams configure maximum total throughput.
+type ThroughputParams struct {
+	Common
+	Aware      bool `json:"aware" help:"plan with measured throughputs"`
+	Normalized bool `json:"normalized,omitempty" help:"weigh each job's throughput by its best type's, so that models count alike (raw iterations/s otherwise, as the reference)"`
+	Pairs
+}
+
+// CostParams configure minimum cost.
+type CostParams struct {
+	Common
+	SLO       bool    `json:"slo,omitempty" help:"each job with a deadline must be able to meet it: thr ≥ remaining iterations ÷ time left (dropped if impossible)"`
+	SLOMargin float64 `json:"slo_margin" min:"0" max:"0.9" help:"plan to finish this fraction of the time left (and one round) before the deadline, a margin for the rounds' imperfect delivery of the allocation"`
+	Objective string  `json:"objective,omitempty" enum:",per-dollar,ratio" help:"per-dollar: maximise Σ throughput ÷ price (the reference; fills the cluster); ratio: total throughput ÷ total cost (the paper's form, without space sharing)"`
+	Pairs
+}
+
+// AlloXParams configure AlloX.
+type AlloXParams struct {
+	Common
+	Alpha   float64 `json:"alpha" min:"0" max:"1" help:"match only this oldest fraction of the waiting jobs (at least one per free GPU); 1 matches all"`
+	MaxJobs int     `json:"max_jobs" min:"1" max:"1000" help:"of those, match at most this many, the shortest on their best GPU type (the matching costs jobs² × GPUs)"`
+}
+
+// Check implements schema.Checker.
+func (p *Pairs) Check() []schema.Problem { return nil }
+
+// Check implements schema.Checker.
+func (p *FTFParams) Check() []schema.Problem { return needsAware(p.SpaceSharing, p.Aware) }
+
+// Check implements schema.Checker.
+func (p *ThroughputParams) Check() []schema.Problem { return needsAware(p.SpaceSharing, p.Aware) }
+
+// Check implements schema.Checker.
+func (p *MakespanParams) Check() []schema.Problem { return needsAware(p.SpaceSharing, p.Aware) }
+
+// Check implements schema.Checker.
+func (p *FIFOParams) Check() []schema.Problem { return needsAware(p.SpaceSharing, p.Aware) }
+
+// Check implements schema.Checker.
+func (p *CostParams) Check() []schema.Problem {
+	if p.SpaceSharing && p.Objective == "ratio" {
+		return []schema.Problem{{Path: "space_sharing", Msg: "the ratio objective has no space sharing; use objective per-dollar"}}
+	}
+	return nil
+}
+
+func needsAware(ss, aware bool) []schema.Problem {
+	if ss && !aware {
+		return []schema.Problem{{Path: "space_sharing", Msg: "space sharing plans with measured pair throughputs, so it needs aware"}}
+	}
+	return nil
+}
+
+// Check implements schema.Checker.
+func (p *LASParams) Check() []schema.Problem {
+	var ps []schema.Problem
+	if p.SpaceSharing && !p.Aware {
+		ps = append(ps, schema.Problem{Path: "space_sharing", Msg: "space sharing plans with measured pair throughputs, so it needs aware"})
+	}
+	seen := map[string]bool{}
+	for i, e := range p.Entities {
+		if e.Name == "" {
+			ps = append(ps, schema.Problem{Path: schema.Index("entities", i) + ".name", Msg: "is required"})
+		}
+		if seen[e.Name] {
+			ps = append(ps, schema.Problem{Path: schema.Index("entities", i) + ".name", Msg: fmt.Sprintf("%q is listed twice", e.Name)})
+		}
+		seen[e.Name] = true
+	}
+	return ps
+}
+
+func shuffleFor(aware bool) bool { return !aware }
+
+func register(name, title, doc string, newParams func() any, build func(any) (*mechanism, error)) {
+	policy.Register(policy.Factory{
+		Name: name, Title: title, Paper: "Gavel: Narayanan et al., OSDI 2020 (spec 001)", Doc: doc,
+		NewParams: newParams,
+		New: func(p any) (engine.Policy, error) {
+			m, err := build(p)
+			if err != nil {
+				return nil, err
+			}
+			if m.p.Mode == "ideal" {
+				return &fluid{m: m}, nil
+			}
+			return m, nil
+		},
+	})
+}
+
+const mechanismDoc = " The allocation is turned into 6-minute leases by Gavel's round-based mechanism: each round, jobs are ranked by target share ÷ share received and placed greedily, keeping their GPUs when they can (mode ref-compat reproduces the reference simulator, clean ranks one list and runs only positive targets, ideal is the fluid limit)."
+
+func init() {
+	register("gavel-las", "Gavel LAS",
+		"Max-min fairness (least attained service), weighted by job weight: the worst-off job's throughput, relative to an equal share of every GPU, is as high as possible. "+
+			"Aware, it counts a K80 hour and a V100 hour by what they do for each job; agnostic, all GPU types look alike. With water filling every job is raised until bottlenecked; "+
+			"with entities, the cluster is shared fairly between entities, and within each by fairness or FIFO (hierarchical policies)."+mechanismDoc,
+		func() any {
+			return &LASParams{Common: defaultCommon(), Aware: true, PairThreshold: 1, TieBreak: true}
+		},
+		func(v any) (*mechanism, error) {
+			p := v.(*LASParams)
+			run := &lpRunner{}
+			a := &fairAlloc{aware: p.Aware, ss: p.SpaceSharing, waterFill: p.WaterFilling, tieBreak: p.TieBreak, threshold: p.PairThreshold, entities: p.Entities, run: run}
+			m := newMechanism(p.Common, "LAS", a, run)
+			m.shuffle, m.ss, m.entities = shuffleFor(p.Aware), p.SpaceSharing, p.Entities
+			return m, nil
+		})
+	register("gavel-ftf", "Gavel FTF",
+		"Finish-time fairness (Themis): minimise the largest ratio of a job's expected finish time to the time it would take with 1/n of the cluster, by bisection over LPs."+mechanismDoc,
+		func() any {
+			return &FTFParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
+		},
+		func(v any) (*mechanism, error) {
+			p := v.(*FTFParams)
+			run := &lpRunner{}
+			a := &perJobAlloc{objective: "ftf", aware: p.Aware, tieBreak: p.TieBreak, run: run,
+				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
+			m := newMechanism(p.Common, "FTF", a, run)
+			m.shuffle, m.ss = shuffleFor(p.Aware), p.SpaceSharing
+			return m, nil
+		})
+	register("gavel-fifo", "Gavel FIFO",
+		"First in, first out over GPU types: aware, each job in arrival order takes its fastest type with room; agnostic, a type at random, kept until it finishes. "+
+			"FIFO never runs a job whose target share is 0."+mechanismDoc,
+		func() any { return &FIFOParams{Common: defaultCommon(), Aware: true, PackThreshold: 1.5} },
+		func(v any) (*mechanism, error) {
+			p := v.(*FIFOParams)
+			a := &fifoAlloc{aware: p.Aware, ss: p.SpaceSharing, refCompat: p.Mode != "clean", packThreshold: p.PackThreshold}
+			m := newMechanism(p.Common, "FIFO", a, nil)
+			m.shuffle, m.ss, m.fifo = shuffleFor(p.Aware), p.SpaceSharing, true
+			return m, nil
+		})
+	register("gavel-sjf", "Gavel SJF",
+		"Shortest job first over GPU types: like aware FIFO, with the queue ordered by remaining time on the job's fastest type (schedlab's reading of the paper's non-convex SJF objective)."+mechanismDoc,
+		func() any { return &FIFOParams{Common: defaultCommon(), Aware: true, PackThreshold: 1.5} },
+		func(v any) (*mechanism, error) {
+			p := v.(*FIFOParams)
+			a := &fifoAlloc{aware: true, sjf: true, ss: p.SpaceSharing, packThreshold: p.PackThreshold}
+			m := newMechanism(p.Common, "SJF", a, nil)
+			m.ss, m.fifo = p.SpaceSharing, true
+			return m, nil
+		})
+	register("gavel-makespan", "Gavel makespan",
+		"Minimise the makespan: the largest remaining duration over the active jobs, solved as one LP (maximise z with thr(m,X) ≥ N_m·z)."+mechanismDoc,
+		func() any {
+			return &MakespanParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
+		},
+		func(v any) (*mechanism, error) {
+			p := v.(*MakespanParams)
+			run := &lpRunner{}
+			a := &perJobAlloc{objective: "makespan", aware: p.Aware, ss: p.SpaceSharing, tieBreak: p.TieBreak, candidates: p.PairCandidates, threshold: p.PairThreshold, run: run}
+			m := newMechanism(p.Common, "makespan", a, run)
+			m.shuffle, m.ss = shuffleFor(p.Aware), p.SpaceSharing
+			return m, nil
+		})
+	register("gavel-max-throughput", "Gavel max throughput",
+		"Maximise the total effective throughput of the cluster (the cost experiment's baseline)."+mechanismDoc,
+		func() any { return &ThroughputParams{Common: defaultCommon(), Aware: true, Pairs: defaultPairs()} },
+		func(v any) (*mechanism, error) {
+			p := v.(*ThroughputParams)
+			run := &lpRunner{}
+			a := &perJobAlloc{objective: "throughput", aware: p.Aware, normalized: p.Normalized, run: run,
+				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
+			m := newMechanism(p.Common, "max throughput", a, run)
+			m.shuffle, m.ss = shuffleFor(p.Aware), p.SpaceSharing
+			return m, nil
+		})
+	register("gavel-min-cost", "Gavel min cost",
+		"Minimise cost: maximise throughput per dollar, optionally keeping every job able to meet its deadline (SLO)."+mechanismDoc,
+		func() any {
+			return &CostParams{Common: defaultCommon(), Objective: "per-dollar", Pairs: defaultPairs()}
+		},
+		func(v any) (*mechanism, error) {
+			p := v.(*CostParams)
+			run := &lpRunner{}
+			a := &perJobAlloc{objective: "cost", aware: true, slo: p.SLO, sloMargin: p.SLOMargin, roundS: p.RoundS, ratio: p.Objective == "ratio", run: run,
+				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
+			m := newMechanism(p.Common, "min cost", a, run)
+			m.ss = p.SpaceSharing
+			m.setPrices = func(types []string) error {
+				pr, err := p.priceList(types)
+				a.prices = pr
+				return err
+			}
+			return m, nil
+		})
+	register("gavel-gandiva", "Gandiva SS",
+		"LAS with Gandiva-style packing (a baseline): when jobs ask for more GPUs than there are, random jobs of the same size are paired on shared GPUs, and time is split equally; pairs that do badly are split."+mechanismDoc,
+		func() any { return &struct{ Common }{defaultCommon()} },
+		func(v any) (*mechanism, error) {
+			p := v.(*struct{ Common })
+			m := newMechanism(p.Common, "Gandiva", &gandivaAlloc{}, nil)
+			m.ss = true
+			return m, nil
+		})
+	register("gavel-allox", "AlloX",
+		"AlloX (a baseline, single-GPU jobs): jobs keep their GPU until they finish; waiting jobs are matched to positions in the GPUs' queues by a min-cost assignment that favours short jobs on fast GPUs."+mechanismDoc,
+		func() any { return &AlloXParams{Common: defaultCommon(), Alpha: 1, MaxJobs: 64} },
+		func(v any) (*mechanism, error) {
+			p := v.(*AlloXParams)
+			return newMechanism(p.Common, "AlloX", &alloxAlloc{maxJobs: p.MaxJobs, alpha: p.Alpha, refCompat: p.Mode != "clean"}, nil), nil
+		})
+	register("gavel-isolated", "Isolated",
+		"Isolated (a baseline): each of the M active jobs gets 1/M of every GPU type, heterogeneity-agnostic."+mechanismDoc,
+		func() any { return &struct{ Common }{defaultCommon()} },
+		func(v any) (*mechanism, error) {
+			p := v.(*struct{ Common })
+			m := newMechanism(p.Common, "isolated", isolatedAlloc{}, nil)
+			m.shuffle = true
+			return m, nil
+		})
+}

@@ -1,0 +1,199 @@
+// Package lp is schedlab's linear-programming solver: a sparse,
+// bounded-variable primal simplex method in pure Go (so it runs in
+// WebAssembly), with warm starts from a previous solve's basis, and free-
+// format MPS reading and writing so that any LP a policy solves can be
+// checked with another solver.
+//
+// A Problem is
+//
+//	minimise (or maximise)  cᵀx
+//	subject to              rowLo ≤ A x ≤ rowHi
+//	                        colLo ≤ x ≤ colHi
+//
+// with ±Inf for absent bounds. Solve scales it (powers of two, so scaling
+// is exact), runs phase 1 (sum of infeasibilities) and phase 2 from the
+// slack basis or a warm basis, and returns the solution in the original
+// units. The basis is kept as a block-triangular LU factorisation (column
+// and row singletons, then a dense LU of the small remaining nucleus) with
+// product-form updates between refactorisations.
+package lp
+
+import (
+	"fmt"
+	"math"
+)
+
+// Inf is an absent bound.
+var Inf = math.Inf(1)
+
+// Problem is a linear program under construction. Columns and rows are
+// numbered from 0 in the order they are added.
+type Problem struct {
+	Name     string
+	Maximize bool
+
+	obj          []float64
+	colLo, colHi []float64
+	colNames     []string
+	colRows      [][]int32
+	colVals      [][]float64
+
+	rowLo, rowHi []float64
+	rowNames     []string
+	nnz          int
+}
+
+// New returns an empty problem.
+func New(name string) *Problem { return &Problem{Name: name} }
+
+// AddCol adds a variable with bounds [lo, hi] and objective coefficient
+// obj, and returns its index.
+func (p *Problem) AddCol(name string, lo, hi, obj float64) int {
+	p.colNames = append(p.colNames, name)
+	p.colLo = append(p.colLo, lo)
+	p.colHi = append(p.colHi, hi)
+	p.obj = append(p.obj, obj)
+	p.colRows = append(p.colRows, nil)
+	p.colVals = append(p.colVals, nil)
+	return len(p.obj) - 1
+}
+
+// AddRow adds a constraint lo ≤ (row activity) ≤ hi and returns its index.
+func (p *Problem) AddRow(name string, lo, hi float64) int {
+	p.rowNames = append(p.rowNames, name)
+	p.rowLo = append(p.rowLo, lo)
+	p.rowHi = append(p.rowHi, hi)
+	return len(p.rowLo) - 1
+}
+
+// Set adds v to the coefficient of column col in row row.
+func (p *Problem) Set(row, col int, v float64) {
+	if v == 0 {
+		return
+	}
+	rs := p.colRows[col]
+	for k, r := range rs {
+		if int(r) == row {
+			p.colVals[col][k] += v
+			return
+		}
+	}
+	p.colRows[col] = append(rs, int32(row))
+	p.colVals[col] = append(p.colVals[col], v)
+	p.nnz++
+}
+
+// SetObj changes a column's objective coefficient.
+func (p *Problem) SetObj(col int, v float64) { p.obj[col] = v }
+
+// SetColBounds changes a column's bounds.
+func (p *Problem) SetColBounds(col int, lo, hi float64) { p.colLo[col], p.colHi[col] = lo, hi }
+
+// SetRowBounds changes a row's bounds.
+func (p *Problem) SetRowBounds(row int, lo, hi float64) { p.rowLo[row], p.rowHi[row] = lo, hi }
+
+// NumCols is the number of variables.
+func (p *Problem) NumCols() int { return len(p.obj) }
+
+// NumRows is the number of constraints.
+func (p *Problem) NumRows() int { return len(p.rowLo) }
+
+// NumNonzeros is the number of stored coefficients.
+func (p *Problem) NumNonzeros() int { return p.nnz }
+
+// ColName and RowName return names.
+func (p *Problem) ColName(j int) string { return p.colNames[j] }
+func (p *Problem) RowName(i int) string { return p.rowNames[i] }
+
+// Obj returns a column's objective coefficient; ColBounds and RowBounds
+// its bounds.
+func (p *Problem) Obj(j int) float64                  { return p.obj[j] }
+func (p *Problem) ColBounds(j int) (float64, float64) { return p.colLo[j], p.colHi[j] }
+func (p *Problem) RowBounds(i int) (float64, float64) { return p.rowLo[i], p.rowHi[i] }
+
+// Col returns the row indices and values of a column (read-only).
+func (p *Problem) Col(j int) ([]int32, []float64) { return p.colRows[j], p.colVals[j] }
+
+// Activity returns A x for a point x.
+func (p *Problem) Activity(x []float64) []float64 {
+	act := make([]float64, p.NumRows())
+	for j, rs := range p.colRows {
+		for k, r := range rs {
+			act[r] += p.colVals[j][k] * x[j]
+		}
+	}
+	return act
+}
+
+// Objective returns cᵀx.
+func (p *Problem) Objective(x []float64) float64 {
+	s := 0.0
+	for j, c := range p.obj {
+		s += c * x[j]
+	}
+	return s
+}
+
+// Violation is the largest violation of a bound or a row by x.
+func (p *Problem) Violation(x []float64) float64 {
+	worst := 0.0
+	for j, v := range x {
+		worst = math.Max(worst, math.Max(p.colLo[j]-v, v-p.colHi[j]))
+	}
+	for i, a := range p.Activity(x) {
+		worst = math.Max(worst, math.Max(p.rowLo[i]-a, a-p.rowHi[i]))
+	}
+	return worst
+}
+
+// check reports the first malformed bound or coefficient.
+func (p *Problem) check() error {
+	bad := func(v float64) bool { return math.IsNaN(v) }
+	for j := range p.obj {
+		if bad(p.obj[j]) || math.IsInf(p.obj[j], 0) {
+			return fmt.Errorf("lp: column %s has objective %v", p.colNames[j], p.obj[j])
+		}
+		if bad(p.colLo[j]) || bad(p.colHi[j]) || p.colLo[j] > p.colHi[j] || math.IsInf(p.colLo[j], 1) || math.IsInf(p.colHi[j], -1) {
+			return fmt.Errorf("lp: column %s has bounds [%v, %v]", p.colNames[j], p.colLo[j], p.colHi[j])
+		}
+		for k, v := range p.colVals[j] {
+			if bad(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("lp: column %s has coefficient %v in row %d", p.colNames[j], v, p.colRows[j][k])
+			}
+			if int(p.colRows[j][k]) >= len(p.rowLo) || p.colRows[j][k] < 0 {
+				return fmt.Errorf("lp: column %s refers to row %d of %d", p.colNames[j], p.colRows[j][k], len(p.rowLo))
+			}
+		}
+	}
+	for i := range p.rowLo {
+		if bad(p.rowLo[i]) || bad(p.rowHi[i]) || p.rowLo[i] > p.rowHi[i] || math.IsInf(p.rowLo[i], 1) || math.IsInf(p.rowHi[i], -1) {
+			return fmt.Errorf("lp: row %s has bounds [%v, %v]", p.rowNames[i], p.rowLo[i], p.rowHi[i])
+		}
+	}
+	return nil
+}
+
+// Dumper is implemented by policies that solve linear programs: they hand
+// every LP they solve to the sink, e.g. to write it as an MPS file.
+type Dumper interface {
+	DumpLPs(sink func(p *Problem))
+}
+
+// Clone returns a deep copy of p.
+func (p *Problem) Clone() *Problem {
+	q := *p
+	q.obj = append([]float64(nil), p.obj...)
+	q.colLo = append([]float64(nil), p.colLo...)
+	q.colHi = append([]float64(nil), p.colHi...)
+	q.colNames = append([]string(nil), p.colNames...)
+	q.colRows = make([][]int32, len(p.colRows))
+	q.colVals = make([][]float64, len(p.colVals))
+	for j := range p.colRows {
+		q.colRows[j] = append([]int32(nil), p.colRows[j]...)
+		q.colVals[j] = append([]float64(nil), p.colVals[j]...)
+	}
+	q.rowLo = append([]float64(nil), p.rowLo...)
+	q.rowHi = append([]float64(nil), p.rowHi...)
+	q.rowNames = append([]string(nil), p.rowNames...)
+	return &q
+}

@@ -1,0 +1,642 @@
+package lp
+
+import (
+	"fmt"
+	"math"
+)
+
+// Status is the outcome of a solve.
+type Status int
+
+const (
+	Optimal Status = iota
+	Infeasible
+	Unbounded
+	IterationLimit
+)
+
+var statusNames = [...]string{"optimal", "infeasible", "unbounded", "iteration limit"}
+
+func (s Status) String() string { return statusNames[s] }
+
+// VarStatus is where a variable (a column, or a row's activity) sits in a
+// basis.
+type VarStatus int8
+
+const (
+	Basic   VarStatus = iota
+	AtLower           // nonbasic at its lower bound
+	AtUpper           // nonbasic at its upper bound
+	AtZero            // nonbasic free variable at 0
+)
+
+// Basis records a basis: the status of every column and of every row's
+// activity. It warm-starts a later solve of the same or a similar problem.
+type Basis struct {
+	Cols []VarStatus
+	Rows []VarStatus
+}
+
+// Options tune a solve.
+type Options struct {
+	// Warm starts from this basis when it has the problem's shape (see
+	// Basis.Remap for problems whose columns and rows changed).
+	Warm *Basis
+	// MaxIterations bounds the simplex pivots; 0 means 50·(rows+cols)+10,000.
+	MaxIterations int
+}
+
+// Solution is the result of a solve, in the problem's own units.
+type Solution struct {
+	Status     Status
+	Objective  float64
+	X          []float64 // column values
+	Row        []float64 // row activities A x
+	Basis      *Basis
+	Iterations int
+}
+
+const (
+	primalTol = 1e-9
+	dualTol   = 1e-9
+	harrisTol = 1e-12
+	refactorN = 100
+)
+
+// solver holds the scaled problem: columns 0..n-1 are the structural
+// variables, n..n+m-1 the row activities r, with A x − r = 0.
+type solver struct {
+	n, m     int
+	cs       []int32
+	ri       []int32
+	rv       []float64
+	lo, hi   []float64
+	c        []float64
+	colScale []float64
+	rowScale []float64
+	objScale float64
+	sign     float64
+
+	x      []float64
+	stat   []VarStatus
+	head   []int32
+	posOf  []int32
+	f      factor
+	bRows  [][]int32
+	bVals  [][]float64
+	logRow [][]int32
+	logVal []float64
+
+	y, cb, alpha, rhs []float64
+	iters, maxIter    int
+	bland             bool
+	degenerate        int
+}
+
+// Solve solves p. The error is for malformed problems only; infeasible
+// and unbounded problems are reported in the Solution's Status.
+func Solve(p *Problem, o Options) (*Solution, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	s := newSolver(p)
+	s.maxIter = o.MaxIterations
+	if s.maxIter == 0 {
+		s.maxIter = 50*(s.n+s.m) + 10000
+	}
+	s.start(o.Warm)
+	st := s.run()
+	return s.solution(p, st), nil
+}
+
+func newSolver(p *Problem) *solver {
+	n, m := p.NumCols(), p.NumRows()
+	s := &solver{n: n, m: m, sign: 1}
+	if p.Maximize {
+		s.sign = -1
+	}
+	s.cs = make([]int32, n+1)
+	for j := 0; j < n; j++ {
+		s.cs[j+1] = s.cs[j] + int32(len(p.colRows[j]))
+	}
+	s.ri = make([]int32, 0, s.cs[n])
+	s.rv = make([]float64, 0, s.cs[n])
+	for j := 0; j < n; j++ {
+		s.ri = append(s.ri, p.colRows[j]...)
+		s.rv = append(s.rv, p.colVals[j]...)
+	}
+	s.scale()
+	N := n + m
+	s.lo, s.hi, s.c = make([]float64, N), make([]float64, N), make([]float64, N)
+	big := 0.0
+	for j := 0; j < n; j++ {
+		s.lo[j], s.hi[j] = p.colLo[j]/s.colScale[j], p.colHi[j]/s.colScale[j]
+		s.c[j] = s.sign * p.obj[j] * s.colScale[j]
+		big = math.Max(big, math.Abs(s.c[j]))
+	}
+	s.objScale = 1
+	if big > 0 {
+		s.objScale = pow2(1 / big)
+	}
+	for j := 0; j < n; j++ {
+		s.c[j] *= s.objScale
+	}
+	for i := 0; i < m; i++ {
+		s.lo[n+i], s.hi[n+i] = p.rowLo[i]*s.rowScale[i], p.rowHi[i]*s.rowScale[i]
+	}
+	s.x = make([]float64, N)
+	s.stat = make([]VarStatus, N)
+	s.head = make([]int32, m)
+	s.posOf = make([]int32, N)
+	s.bRows, s.bVals = make([][]int32, m), make([][]float64, m)
+	s.logRow = make([][]int32, m)
+	for i := range s.logRow {
+		s.logRow[i] = []int32{int32(i)}
+	}
+	s.logVal = []float64{-1}
+	s.y, s.cb, s.alpha, s.rhs = make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
+	return s
+}
+
+// scale equilibrates rows and columns by powers of two (exact), a few
+// geometric-mean passes.
+func (s *solver) scale() {
+	s.colScale = make([]float64, s.n)
+	s.rowScale = make([]float64, s.m)
+	for j := range s.colScale {
+		s.colScale[j] = 1
+	}
+	for i := range s.rowScale {
+		s.rowScale[i] = 1
+	}
+	lo, hi := make([]float64, s.m), make([]float64, s.m)
+	for pass := 0; pass < 2; pass++ {
+		for i := range lo {
+			lo[i], hi[i] = math.Inf(1), 0
+		}
+		for j := 0; j < s.n; j++ {
+			for k := s.cs[j]; k < s.cs[j+1]; k++ {
+				v := math.Abs(s.rv[k]) * s.colScale[j]
+				i := s.ri[k]
+				lo[i], hi[i] = math.Min(lo[i], v), math.Max(hi[i], v)
+			}
+		}
+		for i := range lo {
+			if hi[i] > 0 {
+				s.rowScale[i] = pow2(1 / math.Sqrt(lo[i]*hi[i]))
+			}
+		}
+		for j := 0; j < s.n; j++ {
+			a, b := math.Inf(1), 0.0
+			for k := s.cs[j]; k < s.cs[j+1]; k++ {
+				v := math.Abs(s.rv[k]) * s.rowScale[s.ri[k]]
+				a, b = math.Min(a, v), math.Max(b, v)
+			}
+			if b > 0 {
+				s.colScale[j] = pow2(1 / math.Sqrt(a*b))
+			}
+		}
+	}
+	for j := 0; j < s.n; j++ {
+		for k := s.cs[j]; k < s.cs[j+1]; k++ {
+			s.rv[k] *= s.rowScale[s.ri[k]] * s.colScale[j]
+		}
+	}
+}
+
+// pow2 rounds v > 0 to the nearest power of two.
+func pow2(v float64) float64 {
+	frac, exp := math.Frexp(v)
+	if frac < math.Sqrt2/2 {
+		exp--
+	}
+	return math.Ldexp(1, exp)
+}
+
+func (s *solver) column(j int) ([]int32, []float64) {
+	if j < s.n {
+		return s.ri[s.cs[j]:s.cs[j+1]], s.rv[s.cs[j]:s.cs[j+1]]
+	}
+	return s.logRow[j-s.n], s.logVal
+}
+
+// nonbasicAt puts variable j at the bound status asks for, or the nearest
+// finite one.
+func (s *solver) nonbasicAt(j int, want VarStatus) {
+	lo, hi := s.lo[j], s.hi[j]
+	switch {
+	case want == AtUpper && !math.IsInf(hi, 1):
+		s.stat[j], s.x[j] = AtUpper, hi
+	case !math.IsInf(lo, -1):
+		s.stat[j], s.x[j] = AtLower, lo
+	case !math.IsInf(hi, 1):
+		s.stat[j], s.x[j] = AtUpper, hi
+	default:
+		s.stat[j], s.x[j] = AtZero, 0
+	}
+	s.posOf[j] = -1
+}
+
+// start sets up the slack basis or a warm one.
+func (s *solver) start(warm *Basis) {
+	N := s.n + s.m
+	want := make([]VarStatus, N)
+	useWarm := warm != nil && len(warm.Cols) == s.n && len(warm.Rows) == s.m
+	for j := 0; j < N; j++ {
+		want[j] = AtLower
+		if j >= s.n {
+			want[j] = Basic
+		}
+		if useWarm {
+			if j < s.n {
+				want[j] = warm.Cols[j]
+			} else {
+				want[j] = warm.Rows[j-s.n]
+			}
+		}
+	}
+	// Exactly m basics: structurals first, then logicals.
+	var basics []int32
+	for j := 0; j < s.n; j++ {
+		if want[j] == Basic && len(basics) < s.m {
+			basics = append(basics, int32(j))
+		} else {
+			s.nonbasicAt(j, want[j])
+		}
+	}
+	inBasis := make([]bool, s.m)
+	for i := 0; i < s.m; i++ {
+		j := s.n + i
+		if want[j] == Basic && len(basics) < s.m {
+			basics = append(basics, int32(j))
+			inBasis[i] = true
+		} else {
+			s.nonbasicAt(j, want[j])
+		}
+	}
+	for i := 0; i < s.m && len(basics) < s.m; i++ {
+		if !inBasis[i] {
+			basics = append(basics, int32(s.n+i))
+		}
+	}
+	for k, j := range basics {
+		s.head[k] = j
+		s.posOf[j] = int32(k)
+		s.stat[j] = Basic
+	}
+	s.refactor()
+}
+
+// refactor factors the basis afresh, swapping in logicals for dependent
+// columns, and recomputes the basic values.
+func (s *solver) refactor() {
+	for tries := 0; ; tries++ {
+		for k, j := range s.head {
+			s.bRows[k], s.bVals[k] = s.column(int(j))
+		}
+		singular, free := s.f.factorize(s.m, s.bRows, s.bVals)
+		if len(singular) == 0 {
+			break
+		}
+		for k, p := range singular {
+			if k >= len(free) {
+				break
+			}
+			old := int(s.head[p])
+			s.nonbasicAt(old, nearest(s.x[old], s.lo[old], s.hi[old]))
+			j := int32(s.n + free[k])
+			s.head[p] = j
+			s.posOf[j] = int32(p)
+			s.stat[j] = Basic
+		}
+		if tries > 5 {
+			// Cannot happen with logicals available; keep the loop finite.
+			panic("lp: could not repair a singular basis")
+		}
+	}
+	s.computeXB()
+}
+
+func nearest(v, lo, hi float64) VarStatus {
+	if math.Abs(v-hi) < math.Abs(v-lo) {
+		return AtUpper
+	}
+	return AtLower
+}
+
+// computeXB solves B x_B = −N x_N.
+func (s *solver) computeXB() {
+	for i := range s.rhs {
+		s.rhs[i] = 0
+	}
+	for j := 0; j < s.n+s.m; j++ {
+		if s.stat[j] == Basic || s.x[j] == 0 {
+			continue
+		}
+		rows, vals := s.column(j)
+		for k, i := range rows {
+			s.rhs[i] -= vals[k] * s.x[j]
+		}
+	}
+	s.f.ftran(s.rhs, s.alpha)
+	for k, j := range s.head {
+		s.x[j] = s.alpha[k]
+	}
+}
+
+// infeasibility returns the sum of bound violations of basic variables
+// and fills the phase-1 costs.
+func (s *solver) infeasibility() float64 {
+	sum := 0.0
+	for k, j := range s.head {
+		v := s.x[j]
+		switch {
+		case v < s.lo[j]-primalTol:
+			s.cb[k] = -1
+			sum += s.lo[j] - v
+		case v > s.hi[j]+primalTol:
+			s.cb[k] = 1
+			sum += v - s.hi[j]
+		default:
+			s.cb[k] = 0
+		}
+	}
+	return sum
+}
+
+// run iterates until optimal, infeasible, unbounded or out of iterations.
+func (s *solver) run() Status {
+	verified := 0
+	for {
+		if s.iters >= s.maxIter {
+			return IterationLimit
+		}
+		if s.f.numUpdates() >= refactorN || s.f.etaNonzeros() > 20*s.m+1000 {
+			s.refactor()
+		}
+		phase1 := s.infeasibility() > 0
+		if !phase1 {
+			for k, j := range s.head {
+				s.cb[k] = s.c[j]
+			}
+		}
+		copy(s.rhs, s.cb)
+		s.f.btran(s.rhs, s.y)
+		q, dir := s.price(phase1)
+		if q < 0 {
+			// Confirm on a fresh factorisation before concluding.
+			if verified < 2 && s.f.numUpdates() > 0 {
+				verified++
+				s.refactor()
+				continue
+			}
+			if phase1 {
+				return Infeasible
+			}
+			return Optimal
+		}
+		verified = 0
+		st, ok := s.step(q, dir, phase1)
+		if !ok {
+			return st
+		}
+		s.iters++
+	}
+}
+
+// price picks the entering variable: Dantzig's largest reduced cost, or
+// Bland's lowest index while the method stalls. dir is +1 to increase it.
+func (s *solver) price(phase1 bool) (int, float64) {
+	best, q, dir := 0.0, -1, 0.0
+	for j := 0; j < s.n+s.m; j++ {
+		st := s.stat[j]
+		if st == Basic || s.lo[j] == s.hi[j] {
+			continue
+		}
+		d := 0.0
+		if !phase1 {
+			d = s.c[j]
+		}
+		if j < s.n {
+			for k := s.cs[j]; k < s.cs[j+1]; k++ {
+				d -= s.rv[k] * s.y[s.ri[k]]
+			}
+		} else {
+			d += s.y[j-s.n]
+		}
+		var gain, dj float64
+		switch {
+		case (st == AtLower || st == AtZero) && d < -dualTol:
+			gain, dj = -d, 1
+		case (st == AtUpper || st == AtZero) && d > dualTol:
+			gain, dj = d, -1
+		default:
+			continue
+		}
+		if s.bland {
+			return j, dj
+		}
+		if gain > best {
+			best, q, dir = gain, j, dj
+		}
+	}
+	return q, dir
+}
+
+// step moves entering variable q in direction dir as far as the basics'
+// bounds allow (Harris's two-pass ratio test), then pivots or flips q to
+// its other bound. It returns false with a status when the LP is unbounded.
+func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
+	for i := range s.rhs {
+		s.rhs[i] = 0
+	}
+	rows, vals := s.column(q)
+	for k, i := range rows {
+		s.rhs[i] = vals[k]
+	}
+	s.f.ftran(s.rhs, s.alpha)
+	bounds := func(j int) (float64, float64) {
+		lo, hi := s.lo[j], s.hi[j]
+		if phase1 {
+			switch v := s.x[j]; {
+			case v < lo-primalTol:
+				return math.Inf(-1), lo
+			case v > hi+primalTol:
+				return hi, math.Inf(1)
+			}
+		}
+		return lo, hi
+	}
+	// Pass 1: the largest step with bounds relaxed by the tolerance (none
+	// in Bland's mode, which needs exact ties).
+	relax := primalTol
+	if s.bland {
+		relax = 0
+	}
+	tmax := math.Inf(1)
+	for k, j := range s.head {
+		delta := -dir * s.alpha[k]
+		if math.Abs(delta) <= harrisTol {
+			continue
+		}
+		lo, hi := bounds(int(j))
+		var t float64
+		if delta > 0 {
+			if math.IsInf(hi, 1) {
+				continue
+			}
+			t = (hi + relax - s.x[j]) / delta
+		} else {
+			if math.IsInf(lo, -1) {
+				continue
+			}
+			t = (lo - relax - s.x[j]) / delta
+		}
+		tmax = math.Min(tmax, math.Max(t, 0))
+	}
+	rangeQ := s.hi[q] - s.lo[q]
+	// Pass 2: among the blocking basics, the one with the largest pivot.
+	leave, theta, bigPivot := -1, 0.0, 0.0
+	for k, j := range s.head {
+		delta := -dir * s.alpha[k]
+		if math.Abs(delta) <= harrisTol {
+			continue
+		}
+		lo, hi := bounds(int(j))
+		var t float64
+		if delta > 0 {
+			if math.IsInf(hi, 1) {
+				continue
+			}
+			t = (hi - s.x[j]) / delta
+		} else {
+			if math.IsInf(lo, -1) {
+				continue
+			}
+			t = (lo - s.x[j]) / delta
+		}
+		t = math.Max(t, 0)
+		if t > tmax {
+			continue
+		}
+		better := math.Abs(delta) > bigPivot
+		if s.bland {
+			better = leave < 0 || t < theta || (t == theta && j < s.head[leave])
+		}
+		if better {
+			leave, theta, bigPivot = k, t, math.Abs(delta)
+		}
+	}
+	if leave < 0 || rangeQ <= theta {
+		if math.IsInf(rangeQ, 1) {
+			if phase1 {
+				// Numerical trouble: refactor and let the loop retry.
+				s.refactor()
+				return 0, true
+			}
+			return Unbounded, false
+		}
+		// Bound flip: q goes to its other bound, no basis change.
+		s.moveBasics(dir, rangeQ)
+		if dir > 0 {
+			s.stat[q], s.x[q] = AtUpper, s.hi[q]
+		} else {
+			s.stat[q], s.x[q] = AtLower, s.lo[q]
+		}
+		s.degenerate = 0
+		s.bland = false
+		return 0, true
+	}
+	out := int(s.head[leave])
+	lo, hi := bounds(out) // before the move changes its feasibility
+	target := lo
+	if -dir*s.alpha[leave] > 0 {
+		target = hi
+	}
+	s.moveBasics(dir, theta)
+	s.x[q] += dir * theta
+	s.x[out], s.stat[out] = target, AtLower
+	if target == s.hi[out] && target != s.lo[out] {
+		s.stat[out] = AtUpper
+	}
+	s.posOf[out] = -1
+	s.head[leave] = int32(q)
+	s.posOf[q] = int32(leave)
+	s.stat[q] = Basic
+	s.f.update(leave, s.alpha)
+	if theta*bigPivot < 1e-12 {
+		s.degenerate++
+		if s.degenerate > 50 {
+			s.bland = true
+		}
+	} else {
+		s.degenerate = 0
+		s.bland = false
+	}
+	return 0, true
+}
+
+func (s *solver) moveBasics(dir, t float64) {
+	if t == 0 {
+		return
+	}
+	for k, j := range s.head {
+		if a := s.alpha[k]; a != 0 {
+			s.x[j] -= dir * t * a
+		}
+	}
+}
+
+// solution unscales the result.
+func (s *solver) solution(p *Problem, st Status) *Solution {
+	sol := &Solution{Status: st, Iterations: s.iters, X: make([]float64, s.n)}
+	for j := 0; j < s.n; j++ {
+		v := s.x[j] * s.colScale[j]
+		if st == Optimal {
+			v = math.Min(math.Max(v, p.colLo[j]), p.colHi[j])
+		}
+		sol.X[j] = v
+	}
+	sol.Row = p.Activity(sol.X)
+	sol.Objective = p.Objective(sol.X)
+	b := &Basis{Cols: make([]VarStatus, s.n), Rows: make([]VarStatus, s.m)}
+	copy(b.Cols, s.stat[:s.n])
+	copy(b.Rows, s.stat[s.n:])
+	sol.Basis = b
+	return sol
+}
+
+// Remap carries a basis of problem old over to problem p by column and row
+// names: what both have keeps its status; new columns start at a bound and
+// new rows with their activity basic.
+func (b *Basis) Remap(old, p *Problem) *Basis {
+	cols := make(map[string]VarStatus, len(b.Cols))
+	for j, st := range b.Cols {
+		cols[old.colNames[j]] = st
+	}
+	rows := make(map[string]VarStatus, len(b.Rows))
+	for i, st := range b.Rows {
+		rows[old.rowNames[i]] = st
+	}
+	nb := &Basis{Cols: make([]VarStatus, p.NumCols()), Rows: make([]VarStatus, p.NumRows())}
+	for j, name := range p.colNames {
+		if st, ok := cols[name]; ok {
+			nb.Cols[j] = st
+		} else {
+			nb.Cols[j] = AtLower
+		}
+	}
+	for i, name := range p.rowNames {
+		if st, ok := rows[name]; ok {
+			nb.Rows[i] = st
+		} else {
+			nb.Rows[i] = Basic
+		}
+	}
+	return nb
+}
+
+// String describes a solution briefly.
+func (s *Solution) String() string {
+	return fmt.Sprintf("%s, objective %.10g, %d iterations", s.Status, s.Objective, s.Iterations)
+}
