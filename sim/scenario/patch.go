@@ -173,3 +173,17 @@ func (sc *Scenario) WithPolicy(i int) (*Scenario, error) {
 	}
 	return parseTree(obj)
 }
+
+// Document returns the scenario's JSON document (for a variant, the
+// patched one).
+func (sc *Scenario) Document() []byte { return sc.raw }
+
+// QuickVariant returns the scenario with its quick version's changes
+// applied (the scenario itself when it has none): what tests and quick
+// looks run.
+func (sc *Scenario) QuickVariant() (*Scenario, error) {
+	if sc.Quick == nil || len(sc.Quick.Set) == 0 {
+		return sc, nil
+	}
+	return sc.Variant(sc.Quick.Set...)
+}

@@ -129,7 +129,11 @@ func New(p Platform) *App {
 		if err != nil {
 			continue
 		}
-		a.Gallery = append(a.Gallery, GalleryItem{Name: n, Title: sc.Title, Description: sc.Description, Tags: sc.Tags, Default: n == scenarios.Default})
+		desc := sc.Description
+		if heavy(sc) {
+			desc += " The page opens its quick version (fewer jobs); `schedlab run " + n + "` runs the paper's full preset with every seed and check."
+		}
+		a.Gallery = append(a.Gallery, GalleryItem{Name: n, Title: sc.Title, Description: desc, Tags: sc.Tags, Default: n == scenarios.Default})
 	}
 	tree, replaced := a.initialTree()
 	a.Ed = NewEditor(tree)
@@ -210,12 +214,33 @@ func (a *App) initialTree() (tree, previous any) {
 }
 
 func builtin(name string) (any, error) {
-	data, ok := scenarios.Read(name)
+	data, ok := builtinDocument(name)
 	if !ok {
 		return nil, fmt.Errorf("no built-in scenario %q", name)
 	}
 	return doc.Parse(data)
 }
+
+// builtinDocument is the document the page opens for a built-in
+// scenario: a paper study's quick version when it has one, since the
+// paper's full preset (thousands of jobs per policy) is for the command
+// line.
+func builtinDocument(name string) ([]byte, bool) {
+	data, ok := scenarios.Read(name)
+	if !ok {
+		return nil, false
+	}
+	if sc, err := scenario.Parse(data); err == nil && heavy(sc) {
+		if q, err := sc.QuickVariant(); err == nil {
+			return q.Document(), true
+		}
+	}
+	return data, true
+}
+
+// heavy reports whether a scenario has a quick version that changes the
+// workload, i.e. its own preset is too big for the page.
+func heavy(sc *scenario.Scenario) bool { return sc.Quick != nil && len(sc.Quick.Set) > 0 }
 
 // Start begins loading the engine and runs the scenario at once when it
 // is valid, so that the page opens on results.
@@ -341,7 +366,7 @@ func (a *App) LoadTree(tree any) { a.load(tree) }
 // differs from it, so that it can be reverted.
 func (a *App) Builtin() (name string, modified bool) {
 	name = a.Ed.Str("name")
-	data, ok := scenarios.Read(name)
+	data, ok := builtinDocument(name)
 	if !ok {
 		return "", false
 	}

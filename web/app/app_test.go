@@ -553,3 +553,50 @@ func TestTimelineSharedGPU(t *testing.T) {
 		t.Errorf("counts %+v waiting %+v", n, waiting)
 	}
 }
+
+// A paper study whose preset is thousands of jobs opens in its quick
+// version, says so in the gallery, runs, and counts as unmodified.
+func TestHeavyStudyOpensQuick(t *testing.T) {
+	f := apptest.New(t)
+	a := app.New(f)
+	const name = "gavel-fig8-las-single"
+	data, _ := scenarios.Read(name)
+	full, err := scenario.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Quick == nil || len(full.Quick.Set) == 0 {
+		t.Skipf("%s has no quick version any more", name)
+	}
+	quick, _ := full.QuickVariant()
+	a.Open(name)
+	compact := func(b []byte) string {
+		tree, err := doc.Parse(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(doc.Compact(tree))
+	}
+	if got := a.Ed.JSON(); got != compact(quick.Document()) || got == compact(full.Document()) {
+		t.Fatal("the page did not open the quick version")
+	}
+	if _, modified := a.Builtin(); modified {
+		t.Error("the freshly opened quick version counts as modified")
+	}
+	if a.Ed.Str("name") != quick.Name {
+		t.Errorf("opened %q", a.Ed.Str("name"))
+	}
+	found := false
+	for _, g := range a.Gallery {
+		if g.Name == name {
+			found = strings.Contains(g.Description, "quick version")
+		}
+	}
+	if !found {
+		t.Error("the gallery does not say the page opens the quick version")
+	}
+	f.Pump(a, apptest.Done(a))
+	if a.Run.State != app.RunDone {
+		t.Fatalf("run %s: %s", a.Run.State, a.Run.Err)
+	}
+}

@@ -71,6 +71,13 @@ func TestPolicyByPolicyMatchesWholeRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The paper presets of a study run thousands of jobs; their
+			// quick versions exercise the same paths in a fraction of the
+			// time.
+			if sc, err = sc.QuickVariant(); err != nil {
+				t.Fatal(err)
+			}
+			doc = sc.Document()
 			seed := sc.RunSeeds()[0]
 			rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Seeds: []uint64{seed}})
 			if err != nil {
@@ -80,6 +87,7 @@ func TestPolicyByPolicyMatchesWholeRun(t *testing.T) {
 			var draw protocol.DrawRequest
 			draw.Document, draw.Seed = string(doc), seed
 			bin := map[string][]byte{}
+			omitted := 0 // policies whose intervals were too many to ship: no Gantt chart
 			for i := range sc.Policies {
 				res, _ := call(t, runMsg(t, i+1, protocol.RunRequest{Document: string(doc), Policy: &i, Figures: []string{}, Timeline: true}))
 				r := decode[protocol.Result](t, res)
@@ -92,8 +100,11 @@ func TestPolicyByPolicyMatchesWholeRun(t *testing.T) {
 				if !bytes.Equal(got, want) {
 					t.Errorf("policy %d: output differs from the whole run's", i)
 				}
-				if len(r.Timelines) != 1 || r.Timelines[0].Intervals != len(rep.Runs[i].Result.Intervals) {
-					t.Errorf("policy %d: timeline %+v, want %d intervals", i, r.Timelines, len(rep.Runs[i].Result.Intervals))
+				// Large runs ship no intervals, only their count.
+				if n := len(rep.Runs[i].Result.Intervals); len(r.Timelines) != 1 || r.Timelines[0].Intervals+r.Timelines[0].IntervalsOmitted != n {
+					t.Errorf("policy %d: timeline has %d intervals and %d omitted, want %d in all", i, r.Timelines[0].Intervals, r.Timelines[0].IntervalsOmitted, n)
+				} else if r.Timelines[0].IntervalsOmitted > 0 {
+					omitted++
 				}
 				draw.Runs = append(draw.Runs, protocol.DrawRun{Label: out.Results[0].Policy, Name: out.Results[0].Name, Output: got})
 				bin[protocol.IntervalsKey(i)] = res.Bin[protocol.IntervalsKey(0)]
@@ -105,10 +116,13 @@ func TestPolicyByPolicyMatchesWholeRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(d.Figures) != len(figs) {
-				t.Fatalf("drew %d figures, the whole run has %d", len(d.Figures), len(figs))
+			if len(d.Figures) != len(figs)-omitted {
+				t.Fatalf("drew %d figures, the whole run has %d (%d Gantt charts without intervals)", len(d.Figures), len(figs), omitted)
 			}
 			for _, f := range figs {
+				if drawn.Bin[f.Name] == nil && strings.HasPrefix(f.Name, "gantt-") && omitted > 0 {
+					continue
+				}
 				want, err := f.Figure.PNG()
 				if err != nil {
 					t.Fatal(err)
