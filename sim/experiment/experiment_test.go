@@ -165,3 +165,26 @@ func TestEmbeddedStudiesQuick(t *testing.T) {
 		})
 	}
 }
+
+// gavel-small asks for the learner's figures: target against received
+// shares per policy, and the LP objective over time.
+func TestLearnerFigures(t *testing.T) {
+	sc := load(t, "gavel-small")
+	rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Seeds: []uint64{sc.RunSeeds()[0]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := rep.Figures(sc.RunSeeds()[0], plot.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, f := range figs {
+		names[f.Name] = true
+	}
+	for _, want := range []string{"shares-gavel", "shares-las", "series-gavel-objective"} {
+		if !names[want] {
+			t.Errorf("no figure %s among %v", want, names)
+		}
+	}
+}

@@ -6,14 +6,18 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/plot"
+	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// NamedFigure is one figure with a file-name stem, e.g. "gantt-fifo".
+// NamedFigure is one figure with a file-name stem, e.g. "gantt-fifo", and
+// the plot kind that drew it, e.g. "gantt" or "series:gavel/objective".
 type NamedFigure struct {
 	Name   string
 	Title  string
+	Kind   string
 	Figure *plot.Figure
 }
 
@@ -31,9 +35,18 @@ func (rep *Report) Figures(seed uint64, o plot.Options) ([]NamedFigure, error) {
 			figs, err = gantts(runs, o)
 		case "queue_by_model":
 			figs, err = queueByModel(runs, o)
+		case "shares":
+			figs, err = shares(runs, o)
+		default:
+			if name, ok := strings.CutPrefix(kind, "series:"); ok {
+				figs, err = seriesOverTime(name, runs, o)
+			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", kind, err)
+		}
+		for i := range figs {
+			figs[i].Kind = kind
 		}
 		out = append(out, figs...)
 	}
@@ -138,4 +151,122 @@ func slug(s string) string {
 		}
 	}
 	return strings.TrimSuffix(b.String(), "-")
+}
+
+// seriesOverTime draws a run-level series the policies recorded (job -1),
+// one line per policy, against time in hours.
+func seriesOverTime(name string, runs []*Run, o plot.Options) ([]NamedFigure, error) {
+	var lines []plot.Series
+	for _, r := range runs {
+		if r.Result == nil {
+			continue
+		}
+		if s := r.Result.FindSeries(name, -1); s != nil && len(s.T) > 0 {
+			ps := plot.Series{Name: r.Policy}
+			for i := range s.T {
+				ps.X = append(ps.X, s.T[i]/3600)
+				ps.Y = append(ps.Y, s.V[i])
+			}
+			lines = append(lines, ps)
+		}
+	}
+	if len(lines) == 0 {
+		return nil, nil // no policy of this comparison records it
+	}
+	title := name + " over time"
+	f, err := plot.Lines(title, "time (h)", name, lines, o)
+	if err != nil {
+		return nil, err
+	}
+	return []NamedFigure{{Name: "series-" + slug(name), Title: title, Figure: f}}, nil
+}
+
+// maxShareJobs bounds the jobs of a shares figure, to keep it readable.
+const maxShareJobs = 12
+
+// shares draws, per policy that records them, each job's time-averaged
+// target share of every GPU type (the allocation its policy computed)
+// beside the share of its time it actually spent there: how well the
+// rounds deliver what the optimisation asked for.
+func shares(runs []*Run, o plot.Options) ([]NamedFigure, error) {
+	var out []NamedFigure
+	for _, r := range runs {
+		if r.Result == nil {
+			continue
+		}
+		types := r.Inputs.Cluster.Types()
+		var cats []string
+		var vals [][]float64 // per bar series: target then received, per type
+		for j := range r.Result.Jobs {
+			id := r.Result.Jobs[j].Job
+			row, ok := jobShares(r.Result, id, types)
+			if !ok {
+				continue
+			}
+			cats = append(cats, r.Result.Jobs[j].Name)
+			vals = append(vals, row)
+			if len(cats) == maxShareJobs {
+				break
+			}
+		}
+		if len(cats) == 0 {
+			continue
+		}
+		var series []plot.BarSeries
+		for k, t := range types {
+			target := plot.BarSeries{Name: "target " + t}
+			got := plot.BarSeries{Name: "received " + t}
+			for _, row := range vals {
+				target.Values = append(target.Values, row[2*k])
+				got.Values = append(got.Values, row[2*k+1])
+			}
+			series = append(series, target, got)
+		}
+		title := fmt.Sprintf("Target and received share of each GPU type: %s", r.Policy)
+		f, err := plot.Bars(title, "share of the job's time", cats, series, o)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, NamedFigure{Name: "shares-" + slug(r.Policy), Title: title, Figure: f})
+	}
+	return out, nil
+}
+
+// jobShares returns, per GPU type, a job's time-averaged target share and
+// its last received share, from the series gavel/x/TYPE and
+// gavel/received/TYPE; ok is false when the job has none.
+func jobShares(res *engine.Result, id workload.JobID, types []string) ([]float64, bool) {
+	row := make([]float64, 0, 2*len(types))
+	found := false
+	for _, t := range types {
+		x, got := math.NaN(), math.NaN()
+		if s := res.FindSeries("gavel/x/"+t, id); s != nil && len(s.T) > 0 {
+			x, found = timeAverage(s, res.Jobs[id].FinishS), true
+		}
+		if s := res.FindSeries("gavel/received/"+t, id); s != nil && len(s.V) > 0 {
+			got, found = s.V[len(s.V)-1], true
+		}
+		row = append(row, x, got)
+	}
+	return row, found
+}
+
+// timeAverage averages a step series from its first sample to end (or its
+// last sample when end is unknown).
+func timeAverage(s *engine.Series, end float64) float64 {
+	if end < s.T[len(s.T)-1] {
+		end = s.T[len(s.T)-1]
+	}
+	total, sum := end-s.T[0], 0.0
+	if total <= 0 {
+		return s.V[len(s.V)-1]
+	}
+	for i := range s.T {
+		next := end
+		if i+1 < len(s.T) {
+			next = s.T[i+1]
+		}
+		sum += s.V[i] * (next - s.T[i])
+	}
+	return sum / total
 }

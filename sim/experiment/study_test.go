@@ -169,3 +169,14 @@ func TestRunStudyQuickAndFull(t *testing.T) {
 		t.Errorf("sweep figure: %v", err)
 	}
 }
+
+func TestTimeAverageOfAStepSeries(t *testing.T) {
+	// 0.5 for 10 s, then 1.0 for 30 s: (5 + 30) / 40.
+	s := &engine.Series{T: []float64{0, 10}, V: []float64{0.5, 1}}
+	if got := timeAverage(s, 40); math.Abs(got-35.0/40) > 1e-12 {
+		t.Fatalf("average %v, want %v", got, 35.0/40)
+	}
+	if got := timeAverage(&engine.Series{T: []float64{7}, V: []float64{0.3}}, -1); got != 0.3 {
+		t.Fatalf("single sample: %v", got)
+	}
+}

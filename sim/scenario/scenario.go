@@ -82,8 +82,14 @@ type MetricOptions struct {
 	LargeJobGPUs int `json:"large_job_gpus,omitempty" min:"0" help:"jobs with more GPUs than this are large; default 4"`
 }
 
-// Plot kinds a scenario may ask for.
+// PlotKinds are the plots every scenario draws unless it lists its own.
 var PlotKinds = []string{"jct_cdf", "gantt", "queue_by_model"}
+
+// ExtraPlotKinds are drawn only when a scenario asks for them: "shares"
+// (each job's target share of every GPU type against what it received,
+// for policies that record them, e.g. Gavel's). "series:NAME" draws a
+// series the policies recorded over time, e.g. series:gavel/objective.
+var ExtraPlotKinds = []string{"shares"}
 
 // Parse reads and checks a scenario document.
 func Parse(data []byte) (*Scenario, error) {
@@ -131,8 +137,11 @@ func (sc *Scenario) resolve() []schema.Problem {
 		seen[s] = true
 	}
 	for i, p := range sc.Plots {
-		if !contains(PlotKinds, p) {
-			add(schema.Index("plots", i), "unknown plot %q; known plots: %s", p, strings.Join(PlotKinds, ", "))
+		if name, ok := strings.CutPrefix(p, "series:"); ok && name != "" {
+			continue
+		}
+		if !contains(PlotKinds, p) && !contains(ExtraPlotKinds, p) {
+			add(schema.Index("plots", i), "unknown plot %q; known plots: %s, %s, series:NAME", p, strings.Join(PlotKinds, ", "), strings.Join(ExtraPlotKinds, ", "))
 		}
 	}
 	return ps

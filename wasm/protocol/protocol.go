@@ -48,6 +48,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/schema"
 )
@@ -238,6 +239,7 @@ type PolicyOutput struct {
 	Small   metrics.Group   `json:"small"`
 	Large   metrics.Group   `json:"large"`
 	Jobs    []JobOutput     `json:"jobs"`
+	Series  []engine.Series `json:"series,omitempty"`
 }
 
 // JobOutput mirrors experiment.JobOutput. Times never reached are nil.

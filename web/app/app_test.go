@@ -600,3 +600,29 @@ func TestHeavyStudyOpensQuick(t *testing.T) {
 		t.Fatalf("run %s: %s", a.Run.State, a.Run.Err)
 	}
 }
+
+// A scenario that asks for extra plots gets them on the results page:
+// gavel-small shows each policy's target against received shares and the
+// LP objective over time.
+func TestExtraFigures(t *testing.T) {
+	f := apptest.New(t)
+	a := app.New(f)
+	a.Open("gavel-small")
+	f.Pump(a, apptest.Done(a))
+	f.Pump(a, apptest.Drawn(a))
+	if a.Run.State != app.RunDone {
+		t.Fatalf("run %s: %s", a.Run.State, a.Run.Err)
+	}
+	got := map[string]bool{}
+	for _, fig := range a.Res.Extra {
+		if len(fig.PNG) == 0 || fig.URL == "" {
+			t.Errorf("figure %s has no image", fig.Name)
+		}
+		got[fig.Name] = true
+	}
+	for _, want := range []string{"shares-las", "shares-gavel", "shares-gavel-w-ss", "series-gavel-objective"} {
+		if !got[want] {
+			t.Errorf("no extra figure %s (got %v)", want, got)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,6 +51,7 @@ type Results struct {
 	Policies    []*PolicyResult
 	CDF         *Figure
 	Queue       *Figure
+	Extra       []*Figure // figures the scenario asks for beyond the usual ones
 	Cluster     *cluster.Cluster
 	WallMS      float64
 }
@@ -117,7 +119,7 @@ func (a *App) finishResults(r *Run) {
 	}
 	a.TL.reset(res)
 	a.setNotice(fmt.Sprintf("Simulated %s in %s.", plural(len(r.Parts), "policy"), Duration(r.WallMS/1000)), false)
-	req, bin := res.drawRequest([]string{"jct_cdf", "queue_by_model"}, "png", -1)
+	req, bin := res.drawRequest(append([]string{"jct_cdf", "queue_by_model"}, extraKinds(sc)...), "png", -1)
 	req.Width = a.figureWidth()
 	a.pool.draw(req, bin, func(m protocol.Message) {
 		for _, f := range []*Figure{res.CDF, res.Queue} {
@@ -137,6 +139,13 @@ func (a *App) finishResults(r *Run) {
 				f.Err = "nothing to draw"
 			}
 		}
+		var drawn protocol.Drawn
+		_ = json.Unmarshal(m.JSON, &drawn)
+		for _, d := range drawn.Figures {
+			if b, ok := m.Bin[d.Name]; ok && d.Name != res.CDF.Name && d.Name != res.Queue.Name {
+				res.Extra = append(res.Extra, &Figure{Name: d.Name, Title: d.Title, PNG: b, URL: a.P.BlobURL(b, "image/png")})
+			}
+		}
 	})
 }
 
@@ -149,10 +158,10 @@ func (res *Results) release(p Platform) {
 	}
 }
 
-// Figures lists the figures in display order: CDF, queuing delay, then a
-// Gantt chart per policy.
+// Figures lists the figures in display order: CDF, queuing delay, the
+// scenario's extra figures, then a Gantt chart per policy.
 func (res *Results) Figures() []*Figure {
-	out := []*Figure{res.CDF, res.Queue}
+	out := append([]*Figure{res.CDF, res.Queue}, res.Extra...)
 	for _, p := range res.Policies {
 		if p.Gantt != nil {
 			out = append(out, p.Gantt)
@@ -372,4 +381,16 @@ func (res *Results) MetricRows() []MetricRow {
 func complete(p *PolicyResult) bool {
 	m := p.Out.Metrics
 	return p.Out.Error == "" && m.Finished == m.Jobs && m.Jobs > 0
+}
+
+// extraKinds are the plot kinds a scenario asks for beyond the CDF, the
+// queuing delays and the Gantt charts the page always shows.
+func extraKinds(sc *scenario.Scenario) []string {
+	var out []string
+	for _, k := range sc.PlotList() {
+		if !slices.Contains(scenario.PlotKinds, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }

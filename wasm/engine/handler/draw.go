@@ -3,6 +3,7 @@ package handler
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
@@ -43,7 +44,7 @@ func (h *Handler) draw(id int, req protocol.DrawRequest, bin map[string][]byte) 
 	out := protocol.Drawn{Format: format, Figures: []protocol.Figure{}}
 	files := map[string][]byte{}
 	for _, f := range figs {
-		if req.Figures != nil && !contains(req.Figures, f.Name) && !contains(req.Figures, kindOf(f.Name)) {
+		if req.Figures != nil && !contains(req.Figures, f.Name) && !contains(req.Figures, f.Kind) {
 			continue
 		}
 		var b []byte
@@ -74,7 +75,14 @@ func rebuild(sc *scenario.Scenario, req protocol.DrawRequest, bin map[string][]b
 	}
 	copied := *sc
 	if req.Figures != nil {
-		copied.Plots = nil // every kind; the request's list filters them
+		// Draw every usual kind and any other kind the request names; the
+		// request's list then picks among them.
+		copied.Plots = append([]string(nil), scenario.PlotKinds...)
+		for _, k := range req.Figures {
+			if !slices.Contains(copied.Plots, k) {
+				copied.Plots = append(copied.Plots, k)
+			}
+		}
 	}
 	rep := &experiment.Report{Scenario: &copied}
 	for k, dr := range req.Runs {
@@ -82,7 +90,7 @@ func rebuild(sc *scenario.Scenario, req protocol.DrawRequest, bin map[string][]b
 		if err := json.Unmarshal(dr.Output, &po); err != nil {
 			return nil, fmt.Errorf("run %d (%s): %w", k, dr.Label, err)
 		}
-		res := &engine.Result{Jobs: make([]engine.JobRecord, len(po.Jobs))}
+		res := &engine.Result{Jobs: make([]engine.JobRecord, len(po.Jobs)), Series: po.Series}
 		for i, j := range po.Jobs {
 			res.Jobs[i] = record(i, j)
 		}

@@ -191,7 +191,7 @@ func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 			return
 		}
 		for _, f := range figs {
-			if req.Figures != nil && !contains(req.Figures, f.Name) && !contains(req.Figures, kindOf(f.Name)) {
+			if req.Figures != nil && !contains(req.Figures, f.Name) && !contains(req.Figures, f.Kind) {
 				continue
 			}
 			b, err := f.Figure.PNG()
@@ -214,14 +214,6 @@ func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 	m := protocol.NewMessage(protocol.TypeResult, id, res)
 	m.Bin = bin
 	h.send(m)
-}
-
-// kindOf maps a figure name to its plot kind: "gantt-fifo" -> "gantt".
-func kindOf(name string) string {
-	if len(name) > 6 && name[:6] == "gantt-" {
-		return "gantt"
-	}
-	return name
 }
 
 // timeline packs a run's intervals and decision log within the caps.
