@@ -3,7 +3,7 @@
 // worker, so the 13 MB engine compiles once) or, where modules cannot be
 // posted, the engine's URL. The worker then loads Go's wasm support and
 // runs the engine, which answers the page's messages itself (see
-// wasm/protocol). URLs are relative to this script, so the site works
+// web/protocol). URLs are relative to this script, so the site works
 // under any base path (GitHub Pages).
 "use strict";
 

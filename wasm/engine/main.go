@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/wasm/engine/handler"
-	"github.com/schedlab/schedlab/wasm/protocol"
+	"github.com/schedlab/schedlab/web/protocol"
 )
 
 func main() {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/vugu/vugu"
 
-	"github.com/schedlab/schedlab/wasm/protocol"
 	"github.com/schedlab/schedlab/web/app"
+	"github.com/schedlab/schedlab/web/protocol"
 )
 
 // browser is app.Platform in a real browser. Callbacks from JavaScript

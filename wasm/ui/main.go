@@ -2,7 +2,7 @@
 
 // Command ui is schedlab's page: the Vugu components of package web,
 // rendered into the browser's DOM, with the app state of package web/app
-// and the engine in Web Workers (see wasm/engine and wasm/protocol).
+// and the engine in Web Workers (see wasm/engine and web/protocol).
 package main
 
 import (

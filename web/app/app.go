@@ -16,8 +16,8 @@ import (
 	"github.com/schedlab/schedlab/scenarios"
 	_ "github.com/schedlab/schedlab/sim/policy/all" // the policies a scenario may name
 	"github.com/schedlab/schedlab/sim/scenario"
-	"github.com/schedlab/schedlab/wasm/protocol"
 	"github.com/schedlab/schedlab/web/doc"
+	"github.com/schedlab/schedlab/web/protocol"
 )
 
 // Platform is what the page needs from the browser. Replies (worker

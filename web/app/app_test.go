@@ -11,11 +11,11 @@ import (
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/scenario"
-	"github.com/schedlab/schedlab/wasm/protocol"
 	"github.com/schedlab/schedlab/web/app"
 	"github.com/schedlab/schedlab/web/app/apptest"
 	"github.com/schedlab/schedlab/web/doc"
 	"github.com/schedlab/schedlab/web/form"
+	"github.com/schedlab/schedlab/web/protocol"
 )
 
 // field finds the input at path in the cluster section.

@@ -3,7 +3,7 @@ package app
 import (
 	"encoding/json"
 
-	"github.com/schedlab/schedlab/wasm/protocol"
+	"github.com/schedlab/schedlab/web/protocol"
 )
 
 // pool manages the engine workers: it starts them, hands each idle one the

@@ -12,7 +12,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/scenario"
-	"github.com/schedlab/schedlab/wasm/protocol"
+	"github.com/schedlab/schedlab/web/protocol"
 )
 
 // PolicyResult is one policy's finished run.

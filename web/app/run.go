@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schedlab/schedlab/wasm/protocol"
+	"github.com/schedlab/schedlab/web/protocol"
 )
 
 // Run states.

@@ -19,7 +19,7 @@ import (
 	_ "github.com/schedlab/schedlab/sim/policy/all" // every policy a scenario may name
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
-	"github.com/schedlab/schedlab/wasm/protocol"
+	"github.com/schedlab/schedlab/web/protocol"
 )
 
 // Handler answers protocol messages. Post receives every reply; it may be

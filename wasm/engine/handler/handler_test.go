@@ -12,7 +12,7 @@ import (
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/plot"
 	"github.com/schedlab/schedlab/sim/scenario"
-	"github.com/schedlab/schedlab/wasm/protocol"
+	"github.com/schedlab/schedlab/web/protocol"
 )
 
 // call sends one message and waits for its final reply (anything but

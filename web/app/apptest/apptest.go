@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/wasm/engine/handler"
-	"github.com/schedlab/schedlab/wasm/protocol"
 	"github.com/schedlab/schedlab/web/app"
+	"github.com/schedlab/schedlab/web/protocol"
 )
 
 // Browser implements app.Platform for tests.
