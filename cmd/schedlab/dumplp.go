@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/schedlab/schedlab/sim/experiment"
@@ -35,7 +34,7 @@ func (d *lpDumper) sink(r *experiment.Run, p *lp.Problem) {
 	if d.err != nil {
 		return
 	}
-	name := fileSlug(r.Policy)
+	name := experiment.Slug(r.Policy)
 	d.count[name]++
 	path := filepath.Join(d.dir, fmt.Sprintf("%s-%d.mps", name, d.count[name]))
 	f, err := os.Create(path)
@@ -50,21 +49,4 @@ func (d *lpDumper) sink(r *experiment.Run, p *lp.Problem) {
 		return
 	}
 	d.files++
-}
-
-// fileSlug turns a policy label into a file-name part: "Gavel w/ SS" ->
-// "gavel-w-ss".
-func fileSlug(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-			dash = false
-		} else if !dash && b.Len() > 0 {
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.TrimSuffix(b.String(), "-")
 }

@@ -96,7 +96,7 @@ func gantts(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, NamedFigure{Name: "gantt-" + slug(r.Policy), Title: title, Figure: f})
+		out = append(out, NamedFigure{Name: "gantt-" + Slug(r.Policy), Title: title, Figure: f})
 	}
 	return out, nil
 }
@@ -137,8 +137,8 @@ func queueByModel(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 	return []NamedFigure{{Name: "queue_by_model", Title: title, Figure: f}}, nil
 }
 
-// slug turns a label into a file-name part: "FIFO (strict)" -> "fifo-strict".
-func slug(s string) string {
+// Slug turns a label into a file-name part: "FIFO (strict)" -> "fifo-strict".
+func Slug(s string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(s) {
@@ -178,7 +178,7 @@ func seriesOverTime(name string, runs []*Run, o plot.Options) ([]NamedFigure, er
 	if err != nil {
 		return nil, err
 	}
-	return []NamedFigure{{Name: "series-" + slug(name), Title: title, Figure: f}}, nil
+	return []NamedFigure{{Name: "series-" + Slug(name), Title: title, Figure: f}}, nil
 }
 
 // maxShareJobs bounds the jobs of a shares figure, to keep it readable.
@@ -227,7 +227,7 @@ func shares(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, NamedFigure{Name: "shares-" + slug(r.Policy), Title: title, Figure: f})
+		out = append(out, NamedFigure{Name: "shares-" + Slug(r.Policy), Title: title, Figure: f})
 	}
 	return out, nil
 }

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"sort"
+
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
@@ -120,4 +122,26 @@ func SoloDuration(s *engine.State, id workload.JobID) float64 {
 		return job.DurationS
 	}
 	return job.Iterations / r
+}
+
+// ConsolidatedOrder sorts GPUs so that servers holding more of them come
+// first (then by server and GPU ID): taking a prefix packs a job on as
+// few servers as possible (spec 000's ConsolidatedPick).
+func ConsolidatedOrder(c *cluster.Cluster, gpus []cluster.GPUID) []cluster.GPUID {
+	count := map[cluster.ServerID]int{}
+	for _, g := range gpus {
+		count[c.GPUs[g].Server]++
+	}
+	out := append([]cluster.GPUID(nil), gpus...)
+	sort.SliceStable(out, func(a, b int) bool {
+		sa, sb := c.GPUs[out[a]].Server, c.GPUs[out[b]].Server
+		if count[sa] != count[sb] {
+			return count[sa] > count[sb]
+		}
+		if sa != sb {
+			return sa < sb
+		}
+		return out[a] < out[b]
+	})
+	return out
 }

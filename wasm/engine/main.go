@@ -21,53 +21,16 @@ func main() {
 	// deliver a "cancel" message.
 	h.Yield = func() { time.Sleep(time.Millisecond) }
 	js.Global().Set("onmessage", js.FuncOf(func(this js.Value, args []js.Value) any {
-		h.Handle(fromJS(args[0].Get("data")))
+		h.Handle(protocol.FromJS(args[0].Get("data")))
 		return nil
 	}))
 	post(protocol.NewMessage(protocol.TypeReady, 0, handler.Ready()))
 	select {}
 }
 
-// fromJS copies a {type, id, json, bin} object into Go.
-func fromJS(v js.Value) protocol.Message {
-	m := protocol.Message{Type: v.Get("type").String()}
-	if id := v.Get("id"); id.Type() == js.TypeNumber {
-		m.ID = id.Int()
-	}
-	if j := v.Get("json"); j.Type() == js.TypeString {
-		m.JSON = []byte(j.String())
-	}
-	if bin := v.Get("bin"); bin.Type() == js.TypeObject {
-		keys := js.Global().Get("Object").Call("keys", bin)
-		m.Bin = map[string][]byte{}
-		for i := 0; i < keys.Length(); i++ {
-			k := keys.Index(i).String()
-			arr := bin.Get(k)
-			b := make([]byte, arr.Get("length").Int())
-			js.CopyBytesToGo(b, arr)
-			m.Bin[k] = b
-		}
-	}
-	return m
-}
-
 // post sends a message to the page, transferring the binary buffers
 // instead of copying them.
 func post(m protocol.Message) {
-	obj := js.Global().Get("Object").New()
-	obj.Set("type", m.Type)
-	obj.Set("id", m.ID)
-	obj.Set("json", string(m.JSON))
-	transfer := js.Global().Get("Array").New()
-	if m.Bin != nil {
-		bin := js.Global().Get("Object").New()
-		for name, b := range m.Bin {
-			arr := js.Global().Get("Uint8Array").New(len(b))
-			js.CopyBytesToJS(arr, b)
-			bin.Set(name, arr)
-			transfer.Call("push", arr.Get("buffer"))
-		}
-		obj.Set("bin", bin)
-	}
+	obj, transfer := protocol.ToJS(m)
 	js.Global().Call("postMessage", obj, transfer)
 }

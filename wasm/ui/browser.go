@@ -73,7 +73,7 @@ func (b *browser) ViewportWidth() int {
 func (b *browser) StartWorker(id int) {
 	w := b.global.Get("schedlab").Call("newWorker")
 	onMessage := js.FuncOf(func(this js.Value, args []js.Value) any {
-		m := fromJS(args[0].Get("data"))
+		m := protocol.FromJS(args[0].Get("data"))
 		b.locked(func() { b.app.OnWorker(id, m) })
 		return nil
 	})
@@ -98,7 +98,7 @@ func (b *browser) PostWorker(id int, m protocol.Message) {
 	if !ok {
 		return
 	}
-	obj, transfer := toJS(m)
+	obj, transfer := protocol.ToJS(m)
 	w.Call("postMessage", obj, transfer)
 }
 
@@ -111,49 +111,6 @@ func (b *browser) StopWorker(id int) {
 		}
 		delete(b.funcs, id)
 	}
-}
-
-// fromJS copies a worker's {type, id, json, bin} message into Go.
-func fromJS(v js.Value) protocol.Message {
-	m := protocol.Message{Type: v.Get("type").String()}
-	if id := v.Get("id"); id.Type() == js.TypeNumber {
-		m.ID = id.Int()
-	}
-	if j := v.Get("json"); j.Type() == js.TypeString {
-		m.JSON = []byte(j.String())
-	}
-	if bin := v.Get("bin"); bin.Type() == js.TypeObject {
-		keys := js.Global().Get("Object").Call("keys", bin)
-		m.Bin = map[string][]byte{}
-		for i := 0; i < keys.Length(); i++ {
-			k := keys.Index(i).String()
-			arr := bin.Get(k)
-			data := make([]byte, arr.Get("length").Int())
-			js.CopyBytesToGo(data, arr)
-			m.Bin[k] = data
-		}
-	}
-	return m
-}
-
-// toJS builds a message object and the list of buffers to transfer.
-func toJS(m protocol.Message) (obj, transfer js.Value) {
-	obj = js.Global().Get("Object").New()
-	obj.Set("type", m.Type)
-	obj.Set("id", m.ID)
-	obj.Set("json", string(m.JSON))
-	transfer = js.Global().Get("Array").New()
-	if len(m.Bin) > 0 {
-		bin := js.Global().Get("Object").New()
-		for k, data := range m.Bin {
-			arr := js.Global().Get("Uint8Array").New(len(data))
-			js.CopyBytesToJS(arr, data)
-			bin.Set(k, arr)
-			transfer.Call("push", arr.Get("buffer"))
-		}
-		obj.Set("bin", bin)
-	}
-	return obj, transfer
 }
 
 func (b *browser) Load(key string) (v string, ok bool) {

@@ -11,6 +11,7 @@ package pollux
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -199,7 +200,7 @@ func (p *pollux) place(s *engine.State) error {
 			}
 			s.Log(j.id, "Pollux: %s gives up its %d GPUs", s.Job(j.id).Name, j.cur)
 		case j.alloc < j.cur:
-			keep := consolidate(s.Cluster(), s.GPUsOf(j.id), j.alloc)
+			keep := policy.ConsolidatedOrder(s.Cluster(), s.GPUsOf(j.id))[:j.alloc]
 			if err := s.Resize(j.id, keep, o); err != nil {
 				return err
 			}
@@ -244,7 +245,7 @@ func (p *pollux) place(s *engine.State) error {
 func (p *pollux) pick(s *engine.State, j *active) []cluster.GPUID {
 	c := s.Cluster()
 	own := s.GPUsOf(j.id)
-	avail := func(g cluster.GPUID) bool { return s.NumJobsOn(g) == 0 || containsGPU(own, g) }
+	avail := func(g cluster.GPUID) bool { return s.NumJobsOn(g) == 0 || slices.Contains(own, g) }
 	type srv struct {
 		id          cluster.ServerID
 		avail, mine int
@@ -258,7 +259,7 @@ func (p *pollux) pick(s *engine.State, j *active) []cluster.GPUID {
 			if avail(g) {
 				x.avail++
 			}
-			if containsGPU(own, g) {
+			if slices.Contains(own, g) {
 				x.mine++
 			}
 			for _, r := range s.JobsOn(g) {
@@ -315,35 +316,6 @@ func (p *pollux) pick(s *engine.State, j *active) []cluster.GPUID {
 		return x.id < y.id
 	})
 	return take(servers, j.alloc)
-}
-
-// consolidate keeps n of gpus, on the servers holding most of them.
-func consolidate(c *cluster.Cluster, gpus []cluster.GPUID, n int) []cluster.GPUID {
-	count := map[cluster.ServerID]int{}
-	for _, g := range gpus {
-		count[c.GPUs[g].Server]++
-	}
-	out := append([]cluster.GPUID(nil), gpus...)
-	sort.SliceStable(out, func(a, b int) bool {
-		sa, sb := c.GPUs[out[a]].Server, c.GPUs[out[b]].Server
-		if count[sa] != count[sb] {
-			return count[sa] > count[sb]
-		}
-		if sa != sb {
-			return sa < sb
-		}
-		return out[a] < out[b]
-	})
-	return out[:n]
-}
-
-func containsGPU(list []cluster.GPUID, g cluster.GPUID) bool {
-	for _, h := range list {
-		if h == g {
-			return true
-		}
-	}
-	return false
 }
 
 func init() {

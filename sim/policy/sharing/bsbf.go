@@ -2,6 +2,7 @@ package sharing
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -123,8 +124,8 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 	for i := range b.ok {
 		c := &b.ok[i]
 		added := 0
-		for _, g := range consolidatedOrder(s.Cluster(), b.gpus(c)) {
-			if len(chosen) < job.GPUs && !containsGPU(chosen, g) && (job.GPUType == "" || s.Cluster().GPUs[g].Type == job.GPUType) {
+		for _, g := range policy.ConsolidatedOrder(s.Cluster(), b.gpus(c)) {
+			if len(chosen) < job.GPUs && !slices.Contains(chosen, g) && (job.GPUType == "" || s.Cluster().GPUs[g].Type == job.GPUType) {
 				chosen = append(chosen, g)
 				added++
 			}
@@ -281,15 +282,6 @@ func logPair(s *engine.State, id, partnerID workload.JobID, ch Choice, lR, lnSeq
 // Accumulation is the number of micro-batches of a per-GPU batch run at a
 // sub-batch.
 func Accumulation(batch, sub int) int { return perf.Accumulation(batch, sub) }
-
-func containsGPU(list []cluster.GPUID, g cluster.GPUID) bool {
-	for _, h := range list {
-		if h == g {
-			return true
-		}
-	}
-	return false
-}
 
 func init() {
 	policy.Register(policy.Factory{

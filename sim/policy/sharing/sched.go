@@ -324,7 +324,7 @@ func freeTopUp(s *engine.State, free []cluster.GPUID, n int, t string, prefer []
 			}
 		}
 	}
-	for _, g := range consolidatedOrder(c, free) {
+	for _, g := range policy.ConsolidatedOrder(c, free) {
 		if len(out) < n && !taken(g) && (t == "" || c.GPUs[g].Type == t) {
 			out = append(out, g)
 		}
@@ -332,28 +332,5 @@ func freeTopUp(s *engine.State, free []cluster.GPUID, n int, t string, prefer []
 	if len(out) < n {
 		return nil
 	}
-	return out
-}
-
-// consolidatedOrder sorts GPUs so that servers holding more of them come
-// first (ties: server index), in slot order within a server: taking a
-// prefix packs a job on as few servers as possible (spec 000
-// ConsolidatedPick).
-func consolidatedOrder(c *cluster.Cluster, gpus []cluster.GPUID) []cluster.GPUID {
-	count := map[cluster.ServerID]int{}
-	for _, g := range gpus {
-		count[c.GPUs[g].Server]++
-	}
-	out := append([]cluster.GPUID(nil), gpus...)
-	sort.SliceStable(out, func(a, b int) bool {
-		sa, sb := c.GPUs[out[a]].Server, c.GPUs[out[b]].Server
-		if count[sa] != count[sb] {
-			return count[sa] > count[sb]
-		}
-		if sa != sb {
-			return sa < sb
-		}
-		return out[a] < out[b]
-	})
 	return out
 }
