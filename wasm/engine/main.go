@@ -2,7 +2,7 @@
 
 // Command engine is schedlab's simulation engine as a Web Worker: it runs
 // scenarios and draws their figures, speaking the messages of package
-// protocol with the page. The logic lives in package handler; this file
+// protocol with the page. The logic lives in package worker (web/worker); this file
 // only converts messages between JavaScript and Go.
 package main
 
@@ -10,12 +10,12 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/schedlab/schedlab/wasm/engine/handler"
 	"github.com/schedlab/schedlab/web/protocol"
+	"github.com/schedlab/schedlab/web/worker"
 )
 
 func main() {
-	h := handler.New(post)
+	h := worker.New(post)
 	// A run is one long goroutine; sleeping a moment at each progress
 	// report hands control back to the worker's event loop, which can then
 	// deliver a "cancel" message.
@@ -24,7 +24,7 @@ func main() {
 		h.Handle(protocol.FromJS(args[0].Get("data")))
 		return nil
 	}))
-	post(protocol.NewMessage(protocol.TypeReady, 0, handler.Ready()))
+	post(protocol.NewMessage(protocol.TypeReady, 0, worker.Ready()))
 	select {}
 }
 

@@ -1,5 +1,5 @@
 // Package apptest is a simulated browser for tests of the page: its engine
-// workers are the real engine (wasm/engine/handler) running in the test
+// workers are the real engine (web/worker) running in the test
 // process, so the page logic is tested against the real simulator and only
 // the browser itself is simulated.
 package apptest
@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedlab/schedlab/wasm/engine/handler"
 	"github.com/schedlab/schedlab/web/app"
 	"github.com/schedlab/schedlab/web/protocol"
+	"github.com/schedlab/schedlab/web/worker"
 )
 
 // Browser implements app.Platform for tests.
@@ -29,7 +29,7 @@ type Browser struct {
 	mu      sync.Mutex
 	inbox   []delivery
 	wake    chan struct{}
-	workers map[int]*handler.Handler
+	workers map[int]*worker.Handler
 	frozen  map[int]bool
 	timers  []timer
 	now     time.Time
@@ -49,7 +49,7 @@ type timer struct {
 // New returns a browser with two cores and empty storage.
 func New(t *testing.T) *Browser {
 	return &Browser{T: t, NCores: 2, Storage: map[string]string{}, Files: map[string][]byte{}, wake: make(chan struct{}, 1),
-		workers: map[int]*handler.Handler{}, frozen: map[int]bool{}, now: time.Unix(1e9, 0)}
+		workers: map[int]*worker.Handler{}, frozen: map[int]bool{}, now: time.Unix(1e9, 0)}
 }
 
 var _ app.Platform = (*Browser)(nil)
@@ -72,7 +72,7 @@ func (b *Browser) deliver(id int, m protocol.Message) {
 
 // StartWorker implements app.Platform with an in-process engine.
 func (b *Browser) StartWorker(id int) {
-	h := handler.New(func(m protocol.Message) {
+	h := worker.New(func(m protocol.Message) {
 		b.mu.Lock()
 		frozen := b.frozen[id]
 		b.mu.Unlock()
@@ -82,7 +82,7 @@ func (b *Browser) StartWorker(id int) {
 	})
 	h.ProgressEvery = 0
 	b.workers[id] = h
-	b.deliver(id, protocol.NewMessage(protocol.TypeReady, 0, handler.Ready()))
+	b.deliver(id, protocol.NewMessage(protocol.TypeReady, 0, worker.Ready()))
 }
 
 // PostWorker implements app.Platform.
