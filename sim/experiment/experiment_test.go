@@ -188,3 +188,47 @@ func TestLearnerFigures(t *testing.T) {
 		}
 	}
 }
+
+// wait_by_model shows the time without GPUs, which for a preemptive policy
+// exceeds the time to first start; queue_by_model shows the latter.
+func TestWaitByModelCountsWaitsAfterPreemption(t *testing.T) {
+	sc := load(t, "sjf-bsbf-table2")
+	seed := sc.RunSeeds()[0]
+	rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Seeds: []uint64{seed}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := rep.Figures(seed, plot.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn := map[string]bool{}
+	for _, f := range figs {
+		drawn[f.Name] = true
+	}
+	if !drawn["queue_by_model"] || !drawn["wait_by_model"] {
+		t.Fatalf("figures %v", drawn)
+	}
+	for _, r := range rep.ForSeed(seed) {
+		if r.PolicyName != "tiresias" {
+			continue
+		}
+		if r.Summary.Preemptions == 0 {
+			t.Fatal("Tiresias never preempted; the test needs preemptions")
+		}
+		longer := 0
+		for _, g := range r.ByModel {
+			if g.AvgWait < g.AvgQueue-1e-9 {
+				t.Errorf("%s: wait %g below queue %g", g.Name, g.AvgWait, g.AvgQueue)
+			}
+			if g.AvgWait > g.AvgQueue+1 {
+				longer++
+			}
+		}
+		if longer == 0 {
+			t.Errorf("no model waited longer than its time to first start: %+v", r.ByModel)
+		}
+		return
+	}
+	t.Fatal("no Tiresias run")
+}

@@ -34,7 +34,11 @@ func (rep *Report) Figures(seed uint64, o plot.Options) ([]NamedFigure, error) {
 		case "gantt":
 			figs, err = gantts(runs, o)
 		case "queue_by_model":
-			figs, err = queueByModel(runs, o)
+			figs, err = byModel(kind, "Average queuing delay per model", "queuing delay (s)", runs, o,
+				func(g metrics.Group) float64 { return g.AvgQueue })
+		case "wait_by_model":
+			figs, err = byModel(kind, "Average time without GPUs per model", "time without GPUs (s)", runs, o,
+				func(g metrics.Group) float64 { return g.AvgWait })
 		case "shares":
 			figs, err = shares(runs, o)
 		default:
@@ -101,7 +105,8 @@ func gantts(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 	return out, nil
 }
 
-func queueByModel(runs []*Run, o plot.Options) ([]NamedFigure, error) {
+// byModel draws one bar per model and policy of a per-model metric.
+func byModel(name, title, ylabel string, runs []*Run, o plot.Options, value func(metrics.Group) float64) ([]NamedFigure, error) {
 	models := map[string]bool{}
 	for _, r := range runs {
 		for _, g := range r.ByModel {
@@ -124,17 +129,16 @@ func queueByModel(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 		}
 		for _, g := range r.ByModel {
 			if g.Finished > 0 {
-				vals[sort.SearchStrings(cats, g.Name)] = g.AvgQueue
+				vals[sort.SearchStrings(cats, g.Name)] = value(g)
 			}
 		}
 		series = append(series, plot.BarSeries{Name: r.Policy, Values: vals})
 	}
-	title := "Average queuing delay per model"
-	f, err := plot.Bars(title, "queuing delay (s)", cats, series, o)
+	f, err := plot.Bars(title, ylabel, cats, series, o)
 	if err != nil {
 		return nil, err
 	}
-	return []NamedFigure{{Name: "queue_by_model", Title: title, Figure: f}}, nil
+	return []NamedFigure{{Name: name, Title: title, Figure: f}}, nil
 }
 
 // Slug turns a label into a file-name part: "FIFO (strict)" -> "fifo-strict".

@@ -87,9 +87,12 @@ var PlotKinds = []string{"jct_cdf", "gantt", "queue_by_model"}
 
 // ExtraPlotKinds are drawn only when a scenario asks for them: "shares"
 // (each job's target share of every GPU type against what it received,
-// for policies that record them, e.g. Gavel's). "series:NAME" draws a
-// series the policies recorded over time, e.g. series:gavel/objective.
-var ExtraPlotKinds = []string{"shares"}
+// for policies that record them, e.g. Gavel's) and "wait_by_model" (the
+// average time each model's jobs spent holding no GPUs, which for
+// preemptive policies also counts the waits after a preemption).
+// "series:NAME" draws a series the policies recorded over time, e.g.
+// series:gavel/objective.
+var ExtraPlotKinds = []string{"shares", "wait_by_model"}
 
 // Parse reads and checks a scenario document.
 func Parse(data []byte) (*Scenario, error) {

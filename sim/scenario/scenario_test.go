@@ -96,7 +96,7 @@ func TestProblems(t *testing.T) {
 		{"no policies", base(`{"jobs":[`+job+`]}`, `[]`), "policies: must list at least one policy"},
 		{"interference", `{"name":"x","cluster":{"servers":[{"count":1,"gpus":4,"gpu_type":"V100"}]},"workload":{"jobs":[` + job + `]},"policies":[{"name":"fifo"}],"perf":{"interference":{"models":["a","b"],"matrix":[[1,1],[1,0.5]]}}}`, "perf.interference.matrix[1][1]: must be a slowdown of at least 1, got 0.5"},
 		{"perf model", `{"name":"x","cluster":{"servers":[{"count":1,"gpus":4,"gpu_type":"V100"}]},"workload":{"jobs":[` + job + `]},"policies":[{"name":"fifo"}],"perf":{"model":"magic"}}`, `perf.model: unknown perf model "magic"`},
-		{"plots", `{"name":"x","cluster":{"servers":[{"count":1,"gpus":4,"gpu_type":"V100"}]},"workload":{"jobs":[` + job + `]},"policies":[{"name":"fifo"}],"plots":["shares","series:a/b","pie","series:"]}`, "plots[2]: unknown plot \"pie\"; known plots: jct_cdf, gantt, queue_by_model, shares, series:NAME\nplots[3]: unknown plot \"series:\""},
+		{"plots", `{"name":"x","cluster":{"servers":[{"count":1,"gpus":4,"gpu_type":"V100"}]},"workload":{"jobs":[` + job + `]},"policies":[{"name":"fifo"}],"plots":["shares","series:a/b","pie","series:"]}`, "plots[2]: unknown plot \"pie\"; known plots: jct_cdf, gantt, queue_by_model, shares, wait_by_model, series:NAME\nplots[3]: unknown plot \"series:\""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
