@@ -419,6 +419,21 @@ func TestPage(t *testing.T) {
 		p.shot("editor", 390, 844)
 	})
 
+	t.Run("a paper scenario shows the figures it asks for", func(t *testing.T) {
+		p.t = t
+		p.click("tab-gallery")
+		p.wait(`!!document.getElementById("open-sjf-bsbf-table3")`, statusJS, 5*time.Second)
+		p.click("open-sjf-bsbf-table3")
+		p.wait(`(() => { const i = document.getElementById("plot-wait_by_model"); return !!i && i.complete && i.naturalWidth > 0; })()`, statusJS, 60*time.Second)
+		if rows := p.metrics(); len(rows) != 7 {
+			t.Errorf("metrics for %d policies, want the scenario's 7: %v", len(rows), rows)
+		}
+		if !eval[bool](p, `document.body.textContent.includes("held no GPUs")`) {
+			t.Error("the time-without-GPUs figure has no caption")
+		}
+		p.shot("paper", 1280, 800)
+	})
+
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(e, "\n"))
 	}

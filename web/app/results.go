@@ -143,7 +143,8 @@ func (a *App) finishResults(r *Run) {
 		_ = json.Unmarshal(m.JSON, &drawn)
 		for _, d := range drawn.Figures {
 			if b, ok := m.Bin[d.Name]; ok && d.Name != res.CDF.Name && d.Name != res.Queue.Name {
-				res.Extra = append(res.Extra, &Figure{Name: d.Name, Title: d.Title, PNG: b, URL: a.P.BlobURL(b, "image/png")})
+				res.Extra = append(res.Extra, &Figure{Name: d.Name, Title: d.Title, Caption: extraCaption(d.Kind),
+					PNG: b, URL: a.P.BlobURL(b, "image/png")})
 			}
 		}
 	})
@@ -381,6 +382,19 @@ func (res *Results) MetricRows() []MetricRow {
 func complete(p *PolicyResult) bool {
 	m := p.Out.Metrics
 	return p.Out.Error == "" && m.Finished == m.Jobs && m.Jobs > 0
+}
+
+// extraCaption explains a figure of one of the extra plot kinds.
+func extraCaption(kind string) string {
+	switch {
+	case kind == "wait_by_model":
+		return "How long jobs of each model held no GPUs: the queuing before the first start plus, for policies that preempt, every wait after a preemption."
+	case kind == "shares":
+		return "For each job, the share of its time on each GPU type the policy aimed for (target) against the share it actually ran there (received)."
+	case strings.HasPrefix(kind, "series:"):
+		return "A quantity the policy recorded as it ran, over simulated time (for Gavel, the objective of each allocation it solved for)."
+	}
+	return ""
 }
 
 // extraKinds are the plot kinds a scenario asks for beyond the CDF, the

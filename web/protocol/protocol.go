@@ -144,6 +144,7 @@ type Progress struct {
 type Figure struct {
 	Name  string `json:"name"`
 	Title string `json:"title"`
+	Kind  string `json:"kind"` // the plot kind that drew it, e.g. "shares"
 }
 
 // Result is a finished run of the policies asked for on one seed.

@@ -58,7 +58,7 @@ func (h *Handler) draw(id int, req protocol.DrawRequest, bin map[string][]byte) 
 			return
 		}
 		files[f.Name] = b
-		out.Figures = append(out.Figures, protocol.Figure{Name: f.Name, Title: f.Title})
+		out.Figures = append(out.Figures, protocol.Figure{Name: f.Name, Title: f.Title, Kind: f.Kind})
 	}
 	m := protocol.NewMessage(protocol.TypeDrawn, id, out)
 	m.Bin = files
