@@ -187,3 +187,29 @@ func (sc *Scenario) QuickVariant() (*Scenario, error) {
 	}
 	return sc.Variant(sc.Quick.Set...)
 }
+
+// BaseSweepValue is the sweep value the scenario as written corresponds
+// to: the number at the sweep's first parameter path, or 1 for a sweep
+// that only scales. ok is false without a sweep or when the document has
+// no number there.
+func (sc *Scenario) BaseSweepValue() (x float64, ok bool) {
+	if sc.Sweep == nil {
+		return 0, false
+	}
+	if len(sc.Sweep.Params) == 0 {
+		return 1, len(sc.Sweep.Scale) > 0
+	}
+	tree, err := schema.Parse(sc.raw)
+	if err != nil {
+		return 0, false
+	}
+	_ = setPath(&tree, sc.Sweep.Params[0], func(old any) (any, error) {
+		if n, isNum := old.(json.Number); isNum {
+			if f, err := n.Float64(); err == nil {
+				x, ok = f, true
+			}
+		}
+		return old, nil
+	})
+	return x, ok
+}

@@ -117,3 +117,32 @@ func TestWithPolicyKeepsLabelAndDropsChecks(t *testing.T) {
 		t.Fatalf("index 2: %v", err)
 	}
 }
+
+func TestBaseSweepValue(t *testing.T) {
+	sweep := func(s string) string {
+		return strings.Replace(studyDoc, `"params": ["perf.interference.uniform"], "scale": ["workload.generator.jobs", "workload.generator.jobs_per_hour"]`, s, 1)
+	}
+	for _, tc := range []struct {
+		name string
+		doc  string
+		x    float64
+		ok   bool
+	}{
+		{"parameter missing from the document", studyDoc, 0, false},
+		{"parameter in the document", sweep(`"params": ["workload.generator.jobs_per_hour"]`), 10, true},
+		{"scale only", sweep(`"scale": ["workload.generator.jobs"]`), 1, true},
+		{"no sweep", `{"name": "s", "cluster": {"servers": [{"count": 1, "gpus": 1, "gpu_type": "V100"}]},
+		  "workload": {"jobs": [{"id": "a", "model": "m", "gpus": 1, "duration_s": 1}]}, "policies": [{"name": "fifo"}]}`, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, err := scenario.Parse([]byte(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, ok := sc.BaseSweepValue()
+			if x != tc.x || ok != tc.ok {
+				t.Errorf("got %g, %v; want %g, %v", x, ok, tc.x, tc.ok)
+			}
+		})
+	}
+}

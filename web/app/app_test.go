@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -624,5 +625,76 @@ func TestExtraFigures(t *testing.T) {
 		if !got[want] {
 			t.Errorf("no extra figure %s (got %v)", want, got)
 		}
+	}
+}
+
+// A paper scenario shows the paper's numbers beside the run's own: those
+// without a sweep value, or at the value the scenario is written at.
+func TestPaperNumbersBesideOurs(t *testing.T) {
+	f := apptest.New(t)
+	a := app.New(f)
+	a.Open("sjf-bsbf-table3")
+	f.Pump(a, apptest.Done(a))
+	if a.Run.State != app.RunDone {
+		t.Fatalf("run %s: %s", a.Run.State, a.Run.Err)
+	}
+	ref := a.Res.Reference
+	if ref == nil {
+		t.Fatal("no reference on the results")
+	}
+	data, _ := scenarios.Read("sjf-bsbf-table3")
+	sc, err := scenario.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ref.Rows) != len(sc.Reference.Values) {
+		t.Errorf("%d rows for %d reported values", len(ref.Rows), len(sc.Reference.Values))
+	}
+	var fifo *app.PolicyResult
+	for _, p := range a.Res.Policies {
+		if p.Label == "FIFO" {
+			fifo = p
+		}
+	}
+	found := false
+	for _, r := range ref.Rows {
+		if r.Policy == "FIFO" && r.Group == "large jobs" && r.Metric == "Average JCT" {
+			found = true
+			ours := fifo.Out.Large.AvgJCT
+			if r.Paper != "3.92 h" || r.Ours != app.Duration(ours) || r.Ratio != fmt.Sprintf("%.2f×", ours/(3.92*3600)) {
+				t.Errorf("FIFO large-job JCT row %+v; ours %g s", r, ours)
+			}
+		}
+		if r.Ours == "–" {
+			t.Errorf("row %+v has no value of ours", r)
+		}
+	}
+	if !found {
+		t.Error("no row for FIFO's large-job average JCT")
+	}
+	if !strings.Contains(ref.Note, "schedlab run sjf-bsbf-table3") {
+		t.Errorf("note %q does not say where the verdicts are", ref.Note)
+	}
+
+	// A sweep: only the values at the sweep value the page runs.
+	a.Open("gavel-fig8-las-single")
+	f.Pump(a, apptest.Done(a))
+	if a.Res == nil || a.Res.Reference == nil || a.Res.Name != "gavel-fig8-las-single" {
+		t.Fatal("no reference for the Figure 8 sweep")
+	}
+	data, _ = scenarios.Read("gavel-fig8-las-single")
+	sc, _ = scenario.Parse(data)
+	base, ok := sc.BaseSweepValue()
+	want := 0
+	for _, v := range sc.Reference.Values {
+		if v.X == nil || ok && *v.X == base {
+			want++
+		}
+	}
+	if want == 0 || want == len(sc.Reference.Values) || len(a.Res.Reference.Rows) != want {
+		t.Errorf("%d rows; want the %d of %d values at %g", len(a.Res.Reference.Rows), want, len(sc.Reference.Values), base)
+	}
+	if !strings.Contains(a.Res.Reference.Note, "at other sweep points") {
+		t.Errorf("note %q does not mention the other sweep points", a.Res.Reference.Note)
 	}
 }

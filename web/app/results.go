@@ -51,7 +51,8 @@ type Results struct {
 	Policies    []*PolicyResult
 	CDF         *Figure
 	Queue       *Figure
-	Extra       []*Figure // figures the scenario asks for beyond the usual ones
+	Extra       []*Figure  // figures the scenario asks for beyond the usual ones
+	Reference   *Reference // the paper's numbers beside ours, for paper scenarios
 	Cluster     *cluster.Cluster
 	WallMS      float64
 }
@@ -106,6 +107,7 @@ func (a *App) finishResults(r *Run) {
 	for _, p := range r.Parts {
 		res.Policies = append(res.Policies, p.Result)
 	}
+	res.Reference = referenceFor(sc, res)
 	res.CDF = &Figure{Name: "jct_cdf", Title: "Job completion times (CDF)", Pending: true,
 		Caption: "For each time on the x axis, the share of jobs that completed within it (arrival to finish). Higher and further left is better."}
 	res.Queue = &Figure{Name: "queue_by_model", Title: "Average queuing delay per model", Pending: true,
