@@ -1,6 +1,7 @@
 package gavel
 
 import (
+	"encoding/binary"
 	"math"
 	"strconv"
 
@@ -24,6 +25,8 @@ type fclass struct {
 }
 
 // classify groups jobs by key; plan gives each job's planned throughputs.
+// Jobs are matched on the bits of their values (the map key), and only a
+// new class pays for its readable key, which names its LP rows.
 func classify(in *planInput, plan [][]float64, w, level []float64, frozen []bool, byType bool) []*fclass {
 	index := map[string]*fclass{}
 	var out []*fclass
@@ -32,27 +35,48 @@ func classify(in *planInput, plan [][]float64, w, level []float64, frozen []bool
 		p := &in.jobs[i]
 		b = b[:0]
 		if byType {
-			b = append(b, p.job.Model...)
-			b = strconv.AppendInt(append(b, '/'), int64(p.job.BatchSize), 10)
-			b = append(b, '/')
+			b = append(append(b, p.job.Model...), 0)
+			b = binary.LittleEndian.AppendUint64(b, uint64(p.job.BatchSize))
 		}
-		b = strconv.AppendInt(append(b, "sf"...), int64(p.sf), 10)
-		b = strconv.AppendFloat(append(b, "/w"...), w[i], 'g', -1, 64)
-		b = strconv.AppendFloat(append(b, "/l"...), level[i], 'g', -1, 64)
-		b = strconv.AppendBool(append(b, '/'), frozen[i])
+		b = binary.LittleEndian.AppendUint64(b, uint64(p.sf))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(w[i]))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(level[i]))
+		if frozen[i] {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
 		for _, t := range plan[i] {
-			b = strconv.AppendFloat(append(b, '/'), t, 'g', -1, 64)
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(t))
 		}
-		k := string(b)
-		c, ok := index[k]
+		c, ok := index[string(b)]
 		if !ok {
-			c = &fclass{key: k, sf: p.sf, w: w[i], level: level[i], frozen: frozen[i], thr: plan[i], eq: in.thrEqual(plan[i])}
-			index[k] = c
+			c = &fclass{key: classKey(p, plan[i], w[i], level[i], frozen[i], byType), sf: p.sf, w: w[i], level: level[i],
+				frozen: frozen[i], thr: plan[i], eq: in.thrEqual(plan[i])}
+			index[string(b)] = c
 			out = append(out, c)
 		}
 		c.members = append(c.members, i)
 	}
 	return out
+}
+
+// classKey is a class's readable name: "sf1/w1/l0/false/0.62/2.6/4.4".
+func classKey(p *planJob, plan []float64, w, level float64, frozen, byType bool) string {
+	var b []byte
+	if byType {
+		b = append(b, p.job.Model...)
+		b = strconv.AppendInt(append(b, '/'), int64(p.job.BatchSize), 10)
+		b = append(b, '/')
+	}
+	b = strconv.AppendInt(append(b, "sf"...), int64(p.sf), 10)
+	b = strconv.AppendFloat(append(b, "/w"...), w, 'g', -1, 64)
+	b = strconv.AppendFloat(append(b, "/l"...), level, 'g', -1, 64)
+	b = strconv.AppendBool(append(b, '/'), frozen)
+	for _, t := range plan {
+		b = strconv.AppendFloat(append(b, '/'), t, 'g', -1, 64)
+	}
+	return string(b)
 }
 
 func fnum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
