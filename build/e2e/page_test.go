@@ -428,13 +428,14 @@ func TestPage(t *testing.T) {
 		if rows := p.metrics(); len(rows) != 7 {
 			t.Errorf("metrics for %d policies, want the scenario's 7: %v", len(rows), rows)
 		}
-		if n := eval[float64](p, `document.querySelectorAll("#reference tbody tr").length`); n != 36 {
+		if n := eval[float64](p, `document.querySelectorAll("#reference tr.ref-row").length`); n != 36 {
 			t.Errorf("%g rows of the paper's numbers, want Table III's 36", n)
 		}
 		if !eval[bool](p, `document.body.textContent.includes("held no GPUs")`) {
 			t.Error("the time-without-GPUs figure has no caption")
 		}
 		p.shot("paper", 1280, 800)
+		p.shot("paper", 390, 844)
 	})
 
 	if e := errs(); len(e) > 0 {

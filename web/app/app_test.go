@@ -658,7 +658,7 @@ func TestPaperNumbersBesideOurs(t *testing.T) {
 	}
 	found := false
 	for _, r := range ref.Rows {
-		if r.Policy == "FIFO" && r.Group == "large jobs" && r.Metric == "Average JCT" {
+		if r.Policy == "FIFO" && r.Group == "large" && r.Metric == "Average JCT" {
 			found = true
 			ours := fifo.Out.Large.AvgJCT
 			if r.Paper != "3.92 h" || r.Ours != app.Duration(ours) || r.Ratio != fmt.Sprintf("%.2f×", ours/(3.92*3600)) {

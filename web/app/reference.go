@@ -14,15 +14,22 @@ import (
 type Reference struct {
 	Source string
 	Rows   []RefRow
+	Groups []RefGroup // Rows by metric, in order of first appearance
 	// Note says how the run on show differs from the paper's runs and
 	// where the verdicts are.
 	Note string
 }
 
+// RefGroup is the reported numbers of one metric.
+type RefGroup struct {
+	Metric string
+	Rows   []RefRow
+}
+
 // RefRow is one reported number and ours.
 type RefRow struct {
 	Policy string
-	Group  string // "all jobs", "large jobs", "model bert"
+	Group  string // "all", "large", "bert" (a model)
 	Metric string // the metric's column title or name
 	Paper  string
 	Ours   string // "–" when the page cannot compute it
@@ -63,6 +70,7 @@ func referenceFor(sc *scenario.Scenario, res *Results) *Reference {
 		}
 		ref.Rows = append(ref.Rows, refRow(v, sc.Reference.UnitFactor(), res))
 	}
+	ref.Groups = groupByMetric(ref.Rows)
 	var note []string
 	note = append(note, fmt.Sprintf("“This run” is seed %d of the scenario as it stands in the editor", res.Seed))
 	if hasBase && len(ref.Rows) > 0 {
@@ -131,12 +139,10 @@ func groupSummary(p *PolicyResult, group string) (metrics.Summary, bool) {
 func groupTitle(g string) string {
 	switch g {
 	case "", "all":
-		return "all jobs"
-	case "small", "large":
-		return g + " jobs"
+		return "all"
 	}
 	if model, ok := strings.CutPrefix(g, "model:"); ok {
-		return model + " jobs"
+		return model
 	}
 	return g
 }
@@ -161,4 +167,19 @@ func formatMetric(m string, v float64) string {
 		return Percent(v)
 	}
 	return fmt.Sprintf("%.3g", v)
+}
+
+func groupByMetric(rows []RefRow) []RefGroup {
+	var out []RefGroup
+	at := map[string]int{}
+	for _, r := range rows {
+		i, ok := at[r.Metric]
+		if !ok {
+			i = len(out)
+			at[r.Metric] = i
+			out = append(out, RefGroup{Metric: r.Metric})
+		}
+		out[i].Rows = append(out[i].Rows, r)
+	}
+	return out
 }
