@@ -20,7 +20,8 @@ type Field struct {
 }
 
 // Describe lists the top-level fields of the struct params points to, with
-// its current values as defaults.
+// its current values as defaults. Fields of embedded structs count as the
+// struct's own, as in its JSON.
 func Describe(params any) []Field {
 	v := reflect.ValueOf(params)
 	for v.Kind() == reflect.Pointer {
@@ -35,6 +36,10 @@ func Describe(params any) []Field {
 		f := t.Field(i)
 		name, ok := jsonName(f)
 		if !ok {
+			continue
+		}
+		if name == "" && f.Anonymous && f.Type.Kind() == reflect.Struct {
+			out = append(out, Describe(v.Field(i).Interface())...)
 			continue
 		}
 		if name == "" {

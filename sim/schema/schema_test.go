@@ -113,3 +113,25 @@ func TestDescribe(t *testing.T) {
 		t.Fatalf("%+v", fs)
 	}
 }
+
+type Server server
+
+type withEmbedded struct {
+	Server
+	Mode string `json:"mode" enum:"a,b"`
+}
+
+// Embedded fields are listed as the struct's own, as JSON encodes them.
+func TestDescribeFlattensEmbedded(t *testing.T) {
+	fs := Describe(&withEmbedded{Server: Server{GPUs: 8}, Mode: "b"})
+	var names []string
+	for _, f := range fs {
+		names = append(names, f.Name)
+	}
+	if got := strings.Join(names, ","); got != "count,gpus,gpu_memory_gb,mode" {
+		t.Fatalf("fields %s", got)
+	}
+	if fs[1].Default != 8 || fs[3].Default != "b" || len(fs[3].Enum) != 2 {
+		t.Fatalf("%+v", fs)
+	}
+}
