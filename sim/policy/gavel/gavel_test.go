@@ -315,3 +315,43 @@ func checkSymmetric(t *testing.T, name string, in *planInput, al *allocation) {
 var symmetricPairs int
 
 var _ = cluster.GPUID(0)
+
+// AlloX (spec §2.10): a job that loses the matching enters it again at the
+// next recomputation, and wins the GPU that a finished job frees.
+func TestAlloXRematchesJobsThatLost(t *testing.T) {
+	for _, mode := range []string{"ref-compat", "clean"} {
+		t.Run(mode, func(t *testing.T) { testAlloXRematch(t, mode) })
+	}
+}
+
+func testAlloXRematch(t *testing.T, mode string) {
+	jobs := []workload.Job{{ID: 0, Name: "short", GPUs: 1}, {ID: 1, Name: "long", GPUs: 1}}
+	in := &planInput{types: []string{"V100"}, count: []float64{1}}
+	for i := range jobs {
+		in.jobs = append(in.jobs, planJob{id: jobs[i].ID, job: &jobs[i], sf: 1, weight: 1, thr: []float64{1}, rem: float64(100 * (i + 1))})
+	}
+	p := &AlloXParams{Common: defaultCommon(), Alpha: 1, MaxJobs: 64}
+	p.Mode = mode
+	a := newAlloX(p)
+	holders := func(al *allocation) []string {
+		var out []string
+		for _, c := range al.combos {
+			out = append(out, in.jobs[c.a].job.Name)
+		}
+		return out
+	}
+	al, err := a.allocate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(holders(al)); got != "[short]" {
+		t.Fatalf("first matching: %s hold the GPU, want the short job", got)
+	}
+	in.jobs = in.jobs[1:] // the short job finished
+	if al, err = a.allocate(in); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(holders(al)); got != "[long]" {
+		t.Fatalf("after the short job finished: %s hold the GPU, want the long job", got)
+	}
+}

@@ -341,21 +341,22 @@ func (a *gandivaAlloc) keep(in *planInput, i, k int) bool {
 // queues by a min-cost assignment: a job counted p times (it delays p jobs
 // on its GPU, itself included) costs p·(N/T) + its age, so the shortest
 // jobs take the highest multipliers and run first; the first job of each
-// GPU's queue runs. refCompat reproduces the reference's bookkeeping: a
-// job enters the matching only the first time it is seen, so a job that
-// does not win a GPU then keeps a zero target (and runs only when idle
-// GPUs are backfilled).
+// GPU's queue runs. A job that did not win a GPU enters the matching
+// again at the next recomputation (spec §2.10; an early version of the
+// reference simulator matched each job only the first time it saw it).
 type alloxAlloc struct {
-	maxJobs   int
-	alpha     float64
-	refCompat bool
-	held      map[workload.JobID]int
-	seen      map[workload.JobID]bool
+	maxJobs int
+	alpha   float64
+	held    map[workload.JobID]int
+}
+
+func newAlloX(p *AlloXParams) *alloxAlloc {
+	return &alloxAlloc{maxJobs: p.MaxJobs, alpha: p.Alpha}
 }
 
 func (a *alloxAlloc) allocate(in *planInput) (*allocation, error) {
 	if a.held == nil {
-		a.held, a.seen = map[workload.JobID]int{}, map[workload.JobID]bool{}
+		a.held = map[workload.JobID]int{}
 	}
 	active := map[workload.JobID]bool{}
 	for _, p := range in.jobs {
@@ -369,22 +370,14 @@ func (a *alloxAlloc) allocate(in *planInput) (*allocation, error) {
 			delete(a.held, id)
 		}
 	}
-	for id := range a.seen {
-		if !active[id] {
-			delete(a.seen, id)
-		}
-	}
 	free := append([]float64(nil), in.count...)
 	var queue []int
 	for i, p := range in.jobs {
 		if j, ok := a.held[p.id]; ok {
 			free[j]--
-		} else if !(a.refCompat && a.seen[p.id]) {
+		} else {
 			queue = append(queue, i)
 		}
-	}
-	for _, i := range queue {
-		a.seen[in.jobs[i].id] = true
 	}
 	nFree := 0
 	for _, n := range free {

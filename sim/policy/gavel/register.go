@@ -295,7 +295,7 @@ func init() {
 		func() any { return &AlloXParams{Common: defaultCommon(), Alpha: 1, MaxJobs: 64} },
 		func(v any) (*mechanism, error) {
 			p := v.(*AlloXParams)
-			return newMechanism(p.Common, "AlloX", &alloxAlloc{maxJobs: p.MaxJobs, alpha: p.Alpha, refCompat: p.Mode != "clean"}, nil), nil
+			return newMechanism(p.Common, "AlloX", newAlloX(p), nil), nil
 		})
 	register("gavel-isolated", "Isolated",
 		"Isolated (a baseline): each of the M active jobs gets 1/M of every GPU type, heterogeneity-agnostic."+mechanismDoc,
