@@ -197,7 +197,8 @@ func (st *Study) Value(q scenario.Quantity) Value {
 		if err != nil {
 			return Value{Err: err}
 		}
-		xs = append(xs, def.Fn(metrics.Context{Selected: sel, Result: r.Result, Jobs: r.Inputs.Jobs, NumGPUs: r.Inputs.Cluster.NumGPUs()}))
+		xs = append(xs, def.Fn(metrics.Context{Selected: sel, Result: r.Result, Jobs: r.Inputs.Jobs,
+			NumGPUs: r.Inputs.Cluster.NumGPUs(), Peers: peers(p.Report, r)}))
 	}
 	if len(xs) == 0 && !v.Saturated {
 		return Value{Err: fmt.Errorf("no runs of policy %q", q.Policy)}
@@ -208,6 +209,17 @@ func (st *Study) Value(q scenario.Quantity) Value {
 		v.Mean = math.Inf(1)
 	}
 	return v
+}
+
+// peers are the other policies' runs of r's seed in the same report.
+func peers(rep *Report, r *Run) []metrics.Peer {
+	var out []metrics.Peer
+	for _, o := range rep.Runs {
+		if o != r && o.Seed == r.Seed && o.Result != nil && o.Err == nil && !o.Saturated {
+			out = append(out, metrics.Peer{Label: o.Policy, Name: o.PolicyName, Result: o.Result})
+		}
+	}
+	return out
 }
 
 func (st *Study) point(x *float64) (*Point, error) {

@@ -20,6 +20,17 @@ type Context struct {
 	Result   *engine.Result
 	Jobs     []workload.Job
 	NumGPUs  int
+	// Peers are the runs of the scenario's other policies on the same
+	// trace (same seed and sweep value), for metrics that compare a job
+	// with itself under another policy.
+	Peers []Peer
+}
+
+// Peer is another policy's run of the same trace.
+type Peer struct {
+	Label  string // the policy's label in the scenario
+	Name   string // its registry name
+	Result *engine.Result
 }
 
 // Def is a named metric.

@@ -11,7 +11,8 @@ import (
 // record (they are NaN for runs of other policies).
 func init() {
 	for _, d := range []metrics.Def{
-		{Name: "ftf_rho", Doc: "mean finish-time fairness ρ: JCT over the time the job's work would have taken with an isolated 1/n share of the cluster (Themis)", Fn: ftfRho},
+		{Name: "ftf_rho", Doc: "mean finish-time fairness ρ: a job's JCT over its JCT on the same trace under the isolated policy (gavel-isolated, which the scenario must also run; spec 001 §5.6)", Fn: ftfRhoIsolated},
+		{Name: "ftf_rho_share", Doc: "mean finish-time fairness ρ as Themis estimates it: JCT over the time the job's work would have taken with a 1/n share of the cluster, n the jobs present (recorded by Gavel's policies)", Fn: ftfRho},
 		{Name: "cost_usd", Doc: "cost of the run in dollars: GPU-hours of each type times its price (a shared GPU counts once)", Fn: lastValue("gavel/cost_usd")},
 		{Name: "slo_violation_pct", Doc: "percentage of jobs with a deadline that finished after it", Fn: sloViolations},
 		{Name: "entity_share_error", Doc: "hierarchical fairness: largest relative gap between an entity's share of the normalised throughput and its weight's share, averaged over the time every job is present", Fn: steady("gavel/entity_share_error")},
@@ -19,6 +20,37 @@ func init() {
 	} {
 		metrics.Register(d)
 	}
+}
+
+// ftfRhoIsolated divides each finished job's JCT by its JCT under the
+// isolated policy's run of the same trace; jobs that did not finish there
+// are left out.
+func ftfRhoIsolated(c metrics.Context) float64 {
+	var iso *engine.Result
+	for _, p := range c.Peers {
+		if p.Name == "gavel-isolated" {
+			iso = p.Result
+			break
+		}
+	}
+	if iso == nil {
+		return math.NaN()
+	}
+	sum, n := 0.0, 0
+	for _, r := range c.Selected {
+		if r.Status != engine.Finished || int(r.Job) >= len(iso.Jobs) || iso.Jobs[r.Job].Job != r.Job {
+			continue
+		}
+		b := iso.Jobs[r.Job]
+		if b.Status == engine.Finished && b.JCT() > 0 {
+			sum += r.JCT() / b.JCT()
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
 }
 
 func ftfRho(c metrics.Context) float64 {
