@@ -56,6 +56,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./sim/...
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/engine/
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/policy/gavel/
+	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/experiment/
 
 clean:
 	rm -rf $(OUT)

@@ -1,0 +1,48 @@
+package experiment_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim/experiment"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// One full point of Gavel's Figure 8 (spec 001 §7 target: under 10 s
+// natively): heterogeneity-aware LAS under the round-based mechanism at
+// 5.6 jobs/h, the highest rate of the figure, seed 0, until jobs
+// 4000–4999 of 7,000 are done.
+func BenchmarkGavelFigure8Point(b *testing.B) {
+	data, _ := scenarios.Read("gavel-fig8-las-single")
+	full, err := scenario.Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	at, err := full.SweepVariant(5.6)
+	if err != nil {
+		b.Fatal(err)
+	}
+	gavel := -1
+	for i := range at.Policies {
+		if at.PolicyLabel(i) == "Gavel" {
+			gavel = i
+		}
+	}
+	if gavel < 0 {
+		b.Fatal("no policy labelled Gavel")
+	}
+	sc, err := at.WithPolicy(gavel)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range b.N {
+		rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Seeds: []uint64{0}, Workers: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r := rep.Runs[0]; r.Err != nil || r.Summary.Finished != 1000 {
+			b.Fatalf("%v, %d measured jobs finished", r.Err, r.Summary.Finished)
+		}
+	}
+}
