@@ -190,15 +190,7 @@ func (a *fifoAlloc) agnostic(in *planInput) *allocation {
 			avail = append(avail[:pick], avail[pick+1:]...)
 		}
 	}
-	al := &allocation{}
-	for i, p := range in.jobs {
-		if j, ok := a.sticky[p.id]; ok {
-			x := make([]float64, len(in.types))
-			x[j] = 1
-			al.combos = append(al.combos, combo{a: i, b: -1, x: x})
-		}
-	}
-	al.objective = float64(len(al.combos))
+	al := wholeGPUs(in, a.sticky)
 	al.why = fmt.Sprintf("FIFO (agnostic): %d of %d jobs hold a GPU type", len(al.combos), len(in.jobs))
 	return al
 }
@@ -335,6 +327,22 @@ func (a *gandivaAlloc) keep(in *planInput, i, k int) bool {
 	return total >= 1
 }
 
+// wholeGPUs is the allocation of policies that give a job all of its time
+// on one type: X = 1 on held[job] for every job in held; its objective is
+// the number of such jobs.
+func wholeGPUs(in *planInput, held map[workload.JobID]int) *allocation {
+	al := &allocation{}
+	for i, p := range in.jobs {
+		if j, ok := held[p.id]; ok {
+			x := make([]float64, len(in.types))
+			x[j] = 1
+			al.combos = append(al.combos, combo{a: i, b: -1, x: x})
+		}
+	}
+	al.objective = float64(len(al.combos))
+	return al
+}
+
 // alloxAlloc is AlloX (spec 001 §2.10), for single-GPU jobs: jobs that
 // hold a GPU keep it; waiting jobs (the oldest fraction alpha, at least as
 // many as there are free GPUs) are matched to positions in the free GPUs'
@@ -441,15 +449,7 @@ func (a *alloxAlloc) allocate(in *planInput) (*allocation, error) {
 			}
 		}
 	}
-	al := &allocation{}
-	for i, p := range in.jobs {
-		if j, ok := a.held[p.id]; ok {
-			x := make([]float64, len(in.types))
-			x[j] = 1
-			al.combos = append(al.combos, combo{a: i, b: -1, x: x})
-		}
-	}
-	al.objective = float64(len(al.combos))
+	al := wholeGPUs(in, a.held)
 	al.why = fmt.Sprintf("AlloX: %d of %d jobs hold a GPU (min-cost matching of %d waiting jobs)", len(al.combos), len(in.jobs), len(queue))
 	return al, nil
 }

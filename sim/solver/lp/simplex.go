@@ -473,50 +473,38 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 	if s.bland {
 		relax = 0
 	}
-	tmax := math.Inf(1)
-	for k, j := range s.head {
-		delta := -dir * s.alpha[k]
+	// blocks is how far q can move before basic k reaches its bound
+	// widened by slack; ok is false when k does not block.
+	blocks := func(k int, slack float64) (t, delta float64, ok bool) {
+		j := s.head[k]
+		delta = -dir * s.alpha[k]
 		if math.Abs(delta) <= harrisTol {
-			continue
+			return 0, delta, false
 		}
 		lo, hi := bounds(int(j))
-		var t float64
 		if delta > 0 {
 			if math.IsInf(hi, 1) {
-				continue
+				return 0, delta, false
 			}
-			t = (hi + relax - s.x[j]) / delta
-		} else {
-			if math.IsInf(lo, -1) {
-				continue
-			}
-			t = (lo - relax - s.x[j]) / delta
+			return math.Max((hi+slack-s.x[j])/delta, 0), delta, true
 		}
-		tmax = math.Min(tmax, math.Max(t, 0))
+		if math.IsInf(lo, -1) {
+			return 0, delta, false
+		}
+		return math.Max((lo-slack-s.x[j])/delta, 0), delta, true
+	}
+	tmax := math.Inf(1)
+	for k := range s.head {
+		if t, _, ok := blocks(k, relax); ok {
+			tmax = math.Min(tmax, t)
+		}
 	}
 	rangeQ := s.hi[q] - s.lo[q]
 	// Pass 2: among the blocking basics, the one with the largest pivot.
 	leave, theta, bigPivot := -1, 0.0, 0.0
 	for k, j := range s.head {
-		delta := -dir * s.alpha[k]
-		if math.Abs(delta) <= harrisTol {
-			continue
-		}
-		lo, hi := bounds(int(j))
-		var t float64
-		if delta > 0 {
-			if math.IsInf(hi, 1) {
-				continue
-			}
-			t = (hi - s.x[j]) / delta
-		} else {
-			if math.IsInf(lo, -1) {
-				continue
-			}
-			t = (lo - s.x[j]) / delta
-		}
-		t = math.Max(t, 0)
-		if t > tmax {
+		t, delta, ok := blocks(k, 0)
+		if !ok || t > tmax {
 			continue
 		}
 		better := math.Abs(delta) > bigPivot
