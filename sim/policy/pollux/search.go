@@ -1,0 +1,90 @@
+package pollux
+
+import "math"
+
+// epsilon is the artifact's constant in the power mean: a job's term is
+// 1/(speedup + ε), so a job with no GPUs (speedup 0) adds 1/ε = 1000 to
+// the sum instead of making the mean 0. With it the objective still tells
+// allocations apart when some jobs must wait, and it weighs every job left
+// without GPUs as heavily as a job whose speedup is ε.
+const epsilon = 1e-3
+
+// term is one job's share of Σ 1/(speedup + ε), the quantity that the
+// power mean with p = −1 over n jobs, n / Σ 1/(speedup + ε), decreases in.
+func term(speedup float64) float64 { return 1 / (max(speedup, 0) + epsilon) }
+
+// options are the GPU counts one job may be given this round and what each
+// costs in the objective. The first entry is the count the job holds now,
+// so that among equally good allocations the search keeps it.
+type options struct {
+	count []int
+	cost  []float64
+}
+
+// prune keeps 0, the current count and each count that beats every smaller
+// one it keeps: a count costing no less than a smaller one can always be
+// replaced by the smaller one, which leaves GPUs to others.
+func prune(cur int, costOf func(a int) float64, maxA int, pinned bool) options {
+	if pinned {
+		return options{count: []int{cur}, cost: []float64{costOf(cur)}}
+	}
+	o := options{count: []int{cur}, cost: []float64{costOf(cur)}}
+	best := math.Inf(1)
+	for a := 0; a <= max(maxA, cur); a++ {
+		c := costOf(a)
+		if a == cur {
+			best = min(best, c)
+			continue
+		}
+		if a > maxA || !(c < best) {
+			continue
+		}
+		best = c
+		o.count = append(o.count, a)
+		o.cost = append(o.cost, c)
+	}
+	return o
+}
+
+// solve returns, for each job, the count among its options that minimises
+// the sum of the jobs' costs using at most n GPUs in all: an exact dynamic
+// program over jobs and GPUs (a knapsack with one choice per job). It takes
+// O(jobs · n · options) steps. Ties go to the earlier option (the current
+// count first), and the earlier job in the order given.
+func solve(jobs []options, n int) []int {
+	if n < 0 {
+		n = 0
+	}
+	// best[g]: least cost of the jobs so far using at most g GPUs.
+	best := make([]float64, n+1)
+	next := make([]float64, n+1)
+	pick := make([][]int32, len(jobs)) // option index chosen at (job, g)
+	for i, o := range jobs {
+		pick[i] = make([]int32, n+1)
+		for g := 0; g <= n; g++ {
+			next[g] = math.Inf(1)
+			pick[i][g] = -1
+			for k, a := range o.count {
+				if a > g {
+					continue
+				}
+				if c := best[g-a] + o.cost[k]; c < next[g] {
+					next[g], pick[i][g] = c, int32(k)
+				}
+			}
+		}
+		best, next = next, best
+	}
+	out := make([]int, len(jobs))
+	g := n
+	for i := len(jobs) - 1; i >= 0; i-- {
+		k := pick[i][g]
+		if k < 0 { // no option fits; only possible when a job is pinned above n
+			out[i] = 0
+			continue
+		}
+		out[i] = jobs[i].count[k]
+		g -= out[i]
+	}
+	return out
+}

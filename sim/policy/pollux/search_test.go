@@ -1,0 +1,242 @@
+package pollux
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// Three jobs, two GPUs, costs given by hand. Leaving a job without GPUs
+// costs 1/ε = 1000; the job left out is the one whose first GPU saves the
+// least (C: 1000 − 5), and C's 2-GPU option (cost 1) is not worth leaving
+// two jobs at 1000.
+func TestSolveThreeJobsTwoGPUs(t *testing.T) {
+	jobs := []options{
+		{count: []int{0, 1, 2}, cost: []float64{1000, 4, 2.5}},
+		{count: []int{0, 1}, cost: []float64{1000, 3}},
+		{count: []int{0, 1, 2}, cost: []float64{1000, 5, 1}},
+	}
+	if got, want := solve(jobs, 2), []int{1, 1, 0}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	// With a third GPU everyone gets one, and with four C takes two
+	// (1 + 4 + 3 = 8 against A on two: 2.5 + 3 + 5 = 10.5).
+	if got, want := solve(jobs, 3), []int{1, 1, 1}; !reflect.DeepEqual(got, want) {
+		t.Errorf("3 GPUs: got %v, want %v", got, want)
+	}
+	if got, want := solve(jobs, 4), []int{1, 1, 2}; !reflect.DeepEqual(got, want) {
+		t.Errorf("4 GPUs: got %v, want %v", got, want)
+	}
+}
+
+// The dynamic program finds the same optimum as trying every combination,
+// never uses more GPUs than exist, and keeps a job's current count among
+// equally good ones.
+func TestSolveMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 300 {
+		nJobs, n := 1+rng.IntN(4), rng.IntN(7)
+		jobs := make([]options, nJobs)
+		for i := range jobs {
+			k := 1 + rng.IntN(4)
+			for a := range k {
+				c := 1000.0
+				if a > 0 {
+					c = 1 + float64(rng.IntN(20)) // integers make ties common
+				}
+				jobs[i].count = append(jobs[i].count, a)
+				jobs[i].cost = append(jobs[i].cost, c)
+			}
+		}
+		got := solve(jobs, n)
+		used, cost := 0, 0.0
+		for i, a := range got {
+			used += a
+			cost += jobs[i].cost[slicesIndex(jobs[i].count, a)]
+		}
+		if used > n {
+			t.Fatalf("trial %d: uses %d of %d GPUs", trial, used, n)
+		}
+		if best := brute(jobs, n, 0); math.Abs(cost-best) > 1e-9 {
+			t.Fatalf("trial %d: cost %v, best %v (%v)", trial, cost, best, got)
+		}
+	}
+}
+
+func slicesIndex(xs []int, x int) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+func brute(jobs []options, n, i int) float64 {
+	if i == len(jobs) {
+		return 0
+	}
+	best := math.Inf(1)
+	for k, a := range jobs[i].count {
+		if a <= n {
+			best = min(best, jobs[i].cost[k]+brute(jobs, n-a, i+1))
+		}
+	}
+	return best
+}
+
+// Pruning keeps 0, the current count and the counts that beat every
+// smaller one; a pinned job keeps only its current count.
+func TestPrune(t *testing.T) {
+	costs := []float64{1000, 4, 4, 3, 3.5, 2} // a = 0..5
+	f := func(a int) float64 { return costs[a] }
+	o := prune(2, f, 5, false)
+	if want := []int{2, 0, 1, 3, 5}; !reflect.DeepEqual(o.count, want) {
+		t.Errorf("counts %v, want %v", o.count, want)
+	}
+	if o := prune(2, f, 3, false); !reflect.DeepEqual(o.count, []int{2, 0, 1, 3}) {
+		t.Errorf("limit 3: counts %v", o.count)
+	}
+	if o := prune(2, f, 5, true); !reflect.DeepEqual(o.count, []int{2}) {
+		t.Errorf("pinned: counts %v", o.count)
+	}
+}
+
+// The artifact's restart factor, by hand.
+func TestRestartFactor(t *testing.T) {
+	for _, c := range []struct {
+		age      float64
+		restarts int
+		want     float64
+	}{
+		{60, 0, 60.0 / 90}, {30, 0, 0.5}, {0, 0, 0}, {300, 2, 240.0 / 330}, {90, 3, 0}, {90, 5, 0},
+	} {
+		if got := factor(c.age, c.restarts, 30); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("factor(%v, %d, 30) = %v, want %v", c.age, c.restarts, got, c.want)
+		}
+	}
+	if got := factor(0, 0, 0); got != 1 {
+		t.Errorf("no delay, no age: %v, want 1", got)
+	}
+}
+
+func runOn(t *testing.T, spec cluster.Spec, p Params, jobs []workload.Job) *engine.Result {
+	t.Helper()
+	c, err := cluster.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := perf.NewAnalytic(*perf.DefaultAnalyticParams(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err = workload.Finalize(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Prepare(c, jobs); err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: New(p), Paranoid: true,
+		Budgets: engine.Budgets{MaxEvents: 200_000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Three identical one-GPU jobs on one server of two GPUs. At the first
+// round (t = 60) each can only have 0 or 1 GPU (it has never run), and its
+// restart factor is age/(age + 30): 2/3 for a and b, which arrived at 0,
+// and 1/2 for c, which arrived at 30. Both GPUs cannot save more than two
+// jobs' 1/ε, and they save most on the jobs with the larger factor, so c
+// waits. At later rounds a and b keep their GPU (no restart penalty), and
+// c starts at the first round after one of them finishes.
+func TestThreeJobsTwoGPUsWhoWaits(t *testing.T) {
+	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1, GPUs: 2, GPUType: "2080Ti", GPUMemoryGB: 11}}}
+	jobs := []workload.Job{
+		{Name: "a", Model: "deepspeech2", GPUs: 1, DurationS: 600},
+		{Name: "b", Model: "deepspeech2", GPUs: 1, DurationS: 600},
+		{Name: "c", Model: "deepspeech2", GPUs: 1, DurationS: 600, ArrivalS: 30},
+	}
+	res := runOn(t, spec, DefaultParams(), jobs)
+	a, b, c := res.Jobs[0], res.Jobs[1], res.Jobs[2]
+	if a.FirstStartS != 60 || b.FirstStartS != 60 {
+		t.Errorf("a and b start at %v and %v, want 60", a.FirstStartS, b.FirstStartS)
+	}
+	if a.Starts != 1 || b.Starts != 1 || a.Preemptions+b.Preemptions != 0 {
+		t.Errorf("a or b was moved: starts %d, %d, preemptions %d, %d", a.Starts, b.Starts, a.Preemptions, b.Preemptions)
+	}
+	first := min(a.FinishS, b.FinishS)
+	if want := (math.Floor(first/60) + 1) * 60; c.FirstStartS != want {
+		t.Errorf("c starts at %v, want %v (the round after the first finish at %v)", c.FirstStartS, want, first)
+	}
+}
+
+// Seeded random workloads: the policy never gives more GPUs than exist
+// (the engine's paranoid invariants), every job finishes, and the same
+// input gives the same result.
+func TestRandomWorkloadsDeterministic(t *testing.T) {
+	models := []string{"bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3"}
+	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 3, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11}}}
+	for seed := range uint64(4) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var jobs []workload.Job
+		for i := range 25 {
+			jobs = append(jobs, workload.Job{Name: string(rune('a' + i)), Model: models[rng.IntN(len(models))],
+				GPUs: 1 << rng.IntN(4), DurationS: float64(300 + rng.IntN(3000)), ArrivalS: float64(rng.IntN(4000))})
+		}
+		res := runOn(t, spec, DefaultParams(), jobs)
+		for _, j := range res.Jobs {
+			if j.Status != engine.Finished {
+				t.Fatalf("seed %d: %s is %s", seed, j.Name, j.Status)
+			}
+		}
+		if again := runOn(t, spec, DefaultParams(), jobs); !reflect.DeepEqual(res.Jobs, again.Jobs) {
+			t.Fatalf("seed %d: two runs differ", seed)
+		}
+	}
+}
+
+// The restart penalty holds a job back from growing until the gain is worth
+// it. A lone CIFAR10 job on a 4-GPU server with a 300 s restart delay may
+// grow from 1 to 2 GPUs when its 2-GPU speedup, discounted by
+// age/(age + 300), beats its 1-GPU speedup: at the first round with
+// age > 300·q/(1 − q), q = r1/r2. Without the penalty it grows at the round
+// after its start.
+func TestRestartPenaltyDelaysGrowth(t *testing.T) {
+	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11}}}
+	jobs := []workload.Job{{Name: "a", Model: "cifar10", GPUs: 1, DurationS: 7200}}
+	firstGrowth := func(p Params) float64 {
+		res := runOn(t, spec, p, jobs)
+		for _, d := range res.Log {
+			if strings.Contains(d.Msg, "grows from 1 to 2") {
+				return d.TimeS
+			}
+		}
+		t.Fatal("the job never grew")
+		return 0
+	}
+	p := DefaultParams()
+	p.RestartS = 300
+	c, _ := cluster.New(spec)
+	m, _ := perf.NewAnalytic(*perf.DefaultAnalyticParams(), c)
+	job := workload.Job{Model: "cifar10", GPUs: 1, BatchSize: 128}
+	q := perf.AdaptiveSoloRate(m, c, &job, []cluster.GPUID{0}) / perf.AdaptiveSoloRate(m, c, &job, []cluster.GPUID{0, 1})
+	want := (math.Floor(300*q/(1-q)/60) + 1) * 60
+	if got := firstGrowth(p); got != want {
+		t.Errorf("with the penalty it grows at %v, want %v (q = %.3f)", got, want, q)
+	}
+	p.RestartPenalty = false
+	if got := firstGrowth(p); got != 120 {
+		t.Errorf("without the penalty it grows at %v, want 120", got)
+	}
+}
