@@ -20,6 +20,9 @@
 //
 // Per-job limits are the artifact's: at most twice the most GPUs the job
 // has held so far (1 before its first start), at most 64, NCF at most 1.
+// A job whose allocation changed no more than restart_s ago keeps it, so a
+// restart always completes and is followed by progress even when rounds
+// are not longer than restarts.
 //
 // What differs from the artifact, and why:
 //   - The search. The artifact runs a genetic algorithm (NSGA-II,
@@ -85,6 +88,7 @@ type pollux struct {
 	p       Params
 	goodput [][]float64 // per job, its solo adaptive rate at a GPUs (index a); 0 = not yet known
 	held    []int       // per job, the most GPUs it has held
+	changed []float64   // per job, when its allocation last changed (NaN: never)
 	jobs    []*active
 }
 
@@ -98,6 +102,7 @@ type active struct {
 	maxA     int
 	fair     float64 // goodput on a fair share
 	restart  float64 // restart factor applied when its allocation changes
+	pinned   bool    // its restart is still in progress: it keeps what it holds
 }
 
 func (p *pollux) Options() engine.Options {
@@ -230,6 +235,18 @@ func factor(age float64, restarts int, delay float64) float64 {
 	return max(0, age-float64(restarts)*delay) / (age + delay)
 }
 
+// restarting says whether job j changed allocation no more than restart_s
+// ago. Such a job keeps what it holds, so that every restart completes and
+// is followed by some progress: otherwise, with round_s ≤ restart_s, a job
+// moved at every round would never run (the artifact's 60 s rounds and 30 s
+// restarts never meet this case).
+func (p *pollux) restarting(s *engine.State, j *active) bool {
+	if j.cur == 0 || int(j.id) >= len(p.changed) {
+		return false
+	}
+	return s.Now()-p.changed[j.id] <= p.p.RestartS+1e-9
+}
+
 // limit is the most GPUs job j may get this round (the artifact's
 // per-job limits, and the optional cap relative to the request).
 func (p *pollux) limit(s *engine.State, j *active) int {
@@ -293,7 +310,8 @@ func (p *pollux) allocate(s *engine.State) error {
 	for i, j := range p.jobs {
 		j.maxA = p.limit(s, j)
 		j.fair = p.rate(s, j.id, min(fair, usableGPUs(s, j.id)))
-		opts[i] = prune(j.cur, func(a int) float64 { return p.cost(s, j, a, scale) }, j.maxA, false)
+		j.pinned = p.restarting(s, j)
+		opts[i] = prune(j.cur, func(a int) float64 { return p.cost(s, j, a, scale) }, j.maxA, j.pinned)
 	}
 	for i, a := range solve(opts, n) {
 		p.jobs[i].alloc = a
@@ -353,13 +371,21 @@ func (p *pollux) place(s *engine.State) error {
 }
 
 // remember records the most GPUs each job has held, which bounds how far
-// it may grow next.
+// it may grow next, and when each job's allocation last changed.
 func (p *pollux) remember(s *engine.State) {
 	if p.held == nil {
 		p.held = make([]int, s.NumJobs())
+		p.changed = make([]float64, s.NumJobs())
+		for i := range p.changed {
+			p.changed[i] = math.NaN()
+		}
 	}
 	for _, j := range p.jobs {
-		p.held[j.id] = max(p.held[j.id], len(s.GPUsOf(j.id)))
+		now := len(s.GPUsOf(j.id))
+		p.held[j.id] = max(p.held[j.id], now)
+		if now != j.cur && now > 0 {
+			p.changed[j.id] = s.Now()
+		}
 	}
 }
 
