@@ -47,6 +47,11 @@
 //   - A first start costs the engine's first_start_s like every policy's;
 //     later changes cost restart_s (the artifact charges 30 s to all).
 //
+// On a cluster whose GPUs differ in memory, a job runs only on GPUs that
+// hold at least a micro-batch of one sample, with the largest micro-batch
+// the smallest of its GPUs holds (it accumulates the rest of its batch),
+// and prefers servers that hold its whole batch.
+//
 // GPUs are never shared.
 package pollux
 
@@ -152,10 +157,48 @@ func (p *pollux) rate(s *engine.State, id workload.JobID, a int) float64 {
 	return g[a]
 }
 
-// usable says whether job id may run on server sv's GPUs.
+// usable says whether job id may run on server sv's GPUs: they are of its
+// type, and hold at least a micro-batch of one sample (the job accumulates
+// the rest of its batch, as Pollux's jobs do when memory is short).
 func usable(s *engine.State, id workload.JobID, sv *cluster.Server) bool {
-	t := s.Job(id).GPUType
-	return t == "" || sv.Type == t
+	if t := s.Job(id).GPUType; t != "" && sv.Type != t {
+		return false
+	}
+	return sv.MemoryGB <= 0 || s.MemoryGB(id, 1) <= sv.MemoryGB+1e-9
+}
+
+// roomy says whether job id's whole per-GPU batch fits sv's GPUs.
+func roomy(s *engine.State, id workload.JobID, sv *cluster.Server) bool {
+	return sv.MemoryGB <= 0 || s.MemoryGB(id, 0) <= sv.MemoryGB+1e-9
+}
+
+// subBatch is the micro-batch job id runs with on gpus: its own batch when
+// that fits the smallest GPU's memory, otherwise the largest that does;
+// 0 for a job without a batch size.
+func subBatch(s *engine.State, id workload.JobID, gpus []cluster.GPUID) int {
+	b := s.Job(id).BatchSize
+	if b <= 0 {
+		return 0
+	}
+	capGB := math.Inf(1)
+	for _, g := range gpus {
+		if m := s.Cluster().GPUs[g].MemoryGB; m > 0 {
+			capGB = min(capGB, m)
+		}
+	}
+	fits := func(x int) bool { return s.MemoryGB(id, x) <= capGB+1e-9 }
+	if fits(b) {
+		return b
+	}
+	lo, hi := 1, b // fits(lo) holds (the GPUs are usable), fits(hi) does not
+	for hi-lo > 1 {
+		if mid := (lo + hi) / 2; fits(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 // usableGPUs is how many GPUs of the cluster job id may run on.
@@ -180,7 +223,12 @@ func (p *pollux) sample(s *engine.State, id workload.JobID, a int) []cluster.GPU
 			servers = append(servers, sv)
 		}
 	}
-	sort.SliceStable(servers, func(x, y int) bool { return servers[x].NumGPUs > servers[y].NumGPUs })
+	sort.SliceStable(servers, func(x, y int) bool {
+		if servers[x].NumGPUs != servers[y].NumGPUs {
+			return servers[x].NumGPUs > servers[y].NumGPUs
+		}
+		return servers[x].MemoryGB > servers[y].MemoryGB
+	})
 	gpus := make([]cluster.GPUID, 0, a)
 	for _, sv := range servers {
 		for k := 0; k < sv.NumGPUs && len(gpus) < a; k++ {
@@ -332,6 +380,7 @@ func (p *pollux) place(s *engine.State) error {
 			s.Log(j.id, "Pollux: %s gives up its %d GPUs", s.Job(j.id).Name, j.cur)
 		case j.alloc < j.cur:
 			keep := policy.ConsolidatedOrder(s.Cluster(), s.GPUsOf(j.id))[:j.alloc]
+			o.SubBatch = subBatch(s, j.id, keep)
 			if err := s.Resize(j.id, keep, o); err != nil {
 				return err
 			}
@@ -350,10 +399,11 @@ func (p *pollux) place(s *engine.State) error {
 		if len(gpus) <= j.cur {
 			continue // fragmentation left nothing better
 		}
+		o.SubBatch = subBatch(s, j.id, gpus)
 		if j.cur == 0 {
 			first := o
 			if s.Info(j.id).Starts == 0 {
-				first = engine.ActionOptions{} // what the engine charges every policy
+				first = engine.ActionOptions{SubBatch: o.SubBatch} // the overhead the engine charges every policy
 			}
 			if err := s.Start(j.id, gpus, first); err != nil {
 				return err
@@ -389,10 +439,11 @@ func (p *pollux) remember(s *engine.State) {
 	}
 }
 
-// pick chooses j.alloc GPUs among the free ones and those j holds: one
-// server if it fits on one (the one where j already has most, then the
-// fullest that fits), otherwise whole servers first, avoiding servers that
-// another multi-server job uses.
+// pick chooses j.alloc GPUs among the free ones and those j holds, on
+// servers whose GPUs j may use (type and memory): one server if it fits on
+// one (the one where j already has most, then one whose GPUs hold j's whole
+// batch, then the fullest that fits), otherwise whole servers first,
+// avoiding servers that another multi-server job uses.
 func (p *pollux) pick(s *engine.State, j *active) []cluster.GPUID {
 	c := s.Cluster()
 	own := s.GPUsOf(j.id)
@@ -401,6 +452,7 @@ func (p *pollux) pick(s *engine.State, j *active) []cluster.GPUID {
 		id          cluster.ServerID
 		avail, mine int
 		busy        bool // hosts a multi-server job other than j
+		roomy       bool // j's whole batch fits its GPUs
 	}
 	servers := make([]srv, 0, len(c.Servers))
 	for k := range c.Servers {
@@ -408,7 +460,7 @@ func (p *pollux) pick(s *engine.State, j *active) []cluster.GPUID {
 		if !usable(s, j.id, sv) {
 			continue
 		}
-		x := srv{id: sv.ID}
+		x := srv{id: sv.ID, roomy: roomy(s, j.id, sv)}
 		for k := 0; k < sv.NumGPUs; k++ {
 			g := sv.FirstGPU + cluster.GPUID(k)
 			if avail(g) {
@@ -439,11 +491,15 @@ func (p *pollux) pick(s *engine.State, j *active) []cluster.GPUID {
 		}
 		return out
 	}
-	// One server, if one can hold the whole job.
+	// One server, if one can hold the whole job: where it is, then where
+	// its whole batch fits, then the best fit.
 	sort.Slice(servers, func(a, b int) bool {
 		x, y := servers[a], servers[b]
 		if x.mine != y.mine {
 			return x.mine > y.mine
+		}
+		if x.roomy != y.roomy {
+			return x.roomy
 		}
 		if x.avail != y.avail {
 			return x.avail < y.avail // best fit
@@ -461,6 +517,9 @@ func (p *pollux) pick(s *engine.State, j *active) []cluster.GPUID {
 		x, y := servers[a], servers[b]
 		if p.p.OneDistributed && x.busy != y.busy {
 			return !x.busy
+		}
+		if x.roomy != y.roomy {
+			return x.roomy
 		}
 		if x.avail != y.avail {
 			return x.avail > y.avail
