@@ -93,6 +93,7 @@ type pollux struct {
 	p       Params
 	goodput [][]float64 // per job, its solo adaptive rate at a GPUs (index a); 0 = not yet known
 	held    []int       // per job, the most GPUs it has held
+	usable  []int       // per job, how many GPUs it may use (cached; 0 = not yet known)
 	changed []float64   // per job, when its allocation last changed (NaN: never)
 	jobs    []*active
 }
@@ -201,15 +202,22 @@ func subBatch(s *engine.State, id workload.JobID, gpus []cluster.GPUID) int {
 	return lo
 }
 
-// usableGPUs is how many GPUs of the cluster job id may run on.
-func usableGPUs(s *engine.State, id workload.JobID) int {
-	n := 0
-	for k := range s.Cluster().Servers {
-		if sv := &s.Cluster().Servers[k]; usable(s, id, sv) {
-			n += sv.NumGPUs
-		}
+// usableGPUs is how many GPUs of the cluster job id may run on (its
+// type, enough memory); it never changes, so it is computed once.
+func (p *pollux) usableGPUs(s *engine.State, id workload.JobID) int {
+	if p.usable == nil {
+		p.usable = make([]int, s.NumJobs())
 	}
-	return n
+	if p.usable[id] == 0 {
+		n := 0
+		for k := range s.Cluster().Servers {
+			if sv := &s.Cluster().Servers[k]; usable(s, id, sv) {
+				n += sv.NumGPUs
+			}
+		}
+		p.usable[id] = n + 1 // stored plus one, so that 0 means unknown
+	}
+	return p.usable[id] - 1
 }
 
 // sample is a GPUs of an empty cluster that job id may use, packed on as
@@ -299,7 +307,7 @@ func (p *pollux) restarting(s *engine.State, j *active) bool {
 // per-job limits, and the optional cap relative to the request).
 func (p *pollux) limit(s *engine.State, j *active) int {
 	job := s.Job(j.id)
-	m := usableGPUs(s, j.id)
+	m := p.usableGPUs(s, j.id)
 	if p.p.MaxGPUs > 0 {
 		m = min(m, p.p.MaxGPUs)
 	}
@@ -357,7 +365,7 @@ func (p *pollux) allocate(s *engine.State) error {
 	opts := make([]options, len(p.jobs))
 	for i, j := range p.jobs {
 		j.maxA = p.limit(s, j)
-		j.fair = p.rate(s, j.id, min(fair, usableGPUs(s, j.id)))
+		j.fair = p.rate(s, j.id, min(fair, p.usableGPUs(s, j.id)))
 		j.pinned = p.restarting(s, j)
 		opts[i] = prune(j.cur, func(a int) float64 { return p.cost(s, j, a, scale) }, j.maxA, j.pinned)
 	}

@@ -58,18 +58,19 @@ func solve(jobs []options, n int) []int {
 	// best[g]: least cost of the jobs so far using at most g GPUs.
 	best := make([]float64, n+1)
 	next := make([]float64, n+1)
-	pick := make([][]int32, len(jobs)) // option index chosen at (job, g)
+	w := n + 1
+	pick := make([]int32, len(jobs)*w) // option index chosen at (job i, g): pick[i*w+g]
 	for i, o := range jobs {
-		pick[i] = make([]int32, n+1)
+		row := pick[i*w : (i+1)*w]
 		for g := 0; g <= n; g++ {
 			next[g] = math.Inf(1)
-			pick[i][g] = -1
+			row[g] = -1
 			for k, a := range o.count {
 				if a > g {
 					continue
 				}
 				if c := best[g-a] + o.cost[k]; c < next[g] {
-					next[g], pick[i][g] = c, int32(k)
+					next[g], row[g] = c, int32(k)
 				}
 			}
 		}
@@ -78,7 +79,7 @@ func solve(jobs []options, n int) []int {
 	out := make([]int, len(jobs))
 	g := n
 	for i := len(jobs) - 1; i >= 0; i-- {
-		k := pick[i][g]
+		k := pick[i*w+g]
 		if k < 0 { // no option fits; only possible when a job is pinned above n
 			out[i] = 0
 			continue
