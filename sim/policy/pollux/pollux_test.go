@@ -84,6 +84,9 @@ func TestOverloadQueues(t *testing.T) {
 		if j.QueueS > 120 {
 			waited++
 		}
+		if j.Preemptions != 0 {
+			t.Errorf("%s was preempted %d times", j.Name, j.Preemptions)
+		}
 		if j.Model == "ncf" && j.GPUSeconds > j.RunS*1.000001 {
 			t.Errorf("%s held %v GPUs on average", j.Name, j.GPUSeconds/j.RunS)
 		}
