@@ -49,11 +49,15 @@ type ReferenceRow struct {
 	Error     string   `json:"error,omitempty"`
 }
 
-// VerdictSummary counts verdicts.
+// VerdictSummary counts verdicts. Checks and Passed count only the
+// uncalibrated checks: a check on a quantity the inputs were tuned to
+// (Calibrated) is no evidence of reproduction, so it is counted apart.
 type VerdictSummary struct {
-	Checks         int `json:"checks"`
-	Passed         int `json:"passed"`
-	RequiredFailed int `json:"required_failed"`
+	Checks           int `json:"checks"`            // uncalibrated checks
+	Passed           int `json:"passed"`            // uncalibrated checks that passed
+	RequiredFailed   int `json:"required_failed"`   // required checks that failed (never calibrated ones)
+	Calibrated       int `json:"calibrated"`        // calibrated checks, shown and not counted above
+	CalibratedPassed int `json:"calibrated_passed"` // of those, how many hold
 }
 
 // StudyRunOutput is one run's summary.
@@ -79,14 +83,7 @@ func (st *Study) Output() StudyOutput {
 			out.Reference = append(out.Reference, st.referenceRow(v))
 		}
 	}
-	for _, v := range out.Checks {
-		out.Summary.Checks++
-		if v.Passed {
-			out.Summary.Passed++
-		} else if v.Required {
-			out.Summary.RequiredFailed++
-		}
-	}
+	out.Summary = summarize(out.Checks)
 	for _, p := range st.Points {
 		for _, r := range p.Report.Runs {
 			ro := StudyRunOutput{Policy: r.Policy, Seed: r.Seed, Saturated: r.Saturated, Metrics: r.Summary}
@@ -101,6 +98,29 @@ func (st *Study) Output() StudyOutput {
 		}
 	}
 	return out
+}
+
+// summarize counts verdicts, calibrated ones apart.
+func summarize(vs []Verdict) VerdictSummary {
+	var s VerdictSummary
+	for _, v := range vs {
+		switch {
+		case v.Calibrated:
+			s.Calibrated++
+			if v.Passed {
+				s.CalibratedPassed++
+			}
+		case v.Passed:
+			s.Checks++
+			s.Passed++
+		default:
+			s.Checks++
+			if v.Required {
+				s.RequiredFailed++
+			}
+		}
+	}
+	return s
 }
 
 func (st *Study) referenceRow(v scenario.RefValue) ReferenceRow {
@@ -215,26 +235,50 @@ func (st *Study) WriteText(w io.Writer) {
 	if len(out.Checks) > 0 {
 		fmt.Fprintln(w, "\nChecks:")
 		for _, v := range out.Checks {
-			mark := "PASS"
-			if !v.Passed {
-				mark = "FAIL"
-				if !v.Required {
-					mark = "fail (not required in quick mode)"
-				}
-			}
-			fmt.Fprintf(w, "  [%s] %s: %s\n      expected: %s\n      observed: %s\n", mark, v.ID, v.Description, v.Expected, v.Observed)
+			fmt.Fprintf(w, "  [%s] %s: %s\n      expected: %s\n      observed: %s\n", verdictMark(v), v.ID, v.Description, v.Expected, v.Observed)
 		}
-		fmt.Fprintf(w, "\n%d of %d checks passed", out.Summary.Passed, out.Summary.Checks)
-		if out.Summary.RequiredFailed > 0 {
-			fmt.Fprintf(w, "; %d required check(s) failed", out.Summary.RequiredFailed)
-		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "\n%s\n", summaryLine(out.Summary))
 	}
 	for _, r := range out.Runs {
 		if r.Error != "" {
 			fmt.Fprintf(w, "run %s seed %d failed: %s\n", r.Policy, r.Seed, r.Error)
 		}
 	}
+}
+
+// verdictMark is a check's tag in the text report.
+func verdictMark(v Verdict) string {
+	mark := "PASS"
+	if !v.Passed {
+		mark = "FAIL"
+	}
+	switch {
+	case v.Calibrated:
+		return strings.ToLower(mark) + ", calibrated: shown, not counted"
+	case !v.Passed && !v.Required:
+		return "fail (not required in quick mode)"
+	}
+	return mark
+}
+
+// summaryLine is the report's total, e.g. "12 of 30 checks pass (5
+// calibrated checks shown, not counted)".
+func summaryLine(s VerdictSummary) string {
+	line := fmt.Sprintf("%d of %d checks pass", s.Passed, s.Checks)
+	if s.Calibrated > 0 {
+		line += fmt.Sprintf(" (%d calibrated check%s shown, not counted; %d of them hold)", s.Calibrated, plural(s.Calibrated), s.CalibratedPassed)
+	}
+	if s.RequiredFailed > 0 {
+		line += fmt.Sprintf("; %d required check(s) failed", s.RequiredFailed)
+	}
+	return line
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func oursText(r ReferenceRow) string {

@@ -71,6 +71,10 @@ type Check struct {
 	ID          string `json:"id" help:"short identifier"`
 	Description string `json:"description" help:"the claim being checked, in plain words"`
 	Kind        string `json:"kind" enum:"order,ratio,value,knee,trend"`
+	// Calibrated marks a check on a quantity the scenario's inputs were
+	// tuned to (spec 000 ruling R1): passing it is no evidence, so it is
+	// shown but never counted, and never required in quick mode.
+	Calibrated bool `json:"calibrated,omitempty" help:"the check compares a quantity the workload or model was tuned to reproduce (e.g. an arrival window fitted to the baselines' JCT); it is shown in the report but left out of the pass count and never required, since passing it proves nothing"`
 
 	Metric string   `json:"metric,omitempty"`
 	Group  string   `json:"group,omitempty"`
@@ -218,9 +222,15 @@ func (sc *Scenario) checkStudy() []schema.Problem {
 		}
 	}
 	if q := sc.Quick; q != nil {
+		calibrated := map[string]bool{}
+		for _, c := range sc.Checks {
+			calibrated[c.ID] = c.Calibrated
+		}
 		for i, id := range q.Checks {
 			if !ids[id] {
 				add(schema.Index("quick.checks", i), "no check has the id %q", id)
+			} else if calibrated[id] {
+				add(schema.Index("quick.checks", i), "check %q is calibrated and cannot be required: passing it is no evidence", id)
 			}
 		}
 		for i, v := range q.Values {
