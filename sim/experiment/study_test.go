@@ -223,3 +223,26 @@ func TestCalibratedChecksAreNotCounted(t *testing.T) {
 		}
 	}
 }
+
+// A sweep with ratios plots num/den of the seed-averaged metric per value,
+// with a gap where either policy saturated.
+func TestSweepRatioSeries(t *testing.T) {
+	st := fakeStudy(t, map[string][]float64{"A": {96, 120, 200}, "B": {192, 118, 250}, "C": {200, 400, math.Inf(1)}})
+	st.Scenario.Sweep.Ratios = []scenario.SweepRatio{{Num: "A", Den: "B"}, {Num: "A", Den: "C"}}
+	out := st.Output()
+	if len(out.Series) != 2 || out.Series[0].Policy != "A / B" || out.Series[0].Unit != "ratio" {
+		t.Fatalf("series %+v", out.Series)
+	}
+	want := []float64{0.5, 120.0 / 118, 0.8}
+	for i, w := range want {
+		if m := out.Series[0].Mean[i]; m == nil || math.Abs(*m-w) > 1e-12 {
+			t.Errorf("A/B at %g: %v, want %v", out.Series[0].X[i], m, w)
+		}
+	}
+	if m := out.Series[1].Mean; m[2] != nil || m[0] == nil || math.Abs(*m[0]-0.48) > 1e-12 {
+		t.Errorf("A/C: %v", m)
+	}
+	if f, err := st.SweepFigure(plotOptions()); err != nil || f == nil {
+		t.Errorf("ratio figure: %v", err)
+	}
+}

@@ -157,6 +157,9 @@ func (st *Study) ran(x float64) bool {
 
 func (st *Study) series() []SeriesOutput {
 	sc := st.Scenario
+	if len(sc.Sweep.Ratios) > 0 {
+		return st.ratioSeries()
+	}
 	metric, group := sweepMetric(sc)
 	var out []SeriesOutput
 	for i := range sc.Policies {
@@ -176,6 +179,30 @@ func (st *Study) series() []SeriesOutput {
 			} else {
 				s.SD = append(s.SD, &sd)
 			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// ratioSeries are the sweep's ratios of two policies' metric (means over
+// seeds, as a ratio check takes them); unit "ratio".
+func (st *Study) ratioSeries() []SeriesOutput {
+	metric, group := sweepMetric(st.Scenario)
+	var out []SeriesOutput
+	for _, r := range st.Scenario.Sweep.Ratios {
+		s := SeriesOutput{Policy: r.Num + " / " + r.Den, Metric: metric, Group: group, Unit: "ratio"}
+		for _, p := range st.Points {
+			x := p.X
+			n := st.Value(scenario.Quantity{Policy: r.Num, Metric: metric, Group: group, X: &x})
+			d := st.Value(scenario.Quantity{Policy: r.Den, Metric: metric, Group: group, X: &x})
+			s.X, s.SD = append(s.X, x), append(s.SD, nil)
+			if n.Err != nil || d.Err != nil || n.Saturated || d.Saturated || !(d.Mean > 0) {
+				s.Mean = append(s.Mean, nil)
+				continue
+			}
+			v := n.Mean / d.Mean
+			s.Mean = append(s.Mean, &v)
 		}
 		out = append(out, s)
 	}
@@ -316,7 +343,7 @@ func (st *Study) SweepFigure(o plot.Options) (*NamedFigure, error) {
 		}
 	}
 	metric, group := sweepMetric(sc)
-	if sc.Reference != nil {
+	if sc.Reference != nil && len(sc.Sweep.Ratios) == 0 {
 		paper := map[string]*plot.Series{}
 		var order []string
 		for _, v := range sc.Reference.Values {
@@ -346,7 +373,9 @@ func (st *Study) SweepFigure(o plot.Options) (*NamedFigure, error) {
 	if d, err := metrics.Lookup(metric); err == nil && d.Doc != "" {
 		ylabel = d.Doc
 	}
-	if unit != "" {
+	if len(sc.Sweep.Ratios) > 0 {
+		ylabel += ", ratio"
+	} else if unit != "" {
 		ylabel += " (" + unit + ")"
 	}
 	xlabel := sc.Sweep.Label

@@ -28,6 +28,15 @@ type Sweep struct {
 	Scale  []string  `json:"scale,omitempty" help:"JSON paths multiplied by each value (whole numbers stay whole)"`
 	Metric string    `json:"metric,omitempty" help:"metric plotted against the swept value; default avg_jct_s"`
 	Group  string    `json:"group,omitempty" help:"job group of the plotted metric; default all"`
+	// Ratios replace the per-policy curves by ratios of two policies'
+	// metric, e.g. SJF-BSBF / SJF-FFS against GPU memory.
+	Ratios []SweepRatio `json:"ratios,omitempty" help:"plot these ratios of two policies' metric (num / den, averaged over seeds first) against the swept value instead of one curve per policy"`
+}
+
+// SweepRatio is one plotted ratio of two policies' metric.
+type SweepRatio struct {
+	Num string `json:"num" help:"policy label of the numerator"`
+	Den string `json:"den" help:"policy label of the denominator"`
 }
 
 // Reference holds the numbers a paper reports, in its own unit.
@@ -144,6 +153,16 @@ func (sc *Scenario) checkStudy() []schema.Problem {
 	labels := map[string]bool{}
 	for i := range sc.Policies {
 		labels[sc.PolicyLabel(i)] = true
+	}
+	if sw := sc.Sweep; sw != nil {
+		for i, r := range sw.Ratios {
+			p := schema.Index("sweep.ratios", i)
+			for _, f := range []struct{ name, label string }{{"num", r.Num}, {"den", r.Den}} {
+				if !labels[f.label] {
+					add(p+"."+f.name, "no policy is labelled %q", f.label)
+				}
+			}
+		}
 	}
 	known := func(path string, q Quantity, inherit Quantity) {
 		q = q.inherit(inherit)

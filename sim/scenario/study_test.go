@@ -90,6 +90,9 @@ func TestStudyProblems(t *testing.T) {
 			check(0, m)["calibrated"] = true
 			m["quick"].(map[string]any)["checks"] = []any{check(0, m)["id"]}
 		}), `quick.checks[0]: check "o" is calibrated and cannot be required`},
+		{"sweep ratio policy", edit(func(m map[string]any) {
+			m["sweep"].(map[string]any)["ratios"] = []any{map[string]any{"num": "SJF", "den": "Nope"}}
+		}), `sweep.ratios[0].den: no policy is labelled "Nope"`},
 		{"ratio without bounds", edit(func(m map[string]any) { delete(check(1, m), "max") }), "checks[1]: a ratio needs a target, a min or a max"},
 	}
 	for _, c := range cases {
