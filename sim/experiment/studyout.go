@@ -242,13 +242,17 @@ func (st *Study) WriteText(w io.Writer) {
 	}
 	if len(out.Series) > 0 {
 		s0 := out.Series[0]
-		fmt.Fprintf(w, "\n%s (%s, %s) against %s:\n  %-16s", s0.Metric, s0.Group, s0.Unit, out.Sweep.Label, "policy")
+		width := 16 // policy labels such as "SJF-FFS (accumulation)" widen the column
+		for _, s := range out.Series {
+			width = max(width, len([]rune(s.Policy)))
+		}
+		fmt.Fprintf(w, "\n%s (%s, %s) against %s:\n  %-*s", s0.Metric, s0.Group, s0.Unit, out.Sweep.Label, width, "policy")
 		for _, x := range s0.X {
 			fmt.Fprintf(w, " %9g", x)
 		}
 		fmt.Fprintln(w)
 		for _, s := range out.Series {
-			fmt.Fprintf(w, "  %-16s", s.Policy)
+			fmt.Fprintf(w, "  %-*s", width, s.Policy)
 			for _, m := range s.Mean {
 				if m == nil {
 					fmt.Fprintf(w, " %9s", "sat.")
