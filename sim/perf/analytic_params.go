@@ -16,7 +16,7 @@ type ModelProfile struct {
 	BetaCompS      float64 `json:"beta_comp_s" min:"0" unit:"s/sample" help:"compute time per sample, β_comp of Eq. 3"`
 	GradientMB     float64 `json:"gradient_mb" min:"0" unit:"MB" help:"size of the gradients all-reduced each iteration"`
 	MemBaseGB      float64 `json:"mem_base_gb" min:"0" unit:"GB" help:"GPU memory of a worker at batch 0 (weights, optimizer state), m0"`
-	MemPerSampleGB float64 `json:"mem_per_sample_gb" min:"0" unit:"GB/sample" help:"GPU memory per sample of the (sub-)batch, m1"`
+	MemPerSampleGB float64 `json:"mem_per_sample_gb" min:"0" unit:"GB/sample" help:"GPU memory per sample of the (sub-)batch, m1; the defaults stay within what Pollux's 16 GB T4 profiles ran (largest local batch: BERT 12, CIFAR10 1024, DeepSpeech2 80, ImageNet 200, NCF 32768, YoloV3 16), e.g. DeepSpeech2 0.19 and ImageNet 0.077"`
 	Intensity      float64 `json:"intensity" min:"0" max:"1" help:"fraction of a GPU the model keeps busy alone, u of the time-share interference model"`
 }
 
