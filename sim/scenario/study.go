@@ -119,7 +119,7 @@ type Quick struct {
 	Seeds  []uint64  `json:"seeds,omitempty"`
 	Values []float64 `json:"values,omitempty" help:"subset of the sweep values"`
 	Set    []Assign  `json:"set,omitempty" help:"changes to the scenario"`
-	Checks []string  `json:"checks,omitempty" help:"IDs of the checks that must pass in quick mode"`
+	Checks []string  `json:"checks,omitempty" help:"IDs of the checks that must pass in quick mode (never a calibrated one)"`
 }
 
 // Assign sets the value at a JSON path.
