@@ -174,10 +174,7 @@ func (p *AnalyticParams) Check() []schema.Problem {
 		} else if k, dup := types[ts.GPUType]; dup {
 			add(path+".gpu_type", "%q is already compute_speed[%d]", ts.GPUType, k)
 		}
-		types[ts.GPUType] = i
-		if !(ts.Speed > 0) || ts.Speed > 1000 {
-			add(path+".speed", "must be a positive factor of at most 1000, got %v", ts.Speed)
-		}
+		types[ts.GPUType] = i // the speed's range is checked by its field tags
 	}
 	return ps // xi is checked by its own Check
 }

@@ -218,9 +218,8 @@ func TestComputeSpeedOf2080Ti(t *testing.T) {
 	}
 	// The knob is validated.
 	bad := DefaultAnalyticParams()
-	bad.ComputeSpeed = SpeedTable{{GPUType: "2080Ti", Speed: 1.5}, {GPUType: "2080Ti", Speed: 0}}
-	ps := bad.Check()
-	if len(ps) != 2 || ps[0].Path != "compute_speed[1].gpu_type" || ps[1].Path != "compute_speed[1].speed" {
+	ps := schema.DecodeBytes([]byte(`{"compute_speed": [{"gpu_type": "2080Ti", "speed": 1.5}, {"gpu_type": "2080Ti", "speed": 0}]}`), bad)
+	if len(ps) != 2 || ps[0].Path != "compute_speed[1].speed" || ps[1].Path != "compute_speed[1].gpu_type" {
 		t.Errorf("problems %v", ps)
 	}
 }
