@@ -425,8 +425,8 @@ func TestPage(t *testing.T) {
 		p.wait(`!!document.getElementById("open-sjf-bsbf-table3")`, statusJS, 5*time.Second)
 		p.click("open-sjf-bsbf-table3")
 		p.wait(`(() => { const i = document.getElementById("plot-wait_by_model"); return !!i && i.complete && i.naturalWidth > 0; })()`, statusJS, 60*time.Second)
-		if rows := p.metrics(); len(rows) != 7 {
-			t.Errorf("metrics for %d policies, want the scenario's 7: %v", len(rows), rows)
+		if rows := p.metrics(); len(rows) != 9 {
+			t.Errorf("metrics for %d policies, want the scenario's 9: %v", len(rows), rows)
 		}
 		if n := eval[float64](p, `document.querySelectorAll("#reference tr.ref-row").length`); n != 36 {
 			t.Errorf("%g rows of the paper's numbers, want Table III's 36", n)

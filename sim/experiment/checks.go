@@ -15,11 +15,14 @@ type Verdict struct {
 	Description string `json:"description"`
 	Kind        string `json:"kind"`
 	Passed      bool   `json:"passed"`
-	// Required checks must pass in this mode (every check in a full run;
-	// the quick list in quick mode).
-	Required bool   `json:"required"`
-	Expected string `json:"expected"`
-	Observed string `json:"observed"`
+	// Required checks must pass in this mode (every uncalibrated check in
+	// a full run; the quick list in quick mode).
+	Required bool `json:"required"`
+	// Calibrated checks compare a quantity the inputs were tuned to: they
+	// are shown, never required, and left out of the pass count.
+	Calibrated bool   `json:"calibrated"`
+	Expected   string `json:"expected"`
+	Observed   string `json:"observed"`
 }
 
 // Verdicts evaluates every check of the study's scenario.
@@ -34,7 +37,8 @@ func (st *Study) Verdicts() []Verdict {
 	out := make([]Verdict, len(sc.Checks))
 	for i := range sc.Checks {
 		c := &sc.Checks[i]
-		v := Verdict{ID: c.ID, Description: c.Description, Kind: c.Kind, Required: !st.Quick || quick[c.ID]}
+		v := Verdict{ID: c.ID, Description: c.Description, Kind: c.Kind, Calibrated: c.Calibrated,
+			Required: !c.Calibrated && (!st.Quick || quick[c.ID])}
 		switch c.Kind {
 		case "order":
 			v.Passed, v.Expected, v.Observed = st.checkOrder(c)

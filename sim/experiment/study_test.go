@@ -160,7 +160,7 @@ func TestRunStudyQuickAndFull(t *testing.T) {
 	}
 	var b strings.Builder
 	full.WriteText(&b)
-	for _, want := range []string{"avg_jct_s (all, min) against load", "[PASS] sjf-wins", "2 of 2 checks passed"} {
+	for _, want := range []string{"avg_jct_s (all, min) against load", "[PASS] sjf-wins", "2 of 2 checks pass"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, b.String())
 		}
@@ -178,5 +178,71 @@ func TestTimeAverageOfAStepSeries(t *testing.T) {
 	}
 	if got := timeAverage(&engine.Series{T: []float64{7}, V: []float64{0.3}}, -1); got != 0.3 {
 		t.Fatalf("single sample: %v", got)
+	}
+}
+
+// A calibrated check is shown but neither counted nor required: marking a
+// passing and a failing check calibrated takes both out of the totals.
+func TestCalibratedChecksAreNotCounted(t *testing.T) {
+	inf := math.Inf(1)
+	jct := map[string][]float64{"A": {96, 120, 200}, "B": {192, 118, 250}, "C": {200, 400, inf}}
+	st := fakeStudy(t, jct)
+	before := st.Output().Summary
+	if before != (VerdictSummary{Checks: 13, Passed: 8, RequiredFailed: 5}) {
+		t.Fatalf("summary without calibrated checks: %+v", before)
+	}
+	for i := range st.Scenario.Checks {
+		if id := st.Scenario.Checks[i].ID; id == "ratio" || id == "value-off" {
+			st.Scenario.Checks[i].Calibrated = true
+		}
+	}
+	out := st.Output()
+	want := VerdictSummary{Checks: 11, Passed: 7, RequiredFailed: 4, Calibrated: 2, CalibratedPassed: 1}
+	if out.Summary != want {
+		t.Errorf("summary %+v, want %+v", out.Summary, want)
+	}
+	for _, v := range out.Checks {
+		if cal := v.ID == "ratio" || v.ID == "value-off"; v.Calibrated != cal || (cal && v.Required) {
+			t.Errorf("%s: calibrated=%v required=%v", v.ID, v.Calibrated, v.Required)
+		}
+	}
+	var b strings.Builder
+	st.WriteText(&b)
+	for _, w := range []string{"7 of 11 checks pass (2 calibrated checks shown, not counted; 1 of them hold)",
+		"[fail, calibrated: shown, not counted] value-off", "[pass, calibrated: shown, not counted] ratio"} {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("report lacks %q:\n%s", w, b.String())
+		}
+	}
+	// Quick mode never requires a calibrated check, even if listed.
+	st.Quick = true
+	st.Scenario.Quick = &scenario.Quick{Checks: []string{"value-off", "order"}}
+	for _, v := range st.Verdicts() {
+		if v.Required != (v.ID == "order") {
+			t.Errorf("quick: %s required=%v", v.ID, v.Required)
+		}
+	}
+}
+
+// A sweep with ratios plots num/den of the seed-averaged metric per value,
+// with a gap where either policy saturated.
+func TestSweepRatioSeries(t *testing.T) {
+	st := fakeStudy(t, map[string][]float64{"A": {96, 120, 200}, "B": {192, 118, 250}, "C": {200, 400, math.Inf(1)}})
+	st.Scenario.Sweep.Ratios = []scenario.SweepRatio{{Num: "A", Den: "B"}, {Num: "A", Den: "C"}}
+	out := st.Output()
+	if len(out.Series) != 2 || out.Series[0].Policy != "A / B" || out.Series[0].Unit != "ratio" {
+		t.Fatalf("series %+v", out.Series)
+	}
+	want := []float64{0.5, 120.0 / 118, 0.8}
+	for i, w := range want {
+		if m := out.Series[0].Mean[i]; m == nil || math.Abs(*m-w) > 1e-12 {
+			t.Errorf("A/B at %g: %v, want %v", out.Series[0].X[i], m, w)
+		}
+	}
+	if m := out.Series[1].Mean; m[2] != nil || m[0] == nil || math.Abs(*m[0]-0.48) > 1e-12 {
+		t.Errorf("A/C: %v", m)
+	}
+	if f, err := st.SweepFigure(plotOptions()); err != nil || f == nil {
+		t.Errorf("ratio figure: %v", err)
 	}
 }

@@ -29,8 +29,9 @@ type Analytic struct {
 	p       AnalyticParams
 	c       *cluster.Cluster
 	index   map[string]int
-	xi      [][]float64 // xi[i][k]: slowdown of model i beside model k
-	latency float64     // seconds
+	xi      [][]float64        // xi[i][k]: slowdown of model i beside model k
+	latency float64            // seconds
+	speed   map[string]float64 // compute speed per GPU type (1 if absent)
 	// batchSteps[k] = MaxBatchFactor^(k/steps): the total batches an
 	// adaptive job tries, as multiples of its initial one.
 	batchSteps []float64
@@ -38,7 +39,13 @@ type Analytic struct {
 
 // NewAnalytic builds the model for a cluster from checked parameters.
 func NewAnalytic(p AnalyticParams, c *cluster.Cluster) (*Analytic, error) {
-	a := &Analytic{p: p, c: c, index: map[string]int{}, latency: p.LatencyUS * 1e-6}
+	if p.MemoryPreset == "spec_tight" {
+		p.Models = TightMemoryTable(p.Models)
+	}
+	a := &Analytic{p: p, c: c, index: map[string]int{}, latency: p.LatencyUS * 1e-6, speed: map[string]float64{}}
+	for _, ts := range p.ComputeSpeed {
+		a.speed[ts.GPUType] = ts.Speed
+	}
 	for i, m := range p.Models {
 		a.index[m.Model] = i
 	}
@@ -142,9 +149,35 @@ func Overlap(comp, comm, delta float64) float64 {
 // micro-batches of B/s samples; the first s−1 only compute, the last
 // overlaps its compute with the all-reduce.
 func IterTime(m *ModelProfile, batch float64, s int, comm, delta float64) float64 {
+	return IterTimeAt(m, batch, s, comm, delta, 1)
+}
+
+// IterTimeAt is IterTime on a GPU that computes speed times faster than
+// the one α and β were fitted on: compute time divides by speed, the
+// all-reduce does not.
+func IterTimeAt(m *ModelProfile, batch float64, s int, comm, delta, speed float64) float64 {
 	s = max(s, 1)
-	comp := m.CompTime(batch / float64(s))
+	comp := m.CompTime(batch/float64(s)) / speed
 	return float64(s-1)*comp + Overlap(comp, comm, delta)
+}
+
+// ComputeSpeed is the compute speed of a gang on gpus: its slowest GPU's,
+// since the slowest worker sets the pace of synchronous training.
+func (a *Analytic) ComputeSpeed(gpus []cluster.GPUID) float64 {
+	speed := 0.0
+	for _, g := range gpus {
+		f, ok := a.speed[a.c.GPUs[g].Type]
+		if !ok {
+			f = 1
+		}
+		if speed == 0 || f < speed {
+			speed = f
+		}
+	}
+	if speed == 0 {
+		return 1
+	}
+	return speed
 }
 
 // RingAllReduceS is the time of a ring all-reduce of gradMB megabytes over
@@ -205,7 +238,7 @@ func (a *Analytic) SoloIterTime(j *workload.Job, gpus []cluster.GPUID, sub int) 
 	}
 	m := &a.p.Models[i]
 	b := a.batchOf(j, m)
-	return IterTime(m, float64(b), Accumulation(b, sub), a.CommTime(m, gpus), a.p.Delta)
+	return IterTimeAt(m, float64(b), Accumulation(b, sub), a.CommTime(m, gpus), a.p.Delta, a.ComputeSpeed(gpus))
 }
 
 // Rate implements Model.
@@ -222,7 +255,7 @@ func (a *Analytic) Rate(s State, id workload.JobID) float64 {
 		rate = a.adaptiveRate(j, m, pl.GPUs)
 	} else {
 		b := a.batchOf(j, m)
-		rate = 1 / IterTime(m, float64(b), Accumulation(b, pl.SubBatch), a.CommTime(m, pl.GPUs), a.p.Delta)
+		rate = 1 / IterTimeAt(m, float64(b), Accumulation(b, pl.SubBatch), a.CommTime(m, pl.GPUs), a.p.Delta, a.ComputeSpeed(pl.GPUs))
 	}
 	return rate / a.slowdown(s, id, i, pl.GPUs)
 }
@@ -371,6 +404,7 @@ func (a *Analytic) adaptiveRate(j *workload.Job, m *ModelProfile, gpus []cluster
 	phi := a.p.Adaptive.NoiseScaleFactor * m0
 	comm := a.CommTime(m, gpus)
 	maxLocal := a.maxLocalBatch(m, gpus)
+	speed := a.ComputeSpeed(gpus)
 	best := 0.0
 	for _, f := range a.batchSteps {
 		total := m0 * f
@@ -379,7 +413,7 @@ func (a *Analytic) adaptiveRate(j *workload.Job, m *ModelProfile, gpus []cluster
 		if maxLocal > 0 && local > maxLocal {
 			s = int(math.Ceil(local / maxLocal))
 		}
-		good := total * (phi + m0) / (phi + total) / IterTime(m, local, s, comm, a.p.Delta)
+		good := total * (phi + m0) / (phi + total) / IterTimeAt(m, local, s, comm, a.p.Delta, speed)
 		best = max(best, good)
 	}
 	return best / m0

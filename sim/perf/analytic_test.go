@@ -142,8 +142,12 @@ func (s *shared) JobsOn(g cluster.GPUID) []workload.JobID {
 	return out
 }
 
+// t4Speed times the 2080 Ti test cluster at the T4 speed α and β were
+// fitted at, so the hand computations below need no speed factor.
+func t4Speed(p *AnalyticParams) { p.ComputeSpeed = nil }
+
 func TestAnalyticRatesAndSharing(t *testing.T) {
-	a := newAnalytic(t, nil)
+	a := newAnalytic(t, t4Speed)
 	bert, _ := a.Profile("bert")
 	ncf, _ := a.Profile("ncf")
 	s := &shared{c: a.c,
@@ -180,6 +184,46 @@ func TestAnalyticRatesAndSharing(t *testing.T) {
 	}
 }
 
+// The default 2080 Ti computes 1.65 times as fast as the T4 (13.4 ÷ 8.1
+// TFLOPS FP32); the all-reduce is not sped up. Hand-computed: BERT, batch
+// 12, two GPUs of one server: compute (0.213 + 0.0578·12) / 1.65 =
+// 0.549455 s, all-reduce 2·50 µs + 0.44 GB / 6 GB/s = 0.073433 s, δ = 2:
+// √(0.549455² + 0.073433²) = 0.554340 s. CIFAR10 alone: (0.0172 +
+// 0.00066·128) / 1.65 = 0.0616242 s.
+func TestComputeSpeedOf2080Ti(t *testing.T) {
+	a := newAnalytic(t, nil)
+	bert := workload.Job{Model: "bert", GPUs: 2, BatchSize: 12}
+	if got := a.SoloIterTime(&bert, []cluster.GPUID{0, 1}, 0); !near(got, 0.5543399245635349, 1e-12) {
+		t.Errorf("bert on two 2080 Ti: %.9f s, want 0.554340", got)
+	}
+	cifar := workload.Job{Model: "cifar10", GPUs: 1, BatchSize: 128}
+	if got := a.SoloIterTime(&cifar, []cluster.GPUID{0}, 0); !near(got, 0.10168/1.65, 1e-12) {
+		t.Errorf("cifar10 on a 2080 Ti: %.9f s, want 0.0616242", got)
+	}
+	// A gang over a T4 and a 2080 Ti runs at the T4's pace.
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{
+		{Count: 1, GPUs: 1, GPUType: "T4", GPUMemoryGB: 16}, {Count: 1, GPUs: 1, GPUType: "2080Ti", GPUMemoryGB: 11}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mixed, err := NewAnalytic(*DefaultAnalyticParams(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mixed.ComputeSpeed([]cluster.GPUID{0, 1}); got != 1 {
+		t.Errorf("mixed gang speed %v, want the T4's 1", got)
+	}
+	if got := mixed.ComputeSpeed([]cluster.GPUID{1}); got != 1.65 {
+		t.Errorf("2080 Ti speed %v", got)
+	}
+	// The knob is validated.
+	bad := DefaultAnalyticParams()
+	ps := schema.DecodeBytes([]byte(`{"compute_speed": [{"gpu_type": "2080Ti", "speed": 1.5}, {"gpu_type": "2080Ti", "speed": 0}]}`), bad)
+	if len(ps) != 2 || ps[0].Path != "compute_speed[1].speed" || ps[1].Path != "compute_speed[1].gpu_type" {
+		t.Errorf("problems %v", ps)
+	}
+}
+
 func TestUniformAndMatrixXi(t *testing.T) {
 	u := newAnalytic(t, func(p *AnalyticParams) { p.Xi = XiParams{Model: "uniform", Uniform: 1.5} })
 	j := []workload.Job{{Model: "bert"}, {Model: "ncf"}}
@@ -203,7 +247,7 @@ func TestUniformAndMatrixXi(t *testing.T) {
 }
 
 func TestPrepareFillsBatchAndIterations(t *testing.T) {
-	a := newAnalytic(t, nil)
+	a := newAnalytic(t, t4Speed)
 	jobs := []workload.Job{
 		{Name: "a", Model: "imagenet", GPUs: 8, DurationS: 3600},
 		{Name: "b", Model: "cifar10", GPUs: 1, Iterations: 1000},
@@ -245,5 +289,33 @@ func TestAdaptiveRate(t *testing.T) {
 	// More GPUs help a communication-light model.
 	if AdaptiveSoloRate(a, a.c, &j, []cluster.GPUID{0, 1, 2, 3, 4, 5, 6, 7}) <= adaptive {
 		t.Error("8 GPUs are no faster than 4")
+	}
+}
+
+// The default memory stays within Pollux's profiles (R3); the spec_tight
+// preset restores the spec's tighter teaching values.
+func TestMemoryDefaultsAndTightPreset(t *testing.T) {
+	a := newAnalytic(t, nil)
+	ds2 := workload.Job{Model: "deepspeech2", BatchSize: 20}
+	im := workload.Job{Model: "imagenet", BatchSize: 64}
+	if got := a.MemoryGB(&ds2, 0); !near(got, 0.8+0.19*20, 1e-12) {
+		t.Errorf("deepspeech2 at batch 20: %v GB", got)
+	}
+	// Largest local batches of Pollux's T4 (16 GB) profiles fit.
+	for model, batch := range map[string]int{"bert": 12, "cifar10": 1024, "deepspeech2": 80, "imagenet": 200, "ncf": 32768, "yolov3": 16} {
+		j := workload.Job{Model: model, BatchSize: batch}
+		if got := a.MemoryGB(&j, 0); got > 16 {
+			t.Errorf("%s at Pollux's batch %d needs %.2f GB > 16", model, batch, got)
+		}
+	}
+	tight := newAnalytic(t, func(p *AnalyticParams) { p.MemoryPreset = "spec_tight" })
+	if got := tight.MemoryGB(&ds2, 0); !near(got, 0.8+0.30*20, 1e-12) {
+		t.Errorf("tight deepspeech2: %v GB", got)
+	}
+	if got := tight.MemoryGB(&im, 0); !near(got, 0.6+0.10*64, 1e-12) {
+		t.Errorf("tight imagenet: %v GB", got)
+	}
+	if got := a.MemoryGB(&im, 0); !near(got, 0.6+0.077*64, 1e-12) {
+		t.Errorf("the preset leaked into the default table: imagenet %v GB", got)
 	}
 }

@@ -28,6 +28,15 @@ type Sweep struct {
 	Scale  []string  `json:"scale,omitempty" help:"JSON paths multiplied by each value (whole numbers stay whole)"`
 	Metric string    `json:"metric,omitempty" help:"metric plotted against the swept value; default avg_jct_s"`
 	Group  string    `json:"group,omitempty" help:"job group of the plotted metric; default all"`
+	// Ratios replace the per-policy curves by ratios of two policies'
+	// metric, e.g. SJF-BSBF / SJF-FFS against GPU memory.
+	Ratios []SweepRatio `json:"ratios,omitempty" help:"plot these ratios of two policies' metric (num / den, averaged over seeds first) against the swept value instead of one curve per policy"`
+}
+
+// SweepRatio is one plotted ratio of two policies' metric.
+type SweepRatio struct {
+	Num string `json:"num" help:"policy label of the numerator"`
+	Den string `json:"den" help:"policy label of the denominator"`
 }
 
 // Reference holds the numbers a paper reports, in its own unit.
@@ -71,6 +80,10 @@ type Check struct {
 	ID          string `json:"id" help:"short identifier"`
 	Description string `json:"description" help:"the claim being checked, in plain words"`
 	Kind        string `json:"kind" enum:"order,ratio,value,knee,trend"`
+	// Calibrated marks a check on a quantity the scenario's inputs were
+	// tuned to (spec 000 ruling R1): passing it is no evidence, so it is
+	// shown but never counted, and never required in quick mode.
+	Calibrated bool `json:"calibrated,omitempty" help:"the check compares a quantity the workload or model was tuned to reproduce (e.g. an arrival window fitted to the baselines' JCT); it is shown in the report but left out of the pass count and never required, since passing it proves nothing"`
 
 	Metric string   `json:"metric,omitempty"`
 	Group  string   `json:"group,omitempty"`
@@ -106,7 +119,7 @@ type Quick struct {
 	Seeds  []uint64  `json:"seeds,omitempty"`
 	Values []float64 `json:"values,omitempty" help:"subset of the sweep values"`
 	Set    []Assign  `json:"set,omitempty" help:"changes to the scenario"`
-	Checks []string  `json:"checks,omitempty" help:"IDs of the checks that must pass in quick mode"`
+	Checks []string  `json:"checks,omitempty" help:"IDs of the checks that must pass in quick mode (never a calibrated one)"`
 }
 
 // Assign sets the value at a JSON path.
@@ -140,6 +153,16 @@ func (sc *Scenario) checkStudy() []schema.Problem {
 	labels := map[string]bool{}
 	for i := range sc.Policies {
 		labels[sc.PolicyLabel(i)] = true
+	}
+	if sw := sc.Sweep; sw != nil {
+		for i, r := range sw.Ratios {
+			p := schema.Index("sweep.ratios", i)
+			for _, f := range []struct{ name, label string }{{"num", r.Num}, {"den", r.Den}} {
+				if !labels[f.label] {
+					add(p+"."+f.name, "no policy is labelled %q", f.label)
+				}
+			}
+		}
 	}
 	known := func(path string, q Quantity, inherit Quantity) {
 		q = q.inherit(inherit)
@@ -218,9 +241,15 @@ func (sc *Scenario) checkStudy() []schema.Problem {
 		}
 	}
 	if q := sc.Quick; q != nil {
+		calibrated := map[string]bool{}
+		for _, c := range sc.Checks {
+			calibrated[c.ID] = c.Calibrated
+		}
 		for i, id := range q.Checks {
 			if !ids[id] {
 				add(schema.Index("quick.checks", i), "no check has the id %q", id)
+			} else if calibrated[id] {
+				add(schema.Index("quick.checks", i), "check %q is calibrated and cannot be required: passing it is no evidence", id)
 			}
 		}
 		for i, v := range q.Values {

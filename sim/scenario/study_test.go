@@ -86,6 +86,13 @@ func TestStudyProblems(t *testing.T) {
 		{"quick id", edit(func(m map[string]any) { m["quick"].(map[string]any)["checks"] = []any{"zz"} }), `quick.checks[0]: no check has the id "zz"`},
 		{"window", edit(func(m map[string]any) { m["measure"].(map[string]any)["jobs_to"] = 5 }), "measure.jobs_to: must be above jobs_from (10), got 5"},
 		{"bad sweep order", edit(func(m map[string]any) { m["sweep"].(map[string]any)["values"] = []any{1, 0.5} }), "sweep.values[1]: values must increase"},
+		{"calibrated in quick", edit(func(m map[string]any) {
+			check(0, m)["calibrated"] = true
+			m["quick"].(map[string]any)["checks"] = []any{check(0, m)["id"]}
+		}), `quick.checks[0]: check "o" is calibrated and cannot be required`},
+		{"sweep ratio policy", edit(func(m map[string]any) {
+			m["sweep"].(map[string]any)["ratios"] = []any{map[string]any{"num": "SJF", "den": "Nope"}}
+		}), `sweep.ratios[0].den: no policy is labelled "Nope"`},
 		{"ratio without bounds", edit(func(m map[string]any) { delete(check(1, m), "max") }), "checks[1]: a ratio needs a target, a min or a max"},
 	}
 	for _, c := range cases {

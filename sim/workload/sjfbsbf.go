@@ -146,16 +146,28 @@ type BSBFTestbedParams struct {
 	LargeGPUs     []int    `json:"large_gpus" help:"a large job's GPU count is drawn uniformly from this list"`
 	MinIterations float64  `json:"min_iterations" min:"1" help:"fewest iterations of a job (log-uniform draw)"`
 	MaxIterations float64  `json:"max_iterations" min:"1" help:"most iterations of a job"`
+	WorkGPUS      float64  `json:"work_gpu_s" min:"0" max:"1e12" unit:"GPU-s" help:"total solo work of the jobs, Σ GPUs × solo seconds; above 0, each job's size is drawn log-uniformly between min_iterations and max_iterations as before but read as relative solo seconds, scaled so that the total is this (the perf model then turns each duration into iterations); 0 draws iterations instead, and the work follows from the perf model"`
 	MeanGapS      float64  `json:"mean_gap_s" min:"0" unit:"s" help:"mean gap between Poisson arrivals; 0 submits every job at time 0"`
 	Models        []string `json:"models" help:"tasks drawn uniformly"`
 	IDPrefix      string   `json:"id_prefix,omitempty" help:"prefix of job ids; default the task name"`
 }
 
-// DefaultBSBFTestbedParams returns spec 000 §5.1's proposal.
+// TestbedWorkGPUS is the default total work of the testbed workload:
+// Table II's FIFO makespan bounds it by 16 GPUs × 2,317 s ≈ 37,000
+// GPU-seconds (spec 000 ruling R7). The value below that bound is
+// calibrated: it is the total at which FIFO (backfilling) lands near the
+// paper's 2,317 s makespan, averaged over seeds 1–5, under the default
+// analytic model on 2080 Ti GPUs (28,000 gave 2,242 s, 29,000 gives 2,354
+// s, 30,000 gave 2,417 s), so the makespan checks of the testbed
+// scenarios are calibrated ones (ruling R1).
+const TestbedWorkGPUS = 29000
+
+// DefaultBSBFTestbedParams returns spec 000 §5.1's proposal, with the
+// total work of ruling R7.
 func DefaultBSBFTestbedParams() *BSBFTestbedParams {
 	return &BSBFTestbedParams{
 		Jobs: 30, LargeJobs: 10, SmallGPUs: []int{1, 2, 4, 8}, LargeGPUs: []int{12, 16},
-		MinIterations: 100, MaxIterations: 5000, MeanGapS: 40,
+		MinIterations: 100, MaxIterations: 5000, WorkGPUS: TestbedWorkGPUS, MeanGapS: 40,
 		Models: []string{"bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3"},
 	}
 }
@@ -220,7 +232,24 @@ func (g bsbfTestbed) Generate(seed uint64) ([]Job, error) {
 			GPUs: sizes[rGPU.IntN(len(sizes))], Iterations: max(1, float64(int(detmath.Exp(lo+rIter.Float64()*(hi-lo))+0.5))),
 		}
 	}
+	if p.WorkGPUS > 0 {
+		scaleToWork(jobs, p.WorkGPUS)
+	}
 	return Finalize(jobs)
+}
+
+// scaleToWork reads each job's drawn size (its Iterations) as relative
+// solo seconds and scales them so that Σ GPUs × seconds is work; the perf
+// model later turns each duration into iterations.
+func scaleToWork(jobs []Job, work float64) {
+	total := 0.0
+	for i := range jobs {
+		total += float64(jobs[i].GPUs) * jobs[i].Iterations
+	}
+	for i := range jobs {
+		jobs[i].DurationS = roundTo(jobs[i].Iterations*work/total, 1e-3)
+		jobs[i].Iterations = 0
+	}
 }
 
 func init() {
@@ -234,7 +263,8 @@ func init() {
 	RegisterGenerator(GeneratorKind{
 		Name: "sjf-bsbf-testbed",
 		Doc: "The SJF-BSBF paper's 16-GPU testbed workload: 30 jobs, 10 of them on 12 or 16 GPUs, the six tasks " +
-			"uniformly, 100–5000 iterations log-uniformly, Poisson arrivals.",
+			"uniformly, sizes log-uniform over a 50× range (the paper's 100–5000 iterations) scaled to 29,000 GPU-seconds " +
+			"in all (Table II's FIFO makespan allows at most 37,000), Poisson arrivals.",
 		NewParams: func() any { return DefaultBSBFTestbedParams() },
 		New:       func(p any) (Generator, error) { return bsbfTestbed{*p.(*BSBFTestbedParams)}, nil },
 	})

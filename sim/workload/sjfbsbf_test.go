@@ -80,7 +80,9 @@ func TestBSBFSimScaleKeepsTheWindow(t *testing.T) {
 
 func TestBSBFTestbed(t *testing.T) {
 	p := DefaultBSBFTestbedParams()
-	jobs, err := bsbfTestbed{*p}.Generate(5)
+	iters := *p
+	iters.WorkGPUS = 0 // the paper's iterations, work left to the perf model
+	jobs, err := bsbfTestbed{iters}.Generate(5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,6 +104,26 @@ func TestBSBFTestbed(t *testing.T) {
 	}
 	if gap := jobs[29].ArrivalS / 29; gap < 20 || gap > 70 {
 		t.Errorf("mean gap %.1f s", gap)
+	}
+	// By default the sizes are solo seconds scaled to Table II's bound
+	// (ruling R7): the same draws, 29,000 GPU-seconds in all.
+	scaled, err := bsbfTestbed{*p}.Generate(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := 0.0
+	for i, j := range scaled {
+		work += float64(j.GPUs) * j.DurationS
+		if j.Iterations != 0 || j.GPUs != jobs[i].GPUs || j.Model != jobs[i].Model {
+			t.Errorf("job %s: %v iterations, %d GPUs (%d unscaled)", j.Name, j.Iterations, j.GPUs, jobs[i].GPUs)
+		}
+		// Sizes keep their proportions: seconds per drawn iteration are equal.
+		if r0, r := scaled[0].DurationS/jobs[0].Iterations, j.DurationS/jobs[i].Iterations; math.Abs(r/r0-1) > 1e-3 {
+			t.Errorf("job %s scaled by %v, job 0 by %v", j.Name, r, r0)
+		}
+	}
+	if math.Abs(work-TestbedWorkGPUS) > 1 || TestbedWorkGPUS > 16*2317 {
+		t.Errorf("total work %.1f GPU-s, want %d within Table II's 16 × 2317 s", work, TestbedWorkGPUS)
 	}
 	bad := *p
 	bad.LargeJobs, bad.MinIterations = 40, 9000

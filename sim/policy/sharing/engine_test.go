@@ -60,6 +60,7 @@ func run(t testing.TB, c *cluster.Cluster, m perf.Model, jobs []workload.Job, p 
 func TestExampleCInTheEngine(t *testing.T) {
 	c := mustCluster(t, 1, 2, 11)
 	p := perf.DefaultAnalyticParams()
+	p.ComputeSpeed = nil // hand-computed times are at the fitted (T4) speed
 	p.LatencyUS = 0
 	p.Models = perf.ModelTable{
 		{Model: "r", BatchSize: 1, AlphaCompS: 1, MemBaseGB: 6, Intensity: 1},
@@ -125,6 +126,7 @@ func TestPairTimesMatchTheEngine(t *testing.T) {
 		xiR, xiN := 1+5*r.Float64(), 1+5*r.Float64()
 		k := []float64{0, lR, r.Float64() * lR}[i%3]
 		p := perf.DefaultAnalyticParams()
+		p.ComputeSpeed = nil // hand-computed times are at the fitted (T4) speed
 		p.Models = perf.ModelTable{{Model: "r", BatchSize: 1, AlphaCompS: 1}, {Model: "n", BatchSize: 1, AlphaCompS: 1}}
 		p.Xi = perf.XiParams{Model: "matrix", Models: []string{"r", "n"}, Matrix: [][]float64{{1, xiR}, {xiN, 1}}}
 		res := run(t, c, mustAnalytic(t, p, c), []workload.Job{
