@@ -34,16 +34,16 @@ vet:
 
 # Everything but the browser tests, which test-e2e runs against the site.
 test-native:
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v /build/e2e)
+	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v /build/e2e)
 
 # The simulation core under WebAssembly in node: the same tests must pass.
 test-wasm:
-	$(WASMENV) $(GO) test -count=1 -exec="$(WASMEXEC)" ./sim/...
+	$(WASMENV) $(GO) test -count=1 -timeout 40m -exec="$(WASMEXEC)" ./sim/...
 
 # Browser and parity tests against the built site; they fail rather than
 # skip here, so a missing browser cannot pass CI silently.
 test-e2e: site chromium
-	SCHEDLAB_SITE="$(abspath $(OUT))" SCHEDLAB_REQUIRE_E2E=1 $(GO) test -count=1 -v ./build/e2e/
+	SCHEDLAB_SITE="$(abspath $(OUT))" SCHEDLAB_REQUIRE_E2E=1 $(GO) test -count=1 -timeout 30m -v ./build/e2e/
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
