@@ -147,9 +147,9 @@ func TestNumbers(t *testing.T) {
 		t.Fatalf("decoded %+v", d)
 	}
 	for in, want := range map[string]string{
-		`{"name":"x","mode":"fast","servers":[{"count":1,"gpus":1}],"ratio":1e400}`:                 "ratio: the number 1e400 is too large",
+		`{"name":"x","mode":"fast","servers":[{"count":1,"gpus":1}],"ratio":1e400}`:                  "ratio: the number 1e400 is too large",
 		`{"name":"x","mode":"fast","servers":[{"count":1e400,"gpus":1}]}`:                            "servers[0].count: the number 1e400 is too large",
-		`{"name":"x","mode":"fast","servers":[{"count":1,"gpus":1}],"seeds":[-1]}`:                  "seeds[0]: must be a whole number from 0 to 18446744073709551615, got the number -1",
+		`{"name":"x","mode":"fast","servers":[{"count":1,"gpus":1}],"seeds":[-1]}`:                   "seeds[0]: must be a whole number from 0 to 18446744073709551615, got the number -1",
 		`{"name":"x","mode":"fast","servers":[{"count":1,"gpus":1}],"seeds":[18446744073709551616]}`: "seeds[0]: must be a whole number from 0 to 18446744073709551615",
 		`{"name":"x","mode":"fast","servers":[{"count":2.5,"gpus":1}]}`:                              "servers[0].count: must be a whole number, got the number 2.5",
 	} {
