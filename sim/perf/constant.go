@@ -15,7 +15,7 @@ type ConstantParams struct {
 // TypeSpeed is the relative speed of one GPU type.
 type TypeSpeed struct {
 	GPUType string  `json:"gpu_type"`
-	Speed   float64 `json:"speed" min:"0.000001" help:"how many times faster than the reference type"`
+	Speed   float64 `json:"speed" min:"0.000001" max:"1000" help:"how many times faster than the reference type"`
 }
 
 // Constant is the simplest base model: a job alone on its GPUs finishes in

@@ -47,8 +47,11 @@ func (sc *Scenario) SweepVariant(x float64) (*Scenario, error) {
 	for _, p := range sc.Sweep.Scale {
 		err := setPath(&tree, p, func(old any) (any, error) {
 			n, ok := old.(json.Number)
+			if !ok && old == nil {
+				return nil, fmt.Errorf("%s: the sweep scales this path, but the scenario has no number there", p)
+			}
 			if !ok {
-				return nil, fmt.Errorf("%s: cannot scale %v, it is not a number", p, old)
+				return nil, fmt.Errorf("%s: the sweep scales this path, but it holds %s, not a number", p, describeJSON(old))
 			}
 			f, _ := n.Float64()
 			v := f * x
@@ -64,12 +67,14 @@ func (sc *Scenario) SweepVariant(x float64) (*Scenario, error) {
 	return parseTree(tree)
 }
 
+// parseTree checks a variant. Its limits and its own variants are checked
+// by the document it comes from.
 func parseTree(tree any) (*Scenario, error) {
 	data, err := json.Marshal(tree)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(data)
+	return parse(data, false)
 }
 
 // setPath replaces the value at path ("a.b[2].c") with f(old). Missing
@@ -112,6 +117,20 @@ func setPath(root *any, path string, f func(old any) (any, error)) error {
 		cur = get()
 	}
 	return nil
+}
+
+func describeJSON(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "true or false"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%v", v)
 }
 
 type pathStep struct {

@@ -45,6 +45,7 @@ type Scenario struct {
 	Quick     *Quick     `json:"quick,omitempty"`
 
 	raw          []byte // the document, for variants
+	pointJobs    []int64 // jobs of one run at each sweep value (top-level documents)
 	generator    workload.Generator
 	perfParams   any
 	policyParams []any
@@ -94,8 +95,16 @@ var PlotKinds = []string{"jct_cdf", "gantt", "queue_by_model"}
 // series:gavel/objective.
 var ExtraPlotKinds = []string{"shares", "wait_by_model"}
 
-// Parse reads and checks a scenario document.
+// Parse reads and checks a scenario document: its shape, every value, the
+// limits (see Limits) and everything a run would otherwise refuse later,
+// including each sweep value's and the quick version's variant.
 func Parse(data []byte) (*Scenario, error) {
+	return parse(data, true)
+}
+
+// parse checks a document; top documents also check their variants and
+// the limits of the whole study (a variant is checked by its parent).
+func parse(data []byte, top bool) (*Scenario, error) {
 	tree, err := schema.Parse(data)
 	if err != nil {
 		return nil, schema.Problems{{Msg: err.Error()}}
@@ -105,6 +114,12 @@ func Parse(data []byte) (*Scenario, error) {
 	ps = append(ps, sc.resolve()...) // report every problem at once
 	if len(ps) == 0 {
 		ps = sc.checkStudy() // needs the policies resolved
+	}
+	if len(ps) == 0 {
+		ps = sc.checkBuild()
+	}
+	if len(ps) == 0 && top {
+		ps = sc.checkVariants()
 	}
 	if len(ps) > 0 {
 		return nil, schema.Problems(ps)
@@ -129,8 +144,13 @@ func (sc *Scenario) resolve() []schema.Problem {
 			add(schema.Index("cluster.servers", i)+".gpu_type", "is required (e.g. \"V100\")")
 		}
 	}
+	ps = append(ps, sc.checkClusterLimits()...)
 	ps = append(ps, sc.resolvePerf()...)
-	ps = append(ps, sc.resolveWorkload()...)
+	if wp := sc.resolveWorkload(); len(wp) > 0 {
+		ps = append(ps, wp...)
+	} else {
+		ps = append(ps, sc.checkJobLimits()...)
+	}
 	ps = append(ps, sc.resolvePolicies()...)
 	seen := map[uint64]bool{}
 	for i, s := range sc.Seeds {

@@ -644,7 +644,13 @@ func jsonName(f reflect.StructField) (string, bool) {
 	return name, f.IsExported() && name != "-"
 }
 
-func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+// fmtNum prints whole numbers in full (10000000, not 1e+07).
+func fmtNum(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
 
 func describe(tree any) string {
 	switch v := tree.(type) {
