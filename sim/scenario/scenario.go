@@ -44,7 +44,7 @@ type Scenario struct {
 	Checks    []Check    `json:"checks,omitempty"`
 	Quick     *Quick     `json:"quick,omitempty"`
 
-	raw          []byte // the document, for variants
+	raw          []byte  // the document, for variants
 	pointJobs    []int64 // jobs of one run at each sweep value (top-level documents)
 	generator    workload.Generator
 	perfParams   any
