@@ -111,7 +111,7 @@ func parse(data []byte, top bool) (*Scenario, error) {
 	}
 	sc := Scenario{raw: data}
 	ps := schema.Decode(tree, &sc, "")
-	ps = append(ps, sc.resolve()...) // report every problem at once
+	ps = append(ps, uncovered(sc.resolve(), ps)...) // report every problem at once
 	if len(ps) == 0 {
 		ps = sc.checkStudy() // needs the policies resolved
 	}
@@ -125,6 +125,22 @@ func parse(data []byte, top bool) (*Scenario, error) {
 		return nil, schema.Problems(ps)
 	}
 	return &sc, nil
+}
+
+// uncovered drops the problems at paths that already have one (a value of
+// the wrong type is not also "required").
+func uncovered(ps, have []schema.Problem) []schema.Problem {
+	seen := make(map[string]bool, len(have))
+	for _, p := range have {
+		seen[p.Path] = true
+	}
+	out := ps[:0]
+	for _, p := range ps {
+		if !seen[p.Path] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // resolve decodes the kind-specific parts and checks what spans fields.

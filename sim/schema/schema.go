@@ -94,7 +94,14 @@ func Prefix(parent string, ps []Problem) []Problem {
 
 // Parse reads a JSON document into a generic tree (numbers as json.Number).
 // A syntax error is reported with its line and column.
+//
+// A UTF-8 byte-order mark is skipped; UTF-16 and UTF-32 documents are
+// refused with a sentence that says so.
 func Parse(data []byte) (any, error) {
+	if err := checkEncoding(data); err != nil {
+		return nil, err
+	}
+	data = bytes.TrimPrefix(data, utf8BOM)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var tree any
@@ -107,6 +114,19 @@ func Parse(data []byte) (any, error) {
 		return nil, fmt.Errorf("line %d, column %d: unexpected data after the JSON document", line, col)
 	}
 	return tree, nil
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// checkEncoding recognises UTF-16 and UTF-32 by their byte-order marks or,
+// without one, by the zero bytes ASCII text has in them.
+func checkEncoding(data []byte) error {
+	wide := bytes.HasPrefix(data, []byte{0xFF, 0xFE}) || bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0, 0, 0xFE, 0xFF}) ||
+		len(data) >= 2 && (data[0] == 0) != (data[1] == 0)
+	if wide {
+		return fmt.Errorf("the document is UTF-16 or UTF-32 text; save it as UTF-8")
+	}
+	return nil
 }
 
 func syntaxProblem(data []byte, err error) error {
