@@ -108,6 +108,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		rep.Table(stdout)
 	}
 	explainUnschedulable(rep, stderr)
+	for _, r := range rep.Runs {
+		if r.Result != nil && *format == "table" {
+			for _, n := range r.Result.Notes() {
+				fmt.Fprintf(stderr, "%s (seed %d): note: %s\n", r.Policy, r.Seed, n)
+			}
+		}
+	}
 	if *out != "" {
 		if err := writeOutputs(rep, seeds, *out); err != nil {
 			fmt.Fprintln(stderr, "schedlab:", err)
