@@ -83,9 +83,9 @@ func utf16Bytes(s string, bigEndian, bom bool) []byte {
 
 type badInput struct {
 	name string
-	doc  string // the document, or
+	doc  string                                // the document, or
 	file func(t *testing.T, dir string) string // a path to give the CLI
-	want string // "path: phrase" (or the phrase of a file-level problem)
+	want string                                // "path: phrase" (or the phrase of a file-level problem)
 }
 
 const analyticPerf = `, "perf": {"model": "analytic"}`
