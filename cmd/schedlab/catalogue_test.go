@@ -105,6 +105,8 @@ func catalogue() []badInput {
 		{name: "syntax error", doc: "{\n\"name\": }", want: "line 2, column 9: invalid character '}'"},
 		{name: "truncated", doc: `{"name": "x", "cluster": {`, want: "the document is empty or ends too early"},
 		{name: "trailing data", doc: doc("", "", "") + ` {}`, want: "unexpected data after the JSON document"},
+		{name: "8,000,000 numbers", doc: `{"name": "x", "seeds": [` + strings.Repeat("0,", 8_000_000) + `0]}`, want: "the document has more than 2,000,000 elements"},
+		{name: "660,000 tiny jobs", doc: doc("", `{"jobs": [`+strings.Repeat(`{"id": "a"},`, 660_000)+`{}]}`, ""), want: "workload.jobs: lists 660,001 jobs, above the limit of 100,000 explicit jobs"},
 		{name: "nested 20,000 deep", doc: strings.Repeat("[", 20000) + strings.Repeat("]", 20000), want: "exceeded max depth"},
 		{name: "binary", doc: "\x89PNG\r\n\x1a\n\x00\x00", want: "invalid character"},
 		{name: "UTF-16 LE with BOM", file: bytesFile(utf16Bytes(doc("", "", ""), false, true)), want: "UTF-16 or UTF-32 text; save it as UTF-8"},
@@ -171,7 +173,7 @@ func catalogue() []badInput {
 		{name: "compute 2", doc: doc("", job(`, "compute": 2`), ""), want: "workload.jobs[0].compute: must be at most 1, got 2"},
 		{name: "job gpus 5000", doc: doc("", `{"jobs": [{"id": "j1", "gpus": 5000, "model": "m", "duration_s": 60}]}`, ""), want: "workload.jobs[0].gpus: must be at most 4096, got 5000"},
 		{name: "100,001 explicit jobs", doc: doc("", manyJobs(100_001), ""), want: "workload.jobs: lists 100,001 jobs, above the limit of 100,000 explicit jobs"},
-		{name: "200,000 explicit jobs", doc: doc("", manyJobs(200_000), ""), want: "workload.jobs: lists 200,000 jobs, above the limit of 100,000 explicit jobs"},
+		{name: "200,000 explicit jobs", doc: doc("", manyJobs(200_000), ""), want: "the document has more than 2,000,000 elements (values, keys and lists), the limit for one document"},
 
 		// Generators.
 		{name: "unknown generator", doc: doc("", gen(`"kind": "philly"`), ""), want: `workload.generator.kind: unknown generator "philly"`},

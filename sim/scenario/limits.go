@@ -136,6 +136,19 @@ func (sc *Scenario) checkClusterLimits() []schema.Problem {
 		group(n), strings.Join(parts, " + "), group(Limits.MaxGPUs))}}
 }
 
+// explicitJobsLimit refuses a document listing too many jobs before they
+// are decoded.
+func explicitJobsLimit(tree any) []schema.Problem {
+	doc, _ := tree.(map[string]any)
+	w, _ := doc["workload"].(map[string]any)
+	jobs, _ := w["jobs"].([]any)
+	if int64(len(jobs)) <= Limits.MaxExplicitJobs {
+		return nil
+	}
+	return []schema.Problem{{Path: "workload.jobs", Msg: fmt.Sprintf(
+		"lists %s jobs, above the limit of %s explicit jobs; list fewer jobs, or describe them with a generator", group(int64(len(jobs))), group(Limits.MaxExplicitJobs))}}
+}
+
 // checkJobLimits runs once the workload is resolved, before any job is
 // generated.
 func (sc *Scenario) checkJobLimits() []schema.Problem {

@@ -109,6 +109,9 @@ func parse(data []byte, top bool) (*Scenario, error) {
 	if err != nil {
 		return nil, schema.Problems{{Msg: err.Error()}}
 	}
+	if ps := explicitJobsLimit(tree); ps != nil {
+		return nil, schema.Problems(ps) // before decoding them
+	}
 	sc := Scenario{raw: data}
 	ps := schema.Decode(tree, &sc, "")
 	ps = append(ps, uncovered(sc.resolve(), ps)...) // report every problem at once
@@ -122,7 +125,7 @@ func parse(data []byte, top bool) (*Scenario, error) {
 		ps = sc.checkVariants()
 	}
 	if len(ps) > 0 {
-		return nil, schema.Problems(ps)
+		return nil, schema.Problems(schema.Truncate(ps, 0))
 	}
 	return &sc, nil
 }
@@ -172,6 +175,7 @@ func (sc *Scenario) resolve() []schema.Problem {
 	for i, s := range sc.Seeds {
 		if seen[s] {
 			add(schema.Index("seeds", i), "seed %d is listed twice", s)
+			break // one is enough to say it
 		}
 		seen[s] = true
 	}

@@ -102,6 +102,9 @@ func Parse(data []byte) (any, error) {
 		return nil, err
 	}
 	data = bytes.TrimPrefix(data, utf8BOM)
+	if n := countElements(data, MaxElements); n > MaxElements {
+		return nil, fmt.Errorf("the document has more than %s elements (values, keys and lists), the limit for one document (schema.MaxElements); use a generator instead of listing every job", thousands(MaxElements))
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var tree any
@@ -117,6 +120,46 @@ func Parse(data []byte) (any, error) {
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// MaxElements bounds the elements of a document (each costs about a
+// hundred bytes once parsed): 2,000,000 is three times a scenario of
+// 100,000 explicit jobs, and parses in under 250 MB.
+const MaxElements = 2_000_000
+
+// thousands writes n with separators: 2,000,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// countElements counts the commas, colons and openings outside strings,
+// up to limit+1: a bound on the parsed tree's size, known before parsing.
+func countElements(data []byte, limit int) int {
+	n, inString, escaped := 0, false, false
+	for _, b := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == ',' || b == ':' || b == '[' || b == '{':
+			if n++; n > limit {
+				return n
+			}
+		}
+	}
+	return n
+}
 
 // checkEncoding recognises UTF-16 and UTF-32 by their byte-order marks or,
 // without one, by the zero bytes ASCII text has in them.
@@ -184,6 +227,19 @@ func Decode(tree any, dst any, path string, extra ...string) []Problem {
 			ps = append(ps, p)
 		}
 	}
+	return Truncate(ps, d.more)
+}
+
+// Truncate keeps the first MaxProblems problems and says how many more
+// there are (more of them were already left out).
+func Truncate(ps []Problem, more int) []Problem {
+	if len(ps) > MaxProblems {
+		more += len(ps) - MaxProblems
+		ps = ps[:MaxProblems]
+	}
+	if more > 0 {
+		ps = append(ps, Problem{Msg: fmt.Sprintf("... and %d more problems", more)})
+	}
 	return ps
 }
 
@@ -228,14 +284,24 @@ func (p *pathNode) elem(i int) *pathNode       { return &pathNode{parent: p, ind
 // checks are skipped (the shape problem already speaks for it).
 type dropped struct{}
 
+// MaxProblems is the most problems Decode lists; beyond it they are
+// counted, so that a document of a million bad values costs no more than
+// one of a hundred.
+const MaxProblems = 100
+
 type decoder struct {
 	extra      []string
+	more       int       // problems beyond MaxProblems
 	shape      []Problem // wrong types, unknown fields, unreadable numbers
 	shapePaths map[string]bool
 	rest       []Problem // ranges, enums and Check methods
 }
 
 func (d *decoder) bad(p *pathNode, msg string) bool {
+	if len(d.shape) >= MaxProblems {
+		d.more++
+		return false
+	}
 	path := p.String()
 	d.shape = append(d.shape, Problem{path, msg})
 	if d.shapePaths == nil {
@@ -608,8 +674,10 @@ func (d *decoder) checkStruct(v reflect.Value, node any, p *pathNode, ti *typeIn
 		val, given := obj[f.name]
 		given = given && val != nil
 		child := pathNode{parent: p, key: f.name}
-		if f.ranged {
+		if f.ranged && len(d.rest) < 2*MaxProblems {
 			d.rest = checkField(fv, &f, &child, given, d.rest)
+		} else if f.ranged {
+			d.more++
 		}
 		d.check(fv, val, &child)
 	}
