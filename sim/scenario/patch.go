@@ -26,11 +26,17 @@ func (sc *Scenario) Variant(assigns ...Assign) (*Scenario, error) {
 			return nil, err
 		}
 	}
-	return parseTree(tree)
+	return parseTree(tree, true)
 }
 
 // SweepVariant returns the variant of the sweep at value x.
 func (sc *Scenario) SweepVariant(x float64) (*Scenario, error) {
+	return sc.sweepVariant(x, true)
+}
+
+// sweepVariant is SweepVariant; dry false skips the variant's dry build
+// (the validator builds only the extreme sweep values, see checkVariants).
+func (sc *Scenario) sweepVariant(x float64, dry bool) (*Scenario, error) {
 	if sc.Sweep == nil {
 		return sc, nil
 	}
@@ -64,17 +70,17 @@ func (sc *Scenario) SweepVariant(x float64) (*Scenario, error) {
 			return nil, err
 		}
 	}
-	return parseTree(tree)
+	return parseTree(tree, dry)
 }
 
 // parseTree checks a variant. Its limits and its own variants are checked
 // by the document it comes from.
-func parseTree(tree any) (*Scenario, error) {
+func parseTree(tree any, dry bool) (*Scenario, error) {
 	data, err := json.Marshal(tree)
 	if err != nil {
 		return nil, err
 	}
-	return parse(data, false)
+	return parse(data, false, dry)
 }
 
 // setPath replaces the value at path ("a.b[2].c") with f(old). Missing
@@ -190,7 +196,7 @@ func (sc *Scenario) WithPolicy(i int) (*Scenario, error) {
 	for _, k := range []string{"reference", "checks", "quick"} {
 		delete(obj, k)
 	}
-	return parseTree(obj)
+	return parseTree(obj, true)
 }
 
 // Document returns the scenario's JSON document (for a variant, the

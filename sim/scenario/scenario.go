@@ -99,12 +99,13 @@ var ExtraPlotKinds = []string{"shares", "wait_by_model"}
 // limits (see Limits) and everything a run would otherwise refuse later,
 // including each sweep value's and the quick version's variant.
 func Parse(data []byte) (*Scenario, error) {
-	return parse(data, true)
+	return parse(data, true, true)
 }
 
 // parse checks a document; top documents also check their variants and
-// the limits of the whole study (a variant is checked by its parent).
-func parse(data []byte, top bool) (*Scenario, error) {
+// the limits of the whole study (a variant is checked by its parent); dry
+// builds the workload to find what Build would refuse (see checkBuild).
+func parse(data []byte, top, dry bool) (*Scenario, error) {
 	tree, err := schema.Parse(data)
 	if err != nil {
 		return nil, schema.Problems{{Msg: err.Error()}}
@@ -119,7 +120,7 @@ func parse(data []byte, top bool) (*Scenario, error) {
 		ps = sc.checkStudy() // needs the policies resolved
 	}
 	if len(ps) == 0 {
-		ps = sc.checkBuild()
+		ps = sc.checkBuild(dry)
 	}
 	if len(ps) == 0 && top {
 		ps = sc.checkVariants()

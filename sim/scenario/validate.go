@@ -19,12 +19,12 @@ const dryBuildJobs = 20_000
 // would otherwise report only when running: a model missing from the perf
 // model's table, measure.jobs_to beyond the job count, jobs larger than a
 // policy schedules.
-func (sc *Scenario) checkBuild() []schema.Problem {
+func (sc *Scenario) checkBuild(dry bool) []schema.Problem {
 	n, _ := sc.jobCount()
 	if m := sc.Measure; int64(m.JobsTo) > n {
 		return []schema.Problem{{Path: "measure.jobs_to", Msg: fmt.Sprintf("is %d but the workload has only %d jobs; measure fewer jobs or add jobs", m.JobsTo, n)}}
 	}
-	if n > dryBuildJobs {
+	if n > dryBuildJobs || !dry {
 		return nil
 	}
 	in, err := sc.Build(sc.RunSeeds()[0])
@@ -113,8 +113,10 @@ func (sc *Scenario) sweepJobs(base *Scenario, what string) ([]int64, []schema.Pr
 		values = []float64{values[0], values[len(values)-1]}
 	}
 	var jobs []int64
-	for _, x := range values {
-		v, err := base.SweepVariant(x)
+	for i, x := range values {
+		// Every value's document is checked; the extreme values are also
+		// built (a sweep changes numbers, and its job count grows with x).
+		v, err := base.sweepVariant(x, i == 0 || i == len(values)-1)
 		if err != nil {
 			return nil, variantProblems(err, "sweep", fmt.Sprintf("(at sweep value %g%s)", x, what))
 		}
