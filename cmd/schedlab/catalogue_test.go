@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf16"
@@ -234,14 +233,6 @@ func bytesFile(data []byte) func(*testing.T, string) string {
 		}
 		return p
 	}
-}
-
-func fifoFile(t *testing.T, dir string) string {
-	p := filepath.Join(dir, "pipe")
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Skipf("no named pipes here: %v", err)
-	}
-	return p
 }
 
 // bigFile is a sparse file just over the size limit.
