@@ -1,9 +1,12 @@
 package scenario
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/schema"
@@ -27,6 +30,50 @@ func (sc *Scenario) checkBuild(dry bool) []schema.Problem {
 	if n > dryBuildJobs || !dry {
 		return nil
 	}
+	key, err := sc.buildKey()
+	if err != nil {
+		return sc.dryBuild()
+	}
+	if ps, ok := dryBuilds.Load(key); ok {
+		return append([]schema.Problem(nil), ps.([]schema.Problem)...)
+	}
+	ps := sc.dryBuild()
+	if dryBuildCount.Add(1) > 64 { // a small cache: keystrokes in the page edit other fields
+		dryBuilds.Clear()
+		dryBuildCount.Store(0)
+	}
+	dryBuilds.Store(key, ps)
+	return ps
+}
+
+// dryBuilds caches dry builds by what they depend on, so that checking
+// the same workload again (the page validates at every keystroke, a
+// sweep's variants share it) costs nothing.
+var (
+	dryBuilds     sync.Map // string -> []schema.Problem
+	dryBuildCount atomic.Int64
+)
+
+// buildKey is everything a dry build depends on.
+func (sc *Scenario) buildKey() (string, error) {
+	names := make([]string, len(sc.Policies))
+	for i, p := range sc.Policies {
+		names[i] = p.Name + "\x00" + sc.PolicyLabel(i)
+	}
+	b, err := json.Marshal(struct {
+		Seed     uint64
+		Cluster  any
+		Workload any
+		Perf     any
+		Measure  Measure
+		Policies []string
+	}{sc.RunSeeds()[0], sc.Cluster, sc.Workload, sc.Perf, sc.Measure, names})
+	return string(b), err
+}
+
+// dryBuild builds the first seed's inputs and checks the jobs against the
+// policies' own limits.
+func (sc *Scenario) dryBuild() []schema.Problem {
 	in, err := sc.Build(sc.RunSeeds()[0])
 	if err != nil {
 		return []schema.Problem{sc.buildProblem(err)}
