@@ -315,3 +315,50 @@ func TestBadInputCatalogue(t *testing.T) {
 		t.Errorf("the process grew to %d MB", peakSys>>20)
 	}
 }
+
+// Inputs the issue found refused or garbled that are in fact fine: they
+// validate and run.
+func TestAcceptedInputs(t *testing.T) {
+	for name, d := range map[string]string{
+		"gpus 4.0 and count 2e0": doc(`{"servers": [{"count": 2e0, "gpus": 4.0, "gpu_type": "V100"}]}`, "", ""),
+		"UTF-8 byte-order mark":  "\xEF\xBB\xBF" + doc("", "", ""),
+		"seed 2^63 and 2^64-1":   doc("", "", `, "seeds": [9223372036854775808, 18446744073709551615]`),
+		"sweep writes 1e6 into an integer": doc("", poissonGen(""), sweep(`"values": [10, 1e6], "params": ["workload.generator.jobs"]`)+
+			`, "quick": {"values": [10]}, "reference": {"source": "s", "values": [{"policy": "FIFO", "metric": "avg_jct_s", "x": 10, "value": 1}]}`),
+		"control characters in labels": `{"name": "c\u001b[2J", "cluster": ` + okCluster + `, "workload": ` + okJobs + `, "policies": [{"name": "fifo", "label": "F\u001b[31m"}]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "doc.json")
+			if err := os.WriteFile(p, []byte(d), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"validate", p}, {"run", p, "--quick"}} {
+				var out, errOut bytes.Buffer
+				if code := dispatch(args, &out, &errOut); code != exitOK {
+					t.Fatalf("%v: exit %d\n%s\n%s", args, code, out.String(), errOut.String())
+				}
+			}
+		})
+	}
+}
+
+// The largest cluster and the most runs the limits allow run to the end.
+func TestLargestClusterAndMostRuns(t *testing.T) {
+	for name, d := range map[string]string{
+		"100,000 GPUs": `{"name": "g", "cluster": {"servers": [{"count": 12500, "gpus": 8, "gpu_type": "V100"}]}, "workload": ` +
+			gen(`"kind": "poisson", "jobs": 2000, "jobs_per_hour": 2000, "gpu_mix": [{"gpus": 1, "weight": 1}, {"gpus": 64, "weight": 1}], "duration": {"dist": "fixed", "mean_s": 600}, "models": [{"model": "m", "weight": 1}]`) +
+			`, "policies": [{"name": "fifo"}]}`,
+		"10,000 runs": doc("", "", sweep(`"values": [`+numbers(100)+`], "params": ["engine.restart_s"]`)+`, "seeds": [`+numbers(100)+`]`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "doc.json")
+			if err := os.WriteFile(p, []byte(d), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out, errOut bytes.Buffer
+			if code := dispatch([]string{"run", p}, &out, &errOut); code != exitOK {
+				t.Fatalf("exit %d\n%.2000s", code, errOut.String())
+			}
+		})
+	}
+}
