@@ -217,3 +217,28 @@ func satMul(a, b int64) int64 {
 	}
 	return a * b
 }
+
+// OverBudget returns, when the scenario's estimated memory is above
+// budget bytes (the page's, for instance), a sentence that says so and
+// what to reduce; "" when it fits.
+func (s Size) OverBudget(budget int64) string {
+	if s.EstimatedBytes <= budget {
+		return ""
+	}
+	what := "the jobs"
+	switch {
+	case s.GPUs*bytesPerGPU > s.JobRuns*bytesPerJob:
+		what = "the cluster's GPUs"
+	case s.Runs > 1:
+		what = "the jobs, seeds, sweep values or policies"
+	}
+	return fmt.Sprintf("this scenario needs about %s of memory (%s GPUs, %s job records over %s runs), more than the %s available here; reduce %s",
+		gib(s.EstimatedBytes), group(s.GPUs), group(s.JobRuns), group(s.Runs), gib(budget), what)
+}
+
+func gib(n int64) string {
+	if n >= 1<<30 {
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	}
+	return fmt.Sprintf("%d MB", n>>20)
+}

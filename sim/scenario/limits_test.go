@@ -100,3 +100,20 @@ func TestSweepVariantsAreValidated(t *testing.T) {
 		}
 	}
 }
+
+// A scenario over a memory budget gets a sentence that says what to
+// reduce; one within it gets none.
+func TestOverBudget(t *testing.T) {
+	sc, err := scenario.Parse([]byte(doc("", poisson("1000000"), `, "seeds": [1, 2]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sc.Size()
+	msg := s.OverBudget(1 << 30)
+	if !strings.Contains(msg, "2,000,000 job records over 2 runs), more than the 1.0 GB available here; reduce the jobs, seeds, sweep values or policies") {
+		t.Fatalf("over budget: %q", msg)
+	}
+	if m := s.OverBudget(s.EstimatedBytes); m != "" {
+		t.Fatalf("within budget: %q", m)
+	}
+}
