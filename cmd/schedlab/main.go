@@ -36,7 +36,11 @@ const (
 )
 
 func main() {
-	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
+	out, errOut := &safeWriter{w: os.Stdout}, &safeWriter{w: os.Stderr}
+	code := dispatch(os.Args[1:], out, errOut)
+	out.Flush()
+	errOut.Flush()
+	os.Exit(code)
 }
 
 func dispatch(args []string, stdout, stderr io.Writer) int {

@@ -107,6 +107,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: %s\n\n", sc.Name, sc.Title)
 		rep.Table(stdout)
 	}
+	explainUnschedulable(rep, stderr)
+	for _, r := range rep.Runs {
+		if r.Result != nil && *format == "table" {
+			for _, n := range r.Result.Notes() {
+				fmt.Fprintf(stderr, "%s (seed %d): note: %s\n", r.Policy, r.Seed, n)
+			}
+		}
+	}
 	if *out != "" {
 		if err := writeOutputs(rep, seeds, *out); err != nil {
 			fmt.Fprintln(stderr, "schedlab:", err)
@@ -121,6 +129,22 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// explainUnschedulable says in words when no job of a run could ever
+// run, instead of leaving a table of zeros to explain itself.
+func explainUnschedulable(rep *experiment.Report, w io.Writer) {
+	for _, r := range rep.Runs {
+		if r.Result == nil || len(r.Result.Jobs) == 0 {
+			continue
+		}
+		if s := r.Summary; s.Jobs > 0 && s.Unschedulable == s.Jobs {
+			j := r.Result.Jobs[0]
+			fmt.Fprintf(w, "%s (seed %d): every one of the %d jobs is unschedulable on this cluster, so there is nothing to measure; e.g. job %s: %s\n",
+				r.Policy, r.Seed, s.Jobs, j.Name, j.Reason)
+			return
+		}
+	}
 }
 
 // writeOutputs writes results and plots; with several seeds, the plots of

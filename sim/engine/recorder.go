@@ -51,11 +51,34 @@ type Interval struct {
 
 // UtilPoint says that from TimeS on, BusyGPUs GPUs held at least one job
 // and Slots job-GPU assignments existed (above BusyGPUs when GPUs are shared).
+// BusyGPUSeconds is the integral of busy GPUs from time 0 to TimeS, so that
+// a thinned series (see Stats.UtilThinned) still integrates exactly between
+// the points it kept.
 type UtilPoint struct {
-	TimeS    float64
-	BusyGPUs int
-	Slots    int
+	TimeS          float64
+	BusyGPUs       int
+	Slots          int
+	BusyGPUSeconds float64
 }
+
+// Recorder caps: beyond them the recorder summarises instead of growing,
+// and Result.Notes says what it summarised. Each costs at most a few tens
+// of MB.
+const (
+	// MaxUtilPoints bounds the utilisation steps; at the cap every other
+	// step is merged into its neighbour (the busy GPU-seconds between the
+	// kept points stay exact, see UtilPoint).
+	MaxUtilPoints = 1 << 18
+	// MaxIntervals bounds the per-GPU allocation intervals (Gantt chart
+	// and timeline); later intervals are counted, not kept.
+	MaxIntervals = 1 << 20
+	// MaxSeriesPoints bounds one recorded series; at the cap every other
+	// point is dropped (a series is a sample of a quantity over time).
+	MaxSeriesPoints = 1 << 14
+	// MaxSeriesTotal bounds the points of all series of a run; later
+	// points are counted, not kept.
+	MaxSeriesTotal = 1 << 21
+)
 
 // Decision is one entry of the decision log: why a policy did something.
 type Decision struct {
@@ -73,6 +96,54 @@ type Stats struct {
 	DroppedLog    int64 // decision-log entries over the cap
 	FinishedJobs  int
 	RateRecompute int64
+
+	UtilThinned      int     // times the utilisation steps were halved
+	DroppedIntervals int64   // GPU intervals over MaxIntervals, not kept
+	IntervalsUntilS  float64 // the kept intervals cover [0, IntervalsUntilS] when some were dropped
+	SeriesThinned    int64   // times a series was halved at MaxSeriesPoints
+	DroppedSeries    int64   // series points over MaxSeriesTotal, not kept
+}
+
+// RecorderCaps override the recorder's caps (zero fields keep the
+// defaults MaxUtilPoints, MaxIntervals, MaxSeriesPoints, MaxSeriesTotal).
+type RecorderCaps struct {
+	UtilPoints, Intervals, SeriesPoints, SeriesTotal int
+}
+
+func (c RecorderCaps) withDefaults() RecorderCaps {
+	set := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	set(&c.UtilPoints, MaxUtilPoints)
+	set(&c.Intervals, MaxIntervals)
+	set(&c.SeriesPoints, MaxSeriesPoints)
+	set(&c.SeriesTotal, MaxSeriesTotal)
+	return c
+}
+
+// Notes says in plain sentences what the recorder summarised or left out
+// to stay within its caps; nil when it kept everything.
+func (r *Result) Notes() []string {
+	var out []string
+	st := r.Stats
+	if st.UtilThinned > 0 {
+		out = append(out, fmt.Sprintf("utilisation over time was recorded at a coarser grain (every other step merged %d times, to stay within the recorder's cap); the utilisation metric stays exact", st.UtilThinned))
+	}
+	if st.DroppedIntervals > 0 {
+		out = append(out, fmt.Sprintf("%d GPU intervals beyond the recorder's cap were not kept: the Gantt chart and the timeline cover only t ≤ %.0f s", st.DroppedIntervals, st.IntervalsUntilS))
+	}
+	if st.DroppedLog > 0 {
+		out = append(out, fmt.Sprintf("the decision log keeps its first entries; %d later entries were not kept", st.DroppedLog))
+	}
+	if st.SeriesThinned > 0 {
+		out = append(out, fmt.Sprintf("long series were thinned %d times (every other point dropped) to stay within the recorder's cap", st.SeriesThinned))
+	}
+	if st.DroppedSeries > 0 {
+		out = append(out, fmt.Sprintf("%d series points beyond the recorder's cap were not kept", st.DroppedSeries))
+	}
+	return out
 }
 
 // Result is everything a run recorded.
@@ -119,11 +190,41 @@ func (s *State) recordUtil() {
 		u[n-1].BusyGPUs, u[n-1].Slots = s.busyGPUs, s.slots
 		return
 	}
-	s.res.Utilization = append(u, UtilPoint{TimeS: s.now, BusyGPUs: s.busyGPUs, Slots: s.slots})
+	cum := 0.0
+	if n := len(u); n > 0 {
+		cum = u[n-1].BusyGPUSeconds + float64(u[n-1].BusyGPUs)*(s.now-u[n-1].TimeS)
+	}
+	if len(u) >= s.caps.UtilPoints {
+		u = thinUtil(u)
+		s.res.Stats.UtilThinned++
+	}
+	s.res.Utilization = append(u, UtilPoint{TimeS: s.now, BusyGPUs: s.busyGPUs, Slots: s.slots, BusyGPUSeconds: cum})
+}
+
+// thinUtil keeps every other step and the last one, in place.
+func thinUtil(u []UtilPoint) []UtilPoint {
+	n := len(u)
+	k := 0
+	for i := 0; i < n; i += 2 {
+		u[k] = u[i]
+		k++
+	}
+	if (n-1)%2 != 0 {
+		u[k] = u[n-1]
+		k++
+	}
+	return u[:k]
 }
 
 func (s *State) recordInterval(g cluster.GPUID, id workload.JobID, since float64) {
 	if s.cfg.NoIntervals || s.now <= since {
+		return
+	}
+	if len(s.res.Intervals) >= s.caps.Intervals {
+		if s.res.Stats.DroppedIntervals == 0 {
+			s.res.Stats.IntervalsUntilS = s.now
+		}
+		s.res.Stats.DroppedIntervals++
 		return
 	}
 	s.res.Intervals = append(s.res.Intervals, Interval{GPU: g, Job: id, StartS: since, EndS: s.now})

@@ -36,6 +36,9 @@ type Config struct {
 	NoIntervals, NoLog bool
 	// MaxLogEntries caps the decision log; 0 means 100,000.
 	MaxLogEntries int
+	// Caps bound the other recordings (see RecorderCaps); zero keeps the
+	// defaults.
+	Caps RecorderCaps
 
 	// Window, when not empty, ends the run as soon as every job with an ID
 	// in [Window.From, Window.To) has finished: the steady-state
@@ -133,7 +136,7 @@ func newState(cfg Config) (*State, error) {
 		compute: make([]float64, c.NumGPUs()), serverFree: make([]int32, len(c.Servers)),
 		freeTotal: c.NumGPUs(), typeOf: make([]int8, c.NumGPUs()), typeIndex: map[string]int{},
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x9011c7)), res: &Result{}, maxLog: cfg.MaxLogEntries,
-		wakes: map[float64]bool{},
+		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
 	}
 	if s.believed == nil {
 		s.believed = cfg.Perf

@@ -38,8 +38,29 @@ func (s *State) Record(name string, job workload.JobID, v float64) {
 		ser.V[n-1] = v // one value per instant: the last one
 		return
 	}
+	if s.seriesTotal >= s.caps.SeriesTotal {
+		s.res.Stats.DroppedSeries++
+		return
+	}
+	if len(ser.T) >= s.caps.SeriesPoints {
+		before := len(ser.T)
+		ser.T, ser.V = thinSeries(ser.T), thinSeries(ser.V)
+		s.seriesTotal -= before - len(ser.T)
+		s.res.Stats.SeriesThinned++
+	}
 	ser.T = append(ser.T, s.now)
 	ser.V = append(ser.V, v)
+	s.seriesTotal++
+}
+
+// thinSeries keeps every other point, in place.
+func thinSeries(x []float64) []float64 {
+	k := 0
+	for i := 0; i < len(x); i += 2 {
+		x[k] = x[i]
+		k++
+	}
+	return x[:k]
 }
 
 // Recording reports whether Record keeps anything, so that a policy can

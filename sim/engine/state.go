@@ -89,6 +89,8 @@ type State struct {
 	scratch   []workload.JobID
 
 	seriesIndex map[seriesKey]int // see Record
+	seriesTotal int               // points over all series, see Record
+	caps        RecorderCaps
 }
 
 // Now is the current simulated time in seconds.

@@ -94,10 +94,10 @@ func (s Status) String() string { return statusNames[s] }
 // Overheads are the seconds of no progress charged when a job (re)starts or
 // moves. The job holds its GPUs during the overhead.
 type Overheads struct {
-	FirstStartS float64 `json:"first_start_s,omitempty" min:"0" unit:"s" help:"charged when a job starts for the first time"`
-	RestartS    float64 `json:"restart_s,omitempty" min:"0" unit:"s" help:"charged when a preempted job starts again (checkpoint restore)"`
-	MigrationS  float64 `json:"migration_s,omitempty" min:"0" unit:"s" help:"charged when a running job moves to other GPUs"`
-	ResizeS     float64 `json:"resize_s,omitempty" min:"0" unit:"s" help:"charged when an elastic job changes its GPU count"`
+	FirstStartS float64 `json:"first_start_s,omitempty" min:"0" max:"1e10" unit:"s" help:"charged when a job starts for the first time"`
+	RestartS    float64 `json:"restart_s,omitempty" min:"0" max:"1e10" unit:"s" help:"charged when a preempted job starts again (checkpoint restore)"`
+	MigrationS  float64 `json:"migration_s,omitempty" min:"0" max:"1e10" unit:"s" help:"charged when a running job moves to other GPUs"`
+	ResizeS     float64 `json:"resize_s,omitempty" min:"0" max:"1e10" unit:"s" help:"charged when an elastic job changes its GPU count"`
 }
 
 // ActionOptions refine one action.

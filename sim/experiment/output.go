@@ -31,6 +31,8 @@ type PolicyOutput struct {
 	// Series are the time series the policy recorded (e.g. Gavel's LP
 	// objective and each job's target and received share per GPU type).
 	Series []engine.Series `json:"series,omitempty"`
+	// Notes say what the recorder summarised to stay within its caps.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // JobOutput is one job's record. Times the job never reached are null.
@@ -63,6 +65,7 @@ func (rep *Report) Output(seed uint64) Output {
 				po.Jobs = append(po.Jobs, jobOutput(j))
 			}
 			po.Series = r.Result.Series
+			po.Notes = r.Result.Notes()
 		}
 		out.Results = append(out.Results, po)
 	}

@@ -48,12 +48,32 @@ func Summarize(res *engine.Result, numGPUs int) Summary {
 		return s
 	}
 	start := firstArrival(res.Jobs)
-	if len(res.Utilization) > 0 {
+	switch {
+	case len(res.Utilization) > 0 && res.Stats.UtilThinned > 0:
+		s.Utilization = (busyUntil(res.Utilization, start+s.Makespan) - busyUntil(res.Utilization, start)) / (float64(numGPUs) * s.Makespan)
+	case len(res.Utilization) > 0:
 		s.Utilization = busyGPUSeconds(res.Utilization, start, start+s.Makespan) / (float64(numGPUs) * s.Makespan)
-	} else {
+	default:
 		s.Utilization = math.Min(1, s.GPUHours*3600/(float64(numGPUs)*s.Makespan))
 	}
 	return s
+}
+
+// busyUntil is the integral of busy GPUs from 0 to t over a thinned
+// series: exact at its points, linear between them (each gap averages the
+// steps merged into it), the last step's count after the last point.
+func busyUntil(steps []engine.UtilPoint, t float64) float64 {
+	i := sort.Search(len(steps), func(i int) bool { return steps[i].TimeS > t }) - 1
+	if i < 0 {
+		return 0
+	}
+	p := steps[i]
+	rate := float64(p.BusyGPUs)
+	if i+1 < len(steps) {
+		q := steps[i+1]
+		rate = (q.BusyGPUSeconds - p.BusyGPUSeconds) / (q.TimeS - p.TimeS)
+	}
+	return p.BusyGPUSeconds + rate*(t-p.TimeS)
 }
 
 func summarizeJobs(jobs []engine.JobRecord) Summary {

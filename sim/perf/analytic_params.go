@@ -164,6 +164,8 @@ func (p *AnalyticParams) Check() []schema.Problem {
 		seen[m.Model] = i
 		if !(m.AlphaCompS+m.BetaCompS > 0) {
 			add(path, "alpha_comp_s and beta_comp_s cannot both be 0: an iteration would take no time")
+		} else if t := m.AlphaCompS + m.BetaCompS*float64(max(m.BatchSize, 1)); t < 1e-6 || t > 1e6 {
+			add(path, "an iteration at batch_size takes %g s (alpha_comp_s + beta_comp_s × batch_size); it must take between 1e-6 and 1e6 s so that rates stay finite", t)
 		}
 	}
 	types := map[string]int{}

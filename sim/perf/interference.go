@@ -12,10 +12,10 @@ import (
 // scenario. Matrix[i][k] is how many times longer an iteration of a job of
 // Models[i] takes while a job of Models[k] shares one of its GPUs.
 type InterferenceSpec struct {
-	Uniform float64     `json:"uniform,omitempty" min:"0" help:"one slowdown for every pair; overrides the matrix"`
+	Uniform float64     `json:"uniform,omitempty" min:"0" max:"100" help:"one slowdown for every pair; overrides the matrix"`
 	Models  []string    `json:"models,omitempty" help:"row and column labels of the matrix"`
 	Matrix  [][]float64 `json:"matrix,omitempty" help:"slowdown of the row model next to the column model (≥ 1)"`
-	Default float64     `json:"default,omitempty" min:"0" help:"slowdown for pairs outside the matrix; 0 means 1"`
+	Default float64     `json:"default,omitempty" min:"0" max:"100" help:"slowdown for pairs outside the matrix; 0 means 1"`
 	Combine string      `json:"combine,omitempty" enum:",max,product,sum" help:"how slowdowns from several co-runners combine: max (the worst partner sets the pace), product, or sum of the excesses"`
 }
 
@@ -51,6 +51,8 @@ func (s *InterferenceSpec) Check() []schema.Problem {
 		for k, v := range row {
 			if !(v >= 1) || math.IsInf(v, 0) {
 				ps = append(ps, schema.Problem{Path: schema.Index(rp, k), Msg: fmt.Sprintf("must be a slowdown of at least 1, got %v", v)})
+			} else if v > 100 {
+				ps = append(ps, schema.Problem{Path: schema.Index(rp, k), Msg: fmt.Sprintf("must be a slowdown of at most 100 (so that rates stay finite), got %v", v)})
 			}
 		}
 	}

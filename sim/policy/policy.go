@@ -22,6 +22,9 @@ type Factory struct {
 	NewParams func() any
 	// New builds a fresh policy for one run.
 	New func(params any) (engine.Policy, error)
+	// MaxJobGPUs is the most GPUs one job may ask for (0: any); the
+	// scenario validator refuses workloads with larger jobs.
+	MaxJobGPUs int
 }
 
 var factories = registry.New[Factory]("policy")

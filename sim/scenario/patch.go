@@ -26,11 +26,17 @@ func (sc *Scenario) Variant(assigns ...Assign) (*Scenario, error) {
 			return nil, err
 		}
 	}
-	return parseTree(tree)
+	return parseTree(tree, true)
 }
 
 // SweepVariant returns the variant of the sweep at value x.
 func (sc *Scenario) SweepVariant(x float64) (*Scenario, error) {
+	return sc.sweepVariant(x, true)
+}
+
+// sweepVariant is SweepVariant; dry false skips the variant's dry build
+// (the validator builds only the extreme sweep values, see checkVariants).
+func (sc *Scenario) sweepVariant(x float64, dry bool) (*Scenario, error) {
 	if sc.Sweep == nil {
 		return sc, nil
 	}
@@ -47,8 +53,11 @@ func (sc *Scenario) SweepVariant(x float64) (*Scenario, error) {
 	for _, p := range sc.Sweep.Scale {
 		err := setPath(&tree, p, func(old any) (any, error) {
 			n, ok := old.(json.Number)
+			if !ok && old == nil {
+				return nil, fmt.Errorf("%s: the sweep scales this path, but the scenario has no number there", p)
+			}
 			if !ok {
-				return nil, fmt.Errorf("%s: cannot scale %v, it is not a number", p, old)
+				return nil, fmt.Errorf("%s: the sweep scales this path, but it holds %s, not a number", p, describeJSON(old))
 			}
 			f, _ := n.Float64()
 			v := f * x
@@ -61,15 +70,17 @@ func (sc *Scenario) SweepVariant(x float64) (*Scenario, error) {
 			return nil, err
 		}
 	}
-	return parseTree(tree)
+	return parseTree(tree, dry)
 }
 
-func parseTree(tree any) (*Scenario, error) {
+// parseTree checks a variant. Its limits and its own variants are checked
+// by the document it comes from.
+func parseTree(tree any, dry bool) (*Scenario, error) {
 	data, err := json.Marshal(tree)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(data)
+	return parse(data, false, dry)
 }
 
 // setPath replaces the value at path ("a.b[2].c") with f(old). Missing
@@ -112,6 +123,20 @@ func setPath(root *any, path string, f func(old any) (any, error)) error {
 		cur = get()
 	}
 	return nil
+}
+
+func describeJSON(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "true or false"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%v", v)
 }
 
 type pathStep struct {
@@ -171,7 +196,7 @@ func (sc *Scenario) WithPolicy(i int) (*Scenario, error) {
 	for _, k := range []string{"reference", "checks", "quick"} {
 		delete(obj, k)
 	}
-	return parseTree(obj)
+	return parseTree(obj, true)
 }
 
 // Document returns the scenario's JSON document (for a variant, the

@@ -44,7 +44,8 @@ type Scenario struct {
 	Checks    []Check    `json:"checks,omitempty"`
 	Quick     *Quick     `json:"quick,omitempty"`
 
-	raw          []byte // the document, for variants
+	raw          []byte  // the document, for variants
+	pointJobs    []int64 // jobs of one run at each sweep value (top-level documents)
 	generator    workload.Generator
 	perfParams   any
 	policyParams []any
@@ -94,22 +95,56 @@ var PlotKinds = []string{"jct_cdf", "gantt", "queue_by_model"}
 // series:gavel/objective.
 var ExtraPlotKinds = []string{"shares", "wait_by_model"}
 
-// Parse reads and checks a scenario document.
+// Parse reads and checks a scenario document: its shape, every value, the
+// limits (see Limits) and everything a run would otherwise refuse later,
+// including each sweep value's and the quick version's variant.
 func Parse(data []byte) (*Scenario, error) {
+	return parse(data, true, true)
+}
+
+// parse checks a document; top documents also check their variants and
+// the limits of the whole study (a variant is checked by its parent); dry
+// builds the workload to find what Build would refuse (see checkBuild).
+func parse(data []byte, top, dry bool) (*Scenario, error) {
 	tree, err := schema.Parse(data)
 	if err != nil {
 		return nil, schema.Problems{{Msg: err.Error()}}
 	}
+	if ps := explicitJobsLimit(tree); ps != nil {
+		return nil, schema.Problems(ps) // before decoding them
+	}
 	sc := Scenario{raw: data}
 	ps := schema.Decode(tree, &sc, "")
-	ps = append(ps, sc.resolve()...) // report every problem at once
+	ps = append(ps, uncovered(sc.resolve(), ps)...) // report every problem at once
 	if len(ps) == 0 {
 		ps = sc.checkStudy() // needs the policies resolved
 	}
+	if len(ps) == 0 {
+		ps = sc.checkBuild(dry)
+	}
+	if len(ps) == 0 && top {
+		ps = sc.checkVariants()
+	}
 	if len(ps) > 0 {
-		return nil, schema.Problems(ps)
+		return nil, schema.Problems(schema.Truncate(ps, 0))
 	}
 	return &sc, nil
+}
+
+// uncovered drops the problems at paths that already have one (a value of
+// the wrong type is not also "required").
+func uncovered(ps, have []schema.Problem) []schema.Problem {
+	seen := make(map[string]bool, len(have))
+	for _, p := range have {
+		seen[p.Path] = true
+	}
+	out := ps[:0]
+	for _, p := range ps {
+		if !seen[p.Path] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // resolve decodes the kind-specific parts and checks what spans fields.
@@ -129,13 +164,19 @@ func (sc *Scenario) resolve() []schema.Problem {
 			add(schema.Index("cluster.servers", i)+".gpu_type", "is required (e.g. \"V100\")")
 		}
 	}
+	ps = append(ps, sc.checkClusterLimits()...)
 	ps = append(ps, sc.resolvePerf()...)
-	ps = append(ps, sc.resolveWorkload()...)
+	if wp := sc.resolveWorkload(); len(wp) > 0 {
+		ps = append(ps, wp...)
+	} else {
+		ps = append(ps, sc.checkJobLimits()...)
+	}
 	ps = append(ps, sc.resolvePolicies()...)
 	seen := map[uint64]bool{}
 	for i, s := range sc.Seeds {
 		if seen[s] {
 			add(schema.Index("seeds", i), "seed %d is listed twice", s)
+			break // one is enough to say it
 		}
 		seen[s] = true
 	}

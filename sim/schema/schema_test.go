@@ -135,3 +135,28 @@ func TestDescribeFlattensEmbedded(t *testing.T) {
 		t.Fatalf("%+v", fs)
 	}
 }
+
+// Whole-number floats fill integer fields; fractions, overflow and out of
+// range values are named as such, each with its path.
+func TestNumbers(t *testing.T) {
+	var d doc
+	if ps := DecodeBytes([]byte(`{"name":"x","mode":"fast","servers":[{"count":2e0,"gpus":4.0}],"seeds":[1e+06, 18446744073709551615]}`), &d); len(ps) > 0 {
+		t.Fatalf("whole floats refused: %v", ps)
+	}
+	if d.Servers[0].Count != 2 || d.Servers[0].GPUs != 4 || d.Seeds[0] != 1e6 || d.Seeds[1] != 1<<64-1 {
+		t.Fatalf("decoded %+v", d)
+	}
+	for in, want := range map[string]string{
+		`{"name":"x","mode":"fast","servers":[{"count":1,"gpus":1}],"ratio":1e400}`:                  "ratio: the number 1e400 is too large",
+		`{"name":"x","mode":"fast","servers":[{"count":1e400,"gpus":1}]}`:                            "servers[0].count: the number 1e400 is too large",
+		`{"name":"x","mode":"fast","servers":[{"count":1,"gpus":1}],"seeds":[-1]}`:                   "seeds[0]: must be a whole number from 0 to 18446744073709551615, got the number -1",
+		`{"name":"x","mode":"fast","servers":[{"count":1,"gpus":1}],"seeds":[18446744073709551616]}`: "seeds[0]: must be a whole number from 0 to 18446744073709551615",
+		`{"name":"x","mode":"fast","servers":[{"count":2.5,"gpus":1}]}`:                              "servers[0].count: must be a whole number, got the number 2.5",
+	} {
+		var d doc
+		ps := DecodeBytes([]byte(in), &d)
+		if len(ps) != 1 || !strings.HasPrefix(ps[0].String(), want) {
+			t.Errorf("%s: got %v, want %q", in, ps, want)
+		}
+	}
+}

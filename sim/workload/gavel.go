@@ -11,20 +11,20 @@ import (
 // GavelParams are the knobs of Gavel's continuous job generator (spec 001
 // §5.4). The defaults are the reference simulator's values.
 type GavelParams struct {
-	Jobs        int     `json:"jobs" min:"1" max:"10000000" help:"number of jobs"`
-	JobsPerHour float64 `json:"jobs_per_hour" min:"0" unit:"jobs/h" help:"Poisson arrival rate λ; 0 submits every job at time 0 (a static trace)"`
+	Jobs        int     `json:"jobs" min:"1" max:"1000000" help:"number of jobs"`
+	JobsPerHour float64 `json:"jobs_per_hour" min:"0" max:"1e9" unit:"jobs/h" help:"Poisson arrival rate λ; 0 submits every job at time 0 (a static trace)"`
 	MultiGPU    bool    `json:"multi_gpu,omitempty" help:"draw scale factors from the 70/10/15/5 mix instead of always 1 GPU"`
 
 	ShortProb      float64    `json:"short_prob" min:"0" max:"1" help:"probability that a job is short"`
 	ShortLog10Min  [2]float64 `json:"short_log10_min" help:"a short job runs 10^U(a,b) minutes"`
 	LongLog10Min   [2]float64 `json:"long_log10_min" help:"a long job runs 10^U(a,b) minutes"`
-	FixedDurationS float64    `json:"fixed_duration_s,omitempty" min:"0" unit:"s" help:"if set, every job runs this long instead"`
+	FixedDurationS float64    `json:"fixed_duration_s,omitempty" min:"0" max:"1e10" unit:"s" help:"if set, every job runs this long instead"`
 	DurationHours  []float64  `json:"duration_hours,omitempty" help:"if given, each job runs a duration drawn uniformly from this list of hours (Gavel's static trace generator: 1, 2, 3, 4)"`
 
 	ScaleFactors []ScaleShare `json:"scale_factors" help:"GPU-count mix used when multi_gpu is on"`
 
 	HighPriorityFraction float64 `json:"high_priority_fraction,omitempty" min:"0" max:"1" help:"fraction of jobs with the high weight"`
-	HighPriorityWeight   float64 `json:"high_priority_weight" min:"0" help:"weight of high-priority jobs"`
+	HighPriorityWeight   float64 `json:"high_priority_weight" min:"0" max:"1e6" help:"weight of high-priority jobs"`
 
 	SLOFactors []float64 `json:"slo_factors,omitempty" help:"if given, each job's deadline is arrival + factor × duration, factor drawn uniformly from this list"`
 	Models     []string  `json:"models,omitempty" help:"restrict to these job types (Gavel keys or model names); empty means the whole zoo"`
@@ -56,6 +56,11 @@ func (p *GavelParams) Check() []schema.Problem {
 		if !(r.v[0] <= r.v[1]) {
 			ps = append(ps, schema.Problem{Path: r.name, Msg: fmt.Sprintf("lower bound %v is above upper bound %v", r.v[0], r.v[1])})
 		}
+		for i, v := range r.v {
+			if v < -3 || v > 8 {
+				ps = append(ps, schema.Problem{Path: schema.Index(r.name, i), Msg: fmt.Sprintf("must be between -3 and 8 (10^8 minutes is 190 years), got %v", v)})
+			}
+		}
 	}
 	if p.MultiGPU {
 		if len(p.ScaleFactors) == 0 {
@@ -65,13 +70,13 @@ func (p *GavelParams) Check() []schema.Problem {
 		}
 	}
 	for i, h := range p.DurationHours {
-		if !(h > 0) {
-			ps = append(ps, schema.Problem{Path: schema.Index("duration_hours", i), Msg: fmt.Sprintf("must be positive, got %v", h)})
+		if !(h > 0) || h > 1e6 {
+			ps = append(ps, schema.Problem{Path: schema.Index("duration_hours", i), Msg: fmt.Sprintf("must be positive and at most 1e6 hours, got %v", h)})
 		}
 	}
 	for i, f := range p.SLOFactors {
-		if !(f >= 1) {
-			ps = append(ps, schema.Problem{Path: schema.Index("slo_factors", i), Msg: fmt.Sprintf("must be at least 1, got %v", f)})
+		if !(f >= 1) || f > 1e6 {
+			ps = append(ps, schema.Problem{Path: schema.Index("slo_factors", i), Msg: fmt.Sprintf("must be between 1 and 1e6, got %v", f)})
 		}
 	}
 	if _, err := p.templates(1); err != nil {
@@ -120,6 +125,9 @@ func contains(list []string, s string) bool {
 }
 
 type gavelGenerator struct{ p GavelParams }
+
+// JobCount is the number of jobs Generate makes.
+func (g gavelGenerator) JobCount() (int64, string) { return int64(g.p.Jobs), "jobs" }
 
 // NewGavel returns Gavel's generator with the given parameters.
 func NewGavel(p GavelParams) Generator { return gavelGenerator{p} }

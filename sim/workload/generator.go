@@ -14,6 +14,14 @@ type Generator interface {
 	Generate(seed uint64) ([]Job, error)
 }
 
+// A Counter knows how many jobs it will make before making any, so that a
+// scenario over the job limit is refused before anything is allocated.
+// Every registered generator implements it; fields names the parameters
+// that set the count (for error messages), e.g. "base_jobs × scale".
+type Counter interface {
+	JobCount() (n int64, fields string)
+}
+
 // GeneratorKind registers a generator: its parameters, with their defaults,
 // and how to build it from them.
 type GeneratorKind struct {

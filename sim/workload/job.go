@@ -6,6 +6,8 @@ package workload
 import (
 	"fmt"
 	"sort"
+
+	"github.com/schedlab/schedlab/sim/schema"
 )
 
 // JobID numbers a job within one run, from 0, in arrival order.
@@ -33,6 +35,34 @@ type Job struct {
 	Compute   float64 `json:"compute,omitempty" min:"0" max:"1" help:"fraction of a GPU's compute each worker needs; 0 means not modelled"`
 	DeadlineS float64 `json:"deadline_s,omitempty" min:"0" unit:"s" help:"absolute time by which the job should finish (its SLO); 0 means none"`
 	GPUType   string  `json:"gpu_type,omitempty" help:"run only on GPUs of this type"`
+}
+
+// Bounds of job times and work, so that simulated time and rates stay
+// finite and every completion lies strictly after its start.
+const (
+	MaxTimeS      = 1e10 // about 317 years
+	MinDurationS  = 1e-3
+	MaxIterations = 1e15
+)
+
+// Check bounds the job's times and work.
+func (j *Job) Check() []schema.Problem {
+	var ps []schema.Problem
+	over := func(path string, v, hi float64) {
+		if v > hi {
+			ps = append(ps, schema.Problem{Path: path, Msg: fmt.Sprintf("must be at most %g, got %g", hi, v)})
+		}
+	}
+	over("arrival_s", j.ArrivalS, MaxTimeS)
+	over("duration_s", j.DurationS, MaxTimeS)
+	over("deadline_s", j.DeadlineS, 2*MaxTimeS)
+	over("iterations", j.Iterations, MaxIterations)
+	over("weight", j.Weight, 1e6)
+	over("memory_gb", j.MemoryGB, 1e6)
+	if j.DurationS > 0 && j.DurationS < MinDurationS {
+		ps = append(ps, schema.Problem{Path: "duration_s", Msg: fmt.Sprintf("must be at least %g s when given, got %g", MinDurationS, j.DurationS)})
+	}
+	return ps
 }
 
 // EffectiveWeight returns the job's weight, 1 when not given.

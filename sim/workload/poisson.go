@@ -11,8 +11,8 @@ import (
 // PoissonParams describe a plain synthetic workload: Poisson arrivals, a
 // GPU-count mix, a duration distribution and a model mix.
 type PoissonParams struct {
-	Jobs        int           `json:"jobs" min:"1" max:"10000000" help:"number of jobs"`
-	JobsPerHour float64       `json:"jobs_per_hour" min:"0" unit:"jobs/h" help:"Poisson arrival rate; 0 submits every job at time 0"`
+	Jobs        int           `json:"jobs" min:"1" max:"1000000" help:"number of jobs"`
+	JobsPerHour float64       `json:"jobs_per_hour" min:"0" max:"1e9" unit:"jobs/h" help:"Poisson arrival rate; 0 submits every job at time 0"`
 	GPUMix      []ScaleShare  `json:"gpu_mix" help:"GPU-count mix"`
 	Duration    DurationDist  `json:"duration" help:"solo run-time distribution"`
 	Models      []ModelShare  `json:"models" help:"model mix"`
@@ -23,10 +23,10 @@ type PoissonParams struct {
 // DurationDist is a distribution of solo run times in seconds.
 type DurationDist struct {
 	Dist  string  `json:"dist" enum:"fixed,exponential,lognormal,uniform,loguniform" help:"distribution family"`
-	MeanS float64 `json:"mean_s,omitempty" min:"0" unit:"s" help:"mean (fixed, exponential, lognormal)"`
-	Sigma float64 `json:"sigma,omitempty" min:"0" help:"σ of the underlying normal (lognormal)"`
-	MinS  float64 `json:"min_s,omitempty" min:"0" unit:"s" help:"lower bound (uniform, loguniform) or floor (others)"`
-	MaxS  float64 `json:"max_s,omitempty" min:"0" unit:"s" help:"upper bound (uniform, loguniform) or cap (others); 0 means no cap"`
+	MeanS float64 `json:"mean_s,omitempty" min:"0" max:"1e10" unit:"s" help:"mean (fixed, exponential, lognormal)"`
+	Sigma float64 `json:"sigma,omitempty" min:"0" max:"10" help:"σ of the underlying normal (lognormal)"`
+	MinS  float64 `json:"min_s,omitempty" min:"0" max:"1e10" unit:"s" help:"lower bound (uniform, loguniform) or floor (others)"`
+	MaxS  float64 `json:"max_s,omitempty" min:"0" max:"1e10" unit:"s" help:"upper bound (uniform, loguniform) or cap (others); 0 means no cap"`
 }
 
 // ModelShare is one model of a model mix.
@@ -121,6 +121,9 @@ func (d DurationDist) Draw(r *rand.Rand) float64 {
 }
 
 type poissonGenerator struct{ p PoissonParams }
+
+// JobCount is the number of jobs Generate makes.
+func (g poissonGenerator) JobCount() (int64, string) { return int64(g.p.Jobs), "jobs" }
 
 // NewPoisson returns the plain Poisson generator.
 func NewPoisson(p PoissonParams) Generator { return poissonGenerator{p} }

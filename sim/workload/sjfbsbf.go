@@ -25,10 +25,10 @@ type BSBFSimParams struct {
 	LargeShare float64      `json:"large_share" min:"0" max:"1" help:"probability that a job is large (more than 4 GPUs)"`
 	SmallGPUs  []ScaleShare `json:"small_gpus" help:"GPU-count mix of small jobs"`
 	LargeGPUs  []ScaleShare `json:"large_gpus" help:"GPU-count mix of large jobs"`
-	SmallMeanH float64      `json:"small_mean_h" min:"0.0001" unit:"h" help:"mean solo duration of small jobs"`
-	LargeMeanH float64      `json:"large_mean_h" min:"0.0001" unit:"h" help:"mean solo duration of large jobs"`
+	SmallMeanH float64      `json:"small_mean_h" min:"0.0001" max:"1e6" unit:"h" help:"mean solo duration of small jobs"`
+	LargeMeanH float64      `json:"large_mean_h" min:"0.0001" max:"1e6" unit:"h" help:"mean solo duration of large jobs"`
 	Sigma      float64      `json:"sigma" min:"0" max:"10" help:"σ of the lognormal solo durations"`
-	MinS       float64      `json:"min_s" min:"0" unit:"s" help:"shortest solo duration (Pollux keeps jobs of at least 60 s)"`
+	MinS       float64      `json:"min_s" min:"0" max:"1e10" unit:"s" help:"shortest solo duration (Pollux keeps jobs of at least 60 s)"`
 	BertShare  float64      `json:"bert_share" min:"0" max:"1" help:"share of the 1–10 GPU-hour jobs that are BERT rather than DeepSpeech2 (Pollux: half)"`
 	IDPrefix   string       `json:"id_prefix,omitempty" help:"prefix of job ids; default the task name"`
 }
@@ -64,6 +64,9 @@ func (p *BSBFSimParams) Check() []schema.Problem {
 func (p *BSBFSimParams) Jobs() int { return max(1, int(float64(p.BaseJobs)*p.Scale+0.5)) }
 
 type bsbfSim struct{ p BSBFSimParams }
+
+// JobCount is the number of jobs Generate makes: base_jobs × scale.
+func (g bsbfSim) JobCount() (int64, string) { return int64(g.p.Jobs()), "base_jobs × scale" }
 
 func (g bsbfSim) Generate(seed uint64) ([]Job, error) {
 	p := g.p
@@ -144,10 +147,10 @@ type BSBFTestbedParams struct {
 	LargeJobs     int      `json:"large_jobs" min:"0" max:"100000" help:"how many of them are large (the paper: 10 use 12 or 16 GPUs)"`
 	SmallGPUs     []int    `json:"small_gpus" help:"a small job's GPU count is drawn uniformly from this list"`
 	LargeGPUs     []int    `json:"large_gpus" help:"a large job's GPU count is drawn uniformly from this list"`
-	MinIterations float64  `json:"min_iterations" min:"1" help:"fewest iterations of a job (log-uniform draw)"`
-	MaxIterations float64  `json:"max_iterations" min:"1" help:"most iterations of a job"`
+	MinIterations float64  `json:"min_iterations" min:"1" max:"1e15" help:"fewest iterations of a job (log-uniform draw)"`
+	MaxIterations float64  `json:"max_iterations" min:"1" max:"1e15" help:"most iterations of a job"`
 	WorkGPUS      float64  `json:"work_gpu_s" min:"0" max:"1e12" unit:"GPU-s" help:"total solo work of the jobs, Σ GPUs × solo seconds; above 0, each job's size is drawn log-uniformly between min_iterations and max_iterations as before but read as relative solo seconds, scaled so that the total is this (the perf model then turns each duration into iterations); 0 draws iterations instead, and the work follows from the perf model"`
-	MeanGapS      float64  `json:"mean_gap_s" min:"0" unit:"s" help:"mean gap between Poisson arrivals; 0 submits every job at time 0"`
+	MeanGapS      float64  `json:"mean_gap_s" min:"0" max:"1e10" unit:"s" help:"mean gap between Poisson arrivals; 0 submits every job at time 0"`
 	Models        []string `json:"models" help:"tasks drawn uniformly"`
 	IDPrefix      string   `json:"id_prefix,omitempty" help:"prefix of job ids; default the task name"`
 }
@@ -207,6 +210,9 @@ func (p *BSBFTestbedParams) Check() []schema.Problem {
 }
 
 type bsbfTestbed struct{ p BSBFTestbedParams }
+
+// JobCount is the number of jobs Generate makes.
+func (g bsbfTestbed) JobCount() (int64, string) { return int64(g.p.Jobs), "jobs" }
 
 func (g bsbfTestbed) Generate(seed uint64) ([]Job, error) {
 	p := g.p

@@ -167,10 +167,14 @@ func (p *LASParams) Check() []schema.Problem {
 
 func shuffleFor(aware bool) bool { return !aware }
 
+// maxJobGPUs are the policies that schedule only small jobs, so that the
+// scenario validator refuses larger ones before a run fails on them.
+var maxJobGPUs = map[string]int{"gavel-allox": 1}
+
 func register(name, title, doc string, newParams func() any, build func(any) (*mechanism, error)) {
 	policy.Register(policy.Factory{
 		Name: name, Title: title, Paper: "Gavel: Narayanan et al., OSDI 2020 (spec 001)", Doc: doc,
-		NewParams: newParams,
+		NewParams: newParams, MaxJobGPUs: maxJobGPUs[name],
 		New: func(p any) (engine.Policy, error) {
 			m, err := build(p)
 			if err != nil {
