@@ -178,8 +178,8 @@ func TestEditValidateReloadShare(t *testing.T) {
 	// A damaged link says so and opens the stored scenario.
 	f.Frag = "s=!!!"
 	e := app.New(f)
-	if !e.NoticeErr || !strings.Contains(e.Notice, "could not be read") || f.Frag != "" {
-		t.Errorf("damaged link: %q, fragment %q", e.Notice, f.Frag)
+	if n := e.NoteFor(app.NoteLink); n == nil || !n.Err || !strings.Contains(n.Text, "could not be read") || f.Frag != "" {
+		t.Errorf("damaged link: %+v, fragment %q", n, f.Frag)
 	}
 }
 

@@ -25,6 +25,9 @@ type Browser struct {
 	Copied  string            // the clipboard
 	Pick    string            // the text of the file PickFile returns
 	Focused string
+	// Quota, when positive, is the most bytes (keys and values) the
+	// storage holds, as a browser's localStorage quota.
+	Quota int
 
 	mu      sync.Mutex
 	inbox   []delivery
@@ -119,7 +122,21 @@ func (b *Browser) Load(key string) (string, bool) {
 }
 
 // Save implements app.Platform.
-func (b *Browser) Save(key, value string) { b.Storage[key] = value }
+func (b *Browser) Save(key, value string) error {
+	if b.Quota > 0 {
+		n := len(key) + len(value)
+		for k, v := range b.Storage {
+			if k != key {
+				n += len(k) + len(v)
+			}
+		}
+		if n > b.Quota {
+			return app.ErrStorageFull
+		}
+	}
+	b.Storage[key] = value
+	return nil
+}
 
 // Fragment implements app.Platform.
 func (b *Browser) Fragment() string { return b.Frag }
