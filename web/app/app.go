@@ -398,7 +398,12 @@ func (a *App) Flush() {
 func (a *App) write() {
 	if !a.holdStored {
 		data := doc.Marshal(a.Ed.Tree)
-		_ = a.P.Save(KeyScenario, string(data))
+		if err := a.P.Save(KeyScenario, string(data)); err != nil {
+			a.note(NoteSave, fmt.Sprintf("Your latest changes are not saved in this browser (%v; the scenario is %s). Export it to keep it: reloading the page would bring back the last version saved.", err, sizeText(len(data))),
+				true, NoteAction{Name: "export", Label: "Export the scenario", do: a.Export})
+		} else {
+			a.dropNote(NoteSave)
+		}
 	}
 	stash := doc.NewObject()
 	for k, v := range a.Ed.Stash {

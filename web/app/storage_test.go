@@ -99,3 +99,40 @@ func TestDamagedLinkNoteStays(t *testing.T) {
 		t.Error("the default scenario did not run")
 	}
 }
+
+// A scenario too big for the browser's storage is not silently lost: the
+// page says it was not saved and how to keep it, and the note stays
+// through a run until a save succeeds or it is dismissed.
+func TestSaveFailureShown(t *testing.T) {
+	f := apptest.New(t)
+	a := app.New(f)
+	saved := f.Storage[app.KeyScenario]
+	f.Quota = 20_000
+	big := `{"name": "big", "description": "` + strings.Repeat("long ", 10_000) + `"}`
+	a.Import("big.json", big)
+	n := a.NoteFor(app.NoteSave)
+	if n == nil || !n.Err || !strings.Contains(n.Text, "not saved") || !strings.Contains(n.Text, "Export") {
+		t.Fatalf("note: %+v", n)
+	}
+	if f.Storage[app.KeyScenario] != saved {
+		t.Error("storage changed")
+	}
+	a.Open("tiny") // a run and other messages do not replace it
+	f.Pump(a, apptest.Done(a))
+	if a.NoteFor(app.NoteSave) != nil {
+		t.Error("the note stayed after a later save succeeded")
+	}
+	a.Import("big.json", big)
+	a.NoteDo(app.NoteSave, "export")
+	if got := string(f.Files["big.json"]); !strings.Contains(got, "long long") {
+		t.Errorf("export: %d bytes", len(got))
+	}
+	a.StartRun()
+	if a.NoteFor(app.NoteSave) == nil {
+		t.Error("the note went away without a save")
+	}
+	a.Dismiss(app.NoteSave)
+	if a.NoteFor(app.NoteSave) != nil {
+		t.Error("dismiss")
+	}
+}
