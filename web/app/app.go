@@ -122,6 +122,8 @@ type App struct {
 	// read nor copied aside, until the user has downloaded it or
 	// dismissed the note about it.
 	holdStored bool
+	// fromLink is set when the page opened a share link.
+	fromLink bool
 	// Restored tells where the scenario came from at start.
 	Restored string
 	// Previous is the scenario an Open, Import or Revert replaced, so
@@ -218,6 +220,7 @@ func (a *App) initialTree() (tree, previous any) {
 		shared, err := DecodeShare(frag)
 		if err == nil {
 			a.Restored = "Opened the scenario from the link."
+			a.fromLink = true
 			if stored != nil && string(doc.Compact(stored)) != string(doc.Compact(shared)) {
 				previous = stored
 			}
@@ -331,13 +334,27 @@ func builtinDocument(name string) ([]byte, bool) {
 func heavy(sc *scenario.Scenario) bool { return sc.Quick != nil && len(sc.Quick.Set) > 0 }
 
 // Start begins loading the engine and runs the scenario at once when it
-// is valid, so that the page opens on results.
+// is valid, so that the page opens on results, unless it is too big to
+// run without asking (a link may carry any scenario): then the page says
+// so and waits.
 func (a *App) Start() {
 	a.pool.ensure(min(a.maxWorkers(), max(1, a.policyCount())))
-	if a.Ed.Valid() {
-		a.StartRun()
-	} else {
+	switch size := a.Ed.Size(); {
+	case !a.Ed.Valid():
 		a.Tab = TabScenario
+	case !size.autoRuns():
+		a.Tab = TabScenario
+		from := "The scenario restored from this browser"
+		if a.fromLink {
+			from = "The link's scenario"
+		}
+		a.note(NoteSize, fmt.Sprintf("%s is big (%s), so it was not run by itself: a run may take minutes and much of this device's memory. Look it over, then run it.", from, size.Describe()), false,
+			NoteAction{Name: "run", Label: "Run it", do: func() {
+				a.Tab = TabResults
+				a.StartRun()
+			}})
+	default:
+		a.StartRun()
 	}
 }
 

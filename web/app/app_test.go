@@ -217,7 +217,7 @@ func TestCancel(t *testing.T) {
 	f := apptest.New(t)
 	a := app.New(f)
 	a.LoadTree(bigScenario(300000))
-	a.Start()
+	a.StartRun()
 	f.Pump(a, func() bool { _, total, _ := a.Run.Totals(); return total > 0 })
 	if !strings.Contains(a.Run.ProgressText(), "jobs finished, simulated time") {
 		t.Errorf("progress text %q", a.Run.ProgressText())
@@ -234,7 +234,7 @@ func TestCancelReplacesStuckWorkers(t *testing.T) {
 	f := apptest.New(t)
 	a := app.New(f)
 	a.LoadTree(bigScenario(300000))
-	a.Start()
+	a.StartRun()
 	f.Pump(a, func() bool { _, total, _ := a.Run.Totals(); return total > 0 })
 	// Simulate workers that never answer: stop delivering their replies.
 	f.FreezeAll() // the cancel is never received

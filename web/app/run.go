@@ -81,6 +81,7 @@ func (a *App) StartRun() {
 	}
 	a.Run = r
 	a.setNotice("", false)
+	a.dropNote(NoteSize) // it is running now
 
 	a.pool.ensure(min(a.maxWorkers(), len(r.Parts)))
 	a.pool.dispatch()
