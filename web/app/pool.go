@@ -176,10 +176,17 @@ func (a *App) OnWorker(id int, m protocol.Message) {
 		p.dispatch()
 		return
 	}
-	if m.ID == 0 && m.Type == protocol.TypeError {
-		// the worker could not load the engine
+	if w.ready && (m.Type == protocol.TypeExit || (m.ID == 0 && m.Type == protocol.TypeError)) {
+		a.workerDied(w, m)
+		return
+	}
+	if m.Type == protocol.TypeExit || (m.ID == 0 && m.Type == protocol.TypeError) {
+		// the worker could not load the engine: no use starting another
 		var e protocol.Error
 		_ = json.Unmarshal(m.JSON, &e)
+		if m.Type == protocol.TypeExit {
+			e.Message = "the engine stopped while starting (" + deathCause(m) + ")"
+		}
 		p.loadErr = e.Message
 		w.dead = true
 		a.setNotice("The simulator could not start: "+e.Message, true)

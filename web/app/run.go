@@ -43,6 +43,9 @@ type Part struct {
 	Result   *PolicyResult
 }
 
+// WorkerID is the engine worker the part runs on (-1 before it starts).
+func (p *Part) WorkerID() int { return p.worker }
+
 // Part states.
 const (
 	PartQueued    = "queued"
@@ -81,7 +84,8 @@ func (a *App) StartRun() {
 	}
 	a.Run = r
 	a.setNotice("", false)
-	a.dropNote(NoteSize) // it is running now
+	a.dropNote(NoteSize)   // it is running now
+	a.dropNote(NoteEngine) // about an earlier run
 
 	a.pool.ensure(min(a.maxWorkers(), len(r.Parts)))
 	a.pool.dispatch()

@@ -108,6 +108,19 @@ func (b *Browser) Freeze(id int) {
 	b.mu.Unlock()
 }
 
+// Exit makes worker id die as when its Go program exits: it says nothing
+// more and worker.js reports the exit with the program's last output.
+func (b *Browser) Exit(id, code int, output string) {
+	b.Freeze(id)
+	b.deliver(id, protocol.NewMessage(protocol.TypeExit, 0, protocol.Exit{Code: code, Output: output}))
+}
+
+// Crash makes worker id fail as with an uncaught error event.
+func (b *Browser) Crash(id int, msg string) {
+	b.Freeze(id)
+	b.deliver(id, protocol.NewMessage(protocol.TypeError, 0, protocol.Error{Message: msg}))
+}
+
 // FreezeAll freezes every worker started so far.
 func (b *Browser) FreezeAll() {
 	for id := range b.workers {
