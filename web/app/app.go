@@ -414,6 +414,14 @@ func (a *App) Flush() {
 
 func (a *App) write() {
 	if !a.holdStored {
+		// A save usually runs without redrawing the page (Platform.Soon):
+		// when its note comes or goes, ask for a render.
+		shown := a.NoteFor(NoteSave) != nil
+		defer func() {
+			if (a.NoteFor(NoteSave) != nil) != shown {
+				a.P.After(0, func() {})
+			}
+		}()
 		data := doc.Marshal(a.Ed.Tree)
 		if err := a.P.Save(KeyScenario, string(data)); err != nil {
 			a.note(NoteSave, fmt.Sprintf("Your latest changes are not saved in this browser (%v; the scenario is %s). Export it to keep it: reloading the page would bring back the last version saved.", err, sizeText(len(data))),
