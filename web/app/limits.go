@@ -37,7 +37,8 @@ type Size struct {
 	Jobs, GPUs, Policies int
 	// JobsPath is the field that sets the number of jobs.
 	JobsPath string
-	// JobsWhat names it in a sentence.
+	// JobsWhat says in a sentence where the jobs come from: "the job
+	// table has".
 	JobsWhat string
 }
 
@@ -46,7 +47,7 @@ func (s Size) JobRuns() int { return s.Jobs * max(1, s.Policies) }
 
 // SizeOf estimates a valid scenario's size.
 func SizeOf(sc *scenario.Scenario) Size {
-	s := Size{Policies: len(sc.Policies), JobsPath: "workload.jobs", JobsWhat: "the job table"}
+	s := Size{Policies: len(sc.Policies), JobsPath: "workload.jobs", JobsWhat: "the job table has"}
 	for _, g := range sc.Cluster.Servers {
 		s.GPUs = satAdd(s.GPUs, satMul(g.Count, g.GPUs))
 	}
@@ -83,10 +84,10 @@ func SizeOf(sc *scenario.Scenario) Size {
 			scale = *gen.Scale
 		}
 		s.Jobs = int(min(math.Ceil(float64(*gen.BaseJobs)*scale), math.MaxInt32))
-		s.JobsPath, s.JobsWhat = "workload.generator.base_jobs", "the generator's base jobs × scale"
+		s.JobsPath, s.JobsWhat = "workload.generator.base_jobs", "the generator's base jobs × scale makes"
 	case gen.Jobs != nil:
 		s.Jobs = *gen.Jobs
-		s.JobsPath, s.JobsWhat = "workload.generator.jobs", "the generator's jobs"
+		s.JobsPath, s.JobsWhat = "workload.generator.jobs", "this scenario has"
 	}
 	return s
 }
@@ -108,7 +109,7 @@ func budgetProblems(s Size) []schema.Problem {
 	switch {
 	case s.Jobs > MaxJobs:
 		ps = append(ps, schema.Problem{Path: s.JobsPath, Msg: fmt.Sprintf(
-			"the page simulates at most %s jobs per policy in a browser and %s makes %s; lower it to %s or fewer, %s",
+			"the page simulates at most %s jobs per policy in a browser and %s %s; lower it to %s or fewer, %s",
 			group(MaxJobs), s.JobsWhat, group(s.Jobs), group(MaxJobs), cli)})
 	case s.JobRuns() > MaxJobRuns:
 		ps = append(ps, schema.Problem{Path: "policies", Msg: fmt.Sprintf(

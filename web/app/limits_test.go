@@ -88,7 +88,7 @@ func TestOverBudgetRefused(t *testing.T) {
 	  "workload": {"generator": {"kind": "gavel", "jobs": 400000, "jobs_per_hour": 5}},
 	  "policies": [{"name": "fifo"}, {"name": "sjf"}, {"name": "fifo", "label": "FIFO again"}]}`
 	for _, c := range []struct{ name, doc, path, want string }{
-		{"gavel", gavel, "workload.generator.jobs", "at most 500,000 jobs per policy in a browser and the generator's jobs makes 10,000,000; lower it to 500,000 or fewer"},
+		{"gavel", gavel, "workload.generator.jobs", "at most 500,000 jobs per policy in a browser and this scenario has 10,000,000; lower it to 500,000 or fewer"},
 		{"sjf-bsbf-sim", bsbf, "workload.generator.base_jobs", "base jobs × scale makes 100,000,000"},
 		{"gpus", gpus, "cluster.servers", "the cluster has 12,800,000 GPUs and the page simulates at most 65,536"},
 		{"policies", runs, "policies", "3 policies × 400,000 jobs is 1,200,000 job runs"},
