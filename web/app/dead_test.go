@@ -59,3 +59,31 @@ func TestDeadWorkerEndsRun(t *testing.T) {
 		t.Errorf("run after replacing: %s %s", a.Run.State, a.Run.Err)
 	}
 }
+
+// A worker that stops answering without dying is pointed out in the
+// progress line once it has been silent for a while.
+func TestSilentWorkerShown(t *testing.T) {
+	f := apptest.New(t)
+	a := app.New(f)
+	a.LoadTree(bigScenario(300000))
+	a.StartRun()
+	f.Pump(a, func() bool { _, total, _ := a.Run.Totals(); return total > 0 })
+	f.FreezeAll()
+	for i := 0; i < 4; i++ {
+		f.Advance(app.WatchEvery)
+	}
+	if txt := a.Run.ProgressText(); strings.Contains(txt, "no word") {
+		t.Fatalf("silent too early: %q", txt)
+	}
+	for i := 0; i < 4; i++ {
+		f.Advance(app.WatchEvery)
+	}
+	if txt := a.Run.ProgressText(); !strings.Contains(txt, "FIFO: no word from the simulator for 40 s; it may be out of memory (Cancel stops it)") {
+		t.Errorf("progress: %q", txt)
+	}
+	a.CancelRun()
+	f.Advance(app.CancelGrace)
+	if a.Running() {
+		t.Error("cancel did not stop the silent run")
+	}
+}
