@@ -57,22 +57,20 @@ func (a *App) workerDied(w *worker, m protocol.Message) {
 
 // deathCause says in a few words why a worker died.
 func deathCause(m protocol.Message) string {
-	var text string
+	var text, all string
 	if m.Type == protocol.TypeExit {
 		var e protocol.Exit
 		_ = json.Unmarshal(m.JSON, &e)
-		text = e.Output
-		if line := fatalLine(e.Output); line != "" {
-			text = line
-		} else {
+		all = e.Output
+		if text = fatalLine(e.Output); text == "" {
 			text = fmt.Sprintf("its Go program exited with code %d", e.Code)
 		}
 	} else {
 		var e protocol.Error
 		_ = json.Unmarshal(m.JSON, &e)
-		text = e.Message
+		text, all = e.Message, e.Message
 	}
-	if low := strings.ToLower(text); strings.Contains(low, "out of memory") || strings.Contains(low, "maximum memory size") ||
+	if low := strings.ToLower(all); strings.Contains(low, "out of memory") || strings.Contains(low, "maximum memory size") ||
 		strings.Contains(low, "array buffer allocation failed") || strings.Contains(low, "could not allocate memory") {
 		return "out of memory"
 	}
