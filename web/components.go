@@ -90,6 +90,22 @@ func (c *RunBar) ProblemsTitle() string {
 	return fmt.Sprintf("%d problems to fix before running:", n)
 }
 
+// NoteClass colours a note.
+func NoteClass(n *app.Note) string {
+	if n.Err {
+		return "note error"
+	}
+	return "note"
+}
+
+// NoteRole announces error notes at once and others politely.
+func NoteRole(n *app.Note) string {
+	if n.Err {
+		return "alert"
+	}
+	return "status"
+}
+
 // StatusClass colours the status line.
 func (c *RunBar) StatusClass() string {
 	if c.App.NoticeErr {

@@ -17,15 +17,40 @@ onmessage = (e) => {
   }
 };
 
+// keepOutput remembers the end of what the Go program prints (Go writes
+// "fatal error: out of memory" and its stacks there before exiting).
+function keepOutput() {
+  let out = "";
+  const write = globalThis.fs.writeSync.bind(globalThis.fs);
+  const decoder = new TextDecoder("utf-8");
+  globalThis.fs.writeSync = (fd, buf) => {
+    out = (out + decoder.decode(buf)).slice(-16384);
+    return write(fd, buf);
+  };
+  return () => out;
+}
+
 function start(init) {
   importScripts(init.wasmExec);
+  const output = keepOutput();
   const go = new Go();
+  // The engine never returns by itself: when its Go program exits (the
+  // runtime out of memory, a fatal error), this worker is dead. Tell the
+  // page, which replaces it, instead of leaving a run waiting forever.
+  let told = false;
+  const died = (code, extra) => {
+    if (told) return;
+    told = true;
+    postMessage({ type: "exit", id: 0, json: JSON.stringify({ code, output: output() + (extra || "") }) });
+  };
+  go.exit = (code) => died(code);
   const instance = init.module
     ? WebAssembly.instantiate(init.module, go.importObject)
     : WebAssembly.instantiateStreaming(fetch(init.engine), go.importObject).then((r) => r.instance);
   instance
     .then((inst) => {
-      go.run(inst); // the engine sets onmessage and posts "ready" before this returns
+      // the engine sets onmessage and posts "ready" before run returns
+      go.run(inst).catch((err) => died(-1, "\nfatal error: " + err));
       for (const e of early) onmessage(e);
       early = [];
     })

@@ -75,7 +75,7 @@ func (p *page) wait(cond, describe string, timeout time.Duration) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, timeout)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(timeout))); err != nil {
 		state, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](describe))
 		p.t.Fatalf("waiting for %s: %v (%s)", cond, err, state)
 	}

@@ -21,7 +21,7 @@ func TestSiteIsStatic(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".nojekyll")); err != nil {
 		t.Error(".nojekyll is missing")
 	}
-	hashed := regexp.MustCompile(`"((ui|engine|worker|wasm_exec|style)\.[0-9a-f]{10}\.(wasm|js|css))"`)
+	hashed := regexp.MustCompile(`"((ui|engine|worker|wasm_exec|style|boot|vugu)\.[0-9a-f]{10}\.(wasm|js|css))"`)
 	found := map[string]bool{}
 	for _, m := range hashed.FindAllStringSubmatch(string(page), -1) {
 		found[m[2]] = true
@@ -29,7 +29,7 @@ func TestSiteIsStatic(t *testing.T) {
 			t.Errorf("index.html names %s, which is not in the site", m[1])
 		}
 	}
-	for _, k := range []string{"ui", "engine", "worker", "wasm_exec", "style"} {
+	for _, k := range []string{"ui", "engine", "worker", "wasm_exec", "style", "boot", "vugu"} {
 		if !found[k] {
 			t.Errorf("index.html does not name a hashed %s asset", k)
 		}
@@ -38,6 +38,18 @@ func TestSiteIsStatic(t *testing.T) {
 		if strings.HasPrefix(m[1], "/") || strings.Contains(m[1], "://") {
 			t.Errorf("absolute URL %q breaks the site under a sub-path", m[1])
 		}
+	}
+	// Every script is a file: the CSP allows no inline script.
+	for _, m := range regexp.MustCompile(`<script[^>]*>`).FindAllString(string(page), -1) {
+		if !strings.Contains(m, " src=") {
+			t.Errorf("inline script %s", m)
+		}
+	}
+	if strings.Count(string(page), "</script>") != strings.Count(string(page), "<script ") {
+		t.Error("a script element has content")
+	}
+	if !strings.Contains(string(page), `http-equiv="Content-Security-Policy"`) {
+		t.Error("index.html has no Content-Security-Policy")
 	}
 	if strings.Contains(string(page), "{{") {
 		t.Error("index.html still holds template actions")

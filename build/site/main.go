@@ -13,9 +13,13 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"text/template"
@@ -32,7 +36,7 @@ func main() {
 
 // Assets are the hashed file names index.html refers to.
 type Assets struct {
-	UI, Engine, Worker, WasmExec, CSS string
+	UI, Engine, Worker, WasmExec, CSS, Boot, Vugu string
 }
 
 func build(out string) error {
@@ -71,6 +75,16 @@ func build(out string) error {
 	if err := <-errs; err != nil {
 		return err
 	}
+	// Vugu's renderer helper, which Vugu would otherwise eval (see
+	// web/boot.js): the page's CSP allows scripts from files only.
+	helper, err := vuguHelper()
+	if err != nil {
+		return err
+	}
+	vuguJS := filepath.Join(tmp, "vugu.js")
+	if err := os.WriteFile(vuguJS, []byte(helper), 0o644); err != nil {
+		return err
+	}
 	var a Assets
 	for _, f := range []struct {
 		src, name string
@@ -81,6 +95,8 @@ func build(out string) error {
 		{"web/worker.js", "worker.js", &a.Worker},
 		{filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), "wasm_exec.js", &a.WasmExec},
 		{"web/style.css", "style.css", &a.CSS},
+		{"web/boot.js", "boot.js", &a.Boot},
+		{vuguJS, "vugu.js", &a.Vugu},
 	} {
 		if *f.dst, err = copyHashed(f.src, out, f.name); err != nil {
 			return err
@@ -118,7 +134,7 @@ func clean(out string) error {
 	for _, e := range entries {
 		n := e.Name()
 		ours := n == "index.html" || n == "favicon.svg" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
-		for _, p := range []string{"ui.", "engine.", "worker.", "wasm_exec.", "style."} {
+		for _, p := range []string{"ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu."} {
 			if strings.HasPrefix(n, p) {
 				ours = true
 			}
@@ -143,6 +159,36 @@ func copyHashed(src, out, name string) (string, error) {
 	ext := filepath.Ext(name)
 	hashed := strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext
 	return hashed, os.WriteFile(filepath.Join(out, hashed), data, 0o644)
+}
+
+// vuguHelper returns the JavaScript that Vugu's DOM renderer evaluates
+// when it starts: the constant jsHelperScript of its domrender package,
+// read from the source of the Vugu version this module uses.
+func vuguHelper() (string, error) {
+	b, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/vugu/vugu").Output()
+	if err != nil {
+		return "", fmt.Errorf("finding Vugu's source: %w", err)
+	}
+	file := filepath.Join(strings.TrimSpace(string(b)), "domrender", "renderer-js-script.go")
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	if err != nil {
+		return "", err
+	}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			v := spec.(*ast.ValueSpec)
+			if len(v.Names) == 1 && v.Names[0].Name == "jsHelperScript" && len(v.Values) == 1 {
+				if lit, ok := v.Values[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					return strconv.Unquote(lit.Value)
+				}
+			}
+		}
+	}
+	return "", fmt.Errorf("%s: no constant jsHelperScript", file)
 }
 
 func goEnv(key string) (string, error) {

@@ -123,10 +123,22 @@ func (b *browser) Load(key string) (v string, ok bool) {
 	return v, ok
 }
 
-func (b *browser) Save(key, value string) {
-	if err := guard("saving", func() { b.global.Get("localStorage").Call("setItem", key, value) }); err != nil && b.app != nil {
-		b.app.Notice, b.app.NoticeErr = "This browser refused to store the scenario ("+err.Error()+"); export it to keep it.", true
-	}
+// Save stores a value in localStorage; a full storage (the browser's
+// QuotaExceededError) is app.ErrStorageFull.
+func (b *browser) Save(key, value string) (err error) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if e, ok := r.(js.Error); ok && e.Value.Get("name").String() == "QuotaExceededError" {
+			err = app.ErrStorageFull
+			return
+		}
+		err = fmt.Errorf("the browser refused to store it: %v", r)
+	}()
+	b.global.Get("localStorage").Call("setItem", key, value)
+	return nil
 }
 
 func (b *browser) Fragment() string {

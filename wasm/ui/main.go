@@ -8,6 +8,7 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"syscall/js"
 
 	"github.com/vugu/vugu"
@@ -69,11 +70,30 @@ func crash(msg string) {
 	div := doc.Call("createElement", "div")
 	div.Set("className", "crash")
 	div.Set("innerHTML", `<h2>schedlab stopped</h2><p>Something broke while showing the page. Your scenario is still stored in this browser.</p>
-<p><button id="crash-export">Save the stored scenario as a file</button> <button id="crash-reset">Start again with the default scenario</button></p><pre></pre>`)
+<p><button id="crash-export">Save the stored scenario as a file</button> <button id="crash-reset">Start again with the default scenario (the stored one is kept aside)</button></p><pre></pre>`)
 	div.Call("querySelector", "pre").Set("textContent", msg)
 	doc.Get("body").Call("prepend", div)
 	doc.Call("getElementById", "crash-reset").Set("onclick", js.FuncOf(func(js.Value, []js.Value) any {
-		js.Global().Get("localStorage").Call("removeItem", app.KeyScenario)
+		// The stored scenario is set aside as a damaged copy (the page
+		// then offers to download it), never just removed.
+		store := js.Global().Get("localStorage")
+		if s := store.Call("getItem", app.KeyScenario); s.Type() == js.TypeString {
+			kept := false
+			for i := 1; i <= 9 && !kept; i++ {
+				key := app.KeyDamaged
+				if i > 1 {
+					key += "." + strconv.Itoa(i)
+				}
+				if store.Call("getItem", key).Type() == js.TypeString {
+					continue
+				}
+				kept = guard("keeping the scenario", func() { store.Call("setItem", key, s.String()) }) == nil
+			}
+			if !kept {
+				return nil // it stays where it is
+			}
+			store.Call("removeItem", app.KeyScenario)
+		}
 		js.Global().Get("location").Call("reload")
 		return nil
 	}))

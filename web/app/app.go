@@ -7,9 +7,11 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,9 +35,10 @@ type Platform interface {
 	StartWorker(id int)
 	PostWorker(id int, m protocol.Message)
 	StopWorker(id int)
-	// Load and Save use localStorage.
+	// Load and Save use localStorage. Save fails with ErrStorageFull
+	// when the browser's quota is exceeded.
 	Load(key string) (string, bool)
-	Save(key, value string)
+	Save(key, value string) error
 	// Fragment is the URL fragment without "#"; SetFragment replaces it
 	// without adding a history entry. Location is the page URL without
 	// the fragment.
@@ -76,9 +79,17 @@ const (
 const (
 	// KeyScenario holds the scenario being edited.
 	KeyScenario = "schedlab.scenario.v1"
+	// KeyDamaged is where a stored scenario that cannot be read is kept
+	// (KeyDamaged+".2" and so on when that already holds another), so
+	// that opening the page never loses it.
+	KeyDamaged  = KeyScenario + ".corrupt"
 	keyStash    = "schedlab.stash.v1"
 	keyPrevious = "schedlab.previous.v1"
 )
+
+// ErrStorageFull is Platform.Save's error when the browser's storage for
+// the page is full.
+var ErrStorageFull = errors.New("the browser's storage for this page is full")
 
 // App is the page's state.
 type App struct {
@@ -96,14 +107,23 @@ type App struct {
 	TL  Timeline
 
 	// Notice is a short status line; NoticeErr marks it as a failure.
+	// A new message replaces it; what must not be missed is a Note.
 	Notice    string
 	NoticeErr bool
+	// Notes stay until dismissed (see Note).
+	Notes []*Note
 	// Share is the last share link made; ImportErr the last import failure.
 	Share     string
 	Copied    bool
 	ImportErr string
 	// saving is set while a save is scheduled.
 	saving bool
+	// holdStored stops saving over a stored scenario that could not be
+	// read nor copied aside, until the user has downloaded it or
+	// dismissed the note about it.
+	holdStored bool
+	// fromLink is set when the page opened a share link.
+	fromLink bool
 	// Restored tells where the scenario came from at start.
 	Restored string
 	// Previous is the scenario an Open, Import or Revert replaced, so
@@ -154,7 +174,7 @@ func New(p Platform) *App {
 	}
 	if replaced != nil {
 		a.Previous = replaced
-		p.Save(keyPrevious, string(doc.Marshal(replaced)))
+		_ = p.Save(keyPrevious, string(doc.Marshal(replaced))) // kept in memory too
 	}
 	a.write()
 	return a
@@ -189,8 +209,10 @@ func (a *App) ChooseImport() {
 func (a *App) initialTree() (tree, previous any) {
 	var stored any
 	if s, ok := a.P.Load(KeyScenario); ok {
-		if t, err := doc.Parse([]byte(s)); err == nil {
+		if t, err := readScenario(s); err == nil {
 			stored = t
+		} else {
+			a.keepDamaged(s, err)
 		}
 	}
 	if frag := a.P.Fragment(); strings.HasPrefix(frag, "s=") {
@@ -198,12 +220,17 @@ func (a *App) initialTree() (tree, previous any) {
 		shared, err := DecodeShare(frag)
 		if err == nil {
 			a.Restored = "Opened the scenario from the link."
+			a.fromLink = true
 			if stored != nil && string(doc.Compact(stored)) != string(doc.Compact(shared)) {
 				previous = stored
 			}
 			return shared, previous
 		}
-		a.setNotice("The link's scenario could not be read ("+err.Error()+"); opened your last scenario instead.", true)
+		instead := "your last scenario"
+		if stored == nil {
+			instead = "the default scenario"
+		}
+		a.note(NoteLink, "The link's scenario could not be read ("+err.Error()+"); opened "+instead+" instead.", true)
 	}
 	if stored != nil {
 		a.Restored = "Restored your scenario from this browser."
@@ -211,6 +238,70 @@ func (a *App) initialTree() (tree, previous any) {
 	}
 	tree, _ = builtin(scenarios.Default)
 	return tree, nil
+}
+
+// readScenario reads a stored scenario: a JSON object.
+func readScenario(s string) (any, error) {
+	t, err := doc.Parse([]byte(s))
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := t.(*doc.Object); !ok {
+		return nil, fmt.Errorf("it holds JSON but not a scenario object")
+	}
+	return t, nil
+}
+
+// keepDamaged copies a stored scenario that cannot be read aside, under
+// KeyDamaged, before anything is saved over it, and tells the user, with
+// a way to download it. When it cannot be copied, it is left in place
+// and nothing is saved over it until the user has it.
+func (a *App) keepDamaged(text string, err error) {
+	key, saveErr := a.backup(text)
+	download := NoteAction{Name: "download", Label: "Download the damaged copy", do: func() {
+		a.P.Download("schedlab-damaged-scenario.json", "application/json", []byte(text))
+		if a.holdStored {
+			a.holdStored = false
+			a.save()
+		}
+	}}
+	what := fmt.Sprintf("The scenario saved in this browser could not be read (%s, %s). ", err, sizeText(len(text)))
+	if saveErr == nil {
+		a.note(NoteCorrupt, what+"Nothing is lost: a copy is kept in this browser's storage as “"+key+"”; download it to repair it by hand or to import it elsewhere.", true, download)
+		return
+	}
+	a.holdStored = true
+	a.note(NoteCorrupt, what+"It could not be copied aside ("+saveErr.Error()+"), so it stays where it is and your changes are not saved until you download it or dismiss this.", true, download)
+}
+
+// backup stores text under the first free damaged-copy key (or the one
+// that already holds it).
+func (a *App) backup(text string) (string, error) {
+	for i := 1; i <= 9; i++ {
+		key := KeyDamaged
+		if i > 1 {
+			key += "." + strconv.Itoa(i)
+		}
+		if old, ok := a.P.Load(key); ok {
+			if old == text {
+				return key, nil
+			}
+			continue
+		}
+		return key, a.P.Save(key, text)
+	}
+	return "", fmt.Errorf("nine damaged copies are kept already")
+}
+
+// sizeText prints a byte count: "812 bytes", "6.2 MB".
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
+	}
+	return plural(n, "byte")
 }
 
 func builtin(name string) (any, error) {
@@ -243,13 +334,27 @@ func builtinDocument(name string) ([]byte, bool) {
 func heavy(sc *scenario.Scenario) bool { return sc.Quick != nil && len(sc.Quick.Set) > 0 }
 
 // Start begins loading the engine and runs the scenario at once when it
-// is valid, so that the page opens on results.
+// is valid, so that the page opens on results, unless it is too big to
+// run without asking (a link may carry any scenario): then the page says
+// so and waits.
 func (a *App) Start() {
 	a.pool.ensure(min(a.maxWorkers(), max(1, a.policyCount())))
-	if a.Ed.Valid() {
-		a.StartRun()
-	} else {
+	switch size := a.Ed.Size(); {
+	case !a.Ed.Valid():
 		a.Tab = TabScenario
+	case !size.autoRuns():
+		a.Tab = TabScenario
+		from := "The scenario restored from this browser"
+		if a.fromLink {
+			from = "The link's scenario"
+		}
+		a.note(NoteSize, fmt.Sprintf("%s is big (%s), so it was not run by itself: a run may take minutes and much of this device's memory. Look it over, then run it.", from, size.Describe()), false,
+			NoteAction{Name: "run", Label: "Run it", do: func() {
+				a.Tab = TabResults
+				a.StartRun()
+			}})
+	default:
+		a.StartRun()
 	}
 }
 
@@ -308,12 +413,28 @@ func (a *App) Flush() {
 }
 
 func (a *App) write() {
-	a.P.Save(KeyScenario, string(doc.Marshal(a.Ed.Tree)))
+	if !a.holdStored {
+		// A save usually runs without redrawing the page (Platform.Soon):
+		// when its note comes or goes, ask for a render.
+		shown := a.NoteFor(NoteSave) != nil
+		defer func() {
+			if (a.NoteFor(NoteSave) != nil) != shown {
+				a.P.After(0, func() {})
+			}
+		}()
+		data := doc.Marshal(a.Ed.Tree)
+		if err := a.P.Save(KeyScenario, string(data)); err != nil {
+			a.note(NoteSave, fmt.Sprintf("Your latest changes are not saved in this browser (%v; the scenario is %s). Export it to keep it: reloading the page would bring back the last version saved.", err, sizeText(len(data))),
+				true, NoteAction{Name: "export", Label: "Export the scenario", do: a.Export})
+		} else {
+			a.dropNote(NoteSave)
+		}
+	}
 	stash := doc.NewObject()
 	for k, v := range a.Ed.Stash {
 		stash.Set(k, v)
 	}
-	a.P.Save(keyStash, string(doc.Compact(sortedObject(stash))))
+	_ = a.P.Save(keyStash, string(doc.Compact(sortedObject(stash)))) // what a switch put aside; losing it loses no scenario
 }
 
 // sortedObject orders an object's keys, so that saving is deterministic.
@@ -350,7 +471,7 @@ func (a *App) Open(name string) {
 func (a *App) load(tree any) {
 	if a.Ed.JSON() != string(doc.Compact(tree)) {
 		a.Previous = doc.Clone(a.Ed.Tree)
-		a.P.Save(keyPrevious, string(doc.Marshal(a.Previous)))
+		_ = a.P.Save(keyPrevious, string(doc.Marshal(a.Previous))) // kept in memory too
 	}
 	a.Ed.Load(tree)
 	a.Ed.Stash = map[string]any{}

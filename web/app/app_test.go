@@ -178,8 +178,8 @@ func TestEditValidateReloadShare(t *testing.T) {
 	// A damaged link says so and opens the stored scenario.
 	f.Frag = "s=!!!"
 	e := app.New(f)
-	if !e.NoticeErr || !strings.Contains(e.Notice, "could not be read") || f.Frag != "" {
-		t.Errorf("damaged link: %q, fragment %q", e.Notice, f.Frag)
+	if n := e.NoteFor(app.NoteLink); n == nil || !n.Err || !strings.Contains(n.Text, "could not be read") || f.Frag != "" {
+		t.Errorf("damaged link: %+v, fragment %q", n, f.Frag)
 	}
 }
 
@@ -217,7 +217,7 @@ func TestCancel(t *testing.T) {
 	f := apptest.New(t)
 	a := app.New(f)
 	a.LoadTree(bigScenario(300000))
-	a.Start()
+	a.StartRun()
 	f.Pump(a, func() bool { _, total, _ := a.Run.Totals(); return total > 0 })
 	if !strings.Contains(a.Run.ProgressText(), "jobs finished, simulated time") {
 		t.Errorf("progress text %q", a.Run.ProgressText())
@@ -234,7 +234,7 @@ func TestCancelReplacesStuckWorkers(t *testing.T) {
 	f := apptest.New(t)
 	a := app.New(f)
 	a.LoadTree(bigScenario(300000))
-	a.Start()
+	a.StartRun()
 	f.Pump(a, func() bool { _, total, _ := a.Run.Totals(); return total > 0 })
 	// Simulate workers that never answer: stop delivering their replies.
 	f.FreezeAll() // the cancel is never received

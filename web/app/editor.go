@@ -27,6 +27,7 @@ type Editor struct {
 	Problems []schema.Problem
 	byPath   map[string]string
 	sc       *scenario.Scenario
+	size     Size   // sc's size, when sc is set
 	compact  string // the document as compact JSON, what a run sends
 	// Stash keeps what a switch put aside (the job table while a generator
 	// is used, a generator kind's parameters while another is used), so
@@ -89,6 +90,7 @@ func (e *Editor) changed() {
 	e.memo = nil
 	e.compact = string(doc.Compact(e.Tree))
 	e.sc = nil
+	e.size = Size{}
 	e.Problems = nil
 	if _, ok := e.Tree.(*doc.Object); !ok {
 		e.Problems = []schema.Problem{{Msg: "the scenario must be a JSON object"}}
@@ -101,6 +103,10 @@ func (e *Editor) changed() {
 		}
 	} else {
 		e.sc = sc
+		e.size = SizeOf(sc)
+		// What the page cannot simulate in a browser is refused here, at
+		// the field to change, before any run.
+		e.Problems = budgetProblems(e.size)
 	}
 	sort.SliceStable(e.Problems, func(a, b int) bool { return pathLess(e.Problems[a].Path, e.Problems[b].Path) })
 	e.byPath = map[string]string{}
@@ -162,8 +168,12 @@ func digits(s string) int {
 	return i
 }
 
-// Valid reports whether the scenario can run.
-func (e *Editor) Valid() bool { return e.sc != nil }
+// Valid reports whether the scenario can run: it is valid and within
+// the page's budget.
+func (e *Editor) Valid() bool { return e.sc != nil && len(e.Problems) == 0 }
+
+// Size is the scenario's size (zero when it is not valid).
+func (e *Editor) Size() Size { return e.size }
 
 // Scenario returns the parsed scenario, or nil when invalid.
 func (e *Editor) Scenario() *scenario.Scenario { return e.sc }

@@ -137,6 +137,7 @@ func (p *pool) dispatch() {
 			i := part.Index
 			req := &request{id: p.nextID(), run: r, part: part}
 			part.State, part.req, part.worker = PartRunning, req.id, w.id
+			part.heard = p.a.P.Now()
 			p.send(w, req, protocol.TypeRun, protocol.RunRequest{Document: r.Doc, Seed: r.Seed, Policy: &i,
 				Figures: []string{"gantt"}, Timeline: true, Width: p.a.figureWidth()})
 			break
@@ -176,10 +177,17 @@ func (a *App) OnWorker(id int, m protocol.Message) {
 		p.dispatch()
 		return
 	}
-	if m.ID == 0 && m.Type == protocol.TypeError {
-		// the worker could not load the engine
+	if w.ready && (m.Type == protocol.TypeExit || (m.ID == 0 && m.Type == protocol.TypeError)) {
+		a.workerDied(w, m)
+		return
+	}
+	if m.Type == protocol.TypeExit || (m.ID == 0 && m.Type == protocol.TypeError) {
+		// the worker could not load the engine: no use starting another
 		var e protocol.Error
 		_ = json.Unmarshal(m.JSON, &e)
+		if m.Type == protocol.TypeExit {
+			e.Message = "the engine stopped while starting (" + deathCause(m) + ")"
+		}
 		p.loadErr = e.Message
 		w.dead = true
 		a.setNotice("The simulator could not start: "+e.Message, true)

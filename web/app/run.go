@@ -29,6 +29,28 @@ type Run struct {
 	Err     string
 	Started time.Time
 	WallMS  float64
+	// checked is when the watchdog last looked at the run.
+	checked time.Time
+}
+
+// The watchdog: while a run goes on, the page looks at it every
+// WatchEvery; a policy whose worker has said nothing for Silence (a
+// worker reports progress a few times a second) is said to be silent in
+// the progress line, with a hint that it may be out of memory and that
+// Cancel stops it. Dead workers are detected at once (see workerDied);
+// this covers one stuck without dying.
+const (
+	WatchEvery = 5 * time.Second
+	Silence    = 30 * time.Second
+)
+
+// watch checks run r until it ends.
+func (a *App) watch(r *Run) {
+	if r != a.Run || (r.State != RunRunning && r.State != RunCancelling) {
+		return
+	}
+	r.checked = a.P.Now()
+	a.P.After(WatchEvery, func() { a.watch(r) })
 }
 
 // Part is one policy of a run.
@@ -41,7 +63,12 @@ type Part struct {
 	State    string // queued, running, done, failed, cancelled
 	Progress protocol.Progress
 	Result   *PolicyResult
+	// heard is when its worker last said something about it.
+	heard time.Time
 }
+
+// WorkerID is the engine worker the part runs on (-1 before it starts).
+func (p *Part) WorkerID() int { return p.worker }
 
 // Part states.
 const (
@@ -81,8 +108,12 @@ func (a *App) StartRun() {
 	}
 	a.Run = r
 	a.setNotice("", false)
+	a.dropNote(NoteSize)   // it is running now
+	a.dropNote(NoteEngine) // about an earlier run
+
 	a.pool.ensure(min(a.maxWorkers(), len(r.Parts)))
 	a.pool.dispatch()
+	a.P.After(WatchEvery, func() { a.watch(r) })
 }
 
 // CancelRun stops the run in progress: the workers are asked to stop, and
@@ -175,6 +206,8 @@ func (r *Run) ProgressText() string {
 		switch {
 		case p.State == PartDone && p.Result != nil:
 			parts = append(parts, fmt.Sprintf("%s done", p.Label))
+		case p.State == PartRunning && !p.heard.IsZero() && r.checked.Sub(p.heard) >= Silence:
+			parts = append(parts, fmt.Sprintf("%s: no word from the simulator for %s; it may be out of memory (Cancel stops it)", p.Label, Duration(r.checked.Sub(p.heard).Round(time.Second).Seconds())))
 		case p.State == PartRunning && p.Progress.Total > 0:
 			parts = append(parts, fmt.Sprintf("%s: %s of %s jobs finished, simulated time %s", p.Label,
 				group(p.Progress.Finished), group(p.Progress.Total), Duration(p.Progress.NowS)))
@@ -192,6 +225,7 @@ func (r *Run) ProgressText() string {
 
 // handleRunMessage applies a worker's reply to part p of run r.
 func (a *App) handleRunMessage(r *Run, p *Part, m protocol.Message) {
+	p.heard = a.P.Now()
 	switch m.Type {
 	case protocol.TypeProgress:
 		var pr protocol.Progress

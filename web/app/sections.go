@@ -322,6 +322,9 @@ func (e *Editor) where(path string) string {
 // Where names the place of a path on the page, e.g. "Cluster › server
 // group 1 › GPUs per server".
 func Where(path string) string {
+	if name, ok := pathNames[path]; ok {
+		return name
+	}
 	if rest, ok := strings.CutPrefix(path, interferencePath); ok {
 		if rest == "" {
 			return "Interference"
@@ -364,6 +367,16 @@ var sectionNames = map[string]string{
 }
 
 // stepNames name containers along a path.
+// pathNames name fields whose steps alone read badly ("jobs" is a job
+// table row elsewhere).
+var pathNames = map[string]string{
+	"workload.generator.jobs":      "Jobs › generator › number of jobs",
+	"workload.generator.base_jobs": "Jobs › generator › base jobs",
+	"workload.jobs":                "Jobs › job table",
+	"cluster.servers":              "Cluster › servers",
+	"policies":                     "Policies",
+}
+
 var stepNames = map[string]string{
 	"servers": "server group", "jobs": "job", "generator": "generator", "params": "parameters",
 	"interference": "interference", "matrix": "matrix row", "gpu_mix": "GPU-count mix row", "models": "model",

@@ -36,11 +36,11 @@ func DecodeShare(frag string) (any, error) {
 	}
 	z, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(payload, "="))
 	if err != nil {
-		return nil, fmt.Errorf("the link is damaged (%v)", err)
+		return nil, fmt.Errorf("it is damaged or cut short")
 	}
 	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), maxShared+1))
 	if err != nil {
-		return nil, fmt.Errorf("the link is damaged (%v)", err)
+		return nil, fmt.Errorf("it is damaged or cut short")
 	}
 	if len(data) > maxShared {
 		return nil, fmt.Errorf("the link's scenario is larger than %d MB", maxShared>>20)

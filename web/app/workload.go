@@ -70,7 +70,7 @@ func (e *Editor) SetWorkloadMode(mode string) string {
 // generated returns the jobs of the current scenario's first seed.
 func (e *Editor) generated() ([]workload.Job, error) {
 	sc := e.Scenario()
-	if sc == nil {
+	if sc == nil || !e.Valid() {
 		return nil, fmt.Errorf("the scenario has problems")
 	}
 	in, err := sc.Build(sc.RunSeeds()[0])

@@ -27,6 +27,13 @@
 //	{type: "drawn", id, json: Drawn,        the figures of a draw request
 //	 bin: {name: PNG or SVG}}
 //	{type: "error", id, json: Error}        invalid scenario, failed or cancelled run
+//	{type: "exit", json: Exit}              worker.js: the engine's Go program exited
+//	                                        (out of memory, a fatal error); the
+//	                                        worker is dead and must be replaced
+//
+// A worker may also die without a word: its "error" event (an uncaught
+// exception, a WebAssembly trap) then tells the page, which treats it as
+// an exit once the worker was ready.
 //
 // Cancelling: the engine checks for cancellation every few thousand events
 // and yields to the worker's event loop at each progress report, so a
@@ -64,7 +71,16 @@ const (
 	TypeResult   = "result"
 	TypeDrawn    = "drawn"
 	TypeError    = "error"
+	TypeExit     = "exit"
 )
+
+// Exit says that the engine's Go program exited: Code is its exit code,
+// Output the end of what it printed (Go's "fatal error: out of memory"
+// and stack, for one).
+type Exit struct {
+	Code   int    `json:"code"`
+	Output string `json:"output"`
+}
 
 // Message is one message in either direction, as Go sees it.
 type Message struct {

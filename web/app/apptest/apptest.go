@@ -25,6 +25,9 @@ type Browser struct {
 	Copied  string            // the clipboard
 	Pick    string            // the text of the file PickFile returns
 	Focused string
+	// Quota, when positive, is the most bytes (keys and values) the
+	// storage holds, as a browser's localStorage quota.
+	Quota int
 
 	mu      sync.Mutex
 	inbox   []delivery
@@ -105,6 +108,19 @@ func (b *Browser) Freeze(id int) {
 	b.mu.Unlock()
 }
 
+// Exit makes worker id die as when its Go program exits: it says nothing
+// more and worker.js reports the exit with the program's last output.
+func (b *Browser) Exit(id, code int, output string) {
+	b.Freeze(id)
+	b.deliver(id, protocol.NewMessage(protocol.TypeExit, 0, protocol.Exit{Code: code, Output: output}))
+}
+
+// Crash makes worker id fail as with an uncaught error event.
+func (b *Browser) Crash(id int, msg string) {
+	b.Freeze(id)
+	b.deliver(id, protocol.NewMessage(protocol.TypeError, 0, protocol.Error{Message: msg}))
+}
+
 // FreezeAll freezes every worker started so far.
 func (b *Browser) FreezeAll() {
 	for id := range b.workers {
@@ -119,7 +135,21 @@ func (b *Browser) Load(key string) (string, bool) {
 }
 
 // Save implements app.Platform.
-func (b *Browser) Save(key, value string) { b.Storage[key] = value }
+func (b *Browser) Save(key, value string) error {
+	if b.Quota > 0 {
+		n := len(key) + len(value)
+		for k, v := range b.Storage {
+			if k != key {
+				n += len(k) + len(v)
+			}
+		}
+		if n > b.Quota {
+			return app.ErrStorageFull
+		}
+	}
+	b.Storage[key] = value
+	return nil
+}
 
 // Fragment implements app.Platform.
 func (b *Browser) Fragment() string { return b.Frag }

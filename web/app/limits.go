@@ -1,0 +1,134 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/sim/schema"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// What the page asks of a browser. Each policy of a comparison runs in
+// its own engine worker, a WebAssembly program of at most 4 GB, and the
+// page then holds every policy's job records: a 200,000-job FIFO run
+// peaks near 400 MB natively, so half a million jobs per policy stays
+// well inside a worker and a million job records inside the page.
+const (
+	// MaxJobs is the most jobs one policy's run may have in the page.
+	MaxJobs = 500_000
+	// MaxJobRuns bounds jobs × policies, the job records the page holds.
+	MaxJobRuns = 1_000_000
+	// MaxGPUs is the most GPUs a cluster may have in the page (its
+	// timeline draws every GPU).
+	MaxGPUs = 65_536
+
+	// A scenario opened from a link or restored from storage runs at
+	// once only up to these sizes; a bigger one waits for the user.
+	AutoRunJobRuns = 50_000
+	AutoRunGPUs    = 4_096
+)
+
+// Size is how big a scenario is for the page: its jobs (per policy run),
+// GPUs and policies. Jobs is estimated from the generator's parameters
+// without generating them.
+type Size struct {
+	Jobs, GPUs, Policies int
+	// JobsPath is the field that sets the number of jobs.
+	JobsPath string
+	// JobsWhat says in a sentence where the jobs come from: "the job
+	// table has".
+	JobsWhat string
+}
+
+// JobRuns is jobs × policies.
+func (s Size) JobRuns() int { return s.Jobs * max(1, s.Policies) }
+
+// SizeOf estimates a valid scenario's size.
+func SizeOf(sc *scenario.Scenario) Size {
+	s := Size{Policies: len(sc.Policies), JobsPath: "workload.jobs", JobsWhat: "the job table has"}
+	for _, g := range sc.Cluster.Servers {
+		s.GPUs = satAdd(s.GPUs, satMul(g.Count, g.GPUs))
+	}
+	if len(sc.Workload.Generator) == 0 {
+		s.Jobs = len(sc.Workload.Jobs)
+		return s
+	}
+	// The generator's parameters over its defaults, as the engine reads
+	// them (the document was checked by scenario.Parse).
+	var kind struct {
+		Kind string `json:"kind"`
+	}
+	_ = json.Unmarshal(sc.Workload.Generator, &kind)
+	var gen struct {
+		Jobs     *int     `json:"jobs"`
+		BaseJobs *int     `json:"base_jobs"`
+		Scale    *float64 `json:"scale"`
+	}
+	if k, ok := workload.LookupGenerator(kind.Kind); ok {
+		params := k.NewParams()
+		var raw map[string]json.RawMessage
+		_ = json.Unmarshal(sc.Workload.Generator, &raw)
+		delete(raw, "kind")
+		if b, err := json.Marshal(raw); err == nil && json.Unmarshal(b, params) == nil {
+			if b, err := json.Marshal(params); err == nil {
+				_ = json.Unmarshal(b, &gen)
+			}
+		}
+	}
+	switch {
+	case gen.BaseJobs != nil:
+		scale := 1.0
+		if gen.Scale != nil {
+			scale = *gen.Scale
+		}
+		s.Jobs = int(min(math.Ceil(float64(*gen.BaseJobs)*scale), math.MaxInt32))
+		s.JobsPath, s.JobsWhat = "workload.generator.base_jobs", "the generator's base jobs × scale makes"
+	case gen.Jobs != nil:
+		s.Jobs = *gen.Jobs
+		s.JobsPath, s.JobsWhat = "workload.generator.jobs", "this scenario has"
+	}
+	return s
+}
+
+func satMul(a, b int) int {
+	if a > 0 && b > math.MaxInt32/a {
+		return math.MaxInt32
+	}
+	return a * b
+}
+
+func satAdd(a, b int) int { return min(a+b, math.MaxInt32) }
+
+// budgetProblems says what to reduce when a scenario is more than the
+// page can simulate in a browser, each problem at the field to change.
+func budgetProblems(s Size) []schema.Problem {
+	var ps []schema.Problem
+	cli := "or run it with the command line (schedlab run FILE), which has no such limit"
+	switch {
+	case s.Jobs > MaxJobs:
+		ps = append(ps, schema.Problem{Path: s.JobsPath, Msg: fmt.Sprintf(
+			"the page simulates at most %s jobs per policy in a browser and %s %s; lower it to %s or fewer, %s",
+			group(MaxJobs), s.JobsWhat, group(s.Jobs), group(MaxJobs), cli)})
+	case s.JobRuns() > MaxJobRuns:
+		ps = append(ps, schema.Problem{Path: "policies", Msg: fmt.Sprintf(
+			"%s policies × %s jobs is %s job runs, more than the %s the page holds in a browser; compare fewer policies or lower the jobs to %s, %s",
+			group(s.Policies), group(s.Jobs), group(s.JobRuns()), group(MaxJobRuns), group(MaxJobRuns/max(1, s.Policies)), cli)})
+	}
+	if s.GPUs > MaxGPUs {
+		ps = append(ps, schema.Problem{Path: "cluster.servers", Msg: fmt.Sprintf(
+			"the cluster has %s GPUs and the page simulates at most %s in a browser; lower the servers' count or GPUs, %s",
+			group(s.GPUs), group(MaxGPUs), cli)})
+	}
+	return ps
+}
+
+// autoRuns reports whether a scenario is small enough to run without
+// asking when it was not chosen here (a link, or the stored scenario).
+func (s Size) autoRuns() bool { return s.JobRuns() <= AutoRunJobRuns && s.GPUs <= AutoRunGPUs }
+
+// Describe is the size in words: "400,000 jobs × 2 policies on 64 GPUs".
+func (s Size) Describe() string {
+	return fmt.Sprintf("%s × %s on %s", plural(s.Jobs, "job"), plural(s.Policies, "policy"), plural(s.GPUs, "GPU"))
+}
