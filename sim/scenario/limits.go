@@ -105,8 +105,11 @@ func (sc *Scenario) gpuTotal() int64 {
 	return total
 }
 
-// jobCount is the number of jobs of one run, with the parameters that set
-// it; it is known before any job is generated.
+// JobCount is the number of jobs of one run of a parsed scenario, known
+// before any job is generated, with the generator's parameter that sets
+// it ("jobs", "base_jobs × scale"), or "workload.jobs" for a job list.
+func (sc *Scenario) JobCount() (int64, string) { return sc.jobCount() }
+
 func (sc *Scenario) jobCount() (int64, string) {
 	if sc.generator != nil {
 		if c, ok := sc.generator.(workload.Counter); ok {

@@ -1,13 +1,11 @@
 package app
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
-	"github.com/schedlab/schedlab/sim/workload"
 )
 
 // What the page asks of a browser. Each policy of a comparison runs in
@@ -45,49 +43,21 @@ type Size struct {
 // JobRuns is jobs × policies.
 func (s Size) JobRuns() int { return s.Jobs * max(1, s.Policies) }
 
-// SizeOf estimates a valid scenario's size.
+// SizeOf is a parsed scenario's size, from the counts the validator
+// computes before anything is generated.
 func SizeOf(sc *scenario.Scenario) Size {
 	s := Size{Policies: len(sc.Policies), JobsPath: "workload.jobs", JobsWhat: "the job table has"}
 	for _, g := range sc.Cluster.Servers {
 		s.GPUs = satAdd(s.GPUs, satMul(g.Count, g.GPUs))
 	}
-	if len(sc.Workload.Generator) == 0 {
-		s.Jobs = len(sc.Workload.Jobs)
-		return s
-	}
-	// The generator's parameters over its defaults, as the engine reads
-	// them (the document was checked by scenario.Parse).
-	var kind struct {
-		Kind string `json:"kind"`
-	}
-	_ = json.Unmarshal(sc.Workload.Generator, &kind)
-	var gen struct {
-		Jobs     *int     `json:"jobs"`
-		BaseJobs *int     `json:"base_jobs"`
-		Scale    *float64 `json:"scale"`
-	}
-	if k, ok := workload.LookupGenerator(kind.Kind); ok {
-		params := k.NewParams()
-		var raw map[string]json.RawMessage
-		_ = json.Unmarshal(sc.Workload.Generator, &raw)
-		delete(raw, "kind")
-		if b, err := json.Marshal(raw); err == nil && json.Unmarshal(b, params) == nil {
-			if b, err := json.Marshal(params); err == nil {
-				_ = json.Unmarshal(b, &gen)
-			}
-		}
-	}
-	switch {
-	case gen.BaseJobs != nil:
-		scale := 1.0
-		if gen.Scale != nil {
-			scale = *gen.Scale
-		}
-		s.Jobs = int(min(math.Ceil(float64(*gen.BaseJobs)*scale), math.MaxInt32))
+	n, param := sc.JobCount()
+	s.Jobs = int(min(n, math.MaxInt32))
+	switch param {
+	case "workload.jobs", "":
+	case "base_jobs × scale":
 		s.JobsPath, s.JobsWhat = "workload.generator.base_jobs", "the generator's base jobs × scale makes"
-	case gen.Jobs != nil:
-		s.Jobs = *gen.Jobs
-		s.JobsPath, s.JobsWhat = "workload.generator.jobs", "this scenario has"
+	default:
+		s.JobsPath, s.JobsWhat = "workload.generator."+param, "this scenario has"
 	}
 	return s
 }
