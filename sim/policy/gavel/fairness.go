@@ -232,25 +232,6 @@ func (f *fairLP) addNorm(row, c int, scale float64) {
 	}
 }
 
-// norm evaluates ñ_c at a solution.
-func (f *fairLP) norm(x []float64, c int) float64 {
-	cl := f.cls[c]
-	s := 0.0
-	for j, col := range f.s[c] {
-		if col >= 0 {
-			s += cl.thr[j] * x[col]
-		}
-	}
-	for _, pv := range f.pairs {
-		if pv.c == c {
-			s += mu(pv, c) * pv.tc * x[pv.col]
-		} else if pv.d == c {
-			s += pv.td * x[pv.col]
-		}
-	}
-	return s / (float64(len(cl.members)) * cl.eq)
-}
-
 // disaggregate turns class totals into per-job rows and concrete pairs:
 // a class's single time is split evenly; pairs of two classes are matched
 // by the north-west-corner rule (at most k_c + k_d − 1 concrete pairs, each
