@@ -10,7 +10,10 @@
 // hierarchical (multi-level) fairness, finish-time fairness, FIFO,
 // shortest job first, minimum makespan, maximum total throughput, minimum
 // cost with or without SLOs, and the baselines Gandiva-style packing,
-// AlloX and isolated.
+// AlloX and isolated. Agnostic max-min fairness plans with throughput 1 on
+// every type, as the reference does, and picks a central optimum of its
+// degenerate LP (ref-compat, ideal) or the most even spread over the types
+// a job can use (clean), never an arbitrary vertex (agnostic.go).
 //
 // The mechanism (spec 001 §3) runs in rounds (6 minutes by default). The
 // allocation is recomputed when jobs arrive or finish (at most every

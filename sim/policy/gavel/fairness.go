@@ -41,13 +41,12 @@ func classify(in *planInput, plan [][]float64, w, level []float64, frozen []bool
 		b = binary.LittleEndian.AppendUint64(b, uint64(p.sf))
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(w[i]))
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(level[i]))
-		if frozen[i] {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
-		for _, t := range plan[i] {
+		b = append(b, boolByte(frozen[i]))
+		for j, t := range plan[i] {
 			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(t))
+			// An agnostic plan hides where a job can run; classes keep
+			// jobs that can run on the same types together.
+			b = append(b, boolByte(p.thr[j] > 0))
 		}
 		c, ok := index[string(b)]
 		if !ok {
@@ -61,7 +60,15 @@ func classify(in *planInput, plan [][]float64, w, level []float64, frozen []bool
 	return out
 }
 
-// classKey is a class's readable name: "sf1/w1/l0/false/0.62/2.6/4.4".
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// classKey is a class's readable name: "sf1/w1/l0/false/0.62/2.6/4.4",
+// with "/x" after a planned throughput on a type where the job cannot run.
 func classKey(p *planJob, plan []float64, w, level float64, frozen, byType bool) string {
 	var b []byte
 	if byType {
@@ -73,13 +80,14 @@ func classKey(p *planJob, plan []float64, w, level float64, frozen, byType bool)
 	b = strconv.AppendFloat(append(b, "/w"...), w, 'g', -1, 64)
 	b = strconv.AppendFloat(append(b, "/l"...), level, 'g', -1, 64)
 	b = strconv.AppendBool(append(b, '/'), frozen)
-	for _, t := range plan {
+	for j, t := range plan {
 		b = strconv.AppendFloat(append(b, '/'), t, 'g', -1, 64)
+		if t > 0 && p.thr[j] <= 0 {
+			b = append(b, 'x')
+		}
 	}
 	return string(b)
 }
-
-func fnum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // pairVar is the device time of pairs (one job of class c, one of d) on
 // type j, and the two members' throughputs there.
@@ -222,25 +230,6 @@ func (f *fairLP) addNorm(row, c int, scale float64) {
 			f.p.Set(row, pv.col, k*pv.td)
 		}
 	}
-}
-
-// norm evaluates ñ_c at a solution.
-func (f *fairLP) norm(x []float64, c int) float64 {
-	cl := f.cls[c]
-	s := 0.0
-	for j, col := range f.s[c] {
-		if col >= 0 {
-			s += cl.thr[j] * x[col]
-		}
-	}
-	for _, pv := range f.pairs {
-		if pv.c == c {
-			s += mu(pv, c) * pv.tc * x[pv.col]
-		} else if pv.d == c {
-			s += pv.td * x[pv.col]
-		}
-	}
-	return s / (float64(len(cl.members)) * cl.eq)
 }
 
 // disaggregate turns class totals into per-job rows and concrete pairs:

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/solver/lp"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -42,6 +43,7 @@ type fluidJob struct {
 	thr             []float64
 	everRan         bool
 	gpuShare        float64 // GPUs held on average at the current rate
+	never           string  // why the job can never run (unschedulable), or ""
 }
 
 // Simulate runs the fluid model on the run's configuration.
@@ -80,6 +82,7 @@ func (f *fluid) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result
 		for j, t := range types {
 			st[i].thr[j] = plan.solo(&jobs[i], t)
 		}
+		st[i].never = neverRuns(cfg, &jobs[i], types, count, truth)
 	}
 	res := &engine.Result{}
 	var active []int
@@ -91,10 +94,12 @@ func (f *fluid) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result
 			return res, fmt.Errorf("run cancelled: %w", ctx.Err())
 		}
 		for next < len(jobs) && jobs[next].ArrivalS <= t {
-			st[next].active = true
-			active = append(active, next)
+			if st[next].never == "" {
+				st[next].active = true
+				active = append(active, next)
+				need = true
+			}
 			next++
-			need = true
 		}
 		if need && (!recomputed || t >= last+m.p.ResetMinS) {
 			if err := f.recompute(t, jobs, st, active, types, count, rng, plan, truth, res); err != nil {
@@ -123,14 +128,16 @@ func (f *fluid) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result
 		if tn > maxT {
 			return f.finish(res, jobs, st, t), &engine.BudgetError{Time: true, Msg: fmt.Sprintf("simulated time passed the budget of %.0f s with %d jobs active", maxT, len(active))}
 		}
-		dt := tn - t
+		// A job that runs from now on starts now (t0), not at t − dt: that
+		// difference rounds, and could put the start before the arrival.
+		t0, dt := t, tn-t
 		t = tn
 		keep := active[:0]
 		for _, i := range active {
 			s := &st[i]
 			if s.rate > 0 {
 				if !s.everRan {
-					s.first, s.everRan = t-dt, true
+					s.first, s.everRan = t0, true
 				}
 				s.rem -= s.rate * dt
 				s.run += dt
@@ -191,8 +198,12 @@ func (f *fluid) recompute(t float64, jobs []workload.Job, st []fluidJob, active 
 			a := &st[active[cb.a]]
 			ja := &jobs[active[cb.a]]
 			if cb.b < 0 {
-				a.rate += x * truth.solo(ja, types[j])
-				a.gpuShare += x * float64(ja.GPUs)
+				// Time planned on a type where the job cannot run (the
+				// agnostic plan's) is lost: no progress, no GPUs held.
+				if r := truth.solo(ja, types[j]); r > 0 {
+					a.rate += x * r
+					a.gpuShare += x * float64(ja.GPUs)
+				}
 				continue
 			}
 			b := &st[active[cb.b]]
@@ -217,6 +228,22 @@ func appendPoint(ss []engine.Series, name string, t, v float64) []engine.Series 
 	return append(ss, engine.Series{Name: name, Job: -1, T: []float64{t}, V: []float64{v}})
 }
 
+// neverRuns says why a job can never run, as the engine does for its
+// unschedulable jobs (it never fits the cluster: too many GPUs of one type,
+// or more memory than any GPU has), or, where it fits, because its
+// throughput is 0 on every type with enough GPUs; "" if it can run.
+func neverRuns(cfg engine.Config, j *workload.Job, types []string, count []float64, truth oracle) string {
+	if ok, why := cfg.Cluster.Fit(j.GPUs, perf.JobMemoryGB(cfg.Perf, j, 0), j.GPUType); !ok {
+		return why
+	}
+	for k, t := range types {
+		if count[k] >= float64(j.GPUs) && (j.GPUType == "" || j.GPUType == t) && truth.solo(j, t) > 0 {
+			return ""
+		}
+	}
+	return fmt.Sprintf("runs on no GPU type of this cluster: its throughput is 0 on every type with %d GPUs", j.GPUs)
+}
+
 // finish builds the job records.
 func (f *fluid) finish(res *engine.Result, jobs []workload.Job, st []fluidJob, now float64) *engine.Result {
 	res.Jobs = make([]engine.JobRecord, len(jobs))
@@ -227,6 +254,8 @@ func (f *fluid) finish(res *engine.Result, jobs []workload.Job, st []fluidJob, n
 			FirstStartS: s.first, FinishS: s.finish, QueueS: -1, RunS: s.run, GPUSeconds: s.gpuSec,
 			Iterations: j.Iterations - s.rem, SoloS: -1}
 		switch {
+		case s.never != "" && j.ArrivalS <= now:
+			r.Status, r.Reason = engine.Unschedulable, s.never
 		case s.done:
 			r.Status = engine.Finished
 			finished++

@@ -186,6 +186,12 @@ func allocators() map[string]func() allocator {
 	return map[string]func() allocator{
 		"las":          func() allocator { return &fairAlloc{aware: true, tieBreak: true, threshold: 1, run: &lpRunner{}} },
 		"las-agnostic": func() allocator { return &fairAlloc{threshold: 1, run: &lpRunner{}} },
+		"las-agnostic-clean": func() allocator {
+			return &fairAlloc{clean: true, threshold: 1, run: &lpRunner{}}
+		},
+		"water-filling-agnostic": func() allocator {
+			return &fairAlloc{waterFill: true, threshold: 1, run: &lpRunner{}}
+		},
 		"las-ss": func() allocator {
 			return &fairAlloc{aware: true, ss: true, tieBreak: true, threshold: 1, run: &lpRunner{}}
 		},
@@ -221,7 +227,7 @@ func allocators() map[string]func() allocator {
 
 // symmetric lists the allocators whose answer treats identical jobs alike
 // (FIFO-like and randomised baselines order or pick jobs by design).
-var symmetric = map[string]bool{"las": true, "las-agnostic": true, "las-ss": true, "water-filling": true,
+var symmetric = map[string]bool{"las": true, "las-agnostic": true, "las-agnostic-clean": true, "water-filling-agnostic": true, "las-ss": true, "water-filling": true,
 	"ftf": true, "ftf-agnostic": true, "makespan": true, "throughput": true, "cost": true, "cost-slo": true, "isolated": true}
 
 // Every policy's allocation is valid (spec 001 §1.3–1.4), and symmetric on
@@ -262,7 +268,7 @@ func checkValid(t *testing.T, name string, in *planInput, al *allocation) {
 				continue
 			}
 			a := &in.jobs[c.a]
-			if c.b < 0 && a.thr[j] <= 0 {
+			if c.b < 0 && a.thr[j] <= 0 && !plansEverywhere[name] {
 				t.Fatalf("%s: job %d gets %v on %s where it cannot run", name, c.a, x, in.types[j])
 			}
 			if c.b >= 0 {
@@ -315,6 +321,12 @@ func checkSymmetric(t *testing.T, name string, in *planInput, al *allocation) {
 }
 
 var symmetricPairs int
+
+// plansEverywhere lists the allocators whose plan may give a job time on a
+// type where it cannot run: the agnostic plan of spec 001 §2.1's ruling
+// (T = 1 on every type), whose time there is lost, as in the reference.
+// The clean variant does so only for what does not fit on usable types.
+var plansEverywhere = map[string]bool{"las-agnostic": true, "las-agnostic-clean": true, "water-filling-agnostic": true}
 
 var _ = cluster.GPUID(0)
 
@@ -378,5 +390,59 @@ func TestFTFRhoAgainstTheIsolatedRun(t *testing.T) {
 	c.Peers = c.Peers[:1]
 	if got := def.Fn(c); !math.IsNaN(got) {
 		t.Errorf("ρ without an isolated run = %g, want NaN", got)
+	}
+}
+
+// The agnostic plan of spec 001 §2.1's ruling: weight-5 single-GPU jobs
+// among weight-1 jobs on a full cluster are spread over every type in
+// proportion to its GPUs (ref-compat), or evenly over the types they can
+// run on (clean), never piled onto one type as a simplex vertex does.
+func TestAgnosticPlanSpreadsWeightedJobs(t *testing.T) {
+	f := &fakeThr{types: []string{"V100", "P100", "K80"}, solo: map[string][]float64{
+		"a": {3, 2, 1}, "b": {5, 4, 2}, "c": {4, 3, 0}}}
+	var jobs []workload.Job
+	for i := 0; i < 30; i++ {
+		j := workload.Job{Model: []string{"a", "b", "c"}[i%3], Iterations: 1e6}
+		if i%5 == 0 {
+			j.Weight = 5
+		}
+		jobs = append(jobs, j)
+	}
+	for _, clean := range []bool{false, true} {
+		for _, wf := range []bool{false, true} {
+			in := input(f, []float64{4, 2, 6}, jobs)
+			al, err := (&fairAlloc{clean: clean, waterFill: wf, threshold: 1, run: &lpRunner{}}).allocate(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := al.perJob(len(in.jobs), 3)
+			for m, p := range in.jobs {
+				if p.weight != 5 {
+					continue
+				}
+				total := sum(rows[m])
+				if total < 0.1 {
+					t.Fatalf("clean=%v wf=%v: weight-5 job %d gets only %v", clean, wf, m, total)
+				}
+				for j := range rows[m] {
+					if rows[m][j] > 0.7*total {
+						t.Errorf("clean=%v wf=%v: weight-5 job %d is piled onto %s: %v", clean, wf, m, in.types[j], rows[m])
+					}
+					if clean {
+						// Even over usable types where that fits; here the
+						// K80-less jobs overfill V100 and P100, so the LP
+						// keeps every usable share at least half its even share.
+						even := total * in.count[j] / usable(&p, in.count)
+						if p.thr[j] > 0 && rows[m][j] < 0.5*even {
+							t.Errorf("clean=%v wf=%v: weight-5 job %d (%s) gets %v, less than half its even %v on %s", clean, wf, m, p.job.Model, rows[m], even, in.types[j])
+						}
+						continue
+					}
+					if want := total * in.count[j] / 12; !near(rows[m][j], want, 1e-6) {
+						t.Errorf("weight-5 job %d (%s) gets %v, want %v on %s (every type, by its GPUs)", m, p.job.Model, rows[m], want, in.types[j])
+					}
+				}
+			}
+		}
 	}
 }

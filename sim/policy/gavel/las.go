@@ -18,26 +18,21 @@ type Entity struct {
 // hierarchical fairness.
 type fairAlloc struct {
 	aware, ss, waterFill, tieBreak bool
+	clean                          bool // mode clean: the agnostic plan's even spread over usable types
 	threshold                      float64
 	entities                       []Entity
 	run                            *lpRunner
 }
 
 // plan is what the policy believes each job's throughputs are: the
-// measured ones (aware) or 1 on every type it can run on (agnostic).
+// measured ones (aware) or 1 on every type (agnostic, see agnostic.go).
 func (a *fairAlloc) plan(in *planInput) [][]float64 {
+	if !a.aware {
+		return agnosticPlan(in)
+	}
 	out := make([][]float64, len(in.jobs))
 	for i, p := range in.jobs {
-		out[i] = make([]float64, len(in.types))
-		for j, t := range p.thr {
-			switch {
-			case t <= 0:
-			case a.aware:
-				out[i][j] = t
-			default:
-				out[i][j] = 1
-			}
-		}
+		out[i] = append([]float64(nil), p.thr...)
 	}
 	return out
 }
@@ -80,9 +75,11 @@ func (a *fairAlloc) allocate(in *planInput) (*allocation, error) {
 			x = s2.X
 		}
 	}
-	al := f.disaggregate(in, x)
-	if !a.aware {
-		spread(in, al)
+	var al *allocation
+	if a.aware {
+		al = f.disaggregate(in, x)
+	} else if al, err = a.agnosticAllocation(in, cls, centralTotals(in, cls, tstar)); err != nil {
+		return nil, err
 	}
 	al.objective = tstar
 	al.why = fmt.Sprintf("max-min fairness over %d jobs in %d classes: the worst-off job gets %.4g× its equal-share throughput", n, len(cls), tstar)
@@ -108,44 +105,6 @@ func (f *fairLP) addObjNorm(c int, scale float64) {
 	}
 }
 
-// spread gives each single job of an agnostic plan its total share on
-// every type it can run on in proportion to the type's GPUs: the central
-// solution an interior-point solver returns for this degenerate LP (all
-// types look alike), which the reference's results reflect (spec 001
-// §2.1). It keeps the vertex solution if spreading would overfill a type.
-func spread(in *planInput, al *allocation) {
-	used := make([]float64, len(in.types))
-	rows := make([][]float64, len(al.combos))
-	for k, c := range al.combos {
-		if c.b >= 0 {
-			return
-		}
-		p := &in.jobs[c.a]
-		feasible := 0.0
-		for j, t := range p.thr {
-			if t > 0 {
-				feasible += in.count[j]
-			}
-		}
-		share := sum(c.x)
-		rows[k] = make([]float64, len(in.types))
-		for j, t := range p.thr {
-			if t > 0 {
-				rows[k][j] = share * in.count[j] / feasible
-				used[j] += float64(p.sf) * rows[k][j]
-			}
-		}
-	}
-	for j, u := range used {
-		if u > in.count[j]*(1+1e-9) {
-			return
-		}
-	}
-	for k := range al.combos {
-		al.combos[k].x = rows[k]
-	}
-}
-
 // waterFilling raises every job's normalised throughput at the rate of
 // its weight, freezing jobs as they become bottlenecked, until all are
 // frozen (spec 001 §2.2, §2.9). With entities the weights are recomputed
@@ -158,7 +117,8 @@ func (a *fairAlloc) waterFilling(in *planInput, plan [][]float64) (*allocation, 
 	n := len(in.jobs)
 	level := make([]float64, n)
 	frozen := make([]bool, n)
-	var last *allocation
+	var lastLP *fairLP
+	var lastX []float64
 	iters := 0
 	for ; iters <= n; iters++ {
 		w := a.reweight(in, frozen)
@@ -179,7 +139,7 @@ func (a *fairAlloc) waterFilling(in *planInput, plan [][]float64) (*allocation, 
 			return nil, fmt.Errorf("water-filling LP is %v", sol.Status)
 		}
 		cstar := sol.X[f.t]
-		last = f.disaggregate(in, sol.X)
+		lastLP, lastX = f, sol.X
 		for _, cl := range cls {
 			if cl.w > 0 && !cl.frozen {
 				cl.level += cstar * cl.w / float64(cl.sf)
@@ -205,11 +165,17 @@ func (a *fairAlloc) waterFilling(in *planInput, plan [][]float64) (*allocation, 
 			break
 		}
 	}
-	if last == nil {
+	if lastLP == nil {
 		return &allocation{}, nil
 	}
-	if !a.aware {
-		spread(in, last)
+	var last *allocation
+	if a.aware {
+		last = lastLP.disaggregate(in, lastX)
+	} else {
+		var err error
+		if last, err = a.agnosticAllocation(in, lastLP.cls, lastLP.classTotals(lastX)); err != nil {
+			return nil, err
+		}
 	}
 	total := 0.0
 	for _, l := range level {

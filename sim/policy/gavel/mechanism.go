@@ -554,7 +554,7 @@ func (m *mechanism) pick(s *engine.State) []entry {
 	return chosen
 }
 
-// entryHeap yields entries in sortEntries order, lazily: a round usually
+// entryHeap yields entries in entryCmp order, lazily: a round usually
 // needs only the first few of a long list.
 type entryHeap struct{ es []entry }
 
@@ -595,11 +595,9 @@ func (h *entryHeap) down(i int) {
 	}
 }
 
-// sortEntries orders by priority, then deficit, then target, all
-// descending, then by combination age: a total order, so any sort gives
-// the same result.
-func sortEntries(es []entry) { slices.SortFunc(es, entryCmp) }
-
+// entryCmp orders by priority, then deficit, then target, all
+// descending, then by combination age and type: a total order, so the
+// heap's result does not depend on its input order.
 func entryCmp(x, y entry) int {
 	{
 		switch {

@@ -154,24 +154,6 @@ func (f *jobLP) addThr(row, m int, plan [][]float64, scale float64) {
 	}
 }
 
-// thr evaluates thr(m, X) at a solution.
-func (f *jobLP) thr(x []float64, m int, plan [][]float64) float64 {
-	s := 0.0
-	for j, col := range f.x[m] {
-		if col >= 0 {
-			s += plan[m][j] * x[col]
-		}
-	}
-	for _, pr := range f.pairs {
-		if pr.a == m {
-			s += pr.ta * x[pr.col]
-		} else if pr.b == m {
-			s += pr.tb * x[pr.col]
-		}
-	}
-	return s
-}
-
 func (f *jobLP) allocation(in *planInput, x []float64) *allocation {
 	rows := make([][]float64, len(in.jobs))
 	for m := range rows {

@@ -193,7 +193,9 @@ const mechanismDoc = " The allocation is turned into 6-minute leases by Gavel's 
 func init() {
 	register("gavel-las", "Gavel LAS",
 		"Max-min fairness (least attained service), weighted by job weight: the worst-off job's throughput, relative to an equal share of every GPU, is as high as possible. "+
-			"Aware, it counts a K80 hour and a V100 hour by what they do for each job; agnostic, all GPU types look alike. With water filling every job is raised until bottlenecked; "+
+			"Aware, it counts a K80 hour and a V100 hour by what they do for each job; agnostic, all GPU types look alike: every job's throughput is taken as 1 on every type, even where it cannot run, so the plan says only how much time each job gets. "+
+			"Agnostic, mode ref-compat (and ideal) takes a central optimum, as the reference's interior-point solver returns: each job's total share at the centre of the optimal ones, spread over all types in proportion to their GPUs (time on a type where the job cannot run is lost, as in the reference); "+
+			"mode clean takes the same totals and spreads each as evenly as fits over the types the job can run on (in proportion to their GPUs, else maximising the least fraction of that even share any job gets). With water filling every job is raised until bottlenecked; "+
 			"with entities, the cluster is shared fairly between entities, and within each by fairness or FIFO (hierarchical policies)."+mechanismDoc,
 		func() any {
 			return &LASParams{Common: defaultCommon(), Aware: true, PairThreshold: 1, TieBreak: true}
@@ -201,7 +203,7 @@ func init() {
 		func(v any) (*mechanism, error) {
 			p := v.(*LASParams)
 			run := &lpRunner{}
-			a := &fairAlloc{aware: p.Aware, ss: p.SpaceSharing, waterFill: p.WaterFilling, tieBreak: p.TieBreak, threshold: p.PairThreshold, entities: p.Entities, run: run}
+			a := &fairAlloc{aware: p.Aware, ss: p.SpaceSharing, waterFill: p.WaterFilling, tieBreak: p.TieBreak, clean: p.Mode == "clean", threshold: p.PairThreshold, entities: p.Entities, run: run}
 			m := newMechanism(p.Common, "LAS", a, run)
 			m.shuffle, m.ss, m.entities = shuffleFor(p.Aware), p.SpaceSharing, p.Entities
 			return m, nil
