@@ -250,6 +250,11 @@ func TestErrorsAreClear(t *testing.T) {
 		{"wake in the past", []workload.Job{job("a", 5, 1, 10)},
 			&scripted{decide: func(s *engine.State, tr []engine.Trigger) error { return s.WakeAt(1) }}, nil,
 			"wake-up at 1 is not after the current time 5"},
+		{"start before arrival", []workload.Job{job("a", 0, 1, 10), job("b", 10, 1, 10)},
+			&scripted{decide: func(s *engine.State, tr []engine.Trigger) error {
+				return s.Start(1, []cluster.GPUID{1}, engine.ActionOptions{})
+			}}, nil,
+			"start job b: it is t=0, before its arrival at t=10"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,11 +10,16 @@ import (
 // CheckInvariants verifies the whole state: no GPU over its memory,
 // compute or sharing limit; every running job holds exactly its GPUs (all
 // of its gang) and arrived before it started; the GPU books agree with the
-// job books; no job did more work than it has. It is O(GPUs + jobs).
+// job books; no job did more work than it has; time never goes back. It
+// is O(GPUs + jobs).
 func (s *State) CheckInvariants() error {
+	if err := s.checkClock(); err != nil {
+		return err
+	}
 	slots := 0
 	busy := 0
 	free := 0
+	listed := make([]int, len(s.js)) // GPU entries listing each job
 	for g := range s.residents {
 		rs := s.residents[g]
 		slots += len(rs)
@@ -29,6 +34,7 @@ func (s *State) CheckInvariants() error {
 		mem, comp := 0.0, 0.0
 		for _, r := range rs {
 			j := &s.js[r.job]
+			listed[r.job]++
 			if j.status != Running {
 				return fmt.Errorf("GPU %d holds job %s, which is %s", g, s.jobs[r.job].Name, j.status)
 			}
@@ -65,12 +71,12 @@ func (s *State) CheckInvariants() error {
 		if j.done > job.Iterations*(1+1e-9)+1e-9 {
 			return fmt.Errorf("job %s did %.9g iterations of %.9g", job.Name, j.done, job.Iterations)
 		}
+		if err := s.checkArrival(i); err != nil {
+			return err
+		}
 		switch j.status {
 		case Running:
 			running++
-			if job.ArrivalS > s.now || j.lastStart < job.ArrivalS {
-				return fmt.Errorf("job %s runs before its arrival at %v", job.Name, job.ArrivalS)
-			}
 			if !s.opts.Elastic && len(j.gpus) != job.GPUs {
 				return fmt.Errorf("job %s holds %d of its %d GPUs", job.Name, len(j.gpus), job.GPUs)
 			}
@@ -78,6 +84,9 @@ func (s *State) CheckInvariants() error {
 				if !holds(s.residents[g], workload.JobID(i)) {
 					return fmt.Errorf("job %s thinks it holds GPU %d, which does not list it", job.Name, g)
 				}
+			}
+			if listed[i] != len(j.gpus) {
+				return fmt.Errorf("job %s holds %d GPUs but the GPU books list it on %d", job.Name, len(j.gpus), listed[i])
 			}
 		case Pending, Finished, NotArrived, Unschedulable:
 			if len(j.gpus) != 0 {
@@ -90,6 +99,41 @@ func (s *State) CheckInvariants() error {
 	}
 	if running != s.running.n {
 		return fmt.Errorf("%d jobs are running but the running set has %d", running, s.running.n)
+	}
+	return nil
+}
+
+// checkArrival verifies that job i has not started, and is not waiting or
+// running, before its arrival. There is no tolerance: a start even 1e-13 s
+// early is a negative queuing delay in the records.
+func (s *State) checkArrival(i int) error {
+	j, job := &s.js[i], &s.jobs[i]
+	switch {
+	case j.firstStart >= 0 && j.firstStart < job.ArrivalS:
+		return fmt.Errorf("job %s started at t=%v, before its arrival at t=%v", job.Name, j.firstStart, job.ArrivalS)
+	case j.lastStart >= 0 && j.lastStart < job.ArrivalS:
+		return fmt.Errorf("job %s restarted at t=%v, before its arrival at t=%v", job.Name, j.lastStart, job.ArrivalS)
+	case j.status != NotArrived && j.status != Unschedulable && s.now < job.ArrivalS:
+		return fmt.Errorf("job %s is %s at t=%v, before its arrival at t=%v", job.Name, j.status, s.now, job.ArrivalS)
+	}
+	return nil
+}
+
+// checkClock verifies that nothing is due before the current time (the
+// next instant would go back) and that no job was settled in the future.
+func (s *State) checkClock() error {
+	if s.events.Len() > 0 {
+		if e := s.events.Top(); e.t < s.now {
+			return fmt.Errorf("time goes back: a %s event is due at t=%v, before the current time t=%v", e.kind, e.t, s.now)
+		}
+	}
+	if s.next < len(s.jobs) && s.jobs[s.next].ArrivalS < s.now {
+		return fmt.Errorf("time goes back: job %s arrives at t=%v, before the current time t=%v", s.jobs[s.next].Name, s.jobs[s.next].ArrivalS, s.now)
+	}
+	for i := range s.js {
+		if s.js[i].last > s.now {
+			return fmt.Errorf("time goes back: job %s was advanced to t=%v, after the current time t=%v", s.jobs[i].Name, s.js[i].last, s.now)
+		}
 	}
 	return nil
 }

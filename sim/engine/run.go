@@ -180,6 +180,9 @@ func (s *State) loop(ctx context.Context) error {
 		if t > s.cfg.Budgets.MaxTimeS {
 			return &BudgetError{Time: true, Msg: fmt.Sprintf("simulated time passed the budget of %s before %s", fmtDuration(s.cfg.Budgets.MaxTimeS), s.unfinishedSummary())}
 		}
+		if t < s.now {
+			return fmt.Errorf("time goes back from t=%v to t=%v", s.now, t)
+		}
 		s.now = t
 		batch = s.collect(batch[:0], t)
 		triggers = triggers[:0]
