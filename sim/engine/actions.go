@@ -288,6 +288,7 @@ func (s *State) beginOverhead(id workload.JobID, d float64) {
 		return
 	}
 	j.overheadEnd = s.now + d // recompute schedules its end
+	s.stall.overheadS = max(s.stall.overheadS, d)
 }
 
 // soloTime is how long job id would take alone on gpus.

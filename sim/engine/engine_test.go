@@ -255,6 +255,9 @@ func TestErrorsAreClear(t *testing.T) {
 				return s.Start(1, []cluster.GPUID{1}, engine.ActionOptions{})
 			}}, nil,
 			"start job b: it is t=0, before its arrival at t=10"},
+		{"livelock", []workload.Job{job("a", 0, 1, 100), job("b", 0, 1, 100)},
+			&scripted{decide: restartForever}, func(c *engine.Config) { c.Overheads.RestartS = 30 },
+			"no progress (a livelock): 10000 events over 100000s (1.2 days) of simulated time since t=10s finished no job and advanced none; 0 of 2 jobs finished (2 running, 0 pending, 0 not yet arrived)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -267,6 +270,58 @@ func TestErrorsAreClear(t *testing.T) {
 				t.Fatalf("got error %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// restartForever starts every pending job on the first free GPU, and every
+// 10 s preempts and restarts every running job: with a restart overhead
+// longer than 10 s no job ever advances after its first 10 s.
+func restartForever(s *engine.State, _ []engine.Trigger) error {
+	for _, id := range s.Running() {
+		gpus := append([]cluster.GPUID(nil), s.GPUsOf(id)...)
+		if err := s.Preempt(id); err != nil {
+			return err
+		}
+		if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
+			return err
+		}
+	}
+	for _, id := range s.Pending() {
+		if err := s.Start(id, firstEmpty(s, 1), engine.ActionOptions{}); err != nil {
+			return err
+		}
+	}
+	return s.WakeAt(s.Now() + 10)
+}
+
+// The livelock guard leaves legitimate stretches without settled progress
+// alone, with the policy waking every second throughout: job a running
+// undisturbed for 20,000 s (nothing settles it), job b in a restart-like
+// overhead of 50,000 s (nothing advances), and an idle cluster waiting
+// 220,000 wake-ups for job c.
+func TestLongStretchesWithoutProgressAreNoLivelock(t *testing.T) {
+	c := mkCluster(t, 1, 1, 0)
+	m := perf.NewConstant(perf.ConstantParams{})
+	p := &scripted{decide: func(s *engine.State, tr []engine.Trigger) error {
+		for _, id := range s.Pending() {
+			o := engine.ActionOptions{NoOverhead: true}
+			if s.Job(id).Name == "b" {
+				o = engine.ActionOptions{OverheadS: 50_000}
+			}
+			if err := s.Start(id, []cluster.GPUID{0}, o); err != nil {
+				return err
+			}
+		}
+		if s.NumFinished() < s.NumJobs() {
+			return s.WakeAt(s.Now() + 1)
+		}
+		return nil
+	}}
+	jobs := prepare(t, m, c, job("a", 0, 1, 20_000), job("b", 30_000, 1, 100), job("c", 300_000, 1, 100))
+	res := run(t, engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p})
+	expectJCTs(t, res, map[string]float64{"a": 20_000, "b": 50_100, "c": 100})
+	if res.Stats.Events < 300_000 {
+		t.Errorf("only %d events: the test needs long stretches of wake-ups", res.Stats.Events)
 	}
 }
 
@@ -327,3 +382,4 @@ func TestWindowEndsTheRun(t *testing.T) {
 		t.Fatalf("bad window: %v", err)
 	}
 }
+

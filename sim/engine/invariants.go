@@ -169,3 +169,60 @@ func (s *State) checkWork() error {
 	}
 	return nil
 }
+
+// stallEvents is how many events in a row may pass, while jobs wait or
+// run, with no job finishing and none advancing, before the run may be
+// called a livelock. A policy that restarts or moves jobs more often than
+// their overheads allow would otherwise spin until the event budget, tens
+// of millions of events later.
+const stallEvents = 10_000
+
+// stallWatch follows progress for watchProgress.
+type stallWatch struct {
+	progressed bool    // some job did work since the last look (set by settle)
+	events     int64   // events since the last progress
+	sinceS     float64 // time of the last progress
+	finished   int     // finished jobs at the last progress
+	overheadS  float64 // the longest overhead charged in the run so far
+}
+
+// watchProgress is called after each instant of n events. It fails when,
+// with jobs waiting or running all along, no job finished or advanced for
+// stallEvents events and for more than twice the longest overhead the run
+// has charged: a legitimate stretch without progress (every running job
+// in a long restart overhead while the policy wakes each second) ends
+// when that overhead does. Work is noticed when a job is settled; a job
+// running undisturbed at a positive rate is not settled, so before
+// failing it looks for one.
+func (s *State) watchProgress(n int) error {
+	w := &s.stall
+	if w.progressed || s.finished != w.finished || s.running.n+s.pending.n == 0 {
+		s.resetStall()
+		return nil
+	}
+	w.events += int64(n)
+	if w.events < stallEvents || s.now-w.sinceS <= 2*w.overheadS {
+		return nil
+	}
+	if s.anyAdvancing() {
+		s.resetStall()
+		return nil
+	}
+	return fmt.Errorf("no progress (a livelock): %d events over %s of simulated time since t=%gs finished no job and advanced none; "+
+		"%s, every running job in an overhead or at rate 0. Does the policy restart, move or resize jobs more often than their overheads allow?",
+		w.events, fmtDuration(s.now-w.sinceS), w.sinceS, s.unfinishedSummary())
+}
+
+func (s *State) resetStall() {
+	s.stall = stallWatch{sinceS: s.now, finished: s.finished, overheadS: s.stall.overheadS}
+}
+
+// anyAdvancing reports whether a running job makes progress now.
+func (s *State) anyAdvancing() bool {
+	found := false
+	s.running.each(func(i int) bool {
+		found = s.js[i].rate > 0
+		return !found
+	})
+	return found
+}

@@ -205,6 +205,9 @@ func (s *State) loop(ctx context.Context) error {
 				return fmt.Errorf("invariant broken at t=%v: %w", s.now, err)
 			}
 		}
+		if err := s.watchProgress(len(batch)); err != nil {
+			return err
+		}
 		if s.res.Stats.Events > s.cfg.Budgets.MaxEvents {
 			return &BudgetError{Msg: fmt.Sprintf("the run used more than its budget of %d events at t=%s before %s", s.cfg.Budgets.MaxEvents, fmtDuration(s.now), s.unfinishedSummary())}
 		}
@@ -328,6 +331,7 @@ func (s *State) settle(id workload.JobID) {
 	dt := s.now - j.last
 	if j.status == Running && dt > 0 {
 		work := j.rate * dt
+		s.stall.progressed = s.stall.progressed || work > 0
 		if work > j.remaining {
 			j.overshoot = max(j.overshoot, work-j.remaining)
 			work = j.remaining

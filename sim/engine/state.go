@@ -89,6 +89,7 @@ type State struct {
 	scratch   []workload.JobID
 
 	seriesIndex map[seriesKey]int // see Record
+	stall       stallWatch        // see watchProgress
 }
 
 // Now is the current simulated time in seconds.
