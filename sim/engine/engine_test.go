@@ -383,3 +383,44 @@ func TestWindowEndsTheRun(t *testing.T) {
 	}
 }
 
+// GPU-seconds count every GPU a job holds. One 4-GPU server: a (4 GPUs,
+// 100 s) starts at 0; b (2 GPUs, 50 s) arrives at 20, a is preempted
+// after 20 s (80 s left) and b runs 20–70 on GPUs 0 and 1; a restarts on
+// all four at 70 with a 10 s restart overhead (held, no progress) and
+// runs its last 80 s 80–160. a: 4×20 + 4×90 = 440 GPU-seconds, 110 s
+// holding GPUs, 50 s waiting; b: 2×50 = 100.
+func TestGoldenGPUSecondsOfGangJobs(t *testing.T) {
+	c := mkCluster(t, 1, 4, 0)
+	m := perf.NewConstant(perf.ConstantParams{})
+	jobs := prepare(t, m, c, job("a", 0, 4, 100), job("b", 20, 2, 50))
+	all := []cluster.GPUID{0, 1, 2, 3}
+	p := &scripted{decide: func(s *engine.State, tr []engine.Trigger) error {
+		switch s.Now() {
+		case 0:
+			return s.Start(0, all, engine.ActionOptions{})
+		case 20:
+			if got := s.Info(0).AttainedGPU; got != 80 {
+				t.Errorf("a attained %v GPU-seconds by t=20, want 80", got)
+			}
+			if err := s.Preempt(0); err != nil {
+				return err
+			}
+			return s.Start(1, []cluster.GPUID{0, 1}, engine.ActionOptions{})
+		case 70:
+			return s.Start(0, all, engine.ActionOptions{})
+		}
+		return nil
+	}}
+	res := run(t, engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p, Overheads: engine.Overheads{RestartS: 10}})
+	expectJCTs(t, res, map[string]float64{"a": 160, "b": 50})
+	want := map[string][3]float64{"a": {440, 110, 50}, "b": {100, 50, 0}}
+	for _, r := range res.Jobs {
+		w := want[r.Name]
+		if r.GPUSeconds != w[0] || r.RunS != w[1] || r.WaitS != w[2] {
+			t.Errorf("%s: %v GPU-seconds, %v s running, %v s waiting; want %v", r.Name, r.GPUSeconds, r.RunS, r.WaitS, w)
+		}
+	}
+	if r := res.Jobs[0]; r.Preemptions != 1 || r.Starts != 2 {
+		t.Errorf("a: %d preemptions, %d starts", r.Preemptions, r.Starts)
+	}
+}
