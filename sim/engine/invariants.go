@@ -226,3 +226,25 @@ func (s *State) anyAdvancing() bool {
 	})
 	return found
 }
+
+// CheckRecords verifies the per-job records of a run that did not go
+// through the engine's state (a policy with its own simulator, such as a
+// fluid model): no job starts before it arrives or finishes before it
+// starts. There is no tolerance, as in CheckInvariants.
+func CheckRecords(jobs []workload.Job, res *Result) error {
+	for _, r := range res.Jobs {
+		if int(r.Job) < 0 || int(r.Job) >= len(jobs) {
+			return fmt.Errorf("record of job %s names job %d of %d", r.Name, r.Job, len(jobs))
+		}
+		a := jobs[r.Job].ArrivalS
+		switch {
+		case r.FirstStartS >= 0 && r.FirstStartS < a:
+			return fmt.Errorf("job %s started at t=%v, before its arrival at t=%v", r.Name, r.FirstStartS, a)
+		case r.FinishS >= 0 && r.FinishS < max(a, r.FirstStartS):
+			return fmt.Errorf("job %s finished at t=%v, before it arrived (t=%v) or started (t=%v)", r.Name, r.FinishS, a, r.FirstStartS)
+		case r.Status == Finished && r.FinishS < 0:
+			return fmt.Errorf("job %s is finished but has no finish time", r.Name)
+		}
+	}
+	return nil
+}
