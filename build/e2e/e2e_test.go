@@ -132,9 +132,3 @@ func consoleErrors(ctx context.Context) func() []string {
 		return append([]string(nil), errs...)
 	}
 }
-
-// pollTrue waits until a JavaScript expression is true.
-func pollTrue(ctx context.Context, expr string) error {
-	_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond)))
-	return err
-}
