@@ -39,6 +39,9 @@ func (s *State) Start(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) 
 		return err
 	}
 	j := &s.js[id]
+	if a := s.jobs[id].ArrivalS; s.now < a {
+		return s.refuse("start", id, "it is t=%v, before its arrival at t=%v", s.now, a)
+	}
 	if j.status != Pending {
 		return s.refuse("start", id, "it is %s, not pending", j.status)
 	}
@@ -285,6 +288,7 @@ func (s *State) beginOverhead(id workload.JobID, d float64) {
 		return
 	}
 	j.overheadEnd = s.now + d // recompute schedules its end
+	s.stall.overheadS = max(s.stall.overheadS, d)
 }
 
 // soloTime is how long job id would take alone on gpus.

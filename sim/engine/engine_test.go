@@ -250,6 +250,14 @@ func TestErrorsAreClear(t *testing.T) {
 		{"wake in the past", []workload.Job{job("a", 5, 1, 10)},
 			&scripted{decide: func(s *engine.State, tr []engine.Trigger) error { return s.WakeAt(1) }}, nil,
 			"wake-up at 1 is not after the current time 5"},
+		{"start before arrival", []workload.Job{job("a", 0, 1, 10), job("b", 10, 1, 10)},
+			&scripted{decide: func(s *engine.State, tr []engine.Trigger) error {
+				return s.Start(1, []cluster.GPUID{1}, engine.ActionOptions{})
+			}}, nil,
+			"start job b: it is t=0, before its arrival at t=10"},
+		{"livelock", []workload.Job{job("a", 0, 1, 100), job("b", 0, 1, 100)},
+			&scripted{decide: restartForever}, func(c *engine.Config) { c.Overheads.RestartS = 30 },
+			"no progress (a livelock): 10000 events over 100000s (1.2 days) of simulated time since t=10s finished no job and advanced none; 0 of 2 jobs finished (2 running, 0 pending, 0 not yet arrived)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -262,6 +270,58 @@ func TestErrorsAreClear(t *testing.T) {
 				t.Fatalf("got error %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// restartForever starts every pending job on the first free GPU, and every
+// 10 s preempts and restarts every running job: with a restart overhead
+// longer than 10 s no job ever advances after its first 10 s.
+func restartForever(s *engine.State, _ []engine.Trigger) error {
+	for _, id := range s.Running() {
+		gpus := append([]cluster.GPUID(nil), s.GPUsOf(id)...)
+		if err := s.Preempt(id); err != nil {
+			return err
+		}
+		if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
+			return err
+		}
+	}
+	for _, id := range s.Pending() {
+		if err := s.Start(id, firstEmpty(s, 1), engine.ActionOptions{}); err != nil {
+			return err
+		}
+	}
+	return s.WakeAt(s.Now() + 10)
+}
+
+// The livelock guard leaves legitimate stretches without settled progress
+// alone, with the policy waking every second throughout: job a running
+// undisturbed for 20,000 s (nothing settles it), job b in a restart-like
+// overhead of 50,000 s (nothing advances), and an idle cluster waiting
+// 220,000 wake-ups for job c.
+func TestLongStretchesWithoutProgressAreNoLivelock(t *testing.T) {
+	c := mkCluster(t, 1, 1, 0)
+	m := perf.NewConstant(perf.ConstantParams{})
+	p := &scripted{decide: func(s *engine.State, tr []engine.Trigger) error {
+		for _, id := range s.Pending() {
+			o := engine.ActionOptions{NoOverhead: true}
+			if s.Job(id).Name == "b" {
+				o = engine.ActionOptions{OverheadS: 50_000}
+			}
+			if err := s.Start(id, []cluster.GPUID{0}, o); err != nil {
+				return err
+			}
+		}
+		if s.NumFinished() < s.NumJobs() {
+			return s.WakeAt(s.Now() + 1)
+		}
+		return nil
+	}}
+	jobs := prepare(t, m, c, job("a", 0, 1, 20_000), job("b", 30_000, 1, 100), job("c", 300_000, 1, 100))
+	res := run(t, engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p})
+	expectJCTs(t, res, map[string]float64{"a": 20_000, "b": 50_100, "c": 100})
+	if res.Stats.Events < 300_000 {
+		t.Errorf("only %d events: the test needs long stretches of wake-ups", res.Stats.Events)
 	}
 }
 
@@ -320,5 +380,47 @@ func TestWindowEndsTheRun(t *testing.T) {
 		Policy: fifo.New(fifo.Params{}), Window: engine.Window{From: 2, To: 9}})
 	if err == nil || !strings.Contains(err.Error(), "outside the 4 jobs") {
 		t.Fatalf("bad window: %v", err)
+	}
+}
+
+// GPU-seconds count every GPU a job holds. One 4-GPU server: a (4 GPUs,
+// 100 s) starts at 0; b (2 GPUs, 50 s) arrives at 20, a is preempted
+// after 20 s (80 s left) and b runs 20–70 on GPUs 0 and 1; a restarts on
+// all four at 70 with a 10 s restart overhead (held, no progress) and
+// runs its last 80 s 80–160. a: 4×20 + 4×90 = 440 GPU-seconds, 110 s
+// holding GPUs, 50 s waiting; b: 2×50 = 100.
+func TestGoldenGPUSecondsOfGangJobs(t *testing.T) {
+	c := mkCluster(t, 1, 4, 0)
+	m := perf.NewConstant(perf.ConstantParams{})
+	jobs := prepare(t, m, c, job("a", 0, 4, 100), job("b", 20, 2, 50))
+	all := []cluster.GPUID{0, 1, 2, 3}
+	p := &scripted{decide: func(s *engine.State, tr []engine.Trigger) error {
+		switch s.Now() {
+		case 0:
+			return s.Start(0, all, engine.ActionOptions{})
+		case 20:
+			if got := s.Info(0).AttainedGPU; got != 80 {
+				t.Errorf("a attained %v GPU-seconds by t=20, want 80", got)
+			}
+			if err := s.Preempt(0); err != nil {
+				return err
+			}
+			return s.Start(1, []cluster.GPUID{0, 1}, engine.ActionOptions{})
+		case 70:
+			return s.Start(0, all, engine.ActionOptions{})
+		}
+		return nil
+	}}
+	res := run(t, engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p, Overheads: engine.Overheads{RestartS: 10}})
+	expectJCTs(t, res, map[string]float64{"a": 160, "b": 50})
+	want := map[string][3]float64{"a": {440, 110, 50}, "b": {100, 50, 0}}
+	for _, r := range res.Jobs {
+		w := want[r.Name]
+		if r.GPUSeconds != w[0] || r.RunS != w[1] || r.WaitS != w[2] {
+			t.Errorf("%s: %v GPU-seconds, %v s running, %v s waiting; want %v", r.Name, r.GPUSeconds, r.RunS, r.WaitS, w)
+		}
+	}
+	if r := res.Jobs[0]; r.Preemptions != 1 || r.Starts != 2 {
+		t.Errorf("a: %d preemptions, %d starts", r.Preemptions, r.Starts)
 	}
 }

@@ -10,11 +10,16 @@ import (
 // CheckInvariants verifies the whole state: no GPU over its memory,
 // compute or sharing limit; every running job holds exactly its GPUs (all
 // of its gang) and arrived before it started; the GPU books agree with the
-// job books; no job did more work than it has. It is O(GPUs + jobs).
+// job books; no job did more work than it has; time never goes back. It
+// is O(GPUs + jobs).
 func (s *State) CheckInvariants() error {
+	if err := s.checkClock(); err != nil {
+		return err
+	}
 	slots := 0
 	busy := 0
 	free := 0
+	listed := make([]int, len(s.js)) // GPU entries listing each job
 	for g := range s.residents {
 		rs := s.residents[g]
 		slots += len(rs)
@@ -29,6 +34,7 @@ func (s *State) CheckInvariants() error {
 		mem, comp := 0.0, 0.0
 		for _, r := range rs {
 			j := &s.js[r.job]
+			listed[r.job]++
 			if j.status != Running {
 				return fmt.Errorf("GPU %d holds job %s, which is %s", g, s.jobs[r.job].Name, j.status)
 			}
@@ -65,12 +71,12 @@ func (s *State) CheckInvariants() error {
 		if j.done > job.Iterations*(1+1e-9)+1e-9 {
 			return fmt.Errorf("job %s did %.9g iterations of %.9g", job.Name, j.done, job.Iterations)
 		}
+		if err := s.checkArrival(i); err != nil {
+			return err
+		}
 		switch j.status {
 		case Running:
 			running++
-			if job.ArrivalS > s.now || j.lastStart < job.ArrivalS {
-				return fmt.Errorf("job %s runs before its arrival at %v", job.Name, job.ArrivalS)
-			}
 			if !s.opts.Elastic && len(j.gpus) != job.GPUs {
 				return fmt.Errorf("job %s holds %d of its %d GPUs", job.Name, len(j.gpus), job.GPUs)
 			}
@@ -78,6 +84,9 @@ func (s *State) CheckInvariants() error {
 				if !holds(s.residents[g], workload.JobID(i)) {
 					return fmt.Errorf("job %s thinks it holds GPU %d, which does not list it", job.Name, g)
 				}
+			}
+			if listed[i] != len(j.gpus) {
+				return fmt.Errorf("job %s holds %d GPUs but the GPU books list it on %d", job.Name, len(j.gpus), listed[i])
 			}
 		case Pending, Finished, NotArrived, Unschedulable:
 			if len(j.gpus) != 0 {
@@ -90,6 +99,41 @@ func (s *State) CheckInvariants() error {
 	}
 	if running != s.running.n {
 		return fmt.Errorf("%d jobs are running but the running set has %d", running, s.running.n)
+	}
+	return nil
+}
+
+// checkArrival verifies that job i has not started, and is not waiting or
+// running, before its arrival. There is no tolerance: a start even 1e-13 s
+// early is a negative queuing delay in the records.
+func (s *State) checkArrival(i int) error {
+	j, job := &s.js[i], &s.jobs[i]
+	switch {
+	case j.firstStart >= 0 && j.firstStart < job.ArrivalS:
+		return fmt.Errorf("job %s started at t=%v, before its arrival at t=%v", job.Name, j.firstStart, job.ArrivalS)
+	case j.lastStart >= 0 && j.lastStart < job.ArrivalS:
+		return fmt.Errorf("job %s restarted at t=%v, before its arrival at t=%v", job.Name, j.lastStart, job.ArrivalS)
+	case j.status != NotArrived && j.status != Unschedulable && s.now < job.ArrivalS:
+		return fmt.Errorf("job %s is %s at t=%v, before its arrival at t=%v", job.Name, j.status, s.now, job.ArrivalS)
+	}
+	return nil
+}
+
+// checkClock verifies that nothing is due before the current time (the
+// next instant would go back) and that no job was settled in the future.
+func (s *State) checkClock() error {
+	if s.events.Len() > 0 {
+		if e := s.events.Top(); e.t < s.now {
+			return fmt.Errorf("time goes back: a %s event is due at t=%v, before the current time t=%v", e.kind, e.t, s.now)
+		}
+	}
+	if s.next < len(s.jobs) && s.jobs[s.next].ArrivalS < s.now {
+		return fmt.Errorf("time goes back: job %s arrives at t=%v, before the current time t=%v", s.jobs[s.next].Name, s.jobs[s.next].ArrivalS, s.now)
+	}
+	for i := range s.js {
+		if s.js[i].last > s.now {
+			return fmt.Errorf("time goes back: job %s was advanced to t=%v, after the current time t=%v", s.jobs[i].Name, s.js[i].last, s.now)
+		}
 	}
 	return nil
 }
@@ -121,6 +165,85 @@ func (s *State) checkWork() error {
 			return fmt.Errorf("job %s ran %.9g iterations past its end", job.Name, j.overshoot)
 		case math.Abs(j.done-job.Iterations) > tol:
 			return fmt.Errorf("job %s finished after %.9g of its %.9g iterations", job.Name, j.done, job.Iterations)
+		}
+	}
+	return nil
+}
+
+// stallEvents is how many events in a row may pass, while jobs wait or
+// run, with no job finishing and none advancing, before the run may be
+// called a livelock. A policy that restarts or moves jobs more often than
+// their overheads allow would otherwise spin until the event budget, tens
+// of millions of events later.
+const stallEvents = 10_000
+
+// stallWatch follows progress for watchProgress.
+type stallWatch struct {
+	progressed bool    // some job did work since the last look (set by settle)
+	events     int64   // events since the last progress
+	sinceS     float64 // time of the last progress
+	finished   int     // finished jobs at the last progress
+	overheadS  float64 // the longest overhead charged in the run so far
+}
+
+// watchProgress is called after each instant of n events. It fails when,
+// with jobs waiting or running all along, no job finished or advanced for
+// stallEvents events and for more than twice the longest overhead the run
+// has charged: a legitimate stretch without progress (every running job
+// in a long restart overhead while the policy wakes each second) ends
+// when that overhead does. Work is noticed when a job is settled; a job
+// running undisturbed at a positive rate is not settled, so before
+// failing it looks for one.
+func (s *State) watchProgress(n int) error {
+	w := &s.stall
+	if w.progressed || s.finished != w.finished || s.running.n+s.pending.n == 0 {
+		s.resetStall()
+		return nil
+	}
+	w.events += int64(n)
+	if w.events < stallEvents || s.now-w.sinceS <= 2*w.overheadS {
+		return nil
+	}
+	if s.anyAdvancing() {
+		s.resetStall()
+		return nil
+	}
+	return fmt.Errorf("no progress (a livelock): %d events over %s of simulated time since t=%gs finished no job and advanced none; "+
+		"%s, every running job in an overhead or at rate 0. Does the policy restart, move or resize jobs more often than their overheads allow?",
+		w.events, fmtDuration(s.now-w.sinceS), w.sinceS, s.unfinishedSummary())
+}
+
+func (s *State) resetStall() {
+	s.stall = stallWatch{sinceS: s.now, finished: s.finished, overheadS: s.stall.overheadS}
+}
+
+// anyAdvancing reports whether a running job makes progress now.
+func (s *State) anyAdvancing() bool {
+	found := false
+	s.running.each(func(i int) bool {
+		found = s.js[i].rate > 0
+		return !found
+	})
+	return found
+}
+
+// CheckRecords verifies the per-job records of a run that did not go
+// through the engine's state (a policy with its own simulator, such as a
+// fluid model): no job starts before it arrives or finishes before it
+// starts. There is no tolerance, as in CheckInvariants.
+func CheckRecords(jobs []workload.Job, res *Result) error {
+	for _, r := range res.Jobs {
+		if int(r.Job) < 0 || int(r.Job) >= len(jobs) {
+			return fmt.Errorf("record of job %s names job %d of %d", r.Name, r.Job, len(jobs))
+		}
+		a := jobs[r.Job].ArrivalS
+		switch {
+		case r.FirstStartS >= 0 && r.FirstStartS < a:
+			return fmt.Errorf("job %s started at t=%v, before its arrival at t=%v", r.Name, r.FirstStartS, a)
+		case r.FinishS >= 0 && r.FinishS < max(a, r.FirstStartS):
+			return fmt.Errorf("job %s finished at t=%v, before it arrived (t=%v) or started (t=%v)", r.Name, r.FinishS, a, r.FirstStartS)
+		case r.Status == Finished && r.FinishS < 0:
+			return fmt.Errorf("job %s is finished but has no finish time", r.Name)
 		}
 	}
 	return nil

@@ -183,6 +183,9 @@ func (s *State) loop(ctx context.Context) error {
 		if t > s.cfg.Budgets.MaxTimeS {
 			return &BudgetError{Time: true, Msg: fmt.Sprintf("simulated time passed the budget of %s before %s", fmtDuration(s.cfg.Budgets.MaxTimeS), s.unfinishedSummary())}
 		}
+		if t < s.now {
+			return fmt.Errorf("time goes back from t=%v to t=%v", s.now, t)
+		}
 		s.now = t
 		batch = s.collect(batch[:0], t)
 		triggers = triggers[:0]
@@ -204,6 +207,9 @@ func (s *State) loop(ctx context.Context) error {
 			if err := s.CheckInvariants(); err != nil {
 				return fmt.Errorf("invariant broken at t=%v: %w", s.now, err)
 			}
+		}
+		if err := s.watchProgress(len(batch)); err != nil {
+			return err
 		}
 		if s.res.Stats.Events > s.cfg.Budgets.MaxEvents {
 			return &BudgetError{Msg: fmt.Sprintf("the run used more than its budget of %d events at t=%s before %s", s.cfg.Budgets.MaxEvents, fmtDuration(s.now), s.unfinishedSummary())}
@@ -328,6 +334,7 @@ func (s *State) settle(id workload.JobID) {
 	dt := s.now - j.last
 	if j.status == Running && dt > 0 {
 		work := j.rate * dt
+		s.stall.progressed = s.stall.progressed || work > 0
 		if work > j.remaining {
 			j.overshoot = max(j.overshoot, work-j.remaining)
 			work = j.remaining

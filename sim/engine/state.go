@@ -91,6 +91,7 @@ type State struct {
 	seriesIndex map[seriesKey]int // see Record
 	seriesTotal int               // points over all series, see Record
 	caps        RecorderCaps
+	stall       stallWatch // see watchProgress
 }
 
 // Now is the current simulated time in seconds.

@@ -24,6 +24,8 @@ type Options struct {
 	Lean bool
 	// LPSink, if set, receives every LP the policies solve.
 	LPSink LPSink
+
+	shuffle uint64 // tests: dispatch runs in a seeded random order (see pool)
 }
 
 // Progress reports how far one run of an Execute call has come.
@@ -86,7 +88,7 @@ func Execute(ctx context.Context, sc *scenario.Scenario, o Options) (*Report, er
 		inputs[seed] = in
 	}
 	var mu sync.Mutex // serializes progress callbacks
-	pool(ctx, len(rep.Runs), o.Workers, func(k int) {
+	pool(ctx, len(rep.Runs), o.Workers, o.shuffle, func(k int) {
 		r := rep.Runs[k]
 		progress := func(p engine.Progress) {
 			if o.Progress != nil {

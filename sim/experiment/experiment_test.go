@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/plot"
 	_ "github.com/schedlab/schedlab/sim/policy/all"
@@ -29,7 +31,9 @@ func load(t *testing.T, name string) *scenario.Scenario {
 }
 
 // Every built-in scenario runs every policy on every seed with all engine
-// invariants checked after each instant.
+// invariants checked after each instant, and runs again, with another
+// worker count and the runs handed out in a shuffled order, to the same
+// bytes of output.
 func TestEmbeddedScenariosRunWithInvariants(t *testing.T) {
 	for _, name := range scenarios.Names() {
 		sc := load(t, name)
@@ -39,6 +43,13 @@ func TestEmbeddedScenariosRunWithInvariants(t *testing.T) {
 		rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Paranoid: true, Workers: 2})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
+		}
+		if repeatRuns {
+			again, err := experiment.Execute(context.Background(), sc, experiment.Shuffled(experiment.Options{Workers: 3}, 7))
+			if err != nil {
+				t.Fatalf("%s, second run: %v", name, err)
+			}
+			sameBytes(t, name, reportBytes(t, rep), reportBytes(t, again))
 		}
 		for _, r := range rep.Runs {
 			if r.Err != nil {
@@ -152,6 +163,19 @@ func TestEmbeddedStudiesQuick(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Run it again, without the invariant checks (they only
+			// read), on another number of workers and in a shuffled
+			// order: the output must be the same bytes. An unordered
+			// map iteration in a policy, or state shared between runs,
+			// fails here.
+			if repeatRuns {
+				again, err := experiment.RunStudy(context.Background(), sc,
+					experiment.ShuffledStudy(experiment.StudyOptions{Quick: true, Workers: 3}, 11))
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameBytes(t, name, studyBytes(t, st), studyBytes(t, again))
+			}
 			for _, p := range st.Points {
 				for _, r := range p.Report.Failed() {
 					t.Errorf("%s seed %d at %g: %v", r.Policy, r.Seed, p.X, r.Err)
@@ -231,4 +255,70 @@ func TestWaitByModelCountsWaitsAfterPreemption(t *testing.T) {
 		return
 	}
 	t.Fatal("no Tiresias run")
+}
+
+// repeatRuns runs every built-in scenario a second time to compare bytes.
+// Not under WebAssembly, where runs are single-threaded and slower: map
+// iteration is randomised there as natively, so the native run catches
+// the same bugs, and the parity tests compare wasm with native output.
+var repeatRuns = runtime.GOOS != "js"
+
+// reportBytes is the JSON of everything a report holds per run: the
+// output of each seed (metrics, job records, series), then each run's GPU
+// intervals and decision log.
+func reportBytes(t *testing.T, rep *experiment.Report) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	seen := map[uint64]bool{}
+	for _, r := range rep.Runs {
+		if !seen[r.Seed] {
+			seen[r.Seed] = true
+			if err := enc.Encode(rep.Output(r.Seed)); err != nil {
+				t.Fatalf("seed %d: %v", r.Seed, err)
+			}
+		}
+	}
+	for _, r := range rep.Runs {
+		if r.Result == nil {
+			continue
+		}
+		if err := enc.Encode(struct {
+			Intervals []engine.Interval
+			Log       []engine.Decision
+			Stats     engine.Stats
+		}{r.Result.Intervals, r.Result.Log, r.Result.Stats}); err != nil {
+			t.Fatalf("%s seed %d: %v", r.Policy, r.Seed, err)
+		}
+	}
+	return b.Bytes()
+}
+
+// studyBytes is the study's JSON output followed by reportBytes of each
+// sweep point.
+func studyBytes(t *testing.T, st *experiment.Study) []byte {
+	t.Helper()
+	out, err := json.Marshal(st.Output())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range st.Points {
+		out = append(out, reportBytes(t, p.Report)...)
+	}
+	return out
+}
+
+// sameBytes fails with the first difference of two outputs in context.
+func sameBytes(t *testing.T, name string, a, b []byte) {
+	t.Helper()
+	if bytes.Equal(a, b) {
+		return
+	}
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(0, i-200)
+	t.Errorf("%s: two runs differ (%d and %d bytes) at byte %d:\n first: …%s…\nsecond: …%s…",
+		name, len(a), len(b), i, a[from:min(len(a), i+200)], b[from:min(len(b), i+200)])
 }

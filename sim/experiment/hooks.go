@@ -26,7 +26,13 @@ func simulate(ctx context.Context, r *Run, cfg engine.Config, sink LPSink) (*eng
 		d.DumpLPs(func(p *lp.Problem) { sink(r, p) })
 	}
 	if sim, ok := cfg.Policy.(Simulator); ok {
-		return sim.Simulate(ctx, cfg)
+		res, err := sim.Simulate(ctx, cfg)
+		if err == nil && res != nil && cfg.Paranoid {
+			// The engine's invariants do not see such a run: check what
+			// it recorded.
+			err = engine.CheckRecords(cfg.Jobs, res)
+		}
+		return res, err
 	}
 	return engine.Run(ctx, cfg)
 }

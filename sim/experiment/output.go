@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/metrics"
+	"github.com/schedlab/schedlab/sim/workload"
 )
 
 // Output is the JSON form of one seed of a report: what `schedlab run
@@ -36,10 +37,15 @@ type PolicyOutput struct {
 }
 
 // JobOutput is one job's record. Times the job never reached are null.
+// Weight (1 when the job gives none) and Entity are the job's priority
+// class and owner as its generator or trace set them, so per-class results
+// can be recomputed from the records alone (metric groups "weight:W").
 type JobOutput struct {
 	ID          string   `json:"id"`
 	Model       string   `json:"model"`
 	GPUs        int      `json:"gpus"`
+	Weight      float64  `json:"weight"`
+	Entity      string   `json:"entity,omitempty"`
 	Status      string   `json:"status"`
 	ArrivalS    float64  `json:"arrival_s"`
 	StartS      *float64 `json:"start_s"`
@@ -62,7 +68,7 @@ func (rep *Report) Output(seed uint64) Output {
 		}
 		if r.Result != nil {
 			for _, j := range r.Result.Jobs {
-				po.Jobs = append(po.Jobs, jobOutput(j))
+				po.Jobs = append(po.Jobs, jobOutput(j, r.spec(j.Job)))
 			}
 			po.Series = r.Result.Series
 			po.Notes = r.Result.Notes()
@@ -72,9 +78,9 @@ func (rep *Report) Output(seed uint64) Output {
 	return out
 }
 
-func jobOutput(j engine.JobRecord) JobOutput {
-	o := JobOutput{ID: j.Name, Model: j.Model, GPUs: j.GPUs, Status: j.Status.String(), ArrivalS: j.ArrivalS,
-		Preemptions: j.Preemptions, Migrations: j.Migrations, Reason: j.Reason}
+func jobOutput(j engine.JobRecord, spec *workload.Job) JobOutput {
+	o := JobOutput{ID: j.Name, Model: j.Model, GPUs: j.GPUs, Weight: spec.EffectiveWeight(), Entity: spec.Entity,
+		Status: j.Status.String(), ArrivalS: j.ArrivalS, Preemptions: j.Preemptions, Migrations: j.Migrations, Reason: j.Reason}
 	if j.FirstStartS >= 0 {
 		o.StartS, o.QueueS = ptr(j.FirstStartS), ptr(j.QueueS)
 	}
@@ -86,18 +92,37 @@ func jobOutput(j engine.JobRecord) JobOutput {
 
 func ptr(x float64) *float64 { return &x }
 
-// WriteJobsCSV writes every job record of every run as CSV.
+// spec is the input job behind record id: its weight and owner are not
+// part of the engine's records. A run without inputs (never built) gets
+// an empty spec, whose weight reads as 1.
+func (r *Run) spec(id workload.JobID) *workload.Job {
+	if r.Inputs != nil && int(id) >= 0 && int(id) < len(r.Inputs.Jobs) {
+		return &r.Inputs.Jobs[id]
+	}
+	return &workload.Job{}
+}
+
+// WriteJobsCSV writes every job record of every run as CSV. The last
+// columns are the job's weight and owner (see JobOutput) and, for a point
+// of a sweep, its sweep value x, so that one file of a whole study can be
+// split by load and priority class.
 func (rep *Report) WriteJobsCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"policy", "seed", "id", "model", "gpus", "status", "arrival_s", "start_s", "finish_s", "jct_s", "queue_s", "wait_s", "gpu_seconds", "preemptions", "migrations"})
+	cw.Write([]string{"policy", "seed", "id", "model", "gpus", "status", "arrival_s", "start_s", "finish_s", "jct_s", "queue_s", "wait_s", "gpu_seconds", "preemptions", "migrations", "weight", "entity", "x"})
 	for _, r := range rep.Runs {
 		if r.Result == nil {
 			continue
 		}
+		x := ""
+		if r.Swept {
+			x = num(r.X)
+		}
 		for _, j := range r.Result.Jobs {
+			spec := r.spec(j.Job)
 			cw.Write([]string{r.Policy, strconv.FormatUint(r.Seed, 10), j.Name, j.Model, strconv.Itoa(j.GPUs), j.Status.String(),
 				num(j.ArrivalS), opt(j.FirstStartS), opt(j.FinishS), opt(j.JCT()), opt(j.QueueS), num(j.WaitS),
-				num(j.GPUSeconds), strconv.Itoa(j.Preemptions), strconv.Itoa(j.Migrations)})
+				num(j.GPUSeconds), strconv.Itoa(j.Preemptions), strconv.Itoa(j.Migrations),
+				num(spec.EffectiveWeight()), spec.Entity, x})
 		}
 	}
 	cw.Flush()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sync"
 
 	"github.com/schedlab/schedlab/sim/engine"
@@ -38,6 +39,8 @@ type StudyOptions struct {
 	Lean     bool
 	Progress func(Progress)
 	LPSink   LPSink
+
+	shuffle uint64 // tests: dispatch runs in a seeded random order (see pool)
 }
 
 // RunStudy runs every point of sc. Runs of all points share one pool of
@@ -76,7 +79,7 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 		}
 		st.Points = append(st.Points, p)
 	}
-	pool(ctx, len(runs), o.Workers, func(k int) {
+	pool(ctx, len(runs), o.Workers, o.shuffle, func(k int) {
 		r := runs[k]
 		progress := func(p engine.Progress) {
 			if o.Progress != nil {
@@ -117,7 +120,19 @@ func plan(sc *scenario.Scenario, quick bool) (*scenario.Scenario, []uint64, []fl
 }
 
 // pool runs f(0..n-1) on workers goroutines, stopping early on cancel.
-func pool(ctx context.Context, n, workers int, f func(k int)) {
+// Runs are independent, so their results must not depend on the order in
+// which they are handed out: a nonzero shuffle hands them out in a random
+// order drawn from that seed, which tests use to show that nothing (a
+// shared cache, a global) leaks from one run into another.
+func pool(ctx context.Context, n, workers int, shuffle uint64, f func(k int)) {
+	order := make([]int, n)
+	for k := range order {
+		order[k] = k
+	}
+	if shuffle != 0 {
+		r := rand.New(rand.NewPCG(shuffle, 0x5eed))
+		r.Shuffle(n, func(a, b int) { order[a], order[b] = order[b], order[a] })
+	}
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < max(workers, 1); w++ {
@@ -129,7 +144,10 @@ func pool(ctx context.Context, n, workers int, f func(k int)) {
 			}
 		}()
 	}
-	for k := 0; k < n && ctx.Err() == nil; k++ {
+	for _, k := range order {
+		if ctx.Err() != nil {
+			break
+		}
 		work <- k
 	}
 	close(work)

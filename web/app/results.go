@@ -283,11 +283,12 @@ func (res *Results) SummaryCSV() []byte {
 func (res *Results) JobsCSV() []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write([]string{"policy", "seed", "id", "model", "gpus", "status", "arrival_s", "start_s", "finish_s", "jct_s", "queue_s", "preemptions", "migrations"})
+	w.Write([]string{"policy", "seed", "id", "model", "gpus", "status", "arrival_s", "start_s", "finish_s", "jct_s", "queue_s", "preemptions", "migrations", "weight", "entity"})
 	for _, p := range res.Policies {
 		for _, j := range p.Out.Jobs {
 			w.Write([]string{p.Label, strconv.FormatUint(res.Seed, 10), j.ID, j.Model, strconv.Itoa(j.GPUs), j.Status,
-				num(j.ArrivalS), opt(j.StartS), opt(j.FinishS), opt(j.JCTS), opt(j.QueueS), strconv.Itoa(j.Preemptions), strconv.Itoa(j.Migrations)})
+				num(j.ArrivalS), opt(j.StartS), opt(j.FinishS), opt(j.JCTS), opt(j.QueueS), strconv.Itoa(j.Preemptions), strconv.Itoa(j.Migrations),
+				num(j.Weight), j.Entity})
 		}
 	}
 	w.Flush()

@@ -264,6 +264,8 @@ type JobOutput struct {
 	ID          string   `json:"id"`
 	Model       string   `json:"model"`
 	GPUs        int      `json:"gpus"`
+	Weight      float64  `json:"weight"`
+	Entity      string   `json:"entity,omitempty"`
 	Status      string   `json:"status"`
 	ArrivalS    float64  `json:"arrival_s"`
 	StartS      *float64 `json:"start_s"`

@@ -310,3 +310,84 @@ func TestLargerSparseAgainstGonum(t *testing.T) {
 		t.Errorf("only %d optimal instances compared", optimal)
 	}
 }
+
+// A degenerate LP on which the textbook ratio test stalls and Harris's
+// two-pass ratio test does not:
+//
+//	maximise  x0 + 3 x1
+//	subject to          − x1 ≤ 0
+//	           (1+1e-10) x0 + 2 x1 ≤ 2e-9
+//	                − x0 + (1+1e-10) x1 ≤ 0
+//	                  x0 − x1 ≤ 0
+//	                 1e-6 x1 ≤ 1e-9
+//	                 x0 + x1 ≤ 10,  0 ≤ x ≤ 10.
+//
+// The origin is a degenerate vertex (three rows tight besides the bounds)
+// and the third and fourth rows are parallel but for 1e-10. Its exact
+// optimum is 0 (only the origin satisfies both near-parallel rows); points
+// within the 1e-9 feasibility tolerance reach 2.7e-9. After x1 enters, the
+// exact minimum ratio is 0, reached by the fourth row with a pivot of
+// 1e-10: the basis LU rejects that pivot as singular and restores the
+// previous basis, and the same pivot is chosen again, until the iteration
+// limit (10,400 pivots). Harris's first pass admits every row blocking
+// within the tolerance, so the second picks the second row's pivot of 1.5
+// (ratio 6.7e-10) and the solve ends after 2 pivots.
+//
+// Beale's classic cycling example (below) is solved in 2 pivots with or
+// without Harris's relaxation: among exact ties the second pass takes the
+// largest pivot, and after 50 degenerate pivots the solver falls back to
+// Bland's rule, which cannot cycle. What the relaxation guards is this:
+// tiny pivots within the tolerance of a larger one.
+func TestDegenerateNearParallelRowsNeedHarris(t *testing.T) {
+	p := lp.New("near-parallel")
+	p.Maximize = true
+	p.AddCol("x0", 0, 10, 1)
+	p.AddCol("x1", 0, 10, 3)
+	rows := []struct {
+		hi     float64
+		c0, c1 float64
+	}{
+		{0, 0, -1}, {2e-9, 1 + 1e-10, 2}, {0, -1, 1 + 1e-10}, {0, 1, -1}, {1e-9, 0, 1e-6}, {10, 1, 1},
+	}
+	for i, r := range rows {
+		row := p.AddRow(fmt.Sprintf("r%d", i), math.Inf(-1), r.hi)
+		if r.c0 != 0 {
+			p.Set(row, 0, r.c0)
+		}
+		p.Set(row, 1, r.c1)
+	}
+	sol, err := lp.Solve(p, lp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status != lp.Optimal || math.Abs(sol.Objective) > 1e-8 || p.Violation(sol.X) > 1e-12 || sol.Iterations > 10 {
+		t.Fatalf("%v at %v (violation %g); want optimal, objective 0 within 1e-8, in a few pivots", sol, sol.X, p.Violation(sol.X))
+	}
+}
+
+// Beale's example cycles under Dantzig's rule with the textbook ratio
+// test's lowest-index tie-break; the optimum is −5/4 at x4 = x6 = 1.
+func TestBealeCyclingExample(t *testing.T) {
+	p := lp.New("beale")
+	for j, c := range []float64{-0.75, 20, -0.5, 6} {
+		p.AddCol(fmt.Sprintf("x%d", j+4), 0, lp.Inf, c)
+	}
+	for _, r := range []struct {
+		hi float64
+		a  []float64
+	}{{0, []float64{0.25, -8, -1, 9}}, {0, []float64{0.5, -12, -0.5, 3}}, {1, []float64{0, 0, 1, 0}}} {
+		row := p.AddRow("r", math.Inf(-1), r.hi)
+		for j, v := range r.a {
+			if v != 0 {
+				p.Set(row, j, v)
+			}
+		}
+	}
+	sol, err := lp.Solve(p, lp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Status != lp.Optimal || math.Abs(sol.Objective+1.25) > 1e-12 || sol.X[0] != 1 || sol.X[2] != 1 {
+		t.Fatalf("%v at %v, want −1.25 at x4 = x6 = 1", sol, sol.X)
+	}
+}

@@ -1,0 +1,67 @@
+package experiment_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/experiment"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+const classDoc = `{"name": "classes",
+ "cluster": {"servers": [{"count": 1, "gpus": 2, "gpu_type": "V100"}]},
+ "workload": {"jobs": [
+   {"id": "a", "gpus": 1, "model": "m", "duration_s": 10, "weight": 5, "entity": "team-a"},
+   {"id": "b", "gpus": 1, "model": "m", "duration_s": 20},
+   {"id": "c", "arrival_s": 5, "gpus": 2, "model": "m", "duration_s": 30, "weight": 2, "entity": "team-b"}]},
+ "policies": [{"name": "fifo"}],
+ "sweep": {"label": "restart", "values": [0, 7], "params": ["engine.restart_s"]}}`
+
+// Job records carry each job's weight (1 when not given) and owner, in the
+// JSON output and in jobs.csv, and jobs.csv names the sweep value of each
+// row, so per-class results at each load can be recomputed from one file.
+func TestJobRecordsCarryWeightEntityAndX(t *testing.T) {
+	sc, err := scenario.Parse([]byte(classDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := experiment.RunStudy(context.Background(), sc, experiment.StudyOptions{Paranoid: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type class struct {
+		w float64
+		e string
+	}
+	want := map[string]class{"a": {5, "team-a"}, "b": {1, ""}, "c": {2, "team-b"}}
+	p := st.Points[1]
+	out := p.Report.Output(p.Report.Runs[0].Seed)
+	for _, j := range out.Results[0].Jobs {
+		if got := (class{j.Weight, j.Entity}); got != want[j.ID] {
+			t.Errorf("JSON job %s: weight %v entity %q, want %+v", j.ID, j.Weight, j.Entity, want[j.ID])
+		}
+	}
+	var buf bytes.Buffer
+	if err := p.Report.WriteJobsCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	if len(rows) != 4 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for _, r := range rows[1:] {
+		w := want[r[col["id"]]]
+		if r[col["weight"]] != map[float64]string{1: "1", 2: "2", 5: "5"}[w.w] || r[col["entity"]] != w.e || r[col["x"]] != "7" {
+			t.Errorf("CSV row %v: want weight %v, entity %q, x 7", r, w.w, w.e)
+		}
+	}
+}
