@@ -196,6 +196,11 @@ func (sc *Scenario) WithPolicy(i int) (*Scenario, error) {
 	for _, k := range []string{"reference", "checks", "quick"} {
 		delete(obj, k)
 	}
+	// A sweep's ratios compare two policies, which one policy alone
+	// cannot show.
+	if sw, ok := obj["sweep"].(map[string]any); ok {
+		delete(sw, "ratios")
+	}
 	return parseTree(obj, true)
 }
 
