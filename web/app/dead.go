@@ -71,7 +71,8 @@ func deathCause(m protocol.Message) string {
 		text, all = e.Message, e.Message
 	}
 	if low := strings.ToLower(all); strings.Contains(low, "out of memory") || strings.Contains(low, "maximum memory size") ||
-		strings.Contains(low, "array buffer allocation failed") || strings.Contains(low, "could not allocate memory") {
+		strings.Contains(low, "array buffer allocation failed") || strings.Contains(low, "could not allocate memory") ||
+		strings.Contains(low, "cannot allocate memory") {
 		return "out of memory"
 	}
 	return text
