@@ -18,6 +18,11 @@ func TestDeadWorkerEndsRun(t *testing.T) {
 	a := app.New(f)
 	a.LoadTree(bigScenario(300000))
 	a.StartRun()
+	// The doomed worker is frozen as soon as it has its part, so that it
+	// cannot finish before it dies (a loaded machine can let a 300,000-job
+	// run finish before the first progress of the other part is seen).
+	f.Pump(a, func() bool { return a.Run.Parts[0].WorkerID() >= 0 })
+	f.Freeze(a.Run.Parts[0].WorkerID())
 	f.Pump(a, func() bool { _, total, _ := a.Run.Totals(); return total > 0 })
 	f.Exit(a.Run.Parts[0].WorkerID(), 2, goOOM)
 	f.Pump(a, apptest.Done(a))
@@ -45,6 +50,8 @@ func TestDeadWorkerEndsRun(t *testing.T) {
 	// dead too; the fresh workers run the next scenario to the end.
 	a.LoadTree(bigScenario(300000))
 	a.StartRun()
+	f.Pump(a, func() bool { return a.Run.Parts[1].WorkerID() >= 0 })
+	f.Freeze(a.Run.Parts[1].WorkerID())
 	f.Pump(a, func() bool { _, total, _ := a.Run.Totals(); return total > 0 })
 	f.Crash(a.Run.Parts[1].WorkerID(), "Uncaught RuntimeError: unreachable")
 	f.Pump(a, apptest.Done(a))
