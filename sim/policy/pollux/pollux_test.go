@@ -17,7 +17,15 @@ func defaults() Params { return DefaultParams() }
 
 func runJobs(t *testing.T, servers int, p Params, jobs []workload.Job) (*engine.Result, *perf.Analytic, *cluster.Cluster) {
 	t.Helper()
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: servers, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11}}})
+	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: servers, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11}}}
+	return runSpec(t, spec, p, jobs, engine.Budgets{})
+}
+
+// runSpec runs Pollux with every invariant checked on a cluster of the
+// spec's servers, with the analytic model's defaults.
+func runSpec(t *testing.T, spec cluster.Spec, p Params, jobs []workload.Job, b engine.Budgets) (*engine.Result, *perf.Analytic, *cluster.Cluster) {
+	t.Helper()
+	c, err := cluster.New(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +40,7 @@ func runJobs(t *testing.T, servers int, p Params, jobs []workload.Job) (*engine.
 	if err := m.Prepare(c, jobs); err != nil {
 		t.Fatal(err)
 	}
-	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: New(p), Paranoid: true})
+	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: New(p), Paranoid: true, Budgets: b})
 	if err != nil {
 		t.Fatal(err)
 	}

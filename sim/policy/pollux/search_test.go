@@ -131,26 +131,7 @@ func TestRestartFactor(t *testing.T) {
 
 func runOn(t *testing.T, spec cluster.Spec, p Params, jobs []workload.Job) *engine.Result {
 	t.Helper()
-	c, err := cluster.New(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := perf.NewAnalytic(*perf.DefaultAnalyticParams(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs, err = workload.Finalize(jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Prepare(c, jobs); err != nil {
-		t.Fatal(err)
-	}
-	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: New(p), Paranoid: true,
-		Budgets: engine.Budgets{MaxEvents: 200_000}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, _, _ := runSpec(t, spec, p, jobs, engine.Budgets{MaxEvents: 200_000})
 	return res
 }
 
