@@ -10,18 +10,46 @@ import (
 
 // QueueScheduler is a non-preemptive scheduler with exclusive GPUs and gang
 // scheduling: at each arrival and completion it starts pending jobs in
-// order of a key, each on a consolidated set of free GPUs. With Backfill,
-// a job that does not fit is skipped and later ones may start; without it,
-// the first job that does not fit blocks the queue.
+// its Order, each on the GPUs its Placement picks. With Backfill, a job
+// that cannot start is skipped and later ones may start; without it, the
+// first job that cannot start blocks the queue.
 type QueueScheduler struct {
-	Name      string
-	Key       func(s *engine.State, id workload.JobID) float64
-	KeyName   string // what the key means, for the decision log
-	KeyIsTime bool   // the key is a time or duration in seconds
+	Name  string
+	Order Order
+	// Label says what a job's key is in the decision log; it has no
+	// effect on the order.
+	Label     KeyLabel
 	Backfill  bool
 	BestFit   bool
+	Placement string // a name from PlacementNames; "" is the default
 
-	q *SizeQueues
+	q      *SizeQueues
+	place  Placement
+	waits  WaitNotes
+	failed error
+}
+
+// Order ranks a QueueScheduler's pending jobs by a key computed once, when
+// the job arrives.
+type Order struct {
+	Key func(s *engine.State, id workload.JobID) float64
+	// LargestFirst serves the job with the largest key first; otherwise
+	// the smallest goes first. Ties go to the earlier arrival either way.
+	LargestFirst bool
+}
+
+// KeyLabel formats a job's key for the decision log, e.g. "arrived at
+// 12.5 min" or "GPUs 4".
+type KeyLabel func(key float64) string
+
+// TimeLabel labels a key that is a time or a duration in seconds.
+func TimeLabel(name string) KeyLabel {
+	return func(k float64) string { return name + " " + fmtSeconds(k) }
+}
+
+// NumberLabel labels a key that is a plain number.
+func NumberLabel(name string) KeyLabel {
+	return func(k float64) string { return fmt.Sprintf("%s %.6g", name, k) }
 }
 
 // Options implements engine.Policy.
@@ -29,14 +57,26 @@ func (p *QueueScheduler) Options() engine.Options {
 	return engine.Options{MaxJobsPerGPU: 1, Subscribe: engine.Mask(engine.Arrival, engine.Completion)}
 }
 
+// queueKey is the key as the queue stores it: smaller first.
+func (p *QueueScheduler) queueKey(k float64) float64 {
+	if p.Order.LargestFirst {
+		return -k
+	}
+	return k
+}
+
 // Decide implements engine.Policy.
 func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) error {
 	if p.q == nil {
 		p.q = NewSizeQueues()
+		p.place, p.failed = PlacementByName(p.Placement)
+	}
+	if p.failed != nil {
+		return p.failed
 	}
 	for _, t := range triggers {
 		if t.Kind == engine.Arrival {
-			p.q.Push(t.Job, s.Job(t.Job).GPUs, p.Key(s, t.Job))
+			p.q.Push(t.Job, s.Job(t.Job).GPUs, p.queueKey(p.Order.Key(s, t.Job)))
 		}
 	}
 	var blocked []blockedJob
@@ -53,10 +93,12 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 			break // strict order: the head waits, and so does everyone behind it
 		}
 		job := s.Job(id)
-		gpus := Consolidated(s, size, job.GPUType, s.MemoryGB(id, 0), p.BestFit)
+		req := RequestFor(s, id, p.BestFit)
+		gpus := p.place.Pick(s, req)
 		p.q.Pop(size)
 		if gpus == nil {
 			blocked = append(blocked, blockedJob{id, size, key})
+			p.waits.Note(s, id, p.Name, func() string { return p.place.WhyNot(s, req) })
 			if !p.Backfill {
 				break
 			}
@@ -65,8 +107,8 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
 			return err
 		}
-		s.Log(id, "%s: started %s on %s; %s %s, waited %s",
-			p.Name, job.Name, describeGPUs(s.Cluster(), gpus), p.KeyName, p.fmtKey(key), fmtSeconds(s.Now()-job.ArrivalS))
+		s.Log(id, "%s: started %s on %s; %s, waited %s",
+			p.Name, job.Name, describeGPUs(s.Cluster(), gpus), p.Label(p.queueKey(key)), fmtSeconds(s.Now()-job.ArrivalS))
 	}
 	for _, b := range blocked {
 		p.q.Push(b.id, b.size, b.key)
@@ -91,13 +133,6 @@ func describeGPUs(c *cluster.Cluster, gpus []cluster.GPUID) string {
 		return fmt.Sprintf("%d GPUs on server %d", len(gpus), first)
 	}
 	return fmt.Sprintf("%d GPUs on %d servers", len(gpus), n)
-}
-
-func (p *QueueScheduler) fmtKey(k float64) string {
-	if p.KeyIsTime {
-		return fmtSeconds(k)
-	}
-	return fmt.Sprintf("%.6g", k)
 }
 
 // fmtSeconds prints a time readably: 42 s, 12.5 min, 3.20 h.

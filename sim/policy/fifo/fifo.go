@@ -11,15 +11,17 @@ import (
 // Params configure FIFO.
 type Params struct {
 	Backfill bool `json:"backfill" help:"let later jobs start when the oldest one does not fit (spec 000 §4.1 default); off gives strict head-of-line blocking"`
-	BestFit  bool `json:"best_fit,omitempty" help:"put a job that fits on one server on the fullest server that still fits, instead of the emptiest"`
+	BestFit  bool `json:"best_fit,omitempty" help:"put a job that fits on one server on the fullest server that still fits, instead of the emptiest (consolidated) or the first in order (strict)"`
+	policy.PlacementParams
 }
 
 // New returns a FIFO policy.
 func New(p Params) engine.Policy {
 	return &policy.QueueScheduler{
-		Name: "FIFO", KeyName: "arrived at", KeyIsTime: true,
-		Key:      func(s *engine.State, id workload.JobID) float64 { return s.Job(id).ArrivalS },
-		Backfill: p.Backfill, BestFit: p.BestFit,
+		Name:     "FIFO",
+		Order:    policy.Order{Key: func(s *engine.State, id workload.JobID) float64 { return s.Job(id).ArrivalS }},
+		Label:    policy.TimeLabel("arrived at"),
+		Backfill: p.Backfill, BestFit: p.BestFit, Placement: p.Placement,
 	}
 }
 
@@ -32,7 +34,7 @@ func init() {
 			"(no sharing), all of its GPUs at once, packed on as few servers as possible, and run to the end " +
 			"without preemption. With backfilling a small job may overtake a large one that does not fit yet; " +
 			"without it one large job can block everyone behind it (head-of-line blocking).",
-		NewParams: func() any { return &Params{Backfill: true} },
+		NewParams: func() any { return &Params{Backfill: true, PlacementParams: policy.DefaultPlacementParams()} },
 		New:       func(p any) (engine.Policy, error) { return New(*p.(*Params)), nil },
 	})
 }

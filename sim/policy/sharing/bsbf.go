@@ -22,15 +22,18 @@ type BSBFParams struct {
 	TheoremTest      bool    `json:"theorem_test" help:"share only when Theorem 1 says the pair finishes sooner on average than if the new job waited; off shares whenever memory allows (an FFS-like policy with BSBF's choice of partners)"`
 	TieShares        bool    `json:"tie_shares,omitempty" help:"share when sharing and waiting tie (the paper's Fig. 6(b) matches not sharing, the default)"`
 	Rank             string  `json:"rank" enum:"pair_jct,benefit" help:"order of the partners that pass the test: lowest pair JCT first (Algorithm 1) or largest benefit (waiting minus sharing) first (ambiguity A11)"`
+	// Placement applies when a job starts alone on free GPUs; a job that
+	// shares takes its partners' GPUs.
+	policy.PlacementParams
 }
 
 func (p BSBFParams) common() Params {
-	return Params{MaxJobsPerGPU: p.MaxJobsPerGPU, Key: p.Key, KeyNoiseSigma: p.KeyNoiseSigma, BatchScaling: p.BatchScaling, RestoreFullBatch: p.RestoreFullBatch}
+	return Params{MaxJobsPerGPU: p.MaxJobsPerGPU, Key: p.Key, KeyNoiseSigma: p.KeyNoiseSigma, BatchScaling: p.BatchScaling, RestoreFullBatch: p.RestoreFullBatch, Placement: p.Placement}
 }
 
 // DefaultBSBFParams returns the paper's SJF-BSBF.
 func DefaultBSBFParams() BSBFParams {
-	return BSBFParams{MaxJobsPerGPU: 2, Key: "duration", BatchScaling: true, TheoremTest: true, Rank: "pair_jct"}
+	return BSBFParams{MaxJobsPerGPU: 2, Key: "duration", BatchScaling: true, TheoremTest: true, Rank: "pair_jct", PlacementParams: policy.DefaultPlacementParams()}
 }
 
 // NewBSBF returns an SJF-BSBF policy.

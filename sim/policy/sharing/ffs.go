@@ -15,10 +15,13 @@ type FFSParams struct {
 	BatchScaling     bool    `json:"batch_scaling" help:"shrink a sharing job's per-GPU batch, with gradient accumulation, until it fits in memory beside its partners, down to one sample; off (the default): GPUs where it does not fit at its full batch are skipped. The paper does not say which SJF-FFS does; off is the reading consistent with its Fig. 6(b), where SJF-FFS and SJF-BSBF perform the same for ξ ≤ 1.25 (spec 000 ruling R4)"`
 	RestoreFullBatch bool    `json:"restore_full_batch,omitempty" help:"when a job that shrank its batch is left alone on its GPUs, switch it back to its full batch (not in the paper)"`
 	SharedFirst      bool    `json:"shared_first,omitempty" help:"take GPUs that already hold a job before free ones, as SJF-BSBF does; this isolates the effect of BSBF's Theorem-1 test (spec 000 §4.4)"`
+	// Placement applies when a job starts alone on free GPUs; a job that
+	// shares follows the sharing rule above.
+	policy.PlacementParams
 }
 
 func (p FFSParams) common() Params {
-	return Params{MaxJobsPerGPU: p.MaxJobsPerGPU, Key: p.Key, KeyNoiseSigma: p.KeyNoiseSigma, BatchScaling: p.BatchScaling, RestoreFullBatch: p.RestoreFullBatch}
+	return Params{MaxJobsPerGPU: p.MaxJobsPerGPU, Key: p.Key, KeyNoiseSigma: p.KeyNoiseSigma, BatchScaling: p.BatchScaling, RestoreFullBatch: p.RestoreFullBatch, Placement: p.Placement}
 }
 
 // DefaultFFSParams returns the paper's SJF-FFS. It does not shrink its
@@ -29,7 +32,7 @@ func (p FFSParams) common() Params {
 // accumulation, 0.93 and 0.86 with it, because first-fit sharing with
 // accumulation shrinks jobs to a few samples per micro-batch for life.
 func DefaultFFSParams() FFSParams {
-	return FFSParams{MaxJobsPerGPU: 2, Key: "duration", BatchScaling: false}
+	return FFSParams{MaxJobsPerGPU: 2, Key: "duration", BatchScaling: false, PlacementParams: policy.DefaultPlacementParams()}
 }
 
 // NewFFS returns an SJF-FFS policy.

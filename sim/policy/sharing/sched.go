@@ -34,6 +34,7 @@ type Params struct {
 	KeyNoiseSigma    float64
 	BatchScaling     bool
 	RestoreFullBatch bool
+	Placement        string // for starts alone on free GPUs
 }
 
 // brancher is the part of Algorithm 1 that differs between the policies:
@@ -48,6 +49,8 @@ type scheduler struct {
 	title  string
 	p      Params
 	branch brancher
+	place  policy.Placement // for starts alone on free GPUs
+	waits  policy.WaitNotes
 
 	queue []queued // pending jobs, shortest first
 	// Per-pass view of the GPUs, rebuilt after each start; version counts
@@ -81,6 +84,13 @@ func (sc *scheduler) Options() engine.Options {
 // Decide implements engine.Policy: at every arrival and completion, walk
 // the pending jobs shortest first and start every one that can start.
 func (sc *scheduler) Decide(s *engine.State, triggers []engine.Trigger) error {
+	if sc.place == nil {
+		p, err := policy.PlacementByName(sc.p.Placement)
+		if err != nil {
+			return err
+		}
+		sc.place = p
+	}
 	completed := false
 	for _, t := range triggers {
 		switch t.Kind {
@@ -158,7 +168,8 @@ func (sc *scheduler) scanGPUs(s *engine.State) {
 func (sc *scheduler) try(s *engine.State, id workload.JobID) (bool, error) {
 	job := s.Job(id)
 	if nFree := countOfType(s, sc.free, job.GPUType); nFree >= job.GPUs {
-		gpus := policy.Consolidated(s, job.GPUs, job.GPUType, s.MemoryGB(id, 0), false)
+		req := policy.RequestFor(s, id, false)
+		gpus := sc.place.Pick(s, req)
 		if gpus != nil {
 			if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
 				return false, err
@@ -167,7 +178,19 @@ func (sc *scheduler) try(s *engine.State, id workload.JobID) (bool, error) {
 			sc.scanGPUs(s)
 			return true, nil
 		}
+		started, err := sc.trySharing(s, id)
+		if !started && err == nil {
+			sc.waits.Note(s, id, sc.title, func() string { return sc.place.WhyNot(s, req) + "; nor can it share GPUs now" })
+		}
+		return started, err
 	}
+	return sc.trySharing(s, id)
+}
+
+// trySharing starts job id through the sharing branch if it can start
+// there now.
+func (sc *scheduler) trySharing(s *engine.State, id workload.JobID) (bool, error) {
+	job := s.Job(id)
 	if sc.p.MaxJobsPerGPU < 2 || countOfType(s, sc.free, job.GPUType)+countOfType(s, sc.shareable, job.GPUType) < job.GPUs {
 		return false, nil
 	}

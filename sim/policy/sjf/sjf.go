@@ -14,23 +14,25 @@ type Params struct {
 	Key      string `json:"key" enum:"duration,gpus,gpu_time" help:"what 'shortest' means: solo run time, GPU count, or GPUs × run time (spec 000 A9)"`
 	Backfill bool   `json:"backfill" help:"skip jobs that do not fit and start later ones"`
 	BestFit  bool   `json:"best_fit,omitempty" help:"put a job that fits on one server on the fullest server that still fits"`
+	policy.PlacementParams
 }
 
 // New returns an SJF policy.
 func New(p Params) engine.Policy {
 	key := func(s *engine.State, id workload.JobID) float64 { return policy.SoloDuration(s, id) }
-	name, isTime := "solo time", true
+	label := policy.TimeLabel("solo time")
 	switch p.Key {
 	case "gpus":
 		key = func(s *engine.State, id workload.JobID) float64 { return float64(s.Job(id).GPUs) }
-		name, isTime = "GPUs", false
+		label = policy.NumberLabel("GPUs")
 	case "gpu_time":
 		key = func(s *engine.State, id workload.JobID) float64 {
 			return float64(s.Job(id).GPUs) * policy.SoloDuration(s, id)
 		}
-		name, isTime = "GPU-seconds", false
+		label = policy.NumberLabel("GPU-seconds")
 	}
-	return &policy.QueueScheduler{Name: "SJF", Key: key, KeyName: name, KeyIsTime: isTime, Backfill: p.Backfill, BestFit: p.BestFit}
+	return &policy.QueueScheduler{Name: "SJF", Order: policy.Order{Key: key}, Label: label,
+		Backfill: p.Backfill, BestFit: p.BestFit, Placement: p.Placement}
 }
 
 func init() {
@@ -42,7 +44,9 @@ func init() {
 			"starts the shortest pending job that fits, on its own GPUs, packed on as few servers as possible; " +
 			"jobs then run to the end. Short jobs no longer wait behind long ones, which cuts the average " +
 			"completion time, but a long job can wait for a very long time while short ones keep arriving.",
-		NewParams: func() any { return &Params{Key: "duration", Backfill: true} },
-		New:       func(p any) (engine.Policy, error) { return New(*p.(*Params)), nil },
+		NewParams: func() any {
+			return &Params{Key: "duration", Backfill: true, PlacementParams: policy.DefaultPlacementParams()}
+		},
+		New: func(p any) (engine.Policy, error) { return New(*p.(*Params)), nil },
 	})
 }

@@ -27,6 +27,8 @@ type Params struct {
 	RoundS         float64   `json:"round_s" min:"0" max:"86400" unit:"s" help:"scheduling round; 0 decides at every arrival, completion and threshold crossing instead"`
 	RestartS       float64   `json:"restart_s" min:"0" max:"86400" unit:"s" help:"delay of no progress each time a preempted job starts again (checkpoint restore); a first start costs the engine's first_start_s, as for every policy"`
 	PromoteKnob    float64   `json:"promote_knob,omitempty" min:"0" help:"starvation guard: a job waiting at least this many times its last run goes back to the top queue; 0 turns it off"`
+	QueueOrder     string    `json:"queue_order" enum:"arrival,running-first" help:"the order inside one queue. arrival (Pollux's re-implementation): oldest first every round, so an older job that waits preempts a younger running job of its own queue. running-first (Tiresias' own simulator): each queue is a line that new and demoted jobs join at the end, and after every round the waiting jobs move behind the running ones, so a running job is never preempted by a waiting job of its queue (except one that has just dropped into it, which joins the end); fewer preemptions, but a job that got its GPUs keeps them ahead of older ones"`
+	policy.PlacementParams
 }
 
 // Check enforces the rules that span fields.
@@ -49,6 +51,9 @@ type tiresias struct {
 	// the starvation guard.
 	stoppedAt, lastRun []float64
 	order              []entry
+	lines              lines // the queues as lines, for queue_order running-first
+	place              policy.Placement
+	waits              policy.WaitNotes
 }
 
 type entry struct {
@@ -63,6 +68,14 @@ func (t *tiresias) Options() engine.Options {
 func (t *tiresias) Decide(s *engine.State, triggers []engine.Trigger) error {
 	if t.stoppedAt == nil {
 		t.stoppedAt, t.lastRun = make([]float64, s.NumJobs()), make([]float64, s.NumJobs())
+		p, err := policy.PlacementByName(t.p.Placement)
+		if err != nil {
+			return err
+		}
+		t.place = p
+		if q := t.p.QueueOrder; q != "" && q != "arrival" && q != "running-first" {
+			return fmt.Errorf("queue_order: must be one of arrival, running-first, got %q", q)
+		}
 	}
 	// In rounds, arrivals and completions only make sure a round is due.
 	if t.p.RoundS == 0 || woken(triggers) {
@@ -105,12 +118,29 @@ func (t *tiresias) schedule(s *engine.State) error {
 	}
 	s.EachRunning(add)
 	s.EachPending(add)
-	sort.Slice(t.order, func(a, b int) bool {
-		if t.order[a].queue != t.order[b].queue {
-			return t.order[a].queue < t.order[b].queue
-		}
-		return t.order[a].id < t.order[b].id // arrival order
-	})
+	if t.p.QueueOrder == "running-first" {
+		t.lines.update(s, t.order, len(t.p.ThresholdsGPUH)+1)
+		t.order = t.lines.walk(t.order[:0])
+	} else {
+		sort.Slice(t.order, func(a, b int) bool {
+			if t.order[a].queue != t.order[b].queue {
+				return t.order[a].queue < t.order[b].queue
+			}
+			return t.order[a].id < t.order[b].id // arrival order
+		})
+	}
+	if err := t.apply(s); err != nil {
+		return err
+	}
+	if t.p.QueueOrder == "running-first" {
+		t.lines.runningFirst(s)
+	}
+	return nil
+}
+
+// apply runs the jobs of t.order that fit, in that order, and preempts
+// the running jobs that do not.
+func (t *tiresias) apply(s *engine.State) error {
 	left := s.Cluster().NumGPUs()
 	picked := make([]bool, len(t.order))
 	for i, e := range t.order {
@@ -134,10 +164,13 @@ func (t *tiresias) schedule(s *engine.State) error {
 			continue
 		}
 		job := s.Job(e.id)
-		gpus := policy.Consolidated(s, job.GPUs, job.GPUType, s.MemoryGB(e.id, 0), false)
-		if gpus == nil {
-			continue // another GPU type or memory: it waits
+		req := policy.RequestFor(s, e.id, false)
+		gpus := t.place.Pick(s, req)
+		if gpus == nil { // its GPUs are counted but not where it needs them: it waits for a later round
+			t.waits.Note(s, e.id, "Tiresias", func() string { return t.place.WhyNot(s, req) })
+			continue
 		}
+		t.waits.Clear(e.id)
 		var o engine.ActionOptions // a first start costs what the engine charges every policy
 		if s.Info(e.id).Starts > 0 {
 			o = engine.ActionOptions{OverheadS: t.p.RestartS, NoOverhead: t.p.RestartS == 0}
@@ -188,7 +221,8 @@ func init() {
 			"not fit, and preempts running jobs it did not pick; each restart costs a delay. Short jobs finish early " +
 			"without anyone predicting their length.",
 		NewParams: func() any {
-			return &Params{ThresholdsGPUH: []float64{16}, RoundS: 60, RestartS: 30}
+			return &Params{ThresholdsGPUH: []float64{16}, RoundS: 60, RestartS: 30, QueueOrder: "arrival",
+				PlacementParams: policy.DefaultPlacementParams()}
 		},
 		New: func(p any) (engine.Policy, error) { return New(*p.(*Params)), nil },
 	})
