@@ -81,3 +81,54 @@ func TestThresholdsMustIncrease(t *testing.T) {
 		t.Errorf("problems %v", ps)
 	}
 }
+
+// The two readings of a queue, event-driven on two GPUs, all jobs in the
+// top queue: X (1 GPU, 1000 s) runs from 0; P (2 GPUs, 1000 s) arrives at
+// 10 and does not fit; R (1 GPU, 3000 s) arrives at 20 and takes the free
+// GPU. When X ends at 1000:
+//   - arrival: P is older than R, so P runs and R is preempted (it has
+//     run 980 s); P ends at 2000, R resumes and ends at 2000 + 2020 = 4020.
+//   - running-first: R runs, so it stands before P in the line and keeps
+//     its GPU; P waits for R's end at 3020 and ends at 4020.
+func TestQueueOrders(t *testing.T) {
+	jobs := []workload.Job{
+		{Name: "X", GPUs: 1, DurationS: 1000, Model: "m"},
+		{Name: "P", GPUs: 2, DurationS: 1000, Model: "m", ArrivalS: 10},
+		{Name: "R", GPUs: 1, DurationS: 3000, Model: "m", ArrivalS: 20},
+	}
+	base := Params{ThresholdsGPUH: []float64{100}, RestartS: 0}
+	arrival := base
+	arrival.QueueOrder = "arrival"
+	res := runJobs(t, arrival, jobs)
+	p, r := res.Jobs[1], res.Jobs[2]
+	if p.FirstStartS != 1000 || p.FinishS != 2000 || r.Preemptions != 1 || r.FinishS != 4020 {
+		t.Errorf("arrival: P %v–%v; R preempted %d times, ends %v", p.FirstStartS, p.FinishS, r.Preemptions, r.FinishS)
+	}
+	first := base
+	first.QueueOrder = "running-first"
+	res = runJobs(t, first, jobs)
+	p, r = res.Jobs[1], res.Jobs[2]
+	if p.FirstStartS != 3020 || p.FinishS != 4020 || r.Preemptions != 0 || r.FinishS != 3020 {
+		t.Errorf("running-first: P %v–%v; R preempted %d times, ends %v", p.FirstStartS, p.FinishS, r.Preemptions, r.FinishS)
+	}
+}
+
+// In running-first order a job that drops into a queue joins its end,
+// behind the jobs already waiting there, as in Tiresias' simulator. On
+// two GPUs with a 1 GPU-hour threshold, 60 s rounds: A (2 GPUs) runs
+// from 60 and drops to queue 1 at 1860; B (2 GPUs, arrived at 100) runs
+// from 1860 and drops at 3660, behind A, which waits there: A takes the
+// GPUs back and B is preempted in both orders.
+func TestRunningFirstDemotedJoinsTheEnd(t *testing.T) {
+	jobs := []workload.Job{
+		{Name: "A", GPUs: 2, DurationS: 5000, Model: "m"},
+		{Name: "B", GPUs: 2, DurationS: 5000, Model: "m", ArrivalS: 100},
+	}
+	for _, order := range []string{"arrival", "running-first"} {
+		res := runJobs(t, Params{ThresholdsGPUH: []float64{1}, RoundS: 60, QueueOrder: order}, jobs)
+		a, b := res.Jobs[0], res.Jobs[1]
+		if a.Preemptions != 1 || b.Preemptions != 1 || b.FirstStartS != 1860 || a.FinishS != 3660+5000-1800 {
+			t.Errorf("%s: A preempted %d, ends %v; B starts %v, preempted %d", order, a.Preemptions, a.FinishS, b.FirstStartS, b.Preemptions)
+		}
+	}
+}
