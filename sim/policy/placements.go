@@ -79,7 +79,7 @@ func PlacementByName(name string) (Placement, error) {
 // describe and check it the same way. Its enum tag must list
 // PlacementNames (a test keeps them in step).
 type PlacementParams struct {
-	Placement string `json:"placement" enum:"consolidated,strict" help:"where a job's GPUs go. consolidated: on as few servers as possible, spread over several when no one server has room, so a job never waits while enough GPUs are free anywhere. strict (Tiresias' simulator, 'yarn'): a job that fits on one server waits until one server has room for all of it; a larger job takes whole free servers (the rest on one more server) or waits. strict leaves GPUs idle when free GPUs are scattered (fragmentation) but never splits a small job across servers"`
+	Placement string `json:"placement" enum:"consolidated,strict" help:"where a job's GPUs go. consolidated: on as few servers as possible, but spread over several when no one server has room, so a job never waits while enough GPUs are free somewhere. strict (Tiresias' simulator, 'yarn'): a job that fits on one server waits until one server has room for all of it, and a larger job takes whole free servers (the rest on one more) or waits; jobs then wait when the free GPUs are scattered over servers (fragmentation), but never run split over more servers than they need"`
 }
 
 // DefaultPlacementParams returns the default placement knob.

@@ -135,5 +135,23 @@ func (strict) WhyNot(s *engine.State, r Request) string {
 	if r.GPUs <= big {
 		return fmt.Sprintf("%d %s free but no server has %d (at most %d on one); strict placement keeps a job on one server", free, gpuWords(r), r.GPUs, onOne)
 	}
-	return fmt.Sprintf("%d %s free but not enough whole free servers for %d GPUs; strict placement spreads a job only over whole servers", free, gpuWords(r), r.GPUs)
+	need := fmt.Sprintf("%d whole servers", r.GPUs/big)
+	if rest := r.GPUs % big; rest > 0 {
+		need += fmt.Sprintf(" and %d GPUs on one more", rest)
+	}
+	return fmt.Sprintf("%d %s free, %d whole servers free; strict placement needs %s", free, gpuWords(r), wholeFree(s, r), need)
+}
+
+// wholeFree counts the servers whose GPUs are all free and fit the job.
+func wholeFree(s *engine.State, r Request) int {
+	c := s.Cluster()
+	fits := fitsFree(s, r.MemoryGB)
+	n := 0
+	for i := range c.Servers {
+		srv := &c.Servers[i]
+		if (r.GPUType == "" || srv.Type == r.GPUType) && countFree(srv, fits) == srv.NumGPUs {
+			n++
+		}
+	}
+	return n
 }

@@ -105,3 +105,14 @@ func TestPlacementParamsListsEveryPlacement(t *testing.T) {
 		t.Errorf("problems %v", ps)
 	}
 }
+
+func TestStrictWhyNotLargeJob(t *testing.T) {
+	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 4, GPUs: 4, GPUType: "V100"}}}
+	probe(t, spec, []cluster.GPUID{0, 8}, func(s *engine.State) {
+		p, _ := policy.PlacementByName("strict")
+		want := "14 GPUs free, 2 whole servers free; strict placement needs 3 whole servers and 2 GPUs on one more"
+		if why := p.WhyNot(s, policy.Request{GPUs: 14}); why != want {
+			t.Errorf("why %q\nwant %q", why, want)
+		}
+	})
+}
