@@ -2,6 +2,7 @@ package tiresias
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -12,7 +13,13 @@ import (
 
 func runJobs(t *testing.T, p Params, jobs []workload.Job) *engine.Result {
 	t.Helper()
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1, GPUs: 2, GPUType: "V100"}}})
+	return runOn(t, 1, 2, p, jobs)
+}
+
+// runOn runs jobs on servers of gpus GPUs each.
+func runOn(t *testing.T, servers, gpus int, p Params, jobs []workload.Job) *engine.Result {
+	t.Helper()
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: servers, GPUs: gpus, GPUType: "V100"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,6 +136,35 @@ func TestRunningFirstDemotedJoinsTheEnd(t *testing.T) {
 		a, b := res.Jobs[0], res.Jobs[1]
 		if a.Preemptions != 1 || b.Preemptions != 1 || b.FirstStartS != 1860 || a.FinishS != 3660+5000-1800 {
 			t.Errorf("%s: A preempted %d, ends %v; B starts %v, preempted %d", order, a.Preemptions, a.FinishS, b.FirstStartS, b.Preemptions)
+		}
+	}
+}
+
+// Tiresias places the jobs it picks with its placement. Two 3-GPU jobs
+// leave one free GPU on each of two 4-GPU servers; C (2 GPUs, 500 s,
+// arriving at 10 s) is picked at once, as 2 GPUs are free. Consolidated
+// placement starts it across the servers; strict placement cannot, so C
+// waits, logged, until A's server empties at 1000 s.
+func TestPlacement(t *testing.T) {
+	jobs := []workload.Job{
+		{Name: "A", GPUs: 3, DurationS: 1000, Model: "m"},
+		{Name: "B", GPUs: 3, DurationS: 2000, Model: "m"},
+		{Name: "C", GPUs: 2, DurationS: 500, Model: "m", ArrivalS: 10},
+	}
+	for _, tc := range []struct {
+		placement string
+		want      float64
+	}{{"consolidated", 10}, {"strict", 1000}} {
+		placement, want := tc.placement, tc.want
+		p := Params{ThresholdsGPUH: []float64{100}}
+		p.Placement = placement
+		res := runOn(t, 2, 4, p, jobs)
+		logged := false
+		for _, d := range res.Log {
+			logged = logged || (d.TimeS == 10 && strings.HasPrefix(d.Msg, "Tiresias: C waits: 2 GPUs free but no server has 2"))
+		}
+		if c := res.Jobs[2]; c.FirstStartS != want || c.FinishS != want+500 || logged != (placement == "strict") {
+			t.Errorf("%s: C ran %v–%v, want from %v; wait logged: %v", placement, c.FirstStartS, c.FinishS, want, logged)
 		}
 	}
 }
