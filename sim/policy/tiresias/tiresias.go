@@ -3,9 +3,11 @@
 // re-implements it and the SJF-BSBF paper compares against it (spec 000
 // §4.3). A job's attained service is its GPUs × time run; K queues split
 // it at thresholds; every round the scheduler walks the queues, highest
-// first and by arrival inside a queue, and runs each job whose GPUs fit
-// in what is left, preempting the running jobs it no longer picks. Every
-// restart costs a delay; preemption keeps the work done.
+// first and by arrival inside a queue (or, with queue_order running-first,
+// in the order of Tiresias' own simulator: see lines), and runs each job
+// whose GPUs fit in what is left, preempting the running jobs it no
+// longer picks; the placement then chooses where the picked jobs run.
+// Every restart costs a delay; preemption keeps the work done.
 package tiresias
 
 import (
