@@ -94,6 +94,14 @@ func (consolidated) Pick(s *engine.State, r Request) []cluster.GPUID {
 
 func (consolidated) WhyNot(s *engine.State, r Request) string {
 	free, _ := freeStats(s, r)
+	return tooFew(s, r, free)
+}
+
+// tooFew says that fewer GPUs than the job needs are free.
+func tooFew(s *engine.State, r Request, free int) string {
+	if r.GPUType == "" && len(s.Cluster().Types()) > 1 {
+		return fmt.Sprintf("needs %d %s of one type, at most %d free of any type", r.GPUs, gpuWords(r), free)
+	}
 	return fmt.Sprintf("needs %d %s, %d free", r.GPUs, gpuWords(r), free)
 }
 

@@ -123,7 +123,7 @@ func largestServer(c *cluster.Cluster, t string) int {
 func (strict) WhyNot(s *engine.State, r Request) string {
 	free, onOne := freeStats(s, r)
 	if free < r.GPUs {
-		return fmt.Sprintf("needs %d %s, %d free", r.GPUs, gpuWords(r), free)
+		return tooFew(s, r, free)
 	}
 	c := s.Cluster()
 	big := 0

@@ -116,3 +116,32 @@ func TestStrictWhyNotLargeJob(t *testing.T) {
 		}
 	})
 }
+
+// Both placements say when too few GPUs of the job's type or memory are
+// free.
+func TestWhyNotTooFew(t *testing.T) {
+	mixed := cluster.Spec{Servers: []cluster.ServerGroup{
+		{Count: 1, GPUs: 2, GPUType: "K80", GPUMemoryGB: 12},
+		{Count: 1, GPUs: 4, GPUType: "V100", GPUMemoryGB: 32},
+	}}
+	probe(t, mixed, []cluster.GPUID{2}, func(s *engine.State) {
+		for _, name := range policy.PlacementNames() {
+			p, _ := policy.PlacementByName(name)
+			for _, tc := range []struct {
+				r    policy.Request
+				want string
+			}{
+				{policy.Request{GPUs: 4, GPUType: "V100"}, "needs 4 V100 GPUs, 3 free"},
+				{policy.Request{GPUs: 4}, "needs 4 GPUs of one type, at most 3 free of any type"},
+				{policy.Request{GPUs: 2, MemoryGB: 20, GPUType: "K80"}, "needs 2 K80 GPUs with 20 GB free, 0 free"},
+			} {
+				if got := p.Pick(s, tc.r); got != nil {
+					t.Errorf("%s placed %v", name, got)
+				}
+				if why := p.WhyNot(s, tc.r); why != tc.want {
+					t.Errorf("%s: %q, want %q", name, why, tc.want)
+				}
+			}
+		}
+	})
+}
