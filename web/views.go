@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/web/app"
 	"github.com/schedlab/schedlab/web/form"
 )
@@ -41,7 +42,7 @@ func (c *EditorView) AboutSummary() string { return c.App.Ed.Str("name") }
 func (c *EditorView) JobsSummary() string {
 	ed := c.App.Ed
 	if ed.WorkloadMode() == app.ModeJobs {
-		return app.Group(ed.JobCount()) + " jobs in a table"
+		return results.Thousands(ed.JobCount()) + " jobs in a table"
 	}
 	n := ed.Text(&form.Field{Path: "workload.generator.jobs", Kind: form.Integer})
 	if n == "" {
@@ -147,7 +148,7 @@ func (c *JobsSection) HasPrevErr() bool { return c.Prev().Err != "" }
 // MoreJobs tells how many jobs the preview leaves out.
 func (c *JobsSection) MoreJobs() string {
 	p := c.Prev()
-	return fmt.Sprintf("Showing the first %d of %s jobs.", len(p.Rows), app.Group(p.Total))
+	return fmt.Sprintf("Showing the first %d of %s jobs.", len(p.Rows), results.Thousands(p.Total))
 }
 
 // SetAllCols shows every column of the job table.
@@ -276,7 +277,7 @@ func (c *ResultsView) Title() string {
 func (c *ResultsView) RunLine() string {
 	r := c.App.Res
 	return fmt.Sprintf("Seed %d · %d policies · %s jobs each · simulated and drawn in %s", r.Seed, len(r.Policies),
-		app.Group(len(r.Policies[0].Out.Jobs)), app.Duration(r.WallMS/1000))
+		results.Thousands(len(r.Policies[0].Out.Jobs)), results.Duration(r.WallMS/1000))
 }
 
 // Metrics are the table's columns.
@@ -343,7 +344,7 @@ func (c *TimelineView) Slider() string { return strconv.Itoa(c.App.TLSlider()) }
 
 // TimeText says where t is.
 func (c *TimelineView) TimeText() string {
-	return "t = " + c.App.TLTime() + " of " + app.Duration(c.App.TLEnd())
+	return "t = " + c.App.TLTime() + " of " + results.Duration(c.App.TLEnd())
 }
 
 // Counts summarizes the jobs at t.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/plot"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/schema"
 )
 
@@ -239,8 +240,8 @@ func (p *progress) update(e experiment.Progress) {
 		return
 	}
 	p.last, p.shown = now, true
-	fmt.Fprintf(p.w, "run %d/%d %s seed %d: simulated %.1f h, %d/%d jobs done, %d events\n",
-		e.Run+1, e.Runs, e.Policy, e.Seed, e.NowS/3600, e.Finished, e.Total, e.Events)
+	fmt.Fprintf(p.w, "run %d/%d %s seed %d: simulated %s, %d/%d jobs done, %d events\n",
+		e.Run+1, e.Runs, e.Policy, e.Seed, results.Duration(e.NowS), e.Finished, e.Total, e.Events)
 }
 
 func (p *progress) done() {

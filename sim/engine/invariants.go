@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -210,7 +211,7 @@ func (s *State) watchProgress(n int) error {
 	}
 	return fmt.Errorf("no progress (a livelock): %d events over %s of simulated time since t=%gs finished no job and advanced none; "+
 		"%s, every running job in an overhead or at rate 0. Does the policy restart, move or resize jobs more often than their overheads allow?",
-		w.events, fmtDuration(s.now-w.sinceS), w.sinceS, s.unfinishedSummary())
+		w.events, results.DurationExact(s.now-w.sinceS), w.sinceS, s.unfinishedSummary())
 }
 
 func (s *State) resetStall() {

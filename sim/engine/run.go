@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -181,7 +182,7 @@ func (s *State) loop(ctx context.Context) error {
 			return s.checkDone()
 		}
 		if t > s.cfg.Budgets.MaxTimeS {
-			return &BudgetError{Time: true, Msg: fmt.Sprintf("simulated time passed the budget of %s before %s", fmtDuration(s.cfg.Budgets.MaxTimeS), s.unfinishedSummary())}
+			return &BudgetError{Time: true, Msg: fmt.Sprintf("simulated time passed the budget of %s before %s", results.DurationExact(s.cfg.Budgets.MaxTimeS), s.unfinishedSummary())}
 		}
 		if t < s.now {
 			return fmt.Errorf("time goes back from t=%v to t=%v", s.now, t)
@@ -212,7 +213,7 @@ func (s *State) loop(ctx context.Context) error {
 			return err
 		}
 		if s.res.Stats.Events > s.cfg.Budgets.MaxEvents {
-			return &BudgetError{Msg: fmt.Sprintf("the run used more than its budget of %d events at t=%s before %s", s.cfg.Budgets.MaxEvents, fmtDuration(s.now), s.unfinishedSummary())}
+			return &BudgetError{Msg: fmt.Sprintf("the run used more than its budget of %d events at t=%s before %s", s.cfg.Budgets.MaxEvents, results.DurationExact(s.now), s.unfinishedSummary())}
 		}
 		if !s.cfg.Window.Empty() && s.windowDone == s.cfg.Window.To-s.cfg.Window.From {
 			return nil // the measured jobs are done; the rest does not matter
@@ -220,7 +221,7 @@ func (s *State) loop(ctx context.Context) error {
 		if s.res.Stats.Events >= nextProgress {
 			nextProgress += s.cfg.ProgressEvery
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("run cancelled at t=%s: %w", fmtDuration(s.now), err)
+				return fmt.Errorf("run cancelled at t=%s: %w", results.DurationExact(s.now), err)
 			}
 			s.progress()
 		}
@@ -447,7 +448,7 @@ func (s *State) decide(triggers []Trigger) error {
 	s.deciding = false
 	s.res.Stats.PolicyCalls++
 	if err != nil {
-		return fmt.Errorf("policy failed at t=%s: %w", fmtDuration(s.now), err)
+		return fmt.Errorf("policy failed at t=%s: %w", results.DurationExact(s.now), err)
 	}
 	return nil
 }
@@ -459,7 +460,7 @@ func (s *State) checkDone() error {
 		return nil
 	}
 	if s.running.n > 0 {
-		return fmt.Errorf("stuck at t=%s: %d jobs hold GPUs but none makes progress", fmtDuration(s.now), s.running.n)
+		return fmt.Errorf("stuck at t=%s: %d jobs hold GPUs but none makes progress", results.DurationExact(s.now), s.running.n)
 	}
 	var names []string
 	s.pending.each(func(i int) bool {
@@ -467,7 +468,7 @@ func (s *State) checkDone() error {
 		return len(names) < 5
 	})
 	return fmt.Errorf("stuck at t=%s: %d jobs are pending on an idle cluster and the policy starts none of them and asks for no wake-up, e.g. %s",
-		fmtDuration(s.now), s.pending.n, strings.Join(names, ", "))
+		results.DurationExact(s.now), s.pending.n, strings.Join(names, ", "))
 }
 
 func (s *State) unfinishedSummary() string {
@@ -518,15 +519,4 @@ func (s *State) finalize() {
 		return x.Job < y.Job
 	})
 	s.progress()
-}
-
-// fmtDuration prints seconds with a readable larger unit.
-func fmtDuration(sec float64) string {
-	switch {
-	case sec >= 86400:
-		return fmt.Sprintf("%.0fs (%.1f days)", sec, sec/86400)
-	case sec >= 3600:
-		return fmt.Sprintf("%.0fs (%.1f h)", sec, sec/3600)
-	}
-	return fmt.Sprintf("%.6gs", sec)
 }

@@ -7,62 +7,19 @@ import (
 	"strconv"
 
 	"github.com/schedlab/schedlab/sim/engine"
-	"github.com/schedlab/schedlab/sim/metrics"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// Output is the JSON form of one seed of a report: what `schedlab run
-// --format json` prints and what the page receives.
-type Output struct {
-	Scenario string         `json:"scenario"`
-	Seed     uint64         `json:"seed"`
-	Results  []PolicyOutput `json:"results"`
-}
-
-// PolicyOutput is one policy's results.
-type PolicyOutput struct {
-	Policy  string          `json:"policy"`
-	Name    string          `json:"name"`
-	Error   string          `json:"error,omitempty"`
-	Metrics metrics.Summary `json:"metrics"`
-	ByModel []metrics.Group `json:"by_model"`
-	Small   metrics.Group   `json:"small"`
-	Large   metrics.Group   `json:"large"`
-	Jobs    []JobOutput     `json:"jobs"`
-	// Series are the time series the policy recorded (e.g. Gavel's LP
-	// objective and each job's target and received share per GPU type).
-	Series []engine.Series `json:"series,omitempty"`
-	// Notes say what the recorder summarised to stay within its caps.
-	Notes []string `json:"notes,omitempty"`
-}
-
-// JobOutput is one job's record. Times the job never reached are null.
-// Weight (1 when the job gives none) and Entity are the job's priority
-// class and owner as its generator or trace set them, so per-class results
-// can be recomputed from the records alone (metric groups "weight:W").
-type JobOutput struct {
-	ID          string   `json:"id"`
-	Model       string   `json:"model"`
-	GPUs        int      `json:"gpus"`
-	Weight      float64  `json:"weight"`
-	Entity      string   `json:"entity,omitempty"`
-	Status      string   `json:"status"`
-	ArrivalS    float64  `json:"arrival_s"`
-	StartS      *float64 `json:"start_s"`
-	FinishS     *float64 `json:"finish_s"`
-	JCTS        *float64 `json:"jct_s"`
-	QueueS      *float64 `json:"queue_s"`
-	Preemptions int      `json:"preemptions"`
-	Migrations  int      `json:"migrations"`
-	Reason      string   `json:"reason,omitempty"`
-}
+// The JSON form of a report's results (Output, PolicyOutput, JobOutput) is
+// defined in sim/results, which the page reads without linking the plots.
 
 // Output returns the JSON form of one seed's runs.
-func (rep *Report) Output(seed uint64) Output {
-	out := Output{Scenario: rep.Scenario.Name, Seed: seed, Results: []PolicyOutput{}}
+func (rep *Report) Output(seed uint64) results.Output {
+	out := results.Output{Scenario: rep.Scenario.Name, Seed: seed, Results: []results.PolicyOutput{}}
 	for _, r := range rep.ForSeed(seed) {
-		po := PolicyOutput{Policy: r.Policy, Name: r.PolicyName, Metrics: r.Summary, ByModel: r.ByModel,
-			Small: r.Small, Large: r.Large, Jobs: []JobOutput{}}
+		po := results.PolicyOutput{Policy: r.Policy, Name: r.PolicyName, Metrics: r.Summary, ByModel: r.ByModel,
+			Small: r.Small, Large: r.Large, Jobs: []results.JobOutput{}}
 		if r.Err != nil {
 			po.Error = r.Err.Error()
 		}
@@ -70,7 +27,7 @@ func (rep *Report) Output(seed uint64) Output {
 			for _, j := range r.Result.Jobs {
 				po.Jobs = append(po.Jobs, jobOutput(j, r.spec(j.Job)))
 			}
-			po.Series = r.Result.Series
+			po.Series = seriesOutput(r.Result.Series)
 			po.Notes = r.Result.Notes()
 		}
 		out.Results = append(out.Results, po)
@@ -78,8 +35,8 @@ func (rep *Report) Output(seed uint64) Output {
 	return out
 }
 
-func jobOutput(j engine.JobRecord, spec *workload.Job) JobOutput {
-	o := JobOutput{ID: j.Name, Model: j.Model, GPUs: j.GPUs, Weight: spec.EffectiveWeight(), Entity: spec.Entity,
+func jobOutput(j engine.JobRecord, spec *workload.Job) results.JobOutput {
+	o := results.JobOutput{ID: j.Name, Model: j.Model, GPUs: j.GPUs, Weight: spec.EffectiveWeight(), Entity: spec.Entity,
 		Status: j.Status.String(), ArrivalS: j.ArrivalS, Preemptions: j.Preemptions, Migrations: j.Migrations, Reason: j.Reason}
 	if j.FirstStartS >= 0 {
 		o.StartS, o.QueueS = ptr(j.FirstStartS), ptr(j.QueueS)
@@ -91,6 +48,19 @@ func jobOutput(j engine.JobRecord, spec *workload.Job) JobOutput {
 }
 
 func ptr(x float64) *float64 { return &x }
+
+// seriesOutput is the JSON form of recorded series (nil stays nil, so the
+// field is left out).
+func seriesOutput(ss []engine.Series) []results.Series {
+	if ss == nil {
+		return nil
+	}
+	out := make([]results.Series, len(ss))
+	for i, s := range ss {
+		out[i] = results.Series{Name: s.Name, Job: int(s.Job), T: s.T, V: s.V}
+	}
+	return out
+}
 
 // spec is the input job behind record id: its weight and owner are not
 // part of the engine's records. A run without inputs (never built) gets
@@ -115,14 +85,14 @@ func (rep *Report) WriteJobsCSV(w io.Writer) error {
 		}
 		x := ""
 		if r.Swept {
-			x = num(r.X)
+			x = results.Num(r.X)
 		}
 		for _, j := range r.Result.Jobs {
 			spec := r.spec(j.Job)
 			cw.Write([]string{r.Policy, strconv.FormatUint(r.Seed, 10), j.Name, j.Model, strconv.Itoa(j.GPUs), j.Status.String(),
-				num(j.ArrivalS), opt(j.FirstStartS), opt(j.FinishS), opt(j.JCT()), opt(j.QueueS), num(j.WaitS),
-				num(j.GPUSeconds), strconv.Itoa(j.Preemptions), strconv.Itoa(j.Migrations),
-				num(spec.EffectiveWeight()), spec.Entity, x})
+				results.Num(j.ArrivalS), opt(j.FirstStartS), opt(j.FinishS), opt(j.JCT()), opt(j.QueueS), results.Num(j.WaitS),
+				results.Num(j.GPUSeconds), strconv.Itoa(j.Preemptions), strconv.Itoa(j.Migrations),
+				results.Num(spec.EffectiveWeight()), spec.Entity, x})
 		}
 	}
 	cw.Flush()
@@ -132,27 +102,23 @@ func (rep *Report) WriteJobsCSV(w io.Writer) error {
 // WriteSummaryCSV writes one row of metrics per run.
 func (rep *Report) WriteSummaryCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"policy", "seed", "jobs", "finished", "avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s", "avg_queue_s", "makespan_s", "utilization", "error"})
+	cw.Write(results.SummaryHeader)
 	for _, r := range rep.Runs {
-		s := r.Summary
 		errText := ""
 		if r.Err != nil {
 			errText = r.Err.Error()
 		}
-		cw.Write([]string{r.Policy, strconv.FormatUint(r.Seed, 10), strconv.Itoa(s.Jobs), strconv.Itoa(s.Finished),
-			num(s.AvgJCT), num(s.P50JCT), num(s.P95JCT), num(s.P99JCT), num(s.AvgQueue), num(s.Makespan), num(s.Utilization), errText})
+		cw.Write(results.SummaryRow(r.Policy, r.Seed, r.Summary, errText))
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-func num(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
-
 func opt(x float64) string {
 	if x < 0 {
 		return ""
 	}
-	return num(x)
+	return results.Num(x)
 }
 
 // Table writes a plain-text table with one row per run.
@@ -162,21 +128,10 @@ func (rep *Report) Table(w io.Writer) {
 	for _, r := range rep.Runs {
 		s := r.Summary
 		fmt.Fprintf(w, "%-18s %6d %6d %10s %10s %10s %10s %10s %10s %5.1f%%\n",
-			r.Policy, r.Seed, s.Finished, dur(s.AvgJCT), dur(s.P50JCT), dur(s.P95JCT), dur(s.P99JCT),
-			dur(s.AvgQueue), dur(s.Makespan), 100*s.Utilization)
+			r.Policy, r.Seed, s.Finished, results.DurationShort(s.AvgJCT), results.DurationShort(s.P50JCT), results.DurationShort(s.P95JCT),
+			results.DurationShort(s.P99JCT), results.DurationShort(s.AvgQueue), results.DurationShort(s.Makespan), 100*s.Utilization)
 		if r.Err != nil {
 			fmt.Fprintf(w, "  error: %v\n", r.Err)
 		}
 	}
-}
-
-// dur prints seconds compactly: 95s, 12.5m, 3.20h.
-func dur(s float64) string {
-	switch {
-	case s >= 3600:
-		return fmt.Sprintf("%.2fh", s/3600)
-	case s >= 600:
-		return fmt.Sprintf("%.1fm", s/60)
-	}
-	return fmt.Sprintf("%.0fs", s)
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"testing"
 
+	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
@@ -62,6 +64,32 @@ func TestJobRecordsCarryWeightEntityAndX(t *testing.T) {
 		w := want[r[col["id"]]]
 		if r[col["weight"]] != map[float64]string{1: "1", 2: "2", 5: "5"}[w.w] || r[col["entity"]] != w.e || r[col["x"]] != "7" {
 			t.Errorf("CSV row %v: want weight %v, entity %q, x 7", r, w.w, w.e)
+		}
+	}
+}
+
+// The JSON output carries the series a run recorded exactly as the engine
+// recorded them: the page draws the shares figures from them.
+func TestOutputCarriesSeries(t *testing.T) {
+	data, ok := scenarios.Read("gavel-small")
+	if !ok {
+		t.Fatal("no built-in scenario gavel-small")
+	}
+	sc, err := scenario.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := sc.RunSeeds()[0]
+	rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Seeds: []uint64{seed}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := rep.Output(seed)
+	for i, r := range rep.Runs {
+		want, _ := json.Marshal(r.Result.Series)
+		got, _ := json.Marshal(out.Results[i].Series)
+		if len(r.Result.Series) == 0 || !bytes.Equal(got, want) {
+			t.Errorf("%s: %d series recorded; the output's differ from them", r.Policy, len(r.Result.Series))
 		}
 	}
 }

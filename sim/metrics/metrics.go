@@ -9,33 +9,16 @@ import (
 	"sort"
 
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/results"
 )
 
 // Summary is the headline metrics of a set of jobs. Times are seconds.
-// JCT and queue figures cover finished jobs only.
-type Summary struct {
-	Jobs          int     `json:"jobs"`
-	Finished      int     `json:"finished"`
-	Unfinished    int     `json:"unfinished,omitempty"`
-	Unschedulable int     `json:"unschedulable,omitempty"`
-	AvgJCT        float64 `json:"avg_jct_s"`
-	P50JCT        float64 `json:"p50_jct_s"`
-	P95JCT        float64 `json:"p95_jct_s"`
-	P99JCT        float64 `json:"p99_jct_s"`
-	AvgQueue      float64 `json:"avg_queue_s"`
-	AvgWait       float64 `json:"avg_wait_s"`
-	Makespan      float64 `json:"makespan_s"`
-	Utilization   float64 `json:"utilization"`
-	Preemptions   int     `json:"preemptions"`
-	Migrations    int     `json:"migrations"`
-	GPUHours      float64 `json:"gpu_hours"`
-}
+// JCT and queue figures cover finished jobs only. The type lives in
+// sim/results, which the page reads without linking the simulator.
+type Summary = results.Summary
 
 // Group is a Summary of a named subset of jobs.
-type Group struct {
-	Name string `json:"name"`
-	Summary
-}
+type Group = results.Group
 
 // Summarize computes the metrics of all jobs of a run on numGPUs GPUs.
 // Utilization is the fraction of GPU time, between the first arrival and

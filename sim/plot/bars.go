@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedlab/schedlab/sim/results"
 )
 
 // groupWidth is the share of a category's slot taken by its bars; the rest
@@ -40,7 +42,7 @@ func Bars(title, yLabel string, categories []string, series []BarSeries, o Optio
 	lg := &legend{}
 	bw := groupWidth / float64(len(series))
 	for s, bs := range series {
-		fill := SeriesColor(s)
+		fill := results.SeriesColor(s)
 		for c, v := range bs.Values {
 			if math.IsNaN(v) {
 				continue

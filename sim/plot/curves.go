@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedlab/schedlab/sim/results"
 )
 
 // CDF draws one cumulative distribution per series, y being the fraction
@@ -184,8 +186,8 @@ func seriesLine(i int, s Series) draw.LineStyle {
 // curveStyle is the line style of series i: palette colours first, then
 // the same colours dashed, so that more series than colours stay apart.
 func curveStyle(i int) draw.LineStyle {
-	sty := draw.LineStyle{Color: SeriesColor(i), Width: vg.Points(1.5)}
-	if (i/PaletteSize)%2 == 1 {
+	sty := draw.LineStyle{Color: results.SeriesColor(i), Width: vg.Points(1.5)}
+	if (i/results.PaletteSize)%2 == 1 {
 		sty.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 	}
 	return sty
@@ -200,7 +202,7 @@ var markers = []draw.GlyphDrawer{
 
 // markerStyle is the point style of series i.
 func markerStyle(i int) draw.GlyphStyle {
-	return draw.GlyphStyle{Color: SeriesColor(i), Radius: vg.Points(2.8), Shape: markers[i%len(markers)]}
+	return draw.GlyphStyle{Color: results.SeriesColor(i), Radius: vg.Points(2.8), Shape: markers[i%len(markers)]}
 }
 
 // xys pairs coordinates (lengths are checked by the caller).

@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/schedlab/schedlab/sim/results"
 )
 
 // Gantt draws one row per GPU (row 0 at the top) and one bar per interval
@@ -151,7 +153,7 @@ func ganttBoxes(bars []GanttBar, n int, unit timeUnit) *boxes {
 			}
 			items = append(items, box{
 				x0: b.Start / unit.seconds, x1: b.End / unit.seconds, y0: y0, y1: y1,
-				fill: KeyColor(key), label: ascii(b.Label),
+				fill: results.KeyColor(key), label: ascii(b.Label),
 			})
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/schedlab/schedlab/sim/results"
 )
 
 // Small but representative inputs shared by the tests.
@@ -353,7 +355,7 @@ func TestGanttSharedRowUsesLanes(t *testing.T) {
 	if j1.y1 > rowCenter(0, 3)+0.5 || j2.y0 < rowCenter(0, 3)-0.5 {
 		t.Fatalf("lanes leave their row: %+v %+v", j1, j2)
 	}
-	if bx.items[2].fill != KeyColor("job3") || j1.fill != KeyColor("job1") {
+	if bx.items[2].fill != results.KeyColor("job3") || j1.fill != results.KeyColor("job1") {
 		t.Fatal("bar colours do not follow their keys")
 	}
 }
@@ -565,31 +567,5 @@ func TestFormatValue(t *testing.T) {
 		if got := formatValue(v); got != want {
 			t.Errorf("formatValue(%v) = %q, want %q", v, got, want)
 		}
-	}
-}
-
-// KeyColor is FNV-1a (32 bits) of the key modulo the palette size, so a
-// job keeps its colour across figures, runs, the CLI and the page; the
-// expected entries were computed by hand from that definition. The key is
-// also built at run time, so that the colour cannot depend on where the
-// string is stored.
-func TestKeyColor(t *testing.T) {
-	want := map[string]int{"job-17": 3, "FIFO": 7, "SJF": 2, "job0": 4, "": 5}
-	for key, i := range want {
-		if got := KeyColor(key); got != okabeIto[i] {
-			t.Errorf("KeyColor(%q) = %v, want palette entry %d (%v)", key, got, i, okabeIto[i])
-		}
-		built := string(append([]byte(nil), key...))
-		if KeyColor(built) != KeyColor(key) {
-			t.Errorf("KeyColor(%q) depends on the string's storage", key)
-		}
-	}
-	seen := map[[4]uint8]bool{}
-	for i := range 100 {
-		c := KeyColor(fmt.Sprintf("job%d", i))
-		seen[[4]uint8{c.R, c.G, c.B, c.A}] = true
-	}
-	if len(seen) < PaletteSize-1 {
-		t.Errorf("100 keys use only %d colours", len(seen))
 	}
 }

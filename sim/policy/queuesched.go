@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -135,13 +136,6 @@ func describeGPUs(c *cluster.Cluster, gpus []cluster.GPUID) string {
 	return fmt.Sprintf("%d GPUs on %d servers", len(gpus), n)
 }
 
-// fmtSeconds prints a time readably: 42 s, 12.5 min, 3.20 h.
-func fmtSeconds(s float64) string {
-	switch {
-	case s >= 3600:
-		return fmt.Sprintf("%.2f h", s/3600)
-	case s >= 120:
-		return fmt.Sprintf("%.1f min", s/60)
-	}
-	return fmt.Sprintf("%.0f s", s)
-}
+// fmtSeconds writes a time as every decision log and the page do:
+// 4.5 s, 42 s, 12.5 min, 3.20 h, 2.1 d.
+func fmtSeconds(s float64) string { return results.Duration(s) }

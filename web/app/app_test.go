@@ -11,6 +11,7 @@ import (
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/experiment"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/web/app"
 	"github.com/schedlab/schedlab/web/app/apptest"
@@ -536,7 +537,7 @@ func TestTimelineSharedGPU(t *testing.T) {
 	}
 	at := func(x float64) *float64 { return &x }
 	a.Res = &app.Results{RunID: 1, Cluster: c, Policies: []*app.PolicyResult{{Label: "X",
-		Out: protocol.PolicyOutput{Jobs: []protocol.JobOutput{
+		Out: results.PolicyOutput{Jobs: []results.JobOutput{
 			{ID: "a", GPUs: 1, ArrivalS: 0, StartS: at(0), FinishS: at(100)},
 			{ID: "b", GPUs: 1, ArrivalS: 10, StartS: at(10), FinishS: at(90)},
 			{ID: "c", GPUs: 2, ArrivalS: 20, StartS: at(100), FinishS: at(150)},
@@ -661,7 +662,7 @@ func TestPaperNumbersBesideOurs(t *testing.T) {
 		if r.Policy == "FIFO" && r.Group == "large" && r.Metric == "Average JCT" {
 			found = true
 			ours := fifo.Out.Large.AvgJCT
-			if r.Paper != "3.92 h" || r.Ours != app.Duration(ours) || r.Ratio != fmt.Sprintf("%.2f×", ours/(3.92*3600)) {
+			if r.Paper != "3.92 h" || r.Ours != results.Duration(ours) || r.Ratio != fmt.Sprintf("%.2f×", ours/(3.92*3600)) {
 				t.Errorf("FIFO large-job JCT row %+v; ours %g s", r, ours)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/web/doc"
 	"github.com/schedlab/schedlab/web/protocol"
 )
@@ -98,7 +99,7 @@ func (a *App) reduction() (string, bool) {
 	if s.Jobs < 2 {
 		return "", false
 	}
-	return fmt.Sprintf("Run again with half the jobs (%s)", group(s.Jobs/2)), true
+	return fmt.Sprintf("Run again with half the jobs (%s)", results.Thousands(s.Jobs/2)), true
 }
 
 // Reduce halves the scenario's jobs (or its servers, when the cluster is

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
 )
@@ -80,16 +81,16 @@ func budgetProblems(s Size) []schema.Problem {
 	case s.Jobs > MaxJobs:
 		ps = append(ps, schema.Problem{Path: s.JobsPath, Msg: fmt.Sprintf(
 			"the page simulates at most %s jobs per policy in a browser and %s %s; lower it to %s or fewer, %s",
-			group(MaxJobs), s.JobsWhat, group(s.Jobs), group(MaxJobs), cli)})
+			results.Thousands(MaxJobs), s.JobsWhat, results.Thousands(s.Jobs), results.Thousands(MaxJobs), cli)})
 	case s.JobRuns() > MaxJobRuns:
 		ps = append(ps, schema.Problem{Path: "policies", Msg: fmt.Sprintf(
 			"%s policies × %s jobs is %s job runs, more than the %s the page holds in a browser; compare fewer policies or lower the jobs to %s, %s",
-			group(s.Policies), group(s.Jobs), group(s.JobRuns()), group(MaxJobRuns), group(MaxJobRuns/max(1, s.Policies)), cli)})
+			results.Thousands(s.Policies), results.Thousands(s.Jobs), results.Thousands(s.JobRuns()), results.Thousands(MaxJobRuns), results.Thousands(MaxJobRuns/max(1, s.Policies)), cli)})
 	}
 	if s.GPUs > MaxGPUs {
 		ps = append(ps, schema.Problem{Path: "cluster.servers", Msg: fmt.Sprintf(
 			"the cluster has %s GPUs and the page simulates at most %s in a browser; lower the servers' count or GPUs, %s",
-			group(s.GPUs), group(MaxGPUs), cli)})
+			results.Thousands(s.GPUs), results.Thousands(MaxGPUs), cli)})
 	}
 	return ps
 }

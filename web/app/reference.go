@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/metrics"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
 
@@ -162,9 +163,9 @@ func metricTitle(m string) string {
 func formatMetric(m string, v float64) string {
 	switch {
 	case strings.HasSuffix(m, "_s"):
-		return Duration(v)
+		return results.Duration(v)
 	case m == "utilization":
-		return Percent(v)
+		return results.Percent(v)
 	}
 	return fmt.Sprintf("%.3g", v)
 }

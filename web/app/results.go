@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/web/protocol"
 )
@@ -20,7 +21,7 @@ type PolicyResult struct {
 	Index     int
 	Label     string
 	Name      string
-	Out       protocol.PolicyOutput
+	Out       results.PolicyOutput
 	Raw       json.RawMessage // the PolicyOutput as the engine wrote it
 	Gantt     *Figure
 	Timeline  protocol.Timeline
@@ -66,7 +67,7 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 	var raw struct {
 		Results []json.RawMessage `json:"results"`
 	}
-	var out protocol.Output
+	var out results.Output
 	if err := json.Unmarshal(res.Output, &raw); err != nil {
 		return nil, err
 	}
@@ -120,7 +121,7 @@ func (a *App) finishResults(r *Run) {
 		a.TL.Policy = 0
 	}
 	a.TL.reset(res)
-	a.setNotice(fmt.Sprintf("Simulated %s in %s.", plural(len(r.Parts), "policy"), Duration(r.WallMS/1000)), false)
+	a.setNotice(fmt.Sprintf("Simulated %s in %s.", plural(len(r.Parts), "policy"), results.Duration(r.WallMS/1000)), false)
 	req, bin := res.drawRequest(append([]string{"jct_cdf", "queue_by_model"}, extraKinds(sc)...), "png", -1)
 	req.Width = a.figureWidth()
 	a.pool.draw(req, bin, func(m protocol.Message) {
@@ -265,15 +266,14 @@ func (res *Results) JSON() []byte {
 	return b.Bytes()
 }
 
-// SummaryCSV is one row of metrics per policy.
+// SummaryCSV is one row of metrics per policy, in the columns of the
+// command line's summary.csv.
 func (res *Results) SummaryCSV() []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write([]string{"policy", "seed", "jobs", "finished", "avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s", "avg_queue_s", "makespan_s", "utilization", "error"})
+	w.Write(results.SummaryHeader)
 	for _, p := range res.Policies {
-		m := p.Out.Metrics
-		w.Write([]string{p.Label, strconv.FormatUint(res.Seed, 10), strconv.Itoa(m.Jobs), strconv.Itoa(m.Finished),
-			num(m.AvgJCT), num(m.P50JCT), num(m.P95JCT), num(m.P99JCT), num(m.AvgQueue), num(m.Makespan), num(m.Utilization), p.Out.Error})
+		w.Write(results.SummaryRow(p.Label, res.Seed, p.Out.Metrics, p.Out.Error))
 	}
 	w.Flush()
 	return b.Bytes()
@@ -287,21 +287,19 @@ func (res *Results) JobsCSV() []byte {
 	for _, p := range res.Policies {
 		for _, j := range p.Out.Jobs {
 			w.Write([]string{p.Label, strconv.FormatUint(res.Seed, 10), j.ID, j.Model, strconv.Itoa(j.GPUs), j.Status,
-				num(j.ArrivalS), opt(j.StartS), opt(j.FinishS), opt(j.JCTS), opt(j.QueueS), strconv.Itoa(j.Preemptions), strconv.Itoa(j.Migrations),
-				num(j.Weight), j.Entity})
+				results.Num(j.ArrivalS), opt(j.StartS), opt(j.FinishS), opt(j.JCTS), opt(j.QueueS), strconv.Itoa(j.Preemptions), strconv.Itoa(j.Migrations),
+				results.Num(j.Weight), j.Entity})
 		}
 	}
 	w.Flush()
 	return b.Bytes()
 }
 
-func num(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
-
 func opt(x *float64) string {
 	if x == nil {
 		return ""
 	}
-	return num(*x)
+	return results.Num(*x)
 }
 
 // Download saves the results in a format: "json", "metrics.csv" or "jobs.csv".
@@ -331,12 +329,12 @@ type Metric struct {
 
 // Metrics are the columns of the metrics table.
 var Metrics = []Metric{
-	{Key: "avg_jct_s", Title: "Average JCT", Help: "mean job completion time: finish minus arrival", get: func(p *PolicyResult) float64 { return p.Out.Metrics.AvgJCT }, format: Duration},
-	{Key: "p50_jct_s", Title: "Median JCT", Help: "half of the jobs completed faster than this", get: func(p *PolicyResult) float64 { return p.Out.Metrics.P50JCT }, format: Duration},
-	{Key: "p95_jct_s", Title: "p95 JCT", Help: "95% of the jobs completed faster than this", get: func(p *PolicyResult) float64 { return p.Out.Metrics.P95JCT }, format: Duration},
-	{Key: "avg_queue_s", Title: "Average queuing delay", Help: "mean time from arrival to first start", get: func(p *PolicyResult) float64 { return p.Out.Metrics.AvgQueue }, format: Duration},
-	{Key: "makespan_s", Title: "Makespan", Help: "from the first arrival to the last completion", get: func(p *PolicyResult) float64 { return p.Out.Metrics.Makespan }, format: Duration},
-	{Key: "utilization", Title: "Utilization", Help: "share of GPU time during the makespan in which a GPU held a job", Higher: true, get: func(p *PolicyResult) float64 { return p.Out.Metrics.Utilization }, format: Percent},
+	{Key: "avg_jct_s", Title: "Average JCT", Help: "mean job completion time: finish minus arrival", get: func(p *PolicyResult) float64 { return p.Out.Metrics.AvgJCT }, format: results.Duration},
+	{Key: "p50_jct_s", Title: "Median JCT", Help: "half of the jobs completed faster than this", get: func(p *PolicyResult) float64 { return p.Out.Metrics.P50JCT }, format: results.Duration},
+	{Key: "p95_jct_s", Title: "p95 JCT", Help: "95% of the jobs completed faster than this", get: func(p *PolicyResult) float64 { return p.Out.Metrics.P95JCT }, format: results.Duration},
+	{Key: "avg_queue_s", Title: "Average queuing delay", Help: "mean time from arrival to first start", get: func(p *PolicyResult) float64 { return p.Out.Metrics.AvgQueue }, format: results.Duration},
+	{Key: "makespan_s", Title: "Makespan", Help: "from the first arrival to the last completion", get: func(p *PolicyResult) float64 { return p.Out.Metrics.Makespan }, format: results.Duration},
+	{Key: "utilization", Title: "Utilization", Help: "share of GPU time during the makespan in which a GPU held a job", Higher: true, get: func(p *PolicyResult) float64 { return p.Out.Metrics.Utilization }, format: results.Percent},
 }
 
 // Cell is one value of the metrics table.
@@ -360,7 +358,7 @@ func (res *Results) MetricRows() []MetricRow {
 	rows := make([]MetricRow, len(res.Policies))
 	for i, p := range res.Policies {
 		m := p.Out.Metrics
-		rows[i] = MetricRow{Label: p.Label, Error: p.Out.Error, Finished: fmt.Sprintf("%s of %s", group(m.Finished), group(m.Jobs))}
+		rows[i] = MetricRow{Label: p.Label, Error: p.Out.Error, Finished: fmt.Sprintf("%s of %s", results.Thousands(m.Finished), results.Thousands(m.Jobs))}
 	}
 	for _, col := range Metrics {
 		best := math.NaN()

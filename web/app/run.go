@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/web/protocol"
 )
 
@@ -207,10 +208,10 @@ func (r *Run) ProgressText() string {
 		case p.State == PartDone && p.Result != nil:
 			parts = append(parts, fmt.Sprintf("%s done", p.Label))
 		case p.State == PartRunning && !p.heard.IsZero() && r.checked.Sub(p.heard) >= Silence:
-			parts = append(parts, fmt.Sprintf("%s: no word from the simulator for %s; it may be out of memory (Cancel stops it)", p.Label, Duration(r.checked.Sub(p.heard).Round(time.Second).Seconds())))
+			parts = append(parts, fmt.Sprintf("%s: no word from the simulator for %s; it may be out of memory (Cancel stops it)", p.Label, results.Duration(r.checked.Sub(p.heard).Round(time.Second).Seconds())))
 		case p.State == PartRunning && p.Progress.Total > 0:
 			parts = append(parts, fmt.Sprintf("%s: %s of %s jobs finished, simulated time %s", p.Label,
-				group(p.Progress.Finished), group(p.Progress.Total), Duration(p.Progress.NowS)))
+				results.Thousands(p.Progress.Finished), results.Thousands(p.Progress.Total), results.Duration(p.Progress.NowS)))
 		case p.State == PartRunning:
 			parts = append(parts, p.Label+": starting")
 		case p.State == PartQueued:

@@ -11,6 +11,7 @@ import (
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/workload"
 	"github.com/schedlab/schedlab/web/doc"
@@ -76,7 +77,7 @@ func (e *Editor) ClusterSummary() string {
 		if per, ok := e.wholeNumber("cluster.servers_per_rack"); ok && per > 0 {
 			racks = (servers + per - 1) / per
 		}
-		return fmt.Sprintf("%s GPUs: %s, on %s in %s.", group(gpus), strings.Join(parts, ", "),
+		return fmt.Sprintf("%s GPUs: %s, on %s in %s.", results.Thousands(gpus), strings.Join(parts, ", "),
 			plural(servers, "server"), plural(racks, "rack"))
 	})
 }

@@ -2,10 +2,11 @@ package app
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math"
 	"sort"
 	"time"
+
+	"github.com/schedlab/schedlab/sim/results"
 )
 
 // Timeline is the state of the timeline view: which policy's run, and the
@@ -92,7 +93,7 @@ func (a *App) TLSetSlider(pos float64) {
 }
 
 // TLTime prints t.
-func (a *App) TLTime() string { return Duration(a.TL.T) }
+func (a *App) TLTime() string { return results.Duration(a.TL.T) }
 
 // tlEvents lists the instants at which the run's state changed.
 func (a *App) tlEvents() []float64 {
@@ -261,10 +262,10 @@ func (a *App) TLGridNote() string {
 		return ""
 	}
 	if p.Timeline.IntervalsOmitted > 0 {
-		return fmt.Sprintf("This run recorded %s GPU intervals, too many to send to the page, so the grid stays empty; the waiting jobs and the log are still shown.", group(p.Timeline.IntervalsOmitted))
+		return fmt.Sprintf("This run recorded %s GPU intervals, too many to send to the page, so the grid stays empty; the waiting jobs and the log are still shown.", results.Thousands(p.Timeline.IntervalsOmitted))
 	}
 	if n := a.Res.Cluster.NumGPUs(); n > MaxGridGPUs {
-		return fmt.Sprintf("Showing the first %s of %s GPUs.", group(MaxGridGPUs), group(n))
+		return fmt.Sprintf("Showing the first %s of %s GPUs.", results.Thousands(MaxGridGPUs), results.Thousands(n))
 	}
 	return ""
 }
@@ -323,7 +324,7 @@ func (a *App) tlState(p *PolicyResult) (TLCounts, []WaitingJob) {
 			n.Running++
 		default:
 			n.Waiting++
-			waiting = append(waiting, WaitingJob{Name: j.ID, Model: j.Model, GPUs: j.GPUs, Waited: Duration(t - j.ArrivalS), Style: JobStyle(j.ID)})
+			waiting = append(waiting, WaitingJob{Name: j.ID, Model: j.Model, GPUs: j.GPUs, Waited: results.Duration(t - j.ArrivalS), Style: JobStyle(j.ID)})
 			since = append(since, j.ArrivalS)
 		}
 	}
@@ -357,7 +358,7 @@ func (a *App) TLLog(limit int) ([]LogLine, int) {
 	n := sort.Search(len(log), func(i int) bool { return log[i].T > a.TL.T })
 	var out []LogLine
 	for i := n - 1; i >= 0 && len(out) < limit; i-- {
-		out = append(out, LogLine{Time: Duration(log[i].T), Msg: log[i].Msg, Now: log[i].T == a.TL.T})
+		out = append(out, LogLine{Time: results.Duration(log[i].T), Msg: log[i].Msg, Now: log[i].T == a.TL.T})
 	}
 	return out, n
 }
@@ -370,37 +371,18 @@ func (a *App) TLLogNote() string {
 	}
 	last := "the end"
 	if n := len(p.Timeline.Log); n > 0 {
-		last = Duration(p.Timeline.Log[n-1].T)
+		last = results.Duration(p.Timeline.Log[n-1].T)
 	}
-	return fmt.Sprintf("The log is cut after %s entries (at %s); %s later entries are not shown.", group(len(p.Timeline.Log)), last, group(p.Timeline.LogOmitted))
+	return fmt.Sprintf("The log is cut after %s entries (at %s); %s later entries are not shown.", results.Thousands(len(p.Timeline.Log)), last, results.Thousands(p.Timeline.LogOmitted))
 }
 
-// okabeIto is the palette of the engine's Gantt charts (sim/plot), so a
-// job has the same colour in the grid as in the chart.
-var okabeIto = [...][3]uint8{
-	{0x00, 0x72, 0xB2}, {0xD5, 0x5E, 0x00}, {0x00, 0x9E, 0x73}, {0xCC, 0x79, 0xA7},
-	{0xE6, 0x9F, 0x00}, {0x56, 0xB4, 0xE9}, {0xF0, 0xE4, 0x42}, {0x00, 0x00, 0x00},
-}
-
-// JobStyle is the CSS colour of a job, as sim/plot.KeyColor picks it.
+// JobStyle is the CSS colour of a job: the colour the Gantt charts give it
+// (results.KeyColor), so a job looks the same in the grid as in the chart.
 func JobStyle(name string) string {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(name))
-	c := okabeIto[h.Sum32()%uint32(len(okabeIto))]
+	c := results.KeyColor(name)
 	fg := "#fff"
-	if luminance(c) > 0.4 {
+	if results.DarkText(c) {
 		fg = "#000"
 	}
-	return fmt.Sprintf("background:#%02x%02x%02x;color:%s", c[0], c[1], c[2], fg)
-}
-
-func luminance(c [3]uint8) float64 {
-	lin := func(v uint8) float64 {
-		s := float64(v) / 255
-		if s <= 0.04045 {
-			return s / 12.92
-		}
-		return math.Pow((s+0.055)/1.055, 2.4)
-	}
-	return 0.2126*lin(c[0]) + 0.7152*lin(c[1]) + 0.0722*lin(c[2])
+	return "background:" + results.CSSColor(c) + ";color:" + fg
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/workload"
 	"github.com/schedlab/schedlab/web/doc"
 )
@@ -29,7 +30,7 @@ func (e *Editor) SetWorkloadMode(mode string) string {
 			if jobs, err = e.generated(); err != nil {
 				jobs = nil
 			} else if len(jobs) > MaxTableJobs {
-				return fmt.Sprintf("the generator makes %s jobs; a table holds at most %s (lower the number of jobs first)", group(len(jobs)), group(MaxTableJobs))
+				return fmt.Sprintf("the generator makes %s jobs; a table holds at most %s (lower the number of jobs first)", results.Thousands(len(jobs)), results.Thousands(MaxTableJobs))
 			}
 		}
 	}
@@ -253,7 +254,7 @@ func (e *Editor) JobPreview() Preview {
 		totalDur += j.DurationS
 		last = max(last, j.ArrivalS)
 		if i < PreviewRows {
-			p.Rows = append(p.Rows, PreviewRow{ID: j.Name, Model: j.Model, GPUs: j.GPUs, Arrival: Duration(j.ArrivalS), Duration: Duration(j.DurationS)})
+			p.Rows = append(p.Rows, PreviewRow{ID: j.Name, Model: j.Model, GPUs: j.GPUs, Arrival: results.Duration(j.ArrivalS), Duration: results.Duration(j.DurationS)})
 		}
 	}
 	if len(jobs) == 0 {
@@ -278,10 +279,10 @@ func (e *Editor) JobPreview() Preview {
 		modelParts = append(modelParts, fmt.Sprintf("%s %d", m, models[m]))
 	}
 	p.Summary = []string{
-		fmt.Sprintf("%s arriving over %s", plural(len(jobs), "job"), Duration(last)),
+		fmt.Sprintf("%s arriving over %s", plural(len(jobs), "job"), results.Duration(last)),
 		"GPU counts: " + strings.Join(mixParts, ", "),
 		"Models: " + strings.Join(modelParts, ", "),
-		fmt.Sprintf("Mean solo duration %s; %s GPU-hours of work in all", Duration(totalDur/float64(len(jobs))), strconv.FormatFloat(gpuHours, 'f', 1, 64)),
+		fmt.Sprintf("Mean solo duration %s; %s GPU-hours of work in all", results.Duration(totalDur/float64(len(jobs))), strconv.FormatFloat(gpuHours, 'f', 1, 64)),
 	}
 	return p
 }

@@ -55,8 +55,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/schedlab/schedlab/sim/engine"
-	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/schema"
 )
 
@@ -165,8 +163,8 @@ type Figure struct {
 
 // Result is a finished run of the policies asked for on one seed.
 type Result struct {
-	// Output is the JSON of experiment.Output, what `schedlab run
-	// --format json` prints; Output below decodes it.
+	// Output is the JSON of a results.Output (sim/results), what
+	// `schedlab run --format json` prints.
 	Output  json.RawMessage `json:"output"`
 	Figures []Figure        `json:"figures"`
 	// Timelines has one entry per policy run when the request asked for
@@ -236,45 +234,6 @@ type Error struct {
 	Message   string           `json:"message"`
 	Problems  []schema.Problem `json:"problems,omitempty"`
 	Cancelled bool             `json:"cancelled,omitempty"`
-}
-
-// Output mirrors experiment.Output for readers that must not link the
-// plotting code (the UI); a test checks that every field is mirrored.
-type Output struct {
-	Scenario string         `json:"scenario"`
-	Seed     uint64         `json:"seed"`
-	Results  []PolicyOutput `json:"results"`
-}
-
-// PolicyOutput mirrors experiment.PolicyOutput.
-type PolicyOutput struct {
-	Policy  string          `json:"policy"`
-	Name    string          `json:"name"`
-	Error   string          `json:"error,omitempty"`
-	Metrics metrics.Summary `json:"metrics"`
-	ByModel []metrics.Group `json:"by_model"`
-	Small   metrics.Group   `json:"small"`
-	Large   metrics.Group   `json:"large"`
-	Jobs    []JobOutput     `json:"jobs"`
-	Series  []engine.Series `json:"series,omitempty"`
-}
-
-// JobOutput mirrors experiment.JobOutput. Times never reached are nil.
-type JobOutput struct {
-	ID          string   `json:"id"`
-	Model       string   `json:"model"`
-	GPUs        int      `json:"gpus"`
-	Weight      float64  `json:"weight"`
-	Entity      string   `json:"entity,omitempty"`
-	Status      string   `json:"status"`
-	ArrivalS    float64  `json:"arrival_s"`
-	StartS      *float64 `json:"start_s"`
-	FinishS     *float64 `json:"finish_s"`
-	JCTS        *float64 `json:"jct_s"`
-	QueueS      *float64 `json:"queue_s"`
-	Preemptions int      `json:"preemptions"`
-	Migrations  int      `json:"migrations"`
-	Reason      string   `json:"reason,omitempty"`
 }
 
 // Interval is one stretch of time job Job (an index into the run's jobs)

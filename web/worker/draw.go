@@ -9,6 +9,7 @@ import (
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/plot"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/workload"
 	"github.com/schedlab/schedlab/web/protocol"
@@ -86,11 +87,11 @@ func rebuild(sc *scenario.Scenario, req protocol.DrawRequest, bin map[string][]b
 	}
 	rep := &experiment.Report{Scenario: &copied}
 	for k, dr := range req.Runs {
-		var po protocol.PolicyOutput
+		var po results.PolicyOutput
 		if err := json.Unmarshal(dr.Output, &po); err != nil {
 			return nil, fmt.Errorf("run %d (%s): %w", k, dr.Label, err)
 		}
-		res := &engine.Result{Jobs: make([]engine.JobRecord, len(po.Jobs)), Series: po.Series}
+		res := &engine.Result{Jobs: make([]engine.JobRecord, len(po.Jobs)), Series: engineSeries(po.Series)}
 		for i, j := range po.Jobs {
 			res.Jobs[i] = record(i, j)
 		}
@@ -113,7 +114,7 @@ func rebuild(sc *scenario.Scenario, req protocol.DrawRequest, bin map[string][]b
 }
 
 // record rebuilds the fields of a job record that figures read.
-func record(i int, j protocol.JobOutput) engine.JobRecord {
+func record(i int, j results.JobOutput) engine.JobRecord {
 	r := engine.JobRecord{Job: engineJob(int32(i)), Name: j.ID, Model: j.Model, GPUs: j.GPUs, ArrivalS: j.ArrivalS,
 		FirstStartS: -1, FinishS: -1, Status: engine.Pending}
 	if j.StartS != nil {
@@ -132,3 +133,13 @@ func record(i int, j protocol.JobOutput) engine.JobRecord {
 }
 
 func engineJob(i int32) workload.JobID { return workload.JobID(i) }
+
+// engineSeries turns series read from a result back into the engine's,
+// which the figures draw.
+func engineSeries(ss []results.Series) []engine.Series {
+	var out []engine.Series
+	for _, s := range ss {
+		out = append(out, engine.Series{Name: s.Name, Job: workload.JobID(s.Job), T: s.T, V: s.V})
+	}
+	return out
+}

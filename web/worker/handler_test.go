@@ -11,6 +11,7 @@ import (
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/plot"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/web/protocol"
 )
@@ -91,7 +92,7 @@ func TestPolicyByPolicyMatchesWholeRun(t *testing.T) {
 			for i := range sc.Policies {
 				res, _ := call(t, runMsg(t, i+1, protocol.RunRequest{Document: string(doc), Policy: &i, Figures: []string{}, Timeline: true}))
 				r := decode[protocol.Result](t, res)
-				var out experiment.Output
+				var out results.Output
 				if err := json.Unmarshal(r.Output, &out); err != nil {
 					t.Fatal(err)
 				}
@@ -179,36 +180,37 @@ func TestCancelStopsARun(t *testing.T) {
 	}
 }
 
-// The UI reads outputs through protocol.Output, a copy of the types of
-// experiment.Output without the plotting code: what it reads must be what
-// the engine wrote.
-func TestOutputMirror(t *testing.T) {
-	res, _ := call(t, runMsg(t, 1, protocol.RunRequest{Name: "tiny", Figures: []string{}}))
-	r := decode[protocol.Result](t, res)
-	var mirror protocol.Output
-	var orig experiment.Output
-	if err := json.Unmarshal(r.Output, &mirror); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(r.Output, &orig); err != nil {
-		t.Fatal(err)
-	}
-	if len(mirror.Results) != 2 || len(mirror.Results[0].Jobs) != 3 || mirror.Scenario != orig.Scenario || mirror.Seed != orig.Seed {
-		t.Fatalf("decoded %+v", mirror)
-	}
-	for i, po := range orig.Results {
-		m := mirror.Results[i]
-		if m.Policy != po.Policy || m.Name != po.Name || m.Error != po.Error || m.Metrics != po.Metrics || len(m.ByModel) != len(po.ByModel) {
-			t.Errorf("policy %d: %+v, engine wrote %+v", i, m, po)
+// The page decodes a result's output into results.Output and hands it back
+// to a worker to draw (DrawRun.Output): decoding and encoding again must
+// give back every byte the engine wrote, series included.
+func TestOutputRoundTrips(t *testing.T) {
+	for _, name := range []string{"tiny", "gavel-small"} {
+		res, _ := call(t, runMsg(t, 1, protocol.RunRequest{Name: name, Figures: []string{}}))
+		r := decode[protocol.Result](t, res)
+		var out results.Output
+		if err := json.Unmarshal(r.Output, &out); err != nil {
+			t.Fatal(err)
 		}
-		for k, j := range po.Jobs {
-			got, _ := json.Marshal(m.Jobs[k])
-			want, _ := json.Marshal(j)
-			if !bytes.Equal(got, want) {
-				t.Errorf("job %d: %s, engine wrote %s", k, got, want)
-			}
+		if len(out.Results) == 0 || len(out.Results[0].Jobs) == 0 {
+			t.Fatalf("%s: decoded %+v", name, out)
+		}
+		again, err := json.Marshal(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(again, r.Output) {
+			t.Errorf("%s: decoding and encoding the output changed it at byte %d", name, firstDiff(again, r.Output))
 		}
 	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
 
 func TestIntervalsRoundTrip(t *testing.T) {
