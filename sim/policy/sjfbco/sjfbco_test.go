@@ -1,0 +1,277 @@
+package sjfbco
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// paperCaps are 20 server capacities drawn from {4, 8, 16, 32}, as the
+// scenarios use.
+var paperCaps = []int{4, 4, 16, 8, 16, 32, 32, 4, 16, 32, 16, 8, 16, 32, 16, 8, 32, 32, 16, 32}
+
+func mustCluster(t testing.TB, caps ...int) *cluster.Cluster {
+	t.Helper()
+	var groups []cluster.ServerGroup
+	for _, c := range caps {
+		groups = append(groups, cluster.ServerGroup{Count: 1, GPUs: c, GPUType: "V100"})
+	}
+	c, err := cluster.New(cluster.Spec{Servers: groups})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// batch is the paper's 160-job batch for a seed.
+func batch(t testing.TB, seed uint64) []workload.Job {
+	t.Helper()
+	k, _ := workload.LookupGenerator("sjf-bco")
+	g, err := k.New(k.NewParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := g.Generate(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs
+}
+
+func model(preset string) *perf.RAR {
+	p := perf.DefaultRARParams()
+	p.Preset = preset
+	return perf.NewRAR(*p)
+}
+
+func runPolicy(t testing.TB, c *cluster.Cluster, m perf.Model, jobs []workload.Job, p engine.Policy, seed uint64) *engine.Result {
+	t.Helper()
+	if err := m.(perf.Preparer).Prepare(c, jobs); err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p, Paranoid: true, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func makespan(res *engine.Result) float64 {
+	m := 0.0
+	for _, r := range res.Jobs {
+		m = max(m, r.FinishS)
+	}
+	return m
+}
+
+// The engine replays the plan: its makespan is the chosen trial's to the
+// last bit, every job starts once on all its GPUs and never moves (gang,
+// non-preemptive), and every GPU's assigned load stays within θ̃_u (spec
+// 004 §6 tests 6, 7 and 9).
+func TestEngineReplaysThePlan(t *testing.T) {
+	c := mustCluster(t, paperCaps...)
+	for _, preset := range []string{"contended", "mild"} {
+		for _, kind := range []string{"sjf-bco", "ff", "ls"} {
+			jobs := batch(t, 3)
+			p := New(kind, *DefaultParams())
+			res := runPolicy(t, c, model(preset), jobs, p, 1)
+			if got := makespan(res); got != p.pl.makespan || !p.pl.feasible {
+				t.Errorf("%s/%s: engine makespan %v, plan %v (feasible %v)", preset, kind, got, p.pl.makespan, p.pl.feasible)
+			}
+			for _, r := range res.Jobs {
+				if r.Starts != 1 || r.Preemptions != 0 || r.Migrations != 0 || r.Status != engine.Finished {
+					t.Fatalf("%s/%s: job %s started %d times, %d preemptions, %d migrations, %v", preset, kind, r.Name, r.Starts, r.Preemptions, r.Migrations, r.Status)
+				}
+			}
+			for g, u := range p.u {
+				if u > p.pl.rule.theta {
+					t.Fatalf("%s/%s: GPU %d has U = %v above θ̃ = %v", preset, kind, g, u, p.pl.rule.theta)
+				}
+			}
+		}
+	}
+}
+
+// The bisection moves left exactly when a θ improves on every earlier
+// one, the improvements strictly decrease, θ̃ is the last improving θ
+// and the interval halves each step (spec 004 §2.2).
+func TestBisectionMonotone(t *testing.T) {
+	c := mustCluster(t, paperCaps...)
+	jobs := batch(t, 5)
+	m := model("contended")
+	if err := m.Prepare(c, jobs); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"sjf-bco", "ls", "ff"} {
+		pl := planFor(c, len(c.Servers), jobs, m, kind, *DefaultParams())
+		best, lo, hi := 1200.0, 1.0, 1200.0
+		var last step
+		for i, s := range pl.steps {
+			if s.theta < lo || s.theta > hi || s.theta != math.Floor((lo+hi)/2) {
+				t.Fatalf("%s: step %d θ = %v outside [%v, %v] or not its midpoint", kind, i, s.theta, lo, hi)
+			}
+			if s.improved != (s.makespan < best) {
+				t.Fatalf("%s: step %d improved=%v with makespan %v against best %v", kind, i, s.improved, s.makespan, best)
+			}
+			if s.improved {
+				best, hi, last = s.makespan, s.theta-1, s
+			} else {
+				lo = s.theta + 1
+			}
+		}
+		if len(pl.steps) > 11 {
+			t.Errorf("%s: %d bisection steps for T = 1200, want at most ⌈log2 1200⌉ + 1 = 11", kind, len(pl.steps))
+		}
+		if pl.rule.theta != last.theta || pl.makespan != best || pl.rule.kappa != last.kappa {
+			t.Errorf("%s: plan θ=%v κ=%d m=%v, last improvement θ=%v κ=%d m=%v", kind, pl.rule.theta, pl.rule.kappa, pl.makespan, last.theta, last.kappa, best)
+		}
+	}
+}
+
+// Spec 004 §6 test 8: a cap below the average load makes every trial
+// infeasible; the policy then runs without the cap and says so.
+func TestInfeasibleBelowAverageLoad(t *testing.T) {
+	c := mustCluster(t, paperCaps...)
+	jobs := batch(t, 1)
+	m := model("contended")
+	if err := m.Prepare(c, jobs); err != nil {
+		t.Fatal(err)
+	}
+	work, n := 0.0, float64(len(c.GPUs))
+	for _, j := range jobs {
+		work += float64(j.GPUs) * j.DurationS
+	}
+	tr := newTrial(c, len(c.Servers), jobs, m)
+	for _, k := range []int{1, 4, 32} {
+		r := rule{kind: "sjf-bco", kappa: k, lambda: 1, u: 1, theta: math.Floor(work/n) - 1}
+		if res := tr.run(&r, sjfOrder(jobs), 1200, true, false, nil); res.feasible {
+			t.Errorf("κ=%d: θ below Σ G·ρ̂ / N is feasible", k)
+		}
+	}
+	// A horizon no schedule meets: no plan, the engine still runs all.
+	p := DefaultParams()
+	p.Horizon = math.Floor(work/n) - 1
+	pol := New("sjf-bco", *p)
+	res := runPolicy(t, c, m, batch(t, 1), pol, 1)
+	if pol.pl.feasible || !strings.Contains(res.Log[0].Msg, "no θ_u ≤ T") {
+		t.Errorf("feasible %v, log %q", pol.pl.feasible, res.Log[0].Msg)
+	}
+	if got := makespan(res); got != pol.pl.makespan {
+		t.Errorf("uncapped: engine %v, plan %v", got, pol.pl.makespan)
+	}
+}
+
+// Spec 004 §6 test 10: κ at the distinct sizes and κ = 1..32 give the
+// same makespan and κ.
+func TestKappaDedupe(t *testing.T) {
+	c := mustCluster(t, paperCaps...)
+	jobs := batch(t, 2)
+	m := model("contended")
+	if err := m.Prepare(c, jobs); err != nil {
+		t.Fatal(err)
+	}
+	p := DefaultParams()
+	a := planFor(c, len(c.Servers), jobs, m, "sjf-bco", *p)
+	p.KappaLoop = "literal"
+	b := planFor(c, len(c.Servers), jobs, m, "sjf-bco", *p)
+	if a.makespan != b.makespan || a.rule.kappa != b.rule.kappa || a.rule.theta != b.rule.theta {
+		t.Errorf("distinct: m=%v κ=%d θ=%v; literal: m=%v κ=%d θ=%v", a.makespan, a.rule.kappa, a.rule.theta, b.makespan, b.rule.kappa, b.rule.theta)
+	}
+	if b.trials <= a.trials {
+		t.Errorf("literal loop ran %d trials, distinct %d", b.trials, a.trials)
+	}
+}
+
+// Spec 004 §6 test 11: LS in SJF order is SJF-BCO's trial at κ = n_g.
+func TestLSIsSJFBCOAtLargestKappa(t *testing.T) {
+	c := mustCluster(t, paperCaps...)
+	jobs := batch(t, 4)
+	m := model("contended")
+	if err := m.Prepare(c, jobs); err != nil {
+		t.Fatal(err)
+	}
+	tr := newTrial(c, len(c.Servers), jobs, m)
+	for _, theta := range []float64{600, 900, 1200} {
+		a := tr.run(&rule{kind: "sjf-bco", kappa: 32, lambda: 1, u: 1, theta: theta}, sjfOrder(jobs), 1200, false, true, nil)
+		b := tr.run(&rule{kind: "ls", lambda: 1, u: 1, theta: theta}, sjfOrder(jobs), 1200, false, true, nil)
+		if a.makespan != b.makespan || len(a.starts) != len(b.starts) {
+			t.Fatalf("θ=%v: SJF-BCO κ=32 %v, LS %v", theta, a.makespan, b.makespan)
+		}
+		for i := range a.starts {
+			if a.starts[i].t != b.starts[i].t || !reflect.DeepEqual(a.starts[i].gpus, b.starts[i].gpus) {
+				t.Fatalf("θ=%v: start %d differs", theta, i)
+			}
+		}
+	}
+}
+
+// Spec 004 §6 test 5: LBSGF on caps [4, 8, 16, 32] with U = 0.
+func TestLBSGFSelection(t *testing.T) {
+	c := mustCluster(t, 4, 8, 16, 32)
+	v := view{c: c, servers: 4, u: make([]float64, len(c.GPUs)), theta: 100, idle: func(cluster.GPUID) bool { return true }}
+	got := perf.Servers(c, v.lbsgf(8, 1, 1))
+	if !reflect.DeepEqual(got, []cluster.ServerID{0, 1}) {
+		t.Errorf("λ=1: servers %v, want s1 and s2", got)
+	}
+	if g := v.lbsgf(8, 1, 1); c.GPUs[g[3]].Server != 0 || c.GPUs[g[4]].Server != 1 {
+		t.Errorf("λ=1: want 4 GPUs on s1, then s2: %v", g)
+	}
+	// λ = 8: the prefix must reach 64 GPUs; all four servers (60) are
+	// candidates, still least busy first, so the job takes s1 then s2.
+	v.u[0] = 50 // s1's average U is now 12.5: it goes last
+	got = perf.Servers(c, v.lbsgf(8, 1, 8))
+	if !reflect.DeepEqual(got, []cluster.ServerID{1}) {
+		t.Errorf("λ=8 with s1 busy: servers %v, want s2 alone", got)
+	}
+	// The cap: a GPU with U + ρ̂/u > θ is never chosen.
+	v.u[0] = 0
+	for g := range 4 {
+		v.u[g] = 99.5
+	}
+	if g := v.lbsgf(8, 1, 1); g != nil && c.GPUs[g[0]].Server == 0 {
+		t.Errorf("a GPU over the cap was chosen: %v", g)
+	}
+}
+
+// Spec 004 §6 test 12: the same seed gives the same runs, RAND included.
+func TestDeterministic(t *testing.T) {
+	c := mustCluster(t, paperCaps...)
+	for _, kind := range []string{"sjf-bco", "rand"} {
+		a := runPolicy(t, c, model("contended"), batch(t, 6), New(kind, *DefaultParams()), 9)
+		b := runPolicy(t, c, model("contended"), batch(t, 6), New(kind, *DefaultParams()), 9)
+		if !reflect.DeepEqual(a.Jobs, b.Jobs) || !reflect.DeepEqual(a.Log, b.Log) {
+			t.Errorf("%s: two runs of one seed differ", kind)
+		}
+		if kind == "rand" {
+			d := runPolicy(t, c, model("contended"), batch(t, 6), New(kind, *DefaultParams()), 10)
+			if reflect.DeepEqual(a.Jobs, d.Jobs) {
+				t.Errorf("rand: seeds 9 and 10 place alike")
+			}
+		}
+	}
+}
+
+// Spec 004 §6 test 7 on a small case: max_servers keeps every job on the
+// first servers, and the engine's invariants hold throughout.
+func TestMaxServers(t *testing.T) {
+	c := mustCluster(t, paperCaps...)
+	p := DefaultParams()
+	p.MaxServers, p.Horizon = 10, 1500
+	for _, kind := range []string{"sjf-bco", "ff", "ls", "rand"} {
+		pol := New(kind, *p)
+		res := runPolicy(t, c, model("contended"), batch(t, 1), pol, 1)
+		last := c.Servers[9].FirstGPU + cluster.GPUID(c.Servers[9].NumGPUs)
+		for _, iv := range res.Intervals {
+			if iv.GPU >= last {
+				t.Fatalf("%s: job %d ran on GPU %d beyond the first 10 servers", kind, iv.Job, iv.GPU)
+			}
+		}
+	}
+}
