@@ -49,14 +49,12 @@ type Policy struct {
 	title string
 	p     Params
 
-	pl      *plan
-	order   []workload.JobID
-	next    int
-	u       []float64
-	v       view
-	rng     *rand.Rand
-	starts  int
-	finishS float64
+	pl    *plan
+	order []workload.JobID
+	next  int
+	u     []float64
+	v     view
+	rng   *rand.Rand
 }
 
 // New returns the policy of the given kind ("sjf-bco", "ff", "ls" or
@@ -106,7 +104,6 @@ func (p *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 			p.u[g] += w
 		}
 		p.next++
-		p.starts++
 		srv := perf.Servers(s.Cluster(), gpus)
 		s.Log(id, "%s: started %s (%d GPUs, ρ̂ = %.1f) by %s on server(s) %v", p.title, job.Name, job.GPUs, job.DurationS, alg, srv)
 	}
