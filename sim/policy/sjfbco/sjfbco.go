@@ -195,6 +195,8 @@ func (p *Policy) theory(s *engine.State) {
 	s.Record("sjfbco/lemma3_bound", -1, lemma3)
 	if p.kind != "rand" {
 		s.Record("sjfbco/planned_makespan", -1, p.pl.makespan)
+	}
+	if !math.IsInf(p.pl.rule.theta, 1) { // no cap when no θ ≤ T was feasible
 		s.Record("sjfbco/theta", -1, p.pl.rule.theta)
 	}
 	if p.kind == "sjf-bco" {
