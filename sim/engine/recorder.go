@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -31,6 +32,11 @@ type JobRecord struct {
 	Migrations  int
 	Resizes     int
 	Starts      int
+	// Servers and Split are kept under perf models that split iteration
+	// times (perf.Splitter): the servers the job ran on, ascending, and its
+	// mean iteration time split into parts (nil for other models).
+	Servers []cluster.ServerID
+	Split   *perf.IterSplit
 }
 
 // JCT is the job completion time, finish minus arrival, or -1.

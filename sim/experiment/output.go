@@ -6,8 +6,10 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/metrics"
+	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -55,6 +57,13 @@ type JobOutput struct {
 	Preemptions int      `json:"preemptions"`
 	Migrations  int      `json:"migrations"`
 	Reason      string   `json:"reason,omitempty"`
+	// Servers and IterSplit come with perf models that split iteration
+	// times (ring_allreduce): the servers the job's workers ran on and its
+	// mean iteration time in parts (compute, intra- and inter-server
+	// exchange, contention, overhead), so per-job figures can be
+	// recomputed from the records.
+	Servers   []cluster.ServerID `json:"servers,omitempty"`
+	IterSplit *perf.IterSplit    `json:"iter_split,omitempty"`
 }
 
 // Output returns the JSON form of one seed's runs.
@@ -80,7 +89,8 @@ func (rep *Report) Output(seed uint64) Output {
 
 func jobOutput(j engine.JobRecord, spec *workload.Job) JobOutput {
 	o := JobOutput{ID: j.Name, Model: j.Model, GPUs: j.GPUs, Weight: spec.EffectiveWeight(), Entity: spec.Entity,
-		Status: j.Status.String(), ArrivalS: j.ArrivalS, Preemptions: j.Preemptions, Migrations: j.Migrations, Reason: j.Reason}
+		Status: j.Status.String(), ArrivalS: j.ArrivalS, Preemptions: j.Preemptions, Migrations: j.Migrations, Reason: j.Reason,
+		Servers: j.Servers, IterSplit: j.Split}
 	if j.FirstStartS >= 0 {
 		o.StartS, o.QueueS = ptr(j.FirstStartS), ptr(j.QueueS)
 	}

@@ -101,18 +101,48 @@ func (m *RAR) F(k float64) float64 {
 // Tau0 is job j's contention-free single-server iteration time in slots.
 func Tau0(j *workload.Job) float64 { return j.DurationS / j.Iterations }
 
-// IterSplit is one iteration of a job split into its parts, in slots.
+// IterSplit is one iteration of a job split into its parts, in seconds
+// (slots): what a learner reads to see where a ring's time goes.
 type IterSplit struct {
-	Compute    float64 `json:"compute_s"`
-	Intra      float64 `json:"intra_server_s"`
-	Inter      float64 `json:"inter_server_s"`
-	Contention float64 `json:"contention_s"`
-	Overhead   float64 `json:"overhead_s"`
+	Compute    float64 `json:"compute_s"`                 // reduction, forward and backward passes
+	Intra      float64 `json:"intra_server_s"`            // exchange inside one server, at b_i
+	Inter      float64 `json:"inter_server_s"`            // exchange across servers at b_e, uncontended
+	Contention float64 `json:"contention_s"`              // what sharing b_e with other split rings adds
+	Overhead   float64 `json:"overhead_s"`                // per-server overhead ξ2
+	Rounding   float64 `json:"slot_rounding_s,omitempty"` // progress in whole iterations per slot (floor mode)
 }
 
-// Total is the iteration time τ.
+// Total is the time of one iteration, the sum of the parts.
 func (x IterSplit) Total() float64 {
-	return x.Compute + x.Intra + x.Inter + x.Contention + x.Overhead
+	return x.Compute + x.Intra + x.Inter + x.Contention + x.Overhead + x.Rounding
+}
+
+// AddScaled adds w times y to x.
+func (x *IterSplit) AddScaled(y IterSplit, w float64) {
+	x.Compute += w * y.Compute
+	x.Intra += w * y.Intra
+	x.Inter += w * y.Inter
+	x.Contention += w * y.Contention
+	x.Overhead += w * y.Overhead
+	x.Rounding += w * y.Rounding
+}
+
+// Splitter is implemented by models that can split a job's iteration time
+// into its parts; the engine then records each job's mean split.
+type Splitter interface {
+	IterSplit(s State, id workload.JobID) IterSplit
+}
+
+// IterSplit implements Splitter: eq. 8's parts at the job's placement,
+// plus what floor progress rounds away (1/φ − τ).
+func (m *RAR) IterSplit(s State, id workload.JobID) IterSplit {
+	n, p := Contention(s, id)
+	x := m.Split(s.Job(id), n, p)
+	tau := x.Total()
+	if r := m.Speed(tau); r != 1/tau {
+		x.Rounding = 1/r - tau
+	}
+	return x
 }
 
 // Split is eq. 8 in the calibrated form for job j on n servers with

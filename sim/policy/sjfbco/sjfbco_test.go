@@ -275,3 +275,45 @@ func TestMaxServers(t *testing.T) {
 		}
 	}
 }
+
+// Each job record carries the servers it ran on and its mean iteration
+// split; the parts add up to its run time over its iterations, a job on
+// one server has no inter-server or contention part, and a model without
+// splits leaves both empty.
+func TestJobRecordsSplitIterations(t *testing.T) {
+	c := mustCluster(t, paperCaps...)
+	for _, progress := range []string{"floor", "exact"} {
+		p := perf.DefaultRARParams()
+		p.Progress = progress
+		res := runPolicy(t, c, perf.NewRAR(*p), batch(t, 2), New("ls", *DefaultParams()), 1)
+		split := 0
+		for _, r := range res.Jobs {
+			if r.Split == nil || len(r.Servers) == 0 {
+				t.Fatalf("%s: job %s has no split or servers", progress, r.Name)
+			}
+			if got := r.Split.Total() * r.Iterations; math.Abs(got-r.RunS) > 1e-9*r.RunS {
+				t.Fatalf("%s: job %s: mean iteration × iterations = %v, run time %v", progress, r.Name, got, r.RunS)
+			}
+			if len(r.Servers) == 1 && (r.Split.Inter != 0 || r.Split.Contention != 0) {
+				t.Fatalf("%s: job %s on one server has inter-server parts %+v", progress, r.Name, *r.Split)
+			}
+			if len(r.Servers) > 1 {
+				split++
+				if r.Split.Inter == 0 || r.Split.Intra != 0 {
+					t.Fatalf("%s: split job %s: %+v", progress, r.Name, *r.Split)
+				}
+			}
+			if progress == "exact" && r.Split.Rounding != 0 {
+				t.Fatalf("exact progress rounds: %+v", *r.Split)
+			}
+		}
+		if split == 0 {
+			t.Errorf("%s: LS split no job over servers", progress)
+		}
+	}
+	jobs := batch(t, 2)
+	res := runPolicy(t, c, perf.NewConstant(perf.ConstantParams{}), jobs, New("ls", *DefaultParams()), 1)
+	if r := res.Jobs[0]; r.Split != nil || r.Servers != nil {
+		t.Errorf("constant model: split %v, servers %v", r.Split, r.Servers)
+	}
+}
