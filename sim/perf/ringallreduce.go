@@ -253,6 +253,16 @@ func Contention(s State, id workload.JobID) (n, p int) {
 	return len(mine), p
 }
 
+// OnServer reports whether any of gpus lies on server srv.
+func OnServer(c *cluster.Cluster, gpus []cluster.GPUID, srv cluster.ServerID) bool {
+	for _, g := range gpus {
+		if c.GPUs[g].Server == srv {
+			return true
+		}
+	}
+	return false
+}
+
 // spansServers reports whether gpus lie on more than one server.
 func spansServers(c *cluster.Cluster, gpus []cluster.GPUID) bool {
 	for _, g := range gpus[min(1, len(gpus)):] {

@@ -55,6 +55,8 @@ type Policy struct {
 	u     []float64
 	v     view
 	rng   *rand.Rand
+	// splitJobs is the last recorded count of split jobs per server.
+	splitJobs []int
 }
 
 // New returns the policy of the given kind ("sjf-bco", "ff", "ls" or
@@ -107,10 +109,39 @@ func (p *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 		srv := perf.Servers(s.Cluster(), gpus)
 		s.Log(id, "%s: started %s (%d GPUs, ρ̂ = %.1f) by %s on server(s) %v", p.title, job.Name, job.GPUs, job.DurationS, alg, srv)
 	}
+	p.recordSplitJobs(s)
 	if s.NumFinished() == s.NumJobs() {
 		p.theory(s)
 	}
 	return nil
+}
+
+// recordSplitJobs records, per server in use, how many split jobs (rings
+// over several servers) have workers there, whenever that changes: the
+// count that sets every ring's contention p_j (eq. 6), over time.
+func (p *Policy) recordSplitJobs(s *engine.State) {
+	if !s.Recording() {
+		return
+	}
+	c := s.Cluster()
+	if p.splitJobs == nil {
+		p.splitJobs = make([]int, p.v.servers)
+		for i := range p.splitJobs {
+			p.splitJobs[i] = -1
+		}
+	}
+	for i := range p.v.servers {
+		n := 0
+		for _, id := range s.Running() {
+			if perf.OnServer(c, s.GPUsOf(id), cluster.ServerID(i)) && c.ServersSpanned(s.GPUsOf(id)) > 1 {
+				n++
+			}
+		}
+		if n != p.splitJobs[i] {
+			p.splitJobs[i] = n
+			s.Record(fmt.Sprintf("sjfbco/split_jobs/server%02d", i), -1, float64(n))
+		}
+	}
 }
 
 // makePlan checks the batch, runs the bisection (none for RAND) and logs
@@ -193,6 +224,13 @@ func (p *Policy) theory(s *engine.State) {
 		p.title, s.Now(), p.pl.makespan, lower, ng, maxU, lemma3)
 	s.Record("sjfbco/lower_bound", -1, lower)
 	s.Record("sjfbco/lemma3_bound", -1, lemma3)
+	if m, ok := s.Perf().(*perf.RAR); ok && p.kind == "sjf-bco" {
+		phi, l := p.phi(s, m)
+		ratio := float64(ng) * phi * p.p.U / l
+		s.Log(-1, "Theorem 5: SJF-BCO's makespan is at most n_g·φ·u/l times the optimum = %d × %.3f × %g / %.3f = %.1f (φ: the worst slowdown any placement can cause a job, from the model's bounds §1.6; l: the smallest ρ̂/ρ this run saw); this run's makespan is %.2f× the lower bound",
+			ng, phi, p.p.U, l, ratio, s.Now()/lower)
+		s.Record("sjfbco/theorem5_ratio", -1, ratio)
+	}
 	if p.kind != "rand" {
 		s.Record("sjfbco/planned_makespan", -1, p.pl.makespan)
 	}
@@ -202,6 +240,25 @@ func (p *Policy) theory(s *engine.State) {
 	if p.kind == "sjf-bco" {
 		s.Record("sjfbco/kappa", -1, float64(p.pl.rule.kappa))
 	}
+}
+
+// phi returns φ, the largest ratio of one job's run times under two
+// placements, bounded as spec 004 §1.6 does: alone on one server (τ0)
+// against spread over as many servers as it has workers with the largest
+// server's worth of contenders; and l, the smallest ratio of a job's
+// estimate ρ̂ to its run time in this run.
+func (p *Policy) phi(s *engine.State, m *perf.RAR) (phi, l float64) {
+	c := s.Cluster()
+	phi, l = 1, 1
+	for i := range s.NumJobs() {
+		j := s.Job(workload.JobID(i))
+		worst := m.Split(j, min(j.GPUs, p.v.servers), c.MaxGPUsPerServer()).Total()
+		phi = max(phi, worst/perf.Tau0(j))
+		if info := s.Info(workload.JobID(i)); info.RunTime > 0 {
+			l = min(l, j.DurationS/info.RunTime)
+		}
+	}
+	return phi, l
 }
 
 func init() {

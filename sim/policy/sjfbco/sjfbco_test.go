@@ -317,3 +317,35 @@ func TestJobRecordsSplitIterations(t *testing.T) {
 		t.Errorf("constant model: split %v, servers %v", r.Split, r.Servers)
 	}
 }
+
+// Spec 004 §3 on display: the lower bound, the achieved makespan and
+// Lemma 3's bound n_g·max U come in that order, Theorem 5's ratio is
+// logged, and the per-server split-job counts end at zero.
+func TestTheoryAndSeries(t *testing.T) {
+	c := mustCluster(t, paperCaps...)
+	pol := New("sjf-bco", *DefaultParams())
+	res := runPolicy(t, c, model("contended"), batch(t, 3), pol, 1)
+	one := func(name string) float64 {
+		s := res.FindSeries(name, -1)
+		if s == nil || len(s.V) != 1 {
+			t.Fatalf("series %s: %v", name, s)
+		}
+		return s.V[0]
+	}
+	lower, lemma3, m := one("sjfbco/lower_bound"), one("sjfbco/lemma3_bound"), makespan(res)
+	if !(lower <= m && m <= lemma3) {
+		t.Errorf("lower bound %v, makespan %v, Lemma 3 bound %v", lower, m, lemma3)
+	}
+	if r := one("sjfbco/theorem5_ratio"); !(r >= 32) {
+		t.Errorf("Theorem 5 ratio %v below n_g = 32", r)
+	}
+	if !strings.Contains(res.Log[len(res.Log)-1].Msg, "Theorem 5") {
+		t.Errorf("last log entry: %q", res.Log[len(res.Log)-1].Msg)
+	}
+	for i := range c.Servers {
+		name := "sjfbco/split_jobs/server" + string(rune('0'+i/10)) + string(rune('0'+i%10))
+		if s := res.FindSeries(name, -1); s != nil && s.V[len(s.V)-1] != 0 {
+			t.Errorf("%s ends at %v", name, s.V[len(s.V)-1])
+		}
+	}
+}
