@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -347,5 +348,27 @@ func TestTheoryAndSeries(t *testing.T) {
 		if s := res.FindSeries(name, -1); s != nil && s.V[len(s.V)-1] != 0 {
 			t.Errorf("%s ends at %v", name, s.V[len(s.V)-1])
 		}
+	}
+}
+
+// The realized extra share (spec 004 §4.3) is 0 when every job runs at
+// τ0 exactly, and grows with the contended preset's stronger penalty.
+func TestExtraShare(t *testing.T) {
+	c := mustCluster(t, paperCaps...)
+	exact := func(preset string) float64 {
+		p := perf.DefaultRARParams()
+		p.Preset, p.Progress = preset, "exact"
+		jobs := batch(t, 3)
+		res := runPolicy(t, c, perf.NewRAR(*p), jobs, New("ls", *DefaultParams()), 1)
+		return ExtraShare(metrics.Context{Selected: res.Jobs, Result: res, Jobs: jobs})
+	}
+	mild, contended := exact("mild"), exact("contended")
+	if !(mild > 0 && contended > mild) {
+		t.Errorf("extra share: mild %v, contended %v", mild, contended)
+	}
+	jobs := batch(t, 3)
+	res := runPolicy(t, c, perf.NewConstant(perf.ConstantParams{}), jobs, New("ls", *DefaultParams()), 1)
+	if got := ExtraShare(metrics.Context{Selected: res.Jobs, Jobs: jobs}); math.Abs(got) > 1e-12 {
+		t.Errorf("constant model: extra share %v, want 0", got)
 	}
 }
