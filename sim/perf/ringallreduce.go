@@ -233,12 +233,14 @@ func Contention(s State, id workload.JobID) (n, p int) {
 	if len(mine) <= 1 {
 		return len(mine), 0
 	}
-	var seen []workload.JobID
+	var buf [16]workload.JobID
+	seen := buf[:0]
 	for _, srv := range mine {
 		seen = seen[:0]
 		count := 0
-		for _, g := range c.Servers[srv].GPUs() {
-			for _, j := range s.JobsOn(g) {
+		sv := &c.Servers[srv]
+		for k := range sv.NumGPUs {
+			for _, j := range s.JobsOn(sv.FirstGPU + cluster.GPUID(k)) {
 				if containsJob(seen, j) {
 					continue
 				}

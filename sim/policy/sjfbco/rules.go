@@ -44,19 +44,35 @@ func (v *view) gpuEnd() cluster.GPUID {
 
 // leastU is FA-FFP's literal rule (spec 004 §2.3) and LS's: the n eligible
 // GPUs with least U, ties by (server, GPU) index, which GPU IDs follow.
+//
+// It keeps the n best seen so far in order while scanning the GPUs by
+// index (a later GPU goes behind those of equal U), which is the stable
+// sort's prefix at O(N·n) for the small n of a job.
 func (v *view) leastU(n int, w float64) []cluster.GPUID {
-	e := v.buf[:0]
+	best := make([]cluster.GPUID, 0, n)
+	count := 0
 	for g := range v.gpuEnd() {
-		if v.eligible(g, w) {
-			e = append(e, g)
+		if !v.eligible(g, w) {
+			continue
 		}
+		count++
+		if len(best) == n && v.u[g] >= v.u[best[n-1]] {
+			continue
+		}
+		i := len(best)
+		for i > 0 && v.u[best[i-1]] > v.u[g] {
+			i--
+		}
+		if len(best) < n {
+			best = append(best, 0)
+		}
+		copy(best[i+1:], best[i:len(best)-1])
+		best[i] = g
 	}
-	v.buf = e
-	if len(e) < n {
+	if count < n {
 		return nil
 	}
-	slices.SortStableFunc(e, func(a, b cluster.GPUID) int { return cmpF(v.u[a], v.u[b]) })
-	return slices.Clone(e[:n])
+	return best
 }
 
 // firstFit is FF (spec 004 §2.5): the first n eligible GPUs by index.

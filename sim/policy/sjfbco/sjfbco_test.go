@@ -3,7 +3,9 @@ package sjfbco
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -370,5 +372,38 @@ func TestExtraShare(t *testing.T) {
 	res := runPolicy(t, c, perf.NewConstant(perf.ConstantParams{}), jobs, New("ls", *DefaultParams()), 1)
 	if got := ExtraShare(metrics.Context{Selected: res.Jobs, Jobs: jobs}); math.Abs(got) > 1e-12 {
 		t.Errorf("constant model: extra share %v, want 0", got)
+	}
+}
+
+// leastU keeps the n smallest U in one pass; it must equal the stable
+// sort by U of the eligible GPUs (ties by index), on random loads with
+// many ties.
+func TestLeastUIsTheStableSortPrefix(t *testing.T) {
+	c := mustCluster(t, paperCaps...)
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := range 200 {
+		u := make([]float64, len(c.GPUs))
+		idle := make([]bool, len(c.GPUs))
+		for g := range u {
+			u[g] = float64(r.IntN(5)) * 50
+			idle[g] = r.IntN(3) > 0
+		}
+		v := view{c: c, servers: len(c.Servers), u: u, theta: 150, idle: func(g cluster.GPUID) bool { return idle[g] }}
+		n := []int{1, 2, 4, 8, 16, 32}[trial%6]
+		var want []cluster.GPUID
+		for g := range cluster.GPUID(len(u)) {
+			if v.eligible(g, 40) {
+				want = append(want, g)
+			}
+		}
+		slices.SortStableFunc(want, func(a, b cluster.GPUID) int { return cmpF(u[a], u[b]) })
+		if len(want) < n {
+			want = nil
+		} else {
+			want = want[:n]
+		}
+		if got := v.leastU(n, 40); !reflect.DeepEqual(got, want) {
+			t.Fatalf("trial %d, n=%d: got %v, want %v", trial, n, got, want)
+		}
 	}
 }
