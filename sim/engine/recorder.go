@@ -32,9 +32,12 @@ type JobRecord struct {
 	Migrations  int
 	Resizes     int
 	Starts      int
-	// Servers and Split are kept under perf models that split iteration
-	// times (perf.Splitter): the servers the job ran on, ascending, and its
-	// mean iteration time split into parts (nil for other models).
+}
+
+// JobSplit is kept per job under perf models that split iteration times
+// (perf.Splitter): the servers the job ran on, ascending, and its mean
+// iteration time in parts (nil when it did no work).
+type JobSplit struct {
 	Servers []cluster.ServerID
 	Split   *perf.IterSplit
 }
@@ -160,6 +163,9 @@ type Result struct {
 	Log         []Decision
 	Series      []Series // time series policies recorded (see State.Record)
 	Stats       Stats
+	// Splits, by job, under perf models that split iteration times
+	// (perf.Splitter); nil for other models.
+	Splits []JobSplit
 }
 
 // Unfinished lists the jobs that did not finish.

@@ -494,6 +494,7 @@ func (s *State) finalize() {
 		return true
 	})
 	s.res.Jobs = make([]JobRecord, len(s.jobs))
+	s.res.Splits = s.split.records(s.js)
 	for i := range s.jobs {
 		job, j := &s.jobs[i], &s.js[i]
 		r := JobRecord{
@@ -508,7 +509,6 @@ func (s *State) finalize() {
 		if j.status == Pending {
 			r.WaitS += s.now - j.waitSince
 		}
-		s.split.record(&r, i, j.done)
 		s.res.Jobs[i] = r
 	}
 	sort.Slice(s.res.Intervals, func(a, b int) bool {

@@ -53,15 +53,19 @@ func (l *splitLog) update(s *State, j int) {
 	}
 }
 
-// record fills the job record's mean split and servers.
-func (l *splitLog) record(r *JobRecord, j int, done float64) {
+// records returns each job's servers and mean split.
+func (l *splitLog) records(js []jobState) []JobSplit {
 	if l == nil {
-		return
+		return nil
 	}
-	r.Servers = l.servers[j]
-	if done > 0 {
-		mean := perf.IterSplit{}
-		mean.AddScaled(l.sum[j], 1/done)
-		r.Split = &mean
+	out := make([]JobSplit, len(js))
+	for j := range out {
+		out[j].Servers = l.servers[j]
+		if done := js[j].done; done > 0 {
+			mean := perf.IterSplit{}
+			mean.AddScaled(l.sum[j], 1/done)
+			out[j].Split = &mean
+		}
 	}
+	return out
 }

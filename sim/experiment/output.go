@@ -77,7 +77,11 @@ func (rep *Report) Output(seed uint64) Output {
 		}
 		if r.Result != nil {
 			for _, j := range r.Result.Jobs {
-				po.Jobs = append(po.Jobs, jobOutput(j, r.spec(j.Job)))
+				o := jobOutput(j, r.spec(j.Job))
+				if sp := r.Result.Splits; int(j.Job) < len(sp) {
+					o.Servers, o.IterSplit = sp[j.Job].Servers, sp[j.Job].Split
+				}
+				po.Jobs = append(po.Jobs, o)
 			}
 			po.Series = r.Result.Series
 			po.Notes = r.Result.Notes()
@@ -89,8 +93,7 @@ func (rep *Report) Output(seed uint64) Output {
 
 func jobOutput(j engine.JobRecord, spec *workload.Job) JobOutput {
 	o := JobOutput{ID: j.Name, Model: j.Model, GPUs: j.GPUs, Weight: spec.EffectiveWeight(), Entity: spec.Entity,
-		Status: j.Status.String(), ArrivalS: j.ArrivalS, Preemptions: j.Preemptions, Migrations: j.Migrations, Reason: j.Reason,
-		Servers: j.Servers, IterSplit: j.Split}
+		Status: j.Status.String(), ArrivalS: j.ArrivalS, Preemptions: j.Preemptions, Migrations: j.Migrations, Reason: j.Reason}
 	if j.FirstStartS >= 0 {
 		o.StartS, o.QueueS = ptr(j.FirstStartS), ptr(j.QueueS)
 	}

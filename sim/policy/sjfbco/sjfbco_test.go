@@ -290,24 +290,25 @@ func TestJobRecordsSplitIterations(t *testing.T) {
 		p.Progress = progress
 		res := runPolicy(t, c, perf.NewRAR(*p), batch(t, 2), New("ls", *DefaultParams()), 1)
 		split := 0
-		for _, r := range res.Jobs {
-			if r.Split == nil || len(r.Servers) == 0 {
+		for i, r := range res.Jobs {
+			x := res.Splits[i]
+			if x.Split == nil || len(x.Servers) == 0 {
 				t.Fatalf("%s: job %s has no split or servers", progress, r.Name)
 			}
-			if got := r.Split.Total() * r.Iterations; math.Abs(got-r.RunS) > 1e-9*r.RunS {
+			if got := x.Split.Total() * r.Iterations; math.Abs(got-r.RunS) > 1e-9*r.RunS {
 				t.Fatalf("%s: job %s: mean iteration × iterations = %v, run time %v", progress, r.Name, got, r.RunS)
 			}
-			if len(r.Servers) == 1 && (r.Split.Inter != 0 || r.Split.Contention != 0) {
-				t.Fatalf("%s: job %s on one server has inter-server parts %+v", progress, r.Name, *r.Split)
+			if len(x.Servers) == 1 && (x.Split.Inter != 0 || x.Split.Contention != 0) {
+				t.Fatalf("%s: job %s on one server has inter-server parts %+v", progress, r.Name, *x.Split)
 			}
-			if len(r.Servers) > 1 {
+			if len(x.Servers) > 1 {
 				split++
-				if r.Split.Inter == 0 || r.Split.Intra != 0 {
-					t.Fatalf("%s: split job %s: %+v", progress, r.Name, *r.Split)
+				if x.Split.Inter == 0 || x.Split.Intra != 0 {
+					t.Fatalf("%s: split job %s: %+v", progress, r.Name, *x.Split)
 				}
 			}
-			if progress == "exact" && r.Split.Rounding != 0 {
-				t.Fatalf("exact progress rounds: %+v", *r.Split)
+			if progress == "exact" && x.Split.Rounding != 0 {
+				t.Fatalf("exact progress rounds: %+v", *x.Split)
 			}
 		}
 		if split == 0 {
@@ -316,8 +317,8 @@ func TestJobRecordsSplitIterations(t *testing.T) {
 	}
 	jobs := batch(t, 2)
 	res := runPolicy(t, c, perf.NewConstant(perf.ConstantParams{}), jobs, New("ls", *DefaultParams()), 1)
-	if r := res.Jobs[0]; r.Split != nil || r.Servers != nil {
-		t.Errorf("constant model: split %v, servers %v", r.Split, r.Servers)
+	if res.Splits != nil {
+		t.Errorf("constant model: splits %v", res.Splits)
 	}
 }
 
