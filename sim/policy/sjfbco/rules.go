@@ -89,12 +89,69 @@ func (v *view) firstFit(n int, w float64) []cluster.GPUID {
 	return nil
 }
 
+// bestFit is FA-FFP's fragment-aware variant (spec 004 §2.3, option
+// bestfit): the server with the fewest eligible GPUs that still holds the
+// job, else servers by most eligible GPUs first (fewest servers); least-U
+// GPUs inside each server (ties by index either way).
+func (v *view) bestFit(n int, w float64) []cluster.GPUID {
+	count := make([]int, v.servers)
+	total, best := 0, -1
+	for i := range v.servers {
+		s := &v.c.Servers[i]
+		for k := range s.NumGPUs {
+			if v.eligible(s.FirstGPU+cluster.GPUID(k), w) {
+				count[i]++
+			}
+		}
+		total += count[i]
+		if count[i] >= n && (best < 0 || count[i] < count[best]) {
+			best = i
+		}
+	}
+	if total < n {
+		return nil
+	}
+	order := []int{best}
+	if best < 0 {
+		order = order[:0]
+		for i := range v.servers {
+			order = append(order, i)
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return count[b] - count[a] })
+	}
+	out := make([]cluster.GPUID, 0, n)
+	for _, i := range order {
+		out = append(out, v.serverLeastU(cluster.ServerID(i), n-len(out), w)...)
+		if len(out) == n {
+			break
+		}
+	}
+	return out
+}
+
+// serverLeastU returns up to n eligible GPUs of server id, least U first.
+func (v *view) serverLeastU(id cluster.ServerID, n int, w float64) []cluster.GPUID {
+	s := &v.c.Servers[id]
+	var e []cluster.GPUID
+	for k := range s.NumGPUs {
+		if g := s.FirstGPU + cluster.GPUID(k); v.eligible(g, w) {
+			e = append(e, g)
+		}
+	}
+	slices.SortStableFunc(e, func(a, b cluster.GPUID) int { return cmpF(v.u[a], v.u[b]) })
+	return e[:min(n, len(e))]
+}
+
 // lbsgf is Algorithm 3 (spec 004 §2.4): servers by average U ascending
 // (ties by index), the shortest prefix whose capacity reaches λ·n (every
 // server when none does), then each server's eligible GPUs by U in that
 // order; the first n of that list, so the job lands on the least busy
 // servers and is consolidated there.
-func (v *view) lbsgf(n int, w, lambda float64) []cluster.GPUID {
+//
+// With capacityTie, servers of equal average U go larger first (fewer
+// splits at the start); with pickLeastU, the job takes the least-U GPUs of
+// the whole candidate list rather than its server-major prefix.
+func (v *view) lbsgf(n int, w, lambda float64, capacityTie, pickLeastU bool) []cluster.GPUID {
 	srv := v.sbuf[:0]
 	v.avg = v.avg[:0]
 	for i := range v.servers {
@@ -107,7 +164,12 @@ func (v *view) lbsgf(n int, w, lambda float64) []cluster.GPUID {
 		v.avg = append(v.avg, sum/float64(s.NumGPUs))
 	}
 	v.sbuf = srv
-	slices.SortStableFunc(srv, func(a, b cluster.ServerID) int { return cmpF(v.avg[a], v.avg[b]) })
+	slices.SortStableFunc(srv, func(a, b cluster.ServerID) int {
+		if c := cmpF(v.avg[a], v.avg[b]); c != 0 || !capacityTie {
+			return c
+		}
+		return v.c.Servers[b].NumGPUs - v.c.Servers[a].NumGPUs
+	})
 	need, capSum, m := lambda*float64(n), 0, 0
 	for m < len(srv) && float64(capSum) < need {
 		capSum += v.c.Servers[srv[m]].NumGPUs
@@ -127,6 +189,9 @@ func (v *view) lbsgf(n int, w, lambda float64) []cluster.GPUID {
 	v.buf = l
 	if len(l) < n {
 		return nil
+	}
+	if pickLeastU {
+		slices.SortStableFunc(l, func(a, b cluster.GPUID) int { return cmpF(v.u[a], v.u[b]) })
 	}
 	return slices.Clone(l[:n])
 }

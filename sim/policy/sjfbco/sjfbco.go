@@ -22,6 +22,7 @@ import (
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/schema"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -36,11 +37,36 @@ type Params struct {
 	Bisection  string  `json:"bisection,omitempty" enum:",improvement,feasibility" help:"move θ_u left when this θ improved on the best makespan so far (improvement, the paper's Algorithm 1) or when it was feasible (spec 004 A7)"`
 	KappaLoop  string  `json:"kappa_loop,omitempty" enum:",distinct,literal" help:"SJF-BCO: try κ only at the distinct job sizes (distinct, exact and faster) or at every κ from 1 to the largest job (literal)"`
 	MaxServers int     `json:"max_servers,omitempty" min:"0" max:"100000" help:"use only the cluster's first n servers (0: all), so that a sweep over n keeps capacity nested as Fig. 6 asks"`
+	// LambdaByGPUs gives λ_j per job size.
+	LambdaByGPUs []SizeLambda `json:"lambda_by_gpus,omitempty" help:"SJF-BCO: λ_j for the jobs of a given size, instead of lambda (the paper allows a λ per job)"`
+	FAFFP        string       `json:"faffp,omitempty" enum:",least_u,bestfit" help:"SJF-BCO: FA-FFP as the pseudo-code (least_u: the least-loaded idle GPUs anywhere, ties first-fit) or as the prose's fragment-aware packing (bestfit: the fullest server that still holds the job; spec 004 A8)"`
+	LBSGFPick    string       `json:"lbsgf_pick,omitempty" enum:",list,least_u" help:"SJF-BCO: LBSGF takes the first G_j GPUs of its server-major list (list, the default: consolidated on the least busy servers) or the least-loaded among its candidates (least_u; spec 004 A9)"`
+	LBSGFTie     string       `json:"lbsgf_tie,omitempty" enum:",index,capacity" help:"SJF-BCO: among servers of equal average load LBSGF prefers the lower index (index) or the larger server (capacity: fewer splits at the start)"`
+}
+
+// Check refuses a job size given two λ_j.
+func (p *Params) Check() []schema.Problem {
+	var ps []schema.Problem
+	seen := map[int]int{}
+	for i, sl := range p.LambdaByGPUs {
+		if k, dup := seen[sl.GPUs]; dup {
+			ps = append(ps, schema.Problem{Path: schema.Index("lambda_by_gpus", i) + ".gpus", Msg: fmt.Sprintf("%d GPUs already has a λ in lambda_by_gpus[%d]", sl.GPUs, k)})
+		}
+		seen[sl.GPUs] = i
+	}
+	return ps
+}
+
+// SizeLambda is λ for the jobs of one size.
+type SizeLambda struct {
+	GPUs   int     `json:"gpus" min:"1" max:"4096" help:"job size in GPUs"`
+	Lambda float64 `json:"lambda" min:"1" max:"1000" help:"λ_j of those jobs"`
 }
 
 // DefaultParams returns the paper's settings.
 func DefaultParams() *Params {
-	return &Params{Horizon: 1200, Lambda: 1, U: 1, Order: "input", Bisection: "improvement", KappaLoop: "distinct"}
+	return &Params{Horizon: 1200, Lambda: 1, U: 1, Order: "input", Bisection: "improvement", KappaLoop: "distinct",
+		FAFFP: "least_u", LBSGFPick: "list", LBSGFTie: "index"}
 }
 
 // Policy is one of the family's policies in the engine.
@@ -166,7 +192,8 @@ func (p *Policy) makePlan(s *engine.State) error {
 	p.rng = rand.New(rand.NewPCG(s.Rand().Uint64(), 0x5eed_bc0))
 	p.u = make([]float64, len(c.GPUs))
 	p.v = view{c: c, servers: servers, u: p.u}
-	base := rule{kind: p.kind, lambda: p.p.Lambda, u: p.p.U, theta: p.p.Horizon}
+	base := p.p.baseRule(p.kind)
+	base.theta = p.p.Horizon
 	if p.kind == "rand" { // θ = T, no bisection (spec 004 §2.5)
 		p.pl = &plan{rule: base, feasible: true}
 		s.Log(-1, "RAND: θ_u = T = %g, servers and GPUs in a seeded random order, no bisection", p.p.Horizon)
@@ -178,6 +205,19 @@ func (p *Policy) makePlan(s *engine.State) error {
 	return nil
 }
 
+// baseRule is the rule of policy kind before the plan sets θ and κ.
+func (p *Params) baseRule(kind string) rule {
+	r := rule{kind: kind, lambda: p.Lambda, u: p.U, bestFit: p.FAFFP == "bestfit",
+		capacityTie: p.LBSGFTie == "capacity", pickLeastU: p.LBSGFPick == "least_u"}
+	for _, sl := range p.LambdaByGPUs {
+		if r.lambdaOf == nil {
+			r.lambdaOf = map[int]float64{}
+		}
+		r.lambdaOf[sl.GPUs] = sl.Lambda
+	}
+	return r
+}
+
 // planFor runs the bisection of policy kind ("sjf-bco", "ff" or "ls") for
 // jobs on the first servers of c under model m.
 func planFor(c *cluster.Cluster, servers int, jobs []workload.Job, m perf.Model, kind string, p Params) plan {
@@ -186,7 +226,7 @@ func planFor(c *cluster.Cluster, servers int, jobs []workload.Job, m perf.Model,
 		order = sjfOrder(jobs)
 	}
 	pr := planner{t: newTrial(c, servers, jobs, m), order: order, horizon: p.Horizon, literal: p.Bisection != "feasibility"}
-	base := rule{kind: kind, lambda: p.Lambda, u: p.U}
+	base := p.baseRule(kind)
 	kappas := []int{0}
 	if kind == "sjf-bco" {
 		kappas = kappaClasses(jobs, p.KappaLoop == "literal")

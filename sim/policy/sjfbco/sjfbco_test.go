@@ -219,17 +219,17 @@ func TestLSIsSJFBCOAtLargestKappa(t *testing.T) {
 func TestLBSGFSelection(t *testing.T) {
 	c := mustCluster(t, 4, 8, 16, 32)
 	v := view{c: c, servers: 4, u: make([]float64, len(c.GPUs)), theta: 100, idle: func(cluster.GPUID) bool { return true }}
-	got := perf.Servers(c, v.lbsgf(8, 1, 1))
+	got := perf.Servers(c, v.lbsgf(8, 1, 1, false, false))
 	if !reflect.DeepEqual(got, []cluster.ServerID{0, 1}) {
 		t.Errorf("λ=1: servers %v, want s1 and s2", got)
 	}
-	if g := v.lbsgf(8, 1, 1); c.GPUs[g[3]].Server != 0 || c.GPUs[g[4]].Server != 1 {
+	if g := v.lbsgf(8, 1, 1, false, false); c.GPUs[g[3]].Server != 0 || c.GPUs[g[4]].Server != 1 {
 		t.Errorf("λ=1: want 4 GPUs on s1, then s2: %v", g)
 	}
 	// λ = 8: the prefix must reach 64 GPUs; all four servers (60) are
 	// candidates, still least busy first, so the job takes s1 then s2.
 	v.u[0] = 50 // s1's average U is now 12.5: it goes last
-	got = perf.Servers(c, v.lbsgf(8, 1, 8))
+	got = perf.Servers(c, v.lbsgf(8, 1, 8, false, false))
 	if !reflect.DeepEqual(got, []cluster.ServerID{1}) {
 		t.Errorf("λ=8 with s1 busy: servers %v, want s2 alone", got)
 	}
@@ -238,7 +238,7 @@ func TestLBSGFSelection(t *testing.T) {
 	for g := range 4 {
 		v.u[g] = 99.5
 	}
-	if g := v.lbsgf(8, 1, 1); g != nil && c.GPUs[g[0]].Server == 0 {
+	if g := v.lbsgf(8, 1, 1, false, false); g != nil && c.GPUs[g[0]].Server == 0 {
 		t.Errorf("a GPU over the cap was chosen: %v", g)
 	}
 }
@@ -406,5 +406,84 @@ func TestLeastUIsTheStableSortPrefix(t *testing.T) {
 		if got := v.leastU(n, 40); !reflect.DeepEqual(got, want) {
 			t.Fatalf("trial %d, n=%d: got %v, want %v", trial, n, got, want)
 		}
+	}
+}
+
+// Spec 004 §6 test 5's variants and FA-FFP's best fit (§2.3, §2.4).
+func TestPlacementVariants(t *testing.T) {
+	c := mustCluster(t, 4, 8, 16, 32)
+	fresh := func() *view {
+		return &view{c: c, servers: 4, u: make([]float64, len(c.GPUs)), theta: 100, idle: func(cluster.GPUID) bool { return true }}
+	}
+	v := fresh()
+	if got := perf.Servers(c, v.lbsgf(8, 1, 1, true, false)); !reflect.DeepEqual(got, []cluster.ServerID{3}) {
+		t.Errorf("capacity tie: servers %v, want s4 alone", got)
+	}
+	// list against least_u: on servers of 4 and 8 GPUs, s1 (U 3, 3, 0, 0;
+	// average 1.5) comes before s2 (all 2). A 6-GPU job takes all of s1
+	// then two of s2 from the list, but only s1's two unloaded GPUs and
+	// four of s2 by least U.
+	c2 := mustCluster(t, 4, 8)
+	w := &view{c: c2, servers: 2, u: []float64{3, 3, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2}, theta: 100, idle: func(cluster.GPUID) bool { return true }}
+	onS1 := func(gpus []cluster.GPUID) (n int) {
+		for _, g := range gpus {
+			if c2.GPUs[g].Server == 0 {
+				n++
+			}
+		}
+		return n
+	}
+	if got := onS1(w.lbsgf(6, 1, 1, false, false)); got != 4 {
+		t.Errorf("list pick: %d GPUs on s1, want 4", got)
+	}
+	if got := onS1(w.lbsgf(6, 1, 1, false, true)); got != 2 {
+		t.Errorf("least_u pick: %d GPUs on s1, want 2", got)
+	}
+	v = fresh()
+	for _, bf := range []struct {
+		n    int
+		want []cluster.ServerID
+	}{{4, []cluster.ServerID{0}}, {8, []cluster.ServerID{1}}, {10, []cluster.ServerID{2}}, {40, []cluster.ServerID{2, 3}}} {
+		if got := perf.Servers(c, v.bestFit(bf.n, 1)); !reflect.DeepEqual(got, bf.want) {
+			t.Errorf("best fit of %d GPUs: servers %v, want %v", bf.n, got, bf.want)
+		}
+	}
+	p := DefaultParams()
+	p.LambdaByGPUs = []SizeLambda{{GPUs: 8, Lambda: 8}}
+	r := p.baseRule("sjf-bco")
+	if r.lambdaFor(&workload.Job{GPUs: 8}) != 8 || r.lambdaFor(&workload.Job{GPUs: 4}) != 1 {
+		t.Errorf("λ_j: %v", r.lambdaOf)
+	}
+	p.LambdaByGPUs = append(p.LambdaByGPUs, SizeLambda{GPUs: 8, Lambda: 2})
+	if ps := p.Check(); len(ps) != 1 || ps[0].Path != "lambda_by_gpus[1].gpus" {
+		t.Errorf("duplicate size: %v", ps)
+	}
+}
+
+// The feasibility variant of the bisection moves left exactly when the
+// best trial at θ finishes by T, and its plan is the last such θ.
+func TestBisectionFeasibilityVariant(t *testing.T) {
+	c := mustCluster(t, paperCaps...)
+	jobs := batch(t, 5)
+	m := model("contended")
+	if err := m.Prepare(c, jobs); err != nil {
+		t.Fatal(err)
+	}
+	p := DefaultParams()
+	p.Bisection = "feasibility"
+	pl := planFor(c, len(c.Servers), jobs, m, "sjf-bco", *p)
+	lo, hi := 1.0, 1200.0
+	for _, s := range pl.steps {
+		if s.theta != math.Floor((lo+hi)/2) {
+			t.Fatalf("θ %v is not the midpoint of [%v, %v]", s.theta, lo, hi)
+		}
+		if s.makespan < 1200 {
+			hi = s.theta - 1
+		} else {
+			lo = s.theta + 1
+		}
+	}
+	if !pl.feasible || pl.makespan >= 1200 {
+		t.Errorf("plan %+v", pl)
 	}
 }

@@ -13,11 +13,22 @@ import (
 // size, under which cap θ_u. It is what a trial runs and what the engine
 // policy follows once the plan has chosen θ and κ.
 type rule struct {
-	kind   string  // "sjf-bco", "ff", "ls" or "rand"
-	kappa  int     // sjf-bco: jobs of at most κ GPUs use FA-FFP, larger ones LBSGF
-	lambda float64 // LBSGF's λ
-	theta  float64 // θ_u; +Inf for none
-	u      float64 // the estimate's upper ratio u: a job adds ρ̂/u to U
+	kind     string          // "sjf-bco", "ff", "ls" or "rand"
+	kappa    int             // sjf-bco: jobs of at most κ GPUs use FA-FFP, larger ones LBSGF
+	lambda   float64         // LBSGF's λ
+	lambdaOf map[int]float64 // λ_j by job size, where it differs from lambda
+	theta    float64         // θ_u; +Inf for none
+	u        float64         // the estimate's upper ratio u: a job adds ρ̂/u to U
+
+	bestFit, capacityTie, pickLeastU bool // the spec's variants of FA-FFP and LBSGF
+}
+
+// lambdaFor is λ_j of job j.
+func (r *rule) lambdaFor(j *workload.Job) float64 {
+	if l, ok := r.lambdaOf[j.GPUs]; ok {
+		return l
+	}
+	return r.lambda
 }
 
 // load is what job j adds to each of its GPUs' U.
@@ -37,9 +48,12 @@ func (r *rule) place(v *view, j *workload.Job, rng *rand.Rand) ([]cluster.GPUID,
 		return v.random(j.GPUs, w, rng), ruleRAND
 	}
 	if j.GPUs <= r.kappa {
+		if r.bestFit {
+			return v.bestFit(j.GPUs, w), ruleFAFFP
+		}
 		return v.leastU(j.GPUs, w), ruleFAFFP
 	}
-	return v.lbsgf(j.GPUs, w, r.lambda), ruleLBSGF
+	return v.lbsgf(j.GPUs, w, r.lambdaFor(j), r.capacityTie, r.pickLeastU), ruleLBSGF
 }
 
 // trial is one full simulation of a rule from time 0 with fresh state
