@@ -14,7 +14,7 @@ func BenchmarkPlan160Jobs20Servers(b *testing.B) {
 	}
 	var pl plan
 	for b.Loop() {
-		pl = planFor(c, len(c.Servers), jobs, m, "sjf-bco", *DefaultParams())
+		pl = planFor(c, len(c.Servers), jobs, sjfOrder(jobs), m, "sjf-bco", *DefaultParams())
 	}
 	b.ReportMetric(float64(pl.trials), "trials")
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
@@ -185,10 +186,14 @@ func (p *Policy) makePlan(s *engine.State) error {
 	if p.p.MaxServers > 0 {
 		servers = min(servers, p.p.MaxServers)
 	}
-	p.order = inputOrder(jobs)
-	if p.kind == "sjf-bco" || p.p.Order == "sjf" {
-		p.order = sjfOrder(jobs)
-	}
+	p.order = jobOrder(jobs, p.kind, p.p.Order)
+	p.order = slices.DeleteFunc(p.order, func(id workload.JobID) bool {
+		if s.Status(id) == engine.Unschedulable { // the engine reported it; it never runs
+			s.Log(id, "%s: %s can never run on this cluster and is left out of the plan", p.title, jobs[id].Name)
+			return true
+		}
+		return false
+	})
 	p.rng = rand.New(rand.NewPCG(s.Rand().Uint64(), 0x5eed_bc0))
 	p.u = make([]float64, len(c.GPUs))
 	p.v = view{c: c, servers: servers, u: p.u}
@@ -199,7 +204,7 @@ func (p *Policy) makePlan(s *engine.State) error {
 		s.Log(-1, "RAND: θ_u = T = %g, servers and GPUs in a seeded random order, no bisection", p.p.Horizon)
 		return nil
 	}
-	pl := planFor(c, servers, jobs, s.Perf(), p.kind, p.p)
+	pl := planFor(c, servers, jobs, p.order, s.Perf(), p.kind, p.p)
 	p.pl = &pl
 	s.Log(-1, "%s", pl.describe(p.title))
 	return nil
@@ -218,13 +223,18 @@ func (p *Params) baseRule(kind string) rule {
 	return r
 }
 
-// planFor runs the bisection of policy kind ("sjf-bco", "ff" or "ls") for
-// jobs on the first servers of c under model m.
-func planFor(c *cluster.Cluster, servers int, jobs []workload.Job, m perf.Model, kind string, p Params) plan {
-	order := inputOrder(jobs)
-	if kind == "sjf-bco" || p.Order == "sjf" {
-		order = sjfOrder(jobs)
+// jobOrder is the strict order policy kind starts jobs in: SJF-BCO's
+// fewest GPUs first, the baselines' input order unless asked otherwise.
+func jobOrder(jobs []workload.Job, kind, order string) []workload.JobID {
+	if kind == "sjf-bco" || order == "sjf" {
+		return sjfOrder(jobs)
 	}
+	return inputOrder(jobs)
+}
+
+// planFor runs the bisection of policy kind ("sjf-bco", "ff" or "ls") for
+// jobs, started in order, on the first servers of c under model m.
+func planFor(c *cluster.Cluster, servers int, jobs []workload.Job, order []workload.JobID, m perf.Model, kind string, p Params) plan {
 	pr := planner{t: newTrial(c, servers, jobs, m), order: order, horizon: p.Horizon, literal: p.Bisection != "feasibility"}
 	base := p.baseRule(kind)
 	kappas := []int{0}
@@ -260,8 +270,12 @@ func (p *Policy) theory(s *engine.State) {
 	}
 	lower := max(longest, work/float64(gpus))
 	lemma3 := float64(ng) * maxU
-	s.Log(-1, "%s done: makespan %.2f slots (plan predicted %.2f); lower bound max(longest ρ̂, GPU-work / GPUs) = %.2f; Lemma 3: makespan ≤ n_g·max U = %d × %.2f = %.2f",
-		p.title, s.Now(), p.pl.makespan, lower, ng, maxU, lemma3)
+	predicted := ""
+	if p.kind != "rand" {
+		predicted = fmt.Sprintf(" (plan predicted %.2f)", p.pl.makespan)
+	}
+	s.Log(-1, "%s done: makespan %.2f slots%s; lower bound max(longest ρ̂, GPU-work / GPUs) = %.2f; Lemma 3: makespan ≤ n_g·max U = %d × %.2f = %.2f",
+		p.title, s.Now(), predicted, lower, ng, maxU, lemma3)
 	s.Record("sjfbco/lower_bound", -1, lower)
 	s.Record("sjfbco/lemma3_bound", -1, lemma3)
 	if m, ok := s.Perf().(*perf.RAR); ok && p.kind == "sjf-bco" {

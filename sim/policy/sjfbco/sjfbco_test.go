@@ -113,7 +113,7 @@ func TestBisectionMonotone(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, kind := range []string{"sjf-bco", "ls", "ff"} {
-		pl := planFor(c, len(c.Servers), jobs, m, kind, *DefaultParams())
+		pl := planFor(c, len(c.Servers), jobs, jobOrder(jobs, kind, "input"), m, kind, *DefaultParams())
 		best, lo, hi := 1200.0, 1.0, 1200.0
 		var last step
 		for i, s := range pl.steps {
@@ -181,9 +181,9 @@ func TestKappaDedupe(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := DefaultParams()
-	a := planFor(c, len(c.Servers), jobs, m, "sjf-bco", *p)
+	a := planFor(c, len(c.Servers), jobs, sjfOrder(jobs), m, "sjf-bco", *p)
 	p.KappaLoop = "literal"
-	b := planFor(c, len(c.Servers), jobs, m, "sjf-bco", *p)
+	b := planFor(c, len(c.Servers), jobs, sjfOrder(jobs), m, "sjf-bco", *p)
 	if a.makespan != b.makespan || a.rule.kappa != b.rule.kappa || a.rule.theta != b.rule.theta {
 		t.Errorf("distinct: m=%v κ=%d θ=%v; literal: m=%v κ=%d θ=%v", a.makespan, a.rule.kappa, a.rule.theta, b.makespan, b.rule.kappa, b.rule.theta)
 	}
@@ -471,7 +471,7 @@ func TestBisectionFeasibilityVariant(t *testing.T) {
 	}
 	p := DefaultParams()
 	p.Bisection = "feasibility"
-	pl := planFor(c, len(c.Servers), jobs, m, "sjf-bco", *p)
+	pl := planFor(c, len(c.Servers), jobs, sjfOrder(jobs), m, "sjf-bco", *p)
 	lo, hi := 1.0, 1200.0
 	for _, s := range pl.steps {
 		if s.theta != math.Floor((lo+hi)/2) {
@@ -485,5 +485,44 @@ func TestBisectionFeasibilityVariant(t *testing.T) {
 	}
 	if !pl.feasible || pl.makespan >= 1200 {
 		t.Errorf("plan %+v", pl)
+	}
+}
+
+// Bad inputs end in a clear error or a logged exclusion, never a hang: a
+// job larger than the cluster is left out (the engine reports it), a job
+// larger than the servers in use is an error, and so is an arrival after
+// time 0 (the algorithms plan an offline batch).
+func TestBadBatches(t *testing.T) {
+	c := mustCluster(t, 4, 8, 16, 32)
+	small := func(n int) []workload.Job {
+		var jobs []workload.Job
+		for i := range n {
+			jobs = append(jobs, workload.Job{ID: workload.JobID(i), Name: string(rune('a' + i)), GPUs: 1 << (i % 4), DurationS: 50 + float64(i), Iterations: 2000})
+		}
+		return jobs
+	}
+	jobs := append(small(6), workload.Job{ID: 6, Name: "huge", GPUs: 64, DurationS: 100, Iterations: 4000})
+	pol := New("sjf-bco", *DefaultParams())
+	res := runPolicy(t, c, model("contended"), jobs, pol, 1)
+	if res.Jobs[6].Status != engine.Unschedulable || res.Jobs[5].Status != engine.Finished {
+		t.Errorf("statuses %v, %v", res.Jobs[6].Status, res.Jobs[5].Status)
+	}
+	run := func(jobs []workload.Job, p *Params) error {
+		m := model("contended")
+		if err := m.Prepare(c, jobs); err != nil {
+			t.Fatal(err)
+		}
+		_, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: New("ls", *p), Seed: 1})
+		return err
+	}
+	p := DefaultParams()
+	p.MaxServers = 2 // 12 GPUs: the 16- and 32-GPU jobs cannot fit
+	if err := run(append(small(4), workload.Job{ID: 4, Name: "big", GPUs: 16, DurationS: 100, Iterations: 4000}), p); err == nil || !strings.Contains(err.Error(), "does not fit the 2 servers in use") {
+		t.Errorf("job over the servers in use: %v", err)
+	}
+	late := small(3)
+	late[2].ArrivalS = 10
+	if err := run(late, DefaultParams()); err == nil || !strings.Contains(err.Error(), "offline batch") {
+		t.Errorf("late arrival: %v", err)
 	}
 }
