@@ -142,6 +142,26 @@ func (v *view) serverLeastU(id cluster.ServerID, n int, w float64) []cluster.GPU
 	return e[:min(n, len(e))]
 }
 
+// spread takes eligible GPUs round-robin over the servers (slot 0 of
+// every server, then slot 1, ...): each ring as far apart as possible, the
+// placement of the measurement the paper quotes from Wang et al. A
+// teaching option of FF, not one of the paper's algorithms.
+func (v *view) spread(n int, w float64) []cluster.GPUID {
+	out := make([]cluster.GPUID, 0, n)
+	for k := range v.c.MaxGPUsPerServer() {
+		for i := range v.servers {
+			s := &v.c.Servers[i]
+			if g := s.FirstGPU + cluster.GPUID(k); k < s.NumGPUs && v.eligible(g, w) {
+				out = append(out, g)
+				if len(out) == n {
+					return out
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // lbsgf is Algorithm 3 (spec 004 §2.4): servers by average U ascending
 // (ties by index), the shortest prefix whose capacity reaches λ·n (every
 // server when none does), then each server's eligible GPUs by U in that

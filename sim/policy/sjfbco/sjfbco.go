@@ -43,6 +43,7 @@ type Params struct {
 	FAFFP        string       `json:"faffp,omitempty" enum:",least_u,bestfit" help:"SJF-BCO: FA-FFP as the pseudo-code (least_u: the least-loaded idle GPUs anywhere, ties first-fit) or as the prose's fragment-aware packing (bestfit: the fullest server that still holds the job; spec 004 A8)"`
 	LBSGFPick    string       `json:"lbsgf_pick,omitempty" enum:",list,least_u" help:"SJF-BCO: LBSGF takes the first G_j GPUs of its server-major list (list, the default: consolidated on the least busy servers) or the least-loaded among its candidates (least_u; spec 004 A9)"`
 	LBSGFTie     string       `json:"lbsgf_tie,omitempty" enum:",index,capacity" help:"SJF-BCO: among servers of equal average load LBSGF prefers the lower index (index) or the larger server (capacity: fewer splits at the start)"`
+	Spread       bool         `json:"spread,omitempty" help:"FF, for teaching (not in the paper): take GPUs round-robin over the servers, every ring as far apart as possible, as in the measurement the paper quotes from Wang et al. (one 4-GPU job alone 295 s, four spread ones 675 s each)"`
 }
 
 // Check refuses a job size given two λ_j.
@@ -213,7 +214,7 @@ func (p *Policy) makePlan(s *engine.State) error {
 // baseRule is the rule of policy kind before the plan sets θ and κ.
 func (p *Params) baseRule(kind string) rule {
 	r := rule{kind: kind, lambda: p.Lambda, u: p.U, bestFit: p.FAFFP == "bestfit",
-		capacityTie: p.LBSGFTie == "capacity", pickLeastU: p.LBSGFPick == "least_u"}
+		capacityTie: p.LBSGFTie == "capacity", pickLeastU: p.LBSGFPick == "least_u", spread: p.Spread}
 	for _, sl := range p.LambdaByGPUs {
 		if r.lambdaOf == nil {
 			r.lambdaOf = map[int]float64{}

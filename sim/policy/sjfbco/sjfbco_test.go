@@ -526,3 +526,27 @@ func TestBadBatches(t *testing.T) {
 		t.Errorf("late arrival: %v", err)
 	}
 }
+
+// FF's teaching spread puts four 4-GPU jobs on 4 servers × 4 GPUs one
+// worker per server each, so every ring meets the other three (p = 4).
+func TestSpread(t *testing.T) {
+	c := mustCluster(t, 4, 4, 4, 4)
+	var jobs []workload.Job
+	for i := range 4 {
+		jobs = append(jobs, workload.Job{ID: workload.JobID(i), Name: string(rune('a' + i)), GPUs: 4, DurationS: 295, Iterations: 10000})
+	}
+	m := perf.DefaultRARParams()
+	m.Progress = "exact"
+	p := DefaultParams()
+	p.Spread = true
+	res := runPolicy(t, c, perf.NewRAR(*m), jobs, New("ff", *p), 1)
+	for i, sp := range res.Splits {
+		if len(sp.Servers) != 4 || sp.Split.Contention == 0 {
+			t.Errorf("job %d: servers %v, split %+v", i, sp.Servers, *sp.Split)
+		}
+	}
+	packed := runPolicy(t, c, perf.NewRAR(*m), jobs, New("ff", *DefaultParams()), 1)
+	if !(makespan(packed) < makespan(res)) || math.Abs(makespan(packed)-295) > 1e-9 {
+		t.Errorf("packed %v, spread %v", makespan(packed), makespan(res))
+	}
+}

@@ -21,6 +21,7 @@ type rule struct {
 	u        float64         // the estimate's upper ratio u: a job adds ρ̂/u to U
 
 	bestFit, capacityTie, pickLeastU bool // the spec's variants of FA-FFP and LBSGF
+	spread                           bool // FF takes GPUs round-robin over servers (teaching)
 }
 
 // lambdaFor is λ_j of job j.
@@ -41,6 +42,9 @@ func (r *rule) place(v *view, j *workload.Job, rng *rand.Rand) ([]cluster.GPUID,
 	w := r.load(j)
 	switch r.kind {
 	case "ff":
+		if r.spread {
+			return v.spread(j.GPUs, w), ruleFF + " (spread)"
+		}
 		return v.firstFit(j.GPUs, w), ruleFF
 	case "ls":
 		return v.leastU(j.GPUs, w), ruleLS
