@@ -288,6 +288,12 @@ func (p *Policy) theory(s *engine.State) {
 	}
 	if p.kind != "rand" {
 		s.Record("sjfbco/planned_makespan", -1, p.pl.makespan)
+		s.Record("sjfbco/trials", -1, float64(p.pl.trials))
+		feasible := 0.0 // 0: no θ ≤ T finished by T, the paper's "makespan T"
+		if p.pl.feasible {
+			feasible = 1
+		}
+		s.Record("sjfbco/feasible", -1, feasible)
 	}
 	if !math.IsInf(p.pl.rule.theta, 1) { // no cap when no θ ≤ T was feasible
 		s.Record("sjfbco/theta", -1, p.pl.rule.theta)

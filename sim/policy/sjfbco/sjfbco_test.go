@@ -340,6 +340,9 @@ func TestTheoryAndSeries(t *testing.T) {
 	if !(lower <= m && m <= lemma3) {
 		t.Errorf("lower bound %v, makespan %v, Lemma 3 bound %v", lower, m, lemma3)
 	}
+	if one("sjfbco/feasible") != 1 || one("sjfbco/trials") != float64(pol.pl.trials) || pol.pl.trials != 66 {
+		t.Errorf("feasible %v, trials %v (plan %d, want 6 κ × 11 θ)", one("sjfbco/feasible"), one("sjfbco/trials"), pol.pl.trials)
+	}
 	if r := one("sjfbco/theorem5_ratio"); !(r >= 32) {
 		t.Errorf("Theorem 5 ratio %v below n_g = 32", r)
 	}
