@@ -220,6 +220,7 @@ func count(gpus []cluster.GPUID, g cluster.GPUID) int {
 func (s *State) occupy(id workload.JobID, gpus []cluster.GPUID) {
 	j := &s.js[id]
 	j.gpus = append(j.gpus[:0], gpus...)
+	s.split.placed(s.c, int(id), gpus)
 	j.mem = perf.JobMemoryGB(s.cfg.Perf, &s.jobs[id], j.subBatch)
 	compute := s.jobs[id].Compute
 	for _, g := range gpus {

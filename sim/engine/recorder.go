@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -31,6 +32,14 @@ type JobRecord struct {
 	Migrations  int
 	Resizes     int
 	Starts      int
+}
+
+// JobSplit is kept per job under perf models that split iteration times
+// (perf.Splitter): the servers the job ran on, ascending, and its mean
+// iteration time in parts (nil when it did no work).
+type JobSplit struct {
+	Servers []cluster.ServerID
+	Split   *perf.IterSplit
 }
 
 // JCT is the job completion time, finish minus arrival, or -1.
@@ -154,6 +163,9 @@ type Result struct {
 	Log         []Decision
 	Series      []Series // time series policies recorded (see State.Record)
 	Stats       Stats
+	// Splits, by job, under perf models that split iteration times
+	// (perf.Splitter); nil for other models.
+	Splits []JobSplit
 }
 
 // Unfinished lists the jobs that did not finish.

@@ -139,6 +139,7 @@ func newState(cfg Config) (*State, error) {
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x9011c7)), res: &Result{}, maxLog: cfg.MaxLogEntries,
 		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
 	}
+	s.split = newSplitLog(cfg.Perf, len(cfg.Jobs))
 	if s.believed == nil {
 		s.believed = cfg.Perf
 	}
@@ -342,6 +343,7 @@ func (s *State) settle(id workload.JobID) {
 		}
 		j.remaining -= work
 		j.done += work
+		s.split.progressed(int(id), work)
 		j.gpuSeconds += float64(len(j.gpus)) * dt
 		j.runTime += dt
 	}
@@ -415,6 +417,7 @@ func (s *State) recompute() error {
 		}
 		s.res.Stats.RateRecompute++
 		r := s.cfg.Perf.Rate(s, id)
+		s.split.update(s, int(id))
 		if !(r > 0) || math.IsInf(r, 0) {
 			return fmt.Errorf("job %s cannot progress on GPUs %v: the perf model gives rate %v", s.jobs[id].Name, j.gpus, r)
 		}
@@ -492,6 +495,7 @@ func (s *State) finalize() {
 		return true
 	})
 	s.res.Jobs = make([]JobRecord, len(s.jobs))
+	s.res.Splits = s.split.records(s.js)
 	for i := range s.jobs {
 		job, j := &s.jobs[i], &s.js[i]
 		r := JobRecord{

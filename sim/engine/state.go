@@ -92,6 +92,7 @@ type State struct {
 	seriesTotal int               // points over all series, see Record
 	caps        RecorderCaps
 	stall       stallWatch // see watchProgress
+	split       *splitLog  // per-job iteration splits, for perf.Splitter models
 }
 
 // Now is the current simulated time in seconds.

@@ -6,7 +6,9 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -25,7 +27,11 @@ func (rep *Report) Output(seed uint64) results.Output {
 		}
 		if r.Result != nil {
 			for _, j := range r.Result.Jobs {
-				po.Jobs = append(po.Jobs, jobOutput(j, r.spec(j.Job)))
+				o := jobOutput(j, r.spec(j.Job))
+				if sp := r.Result.Splits; int(j.Job) < len(sp) {
+					o.Servers, o.IterSplit = serverIDs(sp[j.Job].Servers), iterSplitOutput(sp[j.Job].Split)
+				}
+				po.Jobs = append(po.Jobs, o)
 			}
 			po.Series = seriesOutput(r.Result.Series)
 			po.Notes = r.Result.Notes()
@@ -134,4 +140,23 @@ func (rep *Report) Table(w io.Writer) {
 			fmt.Fprintf(w, "  error: %v\n", r.Err)
 		}
 	}
+}
+
+func serverIDs(ids []cluster.ServerID) []int32 {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]int32, len(ids))
+	for i, id := range ids {
+		out[i] = int32(id)
+	}
+	return out
+}
+
+func iterSplitOutput(x *perf.IterSplit) *results.IterSplit {
+	if x == nil {
+		return nil
+	}
+	return &results.IterSplit{Compute: x.Compute, Intra: x.Intra, Inter: x.Inter,
+		Contention: x.Contention, Overhead: x.Overhead, Rounding: x.Rounding}
 }

@@ -52,6 +52,26 @@ type JobOutput struct {
 	Preemptions int      `json:"preemptions"`
 	Migrations  int      `json:"migrations"`
 	Reason      string   `json:"reason,omitempty"`
+	// Servers and IterSplit come with perf models that split iteration
+	// times (ring_allreduce): the servers the job's workers ran on and its
+	// mean iteration time in parts, so per-job figures can be recomputed
+	// from the records.
+	Servers   []int32    `json:"servers,omitempty"`
+	IterSplit *IterSplit `json:"iter_split,omitempty"`
+}
+
+// IterSplit is a job's mean iteration time in parts, in seconds: compute
+// (reduction, forward and backward passes), exchange inside one server,
+// exchange across servers uncontended, what sharing the inter-server links
+// with other split rings adds, the per-server overhead, and the rounding to
+// whole iterations per slot.
+type IterSplit struct {
+	Compute    float64 `json:"compute_s"`
+	Intra      float64 `json:"intra_server_s"`
+	Inter      float64 `json:"inter_server_s"`
+	Contention float64 `json:"contention_s"`
+	Overhead   float64 `json:"overhead_s"`
+	Rounding   float64 `json:"slot_rounding_s,omitempty"`
 }
 
 // Summary is the headline metrics of a set of jobs (sim/metrics computes

@@ -8,5 +8,6 @@ import (
 	_ "github.com/schedlab/schedlab/sim/policy/pollux"   // Pollux
 	_ "github.com/schedlab/schedlab/sim/policy/sharing"  // SJF-BSBF, SJF-FFS
 	_ "github.com/schedlab/schedlab/sim/policy/sjf"      // SJF
+	_ "github.com/schedlab/schedlab/sim/policy/sjfbco"   // SJF-BCO, FF, LS, RAND
 	_ "github.com/schedlab/schedlab/sim/policy/tiresias" // Tiresias
 )
