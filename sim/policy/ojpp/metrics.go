@@ -1,0 +1,73 @@
+package ojpp
+
+import (
+	"math"
+
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/metrics"
+)
+
+// The metrics of spec 002 §6.0, computed from the raw records so that every
+// figure can be recomputed from a run's JSON.
+func init() {
+	for _, d := range []metrics.Def{
+		{Name: "gpus_used", Doc: "most GPUs active at once (the paper's devices used)", Fn: gpusUsed},
+		{Name: "degradation", Doc: "ΣJCT / Σ solo time − 1 (OJPP's performance degradation D)", Fn: degradation},
+		{Name: "guaranteed_perf", Doc: "1 / (1 + degradation): OJPP's guaranteed performance (Table 5)", Fn: func(c metrics.Context) float64 {
+			return 1 / (1 + degradation(c))
+		}},
+		{Name: "mean_slowdown", Doc: "mean over jobs of JCT / solo time − 1", Fn: meanSlowdown},
+		{Name: "gpu_reduction", Doc: "1 − GPUs used / Σ workers: GPUs saved against one GPU per worker (Table 5)", Fn: gpuReduction},
+	} {
+		metrics.Register(d)
+	}
+}
+
+func gpusUsed(c metrics.Context) float64 {
+	most := 0
+	for _, u := range c.Result.Utilization {
+		most = max(most, u.BusyGPUs)
+	}
+	return float64(most)
+}
+
+func degradation(c metrics.Context) float64 {
+	jct, solo := 0.0, 0.0
+	for i := range c.Selected {
+		r := &c.Selected[i]
+		if r.Status == engine.Finished && r.SoloS > 0 {
+			jct += r.JCT()
+			solo += r.SoloS
+		}
+	}
+	if solo == 0 {
+		return math.NaN()
+	}
+	return jct/solo - 1
+}
+
+func meanSlowdown(c metrics.Context) float64 {
+	sum, n := 0.0, 0
+	for i := range c.Selected {
+		r := &c.Selected[i]
+		if r.Status == engine.Finished && r.SoloS > 0 {
+			sum += r.JCT()/r.SoloS - 1
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
+}
+
+func gpuReduction(c metrics.Context) float64 {
+	workers := 0
+	for i := range c.Selected {
+		workers += c.Selected[i].GPUs
+	}
+	if workers == 0 {
+		return math.NaN()
+	}
+	return 1 - gpusUsed(c)/float64(workers)
+}

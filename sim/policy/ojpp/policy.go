@@ -1,0 +1,158 @@
+// Package ojpp implements the OJPP paper (Li et al., "Interference-aware
+// opportunistic job placement for shared distributed deep learning
+// clusters", JPDC 2023; spec 002): data-parallel workers share GPUs under
+// an opportunistic memory model (base γ plus room for one peak δ) with a
+// bound τ̄ on the probability that two peaks collide, a bound θ̄ on the
+// worst interference on a GPU and a bound θ′ on the spread of one job's
+// workers' slowdowns. Greedy (Algorithm 1) and the Heuristic (Algorithm
+// 3, "OJPP") place jobs with Placement (Algorithm 2); the baselines of the
+// paper's Table 4 are the same routine with fewer constraints; OJPAP
+// (Algorithm 4) moves workers away from the most interfered GPUs online.
+// The policies need the memshare perf model (sim/perf/memshare.go).
+package ojpp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// Params are the knobs of every OJPP policy; each registered name presets
+// them to one algorithm of the paper's Table 4.
+type Params struct {
+	TauMax      float64 `json:"tau_max" min:"0" max:"1" help:"τ̄: the most a GPU's collision probability (two memory peaks at once) may be"`
+	ThetaMax    float64 `json:"theta_max" min:"0" max:"100" help:"θ̄: the most the worst slowdown on a GPU may be (0.2 = 20% slower)"`
+	ThetaBal    float64 `json:"theta_bal" min:"0" max:"100" help:"θ′: the most the slowdowns of one job's workers may differ (worker balance)"`
+	Collision   bool    `json:"collision" help:"enforce τ̄ (Eq. 5)"`
+	Interfere   bool    `json:"interference" help:"enforce θ̄ (Eq. 7)"`
+	Balance     bool    `json:"balance" help:"enforce θ′ (Eq. 8)"`
+	Order       string  `json:"order" enum:"bfd,gregarious" help:"job order: best-fit decreasing (α, then peak memory, then workers) or gregarious (least collision-prone first, Algorithm 3)"`
+	Select      string  `json:"select" enum:"min-theta,best-fit" help:"device for each worker: the lowest potential interference, or the tightest fit"`
+	Memory      string  `json:"memory" enum:"opportunistic,average,peak" help:"memory a GPU must hold: bases plus one peak (Eq. 3), bases only, or every peak"`
+	Separate    bool    `json:"separate_gpus,omitempty" help:"put a job's workers on distinct GPUs (anti-affinity, spec §6.7)"`
+	Dedicated   bool    `json:"dedicated,omitempty" help:"one GPU per worker, no sharing (the paper's reference for saved GPUs)"`
+	Belief      string  `json:"belief" enum:"true,noisy" help:"interference matrix the policy plans with: the true one, or the true one plus noise of mean absolute error ε"`
+	Noise       float64 `json:"noise,omitempty" min:"0" max:"10" help:"ε of the noisy belief"`
+	NoiseSeed   uint64  `json:"noise_seed,omitempty" help:"seed of the noisy belief's draws (added to the run's seed)"`
+	NoiseRel    bool    `json:"noise_relative,omitempty" help:"noise relative to each cell instead of absolute"`
+	Adjust      string  `json:"adjust" enum:"off,ewma,periodic" help:"online adjustment (OJPAP): never, when a GPU's smoothed interference passes θ̄, or every period"`
+	TickS       float64 `json:"tick_s,omitempty" min:"1" max:"1e6" unit:"s" help:"how often interference is observed"`
+	EwmaA       float64 `json:"ewma_a,omitempty" min:"0" max:"1" help:"a of Eq. 18: weight of the past in the smoothed interference"`
+	Cooldown    int     `json:"cooldown_ticks,omitempty" min:"0" max:"1000000" help:"ticks after an adjustment before the next"`
+	PeriodTicks int     `json:"period_ticks,omitempty" min:"1" max:"1000000" help:"ticks between periodic adjustments"`
+	MigBudgetS  float64 `json:"mig_budget_s,omitempty" min:"0" max:"1e10" unit:"s" help:"c̄: the most migration downtime one adjustment may spend (Eq. 19)"`
+	IdleTargets bool    `json:"idle_targets,omitempty" help:"an adjustment may move workers onto idle GPUs"`
+}
+
+func (p Params) config() Config {
+	return Config{TauMax: p.TauMax, ThetaMax: p.ThetaMax, ThetaBal: p.ThetaBal, Tau: p.Collision, Theta: p.Interfere, Bal: p.Balance,
+		Order: p.Order, Select: p.Select, Memory: p.Memory, Separate: p.Separate, Dedicated: p.Dedicated}
+}
+
+// defaults is OJPP with the paper's default thresholds (τ̄, θ̄, θ′) =
+// (0.1, 0.2, 0.1) (§5.2) and the spec's online settings (§1.5, §3.5).
+func defaults() Params {
+	return Params{TauMax: 0.1, ThetaMax: 0.2, ThetaBal: 0.1, Collision: true, Interfere: true, Balance: true,
+		Order: "gregarious", Select: "min-theta", Memory: "opportunistic", Belief: "true", Adjust: "off",
+		TickS: 60, EwmaA: 0.8, Cooldown: 10, PeriodTicks: 30, MigBudgetS: 60, IdleTargets: true}
+}
+
+// Policy places each pending job's workers with the configured algorithm
+// when it arrives (all at once for the paper's static queues), and leaves
+// a job that finds no idle GPU waiting until one is freed.
+type Policy struct {
+	p      Params
+	truth  *perf.MemShare
+	belief *perf.MemShare
+	online *online
+}
+
+// New builds a policy from its parameters.
+func New(p Params) *Policy { return &Policy{p: p} }
+
+// Options implements engine.Policy: workers of one job may share a GPU.
+func (o *Policy) Options() engine.Options {
+	return engine.Options{MaxJobsPerGPU: 64, SameJobColocation: true}
+}
+
+// init finds the memshare model and builds the believed one.
+func (o *Policy) init(s *engine.State) error {
+	ms, ok := s.Perf().(*perf.MemShare)
+	if !ok {
+		return fmt.Errorf("the OJPP policies need the memshare perf model (perf.model: \"memshare\")")
+	}
+	o.truth, o.belief = ms, ms
+	if o.p.Belief == "noisy" {
+		o.belief = ms.WithMatrix(perf.NoisyMatrix(ms.Matrix(), o.p.Noise, o.p.NoiseRel, o.p.NoiseSeed+s.Rand().Uint64()))
+	}
+	if o.p.Adjust != "off" {
+		o.online = &online{ewma: make([]float64, len(s.Cluster().GPUs)), seen: make([]bool, len(s.Cluster().GPUs))}
+	}
+	return nil
+}
+
+// planFrom builds the planner over the engine's current placement.
+func (o *Policy) planFrom(s *engine.State) *planner {
+	jobs := make([]workload.Job, s.NumJobs())
+	for i := range jobs {
+		jobs[i] = *s.Job(workload.JobID(i))
+	}
+	pl := newPlanner(o.belief, o.p.config(), jobs, len(s.Cluster().GPUs))
+	for g := range pl.dev {
+		for _, j := range s.JobsOn(cluster.GPUID(g)) {
+			pl.dev[g].w = append(pl.dev[g].w, j)
+			pl.where[j] = append(pl.where[j], g)
+		}
+		pl.dev[g].slow = pl.slowdowns(pl.dev[g].w, nil)
+	}
+	return pl
+}
+
+// Decide implements engine.Policy.
+func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
+	if o.truth == nil {
+		if err := o.init(s); err != nil {
+			return err
+		}
+	}
+	pl := o.planFrom(s)
+	for _, j := range pl.order(s.Pending()) {
+		devs, forced := pl.placeJob(j)
+		if devs == nil {
+			continue // no idle GPU left: it waits for a departure
+		}
+		gpus := make([]cluster.GPUID, len(devs))
+		for i, d := range devs {
+			gpus[i] = cluster.GPUID(d)
+		}
+		if err := s.Start(j, gpus, engine.ActionOptions{}); err != nil {
+			return fmt.Errorf("ojpp: %w", err)
+		}
+		if s.Recording() {
+			s.Log(j, "placed %d workers on GPUs %s%s", len(devs), gpuList(devs), forcedNote(forced))
+		}
+	}
+	if o.online != nil {
+		return o.tick(s, pl)
+	}
+	return nil
+}
+
+func forcedNote(forced bool) string {
+	if forced {
+		return "; a new GPU broke the job's balance (forced)"
+	}
+	return ""
+}
+
+func gpuList(devs []int) string {
+	parts := make([]string, len(devs))
+	for i, d := range devs {
+		parts[i] = fmt.Sprint(d)
+	}
+	return strings.Join(parts, ",")
+}
