@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/schedlab/schedlab/sim/engine"
@@ -29,6 +30,11 @@ type PolicyOutput struct {
 	Small   metrics.Group   `json:"small"`
 	Large   metrics.Group   `json:"large"`
 	Jobs    []JobOutput     `json:"jobs"`
+	// Named are the values, over the measured jobs, of the named metrics
+	// the scenario's sweep, reference values and checks use (e.g. OJPP's
+	// gpus_used and degradation), so that a figure can be recomputed from
+	// one run's output; metrics without a value (NaN) are left out.
+	Named map[string]float64 `json:"named,omitempty"`
 	// Series are the time series the policy recorded (e.g. Gavel's LP
 	// objective and each job's target and received share per GPU type).
 	Series []engine.Series `json:"series,omitempty"`
@@ -55,6 +61,10 @@ type JobOutput struct {
 	Preemptions int      `json:"preemptions"`
 	Migrations  int      `json:"migrations"`
 	Reason      string   `json:"reason,omitempty"`
+	// SoloS is the job's run time alone on its first GPUs and Slowdown
+	// its JCT over that, minus 1; absent when unknown.
+	SoloS    *float64 `json:"solo_s,omitempty"`
+	Slowdown *float64 `json:"slowdown,omitempty"`
 }
 
 // Output returns the JSON form of one seed's runs.
@@ -72,6 +82,9 @@ func (rep *Report) Output(seed uint64) Output {
 			}
 			po.Series = r.Result.Series
 			po.Notes = r.Result.Notes()
+			if r.Err == nil && !r.Saturated {
+				po.Named = rep.named(r)
+			}
 		}
 		out.Results = append(out.Results, po)
 	}
@@ -87,7 +100,35 @@ func jobOutput(j engine.JobRecord, spec *workload.Job) JobOutput {
 	if j.FinishS >= 0 {
 		o.FinishS, o.JCTS = ptr(j.FinishS), ptr(j.JCT())
 	}
+	if j.SoloS > 0 {
+		o.SoloS = ptr(j.SoloS)
+		if j.FinishS >= 0 {
+			o.Slowdown = ptr(j.JCT()/j.SoloS - 1)
+		}
+	}
 	return o
+}
+
+// named computes the scenario's named metrics for one run (see
+// PolicyOutput.Named); nil when it names none.
+func (rep *Report) named(r *Run) map[string]float64 {
+	var out map[string]float64
+	for _, name := range rep.Scenario.MetricNames() {
+		def, err := metrics.Lookup(name)
+		if err != nil {
+			continue
+		}
+		v := def.Fn(metrics.Context{Selected: rep.Scenario.Measured(r.Result.Jobs), Result: r.Result, Jobs: r.Inputs.Jobs,
+			NumGPUs: r.Inputs.Cluster.NumGPUs(), Peers: peers(rep, r)})
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		if out == nil {
+			out = map[string]float64{}
+		}
+		out[name] = v
+	}
+	return out
 }
 
 func ptr(x float64) *float64 { return &x }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"math"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/experiment"
@@ -63,5 +64,33 @@ func TestJobRecordsCarryWeightEntityAndX(t *testing.T) {
 		if r[col["weight"]] != map[float64]string{1: "1", 2: "2", 5: "5"}[w.w] || r[col["entity"]] != w.e || r[col["x"]] != "7" {
 			t.Errorf("CSV row %v: want weight %v, entity %q, x 7", r, w.w, w.e)
 		}
+	}
+}
+
+// A run's JSON carries the named metrics its scenario's checks use and each
+// job's solo time and slowdown, so that a figure can be recomputed from it:
+// two LeNet workers on one GPU slow each other by 0.18 + κ·0.3·0.3 = 0.27.
+func TestOutputCarriesNamedMetricsAndSlowdowns(t *testing.T) {
+	sc, err := scenario.Parse([]byte(`{"name": "pair",
+ "cluster": {"servers": [{"count": 1, "gpus": 2, "gpu_type": "1080Ti", "gpu_memory_gb": 11}]},
+ "workload": {"jobs": [{"id": "a", "gpus": 2, "model": "LeNet"}]},
+ "perf": {"model": "memshare"},
+ "policies": [{"name": "ojpp-best-fit"}],
+ "checks": [{"id": "d", "description": "d", "kind": "value", "metric": "degradation", "of": {"policy": "Best-fit"}, "min": 0}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := experiment.RunStudy(context.Background(), sc, experiment.StudyOptions{Paranoid: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := st.Points[0].Report.Output(1)
+	r := out.Results[0]
+	if d, ok := r.Named["degradation"]; !ok || math.Abs(d-0.27) > 1e-9 {
+		t.Errorf("named metrics %v, want degradation 0.27", r.Named)
+	}
+	j := r.Jobs[0]
+	if j.SoloS == nil || *j.SoloS != 1200 || j.Slowdown == nil || math.Abs(*j.Slowdown-0.27) > 1e-9 {
+		t.Errorf("job record %+v", j)
 	}
 }
