@@ -451,3 +451,51 @@ func TestSelectionRules(t *testing.T) {
 		}
 	}
 }
+
+// The Heuristic's order is, round after round, the job of least τ(i, Q) =
+// p_i · max over the other queued jobs of p_q, ties in BFD order: checked
+// against that definition computed literally on random queues.
+func TestGregariousOrderIsTheDefinition(t *testing.T) {
+	m := memshare(t)
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 30 {
+		jobs := randomQueue(t, m, r, 12, 4)
+		pl := newPlanner(m, preset(t, "ojpp").config(), jobs, 1)
+		ids := make([]workload.JobID, len(jobs))
+		for i := range ids {
+			ids[i] = workload.JobID(i)
+		}
+		got := pl.order(ids)
+		q := pl.order(ids[:0:0]) // empty
+		q = append(q, ids...)
+		sortBFD(pl, q)
+		var want []workload.JobID
+		for len(q) > 0 {
+			best, bestG := 0, math.Inf(1)
+			for i, a := range q {
+				g := 0.0
+				for _, b := range q {
+					if b != a {
+						g = math.Max(g, pl.info[a].p*pl.info[b].p)
+					}
+				}
+				if g < bestG {
+					best, bestG = i, g
+				}
+			}
+			want = append(want, q[best])
+			q = append(q[:best], q[best+1:]...)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("order %v, want %v", got, want)
+		}
+	}
+}
+
+func sortBFD(pl *planner, q []workload.JobID) {
+	for i := 1; i < len(q); i++ {
+		for k := i; k > 0 && pl.bfdLess(q[k], q[k-1]); k-- {
+			q[k], q[k-1] = q[k-1], q[k]
+		}
+	}
+}

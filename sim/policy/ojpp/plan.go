@@ -34,6 +34,8 @@ type jobInfo struct {
 type device struct {
 	w    []workload.JobID
 	slow []float64 // ŝ of each worker under the believed matrix
+	// Sums over the workers, kept by refresh: Σα, Σγ, Σ(γ + δ), max δ.
+	comp, gsum, psum, dmax float64
 }
 
 // planner holds a placement (JPC) and answers the questions the
@@ -45,6 +47,8 @@ type planner struct {
 	info  []jobInfo
 	dev   []device
 	where [][]int // by job: the device of each placed worker
+	ws    []workload.JobID
+	slow  []float64 // scratch of try
 }
 
 func newPlanner(ms *perf.MemShare, cfg Config, jobs []workload.Job, gpus int) *planner {
@@ -91,6 +95,29 @@ func (p *planner) memory(ws []workload.JobID) float64 {
 	return sum + peak
 }
 
+// memWith is M_k with one more worker of a job described by in, from the
+// device's sums.
+func (p *planner) memWith(d *device, in *jobInfo) float64 {
+	switch p.cfg.Memory {
+	case "average":
+		return d.gsum + in.gamma
+	case "peak":
+		return d.psum + in.gamma + in.delta
+	}
+	return d.gsum + in.gamma + max(d.dmax, in.delta)
+}
+
+// refresh recomputes device k's slowdowns and sums after a change.
+func (p *planner) refresh(k int) {
+	d := &p.dev[k]
+	d.slow = p.slowdowns(d.w, d.slow)
+	d.comp, d.gsum, d.psum, d.dmax = 0, 0, 0, 0
+	for _, j := range d.w {
+		in := &p.info[j]
+		d.comp, d.gsum, d.psum, d.dmax = d.comp+in.alpha, d.gsum+in.gamma, d.psum+in.gamma+in.delta, max(d.dmax, in.delta)
+	}
+}
+
 func (p *planner) compute(ws []workload.JobID) float64 {
 	sum := 0.0
 	for _, j := range ws {
@@ -135,21 +162,24 @@ func (p *planner) try(j workload.JobID, k int) probe {
 	if p.cfg.Separate && containsJob(d.w, j) {
 		return probe{fail: failSibling}
 	}
-	ws := append(append(make([]workload.JobID, 0, len(d.w)+1), d.w...), j)
-	comp, mem := p.compute(ws), p.memory(ws)
+	in := &p.info[j]
+	comp, mem := d.comp+in.alpha, p.memWith(d, in)
 	pr := probe{residual: (1 - comp) + (1 - mem)}
-	switch {
-	case comp > 1+eps:
+	if comp > 1+eps || mem > 1+eps {
 		pr.fail = failCompute
+		if comp <= 1+eps {
+			pr.fail = failMemory
+		}
 		return pr
-	case mem > 1+eps:
-		pr.fail = failMemory
-		return pr
-	case p.cfg.Tau && p.tau(ws) > p.cfg.TauMax+eps:
+	}
+	p.ws = append(append(p.ws[:0], d.w...), j)
+	ws := p.ws
+	if p.cfg.Tau && p.tau(ws) > p.cfg.TauMax+eps {
 		pr.fail = failTau
 		return pr
 	}
-	slow := p.slowdowns(ws, nil)
+	p.slow = p.slowdowns(ws, p.slow)
+	slow := p.slow
 	for _, s := range slow {
 		pr.theta = max(pr.theta, s)
 	}
@@ -215,7 +245,7 @@ func (p *planner) spread(j workload.JobID) float64 {
 func (p *planner) add(j workload.JobID, k int) {
 	d := &p.dev[k]
 	d.w = append(d.w, j)
-	d.slow = p.slowdowns(d.w, d.slow)
+	p.refresh(k)
 	p.where[j] = append(p.where[j], k)
 }
 
@@ -223,7 +253,7 @@ func (p *planner) remove(j workload.JobID, k int) {
 	d := &p.dev[k]
 	i := firstIndex(d.w, j)
 	d.w = append(d.w[:i], d.w[i+1:]...)
-	d.slow = p.slowdowns(d.w, d.slow)
+	p.refresh(k)
 	w := p.where[j]
 	i = lastIndexInt(w, k)
 	p.where[j] = append(w[:i], w[i+1:]...)
@@ -330,9 +360,15 @@ func (p *planner) order(jobs []workload.JobID) []workload.JobID {
 	}
 	out := make([]workload.JobID, 0, len(q))
 	for len(q) > 0 {
+		top, second := p.topTwo(q)
+		at := p.argTop(q, top)
 		best, bestG := 0, 0.0
 		for i, a := range q {
-			g := p.gregariousness(a, q)
+			partner := top // the largest p among the other jobs
+			if i == at {
+				partner = second
+			}
+			g := p.info[a].p * partner
 			if i == 0 || g < bestG {
 				best, bestG = i, g
 			}
@@ -343,14 +379,27 @@ func (p *planner) order(jobs []workload.JobID) []workload.JobID {
 	return out
 }
 
-func (p *planner) gregariousness(a workload.JobID, q []workload.JobID) float64 {
-	g := 0.0
-	for _, b := range q {
-		if b != a {
-			g = max(g, p.info[a].p*p.info[b].p)
+// topTwo returns the largest and second largest p in q (0 when missing).
+func (p *planner) topTwo(q []workload.JobID) (top, second float64) {
+	for _, a := range q {
+		x := p.info[a].p
+		if x > top {
+			top, second = x, top
+		} else if x > second {
+			second = x
 		}
 	}
-	return g
+	return top, second
+}
+
+// argTop is the first index in q whose p is top.
+func (p *planner) argTop(q []workload.JobID, top float64) int {
+	for i, a := range q {
+		if p.info[a].p == top {
+			return i
+		}
+	}
+	return -1
 }
 
 func containsJob(list []workload.JobID, j workload.JobID) bool { return firstIndex(list, j) >= 0 }

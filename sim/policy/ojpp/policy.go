@@ -107,7 +107,7 @@ func (o *Policy) planFrom(s *engine.State) *planner {
 			pl.dev[g].w = append(pl.dev[g].w, j)
 			pl.where[j] = append(pl.where[j], g)
 		}
-		pl.dev[g].slow = pl.slowdowns(pl.dev[g].w, nil)
+		pl.refresh(g)
 	}
 	return pl
 }
