@@ -17,6 +17,7 @@ func init() {
 			return 1 / (1 + degradation(c))
 		}},
 		{Name: "mean_slowdown", Doc: "mean over jobs of JCT / solo time − 1", Fn: meanSlowdown},
+		{Name: "belief_mae", Doc: "mean absolute error of the interference matrix the policy planned with, against the true one", Fn: beliefMAE},
 		{Name: "gpu_reduction", Doc: "1 − GPUs used / Σ workers: GPUs saved against one GPU per worker (Table 5)", Fn: gpuReduction},
 	} {
 		metrics.Register(d)
@@ -70,4 +71,16 @@ func gpuReduction(c metrics.Context) float64 {
 		return math.NaN()
 	}
 	return 1 - gpusUsed(c)/float64(workers)
+}
+
+// beliefMAE reads the error the policy recorded when it built its belief;
+// NaN (no value) when it planned with the true matrix or the run kept no
+// series (lean runs).
+func beliefMAE(c metrics.Context) float64 {
+	for _, s := range c.Result.Series {
+		if s.Name == "ojpp/belief_mae" && len(s.V) > 0 {
+			return s.V[0]
+		}
+	}
+	return math.NaN()
 }

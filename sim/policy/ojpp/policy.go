@@ -13,6 +13,7 @@ package ojpp
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -35,7 +36,9 @@ type Params struct {
 	Memory      string  `json:"memory" enum:"opportunistic,average,peak" help:"memory a GPU must hold: bases plus one peak (Eq. 3), bases only, or every peak"`
 	Separate    bool    `json:"separate_gpus,omitempty" help:"put a job's workers on distinct GPUs (anti-affinity, spec §6.7)"`
 	Dedicated   bool    `json:"dedicated,omitempty" help:"one GPU per worker, no sharing (the paper's reference for saved GPUs)"`
-	Belief      string  `json:"belief" enum:"true,noisy" help:"interference matrix the policy plans with: the true one, or the true one plus noise of mean absolute error ε"`
+	Belief      string  `json:"belief" enum:"true,noisy,linear,knn,best" help:"interference matrix the policy plans with: the true one; the true one plus noise of mean absolute error ε; or predicted from a measured share of its cells by ridge regression, k-NN, or whichever has the lower leave-one-out error (spec §4)"`
+	MeasuredSh  float64 `json:"measured_share,omitempty" min:"0" max:"1" help:"share of the matrix's off-diagonal cells measured to train the prediction (the diagonal always is)"`
+	PredictAll  bool    `json:"predict_all,omitempty" help:"use predictions for the measured cells too (the paper's Fig. 11 predicts the whole matrix)"`
 	Noise       float64 `json:"noise,omitempty" min:"0" max:"10" help:"ε of the noisy belief"`
 	NoiseSeed   uint64  `json:"noise_seed,omitempty" help:"seed of the noisy belief's draws (added to the run's seed)"`
 	NoiseRel    bool    `json:"noise_relative,omitempty" help:"noise relative to each cell instead of absolute"`
@@ -58,7 +61,7 @@ func (p Params) config() Config {
 func defaults() Params {
 	return Params{TauMax: 0.1, ThetaMax: 0.2, ThetaBal: 0.1, Collision: true, Interfere: true, Balance: true,
 		Order: "gregarious", Select: "min-theta", Memory: "opportunistic", Belief: "true", Adjust: "off",
-		TickS: 60, EwmaA: 0.8, Cooldown: 10, PeriodTicks: 30, MigBudgetS: 60, IdleTargets: true}
+		MeasuredSh: 0.5, TickS: 60, EwmaA: 0.8, Cooldown: 10, PeriodTicks: 30, MigBudgetS: 60, IdleTargets: true}
 }
 
 // Policy places each pending job's workers with the configured algorithm
@@ -86,8 +89,27 @@ func (o *Policy) init(s *engine.State) error {
 		return fmt.Errorf("the OJPP policies need the memshare perf model (perf.model: \"memshare\")")
 	}
 	o.truth, o.belief = ms, ms
-	if o.p.Belief == "noisy" {
-		o.belief = ms.WithMatrix(perf.NoisyMatrix(ms.Matrix(), o.p.Noise, o.p.NoiseRel, o.p.NoiseSeed+s.Rand().Uint64()))
+	seed := o.p.NoiseSeed + s.Rand().Uint64()
+	switch o.p.Belief {
+	case "noisy":
+		o.belief = ms.WithMatrix(perf.NoisyMatrix(ms.Matrix(), o.p.Noise, o.p.NoiseRel, seed))
+	case "linear", "knn", "best":
+		types := make([]workload.MemShareType, ms.NumTypes())
+		for i := range types {
+			types[i] = ms.Type(i)
+		}
+		m, rep, err := perf.PredictMatrix(ms.Matrix(), types, perf.PredictOptions{Model: o.p.Belief, Measured: o.p.MeasuredSh, PredictAll: o.p.PredictAll, Seed: seed})
+		if err != nil {
+			return err
+		}
+		o.belief = ms.WithMatrix(m)
+		if s.Recording() {
+			s.Log(-1, "interference predicted by %s from %d measured cells: leave-one-out error linear %.3f, k-NN %.3f; error against the true matrix %.3f (%.3f on the cells not measured)",
+				rep.Chosen, rep.Measured, rep.LinearLOO, rep.KNNLOO, rep.MAE, rep.MAEUnseen)
+		}
+	}
+	if o.belief != ms && s.Recording() {
+		s.Record("ojpp/belief_mae", -1, matrixMAE(o.belief.Matrix(), ms.Matrix()))
 	}
 	if o.p.Adjust != "off" {
 		o.online = &online{ewma: make([]float64, len(s.Cluster().GPUs)), seen: make([]bool, len(s.Cluster().GPUs))}
@@ -140,6 +162,18 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 		return o.tick(s, pl)
 	}
 	return nil
+}
+
+// matrixMAE is the mean absolute difference of two matrices.
+func matrixMAE(a, b [][]float64) float64 {
+	sum, n := 0.0, 0
+	for i := range a {
+		for k := range a[i] {
+			sum += math.Abs(a[i][k] - b[i][k])
+			n++
+		}
+	}
+	return sum / float64(n)
 }
 
 func forcedNote(forced bool) string {
