@@ -18,6 +18,7 @@ func init() {
 		}},
 		{Name: "mean_slowdown", Doc: "mean over jobs of JCT / solo time − 1", Fn: meanSlowdown},
 		{Name: "belief_mae", Doc: "mean absolute error of the interference matrix the policy planned with, against the true one", Fn: beliefMAE},
+		{Name: "migration_overhead", Doc: "OJPAP's migration downtime over ΣJCT (Fig. 10's migration cost)", Fn: migrationOverhead},
 		{Name: "gpu_reduction", Doc: "1 − GPUs used / Σ workers: GPUs saved against one GPU per worker (Table 5)", Fn: gpuReduction},
 	} {
 		metrics.Register(d)
@@ -83,4 +84,25 @@ func beliefMAE(c metrics.Context) float64 {
 		}
 	}
 	return math.NaN()
+}
+
+// migrationOverhead is the downtime OJPAP charged (its last recorded
+// total) over the selected jobs' ΣJCT; 0 when it never adjusted, NaN in
+// lean runs.
+func migrationOverhead(c metrics.Context) float64 {
+	jct := 0.0
+	for i := range c.Selected {
+		if r := &c.Selected[i]; r.Status == engine.Finished {
+			jct += r.JCT()
+		}
+	}
+	for _, s := range c.Result.Series {
+		if s.Name == "ojpp/migration_s" && len(s.V) > 0 {
+			return s.V[len(s.V)-1] / jct
+		}
+	}
+	if len(c.Result.Series) == 0 {
+		return math.NaN()
+	}
+	return 0
 }

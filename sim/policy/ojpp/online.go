@@ -11,6 +11,7 @@ import (
 // online is OJPAP's state: the smoothed interference of each GPU (Eq. 18)
 // and when the policy last adjusted.
 type online struct {
+	downtimeS float64 // migration downtime charged so far
 	ewma      []float64
 	seen      []bool // the GPU is active and its EWMA initialised
 	ticks     int
@@ -113,10 +114,12 @@ func (o *Policy) applyAdjust(s *engine.State, pl *planner) error {
 		if err := s.Migrate(m.job, gpus, opts); err != nil {
 			return fmt.Errorf("ojpap: %w", err)
 		}
+		st.downtimeS += m.cost
 	}
 	if s.Recording() {
 		s.Log(-1, "adjustment %d: moved %d workers", st.ticks, len(moves))
 		s.Record("ojpp/adjust_moves", -1, float64(len(moves)))
+		s.Record("ojpp/migration_s", -1, st.downtimeS)
 	}
 	return nil
 }
