@@ -256,7 +256,9 @@ type PolicyOutput struct {
 	Small   metrics.Group   `json:"small"`
 	Large   metrics.Group   `json:"large"`
 	Jobs    []JobOutput     `json:"jobs"`
-	Series  []engine.Series `json:"series,omitempty"`
+	// Named mirrors experiment.PolicyOutput.Named.
+	Named  map[string]float64 `json:"named,omitempty"`
+	Series []engine.Series    `json:"series,omitempty"`
 }
 
 // JobOutput mirrors experiment.JobOutput. Times never reached are nil.
@@ -275,6 +277,8 @@ type JobOutput struct {
 	Preemptions int      `json:"preemptions"`
 	Migrations  int      `json:"migrations"`
 	Reason      string   `json:"reason,omitempty"`
+	SoloS       *float64 `json:"solo_s,omitempty"`
+	Slowdown    *float64 `json:"slowdown,omitempty"`
 }
 
 // Interval is one stretch of time job Job (an index into the run's jobs)
