@@ -31,8 +31,8 @@ type PolicyOutput struct {
 	Large   metrics.Group   `json:"large"`
 	Jobs    []JobOutput     `json:"jobs"`
 	// Named are the values, over the measured jobs, of the named metrics
-	// the scenario's sweep, reference values and checks use (e.g. OJPP's
-	// gpus_used and degradation), so that a figure can be recomputed from
+	// registered for every output (metrics.OutputNames: OJPP's gpus_used,
+	// degradation, mean_slowdown), so that a figure can be recomputed from
 	// one run's output; metrics without a value (NaN) are left out.
 	Named map[string]float64 `json:"named,omitempty"`
 	// Series are the time series the policy recorded (e.g. Gavel's LP
@@ -109,17 +109,15 @@ func jobOutput(j engine.JobRecord, spec *workload.Job) JobOutput {
 	return o
 }
 
-// named computes the scenario's named metrics for one run (see
-// PolicyOutput.Named); nil when it names none.
+// named computes the output metrics for one run (see PolicyOutput.Named);
+// they read only the run itself, so running each policy on its own (the
+// page's workers) gives the same values.
 func (rep *Report) named(r *Run) map[string]float64 {
 	var out map[string]float64
-	for _, name := range rep.Scenario.MetricNames() {
-		def, err := metrics.Lookup(name)
-		if err != nil {
-			continue
-		}
+	for _, name := range metrics.OutputNames() {
+		def, _ := metrics.Lookup(name)
 		v := def.Fn(metrics.Context{Selected: rep.Scenario.Measured(r.Result.Jobs), Result: r.Result, Jobs: r.Inputs.Jobs,
-			NumGPUs: r.Inputs.Cluster.NumGPUs(), Peers: peers(rep, r)})
+			NumGPUs: r.Inputs.Cluster.NumGPUs()})
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			continue
 		}

@@ -67,16 +67,16 @@ func TestJobRecordsCarryWeightEntityAndX(t *testing.T) {
 	}
 }
 
-// A run's JSON carries the named metrics its scenario's checks use and each
-// job's solo time and slowdown, so that a figure can be recomputed from it:
+// A run's JSON carries the output metrics (gpus_used, degradation,
+// mean_slowdown) and each job's solo time and slowdown, so that a figure
+// can be recomputed from it:
 // two LeNet workers on one GPU slow each other by 0.18 + κ·0.3·0.3 = 0.27.
 func TestOutputCarriesNamedMetricsAndSlowdowns(t *testing.T) {
 	sc, err := scenario.Parse([]byte(`{"name": "pair",
  "cluster": {"servers": [{"count": 1, "gpus": 2, "gpu_type": "1080Ti", "gpu_memory_gb": 11}]},
  "workload": {"jobs": [{"id": "a", "gpus": 2, "model": "LeNet"}]},
  "perf": {"model": "memshare"},
- "policies": [{"name": "ojpp-best-fit"}],
- "checks": [{"id": "d", "description": "d", "kind": "value", "metric": "degradation", "of": {"policy": "Best-fit"}, "min": 0}]}`))
+ "policies": [{"name": "ojpp-best-fit"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +86,8 @@ func TestOutputCarriesNamedMetricsAndSlowdowns(t *testing.T) {
 	}
 	out := st.Points[0].Report.Output(1)
 	r := out.Results[0]
-	if d, ok := r.Named["degradation"]; !ok || math.Abs(d-0.27) > 1e-9 {
-		t.Errorf("named metrics %v, want degradation 0.27", r.Named)
+	if d, ok := r.Named["degradation"]; !ok || math.Abs(d-0.27) > 1e-9 || r.Named["gpus_used"] != 1 || math.Abs(r.Named["mean_slowdown"]-0.27) > 1e-9 {
+		t.Errorf("named metrics %v, want degradation and mean slowdown 0.27 on 1 GPU", r.Named)
 	}
 	j := r.Jobs[0]
 	if j.SoloS == nil || *j.SoloS != 1200 || j.Slowdown == nil || math.Abs(*j.Slowdown-0.27) > 1e-9 {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/metrics"
@@ -327,38 +326,4 @@ func (r *Reference) UnitFactor() float64 {
 		return 3600
 	}
 	return 1
-}
-
-// MetricNames lists, sorted and once each, the named metrics the sweep,
-// the reference values and the checks use.
-func (sc *Scenario) MetricNames() []string {
-	seen := map[string]bool{}
-	add := func(m string) {
-		if m != "" {
-			seen[m] = true
-		}
-	}
-	if sc.Sweep != nil {
-		add(sc.Sweep.Metric)
-	}
-	if sc.Reference != nil {
-		for _, v := range sc.Reference.Values {
-			add(v.Metric)
-		}
-	}
-	for i := range sc.Checks {
-		c := &sc.Checks[i]
-		add(c.Metric)
-		for _, q := range []*Quantity{c.Num, c.Den, c.Of} {
-			if q != nil {
-				add(q.Metric)
-			}
-		}
-	}
-	names := make([]string, 0, len(seen))
-	for m := range seen {
-		names = append(names, m)
-	}
-	sort.Strings(names)
-	return names
 }

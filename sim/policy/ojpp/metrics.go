@@ -7,16 +7,21 @@ import (
 	"github.com/schedlab/schedlab/sim/metrics"
 )
 
-// The metrics of spec 002 §6.0, computed from the raw records so that every
-// figure can be recomputed from a run's JSON.
+// The metrics of spec 002 §6.0, computed from the raw records; the first
+// three are in every run's JSON output, so that every figure can be
+// recomputed from it.
 func init() {
 	for _, d := range []metrics.Def{
 		{Name: "gpus_used", Doc: "most GPUs active at once (the paper's devices used)", Fn: gpusUsed},
 		{Name: "degradation", Doc: "ΣJCT / Σ solo time − 1 (OJPP's performance degradation D)", Fn: degradation},
+		{Name: "mean_slowdown", Doc: "mean over jobs of JCT / solo time − 1", Fn: meanSlowdown},
+	} {
+		metrics.RegisterOutput(d)
+	}
+	for _, d := range []metrics.Def{
 		{Name: "guaranteed_perf", Doc: "1 / (1 + degradation): OJPP's guaranteed performance (Table 5)", Fn: func(c metrics.Context) float64 {
 			return 1 / (1 + degradation(c))
 		}},
-		{Name: "mean_slowdown", Doc: "mean over jobs of JCT / solo time − 1", Fn: meanSlowdown},
 		{Name: "belief_mae", Doc: "mean absolute error of the interference matrix the policy planned with, against the true one", Fn: beliefMAE},
 		{Name: "migration_overhead", Doc: "OJPAP's migration downtime over ΣJCT (Fig. 10's migration cost)", Fn: migrationOverhead},
 		{Name: "gpu_reduction", Doc: "1 − GPUs used / Σ workers: GPUs saved against one GPU per worker (Table 5)", Fn: gpuReduction},
@@ -25,7 +30,12 @@ func init() {
 	}
 }
 
+// gpusUsed is the most busy GPUs at once; NaN when the run kept no
+// utilisation steps (lean runs).
 func gpusUsed(c metrics.Context) float64 {
+	if len(c.Result.Utilization) == 0 {
+		return math.NaN()
+	}
 	most := 0
 	for _, u := range c.Result.Utilization {
 		most = max(most, u.BusyGPUs)
