@@ -67,14 +67,16 @@ func Compose(rule string, xs []float64) float64 {
 // §5.2's library and matrix with its ground-truth settings (κ = 1, sum,
 // sync with σ = 0.1).
 type MemShareParams struct {
-	Types       MemShareTypes `json:"types" help:"the job-type library: α, γ, δ, p, solo time and migration cost of each type; jobs name a type as their model"`
-	Models      []string      `json:"models" help:"row and column labels of the interference matrix"`
-	Matrix      [][]float64   `json:"matrix" help:"extra run time of a worker of the row type per co-located worker of the column type (0.18 = 18% slower)"`
-	Compose     string        `json:"compose" enum:"sum,max,product" help:"how the slowdowns from several co-runners combine"`
-	Kappa       float64       `json:"kappa" min:"0" max:"100" help:"slowdown while a worker's peak collides with another's (κ; 1 doubles its step time)"`
-	Aggregate   string        `json:"aggregate" enum:"sync,async" help:"a job's slowdown from its workers': sync = slowest plus σ·(ω−1)·spread (stragglers), async = mean"`
-	SigmaSync   float64       `json:"sigma_sync" min:"0" max:"10" help:"σ_sync, the synchronisation cost per worker of the spread of slowdowns"`
-	GPUMemoryGB float64       `json:"gpu_memory_gb" min:"0.001" max:"1e6" unit:"GB" help:"memory of the GPU the fractions γ, δ are of (the paper's 11 GB)"`
+	Types        MemShareTypes `json:"types" help:"the job-type library: α, γ, δ, p, solo time and migration cost of each type; jobs name a type as their model"`
+	Models       []string      `json:"models" help:"row and column labels of the interference matrix"`
+	Matrix       [][]float64   `json:"matrix" help:"extra run time of a worker of the row type per co-located worker of the column type (0.18 = 18% slower)"`
+	Compose      string        `json:"compose" enum:"sum,max,product" help:"how the slowdowns from several co-runners combine"`
+	Kappa        float64       `json:"kappa" min:"0" max:"100" help:"slowdown while a worker's peak collides with another's (κ; 1 doubles its step time)"`
+	Aggregate    string        `json:"aggregate" enum:"sync,async" help:"a job's slowdown from its workers': sync = slowest plus σ·(ω−1)·spread (stragglers), async = mean"`
+	SigmaSync    float64       `json:"sigma_sync" min:"0" max:"10" help:"σ_sync, the synchronisation cost per worker of the spread of slowdowns"`
+	GPUMemoryGB  float64       `json:"gpu_memory_gb" min:"0.001" max:"1e6" unit:"GB" help:"memory of the GPU the fractions γ, δ are of (the paper's 11 GB)"`
+	Collision    string        `json:"collision" enum:"paper,capacity" help:"when colliding peaks cost κ: whenever two peak at once (paper), or only when the peaks present overflow the GPU (capacity)"`
+	SyncSiblings bool          `json:"sync_siblings,omitempty" help:"a job's workers on one GPU peak together, as one worker with the sum of their extras (ambiguity A2); off: independently"`
 }
 
 // MemShareTypes is a type library. One given in a scenario replaces the
@@ -101,7 +103,7 @@ func DefaultMemShareParams() *MemShareParams {
 	return &MemShareParams{
 		Types:  append(MemShareTypes(nil), workload.OJPPTypes...),
 		Models: append([]string(nil), workload.OJPPMatrixModels...),
-		Matrix: m, Compose: "sum", Kappa: 1, Aggregate: "sync", SigmaSync: 0.1, GPUMemoryGB: 11,
+		Matrix: m, Compose: "sum", Kappa: 1, Aggregate: "sync", SigmaSync: 0.1, GPUMemoryGB: 11, Collision: "paper",
 	}
 }
 
@@ -223,21 +225,18 @@ func (m *MemShare) Interference(me int, co []int) float64 {
 	return Compose(m.p.Compose, xs)
 }
 
-// CollisionPenalty is the expected collision damage of spec 002 §1.6
-// ("paper mode"): κ times the probability that the worker peaks while at
-// least one co-runner does too.
-func (m *MemShare) CollisionPenalty(me int, co []int) float64 {
-	none := 1.0
-	for _, u := range co {
-		none *= 1 - m.p.Types[u].P
-	}
-	return m.p.Kappa * m.p.Types[me].P * (1 - none)
-}
-
 // WorkerSlowdown is the ground-truth slowdown s_w of a worker of type me
-// sharing its GPU with workers of types co (spec 002 §1.6).
+// sharing its GPU with workers of types co, each of another job (spec 002
+// §1.6): the matrix part plus the expected collision penalty.
 func (m *MemShare) WorkerSlowdown(me int, co []int) float64 {
-	return m.Interference(me, co) + m.CollisionPenalty(me, co)
+	self := Peak{Job: -1, P: m.p.Types[me].P, Delta: m.p.Types[me].Delta}
+	gsum := m.p.Types[me].Gamma
+	units := make([]Peak, len(co))
+	for i, u := range co {
+		units[i] = Peak{Job: workload.JobID(-2 - i), P: m.p.Types[u].P, Delta: m.p.Types[u].Delta}
+		gsum += m.p.Types[u].Gamma
+	}
+	return m.Interference(me, co) + m.collision(self, units, gsum)
 }
 
 // JobSlowdown aggregates a job's worker slowdowns (spec 002 §1.6): sync is
@@ -304,24 +303,89 @@ func (m *MemShare) MemoryGB(j *workload.Job, _ int) float64 {
 func (m *MemShare) Rate(s State, id workload.JobID) float64 {
 	j := s.Job(id)
 	base := j.Iterations / j.DurationS
-	gpus := s.Placement(id).GPUs
-	me := m.typeOf(j)
 	var wbuf [16]float64
-	var cbuf [16]int
 	ws := wbuf[:0]
-	for _, g := range gpus {
-		co := cbuf[:0]
-		skipped := false
-		for _, r := range s.JobsOn(g) {
-			if r == id && !skipped {
-				skipped = true // the worker itself
-				continue
-			}
-			co = append(co, m.typeOf(s.Job(r)))
-		}
-		ws = append(ws, m.WorkerSlowdown(me, co))
+	for _, g := range s.Placement(id).GPUs {
+		ws = append(ws, m.slowdownOn(s, id, s.JobsOn(g)))
 	}
 	return base / (1 + m.JobSlowdown(ws))
+}
+
+// slowdownOn is s_w of one worker of job id among the workers on its GPU
+// (residents, one entry per worker, the worker itself included).
+func (m *MemShare) slowdownOn(s State, id workload.JobID, residents []workload.JobID) float64 {
+	me := m.typeOf(s.Job(id))
+	var cbuf [16]int
+	var ubuf [16]Peak
+	co, units := cbuf[:0], ubuf[:0]
+	self := Peak{P: m.p.Types[me].P, Delta: m.p.Types[me].Delta}
+	gsum, skipped := 0.0, false
+	for _, r := range residents {
+		t := m.typeOf(s.Job(r))
+		gsum += m.p.Types[t].Gamma
+		if r == id && !skipped {
+			skipped = true // the worker itself
+			continue
+		}
+		co = append(co, t)
+		switch {
+		case m.p.SyncSiblings && r == id:
+			self.Delta += m.p.Types[t].Delta // peaks with the worker
+		case m.p.SyncSiblings && firstUnit(units, r) >= 0:
+			units[firstUnit(units, r)].Delta += m.p.Types[t].Delta
+		default:
+			units = append(units, Peak{Job: r, P: m.p.Types[t].P, Delta: m.p.Types[t].Delta})
+		}
+	}
+	return m.Interference(me, co) + m.collision(self, units, gsum)
+}
+
+// Peak is a unit that peaks as one: a worker, or with synchronous
+// siblings all of one job's workers on a GPU (their extras summed).
+type Peak struct {
+	Job   workload.JobID
+	P     float64
+	Delta float64
+}
+
+func firstUnit(units []Peak, j workload.JobID) int {
+	for i, u := range units {
+		if u.Job == j {
+			return i
+		}
+	}
+	return -1
+}
+
+// collision is the expected collision penalty of a worker peaking as self
+// beside the other peak units of its GPU, whose bases sum to gsum: κ ·
+// p_self · Pr[a collision]. In paper mode any other peak is a collision;
+// in capacity mode only peaks that take the GPU over its memory (the
+// subsets of the others are enumerated; beyond 16 units, paper mode).
+func (m *MemShare) collision(self Peak, others []Peak, gsum float64) float64 {
+	if m.p.Collision != "capacity" || len(others) > 16 {
+		none := 1.0
+		for _, u := range others {
+			none *= 1 - u.P
+		}
+		return m.p.Kappa * self.P * (1 - none)
+	}
+	over := 0.0
+	for mask := range 1 << len(others) {
+		pr, mem := 1.0, gsum+self.Delta
+		for i, u := range others {
+			if mask&(1<<i) != 0 {
+				pr *= u.P
+				mem += u.Delta
+			} else {
+				pr *= 1 - u.P
+			}
+		}
+		if mem > 1+1e-9 {
+			over += pr
+		}
+	}
+	return m.p.Kappa * self.P * over
 }
 
 // Coupling implements Model.

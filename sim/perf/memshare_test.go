@@ -199,3 +199,50 @@ func TestNoisyMatrix(t *testing.T) {
 		t.Errorf("MAE %v, want about 0.07", mae)
 	}
 }
+
+// Capacity mode counts a collision only when the peaks present overflow
+// the GPU: the Fig. 2 ResNet ⟨0.3, 0.62, 0.2⟩ and a LeNet ⟨0.08, 0.16,
+// 0.3⟩ overflow when both peak (0.38 + 0.78 > 1), so ResNet pays
+// κ·0.2·0.3 as in paper mode; two CNN ⟨0.08, 0.12, 0.05⟩ never overflow
+// (0.16 + 0.24), so nothing, where paper mode charges 0.05·0.05.
+func TestCapacityCollisionMode(t *testing.T) {
+	p := *DefaultMemShareParams()
+	p.Collision = "capacity"
+	m, err := NewMemShare(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paper := defaultMemShare(t)
+	fig2, lenet, cnn := typ(t, m, "ResNet-Fig2"), typ(t, m, "LeNet"), typ(t, m, "CNN")
+	if got := m.WorkerSlowdown(fig2, []int{lenet}); !near9(got, 0.06) {
+		t.Errorf("ResNet (Fig. 2) beside LeNet: %v, want 0.06 (no matrix cell for the demo type)", got)
+	}
+	if got, want := m.WorkerSlowdown(cnn, []int{cnn}), 0.04; !near9(got, want) {
+		t.Errorf("CNN beside CNN, capacity: %v, want %v", got, want)
+	}
+	if got, want := paper.WorkerSlowdown(cnn, []int{cnn}), 0.04+0.05*0.05; !near9(got, want) {
+		t.Errorf("CNN beside CNN, paper: %v, want %v", got, want)
+	}
+}
+
+// Synchronous siblings: two LeNet workers of one job on one GPU peak
+// together, so they never collide with each other: 0.18 only.
+func TestSyncSiblings(t *testing.T) {
+	p := *DefaultMemShareParams()
+	p.SyncSiblings = true
+	m, _ := NewMemShare(p)
+	jobs := []workload.Job{{ID: 0, Name: "l", Model: "LeNet", GPUs: 2}, {ID: 1, Name: "c", Model: "LSTM", GPUs: 1}}
+	if err := m.Prepare(nil, jobs); err != nil {
+		t.Fatal(err)
+	}
+	s := &msState{jobs: jobs, at: map[workload.JobID][]cluster.GPUID{0: {0, 0}, 1: {1}}}
+	if got := m.Rate(s, 0); !near9(got, 1/1.18) {
+		t.Errorf("synchronous siblings: rate %v, want 1/1.18", got)
+	}
+	// Beside an LSTM worker the pair is one peak unit: each LeNet worker
+	// pays 0.3·0.3 once, and suffers 0.18 (sibling) + 0.18 (LSTM).
+	s.at[1] = []cluster.GPUID{0}
+	if got := m.Rate(s, 0); !near9(got, 1/(1+0.36+0.09)) {
+		t.Errorf("beside LSTM: rate %v, want %v", got, 1/1.45)
+	}
+}

@@ -499,3 +499,26 @@ func sortBFD(pl *planner, q []workload.JobID) {
 		}
 	}
 }
+
+// With synchronous siblings a job's workers on one GPU count once in τ and
+// their extras add up in Eq. 3: C-Greedy puts three LeNet siblings on one
+// GPU (0.24 of bases + 0.48 of joint peak), where independently it stops
+// at two (τ of three 0.216 > 0.1).
+func TestSyncSiblingsPlacement(t *testing.T) {
+	p := *perf.DefaultMemShareParams()
+	p.SyncSiblings = true
+	m, err := perf.NewMemShare(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := mkJobs(t, m, "LeNet", 3, "LSTM", 1)
+	pl, _ := placeAll(t, m, preset(t, "ojpp-c-greedy"), jobs, 8)
+	// BFD places LSTM first (α 0.2); the LeNet siblings then join it one
+	// by one until τ(LSTM, LeNet job) = 0.09 and memory 0.36 + 0.48 fit.
+	if got := fmt.Sprint(layout(pl, jobs)); got != "[[LSTM LeNet LeNet LeNet]]" {
+		t.Errorf("synchronous: %s", got)
+	}
+	if got := pl.memory(pl.dev[0].w); math.Abs(got-(0.12+0.24+0.48)) > 1e-9 {
+		t.Errorf("memory %v, want 0.84", got)
+	}
+}

@@ -49,10 +49,12 @@ type planner struct {
 	where [][]int // by job: the device of each placed worker
 	ws    []workload.JobID
 	slow  []float64 // scratch of try
+	sync  bool      // a job's workers on a device peak together (memshare's sync_siblings)
 }
 
 func newPlanner(ms *perf.MemShare, cfg Config, jobs []workload.Job, gpus int) *planner {
-	p := &planner{ms: ms, cfg: cfg, info: make([]jobInfo, len(jobs)), dev: make([]device, gpus), where: make([][]int, len(jobs))}
+	p := &planner{ms: ms, cfg: cfg, info: make([]jobInfo, len(jobs)), dev: make([]device, gpus), where: make([][]int, len(jobs)),
+		sync: ms.Params().SyncSiblings}
 	for i := range jobs {
 		k, _ := ms.TypeIndex(jobs[i].Model)
 		t := ms.Type(k)
@@ -77,10 +79,12 @@ func (p *planner) slowdowns(ws []workload.JobID, out []float64) []float64 {
 	return out
 }
 
-// memory is M_k of spec 002 §3.0 under the configured memory model.
+// memory is M_k of spec 002 §3.0 under the configured memory model. With
+// synchronous siblings a job's workers on the device peak as one, so the
+// one peak Eq. 3 leaves room for is the largest per-job sum of extras.
 func (p *planner) memory(ws []workload.JobID) float64 {
 	sum, peak := 0.0, 0.0
-	for _, j := range ws {
+	for i, j := range ws {
 		in := &p.info[j]
 		switch p.cfg.Memory {
 		case "average":
@@ -89,10 +93,24 @@ func (p *planner) memory(ws []workload.JobID) float64 {
 			sum += in.gamma + in.delta
 		default:
 			sum += in.gamma
-			peak = max(peak, in.delta)
+			if !p.sync {
+				peak = max(peak, in.delta)
+			} else if firstIndex(ws, j) == i {
+				peak = max(peak, in.delta*float64(count(ws, j)))
+			}
 		}
 	}
 	return sum + peak
+}
+
+func count(ws []workload.JobID, j workload.JobID) int {
+	n := 0
+	for _, x := range ws {
+		if x == j {
+			n++
+		}
+	}
+	return n
 }
 
 // memWith is M_k with one more worker of a job described by in, from the
@@ -129,9 +147,9 @@ func (p *planner) compute(ws []workload.JobID) float64 {
 func (p *planner) tau(ws []workload.JobID) float64 {
 	var buf [16]float64
 	ps := buf[:0]
-	for _, j := range ws {
-		if p.info[j].p > 0 {
-			ps = append(ps, p.info[j].p)
+	for i, j := range ws {
+		if p.info[j].p > 0 && (!p.sync || firstIndex(ws, j) == i) {
+			ps = append(ps, p.info[j].p) // synchronous siblings: one Bernoulli per job
 		}
 	}
 	return perf.CollisionProb(ps)
@@ -174,6 +192,13 @@ func (p *planner) try(j workload.JobID, k int) probe {
 	}
 	p.ws = append(append(p.ws[:0], d.w...), j)
 	ws := p.ws
+	if p.sync {
+		if mem = p.memory(ws); mem > 1+eps {
+			pr.fail, pr.residual = failMemory, (1-comp)+(1-mem)
+			return pr
+		}
+		pr.residual = (1 - comp) + (1 - mem)
+	}
 	if p.cfg.Tau && p.tau(ws) > p.cfg.TauMax+eps {
 		pr.fail = failTau
 		return pr
