@@ -155,7 +155,7 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 			return fmt.Errorf("ojpp: %w", err)
 		}
 		if s.Recording() {
-			s.Log(j, "placed %d workers on GPUs %s%s", len(devs), gpuList(devs), forcedNote(forced))
+			s.Log(j, "placed %s: %s%s", workers(len(devs)), pl.describe(devs), forcedNote(forced))
 		}
 	}
 	if o.online != nil {
@@ -183,10 +183,35 @@ func forcedNote(forced bool) string {
 	return ""
 }
 
-func gpuList(devs []int) string {
-	parts := make([]string, len(devs))
+// describe says, for each GPU a job's workers went to, how many and what
+// the GPU now looks like to the planner: workers, memory M_k, collision
+// probability τ and worst believed slowdown θ.
+func (p *planner) describe(devs []int) string {
+	var parts []string
 	for i, d := range devs {
-		parts[i] = fmt.Sprint(d)
+		if lastIndexInt(devs[:i], d) >= 0 {
+			continue
+		}
+		ws := p.dev[d].w
+		parts = append(parts, fmt.Sprintf("%d on GPU %d (now %s, memory %.2f, τ %.3f, θ %.2f)",
+			countInt(devs, d), d, workers(len(ws)), p.memory(ws), p.tau(ws), p.theta(d)))
 	}
-	return strings.Join(parts, ",")
+	return strings.Join(parts, "; ")
+}
+
+func workers(n int) string {
+	if n == 1 {
+		return "1 worker"
+	}
+	return fmt.Sprintf("%d workers", n)
+}
+
+func countInt(list []int, v int) int {
+	n := 0
+	for _, x := range list {
+		if x == v {
+			n++
+		}
+	}
+	return n
 }
