@@ -3,9 +3,11 @@ package perf
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/detmath"
 	"github.com/schedlab/schedlab/sim/schema"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -77,6 +79,20 @@ type MemShareParams struct {
 	GPUMemoryGB  float64       `json:"gpu_memory_gb" min:"0.001" max:"1e6" unit:"GB" help:"memory of the GPU the fractions γ, δ are of (the paper's 11 GB)"`
 	Collision    string        `json:"collision" enum:"paper,capacity" help:"when colliding peaks cost κ: whenever two peak at once (paper), or only when the peaks present overflow the GPU (capacity)"`
 	SyncSiblings bool          `json:"sync_siblings,omitempty" help:"a job's workers on one GPU peak together, as one worker with the sum of their extras (ambiguity A2); off: independently"`
+	Drift        Drift         `json:"drift,omitempty" help:"heavy phases in which a job interferes more with its neighbours (spec §5.5); off when delta is 0"`
+}
+
+// Drift makes interference fluctuate at run time (spec 002 §5.5): time is
+// cut into phases of PhaseS seconds and in each a job is heavy, with
+// probability 1 − exp(−RatePerHour·PhaseS/3600) drawn from (Seed, job,
+// phase), so that the damage it does to its neighbours is multiplied by
+// 1 + Delta. A slotted form of the spec's Poisson phases, stateless so
+// that concurrent runs can share the model.
+type Drift struct {
+	Delta       float64 `json:"delta,omitempty" min:"0" max:"100" help:"extra interference a job causes while heavy (Δ; 1 doubles it)"`
+	PhaseS      float64 `json:"phase_s,omitempty" min:"1" max:"1e8" unit:"s" help:"length of a phase"`
+	RatePerHour float64 `json:"rate_per_hour,omitempty" min:"0" max:"1000" help:"heavy phases a job starts per hour"`
+	Seed        uint64  `json:"seed,omitempty" help:"seed of the phases"`
 }
 
 // MemShareTypes is a type library. One given in a scenario replaces the
@@ -217,12 +233,70 @@ func (m *MemShare) Pair(a, b int) float64 { return m.matrix[a][b] }
 // Interference is the matrix part of a worker's slowdown (ŝ of spec 002
 // §1.4): its pairwise slowdowns from each co-runner, composed.
 func (m *MemShare) Interference(me int, co []int) float64 {
+	return m.interferenceScaled(me, co, nil)
+}
+
+// interferenceScaled is Interference with each co-runner's cell times
+// scale[i] (its drift; nil for none).
+func (m *MemShare) interferenceScaled(me int, co []int, scale []float64) float64 {
 	var buf [16]float64
 	xs := buf[:0]
-	for _, u := range co {
-		xs = append(xs, m.matrix[me][u])
+	for i, u := range co {
+		x := m.matrix[me][u]
+		if scale != nil {
+			x *= scale[i]
+		}
+		xs = append(xs, x)
 	}
 	return Compose(m.p.Compose, xs)
+}
+
+// drifting reports whether the model's interference changes with time.
+func (m *MemShare) drifting() bool { return m.p.Drift.Delta > 0 && m.p.Drift.PhaseS > 0 }
+
+// DriftOf is the factor on the interference job j causes at time t: 1 + Δ
+// in its heavy phases, else 1.
+func (m *MemShare) DriftOf(j workload.JobID, t float64) float64 {
+	if !m.drifting() {
+		return 1
+	}
+	d := m.p.Drift
+	k := uint64(max(0, t) / d.PhaseS)
+	r := rand.New(rand.NewPCG(d.Seed^0xd21f7, uint64(j)<<32^k))
+	if r.Float64() < 1-detmath.Exp(-d.RatePerHour*d.PhaseS/3600) {
+		return 1 + d.Delta
+	}
+	return 1
+}
+
+// NextChange implements Timed: with drift, rates may change at every phase
+// boundary.
+func (m *MemShare) NextChange(_ State, _ workload.JobID, now float64) float64 {
+	if !m.drifting() {
+		return math.Inf(1)
+	}
+	return (math.Floor(now/m.p.Drift.PhaseS) + 1) * m.p.Drift.PhaseS
+}
+
+// clock is what a State offers when it knows the time (the engine's does).
+type clock interface{ Now() float64 }
+
+// ObservedInterference is the matrix part of the slowdown a worker of job
+// id suffers now beside the workers of jobs co (one entry per worker),
+// drift included: what a scheduler would measure.
+func (m *MemShare) ObservedInterference(s State, id workload.JobID, co []workload.JobID) float64 {
+	var tbuf [16]int
+	var fbuf [16]float64
+	types, scale := tbuf[:0], fbuf[:0]
+	now := 0.0
+	if c, ok := s.(clock); ok {
+		now = c.Now()
+	}
+	for _, u := range co {
+		types = append(types, m.typeOf(s.Job(u)))
+		scale = append(scale, m.DriftOf(u, now))
+	}
+	return m.interferenceScaled(m.typeOf(s.Job(id)), types, scale)
 }
 
 // WorkerSlowdown is the ground-truth slowdown s_w of a worker of type me
@@ -317,9 +391,14 @@ func (m *MemShare) slowdownOn(s State, id workload.JobID, residents []workload.J
 	me := m.typeOf(s.Job(id))
 	var cbuf [16]int
 	var ubuf [16]Peak
-	co, units := cbuf[:0], ubuf[:0]
+	var fbuf [16]float64
+	co, units, scale := cbuf[:0], ubuf[:0], fbuf[:0]
 	self := Peak{P: m.p.Types[me].P, Delta: m.p.Types[me].Delta}
 	gsum, skipped := 0.0, false
+	now := 0.0
+	if c, ok := s.(clock); ok && m.drifting() {
+		now = c.Now()
+	}
 	for _, r := range residents {
 		t := m.typeOf(s.Job(r))
 		gsum += m.p.Types[t].Gamma
@@ -328,6 +407,7 @@ func (m *MemShare) slowdownOn(s State, id workload.JobID, residents []workload.J
 			continue
 		}
 		co = append(co, t)
+		scale = append(scale, m.DriftOf(r, now))
 		switch {
 		case m.p.SyncSiblings && r == id:
 			self.Delta += m.p.Types[t].Delta // peaks with the worker
@@ -337,7 +417,7 @@ func (m *MemShare) slowdownOn(s State, id workload.JobID, residents []workload.J
 			units = append(units, Peak{Job: r, P: m.p.Types[t].P, Delta: m.p.Types[t].Delta})
 		}
 	}
-	return m.Interference(me, co) + m.collision(self, units, gsum)
+	return m.interferenceScaled(me, co, scale) + m.collision(self, units, gsum)
 }
 
 // Peak is a unit that peaks as one: a worker, or with synchronous

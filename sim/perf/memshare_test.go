@@ -246,3 +246,55 @@ func TestSyncSiblings(t *testing.T) {
 		t.Errorf("beside LSTM: rate %v, want %v", got, 1/1.45)
 	}
 }
+
+// Drift: a job is heavy in about 1 − exp(−0.5·0.5) = 22% of 30-minute
+// phases, the same ones every time, and a heavy co-runner doubles the
+// damage it does (Δ = 1): ResNet beside a heavy VGG19 suffers 2·1.22.
+func TestDrift(t *testing.T) {
+	p := *DefaultMemShareParams()
+	p.Drift = Drift{Delta: 1, PhaseS: 1800, RatePerHour: 0.5, Seed: 7}
+	m, _ := NewMemShare(p)
+	heavy := 0
+	for k := range 4000 {
+		f := m.DriftOf(3, float64(k)*1800+5)
+		if f != m.DriftOf(3, float64(k)*1800+1700) {
+			t.Fatal("the factor changes inside a phase")
+		}
+		if f == 2 {
+			heavy++
+		}
+	}
+	if share := float64(heavy) / 4000; math.Abs(share-(1-math.Exp(-0.25))) > 0.02 {
+		t.Errorf("heavy in %.3f of the phases, want about 0.221", share)
+	}
+	if got := m.NextChange(nil, 0, 2000); got != 3600 {
+		t.Errorf("next change after t=2000: %v, want 3600", got)
+	}
+	jobs := []workload.Job{{ID: 0, Name: "r", Model: "ResNet", GPUs: 1}, {ID: 1, Name: "v", Model: "VGG19", GPUs: 1}}
+	m.Prepare(nil, jobs)
+	var heavyT float64 = -1
+	for k := range 100 {
+		if m.DriftOf(1, float64(k)*1800) == 2 {
+			heavyT = float64(k) * 1800
+			break
+		}
+	}
+	s := &clockState{msState{jobs: jobs, at: map[workload.JobID][]cluster.GPUID{0: {0}, 1: {0}}}, heavyT}
+	if got := m.Rate(s, 0); !near9(got, 1/(1+2*1.22+0.02)) {
+		t.Errorf("beside a heavy VGG19: rate %v, want 1/%v", got, 1+2*1.22+0.02)
+	}
+	if got := m.ObservedInterference(s, 0, []workload.JobID{1}); !near9(got, 2.44) {
+		t.Errorf("observed %v, want 2.44", got)
+	}
+	off, _ := NewMemShare(*DefaultMemShareParams())
+	if !math.IsInf(off.NextChange(nil, 0, 5), 1) || off.DriftOf(1, heavyT) != 1 {
+		t.Error("without drift nothing changes with time")
+	}
+}
+
+type clockState struct {
+	msState
+	now float64
+}
+
+func (c *clockState) Now() float64 { return c.now }

@@ -24,6 +24,9 @@ func init() {
 		}},
 		{Name: "belief_mae", Doc: "mean absolute error of the interference matrix the policy planned with, against the true one", Fn: beliefMAE},
 		{Name: "migration_overhead", Doc: "OJPAP's migration downtime over ΣJCT (Fig. 10's migration cost)", Fn: migrationOverhead},
+		{Name: "quiet_crossings", Doc: "OJPAP: ticks at which a GPU's raw interference passed θ̄ without triggering an adjustment (Fig. 10's t2)", Fn: lastOf("ojpp/quiet_crossings")},
+		{Name: "adjustments", Doc: "OJPAP: adjustments run", Fn: countOf("ojpp/adjust_moves")},
+		{Name: "adjust_drop", Doc: "OJPAP: mean relative fall of the mean observed interference across an adjustment", Fn: meanOf("ojpp/adjust_drop")},
 		{Name: "gpu_reduction", Doc: "1 − GPUs used / Σ workers: GPUs saved against one GPU per worker (Table 5)", Fn: gpuReduction},
 	} {
 		metrics.Register(d)
@@ -115,4 +118,53 @@ func migrationOverhead(c metrics.Context) float64 {
 		return math.NaN()
 	}
 	return 0
+}
+
+// series finds a recorded series of the run, or nil.
+func series(c metrics.Context, name string) *engine.Series {
+	for i := range c.Result.Series {
+		if c.Result.Series[i].Name == name {
+			return &c.Result.Series[i]
+		}
+	}
+	return nil
+}
+
+// lastOf is the last value of a series; 0 when the run recorded others
+// but not this one, NaN when it recorded none (lean runs).
+func lastOf(name string) func(metrics.Context) float64 {
+	return func(c metrics.Context) float64 {
+		if s := series(c, name); s != nil && len(s.V) > 0 {
+			return s.V[len(s.V)-1]
+		}
+		if len(c.Result.Series) == 0 {
+			return math.NaN()
+		}
+		return 0
+	}
+}
+
+// countOf is the number of points of a series (0 when absent).
+func countOf(name string) func(metrics.Context) float64 {
+	return func(c metrics.Context) float64 {
+		if s := series(c, name); s != nil {
+			return float64(len(s.V))
+		}
+		return 0
+	}
+}
+
+// meanOf is the mean of a series' values; NaN when it has none.
+func meanOf(name string) func(metrics.Context) float64 {
+	return func(c metrics.Context) float64 {
+		s := series(c, name)
+		if s == nil || len(s.V) == 0 {
+			return math.NaN()
+		}
+		sum := 0.0
+		for _, v := range s.V {
+			sum += v
+		}
+		return sum / float64(len(s.V))
+	}
 }

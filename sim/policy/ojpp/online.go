@@ -18,6 +18,7 @@ type online struct {
 	lastAdj   int
 	adjusted  bool
 	nextTickS float64
+	quiet     int // ticks whose raw θ passed θ̄ without an adjustment
 }
 
 // tick observes interference every tick_s while jobs run, updates the
@@ -37,39 +38,71 @@ func (o *Policy) tick(s *engine.State, pl *planner) error {
 	st.nextTickS = s.Now() + o.p.TickS
 	st.ticks++
 	maxRaw, maxEwma := o.observe(s, pl)
+	adjust := o.due(maxEwma)
+	if maxRaw > o.p.ThetaMax+eps && !adjust {
+		st.quiet++
+	}
 	if s.Recording() {
 		s.Record("ojpp/max_theta", -1, maxRaw)
+		s.Record("ojpp/mean_theta", -1, o.meanObserved(s, pl))
 		s.Record("ojpp/max_ewma", -1, maxEwma)
+		s.Record("ojpp/quiet_crossings", -1, float64(st.quiet))
 	}
-	if o.due(maxEwma) {
+	if adjust {
+		before := o.meanObserved(s, pl)
 		if err := o.applyAdjust(s, pl); err != nil {
 			return err
+		}
+		if after := o.meanObserved(s, pl); before > 0 && s.Recording() {
+			s.Record("ojpp/adjust_drop", -1, 1-after/before)
 		}
 	}
 	return s.WakeAt(st.nextTickS)
 }
 
-// observe computes each active GPU's θ under the true matrix (collisions
-// excluded, spec §3.5) and folds it into the EWMA.
+// deviceTheta is θ_k as observed: the worst interference a worker on
+// device k suffers now under the true model, drift included (collisions
+// excluded, spec §3.5).
+func (o *Policy) deviceTheta(s *engine.State, pl *planner, k int) float64 {
+	var buf [16]workload.JobID
+	ws := pl.dev[k].w
+	theta := 0.0
+	for i, a := range ws {
+		co := buf[:0]
+		for x, b := range ws {
+			if x != i {
+				co = append(co, b)
+			}
+		}
+		theta = max(theta, o.truth.ObservedInterference(s, a, co))
+	}
+	return theta
+}
+
+// meanObserved is the mean observed θ over the active devices.
+func (o *Policy) meanObserved(s *engine.State, pl *planner) float64 {
+	sum, n := 0.0, 0
+	for k := range pl.dev {
+		if len(pl.dev[k].w) > 0 {
+			sum += o.deviceTheta(s, pl, k)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// observe folds each active GPU's observed θ into its EWMA (Eq. 18).
 func (o *Policy) observe(s *engine.State, pl *planner) (maxRaw, maxEwma float64) {
 	st := o.online
-	var buf [16]int
 	for k := range pl.dev {
-		ws := pl.dev[k].w
-		if len(ws) == 0 {
+		if len(pl.dev[k].w) == 0 {
 			st.seen[k] = false
 			continue
 		}
-		theta := 0.0
-		for i, a := range ws {
-			co := buf[:0]
-			for x, b := range ws {
-				if x != i {
-					co = append(co, pl.info[b].typ)
-				}
-			}
-			theta = max(theta, o.truth.Interference(pl.info[a].typ, co))
-		}
+		theta := o.deviceTheta(s, pl, k)
 		if !st.seen[k] {
 			st.ewma[k], st.seen[k] = theta, true
 		} else {
