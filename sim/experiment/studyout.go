@@ -68,7 +68,7 @@ type StudyRunOutput struct {
 	Saturated bool            `json:"saturated,omitempty"`
 	Error     string          `json:"error,omitempty"`
 	Metrics   metrics.Summary `json:"metrics"`
-	// Named: the scenario's named metrics for this run (PolicyOutput.Named).
+	// Named: the output metrics of this run (PolicyOutput.Named).
 	Named map[string]float64 `json:"named,omitempty"`
 }
 
