@@ -4,10 +4,12 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/workload"
@@ -35,6 +37,9 @@ func (rep *Report) Output(seed uint64) results.Output {
 			}
 			po.Series = seriesOutput(r.Result.Series)
 			po.Notes = r.Result.Notes()
+			if r.Err == nil && !r.Saturated {
+				po.Named = rep.named(r)
+			}
 		}
 		out.Results = append(out.Results, po)
 	}
@@ -50,7 +55,33 @@ func jobOutput(j engine.JobRecord, spec *workload.Job) results.JobOutput {
 	if j.FinishS >= 0 {
 		o.FinishS, o.JCTS = ptr(j.FinishS), ptr(j.JCT())
 	}
+	if j.SoloS > 0 {
+		o.SoloS = ptr(j.SoloS)
+		if j.FinishS >= 0 {
+			o.Slowdown = ptr(j.JCT()/j.SoloS - 1)
+		}
+	}
 	return o
+}
+
+// named computes the output metrics for one run (see PolicyOutput.Named);
+// they read only the run itself, so running each policy on its own (the
+// page's workers) gives the same values.
+func (rep *Report) named(r *Run) map[string]float64 {
+	var out map[string]float64
+	for _, name := range metrics.OutputNames() {
+		def, _ := metrics.Lookup(name)
+		v := def.Fn(metrics.Context{Selected: rep.Scenario.Measured(r.Result.Jobs), Result: r.Result, Jobs: r.Inputs.Jobs,
+			NumGPUs: r.Inputs.Cluster.NumGPUs()})
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		if out == nil {
+			out = map[string]float64{}
+		}
+		out[name] = v
+	}
+	return out
 }
 
 func ptr(x float64) *float64 { return &x }

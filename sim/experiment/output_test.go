@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/schedlab/schedlab/scenarios"
@@ -91,5 +92,33 @@ func TestOutputCarriesSeries(t *testing.T) {
 		if len(r.Result.Series) == 0 || !bytes.Equal(got, want) {
 			t.Errorf("%s: %d series recorded; the output's differ from them", r.Policy, len(r.Result.Series))
 		}
+	}
+}
+
+// A run's JSON carries the output metrics (gpus_used, degradation,
+// mean_slowdown) and each job's solo time and slowdown, so that a figure
+// can be recomputed from it:
+// two LeNet workers on one GPU slow each other by 0.18 + κ·0.3·0.3 = 0.27.
+func TestOutputCarriesNamedMetricsAndSlowdowns(t *testing.T) {
+	sc, err := scenario.Parse([]byte(`{"name": "pair",
+ "cluster": {"servers": [{"count": 1, "gpus": 2, "gpu_type": "1080Ti", "gpu_memory_gb": 11}]},
+ "workload": {"jobs": [{"id": "a", "gpus": 2, "model": "LeNet"}]},
+ "perf": {"model": "memshare"},
+ "policies": [{"name": "ojpp-best-fit"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := experiment.RunStudy(context.Background(), sc, experiment.StudyOptions{Paranoid: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := st.Points[0].Report.Output(1)
+	r := out.Results[0]
+	if d, ok := r.Named["degradation"]; !ok || math.Abs(d-0.27) > 1e-9 || r.Named["gpus_used"] != 1 || math.Abs(r.Named["mean_slowdown"]-0.27) > 1e-9 {
+		t.Errorf("named metrics %v, want degradation and mean slowdown 0.27 on 1 GPU", r.Named)
+	}
+	j := r.Jobs[0]
+	if j.SoloS == nil || *j.SoloS != 1200 || j.Slowdown == nil || math.Abs(*j.Slowdown-0.27) > 1e-9 {
+		t.Errorf("job record %+v", j)
 	}
 }

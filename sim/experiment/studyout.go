@@ -68,6 +68,8 @@ type StudyRunOutput struct {
 	Saturated bool            `json:"saturated,omitempty"`
 	Error     string          `json:"error,omitempty"`
 	Metrics   metrics.Summary `json:"metrics"`
+	// Named: the output metrics of this run (PolicyOutput.Named).
+	Named map[string]float64 `json:"named,omitempty"`
 }
 
 // Output builds the JSON form.
@@ -87,6 +89,9 @@ func (st *Study) Output() StudyOutput {
 	for _, p := range st.Points {
 		for _, r := range p.Report.Runs {
 			ro := StudyRunOutput{Policy: r.Policy, Seed: r.Seed, Saturated: r.Saturated, Metrics: r.Summary}
+			if r.Result != nil && r.Err == nil && !r.Saturated {
+				ro.Named = p.Report.named(r)
+			}
 			if p.Swept {
 				x := p.X
 				ro.X = &x

@@ -75,6 +75,19 @@ func Lookup(name string) (Def, error) {
 	return Def{}, fmt.Errorf("unknown metric %q; known metrics: %s, pNN_jct_s, pNN_queue_s, lowmeanNN_jct_s", name, strings.Join(Names(), ", "))
 }
 
+var outputNames []string
+
+// RegisterOutput registers a metric that every run's JSON output carries
+// (when it has a value); it must not need Context.Peers.
+func RegisterOutput(d Def) {
+	Register(d)
+	outputNames = append(outputNames, d.Name)
+	sort.Strings(outputNames)
+}
+
+// OutputNames lists, sorted, the metrics registered with RegisterOutput.
+func OutputNames() []string { return append([]string(nil), outputNames...) }
+
 // Names lists the registered metric names, sorted.
 func Names() []string { return defs.Names() }
 

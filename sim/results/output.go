@@ -26,6 +26,11 @@ type PolicyOutput struct {
 	Small   Group       `json:"small"`
 	Large   Group       `json:"large"`
 	Jobs    []JobOutput `json:"jobs"`
+	// Named are the values, over the measured jobs, of the named metrics
+	// registered for every output (OJPP's gpus_used, degradation,
+	// mean_slowdown), so that a figure can be recomputed from one run's
+	// output; metrics without a value (NaN) are left out.
+	Named map[string]float64 `json:"named,omitempty"`
 	// Series are the time series the policy recorded (e.g. Gavel's LP
 	// objective and each job's target and received share per GPU type).
 	Series []Series `json:"series,omitempty"`
@@ -58,6 +63,10 @@ type JobOutput struct {
 	// from the records.
 	Servers   []int32    `json:"servers,omitempty"`
 	IterSplit *IterSplit `json:"iter_split,omitempty"`
+	// SoloS is the job's run time alone on its first GPUs and Slowdown
+	// its JCT over that, minus 1; absent when unknown.
+	SoloS    *float64 `json:"solo_s,omitempty"`
+	Slowdown *float64 `json:"slowdown,omitempty"`
 }
 
 // IterSplit is a job's mean iteration time in parts, in seconds: compute

@@ -1,0 +1,462 @@
+package ojpp
+
+import (
+	"sort"
+
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// eps is the tolerance of every ≤ test (spec 002 §8).
+const eps = 1e-9
+
+// Config is one placement algorithm of spec 002 §3: the constraint set C
+// (R, the compute and memory capacity, always holds), the job order and
+// the device selection rule.
+type Config struct {
+	TauMax, ThetaMax, ThetaBal float64 // τ̄, θ̄, θ′
+	Tau, Theta, Bal            bool    // which of Eqs. 5, 7, 8 are in C
+	Order                      string  // "bfd" or "gregarious"
+	Select                     string  // "min-theta" or "best-fit"
+	Memory                     string  // "opportunistic", "average" or "peak"
+	Separate                   bool    // a job's workers on distinct GPUs (§6.7)
+	Dedicated                  bool    // one GPU per worker, no sharing
+}
+
+// jobInfo is what the planner knows of a job: its type's parameters.
+type jobInfo struct {
+	typ                       int
+	omega                     int
+	alpha, gamma, delta, p, c float64
+}
+
+// device is one GPU and the workers on it, one entry per worker.
+type device struct {
+	w    []workload.JobID
+	slow []float64 // ŝ of each worker under the believed matrix
+	// Sums over the workers, kept by refresh: Σα, Σγ, Σ(γ + δ), max δ.
+	comp, gsum, psum, dmax float64
+}
+
+// planner holds a placement (JPC) and answers the questions the
+// algorithms ask. Devices are the cluster's GPUs in index order; a device
+// is active when it holds a worker.
+type planner struct {
+	ms    *perf.MemShare // the believed model
+	cfg   Config
+	info  []jobInfo
+	dev   []device
+	where [][]int // by job: the device of each placed worker
+	ws    []workload.JobID
+	slow  []float64 // scratch of try
+	sync  bool      // a job's workers on a device peak together (memshare's sync_siblings)
+}
+
+func newPlanner(ms *perf.MemShare, cfg Config, jobs []workload.Job, gpus int) *planner {
+	p := &planner{ms: ms, cfg: cfg, info: make([]jobInfo, len(jobs)), dev: make([]device, gpus), where: make([][]int, len(jobs)),
+		sync: ms.Params().SyncSiblings}
+	for i := range jobs {
+		k, _ := ms.TypeIndex(jobs[i].Model)
+		t := ms.Type(k)
+		p.info[i] = jobInfo{typ: k, omega: jobs[i].GPUs, alpha: jobs[i].Compute, gamma: t.Gamma, delta: t.Delta, p: t.P, c: t.MigCostS}
+	}
+	return p
+}
+
+// slowdowns returns ŝ of every worker of ws under the believed matrix.
+func (p *planner) slowdowns(ws []workload.JobID, out []float64) []float64 {
+	out = out[:0]
+	var buf [16]int
+	for i, a := range ws {
+		co := buf[:0]
+		for k, b := range ws {
+			if k != i {
+				co = append(co, p.info[b].typ)
+			}
+		}
+		out = append(out, p.ms.Interference(p.info[a].typ, co))
+	}
+	return out
+}
+
+// memory is M_k of spec 002 §3.0 under the configured memory model. With
+// synchronous siblings a job's workers on the device peak as one, so the
+// one peak Eq. 3 leaves room for is the largest per-job sum of extras.
+func (p *planner) memory(ws []workload.JobID) float64 {
+	sum, peak := 0.0, 0.0
+	for i, j := range ws {
+		in := &p.info[j]
+		switch p.cfg.Memory {
+		case "average":
+			sum += in.gamma
+		case "peak":
+			sum += in.gamma + in.delta
+		default:
+			sum += in.gamma
+			if !p.sync {
+				peak = max(peak, in.delta)
+			} else if firstIndex(ws, j) == i {
+				peak = max(peak, in.delta*float64(count(ws, j)))
+			}
+		}
+	}
+	return sum + peak
+}
+
+func count(ws []workload.JobID, j workload.JobID) int {
+	n := 0
+	for _, x := range ws {
+		if x == j {
+			n++
+		}
+	}
+	return n
+}
+
+// memWith is M_k with one more worker of a job described by in, from the
+// device's sums.
+func (p *planner) memWith(d *device, in *jobInfo) float64 {
+	switch p.cfg.Memory {
+	case "average":
+		return d.gsum + in.gamma
+	case "peak":
+		return d.psum + in.gamma + in.delta
+	}
+	return d.gsum + in.gamma + max(d.dmax, in.delta)
+}
+
+// refresh recomputes device k's slowdowns and sums after a change.
+func (p *planner) refresh(k int) {
+	d := &p.dev[k]
+	d.slow = p.slowdowns(d.w, d.slow)
+	d.comp, d.gsum, d.psum, d.dmax = 0, 0, 0, 0
+	for _, j := range d.w {
+		in := &p.info[j]
+		d.comp, d.gsum, d.psum, d.dmax = d.comp+in.alpha, d.gsum+in.gamma, d.psum+in.gamma+in.delta, max(d.dmax, in.delta)
+	}
+}
+
+func (p *planner) compute(ws []workload.JobID) float64 {
+	sum := 0.0
+	for _, j := range ws {
+		sum += p.info[j].alpha
+	}
+	return sum
+}
+
+func (p *planner) tau(ws []workload.JobID) float64 {
+	var buf [16]float64
+	ps := buf[:0]
+	for i, j := range ws {
+		if p.info[j].p > 0 && (!p.sync || firstIndex(ws, j) == i) {
+			ps = append(ps, p.info[j].p) // synchronous siblings: one Bernoulli per job
+		}
+	}
+	return perf.CollisionProb(ps)
+}
+
+// Why a device was refused, for the decision log and the tests.
+const (
+	okFit       = ""
+	failSibling = "a sibling is there (separate GPUs)"
+	failCompute = "compute"
+	failMemory  = "memory"
+	failTau     = "collision probability"
+	failTheta   = "interference"
+	failBal     = "balance"
+)
+
+// probe is the outcome of tentatively adding a worker of job j to device k.
+type probe struct {
+	fail     string
+	theta    float64 // potential θ_k
+	residual float64 // L1 slack left, (1 − Σα) + (1 − M_k)
+}
+
+// try checks feasible(w, k, C) of spec 002 §3.0 for one more worker of
+// job j on device k.
+func (p *planner) try(j workload.JobID, k int) probe {
+	d := &p.dev[k]
+	if p.cfg.Separate && containsJob(d.w, j) {
+		return probe{fail: failSibling}
+	}
+	in := &p.info[j]
+	comp, mem := d.comp+in.alpha, p.memWith(d, in)
+	pr := probe{residual: (1 - comp) + (1 - mem)}
+	if comp > 1+eps || mem > 1+eps {
+		pr.fail = failCompute
+		if comp <= 1+eps {
+			pr.fail = failMemory
+		}
+		return pr
+	}
+	p.ws = append(append(p.ws[:0], d.w...), j)
+	ws := p.ws
+	if p.sync {
+		if mem = p.memory(ws); mem > 1+eps {
+			pr.fail, pr.residual = failMemory, (1-comp)+(1-mem)
+			return pr
+		}
+		pr.residual = (1 - comp) + (1 - mem)
+	}
+	if p.cfg.Tau && p.tau(ws) > p.cfg.TauMax+eps {
+		pr.fail = failTau
+		return pr
+	}
+	p.slow = p.slowdowns(ws, p.slow)
+	slow := p.slow
+	for _, s := range slow {
+		pr.theta = max(pr.theta, s)
+	}
+	if p.cfg.Theta && pr.theta > p.cfg.ThetaMax+eps {
+		pr.fail = failTheta
+		return pr
+	}
+	if p.cfg.Bal && !p.balanced(ws, slow, k) {
+		pr.fail = failBal
+	}
+	return pr
+}
+
+// balanced checks Eq. 8 for every job with a worker in ws, as if device k
+// held ws with slowdowns slow: the spread of ŝ over the job's placed
+// workers, on every device, stays within θ′.
+func (p *planner) balanced(ws []workload.JobID, slow []float64, k int) bool {
+	for i, q := range ws {
+		if firstIndex(ws, q) != i {
+			continue
+		}
+		lo, hi := slow[i], slow[i]
+		for x, r := range ws {
+			if r == q {
+				lo, hi = min(lo, slow[x]), max(hi, slow[x])
+			}
+		}
+		for _, d := range p.where[q] {
+			if d == k {
+				continue
+			}
+			for x, r := range p.dev[d].w {
+				if r == q {
+					lo, hi = min(lo, p.dev[d].slow[x]), max(hi, p.dev[d].slow[x])
+				}
+			}
+		}
+		if hi-lo > p.cfg.ThetaBal+eps {
+			return false
+		}
+	}
+	return true
+}
+
+// spread is the max − min of ŝ over job j's placed workers.
+func (p *planner) spread(j workload.JobID) float64 {
+	lo, hi, any := 0.0, 0.0, false
+	for _, d := range uniqueInts(p.where[j]) {
+		for x, r := range p.dev[d].w {
+			if r != j {
+				continue
+			}
+			s := p.dev[d].slow[x]
+			if !any {
+				lo, hi, any = s, s, true
+			}
+			lo, hi = min(lo, s), max(hi, s)
+		}
+	}
+	return hi - lo
+}
+
+func (p *planner) add(j workload.JobID, k int) {
+	d := &p.dev[k]
+	d.w = append(d.w, j)
+	p.refresh(k)
+	p.where[j] = append(p.where[j], k)
+}
+
+func (p *planner) remove(j workload.JobID, k int) {
+	d := &p.dev[k]
+	i := firstIndex(d.w, j)
+	d.w = append(d.w[:i], d.w[i+1:]...)
+	p.refresh(k)
+	w := p.where[j]
+	i = lastIndexInt(w, k)
+	p.where[j] = append(w[:i], w[i+1:]...)
+}
+
+// theta is θ_k, the worst ŝ on device k.
+func (p *planner) theta(k int) float64 {
+	t := 0.0
+	for _, s := range p.dev[k].slow {
+		t = max(t, s)
+	}
+	return t
+}
+
+// better orders two feasible probes by the selection rule.
+func (p *planner) better(a probe, ka int, b probe, kb int) bool {
+	if p.cfg.Select != "best-fit" && a.theta != b.theta {
+		return a.theta < b.theta
+	}
+	if a.residual != b.residual {
+		return a.residual < b.residual
+	}
+	return ka < kb
+}
+
+// choose returns the active device the selection rule picks for one more
+// worker of job j, or -1 when none is feasible.
+func (p *planner) choose(j workload.JobID) int {
+	best, bestK := probe{}, -1
+	for k := range p.dev {
+		if len(p.dev[k].w) == 0 {
+			continue
+		}
+		pr := p.try(j, k)
+		if pr.fail != okFit {
+			continue
+		}
+		if bestK < 0 || p.better(pr, k, best, bestK) {
+			best, bestK = pr, k
+		}
+	}
+	return bestK
+}
+
+// idle returns the lowest-index device without workers, or -1.
+func (p *planner) idle() int {
+	for k := range p.dev {
+		if len(p.dev[k].w) == 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// placeJob is Algorithm 2 in its single-pass form (spec 002 §3.2): each
+// worker goes to the best feasible active device, else to a new one. It
+// returns the devices of the job's workers and whether a new device broke
+// the job's balance (allowed and flagged, ambiguity A9), or nil when the
+// cluster has no idle device left (the placement is rolled back).
+func (p *planner) placeJob(j workload.JobID) (devs []int, forced bool) {
+	for range p.info[j].omega {
+		k := -1
+		if !p.cfg.Dedicated {
+			k = p.choose(j)
+		}
+		if k < 0 {
+			k = p.idle()
+		}
+		if k < 0 {
+			for _, d := range append([]int(nil), p.where[j]...) {
+				p.remove(j, d)
+			}
+			return nil, false
+		}
+		p.add(j, k)
+	}
+	return append([]int(nil), p.where[j]...), p.cfg.Bal && p.spread(j) > p.cfg.ThetaBal+eps
+}
+
+// bfdLess is the BFD order of spec 002 §3.0: α, then peak memory γ + δ,
+// then ω, all descending, then job id.
+func (p *planner) bfdLess(a, b workload.JobID) bool {
+	x, y := &p.info[a], &p.info[b]
+	switch {
+	case x.alpha != y.alpha:
+		return x.alpha > y.alpha
+	case x.gamma+x.delta != y.gamma+y.delta:
+		return x.gamma+x.delta > y.gamma+y.delta
+	case x.omega != y.omega:
+		return x.omega > y.omega
+	}
+	return a < b
+}
+
+// order returns the jobs in the order the algorithm places them. For the
+// Heuristic (Algorithm 3) that is repeatedly the least gregarious job of
+// those left, τ(i, Q) = p_i · max_{q≠i} p_q (one worker each, ambiguity
+// A7), ties in BFD order.
+func (p *planner) order(jobs []workload.JobID) []workload.JobID {
+	q := append([]workload.JobID(nil), jobs...)
+	sort.SliceStable(q, func(a, b int) bool { return p.bfdLess(q[a], q[b]) })
+	if p.cfg.Order != "gregarious" {
+		return q
+	}
+	out := make([]workload.JobID, 0, len(q))
+	for len(q) > 0 {
+		top, second := p.topTwo(q)
+		at := p.argTop(q, top)
+		best, bestG := 0, 0.0
+		for i, a := range q {
+			partner := top // the largest p among the other jobs
+			if i == at {
+				partner = second
+			}
+			g := p.info[a].p * partner
+			if i == 0 || g < bestG {
+				best, bestG = i, g
+			}
+		}
+		out = append(out, q[best])
+		q = append(q[:best], q[best+1:]...)
+	}
+	return out
+}
+
+// topTwo returns the largest and second largest p in q (0 when missing).
+func (p *planner) topTwo(q []workload.JobID) (top, second float64) {
+	for _, a := range q {
+		x := p.info[a].p
+		if x > top {
+			top, second = x, top
+		} else if x > second {
+			second = x
+		}
+	}
+	return top, second
+}
+
+// argTop is the first index in q whose p is top.
+func (p *planner) argTop(q []workload.JobID, top float64) int {
+	for i, a := range q {
+		if p.info[a].p == top {
+			return i
+		}
+	}
+	return -1
+}
+
+func containsJob(list []workload.JobID, j workload.JobID) bool { return firstIndex(list, j) >= 0 }
+
+func firstIndex(list []workload.JobID, j workload.JobID) int {
+	for i, x := range list {
+		if x == j {
+			return i
+		}
+	}
+	return -1
+}
+
+func lastIndexInt(list []int, v int) int {
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i] == v {
+			return i
+		}
+	}
+	return -1
+}
+
+func uniqueInts(list []int) []int {
+	var out []int
+	for _, v := range list {
+		found := false
+		for _, u := range out {
+			found = found || u == v
+		}
+		if !found {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,217 @@
+// Package ojpp implements the OJPP paper (Li et al., "Interference-aware
+// opportunistic job placement for shared distributed deep learning
+// clusters", JPDC 2023; spec 002): data-parallel workers share GPUs under
+// an opportunistic memory model (base γ plus room for one peak δ) with a
+// bound τ̄ on the probability that two peaks collide, a bound θ̄ on the
+// worst interference on a GPU and a bound θ′ on the spread of one job's
+// workers' slowdowns. Greedy (Algorithm 1) and the Heuristic (Algorithm
+// 3, "OJPP") place jobs with Placement (Algorithm 2); the baselines of the
+// paper's Table 4 are the same routine with fewer constraints; OJPAP
+// (Algorithm 4) moves workers away from the most interfered GPUs online.
+// The policies need the memshare perf model (sim/perf/memshare.go).
+package ojpp
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// Params are the knobs of every OJPP policy; each registered name presets
+// them to one algorithm of the paper's Table 4.
+type Params struct {
+	TauMax      float64 `json:"tau_max" min:"0" max:"1" help:"τ̄: the most a GPU's collision probability (two memory peaks at once) may be"`
+	ThetaMax    float64 `json:"theta_max" min:"0" max:"100" help:"θ̄: the most the worst slowdown on a GPU may be (0.2 = 20% slower)"`
+	ThetaBal    float64 `json:"theta_bal" min:"0" max:"100" help:"θ′: the most the slowdowns of one job's workers may differ (worker balance)"`
+	Collision   bool    `json:"collision" help:"enforce τ̄ (Eq. 5)"`
+	Interfere   bool    `json:"interference" help:"enforce θ̄ (Eq. 7)"`
+	Balance     bool    `json:"balance" help:"enforce θ′ (Eq. 8)"`
+	Order       string  `json:"order" enum:"bfd,gregarious" help:"job order: best-fit decreasing (α, then peak memory, then workers) or gregarious (least collision-prone first, Algorithm 3)"`
+	Select      string  `json:"select" enum:"min-theta,best-fit" help:"device for each worker: the lowest potential interference, or the tightest fit"`
+	Memory      string  `json:"memory" enum:"opportunistic,average,peak" help:"memory a GPU must hold: bases plus one peak (Eq. 3), bases only, or every peak"`
+	Separate    bool    `json:"separate_gpus,omitempty" help:"put a job's workers on distinct GPUs (anti-affinity, spec §6.7)"`
+	Dedicated   bool    `json:"dedicated,omitempty" help:"one GPU per worker, no sharing (the paper's reference for saved GPUs)"`
+	Belief      string  `json:"belief" enum:"true,noisy,linear,knn,best" help:"interference matrix the policy plans with: the true one; the true one plus noise of mean absolute error ε; or predicted from a measured share of its cells by ridge regression, k-NN, or whichever has the lower leave-one-out error (spec §4)"`
+	MeasuredSh  float64 `json:"measured_share,omitempty" min:"0" max:"1" help:"share of the matrix's off-diagonal cells measured to train the prediction (the diagonal always is)"`
+	PredictAll  bool    `json:"predict_all,omitempty" help:"use predictions for the measured cells too (the paper's Fig. 11 predicts the whole matrix)"`
+	Noise       float64 `json:"noise,omitempty" min:"0" max:"10" help:"ε of the noisy belief"`
+	NoiseSeed   uint64  `json:"noise_seed,omitempty" help:"seed of the noisy belief's draws (added to the run's seed)"`
+	NoiseRel    bool    `json:"noise_relative,omitempty" help:"noise relative to each cell instead of absolute"`
+	Adjust      string  `json:"adjust" enum:"off,ewma,periodic" help:"online adjustment (OJPAP): never, when a GPU's smoothed interference passes θ̄, or every period"`
+	TickS       float64 `json:"tick_s,omitempty" min:"1" max:"1e6" unit:"s" help:"how often interference is observed"`
+	EwmaA       float64 `json:"ewma_a,omitempty" min:"0" max:"1" help:"a of Eq. 18: weight of the past in the smoothed interference"`
+	Cooldown    int     `json:"cooldown_ticks,omitempty" min:"0" max:"1000000" help:"ticks after an adjustment before the next"`
+	PeriodTicks int     `json:"period_ticks,omitempty" min:"1" max:"1000000" help:"ticks between periodic adjustments"`
+	MigBudgetS  float64 `json:"mig_budget_s,omitempty" min:"0" max:"1e10" unit:"s" help:"c̄: the most migration downtime one adjustment may spend (Eq. 19)"`
+	IdleTargets bool    `json:"idle_targets,omitempty" help:"an adjustment may move workers onto idle GPUs"`
+}
+
+func (p Params) config() Config {
+	return Config{TauMax: p.TauMax, ThetaMax: p.ThetaMax, ThetaBal: p.ThetaBal, Tau: p.Collision, Theta: p.Interfere, Bal: p.Balance,
+		Order: p.Order, Select: p.Select, Memory: p.Memory, Separate: p.Separate, Dedicated: p.Dedicated}
+}
+
+// defaults is OJPP with the paper's default thresholds (τ̄, θ̄, θ′) =
+// (0.1, 0.2, 0.1) (§5.2) and the spec's online settings (§1.5, §3.5).
+func defaults() Params {
+	return Params{TauMax: 0.1, ThetaMax: 0.2, ThetaBal: 0.1, Collision: true, Interfere: true, Balance: true,
+		Order: "gregarious", Select: "min-theta", Memory: "opportunistic", Belief: "true", Adjust: "off",
+		MeasuredSh: 0.5, TickS: 60, EwmaA: 0.8, Cooldown: 10, PeriodTicks: 30, MigBudgetS: 60, IdleTargets: true}
+}
+
+// Policy places each pending job's workers with the configured algorithm
+// when it arrives (all at once for the paper's static queues), and leaves
+// a job that finds no idle GPU waiting until one is freed.
+type Policy struct {
+	p      Params
+	truth  *perf.MemShare
+	belief *perf.MemShare
+	online *online
+}
+
+// New builds a policy from its parameters.
+func New(p Params) *Policy { return &Policy{p: p} }
+
+// Options implements engine.Policy: workers of one job may share a GPU.
+func (o *Policy) Options() engine.Options {
+	return engine.Options{MaxJobsPerGPU: 64, SameJobColocation: true}
+}
+
+// init finds the memshare model and builds the believed one.
+func (o *Policy) init(s *engine.State) error {
+	ms, ok := s.Perf().(*perf.MemShare)
+	if !ok {
+		return fmt.Errorf("the OJPP policies need the memshare perf model (perf.model: \"memshare\")")
+	}
+	o.truth, o.belief = ms, ms
+	seed := o.p.NoiseSeed + s.Rand().Uint64()
+	switch o.p.Belief {
+	case "noisy":
+		o.belief = ms.WithMatrix(perf.NoisyMatrix(ms.Matrix(), o.p.Noise, o.p.NoiseRel, seed))
+	case "linear", "knn", "best":
+		types := make([]workload.MemShareType, ms.NumTypes())
+		for i := range types {
+			types[i] = ms.Type(i)
+		}
+		m, rep, err := perf.PredictMatrix(ms.Matrix(), types, perf.PredictOptions{Model: o.p.Belief, Measured: o.p.MeasuredSh, PredictAll: o.p.PredictAll, Seed: seed})
+		if err != nil {
+			return err
+		}
+		o.belief = ms.WithMatrix(m)
+		if s.Recording() {
+			s.Log(-1, "interference predicted by %s from %d measured cells: leave-one-out error linear %.3f, k-NN %.3f; error against the true matrix %.3f (%.3f on the cells not measured)",
+				rep.Chosen, rep.Measured, rep.LinearLOO, rep.KNNLOO, rep.MAE, rep.MAEUnseen)
+		}
+	}
+	if o.belief != ms && s.Recording() {
+		s.Record("ojpp/belief_mae", -1, matrixMAE(o.belief.Matrix(), ms.Matrix()))
+	}
+	if o.p.Adjust != "off" {
+		o.online = &online{ewma: make([]float64, len(s.Cluster().GPUs)), seen: make([]bool, len(s.Cluster().GPUs))}
+	}
+	return nil
+}
+
+// planFrom builds the planner over the engine's current placement.
+func (o *Policy) planFrom(s *engine.State) *planner {
+	jobs := make([]workload.Job, s.NumJobs())
+	for i := range jobs {
+		jobs[i] = *s.Job(workload.JobID(i))
+	}
+	pl := newPlanner(o.belief, o.p.config(), jobs, len(s.Cluster().GPUs))
+	for g := range pl.dev {
+		for _, j := range s.JobsOn(cluster.GPUID(g)) {
+			pl.dev[g].w = append(pl.dev[g].w, j)
+			pl.where[j] = append(pl.where[j], g)
+		}
+		pl.refresh(g)
+	}
+	return pl
+}
+
+// Decide implements engine.Policy.
+func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
+	if o.truth == nil {
+		if err := o.init(s); err != nil {
+			return err
+		}
+	}
+	pl := o.planFrom(s)
+	for _, j := range pl.order(s.Pending()) {
+		devs, forced := pl.placeJob(j)
+		if devs == nil {
+			continue // no idle GPU left: it waits for a departure
+		}
+		gpus := make([]cluster.GPUID, len(devs))
+		for i, d := range devs {
+			gpus[i] = cluster.GPUID(d)
+		}
+		if err := s.Start(j, gpus, engine.ActionOptions{}); err != nil {
+			return fmt.Errorf("ojpp: %w", err)
+		}
+		if s.Recording() {
+			s.Log(j, "placed %s: %s%s", workers(len(devs)), pl.describe(devs), forcedNote(forced))
+		}
+	}
+	if o.online != nil {
+		return o.tick(s, pl)
+	}
+	return nil
+}
+
+// matrixMAE is the mean absolute difference of two matrices.
+func matrixMAE(a, b [][]float64) float64 {
+	sum, n := 0.0, 0
+	for i := range a {
+		for k := range a[i] {
+			sum += math.Abs(a[i][k] - b[i][k])
+			n++
+		}
+	}
+	return sum / float64(n)
+}
+
+func forcedNote(forced bool) string {
+	if forced {
+		return "; a new GPU broke the job's balance (forced)"
+	}
+	return ""
+}
+
+// describe says, for each GPU a job's workers went to, how many and what
+// the GPU now looks like to the planner: workers, memory M_k, collision
+// probability τ and worst believed slowdown θ.
+func (p *planner) describe(devs []int) string {
+	var parts []string
+	for i, d := range devs {
+		if lastIndexInt(devs[:i], d) >= 0 {
+			continue
+		}
+		ws := p.dev[d].w
+		parts = append(parts, fmt.Sprintf("%d on GPU %d (now %s, memory %.2f, τ %.3f, θ %.2f)",
+			countInt(devs, d), d, workers(len(ws)), p.memory(ws), p.tau(ws), p.theta(d)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func workers(n int) string {
+	if n == 1 {
+		return "1 worker"
+	}
+	return fmt.Sprintf("%d workers", n)
+}
+
+func countInt(list []int, v int) int {
+	n := 0
+	for _, x := range list {
+		if x == v {
+			n++
+		}
+	}
+	return n
+}
