@@ -10,16 +10,6 @@ import (
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// ckey names a combination: a job alone (b = -1) or a pair.
-type ckey struct{ a, b workload.JobID }
-
-func (k ckey) members() []workload.JobID {
-	if k.b < 0 {
-		return []workload.JobID{k.a}
-	}
-	return []workload.JobID{k.a, k.b}
-}
-
 // track is what the mechanism remembers about one job.
 type track struct {
 	arrival  float64
@@ -80,21 +70,6 @@ type gpuTypes struct {
 	servers [][]cluster.ServerID
 }
 
-// ledger is the target allocation and what each combination received
-// since it was computed, from which each round's priorities follow
-// (spec 001 §3.2).
-type ledger struct {
-	keys    []ckey // combinations in the current allocation, then singles added since
-	x       map[ckey][]float64
-	recv    map[ckey][]float64 // seconds on each type since the reset, from R/2
-	own     map[ckey][]float64 // clean mode: seconds on each type since the reset, from a prior of X·R/2
-	deficit map[ckey][]float64 // time owed by earlier allocations, a tie-breaker
-	total   []float64          // the types' time since the reset, over all combinations
-	due     bool               // jobs arrived or finished since the last recompute
-	resets  int                // recomputes so far
-	reset   float64            // time of the last recompute
-}
-
 // rounds is the round in progress and the one before.
 type rounds struct {
 	n          int
@@ -147,8 +122,7 @@ func (m *Mechanism) setup(s *engine.State) error {
 			return err
 		}
 	}
-	m.ledger.total = make([]float64, len(m.gpu.types))
-	m.ledger.x, m.ledger.recv, m.ledger.deficit, m.ledger.own = map[ckey][]float64{}, map[ckey][]float64{}, map[ckey][]float64{}, map[ckey][]float64{}
+	m.ledger.init(len(m.gpu.types), m.cfg.RoundS, m.cfg.Mode == "clean")
 	m.jobs = map[workload.JobID]*track{}
 	m.runs = map[ckey][]bool{}
 	m.tracing = s.NumJobs() <= m.cfg.TraceJobs && s.Recording()
@@ -197,13 +171,7 @@ func (m *Mechanism) arrive(s *engine.State, id workload.JobID) {
 		tr.thr[j] = o.Solo(job, t)
 	}
 	m.jobs[id] = tr
-	k := ckey{id, -1}
-	m.ledger.keys = append(m.ledger.keys, k)
-	m.ledger.recv[k] = fill(len(m.gpu.types), m.cfg.RoundS/2)
-	for j := range m.ledger.total {
-		m.ledger.total[j] += m.cfg.RoundS / 2
-	}
-	m.ledger.due = true
+	m.ledger.arrive(id)
 }
 
 func (m *Mechanism) complete(s *engine.State, id workload.JobID) {
@@ -218,20 +186,12 @@ func (m *Mechanism) complete(s *engine.State, id workload.JobID) {
 	m.ledger.due = true
 }
 
-func fill(n int, v float64) []float64 {
-	x := make([]float64, n)
-	for i := range x {
-		x[i] = v
-	}
-	return x
-}
-
 // round ends the current round and starts the next: account for the time
 // each combination ran, recompute the allocation if due, pick and place.
 func (m *Mechanism) round(s *engine.State) error {
 	now := s.Now()
 	m.account(s, now)
-	if m.ledger.due && (m.ledger.resets == 0 || now >= m.ledger.reset+m.cfg.ResetMinS) {
+	if m.ledger.dueAt(now, m.cfg.ResetMinS) {
 		if err := m.recompute(s); err != nil {
 			return err
 		}
@@ -270,13 +230,7 @@ func (m *Mechanism) account(s *engine.State, now float64) {
 			tr.recv[pl.j] += e
 			exec = math.Max(exec, e)
 		}
-		if r, ok := m.ledger.recv[pl.k]; ok {
-			r[pl.j] += exec
-		}
-		if o, ok := m.ledger.own[pl.k]; ok {
-			o[pl.j] += exec
-		}
-		m.ledger.total[pl.j] += exec
+		m.ledger.ran(pl.k, pl.j, exec)
 		m.cost += m.gpu.prices[pl.j] * float64(len(pl.gpus)) * exec / 3600
 	}
 	m.rounds.prev = nil

@@ -51,7 +51,7 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 			if d := m.ledger.deficit[k]; d != nil {
 				e.deficit = d[j]
 			}
-			e.prio = m.priority(k, j, e.x, s.Now())
+			e.prio = m.ledger.priority(k, j, e.x, s.Now())
 			if m.cfg.Mode == "clean" {
 				if e.x > 0 {
 					all = append(all, e)
@@ -176,30 +176,6 @@ func cmpDesc(a, b float64) int {
 		return -1
 	}
 	return 1
-}
-
-// priority is X over the fraction received since the last reset; 0 where
-// X = 0. ref-compat uses the reference's fraction, the combination's share
-// of the type's time (X·1e9 before anything was received). clean uses the
-// paper's X ÷ rounds received: the fraction of the combination's own time
-// since the reset spent on the type, from a prior of X, so that a job whose
-// target is split between types gets each share (the reference's fraction
-// is 1 for a job alone on its type, whatever its target there).
-func (m *Mechanism) priority(k ckey, j int, x, now float64) float64 {
-	if x <= 0 {
-		return 0
-	}
-	if m.cfg.Mode == "clean" {
-		if o := m.ledger.own[k]; o != nil && o[j] > 0 {
-			return x * (now - m.ledger.reset + m.cfg.RoundS/2) / o[j]
-		}
-		return x * 1e9
-	}
-	r := m.ledger.recv[k]
-	if r == nil || r[j] <= 0 || m.ledger.total[j] <= 0 {
-		return x * 1e9
-	}
-	return x * m.ledger.total[j] / r[j]
 }
 
 // canRun: every member has throughput on the type (as a pair for pairs).

@@ -17,9 +17,8 @@ func (m *Mechanism) active(s *engine.State) []workload.JobID {
 	return ids
 }
 
-// recompute asks the allocator for a new allocation and resets the time
-// accounting: deficit += X·(time since the last reset) − (received − R/2);
-// received goes back to R/2 (0 for a pair that is new).
+// recompute asks the allocator for a new allocation and restarts the
+// ledger with it.
 func (m *Mechanism) recompute(s *engine.State) error {
 	now := s.Now()
 	ids := m.active(s)
@@ -48,65 +47,8 @@ func (m *Mechanism) recompute(s *engine.State) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", m.cfg.Title, err)
 	}
-	elapsed := now - m.ledger.reset
-	if m.ledger.resets == 0 {
-		elapsed = 0
-	}
-	newX := map[ckey][]float64{}
-	var keys []ckey
-	for _, c := range al.Combos {
-		k := ckey{in.Jobs[c.A].ID, -1}
-		if c.B >= 0 {
-			a, b := in.Jobs[c.A].ID, in.Jobs[c.B].ID
-			k = ckey{min(a, b), max(a, b)}
-		}
-		newX[k] = c.X
-		keys = append(keys, k)
-	}
-	for _, id := range ids {
-		if _, ok := newX[ckey{id, -1}]; !ok {
-			keys = append(keys, ckey{id, -1}) // X = 0 everywhere
-		}
-	}
-	newRecv := map[ckey][]float64{}
-	newDef := map[ckey][]float64{}
-	for j := range m.ledger.total {
-		m.ledger.total[j] = 0
-	}
-	for _, k := range keys {
-		d := make([]float64, len(m.gpu.types))
-		if old, ok := m.ledger.deficit[k]; ok {
-			copy(d, old)
-		}
-		if r, ok := m.ledger.recv[k]; ok {
-			x := m.ledger.x[k]
-			for j := range d {
-				xv := 0.0
-				if x != nil {
-					xv = x[j]
-				}
-				d[j] += xv*elapsed - (r[j] - m.cfg.RoundS/2)
-			}
-			newRecv[k] = fill(len(m.gpu.types), m.cfg.RoundS/2)
-		} else if k.b >= 0 {
-			newRecv[k] = make([]float64, len(m.gpu.types)) // a new pair starts at 0
-		} else {
-			newRecv[k] = fill(len(m.gpu.types), m.cfg.RoundS/2)
-		}
-		newDef[k] = d
-		for j, v := range newRecv[k] {
-			m.ledger.total[j] += v
-		}
-	}
-	m.ledger.keys, m.ledger.x, m.ledger.recv, m.ledger.deficit = keys, newX, newRecv, newDef
-	m.ledger.own = map[ckey][]float64{}
-	for k, x := range newX {
-		o := make([]float64, len(x))
-		for j, v := range x {
-			o[j] = v * m.cfg.RoundS / 2
-		}
-		m.ledger.own[k] = o
-	}
+	keys, x := combinations(in, al, ids)
+	m.ledger.restart(now, keys, x)
 	runs := map[ckey][]bool{}
 	for _, k := range keys {
 		if r, ok := m.runs[k]; ok {
@@ -114,10 +56,30 @@ func (m *Mechanism) recompute(s *engine.State) error {
 		}
 	}
 	m.runs = runs
-	m.ledger.reset, m.ledger.due = now, false
-	m.ledger.resets++
 	m.record(s, in, al)
 	return nil
+}
+
+// combinations names the allocation's rows by job ids, with a row of
+// X = 0 for every active job the allocation leaves out.
+func combinations(in *plan.Input, al *plan.Allocation, ids []workload.JobID) ([]ckey, map[ckey][]float64) {
+	x := map[ckey][]float64{}
+	var keys []ckey
+	for _, c := range al.Combos {
+		k := ckey{in.Jobs[c.A].ID, -1}
+		if c.B >= 0 {
+			a, b := in.Jobs[c.A].ID, in.Jobs[c.B].ID
+			k = ckey{min(a, b), max(a, b)}
+		}
+		x[k] = c.X
+		keys = append(keys, k)
+	}
+	for _, id := range ids {
+		if _, ok := x[ckey{id, -1}]; !ok {
+			keys = append(keys, ckey{id, -1}) // X = 0 everywhere
+		}
+	}
+	return keys, x
 }
 
 // record writes the learner's series and a log line.
