@@ -24,6 +24,7 @@ type Options struct {
 // simulator is one fluid run's configuration.
 type simulator struct{ Options }
 
+// fluidJob is one job in the fluid run.
 type fluidJob struct {
 	rem, rate       float64
 	active, done    bool
@@ -43,7 +44,6 @@ type fluidJob struct {
 // kind of result as the engine.
 func Run(ctx context.Context, cfg engine.Config, o Options) (*engine.Result, error) {
 	f := &simulator{o}
-	m := f
 	c := cfg.Cluster
 	believed := cfg.Believed
 	if believed == nil {
@@ -60,8 +60,8 @@ func Run(ctx context.Context, cfg engine.Config, o Options) (*engine.Result, err
 			}
 		}
 	}
-	if m.SetPrices != nil {
-		if err := m.SetPrices(types); err != nil {
+	if f.SetPrices != nil {
+		if err := f.SetPrices(types); err != nil {
 			return nil, err
 		}
 	}
@@ -96,7 +96,7 @@ func Run(ctx context.Context, cfg engine.Config, o Options) (*engine.Result, err
 			}
 			next++
 		}
-		if need && (!recomputed || t >= last+m.ResetMinS) {
+		if need && (!recomputed || t >= last+f.ResetMinS) {
 			if err := f.recompute(t, jobs, st, active, types, count, rng, beliefs, truth, res); err != nil {
 				return res, err
 			}
@@ -112,7 +112,7 @@ func Run(ctx context.Context, cfg engine.Config, o Options) (*engine.Result, err
 			}
 		}
 		if need {
-			tn = math.Min(tn, last+m.ResetMinS)
+			tn = math.Min(tn, last+f.ResetMinS)
 		}
 		if math.IsInf(tn, 1) {
 			if len(active) > 0 {

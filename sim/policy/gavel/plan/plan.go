@@ -25,8 +25,8 @@ type Allocator interface {
 type Job struct {
 	ID      workload.JobID
 	Job     *workload.Job
-	SF      int     // scale factor: the GPUs it asks for
-	Weight  float64 // its weight in fairness policies
+	SF      int       // scale factor: the GPUs it asks for
+	Weight  float64   // its weight in fairness policies
 	Thr     []float64 // throughput per GPU type (iterations/s), 0 where it cannot run
 	Rem     float64   // iterations left
 	Elapsed float64   // seconds since arrival
