@@ -7,6 +7,10 @@ import (
 	"github.com/schedlab/schedlab/sim/solver/lp"
 )
 
+// Minimum cost in the reference's per-dollar form, with SLOs, is the
+// throughput LP with each type's throughput divided by its price
+// (PerJob.linear, throughput.go); this file holds the paper's ratio form.
+
 // costRatio is the paper's fractional form, Σ thr / Σ cost, made linear by
 // the Charnes–Cooper transform Y = u·X (spec 001 §2.8).
 func (a *PerJob) costRatio(in *plan.Input, planned [][]float64) (*plan.Allocation, error) {

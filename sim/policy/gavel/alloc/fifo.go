@@ -15,7 +15,7 @@ import (
 // take the fastest type that still has room (X = 1 there) until one fits
 // nowhere (head-of-line blocking). With space sharing, the jobs still
 // queued are then packed, in order, beside the placed single job of the
-// same scale factor that gives the largest α+β above packThreshold.
+// same scale factor that gives the largest α+β above PackThreshold.
 //
 // Agnostic: sticky and non-preemptive; a job keeps its type until it
 // finishes. "clean" gives the next queued job a random type with room.
@@ -24,9 +24,11 @@ import (
 // it is listed) and, when that type's free count reaches exactly zero, a
 // random type is struck from the list, so V100 can be over-committed.
 type FIFO struct {
-	Aware, SpaceSharing, SJF, RefCompat bool
-	PackThreshold                       float64
-	sticky                              map[workload.JobID]int
+	Aware, SpaceSharing bool
+	SJF                 bool // order the queue by remaining time on the job's fastest type
+	RefCompat           bool // agnostic: the reference's choice of type (see above)
+	PackThreshold       float64
+	sticky              map[workload.JobID]int
 }
 
 func (a *FIFO) order(in *plan.Input) []int {

@@ -11,11 +11,14 @@ import (
 // Fair is max-min fairness (LAS, weighted LAS), water filling and
 // hierarchical fairness.
 type Fair struct {
-	Aware, SpaceSharing, WaterFilling, TieBreak bool
-	Clean                                       bool // mode clean: the agnostic plan's even spread over usable types
-	PairThreshold                               float64
-	Entities                                    []plan.Entity
-	LPs                                         *LPs
+	Aware         bool          // plan with measured throughputs; off, with 1 on every type
+	SpaceSharing  bool          // pairs of single-GPU jobs may share GPUs (with Aware)
+	WaterFilling  bool          // raise every job until it is bottlenecked, not only the worst-off
+	TieBreak      bool          // among max-min optima, the most total normalised throughput
+	Clean         bool          // mode clean: the agnostic plan's even spread over usable types
+	PairThreshold float64       // least α+β for a pair
+	Entities      []plan.Entity // hierarchical fairness (implies water filling)
+	LPs           *LPs
 }
 
 // plan is what the policy believes each job's throughputs are: the
