@@ -12,7 +12,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/plot"
-	"github.com/schedlab/schedlab/sim/policy/gavel"
+	"github.com/schedlab/schedlab/sim/policy/gavel/paper"
 )
 
 // cmdGavelFig12 reproduces Gavel's Figure 12 as a benchmark: the time to
@@ -24,7 +24,7 @@ func cmdGavelFig12(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "write fig12.csv and the log-log plot (SVG and PNG) into this directory")
 	maxJobs := fs.Int("max", 2048, "largest number of active jobs (powers of two from 32)")
-	kinds := fs.String("kinds", "las,las-ss,hierarchical,makespan,ftf,cost", "policies to time: "+strings.Join(gavel.ScalabilityKinds, ","))
+	kinds := fs.String("kinds", "las,las-ss,hierarchical,makespan,ftf,cost", "policies to time: "+strings.Join(paper.ScalabilityKinds, ","))
 	perJobMax := fs.Int("per-job-max", 512, "largest number of jobs for per-job LPs (makespan, ftf, cost) and hierarchical-ss")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return exitInvalid
@@ -39,7 +39,7 @@ func cmdGavelFig12(args []string, stdout, stderr io.Writer) int {
 			limit = min(limit, *perJobMax)
 		}
 		for m := 32; m <= limit; m *= 2 {
-			p, err := gavel.Scalability(kind, m, 1)
+			p, err := paper.Scalability(kind, m, 1)
 			if err != nil {
 				fmt.Fprintln(stderr, "schedlab:", err)
 				return exitInvalid

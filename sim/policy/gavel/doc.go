@@ -13,7 +13,7 @@
 // AlloX and isolated. Agnostic max-min fairness plans with throughput 1 on
 // every type, as the reference does, and picks a central optimum of its
 // degenerate LP (ref-compat, ideal) or the most even spread over the types
-// a job can use (clean), never an arbitrary vertex (agnostic.go).
+// a job can use (clean), never an arbitrary vertex (alloc/agnostic.go).
 //
 // The mechanism (spec 001 §3) runs in rounds (6 minutes by default). The
 // allocation is recomputed when jobs arrive or finish (at most every
@@ -36,4 +36,16 @@
 // gavel/cost_usd is the cumulative cost. The decision log says, every
 // round, which entries ran where and why (priority, target, received share,
 // lease renewed or not).
+//
+// This package registers the policies and holds their parameters; the
+// work is done below it, each part in its own package:
+//
+//   - plan: what an allocator plans over and its answer, the allocation X;
+//   - alloc: the allocators, one file per policy family and per baseline;
+//   - mechanism: the rounds and leases that turn X into GPU placements;
+//   - fluid: the fluid simulator of mode ideal;
+//   - paper: the metrics of Gavel's figures and the Figure 12 benchmark.
+//
+// None of them imports this package, and alloc does not import mechanism
+// or fluid: an allocator sees only a plan.Input.
 package gavel

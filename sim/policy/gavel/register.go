@@ -6,6 +6,9 @@ import (
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/policy/gavel/alloc"
+	"github.com/schedlab/schedlab/sim/policy/gavel/mechanism"
+	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/schema"
 )
 
@@ -51,12 +54,12 @@ func (c *Common) priceList(types []string) ([]float64, error) {
 // fairness.
 type LASParams struct {
 	Common
-	Aware         bool     `json:"aware" help:"plan with each job's measured throughput on each GPU type (Gavel); off treats all types alike (the LAS baseline)"`
-	SpaceSharing  bool     `json:"space_sharing,omitempty" help:"let pairs of single-GPU jobs share a GPU when that raises their combined throughput (Gavel w/ SS)"`
-	PairThreshold float64  `json:"pair_threshold" min:"0" max:"2" help:"keep only pairs whose normalised throughputs add up to more than this on a type (α+β ≤ 1 is never better than time slicing)"`
-	WaterFilling  bool     `json:"water_filling,omitempty" help:"raise every job until it is bottlenecked instead of only the worst-off (Pareto-efficient); on with entities"`
-	Entities      []Entity `json:"entities,omitempty" help:"hierarchical fairness: entities with weights, each sharing among its jobs by fairness or FIFO"`
-	TieBreak      bool     `json:"tie_break" help:"among max-min optima, take the one with the most total normalised throughput (off: whichever vertex the simplex finds)"`
+	Aware         bool          `json:"aware" help:"plan with each job's measured throughput on each GPU type (Gavel); off treats all types alike (the LAS baseline)"`
+	SpaceSharing  bool          `json:"space_sharing,omitempty" help:"let pairs of single-GPU jobs share a GPU when that raises their combined throughput (Gavel w/ SS)"`
+	PairThreshold float64       `json:"pair_threshold" min:"0" max:"2" help:"keep only pairs whose normalised throughputs add up to more than this on a type (α+β ≤ 1 is never better than time slicing)"`
+	WaterFilling  bool          `json:"water_filling,omitempty" help:"raise every job until it is bottlenecked instead of only the worst-off (Pareto-efficient); on with entities"`
+	Entities      []plan.Entity `json:"entities,omitempty" help:"hierarchical fairness: entities with weights, each sharing among its jobs by fairness or FIFO"`
+	TieBreak      bool          `json:"tie_break" help:"among max-min optima, take the one with the most total normalised throughput (off: whichever vertex the simplex finds)"`
 }
 
 // FTFParams configure finish-time fairness.
@@ -171,7 +174,7 @@ func shuffleFor(aware bool) bool { return !aware }
 // scenario validator refuses larger ones before a run fails on them.
 var maxJobGPUs = map[string]int{"gavel-allox": 1}
 
-func register(name, title, doc string, newParams func() any, build func(any) (*mechanism, error)) {
+func register(name, title, doc string, newParams func() any, build func(any) (*mechanism.Config, error)) {
 	policy.Register(policy.Factory{
 		Name: name, Title: title, Paper: "Gavel: Narayanan et al., OSDI 2020 (spec 001)", Doc: doc,
 		NewParams: newParams, MaxJobGPUs: maxJobGPUs[name],
@@ -180,10 +183,10 @@ func register(name, title, doc string, newParams func() any, build func(any) (*m
 			if err != nil {
 				return nil, err
 			}
-			if m.p.Mode == "ideal" {
-				return &fluid{m: m}, nil
+			if m.Mode == "ideal" {
+				return &ideal{m}, nil
 			}
-			return m, nil
+			return mechanism.New(*m), nil
 		},
 	})
 }
@@ -200,12 +203,12 @@ func init() {
 		func() any {
 			return &LASParams{Common: defaultCommon(), Aware: true, PairThreshold: 1, TieBreak: true}
 		},
-		func(v any) (*mechanism, error) {
+		func(v any) (*mechanism.Config, error) {
 			p := v.(*LASParams)
-			run := &lpRunner{}
-			a := &fairAlloc{aware: p.Aware, ss: p.SpaceSharing, waterFill: p.WaterFilling, tieBreak: p.TieBreak, clean: p.Mode == "clean", threshold: p.PairThreshold, entities: p.Entities, run: run}
+			run := &alloc.LPs{}
+			a := &alloc.Fair{Aware: p.Aware, SpaceSharing: p.SpaceSharing, WaterFilling: p.WaterFilling, TieBreak: p.TieBreak, Clean: p.Mode == "clean", PairThreshold: p.PairThreshold, Entities: p.Entities, LPs: run}
 			m := newMechanism(p.Common, "LAS", a, run)
-			m.shuffle, m.ss, m.entities = shuffleFor(p.Aware), p.SpaceSharing, p.Entities
+			m.Shuffle, m.SpaceSharing, m.Entities = shuffleFor(p.Aware), p.SpaceSharing, p.Entities
 			return m, nil
 		})
 	register("gavel-ftf", "Gavel FTF",
@@ -213,34 +216,34 @@ func init() {
 		func() any {
 			return &FTFParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
 		},
-		func(v any) (*mechanism, error) {
+		func(v any) (*mechanism.Config, error) {
 			p := v.(*FTFParams)
-			run := &lpRunner{}
-			a := &perJobAlloc{objective: "ftf", aware: p.Aware, tieBreak: p.TieBreak, run: run,
-				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
+			run := &alloc.LPs{}
+			a := &alloc.PerJob{Objective: "ftf", Aware: p.Aware, TieBreak: p.TieBreak, LPs: run,
+				SpaceSharing: p.SpaceSharing, PairCandidates: p.PairCandidates, PairThreshold: p.PairThreshold}
 			m := newMechanism(p.Common, "FTF", a, run)
-			m.shuffle, m.ss = shuffleFor(p.Aware), p.SpaceSharing
+			m.Shuffle, m.SpaceSharing = shuffleFor(p.Aware), p.SpaceSharing
 			return m, nil
 		})
 	register("gavel-fifo", "Gavel FIFO",
 		"First in, first out over GPU types: aware, each job in arrival order takes its fastest type with room; agnostic, a type at random, kept until it finishes. "+
 			"FIFO never runs a job whose target share is 0."+mechanismDoc,
 		func() any { return &FIFOParams{Common: defaultCommon(), Aware: true, PackThreshold: 1.5} },
-		func(v any) (*mechanism, error) {
+		func(v any) (*mechanism.Config, error) {
 			p := v.(*FIFOParams)
-			a := &fifoAlloc{aware: p.Aware, ss: p.SpaceSharing, refCompat: p.Mode != "clean", packThreshold: p.PackThreshold}
+			a := &alloc.FIFO{Aware: p.Aware, SpaceSharing: p.SpaceSharing, RefCompat: p.Mode != "clean", PackThreshold: p.PackThreshold}
 			m := newMechanism(p.Common, "FIFO", a, nil)
-			m.shuffle, m.ss, m.fifo = shuffleFor(p.Aware), p.SpaceSharing, true
+			m.Shuffle, m.SpaceSharing, m.FIFO = shuffleFor(p.Aware), p.SpaceSharing, true
 			return m, nil
 		})
 	register("gavel-sjf", "Gavel SJF",
 		"Shortest job first over GPU types: like aware FIFO, with the queue ordered by remaining time on the job's fastest type (schedlab's reading of the paper's non-convex SJF objective)."+mechanismDoc,
 		func() any { return &FIFOParams{Common: defaultCommon(), Aware: true, PackThreshold: 1.5} },
-		func(v any) (*mechanism, error) {
+		func(v any) (*mechanism.Config, error) {
 			p := v.(*FIFOParams)
-			a := &fifoAlloc{aware: true, sjf: true, ss: p.SpaceSharing, packThreshold: p.PackThreshold}
+			a := &alloc.FIFO{Aware: true, SJF: true, SpaceSharing: p.SpaceSharing, PackThreshold: p.PackThreshold}
 			m := newMechanism(p.Common, "SJF", a, nil)
-			m.ss, m.fifo = p.SpaceSharing, true
+			m.SpaceSharing, m.FIFO = p.SpaceSharing, true
 			return m, nil
 		})
 	register("gavel-makespan", "Gavel makespan",
@@ -248,24 +251,24 @@ func init() {
 		func() any {
 			return &MakespanParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
 		},
-		func(v any) (*mechanism, error) {
+		func(v any) (*mechanism.Config, error) {
 			p := v.(*MakespanParams)
-			run := &lpRunner{}
-			a := &perJobAlloc{objective: "makespan", aware: p.Aware, ss: p.SpaceSharing, tieBreak: p.TieBreak, candidates: p.PairCandidates, threshold: p.PairThreshold, run: run}
+			run := &alloc.LPs{}
+			a := &alloc.PerJob{Objective: "makespan", Aware: p.Aware, SpaceSharing: p.SpaceSharing, TieBreak: p.TieBreak, PairCandidates: p.PairCandidates, PairThreshold: p.PairThreshold, LPs: run}
 			m := newMechanism(p.Common, "makespan", a, run)
-			m.shuffle, m.ss = shuffleFor(p.Aware), p.SpaceSharing
+			m.Shuffle, m.SpaceSharing = shuffleFor(p.Aware), p.SpaceSharing
 			return m, nil
 		})
 	register("gavel-max-throughput", "Gavel max throughput",
 		"Maximise the total effective throughput of the cluster (the cost experiment's baseline)."+mechanismDoc,
 		func() any { return &ThroughputParams{Common: defaultCommon(), Aware: true, Pairs: defaultPairs()} },
-		func(v any) (*mechanism, error) {
+		func(v any) (*mechanism.Config, error) {
 			p := v.(*ThroughputParams)
-			run := &lpRunner{}
-			a := &perJobAlloc{objective: "throughput", aware: p.Aware, normalized: p.Normalized, run: run,
-				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
+			run := &alloc.LPs{}
+			a := &alloc.PerJob{Objective: "throughput", Aware: p.Aware, Normalized: p.Normalized, LPs: run,
+				SpaceSharing: p.SpaceSharing, PairCandidates: p.PairCandidates, PairThreshold: p.PairThreshold}
 			m := newMechanism(p.Common, "max throughput", a, run)
-			m.shuffle, m.ss = shuffleFor(p.Aware), p.SpaceSharing
+			m.Shuffle, m.SpaceSharing = shuffleFor(p.Aware), p.SpaceSharing
 			return m, nil
 		})
 	register("gavel-min-cost", "Gavel min cost",
@@ -273,16 +276,16 @@ func init() {
 		func() any {
 			return &CostParams{Common: defaultCommon(), Objective: "per-dollar", Pairs: defaultPairs()}
 		},
-		func(v any) (*mechanism, error) {
+		func(v any) (*mechanism.Config, error) {
 			p := v.(*CostParams)
-			run := &lpRunner{}
-			a := &perJobAlloc{objective: "cost", aware: true, slo: p.SLO, sloMargin: p.SLOMargin, roundS: p.RoundS, ratio: p.Objective == "ratio", run: run,
-				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
+			run := &alloc.LPs{}
+			a := &alloc.PerJob{Objective: "cost", Aware: true, SLO: p.SLO, SLOMargin: p.SLOMargin, RoundS: p.RoundS, Ratio: p.Objective == "ratio", LPs: run,
+				SpaceSharing: p.SpaceSharing, PairCandidates: p.PairCandidates, PairThreshold: p.PairThreshold}
 			m := newMechanism(p.Common, "min cost", a, run)
-			m.ss = p.SpaceSharing
-			m.setPrices = func(types []string) error {
+			m.SpaceSharing = p.SpaceSharing
+			m.SetPrices = func(types []string) error {
 				pr, err := p.priceList(types)
-				a.prices = pr
+				a.Prices = pr
 				return err
 			}
 			return m, nil
@@ -290,26 +293,26 @@ func init() {
 	register("gavel-gandiva", "Gandiva SS",
 		"LAS with Gandiva-style packing (a baseline): when jobs ask for more GPUs than there are, random jobs of the same size are paired on shared GPUs, and time is split equally; pairs that do badly are split."+mechanismDoc,
 		func() any { return &struct{ Common }{defaultCommon()} },
-		func(v any) (*mechanism, error) {
+		func(v any) (*mechanism.Config, error) {
 			p := v.(*struct{ Common })
-			m := newMechanism(p.Common, "Gandiva", &gandivaAlloc{}, nil)
-			m.ss = true
+			m := newMechanism(p.Common, "Gandiva", &alloc.Gandiva{}, nil)
+			m.SpaceSharing = true
 			return m, nil
 		})
 	register("gavel-allox", "AlloX",
 		"AlloX (a baseline, single-GPU jobs): jobs keep their GPU until they finish; waiting jobs are matched to positions in the GPUs' queues by a min-cost assignment that favours short jobs on fast GPUs."+mechanismDoc,
 		func() any { return &AlloXParams{Common: defaultCommon(), Alpha: 1, MaxJobs: 64} },
-		func(v any) (*mechanism, error) {
+		func(v any) (*mechanism.Config, error) {
 			p := v.(*AlloXParams)
-			return newMechanism(p.Common, "AlloX", newAlloX(p), nil), nil
+			return newMechanism(p.Common, "AlloX", &alloc.AlloX{MaxJobs: p.MaxJobs, Alpha: p.Alpha}, nil), nil
 		})
 	register("gavel-isolated", "Isolated",
 		"Isolated (a baseline): each of the M active jobs gets 1/M of every GPU type, heterogeneity-agnostic."+mechanismDoc,
 		func() any { return &struct{ Common }{defaultCommon()} },
-		func(v any) (*mechanism, error) {
+		func(v any) (*mechanism.Config, error) {
 			p := v.(*struct{ Common })
-			m := newMechanism(p.Common, "isolated", isolatedAlloc{}, nil)
-			m.shuffle = true
+			m := newMechanism(p.Common, "isolated", alloc.Isolated{}, nil)
+			m.Shuffle = true
 			return m, nil
 		})
 }

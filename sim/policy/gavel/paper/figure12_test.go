@@ -1,4 +1,4 @@
-package gavel
+package paper
 
 import (
 	"fmt"

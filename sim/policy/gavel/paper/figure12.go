@@ -1,4 +1,4 @@
-package gavel
+package paper
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy/gavel/alloc"
+	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -34,39 +36,39 @@ func Scalability(kind string, m int, seed uint64) (ScalabilityPoint, error) {
 	if err != nil {
 		return ScalabilityPoint{}, err
 	}
-	run := &lpRunner{}
-	var a allocator
-	ents := make([]Entity, 5)
+	run := &alloc.LPs{}
+	var a plan.Allocator
+	ents := make([]plan.Entity, 5)
 	r := rand.New(rand.NewPCG(seed, 77))
 	for i := range ents {
-		ents[i] = Entity{Name: fmt.Sprintf("e%d", i), Weight: float64(1 + r.IntN(3))}
+		ents[i] = plan.Entity{Name: fmt.Sprintf("e%d", i), Weight: float64(1 + r.IntN(3))}
 	}
 	switch kind {
 	case "las":
-		a = &fairAlloc{aware: true, tieBreak: true, threshold: 1, run: run}
+		a = &alloc.Fair{Aware: true, TieBreak: true, PairThreshold: 1, LPs: run}
 	case "las-ss":
-		a = &fairAlloc{aware: true, ss: true, tieBreak: true, threshold: 1, run: run}
+		a = &alloc.Fair{Aware: true, SpaceSharing: true, TieBreak: true, PairThreshold: 1, LPs: run}
 	case "hierarchical":
-		a = &fairAlloc{aware: true, entities: ents, threshold: 1, run: run}
+		a = &alloc.Fair{Aware: true, Entities: ents, PairThreshold: 1, LPs: run}
 	case "hierarchical-ss":
-		a = &fairAlloc{aware: true, ss: true, entities: ents, threshold: 1, run: run}
+		a = &alloc.Fair{Aware: true, SpaceSharing: true, Entities: ents, PairThreshold: 1, LPs: run}
 	case "makespan":
-		a = &perJobAlloc{objective: "makespan", aware: true, tieBreak: true, run: run}
+		a = &alloc.PerJob{Objective: "makespan", Aware: true, TieBreak: true, LPs: run}
 	case "ftf":
-		a = &perJobAlloc{objective: "ftf", aware: true, tieBreak: true, run: run}
+		a = &alloc.PerJob{Objective: "ftf", Aware: true, TieBreak: true, LPs: run}
 	case "cost":
-		a = &perJobAlloc{objective: "cost", aware: true, slo: true, prices: []float64{0.74, 0.43, 0.135}, run: run}
+		a = &alloc.PerJob{Objective: "cost", Aware: true, SLO: true, Prices: []float64{0.74, 0.43, 0.135}, LPs: run}
 	default:
 		return ScalabilityPoint{}, fmt.Errorf("unknown kind %q; kinds: %v", kind, ScalabilityKinds)
 	}
 	start := time.Now()
-	if _, err := a.allocate(in); err != nil {
+	if _, err := a.Allocate(in); err != nil {
 		return ScalabilityPoint{}, err
 	}
-	return ScalabilityPoint{Kind: kind, Jobs: m, Seconds: time.Since(start).Seconds(), LPs: run.count}, nil
+	return ScalabilityPoint{Kind: kind, Jobs: m, Seconds: time.Since(start).Seconds(), LPs: run.Solved}, nil
 }
 
-func scalabilityInput(kind string, m int, seed uint64) (*planInput, error) {
+func scalabilityInput(kind string, m int, seed uint64) (*plan.Input, error) {
 	per := max(1, m/4)
 	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{
 		{Count: per, GPUs: 1, GPUType: "V100"}, {Count: per, GPUs: 1, GPUType: "P100"}, {Count: per, GPUs: 1, GPUType: "K80"}}})
@@ -89,17 +91,17 @@ func scalabilityInput(kind string, m int, seed uint64) (*planInput, error) {
 		return nil, err
 	}
 	r := rand.New(rand.NewPCG(seed, 78))
-	in := &planInput{now: 0, types: c.Types(), count: []float64{float64(per), float64(per), float64(per)},
-		rng: rand.New(rand.NewPCG(seed, 79)), oracle: oracle{model: model, c: c}}
+	in := &plan.Input{Now: 0, Types: c.Types(), Count: []float64{float64(per), float64(per), float64(per)},
+		Rand: rand.New(rand.NewPCG(seed, 79)), Oracle: plan.Oracle{Model: model, Cluster: c}}
 	for i := range jobs {
 		j := &jobs[i]
 		j.Entity = fmt.Sprintf("e%d", r.IntN(5))
-		thr := make([]float64, len(in.types))
-		for k, t := range in.types {
+		thr := make([]float64, len(in.Types))
+		for k, t := range in.Types {
 			thr[k] = model.SoloThroughput(j, t)
 		}
-		in.jobs = append(in.jobs, planJob{id: j.ID, job: j, sf: j.GPUs, weight: 1, thr: thr,
-			rem: j.Iterations * (0.2 + 0.8*r.Float64()), elapsed: 3600 * r.Float64() * 10, isoTime: 1800 * r.Float64() * 10})
+		in.Jobs = append(in.Jobs, plan.Job{ID: j.ID, Job: j, SF: j.GPUs, Weight: 1, Thr: thr,
+			Rem: j.Iterations * (0.2 + 0.8*r.Float64()), Elapsed: 3600 * r.Float64() * 10, IsoTime: 1800 * r.Float64() * 10})
 	}
 	return in, nil
 }

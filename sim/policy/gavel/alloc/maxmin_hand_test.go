@@ -1,15 +1,16 @@
-package gavel
+package alloc
 
 import (
 	"testing"
 
+	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
 // handCluster is 2 V100 and 2 K80; every job of handJobs runs twice as
 // fast on a V100 as on a K80, so a V100 hour is worth two K80 hours to
 // everyone and the max-min optimum's normalised throughputs are unique.
-func handInput(models map[string][]float64, jobs []workload.Job) *planInput {
+func handInput(models map[string][]float64, jobs []workload.Job) *plan.Input {
 	f := &fakeThr{types: []string{"V100", "K80"}, solo: models}
 	return input(f, []float64{2, 2}, jobs)
 }
@@ -44,18 +45,18 @@ func TestLASHandComputedMixedScaleAndWeights(t *testing.T) {
 	want := []float64{4.0 / 7, 2.0 / 7, 8.0 / 7, 6.0 / 7}
 	for _, tie := range []bool{false, true} {
 		in := handInput(models, jobs)
-		al, err := (&fairAlloc{aware: true, tieBreak: tie, threshold: 1, run: &lpRunner{}}).allocate(in)
+		al, err := (&Fair{Aware: true, TieBreak: tie, PairThreshold: 1, LPs: &LPs{}}).Allocate(in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !near(al.objective, 4.0/7, 1e-7) {
-			t.Errorf("tie-break %v: max-min level %.6f, want 4/7 = %.6f", tie, al.objective, 4.0/7)
+		if !near(al.Objective, 4.0/7, 1e-7) {
+			t.Errorf("tie-break %v: max-min level %.6f, want 4/7 = %.6f", tie, al.Objective, 4.0/7)
 		}
-		rows := al.perJob(len(jobs), 2)
-		for m, p := range in.jobs {
-			got := dot(p.thr, rows[m]) / in.thrEqual(p.thr)
+		rows := al.PerJob(len(jobs), 2)
+		for m, p := range in.Jobs {
+			got := plan.Dot(p.Thr, rows[m]) / in.ThrEqual(p.Thr)
 			if !near(got, want[m], 1e-7) {
-				t.Errorf("tie-break %v: job %s (sf %d, w %g): ñ = %.6f, want %.6f", tie, p.job.Model, p.sf, p.weight, got, want[m])
+				t.Errorf("tie-break %v: job %s (sf %d, w %g): ñ = %.6f, want %.6f", tie, p.Job.Model, p.SF, p.Weight, got, want[m])
 			}
 		}
 	}
@@ -104,15 +105,15 @@ func TestAgnosticLASHandComputed(t *testing.T) {
 	for _, c := range cases {
 		for _, wf := range []bool{false, true} {
 			in := handInput(models, jobs)
-			al, err := (&fairAlloc{clean: c.clean, waterFill: wf, threshold: 1, run: &lpRunner{}}).allocate(in)
+			al, err := (&Fair{Clean: c.clean, WaterFilling: wf, PairThreshold: 1, LPs: &LPs{}}).Allocate(in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows := al.perJob(len(jobs), 2)
+			rows := al.PerJob(len(jobs), 2)
 			for m := range rows {
 				for j := range rows[m] {
 					if !near(rows[m][j], c.want[m][j], 1e-7) {
-						t.Errorf("clean %v, water filling %v: job %s gets %v, want %v", c.clean, wf, in.jobs[m].job.Model, rows[m], c.want[m])
+						t.Errorf("clean %v, water filling %v: job %s gets %v, want %v", c.clean, wf, in.Jobs[m].Job.Model, rows[m], c.want[m])
 						break
 					}
 				}

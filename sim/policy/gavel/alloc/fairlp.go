@@ -1,93 +1,11 @@
-package gavel
+package alloc
 
 import (
-	"encoding/binary"
 	"math"
-	"strconv"
 
+	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/solver/lp"
 )
-
-// fclass is a class of interchangeable jobs: same planned throughputs,
-// scale factor, weight and water-filling state (and, with space sharing,
-// the same job type). By symmetry and convexity an optimum exists in which
-// all jobs of a class get the same row (spec 001 §2.11), so the LP has one
-// row per class: exact, and independent of the number of jobs.
-type fclass struct {
-	key     string
-	members []int
-	sf      int
-	w       float64 // weight in the max-min objective; 0 leaves it out
-	level   float64 // water filling: ñ may not fall below this
-	frozen  bool
-	thr     []float64
-	eq      float64
-}
-
-// classify groups jobs by key; plan gives each job's planned throughputs.
-// Jobs are matched on the bits of their values (the map key), and only a
-// new class pays for its readable key, which names its LP rows.
-func classify(in *planInput, plan [][]float64, w, level []float64, frozen []bool, byType bool) []*fclass {
-	index := map[string]*fclass{}
-	var out []*fclass
-	var b []byte
-	for i := range in.jobs {
-		p := &in.jobs[i]
-		b = b[:0]
-		if byType {
-			b = append(append(b, p.job.Model...), 0)
-			b = binary.LittleEndian.AppendUint64(b, uint64(p.job.BatchSize))
-		}
-		b = binary.LittleEndian.AppendUint64(b, uint64(p.sf))
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(w[i]))
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(level[i]))
-		b = append(b, boolByte(frozen[i]))
-		for j, t := range plan[i] {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(t))
-			// An agnostic plan hides where a job can run; classes keep
-			// jobs that can run on the same types together.
-			b = append(b, boolByte(p.thr[j] > 0))
-		}
-		c, ok := index[string(b)]
-		if !ok {
-			c = &fclass{key: classKey(p, plan[i], w[i], level[i], frozen[i], byType), sf: p.sf, w: w[i], level: level[i],
-				frozen: frozen[i], thr: plan[i], eq: in.thrEqual(plan[i])}
-			index[string(b)] = c
-			out = append(out, c)
-		}
-		c.members = append(c.members, i)
-	}
-	return out
-}
-
-func boolByte(v bool) byte {
-	if v {
-		return 1
-	}
-	return 0
-}
-
-// classKey is a class's readable name: "sf1/w1/l0/false/0.62/2.6/4.4",
-// with "/x" after a planned throughput on a type where the job cannot run.
-func classKey(p *planJob, plan []float64, w, level float64, frozen, byType bool) string {
-	var b []byte
-	if byType {
-		b = append(b, p.job.Model...)
-		b = strconv.AppendInt(append(b, '/'), int64(p.job.BatchSize), 10)
-		b = append(b, '/')
-	}
-	b = strconv.AppendInt(append(b, "sf"...), int64(p.sf), 10)
-	b = strconv.AppendFloat(append(b, "/w"...), w, 'g', -1, 64)
-	b = strconv.AppendFloat(append(b, "/l"...), level, 'g', -1, 64)
-	b = strconv.AppendBool(append(b, '/'), frozen)
-	for j, t := range plan {
-		b = strconv.AppendFloat(append(b, '/'), t, 'g', -1, 64)
-		if t > 0 && p.thr[j] <= 0 {
-			b = append(b, 'x')
-		}
-	}
-	return string(b)
-}
 
 // pairVar is the device time of pairs (one job of class c, one of d) on
 // type j, and the two members' throughputs there.
@@ -114,17 +32,17 @@ type fairLP struct {
 // buildFair builds the LP. With pairs, single-GPU classes may share GPUs
 // in pairs whose normalised throughput α+β exceeds threshold (α+β ≤ 1 is
 // dominated by time slicing, so the default 1 loses nothing).
-func buildFair(name string, in *planInput, cls []*fclass, pairs bool, threshold float64) *fairLP {
+func buildFair(name string, in *plan.Input, cls []*fclass, pairs bool, threshold float64) *fairLP {
 	f := &fairLP{p: lp.New(name), cls: cls}
 	p := f.p
 	p.Maximize = true
 	f.s = make([][]int, len(cls))
 	for c, cl := range cls {
-		f.s[c] = make([]int, len(in.types))
+		f.s[c] = make([]int, len(in.Types))
 		for j, t := range cl.thr {
 			f.s[c][j] = -1
 			if t > 0 {
-				f.s[c][j] = p.AddCol("S|"+cl.key+"|"+in.types[j], 0, float64(len(cl.members)), 0)
+				f.s[c][j] = p.AddCol("S|"+cl.key+"|"+in.Types[j], 0, float64(len(cl.members)), 0)
 			}
 		}
 	}
@@ -139,7 +57,7 @@ func buildFair(name string, in *planInput, cls []*fclass, pairs bool, threshold 
 	// Time: each job at most all of its time.
 	for c, cl := range cls {
 		row := p.AddRow("time|"+cl.key, math.Inf(-1), float64(len(cl.members)))
-		for j := range in.types {
+		for j := range in.Types {
 			if col := f.s[c][j]; col >= 0 {
 				p.Set(row, col, 1)
 			}
@@ -151,8 +69,8 @@ func buildFair(name string, in *planInput, cls []*fclass, pairs bool, threshold 
 		}
 	}
 	// Capacity: a pair uses its devices once.
-	for j, typ := range in.types {
-		row := p.AddRow("cap|"+typ, math.Inf(-1), in.count[j])
+	for j, typ := range in.Types {
+		row := p.AddRow("cap|"+typ, math.Inf(-1), in.Count[j])
 		for c, cl := range cls {
 			if col := f.s[c][j]; col >= 0 {
 				p.Set(row, col, float64(cl.sf))
@@ -190,17 +108,17 @@ func mu(pv pairVar, c int) float64 {
 	return 1
 }
 
-func (f *fairLP) addPairs(in *planInput, c, d int, threshold float64) {
+func (f *fairLP) addPairs(in *plan.Input, c, d int, threshold float64) {
 	a, b := f.cls[c], f.cls[d]
 	if a.sf != b.sf || (c == d && len(a.members) < 2) {
 		return
 	}
-	ja, jb := in.jobs[a.members[0]].job, in.jobs[b.members[0]].job
-	for j, typ := range in.types {
+	ja, jb := in.Jobs[a.members[0]].Job, in.Jobs[b.members[0]].Job
+	for j, typ := range in.Types {
 		if a.thr[j] <= 0 || b.thr[j] <= 0 {
 			continue
 		}
-		ta, tb := in.pair(ja, jb, typ)
+		ta, tb := in.Pair(ja, jb, typ)
 		if ta <= 0 || tb <= 0 || ta/a.thr[j]+tb/b.thr[j] <= threshold {
 			continue
 		}
@@ -236,10 +154,10 @@ func (f *fairLP) addNorm(row, c int, scale float64) {
 // a class's single time is split evenly; pairs of two classes are matched
 // by the north-west-corner rule (at most k_c + k_d − 1 concrete pairs, each
 // job getting its class's share), pairs within a class go round a cycle.
-func (f *fairLP) disaggregate(in *planInput, x []float64) *allocation {
-	rows := make([][]float64, len(in.jobs))
+func (f *fairLP) disaggregate(in *plan.Input, x []float64) *plan.Allocation {
+	rows := make([][]float64, len(in.Jobs))
 	for i := range rows {
-		rows[i] = make([]float64, len(in.types))
+		rows[i] = make([]float64, len(in.Types))
 	}
 	for c, cl := range f.cls {
 		k := float64(len(cl.members))
@@ -251,7 +169,7 @@ func (f *fairLP) disaggregate(in *planInput, x []float64) *allocation {
 			}
 		}
 	}
-	al := &allocation{combos: singles(rows)}
+	al := &plan.Allocation{Combos: plan.Singles(rows)}
 	pairIndex := map[[2]int]int{}
 	add := func(a, b, j int, v float64) {
 		if v <= 1e-12 {
@@ -263,11 +181,11 @@ func (f *fairLP) disaggregate(in *planInput, x []float64) *allocation {
 		k := [2]int{a, b}
 		i, ok := pairIndex[k]
 		if !ok {
-			i = len(al.combos)
+			i = len(al.Combos)
 			pairIndex[k] = i
-			al.combos = append(al.combos, combo{a: a, b: b, x: make([]float64, len(in.types))})
+			al.Combos = append(al.Combos, plan.Combo{A: a, B: b, X: make([]float64, len(in.Types))})
 		}
-		al.combos[i].x[j] += v
+		al.Combos[i].X[j] += v
 	}
 	for _, pv := range f.pairs {
 		P := x[pv.col]
@@ -301,4 +219,23 @@ func (f *fairLP) disaggregate(in *planInput, x []float64) *allocation {
 		}
 	}
 	return al
+}
+
+// addObjNorm adds scale·ñ_c to the objective.
+func (f *fairLP) addObjNorm(c int, scale float64) {
+	cl := f.cls[c]
+	k := scale / (float64(len(cl.members)) * cl.eq)
+	add := func(col int, v float64) { f.p.SetObj(col, f.p.Obj(col)+v) }
+	for j, col := range f.s[c] {
+		if col >= 0 {
+			add(col, k*cl.thr[j])
+		}
+	}
+	for _, pv := range f.pairs {
+		if pv.c == c {
+			add(pv.col, k*mu(pv, c)*pv.tc)
+		} else if pv.d == c {
+			add(pv.col, k*pv.td)
+		}
+	}
 }

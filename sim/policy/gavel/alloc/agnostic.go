@@ -1,8 +1,9 @@
-package gavel
+package alloc
 
 import (
 	"math"
 
+	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/solver/lp"
 )
 
@@ -28,10 +29,10 @@ import (
 //     its even share any job gets on any usable type (evenSplit).
 
 // agnosticPlan is 1 on every type for every job.
-func agnosticPlan(in *planInput) [][]float64 {
-	out := make([][]float64, len(in.jobs))
+func agnosticPlan(in *plan.Input) [][]float64 {
+	out := make([][]float64, len(in.Jobs))
 	for i := range out {
-		out[i] = fill(len(in.types), 1)
+		out[i] = fill(len(in.Types), 1)
 	}
 	return out
 }
@@ -44,8 +45,8 @@ func agnosticPlan(in *planInput) [][]float64 {
 // log(N − Σ_c k_c sf_c s_c); its optimality condition,
 // 1/(s_c−lo_c) − 1/(1−s_c) = sf_c·λ with λ = 1/(N − Σ k sf s), gives s_c(λ)
 // in closed form (centreShare) and λ by bisection.
-func centralTotals(in *planInput, cls []*fclass, tstar float64) []float64 {
-	n := in.totalGPUs()
+func centralTotals(in *plan.Input, cls []*fclass, tstar float64) []float64 {
+	n := in.TotalGPUs()
 	lo := make([]float64, len(cls))
 	base := 0.0
 	for c, cl := range cls {
@@ -92,36 +93,36 @@ func centreShare(L, y float64) float64 {
 
 // agnosticAllocation builds the allocation of agnostic fairness from each
 // class's total share per job (see the comment at the top of the file).
-func (a *fairAlloc) agnosticAllocation(in *planInput, cls []*fclass, totals []float64) (*allocation, error) {
+func (a *Fair) agnosticAllocation(in *plan.Input, cls []*fclass, totals []float64) (*plan.Allocation, error) {
 	var split [][]float64
-	if a.clean {
+	if a.Clean {
 		var err error
 		if split, err = a.evenSplit(in, cls, totals); err != nil {
 			return nil, err
 		}
 	} else {
 		split = make([][]float64, len(cls))
-		n := in.totalGPUs()
+		n := in.TotalGPUs()
 		for c := range cls {
-			split[c] = make([]float64, len(in.types))
-			for j := range in.types {
-				split[c][j] = totals[c] * in.count[j] / n
+			split[c] = make([]float64, len(in.Types))
+			for j := range in.Types {
+				split[c][j] = totals[c] * in.Count[j] / n
 			}
 		}
 	}
-	rows := make([][]float64, len(in.jobs))
+	rows := make([][]float64, len(in.Jobs))
 	for c, cl := range cls {
 		for _, m := range cl.members {
 			rows[m] = split[c]
 		}
 	}
-	return &allocation{combos: singles(rows)}, nil
+	return &plan.Allocation{Combos: plan.Singles(rows)}, nil
 }
 
 // usable is the GPUs of the types a job can run on.
-func usable(p *planJob, count []float64) float64 {
+func usable(p *plan.Job, count []float64) float64 {
 	f := 0.0
-	for j, t := range p.thr {
+	for j, t := range p.Thr {
 		if t > 0 {
 			f += count[j]
 		}
@@ -136,25 +137,25 @@ func usable(p *planJob, count []float64) float64 {
 // GPUs), Σ_j Y_cj = k_c·s_c over all types (time on unusable types is the
 // remainder that does not fit elsewhere), and no type over capacity; then,
 // with u fixed, it maximises the time on usable types.
-func (a *fairAlloc) evenSplit(in *planInput, cls []*fclass, totals []float64) ([][]float64, error) {
+func (a *Fair) evenSplit(in *plan.Input, cls []*fclass, totals []float64) ([][]float64, error) {
 	out := make([][]float64, len(cls))
-	used := make([]float64, len(in.types))
+	used := make([]float64, len(in.Types))
 	for c, cl := range cls {
-		out[c] = make([]float64, len(in.types))
-		p := &in.jobs[cl.members[0]]
-		f := usable(p, in.count)
-		for j, t := range p.thr {
+		out[c] = make([]float64, len(in.Types))
+		p := &in.Jobs[cl.members[0]]
+		f := usable(p, in.Count)
+		for j, t := range p.Thr {
 			if t > 0 {
-				out[c][j] = totals[c] * in.count[j] / f
+				out[c][j] = totals[c] * in.Count[j] / f
 			} else if f == 0 {
-				out[c][j] = totals[c] * in.count[j] / in.totalGPUs()
+				out[c][j] = totals[c] * in.Count[j] / in.TotalGPUs()
 			}
 			used[j] += float64(len(cl.members)*cl.sf) * out[c][j]
 		}
 	}
 	fits := true
 	for j, u := range used {
-		fits = fits && u <= in.count[j]*(1+1e-9)
+		fits = fits && u <= in.Count[j]*(1+1e-9)
 	}
 	if fits {
 		return out, nil
@@ -163,30 +164,30 @@ func (a *fairAlloc) evenSplit(in *planInput, cls []*fclass, totals []float64) ([
 	p.Maximize = true
 	u := p.AddCol("u", 0, 1, 1)
 	y := make([][]int, len(cls))
-	caps := make([]int, len(in.types))
-	for j, typ := range in.types {
-		caps[j] = p.AddRow("cap|"+typ, math.Inf(-1), in.count[j])
+	caps := make([]int, len(in.Types))
+	for j, typ := range in.Types {
+		caps[j] = p.AddRow("cap|"+typ, math.Inf(-1), in.Count[j])
 	}
 	var usableCols []int
 	for c, cl := range cls {
 		k := float64(len(cl.members))
-		pj := &in.jobs[cl.members[0]]
-		f := usable(pj, in.count)
+		pj := &in.Jobs[cl.members[0]]
+		f := usable(pj, in.Count)
 		total := p.AddRow("total|"+cl.key, k*totals[c], k*totals[c])
-		y[c] = make([]int, len(in.types))
-		for j, typ := range in.types {
+		y[c] = make([]int, len(in.Types))
+		for j, typ := range in.Types {
 			y[c][j] = p.AddCol("Y|"+cl.key+"|"+typ, 0, k, 0)
 			p.Set(total, y[c][j], 1)
 			p.Set(caps[j], y[c][j], float64(cl.sf))
-			if pj.thr[j] > 0 && totals[c] > 0 {
+			if pj.Thr[j] > 0 && totals[c] > 0 {
 				even := p.AddRow("even|"+cl.key+"|"+typ, 0, lp.Inf)
 				p.Set(even, y[c][j], 1)
-				p.Set(even, u, -k*totals[c]*in.count[j]/f)
+				p.Set(even, u, -k*totals[c]*in.Count[j]/f)
 				usableCols = append(usableCols, y[c][j])
 			}
 		}
 	}
-	sol, err := a.run.solve("agnostic-even", p, nil)
+	sol, err := a.LPs.solve("agnostic-even", p, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -194,8 +195,8 @@ func (a *fairAlloc) evenSplit(in *planInput, cls []*fclass, totals []float64) ([
 		// Cannot happen for totals that fit the cluster (all time on any
 		// type counts); keep the run going with ref-compat's spread.
 		for c := range cls {
-			for j := range in.types {
-				out[c][j] = totals[c] * in.count[j] / in.totalGPUs()
+			for j := range in.Types {
+				out[c][j] = totals[c] * in.Count[j] / in.TotalGPUs()
 			}
 		}
 		return out, nil
@@ -207,12 +208,12 @@ func (a *fairAlloc) evenSplit(in *planInput, cls []*fclass, totals []float64) ([
 	for _, col := range usableCols {
 		p.SetObj(col, 1)
 	}
-	if s2, err := a.run.solve("agnostic-even-usable", p, sol.Basis); err == nil && s2.Status == lp.Optimal {
+	if s2, err := a.LPs.solve("agnostic-even-usable", p, sol.Basis); err == nil && s2.Status == lp.Optimal {
 		sol = s2
 	}
 	for c, cl := range cls {
 		k := float64(len(cl.members))
-		for j := range in.types {
+		for j := range in.Types {
 			out[c][j] = math.Max(0, sol.X[y[c][j]]) / k
 		}
 	}
@@ -231,4 +232,12 @@ func (f *fairLP) classTotals(x []float64) []float64 {
 		out[c] = math.Min(1, out[c]/float64(len(cl.members)))
 	}
 	return out
+}
+
+func fill(n int, v float64) []float64 {
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = v
+	}
+	return x
 }

@@ -1,4 +1,4 @@
-package gavel
+package fluid
 
 import (
 	"context"
@@ -8,31 +8,23 @@ import (
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
-	"github.com/schedlab/schedlab/sim/solver/lp"
+	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// fluid is a policy in mode "ideal": no rounds and no GPU placements;
-// between events every active job progresses continuously at its
-// time-averaged rate thr(m, X) = Σ_j T_mj·X_mj (plus its pairs' shares),
-// the "ideal allocation" of spec 001 §3.5 and Figure 13. The discrete
-// engine cannot express a job running at a fraction of a GPU's rate
-// without holding it, so the fluid mode has its own event loop: the next
-// event is the earliest of the next arrival, the next fluid completion and
-// the next due recompute.
-type fluid struct{ m *mechanism }
-
-// Options implements engine.Policy.
-func (f *fluid) Options() engine.Options { return engine.Options{} }
-
-// Decide implements engine.Policy; the fluid mode is run by Simulate.
-func (f *fluid) Decide(*engine.State, []engine.Trigger) error {
-	return fmt.Errorf("mode ideal is a fluid model with its own simulator; it runs through schedlab's experiments, not the discrete engine")
+// Options say where the fluid simulator's allocations come from.
+type Options struct {
+	Title     string         // the policy's name in errors
+	Alloc     plan.Allocator // computes the allocation X that sets the rates
+	ResetMinS float64        // shortest time between two recomputations after arrivals and completions
+	// SetPrices hands the cluster's prices to a cost-aware allocator.
+	SetPrices func(types []string) error
 }
 
-// DumpLPs implements lp.Dumper.
-func (f *fluid) DumpLPs(sink func(*lp.Problem)) { f.m.DumpLPs(sink) }
+// simulator is one fluid run's configuration.
+type simulator struct{ Options }
 
+// fluidJob is one job in the fluid run.
 type fluidJob struct {
 	rem, rate       float64
 	active, done    bool
@@ -46,16 +38,19 @@ type fluidJob struct {
 	never           string  // why the job can never run (unschedulable), or ""
 }
 
-// Simulate runs the fluid model on the run's configuration.
-func (f *fluid) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result, error) {
-	m := f.m
+// Run simulates the fluid model on a run's configuration (its cluster,
+// jobs, perf models, seed, budgets and window; cfg.Policy is not used),
+// with the allocations that o says how to obtain, and returns the same
+// kind of result as the engine.
+func Run(ctx context.Context, cfg engine.Config, o Options) (*engine.Result, error) {
+	f := &simulator{o}
 	c := cfg.Cluster
 	believed := cfg.Believed
 	if believed == nil {
 		believed = cfg.Perf
 	}
-	plan := oracle{model: believed, c: c}
-	truth := oracle{model: cfg.Perf, c: c}
+	beliefs := plan.Oracle{Model: believed, Cluster: c}
+	truth := plan.Oracle{Model: cfg.Perf, Cluster: c}
 	types := append([]string(nil), c.Types()...)
 	count := make([]float64, len(types))
 	for _, g := range c.GPUs {
@@ -65,8 +60,8 @@ func (f *fluid) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result
 			}
 		}
 	}
-	if m.setPrices != nil {
-		if err := m.setPrices(types); err != nil {
+	if f.SetPrices != nil {
+		if err := f.SetPrices(types); err != nil {
 			return nil, err
 		}
 	}
@@ -80,7 +75,7 @@ func (f *fluid) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result
 	for i := range st {
 		st[i] = fluidJob{rem: jobs[i].Iterations, lastRem: jobs[i].Iterations, first: -1, finish: -1, thr: make([]float64, len(types))}
 		for j, t := range types {
-			st[i].thr[j] = plan.solo(&jobs[i], t)
+			st[i].thr[j] = beliefs.Solo(&jobs[i], t)
 		}
 		st[i].never = neverRuns(cfg, &jobs[i], types, count, truth)
 	}
@@ -101,8 +96,8 @@ func (f *fluid) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result
 			}
 			next++
 		}
-		if need && (!recomputed || t >= last+m.p.ResetMinS) {
-			if err := f.recompute(t, jobs, st, active, types, count, rng, plan, truth, res); err != nil {
+		if need && (!recomputed || t >= last+f.ResetMinS) {
+			if err := f.recompute(t, jobs, st, active, types, count, rng, beliefs, truth, res); err != nil {
 				return res, err
 			}
 			need, recomputed, last = false, true, t
@@ -117,7 +112,7 @@ func (f *fluid) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result
 			}
 		}
 		if need {
-			tn = math.Min(tn, last+m.p.ResetMinS)
+			tn = math.Min(tn, last+f.ResetMinS)
 		}
 		if math.IsInf(tn, 1) {
 			if len(active) > 0 {
@@ -168,52 +163,52 @@ func (f *fluid) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result
 }
 
 // recompute sets every active job's fluid rate from a new allocation.
-func (f *fluid) recompute(t float64, jobs []workload.Job, st []fluidJob, active []int, types []string, count []float64,
-	rng *rand.Rand, plan, truth oracle, res *engine.Result) error {
-	in := &planInput{now: t, types: types, count: count, rng: rng, oracle: plan}
+func (f *simulator) recompute(t float64, jobs []workload.Job, st []fluidJob, active []int, types []string, count []float64,
+	rng *rand.Rand, beliefs, truth plan.Oracle, res *engine.Result) error {
+	in := &plan.Input{Now: t, Types: types, Count: count, Rand: rng, Oracle: beliefs}
 	for _, i := range active {
 		s := &st[i]
 		if s.isoThr > 0 {
 			s.isoTime += (s.lastRem - s.rem) / s.isoThr
 		}
 		s.lastRem = s.rem
-		in.jobs = append(in.jobs, planJob{id: workload.JobID(i), job: &jobs[i], sf: jobs[i].GPUs, weight: jobs[i].EffectiveWeight(),
-			thr: s.thr, rem: s.rem, elapsed: t - jobs[i].ArrivalS, isoTime: s.isoTime, waited: t - jobs[i].ArrivalS - s.run})
+		in.Jobs = append(in.Jobs, plan.Job{ID: workload.JobID(i), Job: &jobs[i], SF: jobs[i].GPUs, Weight: jobs[i].EffectiveWeight(),
+			Thr: s.thr, Rem: s.rem, Elapsed: t - jobs[i].ArrivalS, IsoTime: s.isoTime, Waited: t - jobs[i].ArrivalS - s.run})
 	}
-	for k := range in.jobs {
-		st[active[k]].isoThr = dot(in.jobs[k].thr, in.isoRow(&in.jobs[k], len(in.jobs)))
+	for k := range in.Jobs {
+		st[active[k]].isoThr = plan.Dot(in.Jobs[k].Thr, in.IsoRow(&in.Jobs[k], len(in.Jobs)))
 	}
-	al, err := f.m.alloc.allocate(in)
+	al, err := f.Alloc.Allocate(in)
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.m.title, err)
+		return fmt.Errorf("%s: %w", f.Title, err)
 	}
 	for _, i := range active {
 		st[i].rate, st[i].gpuShare = 0, 0
 	}
-	for _, cb := range al.combos {
-		for j, x := range cb.x {
+	for _, cb := range al.Combos {
+		for j, x := range cb.X {
 			if x <= 0 {
 				continue
 			}
-			a := &st[active[cb.a]]
-			ja := &jobs[active[cb.a]]
-			if cb.b < 0 {
+			a := &st[active[cb.A]]
+			ja := &jobs[active[cb.A]]
+			if cb.B < 0 {
 				// Time planned on a type where the job cannot run (the
 				// agnostic plan's) is lost: no progress, no GPUs held.
-				if r := truth.solo(ja, types[j]); r > 0 {
+				if r := truth.Solo(ja, types[j]); r > 0 {
 					a.rate += x * r
 					a.gpuShare += x * float64(ja.GPUs)
 				}
 				continue
 			}
-			b := &st[active[cb.b]]
-			ta, tb := truth.pair(ja, &jobs[active[cb.b]], types[j])
+			b := &st[active[cb.B]]
+			ta, tb := truth.Pair(ja, &jobs[active[cb.B]], types[j])
 			a.rate += x * ta
 			b.rate += x * tb
 			a.gpuShare += x * float64(ja.GPUs)
 		}
 	}
-	res.Series = appendPoint(res.Series, "gavel/objective", t, finite(al.objective))
+	res.Series = appendPoint(res.Series, "gavel/objective", t, finite(al.Objective))
 	return nil
 }
 
@@ -232,12 +227,12 @@ func appendPoint(ss []engine.Series, name string, t, v float64) []engine.Series 
 // unschedulable jobs (it never fits the cluster: too many GPUs of one type,
 // or more memory than any GPU has), or, where it fits, because its
 // throughput is 0 on every type with enough GPUs; "" if it can run.
-func neverRuns(cfg engine.Config, j *workload.Job, types []string, count []float64, truth oracle) string {
+func neverRuns(cfg engine.Config, j *workload.Job, types []string, count []float64, truth plan.Oracle) string {
 	if ok, why := cfg.Cluster.Fit(j.GPUs, perf.JobMemoryGB(cfg.Perf, j, 0), j.GPUType); !ok {
 		return why
 	}
 	for k, t := range types {
-		if count[k] >= float64(j.GPUs) && (j.GPUType == "" || j.GPUType == t) && truth.solo(j, t) > 0 {
+		if count[k] >= float64(j.GPUs) && (j.GPUType == "" || j.GPUType == t) && truth.Solo(j, t) > 0 {
 			return ""
 		}
 	}
@@ -245,7 +240,7 @@ func neverRuns(cfg engine.Config, j *workload.Job, types []string, count []float
 }
 
 // finish builds the job records.
-func (f *fluid) finish(res *engine.Result, jobs []workload.Job, st []fluidJob, now float64) *engine.Result {
+func (f *simulator) finish(res *engine.Result, jobs []workload.Job, st []fluidJob, now float64) *engine.Result {
 	res.Jobs = make([]engine.JobRecord, len(jobs))
 	finished := 0
 	for i := range jobs {
@@ -284,4 +279,11 @@ func (f *fluid) finish(res *engine.Result, jobs []workload.Job, st []fluidJob, n
 	res.Stats.EndS = now
 	res.Stats.FinishedJobs = finished
 	return res
+}
+
+func finite(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
 }

@@ -1,0 +1,182 @@
+package alloc
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
+	"github.com/schedlab/schedlab/sim/solver/lp"
+)
+
+// jobLP is an LP with one row of X per job (policies with per-job state,
+// which classes cannot aggregate): columns x[m][j] and, with space
+// sharing, pair columns; each job's time and each type's capacity.
+type jobLP struct {
+	p     *lp.Problem
+	x     [][]int
+	pairs []jobPair
+}
+
+type jobPair struct {
+	a, b, j, col int
+	ta, tb       float64
+}
+
+// buildJobLP builds validity constraints. plan holds the planned
+// throughputs. With pairs, each single-GPU job considers its best
+// `candidates` partners (by α+β on any type) among those above threshold.
+func buildJobLP(name string, in *plan.Input, planned [][]float64, pairs bool, candidates int, threshold float64) *jobLP {
+	f := &jobLP{p: lp.New(name), x: make([][]int, len(in.Jobs))}
+	p := f.p
+	for m, pj := range in.Jobs {
+		f.x[m] = make([]int, len(in.Types))
+		for j, t := range planned[m] {
+			f.x[m][j] = -1
+			if t > 0 {
+				f.x[m][j] = p.AddCol(fmt.Sprintf("x|%s|%s", pj.Job.Name, in.Types[j]), 0, 1, 0)
+			}
+		}
+	}
+	if pairs {
+		f.addPairs(in, planned, candidates, threshold)
+	}
+	for m, pj := range in.Jobs {
+		row := p.AddRow("time|"+pj.Job.Name, math.Inf(-1), 1)
+		for _, col := range f.x[m] {
+			if col >= 0 {
+				p.Set(row, col, 1)
+			}
+		}
+		for _, pr := range f.pairs {
+			if pr.a == m || pr.b == m {
+				p.Set(row, pr.col, 1)
+			}
+		}
+	}
+	for j, typ := range in.Types {
+		row := p.AddRow("cap|"+typ, math.Inf(-1), in.Count[j])
+		for m, pj := range in.Jobs {
+			if col := f.x[m][j]; col >= 0 {
+				p.Set(row, col, float64(pj.SF))
+			}
+		}
+		for _, pr := range f.pairs {
+			if pr.j == j {
+				p.Set(row, pr.col, float64(in.Jobs[pr.a].SF))
+			}
+		}
+	}
+	return f
+}
+
+func (f *jobLP) addPairs(in *plan.Input, planned [][]float64, candidates int, threshold float64) {
+	type cand struct {
+		b    int
+		gain float64
+	}
+	chosen := map[[2]int]bool{}
+	var keys [][2]int
+	for a := range in.Jobs {
+		var cs []cand
+		for b := range in.Jobs {
+			if a == b || in.Jobs[a].SF != in.Jobs[b].SF {
+				continue
+			}
+			g := 0.0
+			for j, typ := range in.Types {
+				if planned[a][j] <= 0 || planned[b][j] <= 0 {
+					continue
+				}
+				ta, tb := in.Pair(in.Jobs[a].Job, in.Jobs[b].Job, typ)
+				if ta > 0 && tb > 0 {
+					g = math.Max(g, ta/in.Jobs[a].Thr[j]+tb/in.Jobs[b].Thr[j])
+				}
+			}
+			if g > threshold {
+				cs = append(cs, cand{b, g})
+			}
+		}
+		sort.SliceStable(cs, func(x, y int) bool { return cs[x].gain > cs[y].gain })
+		for _, c := range cs[:min(len(cs), candidates)] {
+			k := [2]int{min(a, c.b), max(a, c.b)}
+			if !chosen[k] {
+				chosen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Slice(keys, func(x, y int) bool {
+		if keys[x][0] != keys[y][0] {
+			return keys[x][0] < keys[y][0]
+		}
+		return keys[x][1] < keys[y][1]
+	})
+	for _, k := range keys {
+		a, b := k[0], k[1]
+		for j, typ := range in.Types {
+			if planned[a][j] <= 0 || planned[b][j] <= 0 {
+				continue
+			}
+			ta, tb := in.Pair(in.Jobs[a].Job, in.Jobs[b].Job, typ)
+			if ta <= 0 || tb <= 0 || ta/in.Jobs[a].Thr[j]+tb/in.Jobs[b].Thr[j] <= threshold {
+				continue
+			}
+			// Plan with the measured pair throughputs scaled like the plan.
+			sa, sb := planned[a][j]/in.Jobs[a].Thr[j], planned[b][j]/in.Jobs[b].Thr[j]
+			col := f.p.AddCol(fmt.Sprintf("p|%s|%s|%s", in.Jobs[a].Job.Name, in.Jobs[b].Job.Name, typ), 0, 1, 0)
+			f.pairs = append(f.pairs, jobPair{a: a, b: b, j: j, col: col, ta: ta * sa, tb: tb * sb})
+		}
+	}
+}
+
+// addThr adds scale·thr(m, X) to a row (row ≥ 0) or, with row = -1, to
+// the objective.
+func (f *jobLP) addThr(row, m int, planned [][]float64, scale float64) {
+	set := func(col int, v float64) {
+		if row < 0 {
+			f.p.SetObj(col, f.p.Obj(col)+v)
+		} else {
+			f.p.Set(row, col, v)
+		}
+	}
+	for j, col := range f.x[m] {
+		if col >= 0 {
+			set(col, scale*planned[m][j])
+		}
+	}
+	for _, pr := range f.pairs {
+		if pr.a == m {
+			set(pr.col, scale*pr.ta)
+		} else if pr.b == m {
+			set(pr.col, scale*pr.tb)
+		}
+	}
+}
+
+func (f *jobLP) allocation(in *plan.Input, x []float64) *plan.Allocation {
+	rows := make([][]float64, len(in.Jobs))
+	for m := range rows {
+		rows[m] = make([]float64, len(in.Types))
+		for j, col := range f.x[m] {
+			if col >= 0 && x[col] > 1e-12 {
+				rows[m][j] = x[col]
+			}
+		}
+	}
+	al := &plan.Allocation{Combos: plan.Singles(rows)}
+	index := map[[2]int]int{}
+	for _, pr := range f.pairs {
+		if v := x[pr.col]; v > 1e-12 {
+			k := [2]int{pr.a, pr.b}
+			i, ok := index[k]
+			if !ok {
+				i = len(al.Combos)
+				index[k] = i
+				al.Combos = append(al.Combos, plan.Combo{A: pr.a, B: pr.b, X: make([]float64, len(in.Types))})
+			}
+			al.Combos[i].X[pr.j] += v
+		}
+	}
+	return al
+}

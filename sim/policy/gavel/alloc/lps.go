@@ -1,0 +1,42 @@
+package alloc
+
+import (
+	"fmt"
+
+	"github.com/schedlab/schedlab/sim/solver/lp"
+)
+
+// LPs solves the linear programs of one policy instance: it hands each to
+// the dump sink first and warm-starts from the previous solve of the same
+// family of problems (matched by column and row names).
+type LPs struct {
+	sink   func(*lp.Problem)
+	prev   map[string]*lp.Problem
+	basis  map[string]*lp.Basis
+	Solved int // how many LPs were solved
+}
+
+// DumpLPs implements lp.Dumper: every later LP goes to sink.
+func (r *LPs) DumpLPs(sink func(*lp.Problem)) { r.sink = sink }
+
+func (r *LPs) solve(family string, p *lp.Problem, warm *lp.Basis) (*lp.Solution, error) {
+	if r.sink != nil {
+		r.sink(p)
+	}
+	r.Solved++
+	if warm == nil && r.prev[family] != nil {
+		warm = r.basis[family].Remap(r.prev[family], p)
+	}
+	sol, err := lp.Solve(p, lp.Options{Warm: warm})
+	if err != nil {
+		return nil, err
+	}
+	if sol.Status == lp.IterationLimit {
+		return nil, fmt.Errorf("%s: the LP solver hit its iteration limit", p.Name)
+	}
+	if r.prev == nil {
+		r.prev, r.basis = map[string]*lp.Problem{}, map[string]*lp.Basis{}
+	}
+	r.prev[family], r.basis[family] = p, sol.Basis
+	return sol, nil
+}

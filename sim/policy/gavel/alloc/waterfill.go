@@ -1,0 +1,198 @@
+package alloc
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
+	"github.com/schedlab/schedlab/sim/solver/lp"
+)
+
+// waterFilling raises every job's normalised throughput at the rate of
+// its weight, freezing jobs as they become bottlenecked, until all are
+// frozen (spec 001 §2.2, §2.9). With entities the weights are recomputed
+// each iteration: an entity's weight goes to its unfrozen jobs, by job
+// weight (fairness) or all to the oldest (fifo). A job is bottlenecked
+// when its ñ cannot rise while everyone keeps their level; that is tested
+// with LPs instead of the reference's MILP (exact, since the feasible set
+// is convex).
+func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocation, error) {
+	n := len(in.Jobs)
+	level := make([]float64, n)
+	frozen := make([]bool, n)
+	var lastLP *fairLP
+	var lastX []float64
+	iters := 0
+	for ; iters <= n; iters++ {
+		w := a.reweight(in, frozen)
+		active := false
+		for i := range w {
+			active = active || (w[i] > 0 && !frozen[i])
+		}
+		if !active {
+			break
+		}
+		cls := classify(in, planned, w, level, frozen, a.SpaceSharing)
+		f := buildFair("waterfill", in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
+		sol, err := a.LPs.solve("waterfill", f.p, nil)
+		if err != nil {
+			return nil, err
+		}
+		if sol.Status != lp.Optimal {
+			return nil, fmt.Errorf("water-filling LP is %v", sol.Status)
+		}
+		cstar := sol.X[f.t]
+		lastLP, lastX = f, sol.X
+		for _, cl := range cls {
+			if cl.w > 0 && !cl.frozen {
+				cl.level += cstar * cl.w / float64(cl.sf)
+				for _, m := range cl.members {
+					level[m] = cl.level
+				}
+			}
+		}
+		stuck, err := a.bottlenecked(in, cls)
+		if err != nil {
+			return nil, err
+		}
+		froze := false
+		for c, cl := range cls {
+			if stuck[c] && cl.w > 0 && !cl.frozen {
+				for _, m := range cl.members {
+					frozen[m] = true
+				}
+				froze = true
+			}
+		}
+		if !froze {
+			break
+		}
+	}
+	if lastLP == nil {
+		return &plan.Allocation{}, nil
+	}
+	var last *plan.Allocation
+	if a.Aware {
+		last = lastLP.disaggregate(in, lastX)
+	} else {
+		var err error
+		if last, err = a.agnosticAllocation(in, lastLP.cls, lastLP.classTotals(lastX)); err != nil {
+			return nil, err
+		}
+	}
+	total := 0.0
+	for _, l := range level {
+		total += l
+	}
+	last.Objective = total / float64(n)
+	last.Why = fmt.Sprintf("water filling over %d jobs: %d rounds of raising and freezing; mean normalised throughput %.4g", n, iters, last.Objective)
+	return last, nil
+}
+
+// bottlenecked reports, per class, whether its jobs' ñ cannot rise while
+// every class keeps its level. One LP first raises everyone a little at
+// once (a class that rises there is free); the rest get an LP each.
+func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass) ([]bool, error) {
+	const capGain = 1e-4
+	test := make([]*fclass, len(cls))
+	for c, cl := range cls {
+		cp := *cl
+		cp.w = 0 // no max-min rows: only levels as lower bounds
+		test[c] = &cp
+	}
+	f := buildFair("bottleneck", in, test, a.SpaceSharing && a.Aware, a.PairThreshold)
+	f.p.SetObj(f.t, 0)
+	f.p.SetColBounds(f.t, 0, 0)
+	u := make([]int, len(cls))
+	for c, cl := range test {
+		u[c] = -1
+		if cls[c].w <= 0 || cls[c].frozen {
+			continue
+		}
+		u[c] = f.p.AddCol("u|"+cl.key, 0, capGain, float64(len(cl.members)))
+		row := f.p.AddRow("gain|"+cl.key, math.Inf(-1), -cl.level)
+		f.p.Set(row, u[c], 1)
+		f.addNorm(row, c, -1)
+	}
+	sol, err := a.LPs.solve("bottleneck", f.p, nil)
+	if err != nil {
+		return nil, err
+	}
+	if sol.Status != lp.Optimal {
+		return nil, fmt.Errorf("bottleneck LP is %v", sol.Status)
+	}
+	stuck := make([]bool, len(cls))
+	basis := sol.Basis
+	for c := range cls {
+		if u[c] < 0 || sol.X[u[c]] > 1e-9 {
+			continue
+		}
+		// Can class c alone rise?
+		for k := range u {
+			if u[k] >= 0 {
+				f.p.SetObj(u[k], 0)
+				f.p.SetColBounds(u[k], 0, 0)
+			}
+		}
+		f.p.SetColBounds(u[c], 0, capGain)
+		f.p.SetObj(u[c], 1)
+		s, err := a.LPs.solve("bottleneck-one", f.p, basis)
+		if err != nil {
+			return nil, err
+		}
+		if s.Status != lp.Optimal {
+			return nil, fmt.Errorf("bottleneck test LP is %v", s.Status)
+		}
+		basis = s.Basis
+		stuck[c] = s.X[u[c]] <= 1e-9*math.Max(1, cls[c].level)
+	}
+	return stuck, nil
+}
+
+// reweight gives each unfrozen job its weight for this iteration.
+func (a *Fair) reweight(in *plan.Input, frozen []bool) []float64 {
+	w := make([]float64, len(in.Jobs))
+	if len(a.Entities) == 0 {
+		for i, p := range in.Jobs {
+			if !frozen[i] {
+				w[i] = p.Weight
+			}
+		}
+		return w
+	}
+	known := map[string]bool{}
+	for _, e := range a.Entities {
+		known[e.Name] = true
+		var members []int
+		total := 0.0
+		for i, p := range in.Jobs {
+			if p.Job.Entity == e.Name && !frozen[i] {
+				members = append(members, i)
+				total += p.Weight
+			}
+		}
+		if len(members) == 0 {
+			continue
+		}
+		if e.Policy == "fifo" {
+			w[members[0]] = e.Weight // arrival order: the oldest unfrozen job
+			continue
+		}
+		for _, i := range members {
+			w[i] = e.Weight * in.Jobs[i].Weight / total
+		}
+	}
+	// Jobs of unlisted entities share one entity of weight 1, by fairness.
+	var rest []int
+	total := 0.0
+	for i, p := range in.Jobs {
+		if !known[p.Job.Entity] && !frozen[i] {
+			rest = append(rest, i)
+			total += p.Weight
+		}
+	}
+	for _, i := range rest {
+		w[i] = in.Jobs[i].Weight / total
+	}
+	return w
+}

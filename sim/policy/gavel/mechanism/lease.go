@@ -1,0 +1,200 @@
+package mechanism
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// placement is one combination running on GPUs of one type for a round.
+type placement struct {
+	k    ckey
+	j    int
+	gpus []cluster.GPUID
+	prio float64
+	x    float64
+	kept bool
+}
+
+// place gives the chosen entries GPUs, per type and largest first: last
+// round's GPUs when they are all free (lease renewal), else a consolidated
+// set, on one server if any fits (the fullest that fits).
+func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
+	c := s.Cluster()
+	taken := make([]bool, c.NumGPUs())
+	slices.SortStableFunc(chosen, func(a, b entry) int {
+		if a.j != b.j {
+			return a.j - b.j
+		}
+		return b.sf - a.sf
+	})
+	prevGPUs := map[ckey]placement{}
+	for _, pl := range m.rounds.last {
+		prevGPUs[pl.k] = pl
+	}
+	out := make([]placement, len(chosen))
+	done := make([]bool, len(chosen))
+	for i, e := range chosen {
+		out[i] = placement{k: e.k, j: e.j, prio: e.prio, x: e.x}
+		if pl, ok := prevGPUs[e.k]; ok && pl.j == e.j && allFree(taken, pl.gpus) {
+			out[i].gpus, out[i].kept, done[i] = pl.gpus, true, true
+			for _, g := range pl.gpus {
+				taken[g] = true
+			}
+		}
+	}
+	for i, e := range chosen {
+		if !done[i] {
+			out[i].gpus = m.consolidated(c, taken, e.j, e.sf)
+		}
+	}
+	return out
+}
+
+func allFree(taken []bool, gpus []cluster.GPUID) bool {
+	for _, g := range gpus {
+		if taken[g] {
+			return false
+		}
+	}
+	return len(gpus) > 0
+}
+
+func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, j, n int) []cluster.GPUID {
+	freeOn := func(id cluster.ServerID) int {
+		srv := &c.Servers[id]
+		k := 0
+		for g := srv.FirstGPU; g < srv.FirstGPU+cluster.GPUID(srv.NumGPUs); g++ {
+			if !taken[g] {
+				k++
+			}
+		}
+		return k
+	}
+	bestSrv, bestFree := cluster.ServerID(-1), math.MaxInt
+	for _, id := range m.gpu.servers[j] {
+		if f := freeOn(id); f >= n && f < bestFree {
+			bestSrv, bestFree = id, f
+		}
+	}
+	var out []cluster.GPUID
+	take := func(id cluster.ServerID) {
+		srv := &c.Servers[id]
+		for g := srv.FirstGPU; g < srv.FirstGPU+cluster.GPUID(srv.NumGPUs); g++ {
+			if len(out) < n && !taken[g] {
+				out = append(out, g)
+				taken[g] = true
+			}
+		}
+	}
+	if bestSrv >= 0 {
+		take(bestSrv)
+		return out
+	}
+	if n == 1 {
+		return out // no server has a free GPU: cannot happen, pick counts GPUs
+	}
+	srvs := append([]cluster.ServerID(nil), m.gpu.servers[j]...)
+	sort.SliceStable(srvs, func(a, b int) bool { return freeOn(srvs[a]) > freeOn(srvs[b]) })
+	for _, id := range srvs {
+		if len(out) == n {
+			break
+		}
+		take(id)
+	}
+	return out
+}
+
+// apply preempts the jobs that lost or changed their GPUs and starts the
+// others, and logs why.
+func (m *Mechanism) apply(s *engine.State, placed []placement) error {
+	want := map[workload.JobID][]cluster.GPUID{}
+	why := map[workload.JobID]*placement{}
+	for i := range placed {
+		for _, id := range placed[i].k.members() {
+			want[id] = placed[i].gpus
+			why[id] = &placed[i]
+		}
+	}
+	for _, id := range s.Running() {
+		g, ok := want[id]
+		if ok && sameGPUs(g, s.GPUsOf(id)) {
+			continue
+		}
+		if err := s.Preempt(id); err != nil {
+			return err
+		}
+		if !ok && m.tracing {
+			s.Log(id, "round %d: %s preempted: not picked this round", m.rounds.n, s.Job(id).Name)
+		}
+	}
+	for i := range placed {
+		pl := &placed[i]
+		for _, id := range pl.k.members() {
+			if s.Status(id) == engine.Running {
+				if m.tracing {
+					how := "lease renewed"
+					if !pl.kept {
+						how = "same GPUs, new combination"
+					}
+					s.Log(id, "round %d: %s keeps %s (%s): %s", m.rounds.n, s.Job(id).Name, m.where(s, pl), how, m.reason(pl))
+				}
+				continue
+			}
+			if err := s.Start(id, pl.gpus, engine.ActionOptions{}); err != nil {
+				return err
+			}
+			if m.tracing {
+				s.Log(id, "round %d: %s runs on %s: %s", m.rounds.n, s.Job(id).Name, m.where(s, pl), m.reason(pl))
+			}
+		}
+		for _, id := range pl.k.members() {
+			m.jobs[id].gpus = pl.gpus
+			m.jobs[id].lastType = pl.j
+		}
+	}
+	m.rounds.last = placed
+	return nil
+}
+
+func (m *Mechanism) where(s *engine.State, pl *placement) string {
+	what := fmt.Sprintf("%d %s", len(pl.gpus), m.gpu.types[pl.j])
+	if pl.k.b >= 0 {
+		what += fmt.Sprintf(" shared by %s and %s", s.Job(pl.k.a).Name, s.Job(pl.k.b).Name)
+	}
+	ids := make([]string, len(pl.gpus))
+	for i, g := range pl.gpus {
+		ids[i] = fmt.Sprint(g)
+	}
+	return what + " (GPU " + strings.Join(ids, ",") + ")"
+}
+
+func (m *Mechanism) reason(pl *placement) string {
+	switch {
+	case pl.x == 0:
+		return "its target share here is 0, but the GPUs were free (work-conserving backfill)"
+	case pl.prio >= 1e9*pl.x*0.999:
+		return fmt.Sprintf("target share %.3g of %s time, none received yet", pl.x, m.gpu.types[pl.j])
+	case m.cfg.Mode == "clean":
+		return fmt.Sprintf("priority %.3g = target share %.3g ÷ share of its time on %s since the last recompute %.3g", pl.prio, pl.x, m.gpu.types[pl.j], pl.x/pl.prio)
+	}
+	return fmt.Sprintf("priority %.3g = target share %.3g ÷ its share of all %s time received %.3g", pl.prio, pl.x, m.gpu.types[pl.j], pl.x/pl.prio)
+}
+
+func sameGPUs(a, b []cluster.GPUID) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,237 @@
+package mechanism
+
+import (
+	"math"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
+	"github.com/schedlab/schedlab/sim/solver/lp"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// track is what the mechanism remembers about one job.
+type track struct {
+	arrival  float64
+	finish   float64   // -1 until it finishes
+	recv     []float64 // seconds it ran on each type
+	isoTime  float64   // seconds its work would have taken with an isolated share
+	lastRem  float64
+	isoThr   float64 // its isolated-share throughput since the last recompute
+	thr      []float64
+	gpus     []cluster.GPUID // where it ran last round
+	lastType int
+}
+
+// Config is one Gavel policy as the mechanism runs it: the allocator that
+// sets the targets, and how rounds treat its entries.
+type Config struct {
+	Title string         // the policy's name in errors and the decision log
+	Alloc plan.Allocator // computes the target allocation X
+	LPs   lp.Dumper      // hands the allocator's linear programs to a sink; nil if it solves none
+
+	Mode      string  // ref-compat or clean (ideal runs in package fluid, not here)
+	RoundS    float64 // round length: how long a lease lasts
+	ResetMinS float64 // shortest time between two recomputations after arrivals and completions
+	TraceJobs int     // runs with at most this many jobs record per-job shares and log every lease
+
+	Shuffle      bool          // visit types in a fresh random order each round (agnostic policies)
+	FIFO         bool          // never run entries with priority 0
+	SpaceSharing bool          // two jobs may share a GPU
+	Entities     []plan.Entity // hierarchical fairness: whose shares the record compares with their weights
+
+	// Prices is the price of a GPU-hour of each type, for the cost series.
+	Prices func(types []string) ([]float64, error)
+	// SetPrices hands the cluster's prices to a cost-aware allocator.
+	SetPrices func(types []string) error
+}
+
+// Mechanism is Gavel's round-based scheduling mechanism (spec 001 §3)
+// around an allocator; it is the engine.Policy of every Gavel policy.
+type Mechanism struct {
+	cfg     Config
+	ready   bool // set up for the run's cluster
+	tracing bool // record per-job series and log every lease (small runs)
+	gpu     gpuTypes
+	jobs    map[workload.JobID]*track
+	ledger  ledger
+	rounds  rounds
+	cost    float64         // dollars spent so far
+	runs    map[ckey][]bool // whether each combination can run on each type
+	busy    []bool          // scratch of pick, by job
+}
+
+// gpuTypes is the cluster as the mechanism sees it: per GPU type, in the
+// cluster's order.
+type gpuTypes struct {
+	types   []string
+	count   []float64 // GPUs
+	prices  []float64 // dollars per GPU-hour
+	servers [][]cluster.ServerID
+}
+
+// rounds is the round in progress and the one before.
+type rounds struct {
+	n          int
+	start, end float64
+	prev       []placement // this round's leases, accounted at its end
+	last       []placement // for lease renewal
+}
+
+// New returns the mechanism for one run of a policy.
+func New(cfg Config) *Mechanism { return &Mechanism{cfg: cfg} }
+
+// Options implements engine.Policy.
+func (m *Mechanism) Options() engine.Options {
+	limit := 1
+	if m.cfg.SpaceSharing {
+		limit = 2
+	}
+	return engine.Options{MaxJobsPerGPU: limit, Subscribe: engine.Mask(engine.Arrival, engine.Completion, engine.WakeUp)}
+}
+
+// DumpLPs implements lp.Dumper.
+func (m *Mechanism) DumpLPs(sink func(p *lp.Problem)) {
+	if m.cfg.LPs != nil {
+		m.cfg.LPs.DumpLPs(sink)
+	}
+}
+
+func (m *Mechanism) setup(s *engine.State) error {
+	c := s.Cluster()
+	m.gpu.types = append([]string(nil), c.Types()...)
+	m.gpu.count = make([]float64, len(m.gpu.types))
+	m.gpu.servers = make([][]cluster.ServerID, len(m.gpu.types))
+	idx := map[string]int{}
+	for j, t := range m.gpu.types {
+		idx[t] = j
+	}
+	for _, g := range c.GPUs {
+		m.gpu.count[idx[g.Type]]++
+	}
+	for _, srv := range c.Servers {
+		m.gpu.servers[idx[srv.Type]] = append(m.gpu.servers[idx[srv.Type]], srv.ID)
+	}
+	prices, err := m.cfg.Prices(m.gpu.types)
+	if err != nil {
+		return err
+	}
+	m.gpu.prices = prices
+	if m.cfg.SetPrices != nil {
+		if err := m.cfg.SetPrices(m.gpu.types); err != nil {
+			return err
+		}
+	}
+	m.ledger.init(len(m.gpu.types), m.cfg.RoundS, m.cfg.Mode == "clean")
+	m.jobs = map[workload.JobID]*track{}
+	m.runs = map[ckey][]bool{}
+	m.tracing = s.NumJobs() <= m.cfg.TraceJobs && s.Recording()
+	m.rounds.end = math.Inf(-1)
+	m.ready = true
+	return nil
+}
+
+func (m *Mechanism) oracle(s *engine.State) plan.Oracle {
+	return plan.Oracle{Model: s.Perf(), Cluster: s.Cluster()}
+}
+
+// Decide implements engine.Policy.
+func (m *Mechanism) Decide(s *engine.State, triggers []engine.Trigger) error {
+	if !m.ready {
+		if err := m.setup(s); err != nil {
+			return err
+		}
+	}
+	now := s.Now()
+	roundOver := false
+	for _, t := range triggers {
+		switch t.Kind {
+		case engine.Arrival:
+			m.arrive(s, t.Job)
+		case engine.Completion:
+			m.complete(s, t.Job)
+		case engine.WakeUp:
+			roundOver = roundOver || now >= m.rounds.end
+		}
+	}
+	// An idle cluster does not wait for the round to end (the reference
+	// jumps to the next arrival; a round whose jobs all finished early
+	// ends at the last finish).
+	if !roundOver && !(s.NumRunning() == 0 && s.NumPending() > 0) {
+		return nil
+	}
+	return m.round(s)
+}
+
+func (m *Mechanism) arrive(s *engine.State, id workload.JobID) {
+	o := m.oracle(s)
+	job := s.Job(id)
+	tr := &track{arrival: job.ArrivalS, finish: -1, recv: make([]float64, len(m.gpu.types)), lastRem: job.Iterations, thr: make([]float64, len(m.gpu.types)), lastType: -1}
+	for j, t := range m.gpu.types {
+		tr.thr[j] = o.Solo(job, t)
+	}
+	m.jobs[id] = tr
+	m.ledger.arrive(id)
+}
+
+func (m *Mechanism) complete(s *engine.State, id workload.JobID) {
+	tr := m.jobs[id]
+	tr.finish = s.Now()
+	if tr.isoThr > 0 {
+		tr.isoTime += tr.lastRem / tr.isoThr
+	}
+	if tr.isoTime > 0 {
+		s.Record("gavel/iso_time_s", id, tr.isoTime)
+	}
+	m.ledger.due = true
+}
+
+// round ends the current round and starts the next: account for the time
+// each combination ran, recompute the allocation if due, pick and place.
+func (m *Mechanism) round(s *engine.State) error {
+	now := s.Now()
+	m.account(s, now)
+	if m.ledger.dueAt(now, m.cfg.ResetMinS) {
+		if err := m.recompute(s); err != nil {
+			return err
+		}
+	}
+	m.rounds.n++
+	chosen := m.pick(s)
+	placed := m.place(s, chosen)
+	if err := m.apply(s, placed); err != nil {
+		return err
+	}
+	m.rounds.prev = placed
+	m.rounds.start, m.rounds.end = now, now+m.cfg.RoundS
+	if s.NumPending()+s.NumRunning() > 0 {
+		return s.WakeAt(m.rounds.end)
+	}
+	return nil
+}
+
+// account adds last round's execution times: to each combination's time
+// on its type (the longer member's time for a pair), to the type's total,
+// to each job's received time, and to the cost.
+func (m *Mechanism) account(s *engine.State, now float64) {
+	if len(m.rounds.prev) == 0 {
+		return
+	}
+	defer func() { s.Record("gavel/cost_usd", -1, m.cost) }()
+	for _, pl := range m.rounds.prev {
+		exec := 0.0
+		for _, id := range pl.k.members() {
+			tr := m.jobs[id]
+			end := now
+			if tr.finish >= 0 && tr.finish < now {
+				end = tr.finish
+			}
+			e := math.Max(0, end-m.rounds.start)
+			tr.recv[pl.j] += e
+			exec = math.Max(exec, e)
+		}
+		m.ledger.ran(pl.k, pl.j, exec)
+		m.cost += m.gpu.prices[pl.j] * float64(len(pl.gpus)) * exec / 3600
+	}
+	m.rounds.prev = nil
+}

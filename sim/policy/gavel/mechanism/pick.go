@@ -1,0 +1,203 @@
+package mechanism
+
+import (
+	"sort"
+
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
+)
+
+// entry is a (combination, type) candidate of one round.
+type entry struct {
+	k       ckey
+	j       int
+	sf      int
+	prio    float64
+	deficit float64
+	x       float64
+	order   int
+}
+
+// pick ranks the entries and chooses greedily (spec 001 §3.3).
+func (m *Mechanism) pick(s *engine.State) []entry {
+	var perType = make([][]entry, len(m.gpu.types))
+	var all []entry
+	o := m.oracle(s)
+	for order, k := range m.ledger.keys {
+		ok := true
+		for _, id := range k.members() {
+			ok = ok && s.Status(id) != engine.Finished
+		}
+		if !ok {
+			continue
+		}
+		sf := s.Job(k.a).GPUs
+		ok2 := m.runs[k]
+		if ok2 == nil {
+			ok2 = make([]bool, len(m.gpu.types))
+			for j := range m.gpu.types {
+				ok2[j] = m.canRun(s, o, k, j)
+			}
+			m.runs[k] = ok2
+		}
+		for j := range m.gpu.types {
+			if !ok2[j] {
+				continue
+			}
+			e := entry{k: k, j: j, sf: sf, order: order}
+			if x := m.ledger.x[k]; x != nil {
+				e.x = x[j]
+			}
+			if d := m.ledger.deficit[k]; d != nil {
+				e.deficit = d[j]
+			}
+			e.prio = m.ledger.priority(k, j, e.x, s.Now())
+			if m.cfg.Mode == "clean" {
+				if e.x > 0 {
+					all = append(all, e)
+				}
+				continue
+			}
+			perType[j] = append(perType[j], e)
+		}
+	}
+	free := append([]float64(nil), m.gpu.count...)
+	if len(m.busy) < s.NumJobs() {
+		m.busy = make([]bool, s.NumJobs())
+	}
+	busy := m.busy
+	var chosen []entry
+	defer func() {
+		for _, e := range chosen {
+			for _, id := range e.k.members() {
+				busy[id] = false
+			}
+		}
+	}()
+	take := func(h *entryHeap) {
+		for h.len() > 0 {
+			if m.cfg.Mode != "clean" && free[h.es[0].j] <= 0 {
+				return // this type is full: the rest of its list cannot run
+			}
+			e := h.pop()
+			if free[e.j] < float64(e.sf) || (m.cfg.FIFO && e.prio == 0) {
+				continue
+			}
+			taken := false
+			for _, id := range e.k.members() {
+				taken = taken || busy[id]
+			}
+			if taken {
+				continue
+			}
+			chosen = append(chosen, e)
+			free[e.j] -= float64(e.sf)
+			for _, id := range e.k.members() {
+				busy[id] = true
+			}
+		}
+	}
+	if m.cfg.Mode == "clean" {
+		take(newEntryHeap(all))
+	} else {
+		order := typeOrder(m.gpu.types)
+		if m.cfg.Shuffle {
+			s.Rand().Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+		}
+		for _, j := range order {
+			take(newEntryHeap(perType[j]))
+		}
+	}
+	return chosen
+}
+
+// entryHeap yields entries in entryCmp order, lazily: a round usually
+// needs only the first few of a long list.
+type entryHeap struct{ es []entry }
+
+func newEntryHeap(es []entry) *entryHeap {
+	h := &entryHeap{es: es}
+	for i := len(es)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+	return h
+}
+
+func (h *entryHeap) len() int { return len(h.es) }
+
+func (h *entryHeap) pop() entry {
+	top := h.es[0]
+	n := len(h.es) - 1
+	h.es[0] = h.es[n]
+	h.es = h.es[:n]
+	h.down(0)
+	return top
+}
+
+func (h *entryHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h.es) {
+			return
+		}
+		c := l
+		if r := l + 1; r < len(h.es) && entryCmp(h.es[r], h.es[l]) < 0 {
+			c = r
+		}
+		if entryCmp(h.es[c], h.es[i]) >= 0 {
+			return
+		}
+		h.es[i], h.es[c] = h.es[c], h.es[i]
+		i = c
+	}
+}
+
+// entryCmp orders by priority, then deficit, then target, all
+// descending, then by combination age and type: a total order, so the
+// heap's result does not depend on its input order.
+func entryCmp(x, y entry) int {
+	{
+		switch {
+		case x.prio != y.prio:
+			return cmpDesc(x.prio, y.prio)
+		case x.deficit != y.deficit:
+			return cmpDesc(x.deficit, y.deficit)
+		case x.x != y.x:
+			return cmpDesc(x.x, y.x)
+		case x.order != y.order:
+			return x.order - y.order
+		}
+		return x.j - y.j
+	}
+}
+
+func cmpDesc(a, b float64) int {
+	if a > b {
+		return -1
+	}
+	return 1
+}
+
+// canRun: every member has throughput on the type (as a pair for pairs).
+func (m *Mechanism) canRun(s *engine.State, o plan.Oracle, k ckey, j int) bool {
+	if k.b < 0 {
+		return m.jobs[k.a].thr[j] > 0
+	}
+	ja, jb := s.Job(k.a), s.Job(k.b)
+	if ja.GPUs != jb.GPUs {
+		return false
+	}
+	ta, tb := o.Pair(ja, jb, m.gpu.types[j])
+	return ta > 0 && tb > 0
+}
+
+// typeOrder is the reference's fixed visiting order: V100, P100, K80,
+// i.e. type names in descending order.
+func typeOrder(types []string) []int {
+	idx := make([]int, len(types))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return types[idx[a]] > types[idx[b]] })
+	return idx
+}
