@@ -171,11 +171,11 @@ func shuffleFor(aware bool) bool { return !aware }
 // scenario validator refuses larger ones before a run fails on them.
 var maxJobGPUs = map[string]int{"gavel-allox": 1}
 
-func register(name, title, doc string, newParams func() any, build func(any) (*mechanism, error)) {
-	policy.Register(policy.Factory{
+func register[P any](name, title, doc string, defaults func() P, build func(P) (*mechanism, error)) {
+	policy.Register(policy.Family[P]{
 		Name: name, Title: title, Paper: "Gavel: Narayanan et al., OSDI 2020 (spec 001)", Doc: doc,
-		NewParams: newParams, MaxJobGPUs: maxJobGPUs[name],
-		New: func(p any) (engine.Policy, error) {
+		Defaults: defaults, MaxJobGPUs: maxJobGPUs[name],
+		New: func(p P) (engine.Policy, error) {
 			m, err := build(p)
 			if err != nil {
 				return nil, err
@@ -197,11 +197,10 @@ func init() {
 			"Agnostic, mode ref-compat (and ideal) takes a central optimum, as the reference's interior-point solver returns: each job's total share at the centre of the optimal ones, spread over all types in proportion to their GPUs (time on a type where the job cannot run is lost, as in the reference); "+
 			"mode clean takes the same totals and spreads each as evenly as fits over the types the job can run on (in proportion to their GPUs, else maximising the least fraction of that even share any job gets). With water filling every job is raised until bottlenecked; "+
 			"with entities, the cluster is shared fairly between entities, and within each by fairness or FIFO (hierarchical policies)."+mechanismDoc,
-		func() any {
-			return &LASParams{Common: defaultCommon(), Aware: true, PairThreshold: 1, TieBreak: true}
+		func() LASParams {
+			return LASParams{Common: defaultCommon(), Aware: true, PairThreshold: 1, TieBreak: true}
 		},
-		func(v any) (*mechanism, error) {
-			p := v.(*LASParams)
+		func(p LASParams) (*mechanism, error) {
 			run := &lpRunner{}
 			a := &fairAlloc{aware: p.Aware, ss: p.SpaceSharing, waterFill: p.WaterFilling, tieBreak: p.TieBreak, clean: p.Mode == "clean", threshold: p.PairThreshold, entities: p.Entities, run: run}
 			m := newMechanism(p.Common, "LAS", a, run)
@@ -210,11 +209,10 @@ func init() {
 		})
 	register("gavel-ftf", "Gavel FTF",
 		"Finish-time fairness (Themis): minimise the largest ratio of a job's expected finish time to the time it would take with 1/n of the cluster, by bisection over LPs."+mechanismDoc,
-		func() any {
-			return &FTFParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
+		func() FTFParams {
+			return FTFParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
 		},
-		func(v any) (*mechanism, error) {
-			p := v.(*FTFParams)
+		func(p FTFParams) (*mechanism, error) {
 			run := &lpRunner{}
 			a := &perJobAlloc{objective: "ftf", aware: p.Aware, tieBreak: p.TieBreak, run: run,
 				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
@@ -225,9 +223,8 @@ func init() {
 	register("gavel-fifo", "Gavel FIFO",
 		"First in, first out over GPU types: aware, each job in arrival order takes its fastest type with room; agnostic, a type at random, kept until it finishes. "+
 			"FIFO never runs a job whose target share is 0."+mechanismDoc,
-		func() any { return &FIFOParams{Common: defaultCommon(), Aware: true, PackThreshold: 1.5} },
-		func(v any) (*mechanism, error) {
-			p := v.(*FIFOParams)
+		func() FIFOParams { return FIFOParams{Common: defaultCommon(), Aware: true, PackThreshold: 1.5} },
+		func(p FIFOParams) (*mechanism, error) {
 			a := &fifoAlloc{aware: p.Aware, ss: p.SpaceSharing, refCompat: p.Mode != "clean", packThreshold: p.PackThreshold}
 			m := newMechanism(p.Common, "FIFO", a, nil)
 			m.shuffle, m.ss, m.fifo = shuffleFor(p.Aware), p.SpaceSharing, true
@@ -235,9 +232,8 @@ func init() {
 		})
 	register("gavel-sjf", "Gavel SJF",
 		"Shortest job first over GPU types: like aware FIFO, with the queue ordered by remaining time on the job's fastest type (schedlab's reading of the paper's non-convex SJF objective)."+mechanismDoc,
-		func() any { return &FIFOParams{Common: defaultCommon(), Aware: true, PackThreshold: 1.5} },
-		func(v any) (*mechanism, error) {
-			p := v.(*FIFOParams)
+		func() FIFOParams { return FIFOParams{Common: defaultCommon(), Aware: true, PackThreshold: 1.5} },
+		func(p FIFOParams) (*mechanism, error) {
 			a := &fifoAlloc{aware: true, sjf: true, ss: p.SpaceSharing, packThreshold: p.PackThreshold}
 			m := newMechanism(p.Common, "SJF", a, nil)
 			m.ss, m.fifo = p.SpaceSharing, true
@@ -245,11 +241,10 @@ func init() {
 		})
 	register("gavel-makespan", "Gavel makespan",
 		"Minimise the makespan: the largest remaining duration over the active jobs, solved as one LP (maximise z with thr(m,X) ≥ N_m·z)."+mechanismDoc,
-		func() any {
-			return &MakespanParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
+		func() MakespanParams {
+			return MakespanParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
 		},
-		func(v any) (*mechanism, error) {
-			p := v.(*MakespanParams)
+		func(p MakespanParams) (*mechanism, error) {
 			run := &lpRunner{}
 			a := &perJobAlloc{objective: "makespan", aware: p.Aware, ss: p.SpaceSharing, tieBreak: p.TieBreak, candidates: p.PairCandidates, threshold: p.PairThreshold, run: run}
 			m := newMechanism(p.Common, "makespan", a, run)
@@ -258,9 +253,10 @@ func init() {
 		})
 	register("gavel-max-throughput", "Gavel max throughput",
 		"Maximise the total effective throughput of the cluster (the cost experiment's baseline)."+mechanismDoc,
-		func() any { return &ThroughputParams{Common: defaultCommon(), Aware: true, Pairs: defaultPairs()} },
-		func(v any) (*mechanism, error) {
-			p := v.(*ThroughputParams)
+		func() ThroughputParams {
+			return ThroughputParams{Common: defaultCommon(), Aware: true, Pairs: defaultPairs()}
+		},
+		func(p ThroughputParams) (*mechanism, error) {
 			run := &lpRunner{}
 			a := &perJobAlloc{objective: "throughput", aware: p.Aware, normalized: p.Normalized, run: run,
 				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
@@ -270,11 +266,10 @@ func init() {
 		})
 	register("gavel-min-cost", "Gavel min cost",
 		"Minimise cost: maximise throughput per dollar, optionally keeping every job able to meet its deadline (SLO)."+mechanismDoc,
-		func() any {
-			return &CostParams{Common: defaultCommon(), Objective: "per-dollar", Pairs: defaultPairs()}
+		func() CostParams {
+			return CostParams{Common: defaultCommon(), Objective: "per-dollar", Pairs: defaultPairs()}
 		},
-		func(v any) (*mechanism, error) {
-			p := v.(*CostParams)
+		func(p CostParams) (*mechanism, error) {
 			run := &lpRunner{}
 			a := &perJobAlloc{objective: "cost", aware: true, slo: p.SLO, sloMargin: p.SLOMargin, roundS: p.RoundS, ratio: p.Objective == "ratio", run: run,
 				ss: p.SpaceSharing, candidates: p.PairCandidates, threshold: p.PairThreshold}
@@ -289,25 +284,22 @@ func init() {
 		})
 	register("gavel-gandiva", "Gandiva SS",
 		"LAS with Gandiva-style packing (a baseline): when jobs ask for more GPUs than there are, random jobs of the same size are paired on shared GPUs, and time is split equally; pairs that do badly are split."+mechanismDoc,
-		func() any { return &struct{ Common }{defaultCommon()} },
-		func(v any) (*mechanism, error) {
-			p := v.(*struct{ Common })
+		func() struct{ Common } { return struct{ Common }{defaultCommon()} },
+		func(p struct{ Common }) (*mechanism, error) {
 			m := newMechanism(p.Common, "Gandiva", &gandivaAlloc{}, nil)
 			m.ss = true
 			return m, nil
 		})
 	register("gavel-allox", "AlloX",
 		"AlloX (a baseline, single-GPU jobs): jobs keep their GPU until they finish; waiting jobs are matched to positions in the GPUs' queues by a min-cost assignment that favours short jobs on fast GPUs."+mechanismDoc,
-		func() any { return &AlloXParams{Common: defaultCommon(), Alpha: 1, MaxJobs: 64} },
-		func(v any) (*mechanism, error) {
-			p := v.(*AlloXParams)
-			return newMechanism(p.Common, "AlloX", newAlloX(p), nil), nil
+		func() AlloXParams { return AlloXParams{Common: defaultCommon(), Alpha: 1, MaxJobs: 64} },
+		func(p AlloXParams) (*mechanism, error) {
+			return newMechanism(p.Common, "AlloX", newAlloX(&p), nil), nil
 		})
 	register("gavel-isolated", "Isolated",
 		"Isolated (a baseline): each of the M active jobs gets 1/M of every GPU type, heterogeneity-agnostic."+mechanismDoc,
-		func() any { return &struct{ Common }{defaultCommon()} },
-		func(v any) (*mechanism, error) {
-			p := v.(*struct{ Common })
+		func() struct{ Common } { return struct{ Common }{defaultCommon()} },
+		func(p struct{ Common }) (*mechanism, error) {
 			m := newMechanism(p.Common, "isolated", isolatedAlloc{}, nil)
 			m.shuffle = true
 			return m, nil
