@@ -1,11 +1,11 @@
 // Package conformance runs registered policies on small random scenarios,
-// one family of them for every registered perf model and workload
-// generator, with every engine invariant checked after each event, and
-// reports what a policy got wrong: a run that fails (an action the engine
-// refused, a livelock, a job left waiting on an idle cluster), a job left
-// neither finished nor reported unschedulable with a reason, a job that
-// started before it arrived or finished without doing its work, and a run
-// whose records differ when repeated with the same seed.
+// made for every registered perf model and workload generator, with every
+// engine invariant checked after each event, and reports what a policy got
+// wrong: a run that fails (an action the engine refused, a livelock, a job
+// left waiting on an idle cluster), a job left neither finished nor
+// reported unschedulable with a reason, a job that started before it
+// arrived or finished without doing its work, and a run whose records
+// differ when repeated with the same seed.
 //
 // A new policy family is checked as soon as sim/policy/all imports it; a
 // new perf model or generator needs a Setting here, which the package's
@@ -49,7 +49,7 @@ var (
 )
 
 // Settings pair every registered perf model with the generators whose
-// jobs it knows. Jobs are few (8 to 16) and clusters small (2 to 16 GPUs of
+// jobs it knows. Jobs are few (8 to 16) and clusters small (2 to 24 GPUs of
 // two or three types), so some jobs ask for more GPUs than there are and
 // must be reported unschedulable.
 var Settings = []Setting{
