@@ -49,8 +49,9 @@ func replacePolicies(doc []byte, arg string) (*scenario.Scenario, error) {
 
 // withPolicies returns the scenario document with its policies replaced by
 // the named ones at their default parameters. A paper scenario's reference
-// numbers and checks are about its own policies, so they are dropped (its
-// sweep stays); everything else is kept.
+// numbers and checks are about its own policies, so they are dropped, and
+// so are its sweep's ratios of two of them (the sweep then plots one curve
+// per policy); everything else is kept.
 func withPolicies(doc []byte, names []string) ([]byte, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(doc, &top); err != nil {
@@ -67,6 +68,9 @@ func withPolicies(doc []byte, names []string) ([]byte, error) {
 	top["policies"] = ps
 	delete(top, "reference")
 	delete(top, "checks")
+	if err := adaptSweep(top); err != nil {
+		return nil, err
+	}
 	if q, ok := top["quick"]; ok {
 		var quick map[string]json.RawMessage
 		if err := json.Unmarshal(q, &quick); err == nil {
@@ -109,5 +113,32 @@ func dropPolicyAssigns(quick map[string]json.RawMessage) error {
 	}
 	out, err := json.Marshal(keep)
 	quick["set"] = out
+	return err
+}
+
+// adaptSweep drops the sweep's ratios, which name the scenario's own
+// policies, and refuses a sweep over those policies' parameters, which
+// has no meaning for others.
+func adaptSweep(top map[string]json.RawMessage) error {
+	raw, ok := top["sweep"]
+	if !ok {
+		return nil
+	}
+	var sweep map[string]json.RawMessage
+	if json.Unmarshal(raw, &sweep) != nil {
+		return nil // the validator reports it
+	}
+	for _, key := range []string{"params", "scale"} {
+		var paths []string
+		_ = json.Unmarshal(sweep[key], &paths)
+		for i, p := range paths {
+			if p == "policies" || strings.HasPrefix(p, "policies[") || strings.HasPrefix(p, "policies.") {
+				return fmt.Errorf("--policies: the scenario's sweep varies its own policies (sweep.%s[%d] is %s), so it cannot run with other policies; copy the scenario and edit its policies instead", key, i, p)
+			}
+		}
+	}
+	delete(sweep, "ratios")
+	out, err := json.Marshal(sweep)
+	top["sweep"] = out
 	return err
 }

@@ -22,6 +22,10 @@ func TestRunWithOtherPolicies(t *testing.T) {
 		{"empty", []string{"run", "tiny", "--policies", ","}, exitInvalid, []string{"give at least one policy name"}, nil},
 		{"a paper study keeps its sweep, not its checks", []string{"run", "sjf-bsbf-pair", "--policies", "fifo,sjf-bsbf"}, exitOK,
 			[]string{"against interference ratio", "FIFO", "SJF-BSBF"}, []string{"Checks:", "SJF-FFS"}},
+		{"a sweep of ratios plots curves instead", []string{"run", "sjf-bsbf-memory", "--quick", "--policies", "fifo,sjf"}, exitOK,
+			[]string{"against GPU memory", "  FIFO ", "  SJF "}, []string{"not a valid"}},
+		{"a sweep over the scenario's own policies", []string{"run", "sjf-bsbf-why-two", "--policies", "fifo"}, exitInvalid,
+			[]string{"--policies: the scenario's sweep varies its own policies (sweep.params[0] is policies[0].params.max_jobs_per_gpu)"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
