@@ -12,7 +12,7 @@ import (
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-var seeds = []uint64{1, 2, 3}
+var seeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8}
 
 // knownFailure says why a policy fails the settings of a perf model today,
 // or "". These are real shortcomings, reported here instead of hidden by
