@@ -44,8 +44,8 @@ test-native:
 # pool runs policies concurrently), the conformance check and the
 # policies: 1 to 3 minutes on the 2-core machine. TestEmbeddedStudiesQuick
 # is left to test-native: it runs every paper study in quick mode twice
-# (about 2 minutes natively, and under -race it had not finished after 18
-# minutes), and the runner's concurrency it would cover is covered by the
+# (about 2 minutes natively; under -race, on a machine loaded by other
+# work, it had not finished after 18 minutes), and the runner's concurrency it would cover is covered by the
 # other tests of sim/experiment (every embedded scenario on 2 and 3
 # workers, a study on 2 workers, cancellation).
 RACEPKGS := ./sim/engine/ ./sim/experiment/... ./sim/policy/...
