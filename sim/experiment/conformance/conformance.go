@@ -103,7 +103,7 @@ func Document(set Setting, seed uint64, policies ...string) []byte {
 	for i := range 2 + r.IntN(2) {
 		t := types[i%len(types)]
 		servers = append(servers, map[string]any{
-			"count": 1 + r.IntN(2), "gpus": []int{1, 2, 4}[r.IntN(3)], "gpu_type": t.Name, "gpu_memory_gb": t.MemoryGB,
+			"count": 1 + r.IntN(3), "gpus": []int{1, 2, 4}[r.IntN(3)], "gpu_type": t.Name, "gpu_memory_gb": t.MemoryGB,
 		})
 	}
 	specs := make([]map[string]string, len(policies))
