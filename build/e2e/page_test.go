@@ -69,10 +69,18 @@ func eval[T any](p *page, js string) T {
 	return v
 }
 
+// minWait is the shortest any wait lasts: the timeouts below say when
+// something is surely not coming, not how fast it should come (what
+// takes milliseconds on an idle machine can take seconds on a loaded one),
+// so none fails sooner than this.
+const minWait = 30 * time.Second
+
 // wait polls a JavaScript condition, failing with what describe says
-// about the page when it does not come true.
+// about the page when it does not come true within timeout (at least
+// minWait).
 func (p *page) wait(cond, describe string, timeout time.Duration) {
 	p.t.Helper()
+	timeout = max(timeout, minWait)
 	ctx, cancel := context.WithTimeout(p.ctx, timeout)
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](cond, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(timeout))); err != nil {

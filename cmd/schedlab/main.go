@@ -4,6 +4,7 @@
 //	schedlab list                      built-in scenarios
 //	schedlab policies                  registered policies
 //	schedlab run NAME|FILE [flags]     run every policy of a scenario
+//	                                   (--policies a,b: these policies instead)
 //	schedlab validate FILE...          check scenario files
 //	schedlab gavel-fig12 [flags]       time Gavel's policies (Figure 12)
 package main
@@ -21,7 +22,8 @@ const usage = `schedlab simulates deep-learning job scheduling on GPU clusters.
 Usage:
   schedlab list                       list the built-in scenarios
   schedlab policies                   list the policies and their parameters
-  schedlab run NAME|FILE [flags]      run every policy of a scenario
+  schedlab run NAME|FILE [flags]      run every policy of a scenario;
+                                      --policies a,b runs these registered policies instead
   schedlab validate FILE...           check scenario files (exit 2 if invalid)
   schedlab gavel-fig12 [--out DIR]    time Gavel's policy computations against active jobs (Figure 12, log-log)
 

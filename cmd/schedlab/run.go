@@ -31,8 +31,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	paranoid := fs.Bool("paranoid", false, "check every engine invariant after each event (slow)")
 	quick := fs.Bool("quick", false, "paper scenarios: run the quick version (fewer seeds, sweep values and jobs)")
 	dumpLP := fs.String("dump-lp", "", "write every linear program a policy solves into this directory as POLICY-N.mps")
+	policies := fs.String("policies", "", "run these registered policies (comma-separated, default parameters) instead of the scenario's own; a paper scenario's reference numbers and checks are dropped")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR]")
+		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B]")
 		fs.PrintDefaults()
 	}
 	// Accept flags before or after the scenario argument.
@@ -51,7 +52,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitInvalid
 	}
-	sc, _, err := loadScenario(pos[0])
+	sc, doc, err := loadScenario(pos[0])
+	if err == nil && *policies != "" {
+		sc, err = replacePolicies(doc, *policies)
+	}
 	if err != nil {
 		var ps schema.Problems
 		if errors.As(err, &ps) {

@@ -302,7 +302,12 @@ func (s *State) arrive(id workload.JobID) bool {
 	if s.opts.Elastic {
 		need = 1
 	}
-	if ok, why := s.c.Fit(need, perf.JobMemoryGB(s.cfg.Perf, job, 0), job.GPUType); !ok {
+	mem := perf.JobMemoryGB(s.cfg.Perf, job, 0)
+	ok, why := s.c.Fit(need, mem, job.GPUType)
+	if ok {
+		ok, why = perf.Runnable(s.cfg.Perf, s.c, job, need, mem)
+	}
+	if !ok {
 		j.status = Unschedulable
 		j.reason = why
 		s.logf(id, "job %s can never run on this cluster: %s", job.Name, why)

@@ -345,7 +345,12 @@ func (a *Analytic) Prepare(c *cluster.Cluster, jobs []workload.Job) error {
 		}
 		gpus := ConsolidatedGPUs(c, j.GPUs, j.GPUType)
 		if gpus == nil {
-			continue // the engine reports it as unschedulable
+			// The job can never run here and the engine reports it as
+			// unschedulable, but it must still have work to be a job at all.
+			if !(j.Iterations > 0) {
+				j.Iterations = 1
+			}
+			continue
 		}
 		t := a.SoloIterTime(j, gpus, 0)
 		switch {

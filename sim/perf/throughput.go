@@ -200,3 +200,40 @@ func init() {
 		},
 	})
 }
+
+// Runnable reports whether job j can ever run on cluster c under model m,
+// beyond having enough GPUs of one type with enough memory (which the
+// engine checks with cluster.Fit): a model that knows each job's
+// throughput on every GPU type (Throughputs) may give it none on every type
+// the cluster has enough GPUs of, e.g. a 4-GPU job of a model Gavel's table
+// has no 4-GPU K80 throughput for, on a cluster whose only four GPUs of
+// one type are K80s. Such a job is unschedulable, not a job to wait for.
+// Other models, and elastic jobs (need differs from j.GPUs), are not
+// checked here.
+func Runnable(m Model, c *cluster.Cluster, j *workload.Job, need int, memGB float64) (bool, string) {
+	if comp, ok := m.(*Composite); ok {
+		m = comp.Base // factors slow a job down, they never make it runnable
+	}
+	tp, ok := m.(Throughputs)
+	if !ok || need != j.GPUs {
+		return true, ""
+	}
+	var zero []string
+	for _, t := range c.Types() {
+		if j.GPUType != "" && t != j.GPUType {
+			continue
+		}
+		if fits, _ := c.Fit(need, memGB, t); !fits {
+			continue
+		}
+		if tp.SoloThroughput(j, t) > 0 {
+			return true, ""
+		}
+		zero = append(zero, t)
+	}
+	if len(zero) == 0 {
+		return true, "" // cluster.Fit says why it does not fit
+	}
+	return false, fmt.Sprintf("the perf model gives %s on %d GPUs no throughput on %s, the only GPU types with %d GPUs for it",
+		j.Model, need, strings.Join(zero, " or "), need)
+}

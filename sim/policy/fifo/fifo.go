@@ -26,7 +26,7 @@ func New(p Params) engine.Policy {
 }
 
 func init() {
-	policy.Register(policy.Factory{
+	policy.Register(policy.Family[Params]{
 		Name:  "fifo",
 		Title: "FIFO",
 		Paper: "baseline (YARN, Kubernetes); as specified in SJF-BSBF, Luo et al. 2024, §4.1",
@@ -34,7 +34,7 @@ func init() {
 			"(no sharing), all of its GPUs at once, packed on as few servers as possible, and run to the end " +
 			"without preemption. With backfilling a small job may overtake a large one that does not fit yet; " +
 			"without it one large job can block everyone behind it (head-of-line blocking).",
-		NewParams: func() any { return &Params{Backfill: true, PlacementParams: policy.DefaultPlacementParams()} },
-		New:       func(p any) (engine.Policy, error) { return New(*p.(*Params)), nil },
+		Defaults: func() Params { return Params{Backfill: true, PlacementParams: policy.DefaultPlacementParams()} },
+		New:      func(p Params) (engine.Policy, error) { return New(p), nil },
 	})
 }

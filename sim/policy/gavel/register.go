@@ -174,11 +174,11 @@ func shuffleFor(aware bool) bool { return !aware }
 // scenario validator refuses larger ones before a run fails on them.
 var maxJobGPUs = map[string]int{"gavel-allox": 1}
 
-func register(name, title, doc string, newParams func() any, build func(any) (*mechanism.Config, error)) {
-	policy.Register(policy.Factory{
+func register[P any](name, title, doc string, defaults func() P, build func(P) (*mechanism.Config, error)) {
+	policy.Register(policy.Family[P]{
 		Name: name, Title: title, Paper: "Gavel: Narayanan et al., OSDI 2020 (spec 001)", Doc: doc,
-		NewParams: newParams, MaxJobGPUs: maxJobGPUs[name],
-		New: func(p any) (engine.Policy, error) {
+		Defaults: defaults, MaxJobGPUs: maxJobGPUs[name],
+		New: func(p P) (engine.Policy, error) {
 			m, err := build(p)
 			if err != nil {
 				return nil, err
@@ -200,11 +200,10 @@ func init() {
 			"Agnostic, mode ref-compat (and ideal) takes a central optimum, as the reference's interior-point solver returns: each job's total share at the centre of the optimal ones, spread over all types in proportion to their GPUs (time on a type where the job cannot run is lost, as in the reference); "+
 			"mode clean takes the same totals and spreads each as evenly as fits over the types the job can run on (in proportion to their GPUs, else maximising the least fraction of that even share any job gets). With water filling every job is raised until bottlenecked; "+
 			"with entities, the cluster is shared fairly between entities, and within each by fairness or FIFO (hierarchical policies)."+mechanismDoc,
-		func() any {
-			return &LASParams{Common: defaultCommon(), Aware: true, PairThreshold: 1, TieBreak: true}
+		func() LASParams {
+			return LASParams{Common: defaultCommon(), Aware: true, PairThreshold: 1, TieBreak: true}
 		},
-		func(v any) (*mechanism.Config, error) {
-			p := v.(*LASParams)
+		func(p LASParams) (*mechanism.Config, error) {
 			run := &alloc.LPs{}
 			a := &alloc.Fair{Aware: p.Aware, SpaceSharing: p.SpaceSharing, WaterFilling: p.WaterFilling, TieBreak: p.TieBreak, Clean: p.Mode == "clean", PairThreshold: p.PairThreshold, Entities: p.Entities, LPs: run}
 			m := newMechanism(p.Common, "LAS", a, run)
@@ -213,11 +212,10 @@ func init() {
 		})
 	register("gavel-ftf", "Gavel FTF",
 		"Finish-time fairness (Themis): minimise the largest ratio of a job's expected finish time to the time it would take with 1/n of the cluster, by bisection over LPs."+mechanismDoc,
-		func() any {
-			return &FTFParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
+		func() FTFParams {
+			return FTFParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
 		},
-		func(v any) (*mechanism.Config, error) {
-			p := v.(*FTFParams)
+		func(p FTFParams) (*mechanism.Config, error) {
 			run := &alloc.LPs{}
 			a := &alloc.PerJob{Objective: "ftf", Aware: p.Aware, TieBreak: p.TieBreak, LPs: run,
 				SpaceSharing: p.SpaceSharing, PairCandidates: p.PairCandidates, PairThreshold: p.PairThreshold}
@@ -228,9 +226,8 @@ func init() {
 	register("gavel-fifo", "Gavel FIFO",
 		"First in, first out over GPU types: aware, each job in arrival order takes its fastest type with room; agnostic, a type at random, kept until it finishes. "+
 			"FIFO never runs a job whose target share is 0."+mechanismDoc,
-		func() any { return &FIFOParams{Common: defaultCommon(), Aware: true, PackThreshold: 1.5} },
-		func(v any) (*mechanism.Config, error) {
-			p := v.(*FIFOParams)
+		func() FIFOParams { return FIFOParams{Common: defaultCommon(), Aware: true, PackThreshold: 1.5} },
+		func(p FIFOParams) (*mechanism.Config, error) {
 			a := &alloc.FIFO{Aware: p.Aware, SpaceSharing: p.SpaceSharing, RefCompat: p.Mode != "clean", PackThreshold: p.PackThreshold}
 			m := newMechanism(p.Common, "FIFO", a, nil)
 			m.Shuffle, m.SpaceSharing, m.FIFO = shuffleFor(p.Aware), p.SpaceSharing, true
@@ -238,9 +235,8 @@ func init() {
 		})
 	register("gavel-sjf", "Gavel SJF",
 		"Shortest job first over GPU types: like aware FIFO, with the queue ordered by remaining time on the job's fastest type (schedlab's reading of the paper's non-convex SJF objective)."+mechanismDoc,
-		func() any { return &FIFOParams{Common: defaultCommon(), Aware: true, PackThreshold: 1.5} },
-		func(v any) (*mechanism.Config, error) {
-			p := v.(*FIFOParams)
+		func() FIFOParams { return FIFOParams{Common: defaultCommon(), Aware: true, PackThreshold: 1.5} },
+		func(p FIFOParams) (*mechanism.Config, error) {
 			a := &alloc.FIFO{Aware: true, SJF: true, SpaceSharing: p.SpaceSharing, PackThreshold: p.PackThreshold}
 			m := newMechanism(p.Common, "SJF", a, nil)
 			m.SpaceSharing, m.FIFO = p.SpaceSharing, true
@@ -248,11 +244,10 @@ func init() {
 		})
 	register("gavel-makespan", "Gavel makespan",
 		"Minimise the makespan: the largest remaining duration over the active jobs, solved as one LP (maximise z with thr(m,X) ≥ N_m·z)."+mechanismDoc,
-		func() any {
-			return &MakespanParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
+		func() MakespanParams {
+			return MakespanParams{Common: defaultCommon(), Aware: true, TieBreak: true, Pairs: defaultPairs()}
 		},
-		func(v any) (*mechanism.Config, error) {
-			p := v.(*MakespanParams)
+		func(p MakespanParams) (*mechanism.Config, error) {
 			run := &alloc.LPs{}
 			a := &alloc.PerJob{Objective: "makespan", Aware: p.Aware, SpaceSharing: p.SpaceSharing, TieBreak: p.TieBreak, PairCandidates: p.PairCandidates, PairThreshold: p.PairThreshold, LPs: run}
 			m := newMechanism(p.Common, "makespan", a, run)
@@ -261,9 +256,10 @@ func init() {
 		})
 	register("gavel-max-throughput", "Gavel max throughput",
 		"Maximise the total effective throughput of the cluster (the cost experiment's baseline)."+mechanismDoc,
-		func() any { return &ThroughputParams{Common: defaultCommon(), Aware: true, Pairs: defaultPairs()} },
-		func(v any) (*mechanism.Config, error) {
-			p := v.(*ThroughputParams)
+		func() ThroughputParams {
+			return ThroughputParams{Common: defaultCommon(), Aware: true, Pairs: defaultPairs()}
+		},
+		func(p ThroughputParams) (*mechanism.Config, error) {
 			run := &alloc.LPs{}
 			a := &alloc.PerJob{Objective: "throughput", Aware: p.Aware, Normalized: p.Normalized, LPs: run,
 				SpaceSharing: p.SpaceSharing, PairCandidates: p.PairCandidates, PairThreshold: p.PairThreshold}
@@ -273,11 +269,10 @@ func init() {
 		})
 	register("gavel-min-cost", "Gavel min cost",
 		"Minimise cost: maximise throughput per dollar, optionally keeping every job able to meet its deadline (SLO)."+mechanismDoc,
-		func() any {
-			return &CostParams{Common: defaultCommon(), Objective: "per-dollar", Pairs: defaultPairs()}
+		func() CostParams {
+			return CostParams{Common: defaultCommon(), Objective: "per-dollar", Pairs: defaultPairs()}
 		},
-		func(v any) (*mechanism.Config, error) {
-			p := v.(*CostParams)
+		func(p CostParams) (*mechanism.Config, error) {
 			run := &alloc.LPs{}
 			a := &alloc.PerJob{Objective: "cost", Aware: true, SLO: p.SLO, SLOMargin: p.SLOMargin, RoundS: p.RoundS, Ratio: p.Objective == "ratio", LPs: run,
 				SpaceSharing: p.SpaceSharing, PairCandidates: p.PairCandidates, PairThreshold: p.PairThreshold}
@@ -292,25 +287,22 @@ func init() {
 		})
 	register("gavel-gandiva", "Gandiva SS",
 		"LAS with Gandiva-style packing (a baseline): when jobs ask for more GPUs than there are, random jobs of the same size are paired on shared GPUs, and time is split equally; pairs that do badly are split."+mechanismDoc,
-		func() any { return &struct{ Common }{defaultCommon()} },
-		func(v any) (*mechanism.Config, error) {
-			p := v.(*struct{ Common })
+		func() struct{ Common } { return struct{ Common }{defaultCommon()} },
+		func(p struct{ Common }) (*mechanism.Config, error) {
 			m := newMechanism(p.Common, "Gandiva", &alloc.Gandiva{}, nil)
 			m.SpaceSharing = true
 			return m, nil
 		})
 	register("gavel-allox", "AlloX",
 		"AlloX (a baseline, single-GPU jobs): jobs keep their GPU until they finish; waiting jobs are matched to positions in the GPUs' queues by a min-cost assignment that favours short jobs on fast GPUs."+mechanismDoc,
-		func() any { return &AlloXParams{Common: defaultCommon(), Alpha: 1, MaxJobs: 64} },
-		func(v any) (*mechanism.Config, error) {
-			p := v.(*AlloXParams)
+		func() AlloXParams { return AlloXParams{Common: defaultCommon(), Alpha: 1, MaxJobs: 64} },
+		func(p AlloXParams) (*mechanism.Config, error) {
 			return newMechanism(p.Common, "AlloX", &alloc.AlloX{MaxJobs: p.MaxJobs, Alpha: p.Alpha}, nil), nil
 		})
 	register("gavel-isolated", "Isolated",
 		"Isolated (a baseline): each of the M active jobs gets 1/M of every GPU type, heterogeneity-agnostic."+mechanismDoc,
-		func() any { return &struct{ Common }{defaultCommon()} },
-		func(v any) (*mechanism.Config, error) {
-			p := v.(*struct{ Common })
+		func() struct{ Common } { return struct{ Common }{defaultCommon()} },
+		func(p struct{ Common }) (*mechanism.Config, error) {
 			m := newMechanism(p.Common, "isolated", alloc.Isolated{}, nil)
 			m.Shuffle = true
 			return m, nil

@@ -45,10 +45,10 @@ var presets = []struct {
 func init() {
 	for _, pr := range presets {
 		set := pr.set
-		policy.Register(policy.Factory{
+		policy.Register(policy.Family[Params]{
 			Name: pr.name, Title: pr.title, Paper: paper, Doc: pr.doc,
-			NewParams: func() any { p := defaults(); set(&p); return &p },
-			New:       func(p any) (engine.Policy, error) { return New(*p.(*Params)), nil },
+			Defaults: func() Params { p := defaults(); set(&p); return p },
+			New:      func(p Params) (engine.Policy, error) { return New(p), nil },
 		})
 	}
 }

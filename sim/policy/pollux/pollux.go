@@ -541,7 +541,7 @@ func (p *pollux) pick(s *engine.State, j *active) []cluster.GPUID {
 }
 
 func init() {
-	policy.Register(policy.Factory{
+	policy.Register(policy.Family[Params]{
 		Name:  "pollux",
 		Title: "Pollux",
 		Paper: "Qiao et al., Pollux: Co-adaptive Cluster Scheduling for Goodput-Optimized Deep Learning (OSDI 2021); simplified after its artifact as in spec 000 §4.5 and ruling R5",
@@ -554,7 +554,7 @@ func init() {
 			"The search is an exact dynamic program over GPU counts where the artifact uses a genetic algorithm. " +
 			"Pollux shines when GPUs are plentiful and struggles under overload, and it changes the jobs' batch " +
 			"sizes, which may change what they converge to.",
-		NewParams: func() any { p := DefaultParams(); return &p },
-		New:       func(p any) (engine.Policy, error) { return New(*p.(*Params)), nil },
+		Defaults: DefaultParams,
+		New:      func(p Params) (engine.Policy, error) { return New(p), nil },
 	})
 }

@@ -287,7 +287,7 @@ func logPair(s *engine.State, id, partnerID workload.JobID, ch Choice, lR, lnSeq
 func Accumulation(batch, sub int) int { return perf.Accumulation(batch, sub) }
 
 func init() {
-	policy.Register(policy.Factory{
+	policy.Register(policy.Family[BSBFParams]{
 		Name:  "sjf-bsbf",
 		Title: "SJF-BSBF",
 		Paper: "Luo et al., Scheduling Deep Learning Jobs in Multi-Tenant GPU Clusters via Wise Resource Sharing (2024); spec 000",
@@ -298,7 +298,7 @@ func init() {
 			"in GPU memory together, the new job's per-GPU batch is halved until they do, and gradient accumulation " +
 			"keeps the effective batch. The partners with the lowest pair completion time are used first. Jobs are " +
 			"never preempted or moved, and at most two share a GPU.",
-		NewParams: func() any { p := DefaultBSBFParams(); return &p },
-		New:       func(p any) (engine.Policy, error) { return NewBSBF(*p.(*BSBFParams)), nil },
+		Defaults: DefaultBSBFParams,
+		New:      func(p BSBFParams) (engine.Policy, error) { return NewBSBF(p), nil },
 	})
 }

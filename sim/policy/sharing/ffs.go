@@ -86,7 +86,7 @@ func (f *ffs) place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluste
 }
 
 func init() {
-	policy.Register(policy.Factory{
+	policy.Register(policy.Family[FFSParams]{
 		Name:  "sjf-ffs",
 		Title: "SJF-FFS",
 		Paper: "Luo et al. 2024, the ablation baseline of SJF-BSBF; spec 000 §4.4",
@@ -95,7 +95,7 @@ func init() {
 			"without asking whether sharing pays: it always shares when it can. By default it shares only where its " +
 			"full batch fits beside the partner; with batch_scaling its per-GPU batch shrinks, with gradient " +
 			"accumulation, until it fits. It shows what BSBF's sharing test is worth.",
-		NewParams: func() any { p := DefaultFFSParams(); return &p },
-		New:       func(p any) (engine.Policy, error) { return NewFFS(*p.(*FFSParams)), nil },
+		Defaults: DefaultFFSParams,
+		New:      func(p FFSParams) (engine.Policy, error) { return NewFFS(p), nil },
 	})
 }

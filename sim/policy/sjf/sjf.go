@@ -36,7 +36,7 @@ func New(p Params) engine.Policy {
 }
 
 func init() {
-	policy.Register(policy.Factory{
+	policy.Register(policy.Family[Params]{
 		Name:  "sjf",
 		Title: "SJF",
 		Paper: "idealised baseline; as specified in SJF-BSBF, Luo et al. 2024, §4.2",
@@ -44,9 +44,9 @@ func init() {
 			"starts the shortest pending job that fits, on its own GPUs, packed on as few servers as possible; " +
 			"jobs then run to the end. Short jobs no longer wait behind long ones, which cuts the average " +
 			"completion time, but a long job can wait for a very long time while short ones keep arriving.",
-		NewParams: func() any {
-			return &Params{Key: "duration", Backfill: true, PlacementParams: policy.DefaultPlacementParams()}
+		Defaults: func() Params {
+			return Params{Key: "duration", Backfill: true, PlacementParams: policy.DefaultPlacementParams()}
 		},
-		New: func(p any) (engine.Policy, error) { return New(*p.(*Params)), nil },
+		New: func(p Params) (engine.Policy, error) { return New(p), nil },
 	})
 }

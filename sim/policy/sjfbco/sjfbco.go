@@ -324,12 +324,12 @@ func (p *Policy) phi(s *engine.State, m *perf.RAR) (phi, l float64) {
 
 func init() {
 	register := func(kind, name, title, doc string, maxGPUs int) {
-		policy.Register(policy.Factory{
+		policy.Register(policy.Family[Params]{
 			Name: name, Title: title,
-			Paper:     "Yu, Ji, Rajan, Liu: On Scheduling Ring-All-Reduce Learning Jobs in Multi-Tenant GPU Clusters with Communication Contention, MobiHoc 2022",
-			Doc:       doc,
-			NewParams: func() any { return DefaultParams() },
-			New:       func(a any) (engine.Policy, error) { return New(kind, *a.(*Params)), nil },
+			Paper:    "Yu, Ji, Rajan, Liu: On Scheduling Ring-All-Reduce Learning Jobs in Multi-Tenant GPU Clusters with Communication Contention, MobiHoc 2022",
+			Doc:      doc,
+			Defaults: func() Params { return *DefaultParams() },
+			New:      func(p Params) (engine.Policy, error) { return New(kind, p), nil },
 		})
 	}
 	register("sjf-bco", "sjf-bco", "SJF-BCO",

@@ -213,7 +213,7 @@ func (t *tiresias) wake(s *engine.State) error {
 }
 
 func init() {
-	policy.Register(policy.Factory{
+	policy.Register(policy.Family[Params]{
 		Name:  "tiresias",
 		Title: "Tiresias",
 		Paper: "Gu et al., Tiresias: A GPU Cluster Manager for Distributed Deep Learning (NSDI 2019); as re-implemented in Pollux's simulator (spec 000 §4.3)",
@@ -222,10 +222,10 @@ func init() {
 			"queue. Every round the scheduler runs jobs from the top queue down, oldest first, skipping those that do " +
 			"not fit, and preempts running jobs it did not pick; each restart costs a delay. Short jobs finish early " +
 			"without anyone predicting their length.",
-		NewParams: func() any {
-			return &Params{ThresholdsGPUH: []float64{16}, RoundS: 60, RestartS: 30, QueueOrder: "arrival",
+		Defaults: func() Params {
+			return Params{ThresholdsGPUH: []float64{16}, RoundS: 60, RestartS: 30, QueueOrder: "arrival",
 				PlacementParams: policy.DefaultPlacementParams()}
 		},
-		New: func(p any) (engine.Policy, error) { return New(*p.(*Params)), nil },
+		New: func(p Params) (engine.Policy, error) { return New(p), nil },
 	})
 }

@@ -1,0 +1,258 @@
+// Package conformance runs registered policies on small random scenarios,
+// made for every registered perf model and workload generator, with every
+// engine invariant checked after each event, and reports what a policy got
+// wrong: a run that fails (an action the engine refused, a livelock, a job
+// left waiting on an idle cluster), a job left neither finished nor
+// reported unschedulable with a reason, a job that started before it
+// arrived or finished without doing its work, and a run whose records
+// differ when repeated with the same seed.
+//
+// A new policy family is checked as soon as sim/policy/all imports it; a
+// new perf model or generator needs a Setting here, which the package's
+// test asks for.
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"reflect"
+
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// GPUType is a GPU type a perf model knows, with its memory.
+type GPUType struct {
+	Name     string
+	MemoryGB float64
+}
+
+// Setting is a perf model with a workload generator made for it and the
+// GPU types it knows. Generator returns the generator's JSON for a small
+// workload drawn from r, of single-GPU jobs only when single is set (for
+// policies that schedule nothing larger, see policy.Factory.MaxJobGPUs).
+type Setting struct {
+	Name      string // "perf/generator"
+	Perf      string
+	Generator func(r *rand.Rand, single bool) string
+	Types     []GPUType
+}
+
+var (
+	gavelTypes   = []GPUType{{"V100", 16}, {"P100", 16}, {"K80", 12}}
+	sjfBSBFTypes = []GPUType{{"2080Ti", 11}, {"T4", 16}}
+)
+
+// Settings pair every registered perf model with the generators whose
+// jobs it knows. Jobs are few (8 to 16) and clusters small (2 to 24 GPUs of
+// two or three types), so some jobs ask for more GPUs than there are and
+// must be reported unschedulable.
+var Settings = []Setting{
+	{Name: "constant/poisson", Perf: "constant", Types: gavelTypes, Generator: func(r *rand.Rand, single bool) string {
+		mix := `[{"gpus": 1, "weight": 4}, {"gpus": 2, "weight": 2}, {"gpus": 4, "weight": 1}, {"gpus": 8, "weight": 0.5}]`
+		if single {
+			mix = `[{"gpus": 1, "weight": 1}]`
+		}
+		return fmt.Sprintf(`{"kind": "poisson", "jobs": %d, "jobs_per_hour": %d, "gpu_mix": %s,
+		  "duration": {"dist": "lognormal", "mean_s": 1800, "sigma": 1},
+		  "models": [{"model": "resnet50", "weight": 1, "memory_gb": 4}, {"model": "bert", "weight": 1, "memory_gb": 9}]}`,
+			8+r.IntN(9), 2+r.IntN(20), mix)
+	}},
+	{Name: "throughput/gavel", Perf: "throughput", Types: gavelTypes, Generator: func(r *rand.Rand, single bool) string {
+		return fmt.Sprintf(`{"kind": "gavel", "jobs": %d, "jobs_per_hour": %d, "multi_gpu": %t}`, 8+r.IntN(9), 1+r.IntN(8), !single)
+	}},
+	{Name: "throughput/gavel-static", Perf: "throughput", Types: gavelTypes, Generator: func(r *rand.Rand, single bool) string {
+		mix := ""
+		if single {
+			mix = `, "scale_factors": [{"gpus": 1, "weight": 1}]`
+		}
+		return fmt.Sprintf(`{"kind": "gavel-static", "jobs": %d, "duration_hours": [0.25, 0.5, 1]%s}`, 8+r.IntN(9), mix)
+	}},
+	{Name: "analytic/sjf-bsbf-sim", Perf: "analytic", Types: sjfBSBFTypes, Generator: func(r *rand.Rand, single bool) string {
+		mix := ""
+		if single {
+			mix = `, "large_share": 0, "small_gpus": [{"gpus": 1, "weight": 1}]`
+		}
+		return fmt.Sprintf(`{"kind": "sjf-bsbf-sim", "base_jobs": %d, "window_h": 0.5, "small_mean_h": 0.1, "large_mean_h": 0.3%s}`, 8+r.IntN(9), mix)
+	}},
+	{Name: "analytic/sjf-bsbf-testbed", Perf: "analytic", Types: sjfBSBFTypes, Generator: func(r *rand.Rand, single bool) string {
+		mix := `"large_jobs": 2`
+		if single {
+			mix = `"large_jobs": 0, "small_gpus": [1]`
+		}
+		return fmt.Sprintf(`{"kind": "sjf-bsbf-testbed", "jobs": %d, %s, "work_gpu_s": 20000, "mean_gap_s": %d}`, 8+r.IntN(9), mix, 10+r.IntN(120))
+	}},
+}
+
+// Document returns the scenario of a setting for one seed: a random
+// cluster of the setting's GPU types (at least two of them) and its
+// generator, with the given policies at their default parameters. When one
+// of them schedules only single-GPU jobs, so does the workload.
+func Document(set Setting, seed uint64, policies ...string) []byte {
+	h := fnv.New64a()
+	h.Write([]byte(set.Name))
+	r := rand.New(rand.NewPCG(seed, h.Sum64()))
+	types := append([]GPUType(nil), set.Types...)
+	r.Shuffle(len(types), func(i, j int) { types[i], types[j] = types[j], types[i] })
+	var servers []map[string]any
+	for i := range 2 + r.IntN(2) {
+		t := types[i%len(types)]
+		servers = append(servers, map[string]any{
+			"count": 1 + r.IntN(3), "gpus": []int{1, 2, 4}[r.IntN(3)], "gpu_type": t.Name, "gpu_memory_gb": t.MemoryGB,
+		})
+	}
+	specs := make([]map[string]string, len(policies))
+	single := false
+	for i, p := range policies {
+		specs[i] = map[string]string{"name": p}
+		if f, ok := policy.Lookup(p); ok && f.MaxJobGPUs == 1 {
+			single = true
+		}
+	}
+	doc := map[string]any{
+		"name":     fmt.Sprintf("conformance-%s-%d", set.Name, seed),
+		"cluster":  map[string]any{"servers": servers},
+		"workload": map[string]any{"generator": json.RawMessage(set.Generator(r, single))},
+		"perf":     map[string]any{"model": set.Perf},
+		"policies": specs,
+		"seeds":    []uint64{seed},
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		panic(err) // maps of plain values always marshal
+	}
+	return data
+}
+
+// Problem is one thing a policy got wrong in one setting and seed.
+type Problem struct {
+	Policy, Setting string
+	Seed            uint64
+	Msg             string
+}
+
+func (p Problem) String() string {
+	return fmt.Sprintf("%s on %s, seed %d: %s", p.Policy, p.Setting, p.Seed, p.Msg)
+}
+
+// Check runs the registered policy name with its default parameters on
+// every setting and seed, twice each, and returns its problems (none if it
+// conforms).
+func Check(ctx context.Context, name string, settings []Setting, seeds []uint64) []Problem {
+	var out []Problem
+	for _, set := range settings {
+		for _, seed := range seeds {
+			if msg := checkOne(ctx, name, set, seed); msg != "" {
+				out = append(out, Problem{Policy: name, Setting: set.Name, Seed: seed, Msg: msg})
+			}
+		}
+	}
+	return out
+}
+
+// checkOne runs one case twice and says what is wrong, or "".
+func checkOne(ctx context.Context, name string, set Setting, seed uint64) string {
+	doc := Document(set, seed, name)
+	first, err := run(ctx, doc, seed)
+	if err != nil {
+		return err.Error()
+	}
+	if msg := checkRecords(first); msg != "" {
+		return msg
+	}
+	again, err := run(ctx, doc, seed)
+	if err != nil {
+		return "the second run with the same seed failed: " + err.Error()
+	}
+	if msg := sameRecords(first.res, again.res); msg != "" {
+		return "not deterministic: the same seed gave different records: " + msg
+	}
+	return ""
+}
+
+// outcome is one run: its jobs as the engine saw them and what it recorded.
+type outcome struct {
+	in  *scenario.Inputs
+	res *engine.Result
+}
+
+// run runs the scenario's only policy with every invariant checked after
+// each instant (Paranoid).
+func run(ctx context.Context, doc []byte, seed uint64) (outcome, error) {
+	sc, err := scenario.Parse(doc)
+	if err != nil {
+		return outcome{}, fmt.Errorf("the scenario is refused: %w", err)
+	}
+	in, err := sc.Build(seed)
+	if err != nil {
+		return outcome{}, fmt.Errorf("building the scenario: %w", err)
+	}
+	p, err := sc.NewPolicy(0)
+	if err != nil {
+		return outcome{}, fmt.Errorf("building the policy: %w", err)
+	}
+	cfg := sc.EngineConfig(in, p, seed)
+	cfg.Paranoid = true
+	res, err := engine.Run(ctx, cfg)
+	if err != nil {
+		return outcome{}, fmt.Errorf("the run failed: %w", err)
+	}
+	return outcome{in: in, res: res}, nil
+}
+
+// checkRecords verifies each job's record: finished after arriving and
+// starting, with all of its iterations done, or unschedulable with a
+// reason; nothing else is left at the end of a run.
+func checkRecords(o outcome) string {
+	if err := engine.CheckRecords(o.in.Jobs, o.res); err != nil {
+		return err.Error()
+	}
+	if len(o.res.Jobs) != len(o.in.Jobs) {
+		return fmt.Sprintf("%d records for %d jobs", len(o.res.Jobs), len(o.in.Jobs))
+	}
+	for _, r := range o.res.Jobs {
+		job := &o.in.Jobs[r.Job]
+		switch r.Status {
+		case engine.Unschedulable:
+			if r.Reason == "" {
+				return fmt.Sprintf("job %s is unschedulable without a reason", r.Name)
+			}
+		case engine.Finished:
+			switch {
+			case r.FirstStartS < r.ArrivalS:
+				return fmt.Sprintf("job %s started at t=%v, before its arrival at t=%v", r.Name, r.FirstStartS, r.ArrivalS)
+			case math.Abs(r.Iterations-job.Iterations) > 1e-6*job.Iterations:
+				return fmt.Sprintf("job %s finished after %.9g of its %.9g iterations", r.Name, r.Iterations, job.Iterations)
+			case !(r.RunS > 0) || !(r.GPUSeconds > 0):
+				return fmt.Sprintf("job %s finished without holding GPUs (run %v s, %v GPU-s)", r.Name, r.RunS, r.GPUSeconds)
+			}
+		default:
+			return fmt.Sprintf("job %s is %s at the end of the run, neither finished nor unschedulable", r.Name, r.Status)
+		}
+	}
+	return ""
+}
+
+// sameRecords compares what two runs recorded: the jobs, the GPU
+// intervals and the decision log.
+func sameRecords(a, b *engine.Result) string {
+	for i := range min(len(a.Jobs), len(b.Jobs)) {
+		if !reflect.DeepEqual(a.Jobs[i], b.Jobs[i]) {
+			return fmt.Sprintf("job %s: %+v, then %+v", a.Jobs[i].Name, a.Jobs[i], b.Jobs[i])
+		}
+	}
+	switch {
+	case len(a.Jobs) != len(b.Jobs):
+		return fmt.Sprintf("%d job records, then %d", len(a.Jobs), len(b.Jobs))
+	case !reflect.DeepEqual(a.Intervals, b.Intervals):
+		return fmt.Sprintf("the GPU allocation intervals differ (%d, then %d)", len(a.Intervals), len(b.Intervals))
+	case !reflect.DeepEqual(a.Log, b.Log):
+		return fmt.Sprintf("the decision logs differ (%d entries, then %d)", len(a.Log), len(b.Log))
+	}
+	return ""
+}

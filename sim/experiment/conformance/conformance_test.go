@@ -1,0 +1,104 @@
+package conformance
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy"
+	_ "github.com/schedlab/schedlab/sim/policy/all"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// seeds are the cases of each setting: 1 to 8, and 20, the first seed of
+// throughput/gavel-static on which FIFO met a job that has no throughput
+// on the GPU type it picked (a 2-GPU ResNet-50 on K80s).
+var seeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8, 20}
+
+// knownFailure says why a policy fails the settings of a perf model today,
+// or "". These are real shortcomings, reported here instead of hidden by
+// narrower settings; the test fails when one of them no longer fails, so
+// that the list shrinks as they are fixed.
+func knownFailure(pol string, set Setting) string {
+	switch {
+	case strings.HasPrefix(pol, "gavel-") && set.Perf == "analytic":
+		return "Gavel's policies price every GPU type and have no default price for the 2080 Ti (add prices to the policy's parameters)"
+	case slices.Contains([]string{"pollux", "sjf-bsbf", "sjf-ffs"}, pol) && set.Perf == "throughput":
+		return "places jobs on GPU types where Gavel's throughput table gives them no throughput, and the run stops with 'the perf model gives rate 0'"
+	case slices.Contains([]string{"fifo", "sjf", "tiresias"}, pol) && set.Name == "throughput/gavel-static":
+		return "places a job on the emptiest servers whatever their GPU type, here K80s on which Gavel's table gives a 2-GPU ResNet-50 no throughput, and the run stops with 'the perf model gives rate 0'"
+	}
+	return ""
+}
+
+// Every registered policy runs every setting with every invariant on.
+func TestRegisteredPoliciesConform(t *testing.T) {
+	names := registered()
+	if len(names) < 10 {
+		t.Fatalf("only %d policies registered: %v", len(names), names)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			for _, set := range Settings {
+				ps := Check(context.Background(), name, []Setting{set}, seeds)
+				why := knownFailure(name, set)
+				switch {
+				case why == "":
+					for _, p := range ps {
+						t.Error(p)
+					}
+				case len(ps) == 0:
+					t.Errorf("%s now passes %s on every seed; it was listed as failing because it %s: remove it from knownFailure", name, set.Name, why)
+				default:
+					t.Logf("known failure on %s (%d of %d seeds): %s; e.g. %s", set.Name, len(ps), len(seeds), why, ps[0].Msg)
+				}
+			}
+		})
+	}
+}
+
+// registered are the policies under test: every registered one but the
+// deliberately broken ones of this package's tests.
+func registered() []string {
+	var out []string
+	for _, n := range policy.Names() {
+		if !strings.HasPrefix(n, brokenPrefix) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Every registered perf model and generator is exercised by a setting.
+func TestSettingsCoverRegistries(t *testing.T) {
+	for _, m := range perf.Names() {
+		if !slices.ContainsFunc(Settings, func(s Setting) bool { return s.Perf == m }) {
+			t.Errorf("perf model %s is registered but no conformance Setting uses it: add one to Settings", m)
+		}
+	}
+	for _, g := range workload.GeneratorNames() {
+		if !slices.ContainsFunc(Settings, func(s Setting) bool { return strings.HasSuffix(s.Name, "/"+g) }) {
+			t.Errorf("generator %s is registered but no conformance Setting uses it: add one to Settings", g)
+		}
+	}
+	for _, s := range Settings {
+		doc := Document(s, 1, "fifo")
+		if !strings.Contains(string(doc), `"kind":"`+s.Name[strings.Index(s.Name, "/")+1:]+`"`) {
+			t.Errorf("setting %s does not use the generator its name says: %s", s.Name, doc)
+		}
+	}
+}
+
+// The random scenarios are varied: clusters of several types and sizes,
+// and some jobs too large for the cluster.
+func TestDocumentsVary(t *testing.T) {
+	a, b := Document(Settings[0], 1, "fifo"), Document(Settings[0], 2, "fifo")
+	if string(a) == string(b) {
+		t.Error("seeds 1 and 2 give the same scenario")
+	}
+	if string(a) != string(Document(Settings[0], 1, "fifo")) {
+		t.Error("the same seed gives different scenarios")
+	}
+}
