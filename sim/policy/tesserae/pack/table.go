@@ -12,9 +12,12 @@ import (
 	_ "embed"
 	"encoding/csv"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/schedlab/schedlab/sim/perf"
 )
 
 //go:embed norm_speed.csv
@@ -163,4 +166,24 @@ func build(ms []meas) *Table {
 		src[i][j], src[j][i] = why, why
 	}
 	return t
+}
+
+// Interference writes the table at k GPUs as the engine's pairwise
+// slowdown matrix (slowdown = 1 / normalised throughput), the "true"
+// model of a scenario. A pair without a measurement gets the largest
+// slowdown the engine accepts (100): packing never forms it, and a run
+// that did would show it.
+func (t *Table) Interference(k int) perf.InterferenceSpec {
+	n := len(t.Models)
+	spec := perf.InterferenceSpec{Models: slices.Clone(t.Models), Matrix: make([][]float64, n), Default: 100}
+	for i := range n {
+		spec.Matrix[i] = make([]float64, n)
+		for j := range n {
+			spec.Matrix[i][j] = 100
+			if a, _, ok := t.Pair(t.Models[i], t.Models[j], k); ok {
+				spec.Matrix[i][j] = math.Round(min(100, max(1, 1/a))*1e4) / 1e4
+			}
+		}
+	}
+	return spec
 }
