@@ -168,22 +168,29 @@ func build(ms []meas) *Table {
 	return t
 }
 
-// Interference writes the table at k GPUs as the engine's pairwise
-// slowdown matrix (slowdown = 1 / normalised throughput), the "true"
-// model of a scenario. A pair without a measurement gets the largest
-// slowdown the engine accepts (100): packing never forms it, and a run
-// that did would show it.
+// Interference writes the table as the engine's pairwise slowdown matrix
+// (slowdown = 1 / normalised throughput), the "true" model of a scenario.
+// The engine's matrix is per model, not per GPU count: a pair takes its
+// value at k GPUs, else at the smallest count where it was measured. A
+// pair never measured gets the largest slowdown the engine accepts (100):
+// packing never forms it, and a run that did would show it.
 func (t *Table) Interference(k int) perf.InterferenceSpec {
 	n := len(t.Models)
 	spec := perf.InterferenceSpec{Models: slices.Clone(t.Models), Matrix: make([][]float64, n), Default: 100}
+	tries := append([]int{k}, t.GPUs...)
 	for i := range n {
 		spec.Matrix[i] = make([]float64, n)
 		for j := range n {
 			spec.Matrix[i][j] = 100
-			if a, _, ok := t.Pair(t.Models[i], t.Models[j], k); ok {
-				spec.Matrix[i][j] = math.Round(min(100, max(1, 1/a))*1e4) / 1e4
+			for _, kk := range tries {
+				if a, _, ok := t.Pair(t.Models[i], t.Models[j], kk); ok && t.measured(kk) {
+					spec.Matrix[i][j] = math.Round(min(100, max(1, 1/a))*1e4) / 1e4
+					break
+				}
 			}
 		}
 	}
 	return spec
 }
+
+func (t *Table) measured(k int) bool { return slices.Contains(t.GPUs, k) }
