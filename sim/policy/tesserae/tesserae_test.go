@@ -3,6 +3,7 @@ package tesserae
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -110,5 +111,20 @@ func TestBadParams(t *testing.T) {
 	p.Packing = "pairs"
 	if _, err := New(p); err == nil {
 		t.Error("accepted packing \"pairs\"")
+	}
+}
+
+// The decision log names the matched pairs with their weights and the
+// migrated jobs.
+func TestDecisionLog(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	res := run(t, DefaultParams(), 4, 4, randomJobs(r, 60))
+	var pairs, moves bool
+	for _, d := range res.Log {
+		pairs = pairs || strings.Contains(d.Msg, "packing matched") && strings.Contains(d.Msg, "+")
+		moves = moves || strings.Contains(d.Msg, "migration moves")
+	}
+	if !pairs || !moves || migrations(res) == 0 {
+		t.Errorf("log has pairs %v, moves %v; migrations %d", pairs, moves, migrations(res))
 	}
 }
