@@ -21,6 +21,10 @@ var variants = []struct {
 		"Tesserae-T with Gavel's migration rule instead of the matching: a job keeps its GPUs only if all of " +
 			"them are still free when its turn comes (largest jobs first), otherwise it moves (spec 003 Fig. 11 ablation).",
 		func(p *Params) { p.Migration = "sticky" }},
+	{"tesserae-ftf", "Tesserae-FTF",
+		"Tesserae's placement (packing by matching, two-level migration matching) under a finish-time-fairness " +
+			"order computed without sharing: the job furthest behind its fair finish time goes first.",
+		func(p *Params) { p.Order = "ftf" }},
 	{"tiresias-single", "Tiresias (Single)",
 		"Tesserae-T where only 1-GPU jobs share GPUs (distributed jobs are never packed, as in Lucid and Pollux).",
 		func(p *Params) { p.Packing = "single" }},

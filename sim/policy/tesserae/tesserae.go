@@ -1,5 +1,6 @@
 // Package tesserae is Tesserae's placement (Bian et al., 2025; spec 003)
-// on top of a scheduling order: every round the order (2D-LAS or FIFO)
+// on top of a scheduling order: every round the order (2D-LAS, FIFO or
+// finish-time fairness)
 // ranks the active jobs, an exclusive pass places as many as fit, each on
 // one node when it fits there (best fit), on an abstract empty cluster;
 // packing matches the placed jobs with waiting ones by maximum-weight
@@ -15,6 +16,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/policy/tesserae/migrate"
 	"github.com/schedlab/schedlab/sim/policy/tesserae/pack"
 	"github.com/schedlab/schedlab/sim/workload"
@@ -22,7 +24,7 @@ import (
 
 // Params configure the Tesserae family.
 type Params struct {
-	Order       string  `json:"order" enum:"las,fifo" help:"the scheduling order the placement serves. las (Tiresias' 2D-LAS, spec 003 §5.5): least attained GPU-seconds first, arrival breaks ties. fifo: arrival order"`
+	Order       string  `json:"order" enum:"las,fifo,ftf" help:"the scheduling order the placement serves. las (Tiresias' 2D-LAS, spec 003 §5.5): least attained GPU-seconds first, arrival breaks ties. fifo: arrival order. ftf (finish-time fairness, Themis-style, computed without sharing): the job whose time in the system plus remaining solo time is largest against its solo time goes first"`
 	RoundS      float64 `json:"round_s" min:"1" max:"86400" unit:"s" help:"scheduling round (the paper: 360 s)"`
 	Packing     string  `json:"packing" enum:"none,single,all" help:"GPU sharing by matching: none (the order's own exclusive placement), single (Tiresias (Single): only 1-GPU jobs share), all (Tesserae: jobs of any equal GPU count share)"`
 	Objective   string  `json:"objective" enum:"combined,gain" help:"what packing maximises (spec 003 §3.5): combined, the sum of each pair's combined normalised throughput (the paper's wording), or gain, the sum of (combined − 1), the throughput a pair adds over its host alone"`
@@ -39,7 +41,7 @@ func DefaultParams() Params {
 
 func (p *Params) check() error {
 	for _, c := range []struct{ field, v, allowed string }{
-		{"order", p.Order, "las,fifo"}, {"packing", p.Packing, "none,single,all"},
+		{"order", p.Order, "las,fifo,ftf"}, {"packing", p.Packing, "none,single,all"},
 		{"objective", p.Objective, "combined,gain"}, {"migration", p.Migration, "tesserae,guarded,flat,sticky,none"},
 	} {
 		if !slices.Contains(splitComma(c.allowed), c.v) {
@@ -119,8 +121,11 @@ func (t *placer) active(s *engine.State) []workload.JobID {
 	s.EachRunning(func(id workload.JobID) bool { ids = append(ids, id); return true })
 	s.EachPending(func(id workload.JobID) bool { ids = append(ids, id); return true })
 	key := func(id workload.JobID) float64 {
-		if t.p.Order == "las" {
+		switch t.p.Order {
+		case "las":
 			return s.Info(id).AttainedGPU
+		case "ftf":
+			return -ftfRho(s, id)
 		}
 		return s.Job(id).ArrivalS
 	}
@@ -141,6 +146,21 @@ func (t *placer) active(s *engine.State) []workload.JobID {
 		return int(a - b)
 	})
 	return ids
+}
+
+// ftfRho estimates a job's finish-time fairness ρ (Themis; spec 003
+// §5.7 [ours]): its time in the system so far plus its remaining solo
+// time, over its solo time. The isolated-fair time is solo time × the
+// cluster's contention, a factor common to every job, so it drops out of
+// the order: the job furthest behind its fair finish goes first.
+func ftfRho(s *engine.State, id workload.JobID) float64 {
+	solo := policy.SoloDuration(s, id)
+	j := s.Job(id)
+	if !(solo > 0) || !(j.Iterations > 0) {
+		return 0
+	}
+	left := solo * s.Info(id).Remaining / j.Iterations
+	return (s.Now() - j.ArrivalS + left) / solo
 }
 
 // shape is the cluster as an empty plan: servers as nodes, GPU types as
