@@ -128,3 +128,51 @@ func TestDecisionLog(t *testing.T) {
 		t.Errorf("log has pairs %v, moves %v; migrations %d", pairs, moves, migrations(res))
 	}
 }
+
+// A mixed cluster (two GPU types, nodes of different sizes) with typed and
+// untyped jobs, some larger than any node, runs to the end with the
+// invariants on, for every migration step.
+func TestMixedCluster(t *testing.T) {
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 2, GPUs: 4, GPUType: "A100"}, {Count: 3, GPUs: 2, GPUType: "V100"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(2, 7))
+	jobs := randomJobs(r, 50)
+	for i := range jobs {
+		switch i % 4 {
+		case 1:
+			jobs[i].GPUType = "V100"
+			jobs[i].GPUs = min(jobs[i].GPUs, 6)
+		case 2:
+			jobs[i].GPUType = "A100"
+		}
+	}
+	// 12 GPUs: more than either type has; the engine reports it.
+	jobs = append(jobs, workload.Job{Name: "huge", ArrivalS: 100, Model: "vgg19", GPUs: 12, DurationS: 600})
+	jobs, err = workload.Finalize(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, _ := pack.Blox()
+	for _, mig := range []string{"tesserae", "guarded", "flat", "sticky", "none"} {
+		base := perf.NewConstant(perf.ConstantParams{})
+		js := append([]workload.Job(nil), jobs...)
+		if err := base.Prepare(c, js); err != nil {
+			t.Fatal(err)
+		}
+		p := DefaultParams()
+		p.Migration = mig
+		pol, _ := New(p)
+		m := &perf.Composite{Base: base, Factors: []perf.Factor{perf.NewInterference(tab.Interference(1))}}
+		res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: js, Perf: m, Policy: pol, Paranoid: true})
+		if err != nil {
+			t.Fatalf("%s: %v", mig, err)
+		}
+		for _, j := range res.Jobs {
+			if j.FinishS <= 0 && j.Name != "huge" {
+				t.Fatalf("%s: job %s did not finish", mig, j.Name)
+			}
+		}
+	}
+}
