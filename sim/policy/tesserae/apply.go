@@ -66,6 +66,9 @@ func (t *placer) apply(s *engine.State, prev, final migrate.Plan) error {
 				return err
 			}
 			stopped = append(stopped, left[0])
+			if s.Logging() {
+				s.Log(left[0], "round %d: %s stops and restarts on its new GPUs: its move is part of a cycle between full GPUs", t.rounds, s.Job(left[0]).Name)
+			}
 			left = left[1:]
 			t.forced++
 		}
