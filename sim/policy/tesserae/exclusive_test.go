@@ -21,13 +21,20 @@ func TestExclusive(t *testing.T) {
 		}
 		return locs
 	}
-	if got := place(3); !slices.Equal(got, []migrate.Loc{{0, 0}, {0, 1}, {0, 2}}) {
+	locs := func(xs ...int) []migrate.Loc {
+		var out []migrate.Loc
+		for i := 0; i < len(xs); i += 2 {
+			out = append(out, migrate.Loc{Node: xs[i], GPU: xs[i+1]})
+		}
+		return out
+	}
+	if got := place(3); !slices.Equal(got, locs(0, 0, 0, 1, 0, 2)) {
 		t.Errorf("3 GPUs on an empty cluster: %v", got)
 	}
-	if got := place(1); !slices.Equal(got, []migrate.Loc{{0, 3}}) {
+	if got := place(1); !slices.Equal(got, locs(0, 3)) {
 		t.Errorf("1 GPU: %v, want the last GPU of the fullest node 0", got)
 	}
-	if got := place(8); !slices.Equal(got, []migrate.Loc{{1, 0}, {1, 1}, {1, 2}, {1, 3}, {2, 0}, {2, 1}, {2, 2}, {2, 3}}) {
+	if got := place(8); !slices.Equal(got, locs(1, 0, 1, 1, 1, 2, 1, 3, 2, 0, 2, 1, 2, 2, 2, 3)) {
 		t.Errorf("8 GPUs: %v, want nodes 1 and 2 whole", got)
 	}
 	if got := place(1); got != nil {

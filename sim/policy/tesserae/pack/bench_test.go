@@ -31,12 +31,15 @@ func BenchmarkMatch(b *testing.B) {
 				pending = append(pending, j)
 			}
 		}
-		b.Run(fmt.Sprintf("256GPUs_%djobs", active), func(b *testing.B) {
-			for b.Loop() {
-				if _, err := Match(placed, pending, tab, Options{Objective: Combined}); err != nil {
-					b.Fatal(err)
+		for _, hung := range []bool{true, false} {
+			name := map[bool]string{true: "hungarian", false: "buckets"}[hung]
+			b.Run(fmt.Sprintf("256GPUs_%djobs_%s", active, name), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := Match(placed, pending, tab, Options{Objective: Combined, Hungarian: hung}); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }

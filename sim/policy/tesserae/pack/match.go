@@ -35,6 +35,11 @@ const (
 type Options struct {
 	Objective   Objective
 	MinCombined float64 // drop edges below this combined throughput (0: none)
+	// Hungarian solves each class with the job-level Hungarian method (the
+	// reference, and the spec's tie-break toward earlier guests) instead
+	// of the transportation problem between model buckets (same optimum,
+	// much faster when many jobs share few models).
+	Hungarian bool
 }
 
 // Pair is one matched host and guest.
@@ -60,9 +65,14 @@ func Match(placed, pending []Job, t *Table, o Options) ([]Pair, error) {
 	var sv match.Solver
 	for _, k := range counts(placed) {
 		hosts, guests := byCount(placed, k), byCount(pending, k)
-		pairs, err := matchClass(&sv, hosts, guests, t, o)
-		if err != nil {
-			return nil, err
+		var pairs []Pair
+		if o.Hungarian {
+			var err error
+			if pairs, err = matchClass(&sv, hosts, guests, t, o); err != nil {
+				return nil, err
+			}
+		} else {
+			pairs = matchBuckets(hosts, guests, t, o)
 		}
 		out = append(out, pairs...)
 	}

@@ -75,7 +75,8 @@ func TestObjectives(t *testing.T) {
 	}
 }
 
-// On random small graphs the matching's total weight equals brute force
+// On random small graphs the matching's total weight (job-level
+// Hungarian and model buckets alike) equals brute force
 // over every matching, edges join equal GPU counts only, and a guest
 // runs at most once.
 func TestMatchAgainstBruteForce(t *testing.T) {
@@ -100,21 +101,23 @@ func TestMatchAgainstBruteForce(t *testing.T) {
 			return js
 		}
 		placed, pending := mk(1+r.IntN(4), 0), mk(1+r.IntN(5), 10)
-		o := Options{Objective: []Objective{Combined, Gain}[trial%2]}
-		got, err := Match(placed, pending, tab, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum, seen := 0.0, map[workload.JobID]bool{}
-		for _, p := range got {
-			if seen[p.Guest] {
-				t.Fatalf("guest %d matched twice", p.Guest)
+		for _, hung := range []bool{true, false} {
+			o := Options{Objective: []Objective{Combined, Gain}[trial%2], Hungarian: hung}
+			got, err := Match(placed, pending, tab, o)
+			if err != nil {
+				t.Fatal(err)
 			}
-			seen[p.Guest] = true
-			sum += p.Score
-		}
-		if want := bruteMatch(placed, pending, tab, o, 0, map[int]bool{}); math.Abs(sum-want) > 1e-6 {
-			t.Fatalf("trial %d: matched %.4f, optimum %.4f", trial, sum, want)
+			sum, seen := 0.0, map[workload.JobID]bool{}
+			for _, p := range got {
+				if seen[p.Guest] {
+					t.Fatalf("guest %d matched twice", p.Guest)
+				}
+				seen[p.Guest] = true
+				sum += p.Score
+			}
+			if want := bruteMatch(placed, pending, tab, o, 0, map[int]bool{}); math.Abs(sum-want) > 1e-6 {
+				t.Fatalf("trial %d (hungarian %v): matched %.4f, optimum %.4f", trial, hung, sum, want)
+			}
 		}
 	}
 }
