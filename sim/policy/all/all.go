@@ -10,5 +10,6 @@ import (
 	_ "github.com/schedlab/schedlab/sim/policy/sharing"  // SJF-BSBF, SJF-FFS
 	_ "github.com/schedlab/schedlab/sim/policy/sjf"      // SJF
 	_ "github.com/schedlab/schedlab/sim/policy/sjfbco"   // SJF-BCO, FF, LS, RAND
+	_ "github.com/schedlab/schedlab/sim/policy/tesserae" // Tesserae-T and the baselines of its paper
 	_ "github.com/schedlab/schedlab/sim/policy/tiresias" // Tiresias
 )

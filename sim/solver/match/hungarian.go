@@ -1,7 +1,9 @@
 // Package match solves the assignment problem: given an n×m cost matrix
 // with n ≤ m, assign each row a distinct column at least total cost
 // (the Hungarian method with potentials, O(n²·m)). AlloX uses it to put
-// jobs in positions of GPU queues.
+// jobs in positions of GPU queues; Tesserae uses the integer form
+// (MinCost, MaxWeight on int64 costs, any shape) for migration and
+// packing matchings.
 package match
 
 import (

@@ -1,0 +1,51 @@
+package tesserae
+
+import (
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/policy"
+)
+
+// variants are the baselines and variants of spec 003 §5.5 this family
+// offers, each a default setting of Params.
+var variants = []struct {
+	name, title, doc string
+	set              func(*Params)
+}{
+	{"tesserae", "Tesserae-T",
+		"Tiresias' order (least attained GPU-service first) in 6-minute rounds; placement by graph matching: " +
+			"jobs that do not get GPUs of their own share a placed job's GPUs when their pair's normalised " +
+			"throughput (measured pairs from the Blox data) is worth it, chosen by a maximum-weight matching; " +
+			"then the plan is renamed node by node, GPU by GPU, so that as few running jobs as possible move.",
+		func(*Params) {}},
+	{"tesserae-gavel-migration", "Tesserae-T + Gavel migration",
+		"Tesserae-T with Gavel's migration rule instead of the matching: a job keeps its GPUs only if all of " +
+			"them are still free when its turn comes (largest jobs first), otherwise it moves (spec 003 Fig. 11 ablation).",
+		func(p *Params) { p.Migration = "sticky" }},
+	{"tesserae-ftf", "Tesserae-FTF",
+		"Tesserae's placement (packing by matching, two-level migration matching) under a finish-time-fairness " +
+			"order computed without sharing: the job furthest behind its fair finish time goes first.",
+		func(p *Params) { p.Order = "ftf" }},
+	{"tiresias-single", "Tiresias (Single)",
+		"Tesserae-T where only 1-GPU jobs share GPUs (distributed jobs are never packed, as in Lucid and Pollux).",
+		func(p *Params) { p.Packing = "single" }},
+	{"tiresias-rounds", "Tiresias (rounds)",
+		"The Tiresias baseline of spec 003: the same order and rounds, no GPU sharing, Gavel's migration rule.",
+		func(p *Params) { p.Packing, p.Migration = "none", "sticky" }},
+}
+
+func init() {
+	for _, v := range variants {
+		policy.Register(policy.Factory{
+			Name:  v.name,
+			Title: v.title,
+			Paper: "Bian et al., Tesserae: Scalable Placement Policies for Deep Learning Workloads (arXiv 2508.04953, 2025); spec 003",
+			Doc:   v.doc,
+			NewParams: func() any {
+				p := DefaultParams()
+				v.set(&p)
+				return &p
+			},
+			New: func(p any) (engine.Policy, error) { return New(*p.(*Params)) },
+		})
+	}
+}

@@ -1,0 +1,201 @@
+package tesserae
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/policy/tesserae/migrate"
+	"github.com/schedlab/schedlab/sim/policy/tesserae/pack"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// round is Listing 1: order, exclusive pass, packing, migration step,
+// then the difference applied to the engine.
+func (t *placer) round(s *engine.State) error {
+	t.rounds++
+	order := t.active(s)
+	rank := make(map[workload.JobID]int, len(order))
+	for i, id := range order {
+		rank[id] = i
+	}
+	fresh := shape(s.Cluster())
+	free := make([]int, len(fresh.Nodes))
+	for n := range fresh.Nodes {
+		free[n] = len(fresh.Nodes[n])
+	}
+	var placed, waiting []workload.JobID
+	for _, id := range order {
+		if locs := exclusive(fresh, free, s.Job(id)); locs != nil {
+			for _, l := range locs {
+				fresh.Nodes[l.Node][l.GPU] = []workload.JobID{id}
+			}
+			placed = append(placed, id)
+		} else {
+			waiting = append(waiting, id)
+		}
+	}
+	pairs, err := t.pack(s, fresh, placed, waiting)
+	if err != nil {
+		return err
+	}
+	prev := current(s)
+	final, err := t.land(prev, fresh, rank)
+	if err != nil {
+		return err
+	}
+	moved := migrate.Migrated(prev, final)
+	t.log(s, pairs, moved)
+	return t.apply(s, prev, final)
+}
+
+// exclusive is the consolidated pass (spec 003 §1.3 [ours, Blox's
+// placer]): a job that fits on a node takes the node with the fewest free
+// GPUs that still holds it (lowest id on ties); a larger job takes whole
+// free nodes. Nodes must have the job's GPU type when it names one.
+func exclusive(p migrate.Plan, free []int, j *workload.Job) []migrate.Loc {
+	ok := func(n int) bool { return j.GPUType == "" || p.Kind[n] == j.GPUType }
+	best := -1
+	for n := range p.Nodes {
+		if ok(n) && free[n] >= j.GPUs && (best < 0 || free[n] < free[best]) {
+			best = n
+		}
+	}
+	if best >= 0 {
+		return take(p, free, best, j.GPUs)
+	}
+	// Whole free nodes of one kind, in id order.
+	for n := range p.Nodes {
+		if !ok(n) || free[n] != len(p.Nodes[n]) {
+			continue
+		}
+		var nodes []int
+		got := 0
+		for m := n; m < len(p.Nodes) && got < j.GPUs; m++ {
+			if p.Kind[m] == p.Kind[n] && free[m] == len(p.Nodes[m]) {
+				nodes = append(nodes, m)
+				got += free[m]
+			}
+		}
+		if got < j.GPUs {
+			return nil
+		}
+		var out []migrate.Loc
+		need := j.GPUs
+		for _, m := range nodes {
+			k := min(need, free[m])
+			out = append(out, take(p, free, m, k)...)
+			need -= k
+		}
+		return out
+	}
+	return nil
+}
+
+func take(p migrate.Plan, free []int, n, k int) []migrate.Loc {
+	var out []migrate.Loc
+	for g := range p.Nodes[n] {
+		if len(out) < k && len(p.Nodes[n][g]) == 0 {
+			out = append(out, migrate.Loc{Node: n, GPU: g})
+		}
+	}
+	free[n] -= k
+	return out
+}
+
+// pack runs Algorithm 4 and puts each matched guest on its host's GPUs.
+func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []workload.JobID) ([]pack.Pair, error) {
+	if t.p.Packing == "none" || len(waiting) == 0 {
+		return nil, nil
+	}
+	mk := func(ids []workload.JobID) []pack.Job {
+		out := make([]pack.Job, len(ids))
+		for i, id := range ids {
+			j := s.Job(id)
+			out[i] = pack.Job{ID: id, Model: j.Model, GPUs: j.GPUs, NoPack: t.p.Packing == "single" && j.GPUs > 1}
+		}
+		return out
+	}
+	pairs, err := pack.Match(mk(placed), mk(waiting), t.table, pack.Options{Objective: pack.Objective(t.p.Objective), MinCombined: t.p.MinCombined, Hungarian: t.p.PackSolver == "hungarian"})
+	if err != nil {
+		return nil, err
+	}
+	where := fresh.Where()
+	var kept []pack.Pair
+	for _, pr := range pairs {
+		locs := where[pr.Host]
+		if !t.fitsMemory(s, pr, locs, fresh) || (s.Job(pr.Guest).GPUType != "" && s.Job(pr.Guest).GPUType != fresh.Kind[locs[0].Node]) {
+			continue
+		}
+		for _, l := range locs {
+			fresh.Nodes[l.Node][l.GPU] = append(fresh.Nodes[l.Node][l.GPU], pr.Guest)
+		}
+		kept = append(kept, pr)
+	}
+	return kept, nil
+}
+
+// fitsMemory checks both jobs' memory on the host's GPUs, when modelled.
+func (t *placer) fitsMemory(s *engine.State, pr pack.Pair, locs []migrate.Loc, fresh migrate.Plan) bool {
+	need := s.MemoryGB(pr.Host, 0) + s.MemoryGB(pr.Guest, 0)
+	if need == 0 {
+		return true
+	}
+	c := s.Cluster()
+	for _, l := range locs {
+		g := &c.GPUs[c.Servers[l.Node].FirstGPU+cluster.GPUID(l.GPU)]
+		if g.MemoryGB > 0 && need > g.MemoryGB {
+			return false
+		}
+	}
+	return true
+}
+
+// land is the migration step.
+func (t *placer) land(prev, fresh migrate.Plan, rank map[workload.JobID]int) (migrate.Plan, error) {
+	byRank := func(id workload.JobID) int { return rank[id] }
+	switch t.p.Migration {
+	case "none":
+		return fresh, nil
+	case "sticky":
+		r, err := migrate.Sticky(prev, fresh, byRank)
+		return r.Plan, err
+	case "flat":
+		r, err := migrate.Flat(prev, fresh)
+		return r.Plan, err
+	case "guarded":
+		r, fell, err := migrate.Guarded(prev, fresh, byRank)
+		if fell {
+			t.fellBack++
+		}
+		return r.Plan, err
+	}
+	r, err := migrate.TwoLevel(prev, fresh)
+	return r.Plan, err
+}
+
+// log writes the round's matched pairs and migrated jobs.
+func (t *placer) log(s *engine.State, pairs []pack.Pair, moved []workload.JobID) {
+	t.pairs += len(pairs)
+	if !s.Logging() {
+		return
+	}
+	if len(pairs) > 0 {
+		var b strings.Builder
+		for i, pr := range pairs {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s+%s (%.2f)", s.Job(pr.Host).Name, s.Job(pr.Guest).Name, pr.Combined)
+		}
+		s.Log(pairs[0].Host, "round %d: packing matched %d pairs (combined normalised throughput): %s", t.rounds, len(pairs), b.String())
+	}
+	if len(moved) > 0 {
+		names := make([]string, len(moved))
+		for i, id := range moved {
+			names[i] = s.Job(id).Name
+		}
+		s.Log(moved[0], "round %d: %s migration moves %d jobs: %s", t.rounds, t.p.Migration, len(moved), strings.Join(names, ", "))
+	}
+}

@@ -1,0 +1,188 @@
+// Package tesserae is Tesserae's placement (Bian et al., 2025; spec 003)
+// on top of a scheduling order: every round the order (2D-LAS, FIFO or
+// finish-time fairness)
+// ranks the active jobs, an exclusive pass places as many as fit, each on
+// one node when it fits there (best fit), on an abstract empty cluster;
+// packing matches the placed jobs with waiting ones by maximum-weight
+// bipartite matching on normalised pair throughput (subpackage pack); and
+// the migration step renames the plan's nodes and GPUs so that as few
+// running jobs as possible move (subpackage migrate). The engine charges
+// every migration and restart its overhead.
+package tesserae
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/policy/tesserae/migrate"
+	"github.com/schedlab/schedlab/sim/policy/tesserae/pack"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// Params configure the Tesserae family.
+type Params struct {
+	Order       string  `json:"order" enum:"las,fifo,ftf" help:"the scheduling order the placement serves. las (Tiresias' 2D-LAS, spec 003 §5.5): least attained GPU-seconds first, arrival breaks ties. fifo: arrival order. ftf (finish-time fairness, Themis-style, computed without sharing): the job whose time in the system plus remaining solo time is largest against its solo time goes first"`
+	RoundS      float64 `json:"round_s" min:"1" max:"86400" unit:"s" help:"scheduling round (the paper: 360 s)"`
+	Packing     string  `json:"packing" enum:"none,single,all" help:"GPU sharing by matching: none (the order's own exclusive placement), single (Tiresias (Single): only 1-GPU jobs share), all (Tesserae: jobs of any equal GPU count share)"`
+	Objective   string  `json:"objective" enum:"combined,gain" help:"what packing maximises (spec 003 §3.5): combined, the sum of each pair's combined normalised throughput (the paper's wording), or gain, the sum of (combined − 1), the throughput a pair adds over its host alone"`
+	MinCombined float64 `json:"min_combined" min:"0" max:"2" help:"pairs whose combined normalised throughput is below this get no edge (0: the paper)"`
+	Migration   string  `json:"migration" enum:"tesserae,guarded,flat,sticky,none" help:"how the fresh plan lands on the GPUs. tesserae: two-level node/GPU matching (Algorithm 2). guarded: tesserae, falling back to Gavel's rule when that moves fewer jobs and splits none. flat: one matching over all GPUs (Algorithm 5; can split a job over nodes). sticky: Gavel's rule, a job stays only where all its old GPUs are still free. none: the plan as built"`
+	PackSolver  string  `json:"pack_solver" enum:"hungarian,buckets" help:"how the packing matching is solved: hungarian (the job-level Hungarian method of the paper; among equal-weight matchings, earlier guests first) or buckets (a transportation problem between model buckets: the same optimum in microseconds instead of milliseconds, but other ties, so other pairs and migrations)"`
+	MigrationS  float64 `json:"migration_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged to a job each time it moves (the paper gives none; the spec proposes 30 s)"`
+	RestartS    float64 `json:"restart_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged when a preempted job starts again"`
+}
+
+// DefaultParams are Tesserae-T (spec 003 §5.5).
+func DefaultParams() Params {
+	return Params{Order: "las", RoundS: 360, Packing: "all", Objective: "combined", Migration: "tesserae", PackSolver: "hungarian", MigrationS: 30, RestartS: 30}
+}
+
+func (p *Params) check() error {
+	for _, c := range []struct{ field, v, allowed string }{
+		{"order", p.Order, "las,fifo,ftf"}, {"packing", p.Packing, "none,single,all"},
+		{"objective", p.Objective, "combined,gain"}, {"pack_solver", p.PackSolver, "hungarian,buckets"}, {"migration", p.Migration, "tesserae,guarded,flat,sticky,none"},
+	} {
+		if !slices.Contains(splitComma(c.allowed), c.v) {
+			return fmt.Errorf("%s: must be one of %s, got %q", c.field, c.allowed, c.v)
+		}
+	}
+	if !(p.RoundS > 0) {
+		return fmt.Errorf("round_s: must be positive, got %v", p.RoundS)
+	}
+	return nil
+}
+
+func splitComma(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ',' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}
+
+// New returns a Tesserae policy.
+func New(p Params) (engine.Policy, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	tab, err := pack.Blox()
+	if err != nil {
+		return nil, err
+	}
+	return &placer{p: p, table: tab}, nil
+}
+
+type placer struct {
+	p      Params
+	table  *pack.Table
+	rounds int
+	// Totals, for the decision log and tests.
+	migrated, forced, fellBack, pairs int
+}
+
+func (t *placer) Options() engine.Options {
+	limit := 1
+	if t.p.Packing != "none" {
+		limit = 2
+	}
+	return engine.Options{MaxJobsPerGPU: limit, Subscribe: engine.Mask(engine.Arrival, engine.Completion, engine.WakeUp)}
+}
+
+func (t *placer) Decide(s *engine.State, triggers []engine.Trigger) error {
+	woken := false
+	for _, tr := range triggers {
+		woken = woken || tr.Kind == engine.WakeUp
+	}
+	// Rounds tick at multiples of round_s; an idle cluster starts one at once.
+	if woken || s.NumRunning() == 0 {
+		if err := t.round(s); err != nil {
+			return err
+		}
+	}
+	if s.NumPending()+s.NumRunning() == 0 {
+		return nil
+	}
+	next := (float64(int64(s.Now()/t.p.RoundS)) + 1) * t.p.RoundS
+	if next <= s.Now() {
+		next += t.p.RoundS
+	}
+	return s.WakeAt(next)
+}
+
+// active lists the running and pending jobs in the order's priority.
+func (t *placer) active(s *engine.State) []workload.JobID {
+	var ids []workload.JobID
+	s.EachRunning(func(id workload.JobID) bool { ids = append(ids, id); return true })
+	s.EachPending(func(id workload.JobID) bool { ids = append(ids, id); return true })
+	key := func(id workload.JobID) float64 {
+		switch t.p.Order {
+		case "las":
+			return s.Info(id).AttainedGPU
+		case "ftf":
+			return -ftfRho(s, id)
+		}
+		return s.Job(id).ArrivalS
+	}
+	slices.SortStableFunc(ids, func(a, b workload.JobID) int {
+		ka, kb := key(a), key(b)
+		switch {
+		case ka < kb:
+			return -1
+		case ka > kb:
+			return 1
+		}
+		if aa, ab := s.Job(a).ArrivalS, s.Job(b).ArrivalS; aa != ab {
+			if aa < ab {
+				return -1
+			}
+			return 1
+		}
+		return int(a - b)
+	})
+	return ids
+}
+
+// ftfRho estimates a job's finish-time fairness ρ (Themis; spec 003
+// §5.7 [ours]): its time in the system so far plus its remaining solo
+// time, over its solo time. The isolated-fair time is solo time × the
+// cluster's contention, a factor common to every job, so it drops out of
+// the order: the job furthest behind its fair finish goes first.
+func ftfRho(s *engine.State, id workload.JobID) float64 {
+	solo := policy.SoloDuration(s, id)
+	j := s.Job(id)
+	if !(solo > 0) || !(j.Iterations > 0) {
+		return 0
+	}
+	left := solo * s.Info(id).Remaining / j.Iterations
+	return (s.Now() - j.ArrivalS + left) / solo
+}
+
+// shape is the cluster as an empty plan: servers as nodes, GPU types as
+// node kinds.
+func shape(c *cluster.Cluster) migrate.Plan {
+	p := migrate.Plan{Nodes: make([][][]workload.JobID, len(c.Servers)), Kind: make([]string, len(c.Servers))}
+	for i := range c.Servers {
+		p.Nodes[i] = make([][]workload.JobID, c.Servers[i].NumGPUs)
+		p.Kind[i] = c.GPUs[c.Servers[i].FirstGPU].Type
+	}
+	return p
+}
+
+// current is the engine's placement as a plan.
+func current(s *engine.State) migrate.Plan {
+	c := s.Cluster()
+	p := shape(c)
+	for i := range c.Servers {
+		for g := range p.Nodes[i] {
+			p.Nodes[i][g] = slices.Clone(s.JobsOn(c.Servers[i].FirstGPU + cluster.GPUID(g)))
+		}
+	}
+	return p
+}
