@@ -1,7 +1,6 @@
 package tesserae
 
 import (
-	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy"
 )
 
@@ -35,17 +34,17 @@ var variants = []struct {
 
 func init() {
 	for _, v := range variants {
-		policy.Register(policy.Factory{
+		policy.Register(policy.Family[Params]{
 			Name:  v.name,
 			Title: v.title,
 			Paper: "Bian et al., Tesserae: Scalable Placement Policies for Deep Learning Workloads (arXiv 2508.04953, 2025); spec 003",
 			Doc:   v.doc,
-			NewParams: func() any {
+			Defaults: func() Params {
 				p := DefaultParams()
 				v.set(&p)
-				return &p
+				return p
 			},
-			New: func(p any) (engine.Policy, error) { return New(*p.(*Params)) },
+			New: New,
 		})
 	}
 }
