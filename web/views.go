@@ -219,7 +219,7 @@ func (c *PoliciesSection) Choose(name string) { c.App.Ed.NewPolicy = name }
 func (c *PoliciesSection) ChoiceDoc() string {
 	for _, p := range app.Policies() {
 		if p.Name == c.Choice() {
-			return p.Doc
+			return strings.TrimSpace(p.Doc + " " + p.Needs)
 		}
 	}
 	return ""

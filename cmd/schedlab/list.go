@@ -32,6 +32,9 @@ func cmdPolicies(w io.Writer) int {
 	for _, n := range policy.Names() {
 		f, _ := policy.Lookup(n)
 		fmt.Fprintf(w, "%s (%s)\n  from: %s\n  %s\n", n, f.Title, f.Paper, wrap(f.Doc, 90, "  "))
+		if needs := f.Needs(); needs != "" {
+			fmt.Fprintf(w, "  %s\n", wrap(needs, 90, "  "))
+		}
 		for _, p := range schema.Describe(f.NewParams()) {
 			unit := ""
 			if p.Unit != "" {

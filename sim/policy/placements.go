@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -31,12 +32,59 @@ type Request struct {
 	// BestFit puts a job that fits on one server on the fullest server
 	// that still holds it, which keeps large holes for large jobs.
 	BestFit bool
+	// Types, when not nil, are the only GPU types the job can run on (see
+	// RunsOn); a placement chooses among them when GPUType is "".
+	Types []string
 }
 
-// RequestFor describes job id at its full batch.
+// RequestFor describes job id at its full batch, with the GPU types it can
+// run on when it cannot run on every type of the cluster.
 func RequestFor(s *engine.State, id workload.JobID, bestFit bool) Request {
 	job := s.Job(id)
-	return Request{GPUs: job.GPUs, GPUType: job.GPUType, MemoryGB: s.MemoryGB(id, 0), BestFit: bestFit}
+	return Request{GPUs: job.GPUs, GPUType: job.GPUType, MemoryGB: s.MemoryGB(id, 0), BestFit: bestFit, Types: RunsOn(s, job)}
+}
+
+// RunsOn returns the GPU types of the cluster job runs on at its size under
+// the policy's believed model, or nil when that is every type (or the
+// model does not say, as only a table of throughputs per type does): in
+// Gavel's table, for one, a 2-GPU ResNet-50 has no throughput on K80s, and
+// a job started there never progresses.
+func RunsOn(s *engine.State, job *workload.Job) []string {
+	m := s.Perf()
+	if comp, ok := m.(*perf.Composite); ok {
+		m = comp.Base // factors slow a job down, they never make it run
+	}
+	tp, ok := m.(perf.Throughputs)
+	if !ok {
+		return nil
+	}
+	types := s.Cluster().Types()
+	var out []string
+	for _, t := range types {
+		if tp.SoloThroughput(job, t) > 0 {
+			out = append(out, t)
+		}
+	}
+	if len(out) == len(types) {
+		return nil
+	}
+	return out
+}
+
+// bestOfTypes runs pick on each of types and keeps the placement on the
+// fewest servers, the first type on a tie, as Consolidated does over all
+// types.
+func bestOfTypes(s *engine.State, types []string, pick func(t string) []cluster.GPUID) []cluster.GPUID {
+	var best []cluster.GPUID
+	bestServers := 0
+	for _, t := range types {
+		if g := pick(t); g != nil {
+			if k := s.Cluster().ServersSpanned(g); best == nil || k < bestServers {
+				best, bestServers = g, k
+			}
+		}
+	}
+	return best
 }
 
 // placementChoices lists the placements by name, in the order the
@@ -89,6 +137,11 @@ func DefaultPlacementParams() PlacementParams { return PlacementParams{Placement
 type consolidated struct{}
 
 func (consolidated) Pick(s *engine.State, r Request) []cluster.GPUID {
+	if r.Types != nil && r.GPUType == "" {
+		return bestOfTypes(s, r.Types, func(t string) []cluster.GPUID {
+			return Consolidated(s, r.GPUs, t, r.MemoryGB, r.BestFit)
+		})
+	}
 	return Consolidated(s, r.GPUs, r.GPUType, r.MemoryGB, r.BestFit)
 }
 

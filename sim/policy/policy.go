@@ -7,6 +7,8 @@ package policy
 import (
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/internal/registry"
@@ -31,6 +33,35 @@ type Family[P any] struct {
 	// MaxJobGPUs is the most GPUs one job may ask for (0: any); the
 	// scenario validator refuses workloads with larger jobs.
 	MaxJobGPUs int
+	// Requires is what the policy needs of a scenario besides its
+	// parameters; the scenario validator refuses a scenario without it.
+	Requires Requires
+}
+
+// Requires declares what a policy needs of a scenario, so that a scenario
+// it cannot run is refused up front, with the reason, instead of failing
+// in the middle of a run; the CLI and the page show it (Factory.Needs).
+type Requires struct {
+	// PerfModels lists the perf models the policy works with; empty means
+	// any. OJPP, for one, plans with memshare's memory and interference
+	// model and can do nothing with another.
+	PerfModels []string
+	// Batch says the policy plans an offline batch once, at time 0, so
+	// every job must arrive at time 0 (SJF-BCO).
+	Batch bool
+}
+
+// WorksWith reports whether the policy works with the named perf model.
+func (r Requires) WorksWith(perfModel string) bool {
+	return len(r.PerfModels) == 0 || slices.Contains(r.PerfModels, perfModel)
+}
+
+// PerfText names the perf models the policy works with, for messages.
+func (r Requires) PerfText() string {
+	if len(r.PerfModels) == 1 {
+		return "perf model " + r.PerfModels[0]
+	}
+	return "one of the perf models " + strings.Join(r.PerfModels, ", ")
 }
 
 // NoParams is the parameter struct of a policy without parameters.
@@ -49,6 +80,27 @@ type Factory struct {
 	New func(params any) (engine.Policy, error)
 	// MaxJobGPUs is the most GPUs one job may ask for (0: any).
 	MaxJobGPUs int
+	// Requires is what the policy needs of a scenario.
+	Requires Requires
+}
+
+// Needs says in one sentence what the policy needs of a scenario, or ""
+// when it runs on any: for `schedlab policies` and the page.
+func (f Factory) Needs() string {
+	var parts []string
+	if r := f.Requires; len(r.PerfModels) > 0 {
+		parts = append(parts, r.PerfText())
+	}
+	if f.Requires.Batch {
+		parts = append(parts, "every job arriving at time 0 (it plans one offline batch)")
+	}
+	if f.MaxJobGPUs > 0 {
+		parts = append(parts, fmt.Sprintf("jobs of at most %d GPU(s)", f.MaxJobGPUs))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Needs " + strings.Join(parts, "; ") + "."
 }
 
 var factories = registry.New[Factory]("policy")
@@ -68,7 +120,7 @@ func Register[P any](f Family[P]) {
 		defaults = func() P { var p P; return p }
 	}
 	factories.Add(f.Name, Factory{
-		Name: f.Name, Title: f.Title, Paper: f.Paper, Doc: f.Doc, MaxJobGPUs: f.MaxJobGPUs,
+		Name: f.Name, Title: f.Title, Paper: f.Paper, Doc: f.Doc, MaxJobGPUs: f.MaxJobGPUs, Requires: f.Requires,
 		NewParams: func() any { p := defaults(); return &p },
 		New: func(v any) (engine.Policy, error) {
 			p, ok := v.(*P)

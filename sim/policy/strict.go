@@ -24,6 +24,9 @@ func (strict) Pick(s *engine.State, r Request) []cluster.GPUID {
 		return nil
 	}
 	c := s.Cluster()
+	if r.Types != nil && r.GPUType == "" {
+		return bestOfTypes(s, r.Types, func(t string) []cluster.GPUID { return strictOfType(s, r, t) })
+	}
 	if r.GPUType != "" || len(c.Types()) == 1 {
 		t := r.GPUType
 		if t == "" {

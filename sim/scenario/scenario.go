@@ -120,6 +120,9 @@ func parse(data []byte, top, dry bool) (*Scenario, error) {
 		ps = sc.checkStudy() // needs the policies resolved
 	}
 	if len(ps) == 0 {
+		ps = sc.checkRequires()
+	}
+	if len(ps) == 0 {
 		ps = sc.checkBuild(dry)
 	}
 	if len(ps) == 0 && top {

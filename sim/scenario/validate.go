@@ -21,7 +21,7 @@ const dryBuildJobs = 20_000
 // checkBuild finds, before any run, the problems Build and the policies
 // would otherwise report only when running: a model missing from the perf
 // model's table, measure.jobs_to beyond the job count, jobs larger than a
-// policy schedules.
+// policy schedules, arrivals after time 0 for a policy that plans a batch.
 func (sc *Scenario) checkBuild(dry bool) []schema.Problem {
 	n, _ := sc.jobCount()
 	if m := sc.Measure; int64(m.JobsTo) > n {
@@ -72,13 +72,13 @@ func (sc *Scenario) buildKey() (string, error) {
 }
 
 // dryBuild builds the first seed's inputs and checks the jobs against the
-// policies' own limits.
+// policies' own limits and requirements.
 func (sc *Scenario) dryBuild() []schema.Problem {
 	in, err := sc.Build(sc.RunSeeds()[0])
 	if err != nil {
 		return []schema.Problem{sc.buildProblem(err)}
 	}
-	var ps []schema.Problem
+	ps := sc.batchProblems(in.Jobs)
 	for i, p := range sc.Policies {
 		f, _ := policy.Lookup(p.Name)
 		if f.MaxJobGPUs == 0 {

@@ -129,6 +129,11 @@ type gavelGenerator struct{ p GavelParams }
 // JobCount is the number of jobs Generate makes.
 func (g gavelGenerator) JobCount() (int64, string) { return int64(g.p.Jobs), "jobs" }
 
+// AllAtZero implements Batcher: a rate of 0 submits every job at time 0.
+func (g gavelGenerator) AllAtZero() (bool, string) {
+	return g.p.JobsPerHour <= 0 || g.p.Jobs <= 1, "jobs_per_hour"
+}
+
 // NewGavel returns Gavel's generator with the given parameters.
 func NewGavel(p GavelParams) Generator { return gavelGenerator{p} }
 

@@ -22,6 +22,14 @@ type Counter interface {
 	JobCount() (n int64, fields string)
 }
 
+// A Batcher says from its parameters alone whether every job it makes
+// arrives at time 0 (an offline batch), so that a scenario giving a policy
+// that plans one batch arrivals over time is refused before anything is
+// built; fields names the parameters that set the arrivals, for messages.
+type Batcher interface {
+	AllAtZero() (yes bool, fields string)
+}
+
 // GeneratorKind registers a generator: its parameters, with their defaults,
 // and how to build it from them.
 type GeneratorKind struct {

@@ -100,6 +100,11 @@ type ojppGen struct{ p OJPPParams }
 // JobCount is the number of jobs Generate makes.
 func (g ojppGen) JobCount() (int64, string) { return int64(g.p.Jobs), "jobs" }
 
+// AllAtZero implements Batcher: a rate of 0 is the paper's static queue.
+func (g ojppGen) AllAtZero() (bool, string) {
+	return g.p.JobsPerHour <= 0 || g.p.Jobs <= 1, "jobs_per_hour"
+}
+
 // ojppPools are the type pools of spec 002 §5.3, by class.
 var ojppPools = map[string][]string{
 	"C-high":  {"LeNet", "LSTM"},

@@ -125,6 +125,11 @@ type poissonGenerator struct{ p PoissonParams }
 // JobCount is the number of jobs Generate makes.
 func (g poissonGenerator) JobCount() (int64, string) { return int64(g.p.Jobs), "jobs" }
 
+// AllAtZero implements Batcher: a rate of 0 submits every job at time 0.
+func (g poissonGenerator) AllAtZero() (bool, string) {
+	return g.p.JobsPerHour <= 0 || g.p.Jobs <= 1, "jobs_per_hour"
+}
+
 // NewPoisson returns the plain Poisson generator.
 func NewPoisson(p PoissonParams) Generator { return poissonGenerator{p} }
 

@@ -29,6 +29,7 @@ type SJFBCOParams struct {
 	TauMax   float64     `json:"tau_max" min:"0.000001" max:"1000" unit:"slots" help:"largest contention-free iteration time (the paper's 0.05)"`
 	FMin     int         `json:"f_min" min:"1" max:"1000000000" help:"fewest iterations F (the paper's 1000, after Yu et al., TNSE 2021)"`
 	FMax     int         `json:"f_max" min:"1" max:"1000000000" help:"most iterations (the paper's 6000)"`
+	PerHour  float64     `json:"jobs_per_hour,omitempty" min:"0" max:"1e9" unit:"jobs/h" help:"Poisson arrival rate in the shuffled input order; 0, the paper's, submits the whole batch at time 0 (the SJF-BCO policies plan only such a batch)"`
 	Sampling string      `json:"sampling" enum:"rho_first,rejection" help:"rho_first (spec 004 §4.2): ρ̂ ~ U[rho_min, rho_max], then τ0 uniform within what keeps F in range, F = round(ρ̂/τ0); rejection: τ0 ~ U[tau_min, tau_max] and F ~ U{f_min..f_max} until τ0·F lies in [rho_min, rho_max]"`
 }
 
@@ -78,6 +79,11 @@ type sjfbcoGen struct{ p SJFBCOParams }
 // JobCount is the sum of the size counts.
 func (g sjfbcoGen) JobCount() (int64, string) { return int64(g.p.jobs()), "the counts of sizes" }
 
+// AllAtZero implements Batcher.
+func (g sjfbcoGen) AllAtZero() (bool, string) {
+	return g.p.PerHour <= 0 || g.p.jobs() <= 1, "jobs_per_hour"
+}
+
 // Generate draws ρ̂, τ0 and F for each job in size order, then shuffles the
 // jobs (the trace's "input order", which the baselines follow).
 func (g sjfbcoGen) Generate(seed uint64) ([]Job, error) {
@@ -91,8 +97,10 @@ func (g sjfbcoGen) Generate(seed uint64) ([]Job, error) {
 		}
 	}
 	rOrder.Shuffle(len(jobs), func(a, b int) { jobs[a], jobs[b] = jobs[b], jobs[a] })
+	arrivals := poissonArrivals(stream(seed, streamArrivals), len(jobs), p.PerHour) // all 0 at rate 0
 	for i := range jobs {
 		jobs[i].Name = fmt.Sprintf("j%03d-g%d", i, jobs[i].GPUs)
+		jobs[i].ArrivalS = arrivals[i]
 	}
 	return Finalize(jobs)
 }

@@ -699,3 +699,21 @@ func TestPaperNumbersBesideOurs(t *testing.T) {
 		t.Errorf("note %q does not mention the other sweep points", a.Res.Reference.Note)
 	}
 }
+
+// A policy that needs another perf model says so on its card, and the
+// editor shows the validator's refusal at its name.
+func TestPolicyNeedsShown(t *testing.T) {
+	a := app.New(apptest.New(t))
+	a.AddPolicy("ojpp")
+	cards := a.Ed.PolicyCards()
+	c := cards[len(cards)-1]
+	if c.Needs != "Needs perf model memshare." {
+		t.Errorf("needs %q", c.Needs)
+	}
+	if msg := a.Ed.Problem(c.Path + ".name"); !strings.Contains(msg, "works only with perf model memshare") || a.CanRun() {
+		t.Errorf("problem at the name %q, can run %v", msg, a.CanRun())
+	}
+	if cards[0].Needs != "" {
+		t.Errorf("%s needs %q", cards[0].Name, cards[0].Needs)
+	}
+}

@@ -229,6 +229,7 @@ type PolicyCard struct {
 	Title   string
 	Paper   string
 	Doc     string
+	Needs   string // what the policy needs of a scenario, "" for nothing
 	Label   *form.Field
 	Widgets []form.Widget
 }
@@ -243,7 +244,7 @@ func (e *Editor) PolicyCards() []PolicyCard {
 			c.Label = &form.Field{Path: p + ".label", ID: form.ID(p + ".label"), Name: "label", Label: "Label", Kind: form.String,
 				Optional: true, Help: "name in tables and legends"}
 			if f, ok := policy.Lookup(c.Name); ok {
-				c.Known, c.Title, c.Paper, c.Doc = true, f.Title, f.Paper, f.Doc
+				c.Known, c.Title, c.Paper, c.Doc, c.Needs = true, f.Title, f.Paper, f.Doc, f.Needs()
 				c.Label.Default = f.Title
 				defaults := f.NewParams()
 				c.Widgets = form.Describe(reflect.TypeOf(defaults), defaults, p+".params", e.Tree)
@@ -257,6 +258,7 @@ func (e *Editor) PolicyCards() []PolicyCard {
 // PolicyInfo describes a registered policy for the "add" menu.
 type PolicyInfo struct {
 	Name, Title, Paper, Doc string
+	Needs                   string // what it needs of a scenario, "" for nothing
 }
 
 // Policies lists the registered policies.
@@ -264,7 +266,7 @@ func Policies() []PolicyInfo {
 	var out []PolicyInfo
 	for _, n := range policy.Names() {
 		f, _ := policy.Lookup(n)
-		out = append(out, PolicyInfo{Name: n, Title: f.Title, Paper: f.Paper, Doc: f.Doc})
+		out = append(out, PolicyInfo{Name: n, Title: f.Title, Paper: f.Paper, Doc: f.Doc, Needs: f.Needs()})
 	}
 	return out
 }

@@ -95,7 +95,7 @@ func TestBrokenPoliciesAreCaught(t *testing.T) {
 		"nondeterministic":    "not deterministic",
 	} {
 		t.Run(name, func(t *testing.T) {
-			ps := Check(context.Background(), brokenPrefix+name, Settings[:1], seeds)
+			ps := Check(context.Background(), brokenPrefix+name, Settings[:1], seeds).Problems
 			if len(ps) == 0 {
 				t.Fatalf("%s passed the conformance check", name)
 			}

@@ -7,6 +7,11 @@
 // arrived or finished without doing its work, and a run whose records
 // differ when repeated with the same seed.
 //
+// A policy runs only the cases its registration says it can
+// (policy.Requires: its perf models, every job at time 0); on the others
+// the check asserts that the scenario validator refuses the scenario at
+// the policy's name, so that a declaration is tested, not trusted.
+//
 // A new policy family is checked as soon as sim/policy/all imports it; a
 // new perf model or generator needs a Setting here, which the package's
 // test asks for.
@@ -20,6 +25,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy"
@@ -46,7 +52,21 @@ type Setting struct {
 var (
 	gavelTypes   = []GPUType{{"V100", 16}, {"P100", 16}, {"K80", 12}}
 	sjfBSBFTypes = []GPUType{{"2080Ti", 11}, {"T4", 16}}
+	// memshare's memory fractions are of an 11 GB GPU (the paper's 1080 Ti);
+	// ring_allreduce reads no GPU type.
+	ojppTypes = []GPUType{{"1080Ti", 11}, {"2080Ti", 11}}
+	rarTypes  = []GPUType{{"V100", 16}, {"A100", 40}}
 )
+
+// arrivalRate is 0 (every job at time 0, an offline batch) for about two
+// seeds in three and some jobs per hour for the others, so that a policy
+// that needs a batch meets both.
+func arrivalRate(r *rand.Rand, perHour int) int {
+	if r.IntN(3) != 0 {
+		return 0
+	}
+	return perHour/2 + r.IntN(perHour)
+}
 
 // Settings pair every registered perf model with the generators whose
 // jobs it knows. Jobs are few (8 to 16) and clusters small (2 to 24 GPUs of
@@ -87,6 +107,22 @@ var Settings = []Setting{
 		}
 		return fmt.Sprintf(`{"kind": "sjf-bsbf-testbed", "jobs": %d, %s, "work_gpu_s": 20000, "mean_gap_s": %d}`, 8+r.IntN(9), mix, 10+r.IntN(120))
 	}},
+	{Name: "memshare/ojpp", Perf: "memshare", Types: ojppTypes, Generator: func(r *rand.Rand, single bool) string {
+		workers := 1 + r.IntN(4)
+		if single {
+			workers = 1
+		}
+		return fmt.Sprintf(`{"kind": "ojpp", "queue": %d, "jobs": %d, "workers_max": %d, "jobs_per_hour": %d, "duration_jitter": 0.3}`,
+			1+r.IntN(4), 8+r.IntN(9), workers, arrivalRate(r, 6))
+	}},
+	{Name: "ring_allreduce/sjf-bco", Perf: "ring_allreduce", Types: rarTypes, Generator: func(r *rand.Rand, single bool) string {
+		sizes := fmt.Sprintf(`[{"gpus": 1, "count": %d}, {"gpus": 2, "count": %d}, {"gpus": 4, "count": %d}, {"gpus": 8, "count": %d}]`,
+			4+r.IntN(5), 1+r.IntN(3), 1+r.IntN(3), r.IntN(2))
+		if single {
+			sizes = fmt.Sprintf(`[{"gpus": 1, "count": %d}]`, 8+r.IntN(9))
+		}
+		return fmt.Sprintf(`{"kind": "sjf-bco", "sizes": %s, "jobs_per_hour": %d}`, sizes, arrivalRate(r, 60))
+	}},
 }
 
 // Document returns the scenario of a setting for one seed: a random
@@ -94,6 +130,17 @@ var Settings = []Setting{
 // generator, with the given policies at their default parameters. When one
 // of them schedules only single-GPU jobs, so does the workload.
 func Document(set Setting, seed uint64, policies ...string) []byte {
+	single := false
+	for _, p := range policies {
+		if f, ok := policy.Lookup(p); ok && f.MaxJobGPUs == 1 {
+			single = true
+		}
+	}
+	return document(set, seed, single, policies)
+}
+
+// document is Document with the choice of single-GPU jobs made.
+func document(set Setting, seed uint64, single bool, policies []string) []byte {
 	h := fnv.New64a()
 	h.Write([]byte(set.Name))
 	r := rand.New(rand.NewPCG(seed, h.Sum64()))
@@ -107,12 +154,8 @@ func Document(set Setting, seed uint64, policies ...string) []byte {
 		})
 	}
 	specs := make([]map[string]string, len(policies))
-	single := false
 	for i, p := range policies {
 		specs[i] = map[string]string{"name": p}
-		if f, ok := policy.Lookup(p); ok && f.MaxJobGPUs == 1 {
-			single = true
-		}
 	}
 	doc := map[string]any{
 		"name":     fmt.Sprintf("conformance-%s-%d", set.Name, seed),
@@ -140,19 +183,86 @@ func (p Problem) String() string {
 	return fmt.Sprintf("%s on %s, seed %d: %s", p.Policy, p.Setting, p.Seed, p.Msg)
 }
 
+// Report is what Check found for one policy: its problems, the cases it
+// ran, and the cases it declares it cannot run (policy.Requires), which
+// the validator refused as it should.
+type Report struct {
+	Problems     []Problem
+	Ran, Refused int
+}
+
 // Check runs the registered policy name with its default parameters on
-// every setting and seed, twice each, and returns its problems (none if it
-// conforms).
-func Check(ctx context.Context, name string, settings []Setting, seeds []uint64) []Problem {
-	var out []Problem
+// every setting and seed, twice each, where its registration says it can
+// run, and checks that the validator refuses the others.
+func Check(ctx context.Context, name string, settings []Setting, seeds []uint64) Report {
+	var out Report
 	for _, set := range settings {
 		for _, seed := range seeds {
-			if msg := checkOne(ctx, name, set, seed); msg != "" {
-				out = append(out, Problem{Policy: name, Setting: set.Name, Seed: seed, Msg: msg})
+			why, err := incompatible(name, set, seed)
+			msg := ""
+			switch {
+			case err != nil:
+				msg = err.Error()
+			case why != "":
+				out.Refused++
+				msg = checkRefused(name, set, seed, why)
+			default:
+				out.Ran++
+				msg = checkOne(ctx, name, set, seed)
+			}
+			if msg != "" {
+				out.Problems = append(out.Problems, Problem{Policy: name, Setting: set.Name, Seed: seed, Msg: msg})
 			}
 		}
 	}
 	return out
+}
+
+// neutral is a policy that runs on any scenario, used to build a case's
+// workload without the policy under test.
+const neutral = "fifo"
+
+// incompatible says why the registration of policy name declares it
+// cannot run the case (set, seed), or "". It reads the declaration and the
+// jobs the case builds, not the validator, whose refusals it checks.
+func incompatible(name string, set Setting, seed uint64) (string, error) {
+	f, ok := policy.Lookup(name)
+	if !ok {
+		return "", fmt.Errorf("no policy named %q", name)
+	}
+	if !f.Requires.WorksWith(set.Perf) {
+		return fmt.Sprintf("it needs %s", f.Requires.PerfText()), nil
+	}
+	if !f.Requires.Batch {
+		return "", nil
+	}
+	sc, err := scenario.Parse(document(set, seed, f.MaxJobGPUs == 1, []string{neutral}))
+	if err != nil {
+		return "", fmt.Errorf("the case's workload is refused with %s: %w", neutral, err)
+	}
+	in, err := sc.Build(seed)
+	if err != nil {
+		return "", fmt.Errorf("building the case's workload: %w", err)
+	}
+	for _, j := range in.Jobs {
+		if j.ArrivalS != 0 {
+			return fmt.Sprintf("it plans a batch and job %s arrives at t=%g", j.Name, j.ArrivalS), nil
+		}
+	}
+	return "", nil
+}
+
+// checkRefused says what is wrong when the validator does not refuse, at
+// the policy's name, a case the policy declares it cannot run.
+func checkRefused(name string, set Setting, seed uint64, why string) string {
+	_, err := scenario.Parse(Document(set, seed, name))
+	switch {
+	case err == nil:
+		return fmt.Sprintf("declared unable to run it (%s), but the validator accepts the scenario", why)
+	case !strings.Contains(err.Error(), "policies[0].name: "):
+		return fmt.Sprintf("declared unable to run it (%s), but the validator refuses it for something else: %v", why, err)
+	}
+	return ""
 }
 
 // checkOne runs one case twice and says what is wrong, or "".

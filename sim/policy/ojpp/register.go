@@ -49,6 +49,8 @@ func init() {
 			Name: pr.name, Title: pr.title, Paper: paper, Doc: pr.doc,
 			Defaults: func() Params { p := defaults(); set(&p); return p },
 			New:      func(p Params) (engine.Policy, error) { return New(p), nil },
+			// Placement reads memshare's memory tuples and interference matrix.
+			Requires: policy.Requires{PerfModels: []string{"memshare"}},
 		})
 	}
 }

@@ -330,6 +330,9 @@ func init() {
 			Doc:      doc,
 			Defaults: func() Params { return *DefaultParams() },
 			New:      func(p Params) (engine.Policy, error) { return New(kind, p), nil },
+			// Its trials replay the ring_allreduce model's contention, and
+			// it plans the whole batch once, when the run starts.
+			Requires: policy.Requires{PerfModels: []string{"ring_allreduce"}, Batch: true},
 		})
 	}
 	register("sjf-bco", "sjf-bco", "SJF-BCO",

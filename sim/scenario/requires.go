@@ -1,0 +1,81 @@
+package scenario
+
+import (
+	"fmt"
+
+	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/schema"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// checkRequires refuses a scenario that does not give a policy what its
+// registration declares it needs (policy.Requires): its perf model, and
+// for a policy that plans an offline batch, every job at time 0. What the
+// parameters say is checked here; a generator that cannot say whether its
+// jobs all arrive at 0 is checked on the dry build (see batchProblems).
+func (sc *Scenario) checkRequires() []schema.Problem {
+	var ps []schema.Problem
+	model := sc.Perf.Model
+	if model == "" {
+		model = "constant"
+	}
+	for i, p := range sc.Policies {
+		f, _ := policy.Lookup(p.Name)
+		r, path := f.Requires, schema.Index("policies", i)+".name"
+		if !r.WorksWith(model) {
+			ps = append(ps, schema.Problem{Path: path, Msg: fmt.Sprintf(
+				"%s works only with %s, but perf.model is %q; choose that model or another policy",
+				sc.PolicyLabel(i), r.PerfText(), model)})
+		}
+		if !r.Batch {
+			continue
+		}
+		if msg := sc.arrivalsOverTime(); msg != "" {
+			ps = append(ps, schema.Problem{Path: path, Msg: fmt.Sprintf(
+				"%s plans an offline batch and needs every job at time 0, but %s; %s",
+				sc.PolicyLabel(i), msg, "submit every job at time 0 or use another policy")})
+		}
+	}
+	return ps
+}
+
+// arrivalsOverTime says how the workload makes a job arrive after time 0,
+// or "" when it does not or cannot tell without building (a generator that
+// is no workload.Batcher).
+func (sc *Scenario) arrivalsOverTime() string {
+	for i := range sc.Workload.Jobs {
+		if j := &sc.Workload.Jobs[i]; j.ArrivalS != 0 {
+			return fmt.Sprintf("%s (%q) arrives at %g s", schema.Index("workload.jobs", i), j.Name, j.ArrivalS)
+		}
+	}
+	if b, ok := sc.generator.(workload.Batcher); ok {
+		if zero, fields := b.AllAtZero(); !zero {
+			return fmt.Sprintf("workload.generator makes arrivals over time (its %s is not 0)", fields)
+		}
+	}
+	return ""
+}
+
+// batchProblems checks built jobs against the policies that plan an
+// offline batch, for generators that cannot say beforehand.
+func (sc *Scenario) batchProblems(jobs []workload.Job) []schema.Problem {
+	if _, ok := sc.generator.(workload.Batcher); ok || sc.generator == nil {
+		return nil // checked from the parameters
+	}
+	var ps []schema.Problem
+	for i, p := range sc.Policies {
+		f, _ := policy.Lookup(p.Name)
+		if !f.Requires.Batch {
+			continue
+		}
+		for k := range jobs {
+			if j := &jobs[k]; j.ArrivalS != 0 {
+				ps = append(ps, schema.Problem{Path: schema.Index("policies", i) + ".name", Msg: fmt.Sprintf(
+					"%s plans an offline batch and needs every job at time 0, but workload.generator makes job %q arrive at %g s (seed %d); submit every job at time 0 or use another policy",
+					sc.PolicyLabel(i), j.Name, j.ArrivalS, sc.RunSeeds()[0])})
+				break
+			}
+		}
+	}
+	return ps
+}
