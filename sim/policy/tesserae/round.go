@@ -2,10 +2,12 @@ package tesserae
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/policy/tesserae/migrate"
 	"github.com/schedlab/schedlab/sim/policy/tesserae/pack"
 	"github.com/schedlab/schedlab/sim/workload"
@@ -27,7 +29,7 @@ func (t *placer) round(s *engine.State) error {
 	}
 	var placed, waiting []workload.JobID
 	for _, id := range order {
-		if locs := exclusive(fresh, free, s.Job(id)); locs != nil {
+		if locs := exclusive(fresh, free, s.Job(id).GPUs, t.usable(s, id)); locs != nil {
 			for _, l := range locs {
 				fresh.Nodes[l.Node][l.GPU] = []workload.JobID{id}
 			}
@@ -51,19 +53,19 @@ func (t *placer) round(s *engine.State) error {
 }
 
 // exclusive is the consolidated pass (spec 003 §1.3 [ours, Blox's
-// placer]): a job that fits on a node takes the node with the fewest free
-// GPUs that still holds it (lowest id on ties); a larger job takes whole
-// free nodes. Nodes must have the job's GPU type when it names one.
-func exclusive(p migrate.Plan, free []int, j *workload.Job) []migrate.Loc {
-	ok := func(n int) bool { return j.GPUType == "" || p.Kind[n] == j.GPUType }
+// placer]): a job of gpus GPUs that fits on a node takes the node with the
+// fewest free GPUs that still holds it (lowest id on ties); a larger job
+// takes whole free nodes of one kind, the first kind in node order that
+// has enough. It considers only the nodes ok accepts (see usable).
+func exclusive(p migrate.Plan, free []int, gpus int, ok func(n int) bool) []migrate.Loc {
 	best := -1
 	for n := range p.Nodes {
-		if ok(n) && free[n] >= j.GPUs && (best < 0 || free[n] < free[best]) {
+		if ok(n) && free[n] >= gpus && (best < 0 || free[n] < free[best]) {
 			best = n
 		}
 	}
 	if best >= 0 {
-		return take(p, free, best, j.GPUs)
+		return take(p, free, best, gpus)
 	}
 	// Whole free nodes of one kind, in id order.
 	for n := range p.Nodes {
@@ -72,17 +74,17 @@ func exclusive(p migrate.Plan, free []int, j *workload.Job) []migrate.Loc {
 		}
 		var nodes []int
 		got := 0
-		for m := n; m < len(p.Nodes) && got < j.GPUs; m++ {
-			if p.Kind[m] == p.Kind[n] && free[m] == len(p.Nodes[m]) {
+		for m := n; m < len(p.Nodes) && got < gpus; m++ {
+			if p.Kind[m] == p.Kind[n] && ok(m) && free[m] == len(p.Nodes[m]) {
 				nodes = append(nodes, m)
 				got += free[m]
 			}
 		}
-		if got < j.GPUs {
-			return nil
+		if got < gpus {
+			continue // too few on this kind; another may have enough
 		}
 		var out []migrate.Loc
-		need := j.GPUs
+		need := gpus
 		for _, m := range nodes {
 			k := min(need, free[m])
 			out = append(out, take(p, free, m, k)...)
@@ -91,6 +93,27 @@ func exclusive(p migrate.Plan, free []int, j *workload.Job) []migrate.Loc {
 		return out
 	}
 	return nil
+}
+
+// usable says which nodes job id may run on: of its GPU type when it names
+// one, of a type on which the believed perf model gives it throughput at
+// its size (policy.RunsOn: Gavel's table, for one, gives a 2-GPU ResNet-50
+// none on K80s), and with GPUs whose memory holds it alone.
+func (t *placer) usable(s *engine.State, id workload.JobID) func(n int) bool {
+	j := s.Job(id)
+	types := policy.RunsOn(s, j)
+	mem := s.MemoryGB(id, 0)
+	c := s.Cluster()
+	return func(n int) bool {
+		srv := &c.Servers[n]
+		switch {
+		case j.GPUType != "" && srv.Type != j.GPUType:
+			return false
+		case types != nil && !slices.Contains(types, srv.Type):
+			return false
+		}
+		return mem == 0 || srv.MemoryGB == 0 || mem <= srv.MemoryGB
+	}
 }
 
 func take(p migrate.Plan, free []int, n, k int) []migrate.Loc {
@@ -125,7 +148,7 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 	var kept []pack.Pair
 	for _, pr := range pairs {
 		locs := where[pr.Host]
-		if !t.fitsMemory(s, pr, locs, fresh) || (s.Job(pr.Guest).GPUType != "" && s.Job(pr.Guest).GPUType != fresh.Kind[locs[0].Node]) {
+		if !t.fitsMemory(s, pr, locs, fresh) || !onNodes(locs, t.usable(s, pr.Guest)) {
 			continue
 		}
 		for _, l := range locs {
@@ -134,6 +157,16 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 		kept = append(kept, pr)
 	}
 	return kept, nil
+}
+
+// onNodes says whether ok accepts the node of every location.
+func onNodes(locs []migrate.Loc, ok func(n int) bool) bool {
+	for _, l := range locs {
+		if !ok(l.Node) {
+			return false
+		}
+	}
+	return true
 }
 
 // fitsMemory checks both jobs' memory on the host's GPUs, when modelled.
