@@ -338,3 +338,38 @@ func TestShapeError(t *testing.T) {
 		t.Error("accepted plans of different shapes")
 	}
 }
+
+// Gavel's rule keeps a job whole when the fresh plan spread it over nodes
+// of one GPU type but of two sizes: a 6-GPU job on two 2-GPU T4 nodes and
+// half of a 4-GPU one. Its first node's class (T4 nodes of 2 GPUs) has
+// only 4 GPUs, and the rule once gave the job those 4 (the engine then
+// refused to start a gang-scheduled job on fewer GPUs than it asks for);
+// it now takes free GPUs of its kind, never of another (the V100 node).
+func TestStickyKeepsAJobWholeAcrossNodeSizes(t *testing.T) {
+	kinds := []string{"T4", "T4", "T4", "V100"}
+	prev := Plan{Nodes: [][][]workload.JobID{{nil, nil}, {nil, nil}, {g(B), nil, nil, nil}, {nil, nil, nil, nil}}, Kind: kinds}
+	next := Plan{Nodes: [][][]workload.JobID{{g(A), g(A)}, {g(A), g(A)}, {g(A), g(A), g(B), nil}, {nil, nil, nil, nil}}, Kind: kinds}
+	for _, name := range []string{"sticky", "guarded"} {
+		var r Result
+		var err error
+		if name == "sticky" {
+			r, err = Sticky(prev, next, rankByID)
+		} else {
+			r, _, err = Guarded(prev, next, rankByID)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, want := r.Plan.Where(), next.Where()
+		for _, j := range []workload.JobID{A, B} {
+			if len(got[j]) != len(want[j]) {
+				t.Errorf("%s: job %d on %d GPUs %v, want %d", name, j, len(got[j]), got[j], len(want[j]))
+			}
+			for _, l := range got[j] {
+				if kinds[l.Node] != "T4" {
+					t.Errorf("%s: job %d on node %d, a %s", name, j, l.Node, kinds[l.Node])
+				}
+			}
+		}
+	}
+}

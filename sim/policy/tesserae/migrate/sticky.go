@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/schedlab/schedlab/sim/workload"
@@ -12,7 +13,11 @@ import (
 // first); a unit keeps its member's previous GPUs if all of them are
 // still free, otherwise it takes free GPUs by first fit, on one node when
 // one has room (whole nodes for a job larger than a node), and any free
-// GPUs of its node class as a last resort. Pairings are the fresh plan's.
+// GPUs of its node class as a last resort; when its class has too few (a
+// job the fresh plan spread over nodes of one GPU type but of different
+// sizes), the same among all nodes of its kind, which always have room:
+// a unit lies on one kind and the fresh plan fits. Pairings are the fresh
+// plan's.
 func Sticky(prev, next Plan, rank func(workload.JobID) int) (Result, error) {
 	if err := sameShape(prev, next); err != nil {
 		return Result{}, err
@@ -23,7 +28,15 @@ func Sticky(prev, next Plan, rank func(workload.JobID) int) (Result, error) {
 	for _, un := range units(next, rank) {
 		gpus := stayPut(un, old, prev, next, free)
 		if gpus == nil {
-			gpus = firstFit(res.Plan, next, un, free)
+			cls := func(n int) bool { return sameClass(res.Plan, n, next, un.at[0].Node) }
+			gpus = firstFit(res.Plan, len(un.at), cls, free)
+			if len(gpus) < len(un.at) {
+				knd := func(n int) bool { return kind(res.Plan, n) == kind(next, un.at[0].Node) }
+				gpus = firstFit(res.Plan, len(un.at), knd, free)
+			}
+			if len(gpus) < len(un.at) {
+				return Result{}, fmt.Errorf("migrate: sticky found %d free GPUs of kind %q for jobs %v, which hold %d in the fresh plan", len(gpus), kind(next, un.at[0].Node), un.jobs, len(un.at))
+			}
 		}
 		for _, l := range gpus {
 			res.Plan.Nodes[l.Node][l.GPU] = slices.Clone(un.jobs)
@@ -94,13 +107,13 @@ func sameClass(a Plan, n int, b Plan, m int) bool {
 	return kind(a, n) == kind(b, m) && len(a.Nodes[n]) == len(b.Nodes[m])
 }
 
-// firstFit takes free GPUs of the unit's node class: on the first node
-// with room, else on the first wholly free nodes, else anywhere.
-func firstFit(p, next Plan, un unit, free func(Loc) bool) []Loc {
-	k := len(un.at)
+// firstFit takes k free GPUs of the nodes ok accepts: on the first node
+// with room, else on the first wholly free nodes, else anywhere; fewer
+// when they have fewer.
+func firstFit(p Plan, k int, ok func(n int) bool, free func(Loc) bool) []Loc {
 	var whole, any []Loc
 	for n := range p.Nodes {
-		if !sameClass(p, n, next, un.at[0].Node) {
+		if !ok(n) {
 			continue
 		}
 		var here []Loc
