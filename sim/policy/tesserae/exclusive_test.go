@@ -56,7 +56,7 @@ func TestExclusiveTriesEveryKind(t *testing.T) {
 		free = append(free, k)
 	}
 	got := exclusive(p, free, 8, func(int) bool { return true })
-	want := []migrate.Loc{{2, 0}, {2, 1}, {2, 2}, {2, 3}, {3, 0}, {3, 1}, {3, 2}, {3, 3}}
+	want := []migrate.Loc{{Node: 2, GPU: 0}, {Node: 2, GPU: 1}, {Node: 2, GPU: 2}, {Node: 2, GPU: 3}, {Node: 3, GPU: 0}, {Node: 3, GPU: 1}, {Node: 3, GPU: 2}, {Node: 3, GPU: 3}}
 	if !slices.Equal(got, want) {
 		t.Errorf("8 GPUs: %v, want nodes 2 and 3 whole", got)
 	}
@@ -65,12 +65,12 @@ func TestExclusiveTriesEveryKind(t *testing.T) {
 	free = []int{2, 2, 4, 4, 4}
 	notB3 := func(n int) bool { return n != 3 }
 	got = exclusive(p, free, 8, notB3)
-	want = []migrate.Loc{{2, 0}, {2, 1}, {2, 2}, {2, 3}, {4, 0}, {4, 1}, {4, 2}, {4, 3}}
+	want = []migrate.Loc{{Node: 2, GPU: 0}, {Node: 2, GPU: 1}, {Node: 2, GPU: 2}, {Node: 2, GPU: 3}, {Node: 4, GPU: 0}, {Node: 4, GPU: 1}, {Node: 4, GPU: 2}, {Node: 4, GPU: 3}}
 	if !slices.Equal(got, want) {
 		t.Errorf("8 GPUs, node 3 unusable: %v, want nodes 2 and 4 whole", got)
 	}
 	free = []int{2, 2, 4, 4, 4}
-	if got := exclusive(p, free, 2, func(n int) bool { return kinds[n] == "B" }); !slices.Equal(got, []migrate.Loc{{2, 0}, {2, 1}}) {
+	if got := exclusive(p, free, 2, func(n int) bool { return kinds[n] == "B" }); !slices.Equal(got, []migrate.Loc{{Node: 2, GPU: 0}, {Node: 2, GPU: 1}}) {
 		t.Errorf("2 GPUs of kind B only: %v, want node 2", got)
 	}
 }
