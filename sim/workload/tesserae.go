@@ -27,6 +27,7 @@ type TesseraeTraceParams struct {
 	JobsPerHour    float64  `json:"jobs_per_hour" min:"0.001" max:"1e9" unit:"jobs/h" help:"Poisson arrival rate (the paper: 80)"`
 	VisionModels   []string `json:"vision_models" help:"models of data-parallel jobs"`
 	LanguageModels []string `json:"language_models" help:"models of pipeline-parallel jobs (8-GPU jobs in the shockwave style)"`
+	MaxGPUs        int      `json:"max_gpus,omitempty" min:"0" max:"4096" help:"most GPUs a job asks for: a job drawn larger asks for this many, its model and duration unchanged (0: no cap, the paper)"`
 	IDPrefix       string   `json:"id_prefix,omitempty" help:"prefix of job ids; default j"`
 }
 
@@ -84,6 +85,9 @@ func (g tesseraeTrace) Generate(seed uint64) ([]Job, error) {
 			}
 			dur = 60 * detmath.Pow(10, lo+rDur.Float64()*(hi-lo))
 			model = all[rModel.IntN(len(all))]
+		}
+		if p.MaxGPUs > 0 {
+			gpus = min(gpus, p.MaxGPUs)
 		}
 		jobs[i] = Job{Name: fmt.Sprintf("%s%d", prefix, i+1), ArrivalS: at, Model: model,
 			BatchSize: []int{32, 64, 128}[rModel.IntN(3)], GPUs: gpus, DurationS: roundTo(dur, 1e-3)}

@@ -51,3 +51,34 @@ func TestTesseraeTraces(t *testing.T) {
 		t.Error("accepted style philly")
 	}
 }
+
+// max_gpus caps each job's GPU count and changes nothing else: the same
+// arrivals, models and durations as without it.
+func TestTesseraeMaxGPUs(t *testing.T) {
+	for _, style := range []string{"shockwave", "gavel"} {
+		p := DefaultTesseraeTraceParams()
+		p.Style, p.Jobs = style, 500
+		all, err := tesseraeTrace{*p}.Generate(5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.MaxGPUs = 2
+		capped, err := tesseraeTrace{*p}.Generate(5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		larger := 0
+		for i, j := range capped {
+			a := all[i]
+			if a.GPUs > 2 {
+				larger++
+			}
+			if j.GPUs != min(a.GPUs, 2) || j.Model != a.Model || j.DurationS != a.DurationS || j.ArrivalS != a.ArrivalS {
+				t.Fatalf("%s: job %s capped at 2 GPUs is %+v, uncapped %+v", style, j.Name, j, a)
+			}
+		}
+		if larger == 0 {
+			t.Errorf("%s: no job of the 500 asks for more than 2 GPUs; the test checks nothing", style)
+		}
+	}
+}

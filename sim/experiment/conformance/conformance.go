@@ -27,6 +27,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/scenario"
@@ -42,9 +43,12 @@ type GPUType struct {
 // GPU types it knows. Generator returns the generator's JSON for a small
 // workload drawn from r, of single-GPU jobs only when single is set (for
 // policies that schedule nothing larger, see policy.Factory.MaxJobGPUs).
+// PerfDoc is the scenario's whole perf section when the model takes
+// parameters (its "model" is Perf); nil means {"model": Perf}.
 type Setting struct {
 	Name      string // "perf/generator"
 	Perf      string
+	PerfDoc   json.RawMessage
 	Generator func(r *rand.Rand, single bool) string
 	Types     []GPUType
 }
@@ -56,7 +60,19 @@ var (
 	// ring_allreduce reads no GPU type.
 	ojppTypes = []GPUType{{"1080Ti", 11}, {"2080Ti", 11}}
 	rarTypes  = []GPUType{{"V100", 16}, {"A100", 40}}
+	// Tesserae's scenarios run A100s; its perf model reads no GPU type.
+	tesseraeTypes = []GPUType{{"A100", 40}, {"V100", 16}}
 )
+
+// scenarioPerf is the perf section of a built-in scenario.
+func scenarioPerf(name string) json.RawMessage {
+	data, ok := scenarios.Read(name)
+	var doc struct{ Perf json.RawMessage }
+	if !ok || json.Unmarshal(data, &doc) != nil || doc.Perf == nil {
+		panic(fmt.Sprintf("conformance: the built-in scenario %s has no perf section", name)) // embedded: a programming error
+	}
+	return doc.Perf
+}
 
 // arrivalRate is 0 (every job at time 0, an offline batch) for about two
 // seeds in three and some jobs per hour for the others, so that a policy
@@ -123,6 +139,16 @@ var Settings = []Setting{
 		}
 		return fmt.Sprintf(`{"kind": "sjf-bco", "sizes": %s, "jobs_per_hour": %d}`, sizes, arrivalRate(r, 60))
 	}},
+	// The true slowdowns of packed pairs are the Blox-derived matrix of
+	// Tesserae's scenarios, so that packing meets what it plans on.
+	{Name: "constant/tesserae", Perf: "constant", PerfDoc: scenarioPerf("tesserae-fig11-migrations"), Types: tesseraeTypes, Generator: func(r *rand.Rand, single bool) string {
+		maxGPUs := 0
+		if single {
+			maxGPUs = 1
+		}
+		return fmt.Sprintf(`{"kind": "tesserae", "style": %q, "jobs": %d, "jobs_per_hour": %d, "max_gpus": %d}`,
+			[]string{"shockwave", "gavel"}[r.IntN(2)], 8+r.IntN(9), 4+r.IntN(40), maxGPUs)
+	}},
 }
 
 // Document returns the scenario of a setting for one seed: a random
@@ -161,7 +187,7 @@ func document(set Setting, seed uint64, single bool, policies []string) []byte {
 		"name":     fmt.Sprintf("conformance-%s-%d", set.Name, seed),
 		"cluster":  map[string]any{"servers": servers},
 		"workload": map[string]any{"generator": json.RawMessage(set.Generator(r, single))},
-		"perf":     map[string]any{"model": set.Perf},
+		"perf":     perfDoc(set),
 		"policies": specs,
 		"seeds":    []uint64{seed},
 	}
@@ -170,6 +196,14 @@ func document(set Setting, seed uint64, single bool, policies []string) []byte {
 		panic(err) // maps of plain values always marshal
 	}
 	return data
+}
+
+// perfDoc is a setting's perf section.
+func perfDoc(set Setting) any {
+	if set.PerfDoc != nil {
+		return set.PerfDoc
+	}
+	return map[string]any{"model": set.Perf}
 }
 
 // Problem is one thing a policy got wrong in one setting and seed.

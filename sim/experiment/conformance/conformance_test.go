@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy"
 	_ "github.com/schedlab/schedlab/sim/policy/all"
+	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -95,6 +97,16 @@ func TestSettingsCoverRegistries(t *testing.T) {
 		doc := Document(s, 1, "fifo")
 		if !strings.Contains(string(doc), `"kind":"`+s.Name[strings.Index(s.Name, "/")+1:]+`"`) {
 			t.Errorf("setting %s does not use the generator its name says: %s", s.Name, doc)
+		}
+		if !strings.HasPrefix(s.Name, s.Perf+"/") {
+			t.Errorf("setting %s: its name does not start with its perf model %s", s.Name, s.Perf)
+		}
+		var p struct{ Model string }
+		if s.PerfDoc != nil && (json.Unmarshal(s.PerfDoc, &p) != nil || p.Model != s.Perf) {
+			t.Errorf("setting %s: its perf section names model %q, not %s", s.Name, p.Model, s.Perf)
+		}
+		if _, err := scenario.Parse(doc); err != nil {
+			t.Errorf("setting %s: the validator refuses its scenario with fifo: %v", s.Name, err)
 		}
 	}
 }
