@@ -20,6 +20,11 @@ type Quirks struct {
 	// worker; a job with fewer steps left than GPUs fails its round, and
 	// the reference drops it after maxFailedAttempts failures in a row.
 	SplitSteps bool
+	// UnallocatedWait: a job that arrived after the last recompute (no
+	// row in the allocation) takes its place in a round's pick, using up
+	// GPUs, but is given no workers, so it waits for the next recompute
+	// instead of running on idle GPUs.
+	UnallocatedWait bool
 }
 
 // maxFailedAttempts is the reference's MAX_FAILED_ATTEMPTS.
