@@ -54,5 +54,6 @@ func (p Common) quirks() mechanism.Quirks {
 	if p.Mode != "ref-compat" {
 		return mechanism.Quirks{}
 	}
-	return mechanism.Quirks{ResetAtZero: p.ResetAtZero, IntegerSteps: p.IntegerSteps, SplitSteps: p.SplitSteps, UnallocatedWait: p.UnallocatedWait}
+	return mechanism.Quirks{ResetAtZero: p.ResetAtZero, IntegerSteps: p.IntegerSteps, SplitSteps: p.SplitSteps, UnallocatedWait: p.UnallocatedWait,
+		IdleUntilArrival: p.IdleUntilArrival}
 }

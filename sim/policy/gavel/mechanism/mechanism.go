@@ -240,6 +240,11 @@ func (m *Mechanism) round(s *engine.State) error {
 		m.rounds.start, m.rounds.end = now, end
 		return m.roundEnds(s, placed, end, completes)
 	}
+	if m.cfg.Quirks.IdleUntilArrival && len(placed) == 0 && s.NumPending() > 0 {
+		if done, err := m.idle(s); done || err != nil {
+			return err
+		}
+	}
 	m.rounds.start, m.rounds.end = now, now+m.cfg.RoundS
 	if s.NumPending()+s.NumRunning() > 0 {
 		return s.WakeAt(m.rounds.end)

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/workload"
 )
 
 // Quirks are the reference simulator's behaviours that mode ref-compat
@@ -25,6 +26,10 @@ type Quirks struct {
 	// GPUs, but is given no workers, so it waits for the next recompute
 	// instead of running on idle GPUs.
 	UnallocatedWait bool
+	// IdleUntilArrival: a round that runs nothing lasts until the next
+	// arrival; with none left, the reference forgets when it last
+	// recomputed, so a recompute that is due happens at once.
+	IdleUntilArrival bool
 }
 
 // maxFailedAttempts is the reference's MAX_FAILED_ATTEMPTS.
@@ -143,4 +148,26 @@ func (m *Mechanism) roundEnds(s *engine.State, placed []placement, end float64, 
 		return nil
 	}
 	return s.WakeAt(end)
+}
+
+// idle handles a round that runs nothing (quirk IdleUntilArrival): it
+// lasts until the next arrival; with no arrival left, a due recompute is
+// forced and the round is tried again. It reports whether it did either.
+func (m *Mechanism) idle(s *engine.State) (bool, error) {
+	now := s.Now()
+	next := math.Inf(1)
+	for id := workload.JobID(0); int(id) < s.NumJobs(); id++ {
+		if a := s.Job(id).ArrivalS; a > now && a < next {
+			next = a
+		}
+	}
+	if !math.IsInf(next, 1) {
+		m.rounds.start, m.rounds.end = now, next
+		return true, s.WakeAt(next)
+	}
+	if !m.ledger.due || m.ledger.force {
+		return false, nil
+	}
+	m.ledger.force = true
+	return true, m.round(s)
 }
