@@ -110,14 +110,15 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 	return end, completes
 }
 
-// stopMicroTasks preempts the jobs whose micro-task is done (quirk
-// IntegerSteps); their GPUs stay idle until the round ends.
+// stopMicroTasks pauses the jobs whose micro-task is done (quirk
+// IntegerSteps); their GPUs stay idle until the round ends. A pause is
+// not a preemption: the job keeps its lease if the next round renews it.
 func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 	for _, id := range s.Running() {
 		tr := m.jobs[id]
 		if tr.stopAt <= now && now < m.rounds.end {
 			tr.stopAt = math.Inf(1)
-			if err := s.Preempt(id); err != nil {
+			if err := s.Pause(id); err != nil {
 				return err
 			}
 			tr.stopped = true
