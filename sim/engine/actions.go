@@ -90,6 +90,17 @@ func (s *State) Preempt(id workload.JobID) error {
 	return nil
 }
 
+// Pause stops a running job as Preempt does, but does not count it as a
+// preemption: for a policy whose job only idles until its lease's next
+// round (the end of a Gavel micro-task).
+func (s *State) Pause(id workload.JobID) error {
+	if err := s.Preempt(id); err != nil {
+		return err
+	}
+	s.js[id].preempts--
+	return nil
+}
+
 // Migrate moves a running job to other GPUs, the same number of them.
 func (s *State) Migrate(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) error {
 	return s.move("migrate", id, gpus, o)

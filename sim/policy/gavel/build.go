@@ -16,7 +16,7 @@ import (
 // programs (nil if it solves none).
 func newMechanism(p Common, title string, a plan.Allocator, lps lp.Dumper) *mechanism.Config {
 	return &mechanism.Config{Title: title, Alloc: a, LPs: lps, Mode: p.Mode, RoundS: p.RoundS, ResetMinS: p.ResetMinS,
-		TraceJobs: p.TraceJobs, Prices: p.priceList}
+		TraceJobs: p.TraceJobs, Prices: p.priceList, Quirks: p.quirks()}
 }
 
 // ideal is a policy in mode "ideal": no rounds and no GPU placements;
@@ -46,4 +46,14 @@ func (p *ideal) DumpLPs(sink func(*lp.Problem)) {
 // Simulate runs the fluid model (experiment.Simulator).
 func (p *ideal) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result, error) {
 	return fluid.Run(ctx, cfg, fluid.Options{Title: p.cfg.Title, Alloc: p.cfg.Alloc, ResetMinS: p.cfg.ResetMinS, SetPrices: p.cfg.SetPrices})
+}
+
+// quirks are the reference's quirks the mechanism reproduces: in
+// ref-compat only.
+func (p Common) quirks() mechanism.Quirks {
+	if p.Mode != "ref-compat" {
+		return mechanism.Quirks{}
+	}
+	return mechanism.Quirks{ResetAtZero: p.ResetAtZero, IntegerSteps: p.IntegerSteps, SplitSteps: p.SplitSteps, UnallocatedWait: p.UnallocatedWait,
+		IdleUntilArrival: p.IdleUntilArrival}
 }

@@ -15,10 +15,22 @@ import (
 // Common are the mechanism's knobs, shared by every Gavel policy.
 type Common struct {
 	RoundS    float64 `json:"round_s" min:"1" max:"86400" unit:"s" help:"round length: how long a lease lasts before the mechanism reconsiders it (Gavel: 6 minutes)"`
-	Mode      string  `json:"mode" enum:"ref-compat,clean,ideal" help:"ref-compat: the reference simulator (per-type lists visited V100, P100, K80, shuffled each round for agnostic policies; idle GPUs also run entries whose target is 0, except under FIFO); clean: one priority list, only entries with a positive target; ideal: no rounds, every job progresses at its time-averaged target rate (a fluid model)"`
+	Mode      string  `json:"mode" enum:"ref-compat,clean,ideal" help:"ref-compat: the reference simulator (per-type lists visited V100, P100, K80, shuffled each round for agnostic policies; idle GPUs also run entries whose target is 0, except under FIFO; and its quirks quirk_reset_at_zero, quirk_integer_steps, quirk_split_steps, quirk_unallocated_wait and quirk_idle_until_arrival, each on by default; agnostic FIFO's random type removal draws from schedlab's random stream, not Python's, so its choices match the reference only in aggregate); clean: one priority list, only entries with a positive target; ideal: no rounds, every job progresses at its time-averaged target rate (a fluid model)"`
 	ResetMinS float64 `json:"reset_min_s" min:"0" unit:"s" help:"shortest time between two recomputations of the allocation after arrivals and completions (the reference simulator: 1,920 s; 0 recomputes at every event)"`
+	Quirks
 	TraceJobs int     `json:"trace_jobs" min:"0" max:"100000" help:"runs with at most this many jobs record each job's target share and received share of every GPU type (series gavel/x/TYPE and gavel/received/TYPE) and log every lease"`
 	Prices    []Price `json:"prices,omitempty" help:"price of one GPU-hour of each type, for costs; default the reference's cloud prices (V100 0.74, P100 0.43, K80 0.135)"`
+}
+
+// Quirks are behaviours of the reference simulator that mode ref-compat
+// reproduces (each on by default; ignored in the other modes), so that its
+// runs agree with the reference job for job.
+type Quirks struct {
+	ResetAtZero      bool `json:"quirk_reset_at_zero" help:"ref-compat: the reference allows a recompute whenever its last one was at t = 0 (its last-reset time starts at 0), so a first recompute at t = 0 is followed by another at the next round that asks for one, before reset_min_s has passed"`
+	IntegerSteps     bool `json:"quirk_integer_steps" help:"ref-compat: a job runs whole steps, int(throughput × round_s) per round, and stops when they are done; a round ends when its last micro-task does (slightly before round_s)"`
+	UnallocatedWait  bool `json:"quirk_unallocated_wait" help:"ref-compat: a job that arrived after the last recompute has no row in the allocation; the reference counts it in a round's pick (its GPUs stay idle) but gives it no workers, so it waits for the next recompute"`
+	IdleUntilArrival bool `json:"quirk_idle_until_arrival" help:"ref-compat: a round that runs nothing lasts until the next arrival rather than round_s; when no job is left to arrive, the reference forgets when it last recomputed, so a due recompute happens at once"`
+	SplitSteps       bool `json:"quirk_split_steps" help:"ref-compat: a multi-GPU job's steps are split as steps // GPUs per worker, so a job with fewer steps left than GPUs fails its round without progress; after 5 failures in a row the reference drops it (schedlab then runs its last steps and records it in series gavel/dropped)"`
 }
 
 // Price is what one GPU-hour of a type costs.
@@ -30,7 +42,8 @@ type Price struct {
 var defaultPrices = map[string]float64{"V100": 0.74, "P100": 0.43, "K80": 0.135}
 
 func defaultCommon() Common {
-	return Common{RoundS: 360, Mode: "ref-compat", ResetMinS: 1920, TraceJobs: 200}
+	return Common{RoundS: 360, Mode: "ref-compat", ResetMinS: 1920, TraceJobs: 200,
+		Quirks: Quirks{ResetAtZero: true, IntegerSteps: true, SplitSteps: true, UnallocatedWait: true, IdleUntilArrival: true}}
 }
 
 func (c *Common) priceList(types []string) ([]float64, error) {

@@ -124,7 +124,7 @@ func (m *Mechanism) apply(s *engine.State, placed []placement) error {
 	}
 	for _, id := range s.Running() {
 		g, ok := want[id]
-		if ok && sameGPUs(g, s.GPUsOf(id)) {
+		if ok && sameGPUs(g, s.GPUsOf(id)) && !m.jobs[id].failing {
 			continue
 		}
 		if err := s.Preempt(id); err != nil {
@@ -137,6 +137,13 @@ func (m *Mechanism) apply(s *engine.State, placed []placement) error {
 	for i := range placed {
 		pl := &placed[i]
 		for _, id := range pl.k.members() {
+			tr := m.jobs[id]
+			if tr.failing {
+				if m.tracing {
+					s.Log(id, "round %d: %s fails its micro-task on %s: fewer steps left than GPUs (failure %d)", m.rounds.n, s.Job(id).Name, m.where(s, pl), tr.failures)
+				}
+				continue
+			}
 			if s.Status(id) == engine.Running {
 				if m.tracing {
 					how := "lease renewed"
@@ -147,7 +154,10 @@ func (m *Mechanism) apply(s *engine.State, placed []placement) error {
 				}
 				continue
 			}
-			if err := s.Start(id, pl.gpus, engine.ActionOptions{}); err != nil {
+			// A job stopped at the end of its micro-task that goes on on
+			// the same GPUs keeps its lease: no restart is charged.
+			opts := engine.ActionOptions{NoOverhead: tr.stopped && sameGPUs(pl.gpus, tr.gpus)}
+			if err := s.Start(id, pl.gpus, opts); err != nil {
 				return err
 			}
 			if m.tracing {
@@ -157,6 +167,7 @@ func (m *Mechanism) apply(s *engine.State, placed []placement) error {
 		for _, id := range pl.k.members() {
 			m.jobs[id].gpus = pl.gpus
 			m.jobs[id].lastType = pl.j
+			m.jobs[id].stopped = false
 		}
 	}
 	m.rounds.last = placed

@@ -28,6 +28,9 @@ type ledger struct {
 	due     bool               // jobs arrived or finished since the last recompute
 	resets  int                // recomputes so far
 	reset   float64            // time of the last recompute
+
+	resetAtZero bool // quirk ResetAtZero: a last recompute at t = 0 does not hold the next one back
+	force       bool // quirk IdleUntilArrival: the next recompute may not wait
 }
 
 func (l *ledger) init(types int, roundS float64, clean bool) {
@@ -62,7 +65,7 @@ func (l *ledger) ran(k ckey, j int, exec float64) {
 // dueAt: a recompute was asked for and the last one is at least minS old
 // (or there was none).
 func (l *ledger) dueAt(now, minS float64) bool {
-	return l.due && (l.resets == 0 || now >= l.reset+minS)
+	return l.due && (l.resets == 0 || l.force || (l.resetAtZero && l.reset == 0) || now >= l.reset+minS)
 }
 
 // restart begins the allocation x over the combinations keys at time now:
@@ -112,7 +115,7 @@ func (l *ledger) restart(now float64, keys []ckey, newX map[ckey][]float64) {
 		}
 		l.own[k] = o
 	}
-	l.reset, l.due = now, false
+	l.reset, l.due, l.force = now, false, false
 	l.resets++
 }
 

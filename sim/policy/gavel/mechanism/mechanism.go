@@ -21,6 +21,13 @@ type track struct {
 	thr      []float64
 	gpus     []cluster.GPUID // where it ran last round
 	lastType int
+
+	// quirk IntegerSteps and SplitSteps (ref-compat)
+	taskEnd  float64 // when this round's micro-task ends
+	stopAt   float64 // when to stop it, +Inf if it completes or runs on
+	stopped  bool    // stopped at the end of its last micro-task
+	failing  bool    // its micro-task fails this round
+	failures int     // failed micro-tasks in a row
 }
 
 // Config is one Gavel policy as the mechanism runs it: the allocator that
@@ -34,6 +41,7 @@ type Config struct {
 	RoundS    float64 // round length: how long a lease lasts
 	ResetMinS float64 // shortest time between two recomputations after arrivals and completions
 	TraceJobs int     // runs with at most this many jobs record per-job shares and log every lease
+	Quirks    Quirks  // the reference's quirks reproduced (ref-compat only)
 
 	Shuffle      bool          // visit types in a fresh random order each round (agnostic policies)
 	FIFO         bool          // never run entries with priority 0
@@ -123,6 +131,7 @@ func (m *Mechanism) setup(s *engine.State) error {
 		}
 	}
 	m.ledger.init(len(m.gpu.types), m.cfg.RoundS, m.cfg.Mode == "clean")
+	m.ledger.resetAtZero = m.cfg.Quirks.ResetAtZero
 	m.jobs = map[workload.JobID]*track{}
 	m.runs = map[ckey][]bool{}
 	m.tracing = s.NumJobs() <= m.cfg.TraceJobs && s.Recording()
@@ -154,6 +163,14 @@ func (m *Mechanism) Decide(s *engine.State, triggers []engine.Trigger) error {
 			roundOver = roundOver || now >= m.rounds.end
 		}
 	}
+	if m.cfg.Quirks.IntegerSteps {
+		if err := m.stopMicroTasks(s, now); err != nil {
+			return err
+		}
+		// The last micro-task's end, or its job's completion, ends the
+		// round (within rounding of the predicted time).
+		roundOver = roundOver || now >= m.rounds.end-1e-9*math.Max(1, math.Abs(m.rounds.end))
+	}
 	// An idle cluster does not wait for the round to end (the reference
 	// jumps to the next arrival; a round whose jobs all finished early
 	// ends at the last finish).
@@ -166,7 +183,8 @@ func (m *Mechanism) Decide(s *engine.State, triggers []engine.Trigger) error {
 func (m *Mechanism) arrive(s *engine.State, id workload.JobID) {
 	o := m.oracle(s)
 	job := s.Job(id)
-	tr := &track{arrival: job.ArrivalS, finish: -1, recv: make([]float64, len(m.gpu.types)), lastRem: job.Iterations, thr: make([]float64, len(m.gpu.types)), lastType: -1}
+	tr := &track{arrival: job.ArrivalS, finish: -1, recv: make([]float64, len(m.gpu.types)), lastRem: job.Iterations, thr: make([]float64, len(m.gpu.types)), lastType: -1,
+		taskEnd: math.Inf(1), stopAt: math.Inf(1)}
 	for j, t := range m.gpu.types {
 		tr.thr[j] = o.Solo(job, t)
 	}
@@ -198,11 +216,35 @@ func (m *Mechanism) round(s *engine.State) error {
 	}
 	m.rounds.n++
 	chosen := m.pick(s)
+	for _, pl := range m.rounds.last {
+		for _, id := range pl.k.members() {
+			m.jobs[id].failing = false
+		}
+	}
 	placed := m.place(s, chosen)
+	if m.cfg.Quirks.SplitSteps {
+		m.markFailures(s, placed)
+	}
+	old := m.rounds.last
 	if err := m.apply(s, placed); err != nil {
 		return err
 	}
+	for _, pl := range old {
+		for _, id := range pl.k.members() {
+			m.jobs[id].stopped = false // a lease not renewed at once is a restart
+		}
+	}
 	m.rounds.prev = placed
+	if m.cfg.Quirks.IntegerSteps && len(placed) > 0 {
+		end, completes := m.microTasks(s, placed)
+		m.rounds.start, m.rounds.end = now, end
+		return m.roundEnds(s, placed, end, completes)
+	}
+	if m.cfg.Quirks.IdleUntilArrival && len(placed) == 0 && s.NumPending() > 0 {
+		if done, err := m.idle(s); done || err != nil {
+			return err
+		}
+	}
 	m.rounds.start, m.rounds.end = now, now+m.cfg.RoundS
 	if s.NumPending()+s.NumRunning() > 0 {
 		return s.WakeAt(m.rounds.end)
@@ -225,6 +267,9 @@ func (m *Mechanism) account(s *engine.State, now float64) {
 			end := now
 			if tr.finish >= 0 && tr.finish < now {
 				end = tr.finish
+			}
+			if m.cfg.Quirks.IntegerSteps {
+				end = math.Min(end, tr.taskEnd)
 			}
 			e := math.Max(0, end-m.rounds.start)
 			tr.recv[pl.j] += e

@@ -66,9 +66,9 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 		m.busy = make([]bool, s.NumJobs())
 	}
 	busy := m.busy
-	var chosen []entry
+	var chosen, ghosts []entry
 	defer func() {
-		for _, e := range chosen {
+		for _, e := range append(chosen, ghosts...) {
 			for _, id := range e.k.members() {
 				busy[id] = false
 			}
@@ -90,11 +90,17 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 			if taken {
 				continue
 			}
-			chosen = append(chosen, e)
 			free[e.j] -= float64(e.sf)
 			for _, id := range e.k.members() {
 				busy[id] = true
 			}
+			if m.cfg.Quirks.UnallocatedWait && m.ledger.x[e.k] == nil {
+				// The reference takes the GPUs of a job that arrived
+				// after the last recompute but gives it no workers.
+				ghosts = append(ghosts, e)
+				continue
+			}
+			chosen = append(chosen, e)
 		}
 	}
 	if m.cfg.Mode == "clean" {

@@ -1,0 +1,174 @@
+package mechanism
+
+import (
+	"math"
+
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// Quirks are the reference simulator's behaviours that mode ref-compat
+// reproduces so that its runs agree with the reference job for job.
+type Quirks struct {
+	// ResetAtZero: a recompute is allowed whenever the last one was at
+	// t = 0, as the reference's last-reset time starts at 0.
+	ResetAtZero bool
+	// IntegerSteps: a job runs int(throughput × round) whole steps per
+	// round and stops when they are done; the round ends when its last
+	// micro-task does.
+	IntegerSteps bool
+	// SplitSteps: a multi-GPU job's steps are split as steps // GPUs per
+	// worker; a job with fewer steps left than GPUs fails its round, and
+	// the reference drops it after maxFailedAttempts failures in a row.
+	SplitSteps bool
+	// UnallocatedWait: a job that arrived after the last recompute (no
+	// row in the allocation) takes its place in a round's pick, using up
+	// GPUs, but is given no workers, so it waits for the next recompute
+	// instead of running on idle GPUs.
+	UnallocatedWait bool
+	// IdleUntilArrival: a round that runs nothing lasts until the next
+	// arrival; with none left, the reference forgets when it last
+	// recomputed, so a recompute that is due happens at once.
+	IdleUntilArrival bool
+}
+
+// maxFailedAttempts is the reference's MAX_FAILED_ATTEMPTS.
+const maxFailedAttempts = 5
+
+// whole is the remaining work in whole steps: progress in rounds of whole
+// steps leaves float dust that would otherwise count as a step.
+func whole(rem float64) float64 {
+	if r := math.Round(rem); math.Abs(rem-r) <= 1e-6*math.Max(1, r) {
+		return r
+	}
+	return rem
+}
+
+// markFailures decides which placed multi-GPU jobs fail their round
+// (quirk SplitSteps): fewer whole steps left than GPUs. At the last
+// allowed failure the job runs instead, finishing its steps (the
+// reference drops it then; schedlab records it in gavel/dropped).
+func (m *Mechanism) markFailures(s *engine.State, placed []placement) {
+	for i := range placed {
+		pl := &placed[i]
+		if pl.k.b >= 0 || len(pl.gpus) < 2 {
+			continue
+		}
+		tr := m.jobs[pl.k.a]
+		rem := whole(s.Info(pl.k.a).Remaining)
+		if rem >= float64(len(pl.gpus)) {
+			tr.failures = 0 // the reference counts failures in a row
+			continue
+		}
+		tr.failures++
+		if tr.failures < maxFailedAttempts {
+			tr.failing = true
+			continue
+		}
+		s.Record("gavel/dropped", pl.k.a, float64(tr.failures))
+		s.Log(pl.k.a, "round %d: %s has %.0f steps left on %d GPUs: the reference drops it after %d failed rounds; schedlab runs its last steps", m.rounds.n, s.Job(pl.k.a).Name, rem, len(pl.gpus), tr.failures)
+	}
+}
+
+// microTasks sets each placed job's micro-task (quirk IntegerSteps):
+// int(rate × round) whole steps, or what is left; a job with steps left
+// afterwards is stopped when they are done. It returns when the round
+// ends, the last micro-task's end, and whether that is a completion.
+func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64, completes bool) {
+	now := s.Now()
+	end = now
+	for i := range placed {
+		pl := &placed[i]
+		for _, id := range pl.k.members() {
+			tr := m.jobs[id]
+			tr.stopAt = math.Inf(1)
+			if tr.failing {
+				tr.taskEnd = now // a failed micro-task counts no time
+				d := whole(s.Info(id).Remaining) / tr.thr[pl.j]
+				if now+d > end {
+					end, completes = now+d, false
+				}
+				continue
+			}
+			rate := s.Perf().Rate(s, id)
+			if !(rate > 0) {
+				rate = tr.thr[pl.j]
+			}
+			rem := s.Info(id).Remaining
+			steps := math.Max(1, math.Floor(rate*m.cfg.RoundS))
+			t, done := now+rem/rate, true
+			if steps < whole(rem) {
+				t, done = now+steps/rate, false
+				tr.stopAt = t
+			}
+			tr.taskEnd = t
+			if t > end {
+				end, completes = t, done
+			}
+		}
+	}
+	return end, completes
+}
+
+// stopMicroTasks pauses the jobs whose micro-task is done (quirk
+// IntegerSteps); their GPUs stay idle until the round ends. A pause is
+// not a preemption: the job keeps its lease if the next round renews it.
+func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
+	for _, id := range s.Running() {
+		tr := m.jobs[id]
+		if tr.stopAt <= now && now < m.rounds.end {
+			tr.stopAt = math.Inf(1)
+			if err := s.Pause(id); err != nil {
+				return err
+			}
+			tr.stopped = true
+		}
+	}
+	return nil
+}
+
+// roundEnds schedules the round's wake-ups under quirk IntegerSteps: one
+// per micro-task that stops, and the round's end unless that is a job's
+// completion (its completion event ends the round instead, so that a
+// round never ends a hair before the job does).
+func (m *Mechanism) roundEnds(s *engine.State, placed []placement, end float64, completes bool) error {
+	seen := map[float64]bool{}
+	for _, pl := range placed {
+		for _, id := range pl.k.members() {
+			t := m.jobs[id].stopAt
+			if math.IsInf(t, 1) || t <= s.Now() || seen[t] {
+				continue
+			}
+			seen[t] = true
+			if err := s.WakeAt(t); err != nil {
+				return err
+			}
+		}
+	}
+	if completes || seen[end] {
+		return nil
+	}
+	return s.WakeAt(end)
+}
+
+// idle handles a round that runs nothing (quirk IdleUntilArrival): it
+// lasts until the next arrival; with no arrival left, a due recompute is
+// forced and the round is tried again. It reports whether it did either.
+func (m *Mechanism) idle(s *engine.State) (bool, error) {
+	now := s.Now()
+	next := math.Inf(1)
+	for id := workload.JobID(0); int(id) < s.NumJobs(); id++ {
+		if a := s.Job(id).ArrivalS; a > now && a < next {
+			next = a
+		}
+	}
+	if !math.IsInf(next, 1) {
+		m.rounds.start, m.rounds.end = now, next
+		return true, s.WakeAt(next)
+	}
+	if !m.ledger.due || m.ledger.force {
+		return false, nil
+	}
+	m.ledger.force = true
+	return true, m.round(s)
+}
