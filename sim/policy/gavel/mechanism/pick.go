@@ -94,9 +94,12 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 			for _, id := range e.k.members() {
 				busy[id] = true
 			}
-			if m.cfg.Quirks.UnallocatedWait && m.ledger.x[e.k] == nil {
+			if m.cfg.Quirks.UnallocatedWait && m.ledger.x[e.k] == nil && s.Job(e.k.a).ArrivalS > m.ledger.reset {
 				// The reference takes the GPUs of a job that arrived
-				// after the last recompute but gives it no workers.
+				// after the last recompute but gives it no workers. A
+				// job the last recompute saw and gave no row (Gandiva's
+				// pairs) is not one: holding it back would wait for a
+				// recompute that nothing makes due.
 				ghosts = append(ghosts, e)
 				continue
 			}
