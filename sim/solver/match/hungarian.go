@@ -32,61 +32,24 @@ func Assign(cost [][]float64) ([]int, float64, error) {
 			}
 		}
 	}
-	// 1-based potentials u (rows), v (columns); p[j] is the row matched to
-	// column j (0 = none); way[j] the previous column on the path.
-	u := make([]float64, n+1)
-	v := make([]float64, m+1)
-	p := make([]int, m+1)
-	way := make([]int, m+1)
-	minv := make([]float64, m+1)
-	used := make([]bool, m+1)
-	for i := 1; i <= n; i++ {
-		p[0] = i
-		j0 := 0
-		for j := range minv {
-			minv[j] = math.Inf(1)
-			used[j] = false
-		}
-		for {
-			used[j0] = true
-			i0, delta, j1 := p[j0], math.Inf(1), 0
-			for j := 1; j <= m; j++ {
-				if used[j] {
-					continue
-				}
-				cur := cost[i0-1][j-1] - u[i0] - v[j]
-				if cur < minv[j] {
-					minv[j], way[j] = cur, j0
-				}
-				if minv[j] < delta {
-					delta, j1 = minv[j], j
-				}
-			}
-			for j := 0; j <= m; j++ {
-				if used[j] {
-					u[p[j]] += delta
-					v[j] -= delta
-				} else {
-					minv[j] -= delta
-				}
-			}
-			j0 = j1
-			if p[j0] == 0 {
-				break
-			}
-		}
-		for j0 != 0 {
-			j1 := way[j0]
-			p[j0] = p[j1]
-			j0 = j1
-		}
+	flat := make([]float64, 0, n*m)
+	for _, row := range cost {
+		flat = append(flat, row...)
 	}
-	out := make([]int, n)
+	var w workspace[float64]
+	out := w.solve(n, m, flat, math.Inf(1))
+	// The total adds the costs in column order, as it always has.
+	colRow := make([]int, m)
+	for j := range colRow {
+		colRow[j] = -1
+	}
+	for i, j := range out {
+		colRow[j] = i
+	}
 	total := 0.0
-	for j := 1; j <= m; j++ {
-		if p[j] > 0 {
-			out[p[j]-1] = j - 1
-			total += cost[p[j]-1][j-1]
+	for j, i := range colRow {
+		if i >= 0 {
+			total += cost[i][j]
 		}
 	}
 	return out, total, nil

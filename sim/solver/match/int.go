@@ -10,10 +10,8 @@ const MaxAbsCost = int64(1) << 40
 // calls, so that the many small matchings of a placement step (one per
 // node pair) allocate nothing. A Solver is not safe for concurrent use.
 type Solver struct {
-	u, v, minv []int64
-	p, way     []int
-	used       []bool
-	tr         []int64
+	ws workspace[int64]
+	tr []int64
 }
 
 // MinCost assigns the rows and columns of the n×m matrix cost (row-major,
@@ -113,67 +111,7 @@ func grow[T any](b []T, n int) []T {
 	return b[:n]
 }
 
-// solve is the Hungarian method with potentials (shortest augmenting
-// paths, O(n²·m)) for n ≤ m, the integer twin of Assign.
+// solve is the Hungarian method on integer costs, n ≤ m.
 func (sv *Solver) solve(n, m int, cost []int64) []int {
-	const inf = int64(1) << 62
-	sv.u = grow(sv.u, n+1)
-	sv.v = grow(sv.v, m+1)
-	sv.minv = grow(sv.minv, m+1)
-	sv.p = grow(sv.p, m+1)
-	sv.way = grow(sv.way, m+1)
-	sv.used = grow(sv.used, m+1)
-	u, v, minv, p, way, used := sv.u, sv.v, sv.minv, sv.p, sv.way, sv.used
-	clear(u)
-	clear(v)
-	clear(p)
-	clear(way)
-	for i := 1; i <= n; i++ {
-		p[0] = i
-		j0 := 0
-		for j := range minv {
-			minv[j] = inf
-			used[j] = false
-		}
-		for {
-			used[j0] = true
-			i0, delta, j1 := p[j0], inf, 0
-			row := cost[(i0-1)*m : i0*m]
-			for j := 1; j <= m; j++ {
-				if used[j] {
-					continue
-				}
-				if cur := row[j-1] - u[i0] - v[j]; cur < minv[j] {
-					minv[j], way[j] = cur, j0
-				}
-				if minv[j] < delta {
-					delta, j1 = minv[j], j
-				}
-			}
-			for j := 0; j <= m; j++ {
-				if used[j] {
-					u[p[j]] += delta
-					v[j] -= delta
-				} else {
-					minv[j] -= delta
-				}
-			}
-			j0 = j1
-			if p[j0] == 0 {
-				break
-			}
-		}
-		for j0 != 0 {
-			j1 := way[j0]
-			p[j0] = p[j1]
-			j0 = j1
-		}
-	}
-	out := make([]int, n)
-	for j := 1; j <= m; j++ {
-		if p[j] > 0 {
-			out[p[j]-1] = j - 1
-		}
-	}
-	return out
+	return sv.ws.solve(n, m, cost, int64(1)<<62)
 }
