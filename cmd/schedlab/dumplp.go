@@ -4,15 +4,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/solver/lp"
 )
 
-// lpDumper writes every LP a policy solves as DIR/<policy>-<n>.mps, n
-// counting from 1 per policy label, so any allocation can be checked with
-// another solver.
+// lpDumper writes every LP a policy solves as
+// DIR/<policy>-s<seed>[-x<sweep value>]-<n>.mps, n counting from 1 within
+// one run, so any allocation can be checked with another solver. Runs go
+// in parallel, but each run solves its LPs in order, so a file's name
+// names the same LP however the runs interleave.
 type lpDumper struct {
 	dir   string
 	mu    sync.Mutex
@@ -34,7 +37,10 @@ func (d *lpDumper) sink(r *experiment.Run, p *lp.Problem) {
 	if d.err != nil {
 		return
 	}
-	name := experiment.Slug(r.Policy)
+	name := fmt.Sprintf("%s-s%d", experiment.Slug(r.Policy), r.Seed)
+	if r.Swept {
+		name += "-x" + strconv.FormatFloat(r.X, 'g', -1, 64)
+	}
 	d.count[name]++
 	path := filepath.Join(d.dir, fmt.Sprintf("%s-%d.mps", name, d.count[name]))
 	f, err := os.Create(path)

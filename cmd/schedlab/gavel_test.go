@@ -17,29 +17,22 @@ const dumpDoc = `{"name": "dump",
    {"id": "b", "arrival_s": 60, "model": "A3C", "batch_size": 4, "gpus": 1, "duration_s": 3600},
    {"id": "c", "arrival_s": 120, "model": "LM", "batch_size": 20, "gpus": 2, "duration_s": 3600}]},
  "perf": {"model": "throughput"},
- "policies": [{"name": "gavel-las", "label": "Gavel LAS"}, {"name": "gavel-makespan"}, {"name": "gavel-fifo"}]}`
+ "policies": [{"name": "gavel-las", "label": "Gavel LAS"}, {"name": "gavel-makespan"}, {"name": "gavel-fifo"}],
+ "seeds": [0, 1]}`
 
-// run --dump-lp writes every LP a policy solves as DIR/<policy>-<n>.mps.
+// run --dump-lp writes every LP a policy solves as
+// DIR/<policy>-s<seed>-<n>.mps; the seeds run in parallel, and a second
+// dump writes the same files with the same contents.
 func TestRunDumpsLPs(t *testing.T) {
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "dump.json")
 	if err := os.WriteFile(doc, []byte(dumpDoc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "lps")
-	var stdout, stderr bytes.Buffer
-	if code := dispatch([]string{"run", doc, "--dump-lp", out}, &stdout, &stderr); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	files, _ := filepath.Glob(filepath.Join(out, "*.mps"))
+	first := dumpLPs(t, doc, filepath.Join(dir, "lps"))
 	seen := map[string]bool{}
-	for _, f := range files {
-		name := filepath.Base(f)
+	for name, data := range first {
 		seen[name[:strings.LastIndex(name, "-")]] = true
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
 		p, err := lp.ReadMPS(bytes.NewReader(data))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -48,9 +41,43 @@ func TestRunDumpsLPs(t *testing.T) {
 			t.Errorf("%s: %v %v", name, sol, err)
 		}
 	}
-	if !seen["gavel-las"] || !seen["gavel-makespan"] || seen["gavel-fifo"] || !fileExists(filepath.Join(out, "gavel-las-1.mps")) {
-		t.Errorf("dumped %v (FIFO solves no LP)", files)
+	for _, want := range []string{"gavel-las-s0", "gavel-las-s1", "gavel-makespan-s0", "gavel-makespan-s1"} {
+		if !seen[want] {
+			t.Errorf("no %s-N.mps among %d files", want, len(first))
+		}
 	}
+	if seen["gavel-fifo-s0"] || first["gavel-las-s0-1.mps"] == nil {
+		t.Errorf("dumped %v (FIFO solves no LP)", seen)
+	}
+	second := dumpLPs(t, doc, filepath.Join(dir, "again"))
+	if len(second) != len(first) {
+		t.Fatalf("second dump wrote %d files, first %d", len(second), len(first))
+	}
+	for name, data := range first {
+		if !bytes.Equal(second[name], data) {
+			t.Errorf("%s differs between two dumps", name)
+		}
+	}
+}
+
+// dumpLPs runs doc on every seed with --dump-lp out and returns the files
+// written, by name.
+func dumpLPs(t *testing.T, doc, out string) map[string][]byte {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := dispatch([]string{"run", doc, "--all-seeds", "--dump-lp", out}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*.mps"))
+	got := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[filepath.Base(f)] = data
+	}
+	return got
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }

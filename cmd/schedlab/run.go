@@ -30,7 +30,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", runtime.NumCPU(), "runs in parallel")
 	paranoid := fs.Bool("paranoid", false, "check every engine invariant after each event (slow)")
 	quick := fs.Bool("quick", false, "paper scenarios: run the quick version (fewer seeds, sweep values and jobs)")
-	dumpLP := fs.String("dump-lp", "", "write every linear program a policy solves into this directory as POLICY-N.mps")
+	dumpLP := fs.String("dump-lp", "", "write every linear program a policy solves into this directory as POLICY-sSEED[-xSWEEP]-N.mps")
 	policies := fs.String("policies", "", "run these registered policies (comma-separated, default parameters) instead of the scenario's own; a paper scenario's reference numbers and checks are dropped")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B]")
