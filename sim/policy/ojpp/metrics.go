@@ -23,6 +23,7 @@ func init() {
 			return 1 / (1 + degradation(c))
 		}},
 		{Name: "belief_mae", Doc: "mean absolute error of the interference matrix the policy planned with, against the true one", Fn: beliefMAE},
+		{Name: "belief_loo", Doc: "leave-one-out mean absolute error, on the measured cells, of the regression that predicted the interference matrix (AIP's model-selection score)", Fn: firstOf("ojpp/belief_loo")},
 		{Name: "migration_overhead", Doc: "OJPAP's migration downtime over ΣJCT (Fig. 10's migration cost)", Fn: migrationOverhead},
 		{Name: "quiet_crossings", Doc: "OJPAP: ticks at which a GPU's raw interference passed θ̄ without triggering an adjustment (Fig. 10's t2)", Fn: lastOf("ojpp/quiet_crossings")},
 		{Name: "adjustments", Doc: "OJPAP: adjustments run", Fn: countOf("ojpp/adjust_moves")},
@@ -141,6 +142,16 @@ func lastOf(name string) func(metrics.Context) float64 {
 			return math.NaN()
 		}
 		return 0
+	}
+}
+
+// firstOf is the first value of a series; NaN when there is none.
+func firstOf(name string) func(metrics.Context) float64 {
+	return func(c metrics.Context) float64 {
+		if s := series(c, name); s != nil && len(s.V) > 0 {
+			return s.V[0]
+		}
+		return math.NaN()
 	}
 }
 

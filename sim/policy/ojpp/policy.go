@@ -36,7 +36,11 @@ type Params struct {
 	Memory      string  `json:"memory" enum:"opportunistic,average,peak" help:"memory a GPU must hold: bases plus one peak (Eq. 3), bases only, or every peak"`
 	Separate    bool    `json:"separate_gpus,omitempty" help:"put a job's workers on distinct GPUs (anti-affinity, spec §6.7)"`
 	Dedicated   bool    `json:"dedicated,omitempty" help:"one GPU per worker, no sharing (the paper's reference for saved GPUs)"`
-	Belief      string  `json:"belief" enum:"true,noisy,linear,knn,best" help:"interference matrix the policy plans with: the true one; the true one plus noise of mean absolute error ε; or predicted from a measured share of its cells by ridge regression, k-NN, or whichever has the lower leave-one-out error (spec §4)"`
+	Belief      string  `json:"belief" enum:"true,noisy,linear,knn,svr,tree,best" help:"interference matrix the policy plans with: the true one; the true one plus noise of mean absolute error ε; or predicted from a measured share of its cells by ridge regression, k-NN, linear ε-SVR, a regression tree, or whichever of the four has the lowest leave-one-out error (spec §4)"`
+	SVRC        float64 `json:"svr_c,omitempty" min:"0" max:"1e6" help:"C of the ε-SVR prediction: the larger, the less its weights are shrunk (spec §4.2: 1)"`
+	SVREps      float64 `json:"svr_epsilon,omitempty" min:"0" max:"10" help:"ε of the ε-SVR prediction: errors smaller than this cost nothing (spec §4.2: 0.01)"`
+	TreeDepth   int     `json:"tree_depth,omitempty" min:"1" max:"20" help:"most splits on a path of the regression-tree prediction (spec §4.2: 4)"`
+	TreeLeaf    int     `json:"tree_min_leaf,omitempty" min:"1" max:"100" help:"fewest measured cells a leaf of the regression tree keeps (spec §4.2: 2)"`
 	MeasuredSh  float64 `json:"measured_share,omitempty" min:"0" max:"1" help:"share of the matrix's off-diagonal cells measured to train the prediction (the diagonal always is)"`
 	PredictAll  bool    `json:"predict_all,omitempty" help:"use predictions for the measured cells too (the paper's Fig. 11 predicts the whole matrix)"`
 	Noise       float64 `json:"noise,omitempty" min:"0" max:"10" help:"ε of the noisy belief"`
@@ -57,11 +61,12 @@ func (p Params) config() Config {
 }
 
 // defaults is OJPP with the paper's default thresholds (τ̄, θ̄, θ′) =
-// (0.1, 0.2, 0.1) (§5.2) and the spec's online settings (§1.5, §3.5).
+// (0.1, 0.2, 0.1) (§5.2), the spec's regressors (§4.2) and its online
+// settings (§1.5, §3.5).
 func defaults() Params {
 	return Params{TauMax: 0.1, ThetaMax: 0.2, ThetaBal: 0.1, Collision: true, Interfere: true, Balance: true,
 		Order: "gregarious", Select: "min-theta", Memory: "opportunistic", Belief: "true", Adjust: "off",
-		MeasuredSh: 0.5, TickS: 60, EwmaA: 0.8, Cooldown: 10, PeriodTicks: 30, MigBudgetS: 60, IdleTargets: true}
+		MeasuredSh: 0.5, SVRC: 1, SVREps: 0.01, TreeDepth: 4, TreeLeaf: 2, TickS: 60, EwmaA: 0.8, Cooldown: 10, PeriodTicks: 30, MigBudgetS: 60, IdleTargets: true}
 }
 
 // Policy places each pending job's workers with the configured algorithm
@@ -93,19 +98,21 @@ func (o *Policy) init(s *engine.State) error {
 	switch o.p.Belief {
 	case "noisy":
 		o.belief = ms.WithMatrix(perf.NoisyMatrix(ms.Matrix(), o.p.Noise, o.p.NoiseRel, seed))
-	case "linear", "knn", "best":
+	case "linear", "knn", "svr", "tree", "best":
 		types := make([]workload.MemShareType, ms.NumTypes())
 		for i := range types {
 			types[i] = ms.Type(i)
 		}
-		m, rep, err := perf.PredictMatrix(ms.Matrix(), types, perf.PredictOptions{Model: o.p.Belief, Measured: o.p.MeasuredSh, PredictAll: o.p.PredictAll, Seed: seed})
+		m, rep, err := perf.PredictMatrix(ms.Matrix(), types, perf.PredictOptions{Model: o.p.Belief, Measured: o.p.MeasuredSh, PredictAll: o.p.PredictAll, Seed: seed,
+			SVR: perf.SVROptions{C: o.p.SVRC, Epsilon: o.p.SVREps}, Tree: perf.TreeOptions{MaxDepth: o.p.TreeDepth, MinLeaf: o.p.TreeLeaf}})
 		if err != nil {
 			return err
 		}
 		o.belief = ms.WithMatrix(m)
 		if s.Recording() {
-			s.Log(-1, "interference predicted by %s from %d measured cells: leave-one-out error linear %.3f, k-NN %.3f; error against the true matrix %.3f (%.3f on the cells not measured)",
-				rep.Chosen, rep.Measured, rep.LinearLOO, rep.KNNLOO, rep.MAE, rep.MAEUnseen)
+			s.Log(-1, "interference predicted by %s from %d measured cells: leave-one-out error linear %.3f, k-NN %.3f, SVR %.3f, tree %.3f; error against the true matrix %.3f (%.3f on the cells not measured)",
+				rep.Chosen, rep.Measured, rep.LinearLOO, rep.KNNLOO, rep.SVRLOO, rep.TreeLOO, rep.MAE, rep.MAEUnseen)
+			s.Record("ojpp/belief_loo", -1, looOf(rep))
 		}
 	}
 	if o.belief != ms && s.Recording() {
@@ -162,6 +169,19 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 		return o.tick(s, pl)
 	}
 	return nil
+}
+
+// looOf is the leave-one-out error of the model that filled the matrix.
+func looOf(r perf.PredictReport) float64 {
+	switch r.Chosen {
+	case "knn":
+		return r.KNNLOO
+	case "svr":
+		return r.SVRLOO
+	case "tree":
+		return r.TreeLOO
+	}
+	return r.LinearLOO
 }
 
 // matrixMAE is the mean absolute difference of two matrices.
