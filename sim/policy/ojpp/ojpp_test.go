@@ -335,16 +335,16 @@ func TestAdjustByHand(t *testing.T) {
 		return pl
 	}
 	pl := setup()
-	moves := pl.adjust(60, true, nil)
+	moves := pl.adjust(60, true, false, true, nil)
 	if len(moves) != 1 || moves[0].job != 0 || moves[0].to != 2 || pl.theta(0) != 0 {
 		t.Errorf("idle targets: moves %+v, θ_0 = %v", moves, pl.theta(0))
 	}
 	pl = setup()
-	if moves := pl.adjust(10, true, nil); len(moves) != 0 {
+	if moves := pl.adjust(10, true, false, true, nil); len(moves) != 0 {
 		t.Errorf("budget 10 s: moves %+v, want none", moves)
 	}
 	pl = setup()
-	moves = pl.adjust(60, false, nil)
+	moves = pl.adjust(60, false, false, true, nil)
 	// θ̄ = 0.2 refuses ResNet beside CNN (0.37): no feasible target.
 	if len(moves) != 0 {
 		t.Errorf("no idle targets: moves %+v, want none (ResNet|CNN = 0.37 > θ̄)", moves)
@@ -520,5 +520,34 @@ func TestSyncSiblingsPlacement(t *testing.T) {
 	}
 	if got := pl.memory(pl.dev[0].w); math.Abs(got-(0.12+0.24+0.48)) > 1e-9 {
 		t.Errorf("memory %v, want 0.84", got)
+	}
+}
+
+// What blocks Algorithm 4 in Fig. 10, by hand: a two-worker ResNet job
+// has a worker beside a VGG19 on each of GPUs 0 and 1 (both suffer 1.22).
+// On GPU 0 the cheapest worker is ResNet's (12 s against 30 s), but alone
+// on an idle GPU it would run at 0 while its sibling stays at 1.22, which
+// breaks θ′ = 0.1: nothing moves. Without the balance bound for moves it
+// goes; with retry the VGG19 (one worker, nothing to unbalance) goes instead.
+func TestAdjustBalanceBlocks(t *testing.T) {
+	m := memshare(t)
+	jobs := mkJobs(t, m, "ResNet", 2, "VGG19", 1, "VGG19", 1)
+	setup := func() *planner {
+		pl := newPlanner(m, preset(t, "ojpap").config(), jobs, 4)
+		pl.add(0, 0)
+		pl.add(1, 0)
+		pl.add(0, 1)
+		pl.add(2, 1)
+		return pl
+	}
+	if moves := setup().adjust(60, true, false, true, nil); len(moves) != 0 {
+		t.Errorf("with θ′: moves %+v, want none", moves)
+	}
+	if moves := setup().adjust(60, true, false, false, nil); len(moves) != 1 || moves[0].job != 0 || moves[0].from != 0 {
+		t.Errorf("without θ′: moves %+v, want ResNet off GPU 0", moves)
+	}
+	pl := setup()
+	if moves := pl.adjust(60, true, true, true, nil); len(moves) != 1 || moves[0].job != 1 || pl.theta(0) != 0 {
+		t.Errorf("retry: moves %+v, θ_0 = %v; want the VGG19 off GPU 0", moves, pl.theta(0))
 	}
 }

@@ -46,7 +46,10 @@ type Params struct {
 	Noise       float64 `json:"noise,omitempty" min:"0" max:"10" help:"ε of the noisy belief"`
 	NoiseSeed   uint64  `json:"noise_seed,omitempty" help:"seed of the noisy belief's draws (added to the run's seed)"`
 	NoiseRel    bool    `json:"noise_relative,omitempty" help:"noise relative to each cell instead of absolute"`
-	Adjust      string  `json:"adjust" enum:"off,ewma,periodic" help:"online adjustment (OJPAP): never, when a GPU's smoothed interference passes θ̄, or every period"`
+	Adjust      string  `json:"adjust" enum:"off,ewma,periodic,watch" help:"online adjustment (OJPAP): never, when a GPU's smoothed interference passes θ̄, or every period; watch: trigger as ewma but move nothing (the control that shows how interference falls by itself)"`
+	AdjRetry    bool    `json:"adjust_retry,omitempty" help:"OJPAP: when a GPU's cheapest worker cannot move, try its next-cheapest job's (the spec's retry cheaper-next; the paper moves only the cheapest)"`
+	AdjBalance  bool    `json:"adjust_balance" help:"OJPAP keeps the balance bound θ′ when it moves a worker (Definition 3: every OJPP constraint); off: a worker may leave its siblings for a quieter GPU"`
+	AdjObserved bool    `json:"adjust_observed,omitempty" help:"OJPAP judges moves with the interference each job causes now (its drift, as measured) instead of the matrix alone"`
 	TickS       float64 `json:"tick_s,omitempty" min:"1" max:"1e6" unit:"s" help:"how often interference is observed"`
 	EwmaA       float64 `json:"ewma_a,omitempty" min:"0" max:"1" help:"a of Eq. 18: weight of the past in the smoothed interference"`
 	Cooldown    int     `json:"cooldown_ticks,omitempty" min:"0" max:"1000000" help:"ticks after an adjustment before the next"`
@@ -66,7 +69,7 @@ func (p Params) config() Config {
 func defaults() Params {
 	return Params{TauMax: 0.1, ThetaMax: 0.2, ThetaBal: 0.1, Collision: true, Interfere: true, Balance: true,
 		Order: "gregarious", Select: "min-theta", Memory: "opportunistic", Belief: "true", Adjust: "off",
-		MeasuredSh: 0.5, SVRC: 1, SVREps: 0.01, TreeDepth: 4, TreeLeaf: 2, TickS: 60, EwmaA: 0.8, Cooldown: 10, PeriodTicks: 30, MigBudgetS: 60, IdleTargets: true}
+		MeasuredSh: 0.5, SVRC: 1, SVREps: 0.01, TreeDepth: 4, TreeLeaf: 2, TickS: 60, EwmaA: 0.8, Cooldown: 10, PeriodTicks: 30, MigBudgetS: 60, IdleTargets: true, AdjBalance: true}
 }
 
 // Policy places each pending job's workers with the configured algorithm
@@ -119,7 +122,11 @@ func (o *Policy) init(s *engine.State) error {
 		s.Record("ojpp/belief_mae", -1, matrixMAE(o.belief.Matrix(), ms.Matrix()))
 	}
 	if o.p.Adjust != "off" {
-		o.online = &online{ewma: make([]float64, len(s.Cluster().GPUs)), seen: make([]bool, len(s.Cluster().GPUs))}
+		n := len(s.Cluster().GPUs)
+		o.online = &online{ewma: make([]float64, n), seen: make([]bool, n), arrived: make([]float64, n)}
+		for g := range o.online.arrived {
+			o.online.arrived[g] = -1
+		}
 	}
 	return nil
 }
@@ -160,6 +167,9 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 		}
 		if err := s.Start(j, gpus, engine.ActionOptions{}); err != nil {
 			return fmt.Errorf("ojpp: %w", err)
+		}
+		if o.online != nil {
+			o.online.arrive(s.Now(), devs...)
 		}
 		if s.Recording() {
 			s.Log(j, "placed %s: %s%s", workers(len(devs)), pl.describe(devs), forcedNote(forced))
