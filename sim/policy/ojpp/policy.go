@@ -34,6 +34,7 @@ type Params struct {
 	Order       string  `json:"order" enum:"bfd,gregarious" help:"job order: best-fit decreasing (α, then peak memory, then workers) or gregarious (least collision-prone first, Algorithm 3)"`
 	Select      string  `json:"select" enum:"min-theta,best-fit" help:"device for each worker: the lowest potential interference, or the tightest fit"`
 	Memory      string  `json:"memory" enum:"opportunistic,average,peak" help:"memory a GPU must hold: bases plus one peak (Eq. 3), bases only, or every peak"`
+	StrictBal   bool    `json:"balance_strict,omitempty" help:"Algorithm 2 literally (line 11, min(v_i) = 0): a job that does not fit on the GPUs in use is placed again with every worker within θ′ of a worker alone on a new GPU, i.e. slowdown ≤ θ′ (ambiguity A8); off: only the spread among the workers placed counts"`
 	Separate    bool    `json:"separate_gpus,omitempty" help:"put a job's workers on distinct GPUs (anti-affinity, spec §6.7)"`
 	Dedicated   bool    `json:"dedicated,omitempty" help:"one GPU per worker, no sharing (the paper's reference for saved GPUs)"`
 	Belief      string  `json:"belief" enum:"true,noisy,linear,knn,svr,tree,best" help:"interference matrix the policy plans with: the true one; the true one plus noise of mean absolute error ε; or predicted from a measured share of its cells by ridge regression, k-NN, linear ε-SVR, a regression tree, or whichever of the four has the lowest leave-one-out error (spec §4)"`
@@ -59,7 +60,7 @@ type Params struct {
 }
 
 func (p Params) config() Config {
-	return Config{TauMax: p.TauMax, ThetaMax: p.ThetaMax, ThetaBal: p.ThetaBal, Tau: p.Collision, Theta: p.Interfere, Bal: p.Balance,
+	return Config{TauMax: p.TauMax, ThetaMax: p.ThetaMax, ThetaBal: p.ThetaBal, Tau: p.Collision, Theta: p.Interfere, Bal: p.Balance, StrictBal: p.StrictBal,
 		Order: p.Order, Select: p.Select, Memory: p.Memory, Separate: p.Separate, Dedicated: p.Dedicated}
 }
 
