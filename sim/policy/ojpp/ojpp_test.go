@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -549,5 +550,32 @@ func TestAdjustBalanceBlocks(t *testing.T) {
 	pl := setup()
 	if moves := pl.adjust(60, true, true, true, nil); len(moves) != 1 || moves[0].job != 1 || pl.theta(0) != 0 {
 		t.Errorf("retry: moves %+v, θ_0 = %v; want the VGG19 off GPU 0", moves, pl.theta(0))
+	}
+}
+
+// Algorithm 2's "min(v_i) = 0" by hand: an AlexNet holds GPU 0; a LeNet
+// job of two workers comes. Its first worker fits beside the AlexNet
+// (slowdown 0.12), the second does not (τ of LeNet, LeNet, AlexNet is
+// 0.111 > 0.1), so Phase 1 fails. Read leniently, Phase 2 repeats the
+// first choice and opens GPU 1 for the second worker: spread 0.12 > θ′,
+// flagged as forced. Read literally, 0.12 is more than θ′ from 0, so the
+// first worker opens GPU 1 and the second, which would suffer 0.18 beside
+// its sibling, opens GPU 2: balanced.
+func TestStrictBalanceByHand(t *testing.T) {
+	m := memshare(t)
+	jobs := mkJobs(t, m, "AlexNet", 1, "LeNet", 2)
+	for _, strict := range []bool{false, true} {
+		p := preset(t, "ojpp")
+		p.StrictBal = strict
+		pl := newPlanner(m, p.config(), jobs, 4)
+		pl.add(0, 0)
+		devs, forced := pl.placeJob(1)
+		want, wantForced := []int{0, 1}, true
+		if strict {
+			want, wantForced = []int{1, 2}, false
+		}
+		if !slices.Equal(devs, want) || forced != wantForced {
+			t.Errorf("strict %v: devices %v, forced %v; want %v, %v", strict, devs, forced, want, wantForced)
+		}
 	}
 }
