@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"sync"
 
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -76,6 +77,13 @@ func PredictMatrix(truth [][]float64, types []workload.MemShareType, o PredictOp
 		"svr":    func(tx [][]float64, ty []float64) predictor { return fitSVR(tx, ty, o.SVR) },
 		"tree":   func(tx [][]float64, ty []float64) predictor { return fitTree(tx, ty, o.Tree) },
 	}
+	scores := cachedLOO(o, truth, types, func() [4]float64 {
+		var out [4]float64
+		for i, name := range PredictModels {
+			out[i] = looMAE(xs, ys, fits[name])
+		}
+		return out
+	})
 	loo := []*float64{&rep.LinearLOO, &rep.KNNLOO, &rep.SVRLOO, &rep.TreeLOO}
 	rep.Chosen = o.Model
 	if o.Model == "" {
@@ -83,7 +91,7 @@ func PredictMatrix(truth [][]float64, types []workload.MemShareType, o PredictOp
 	}
 	bestLOO := math.Inf(1)
 	for i, name := range PredictModels {
-		*loo[i] = looMAE(xs, ys, fits[name])
+		*loo[i] = scores[i]
 		if o.Model == "best" || o.Model == "" {
 			if *loo[i] < bestLOO { // ties keep the earlier, simpler model
 				bestLOO, rep.Chosen = *loo[i], name
@@ -123,6 +131,40 @@ func PredictMatrix(truth [][]float64, types []workload.MemShareType, o PredictOp
 		rep.MAEUnseen = unseen / float64(nUnseen)
 	}
 	return pred, rep, nil
+}
+
+// looCache keeps the leave-one-out errors of recent trainings. They cost
+// far more than the final fit (the SVR's dual converges slowly on these
+// correlated features), and a study asks for the same ones many times:
+// every policy of one seed measures the same cells. The value is a pure
+// function of its key, so sharing it between concurrent runs changes no
+// result.
+var looCache = struct {
+	sync.Mutex
+	m map[string][4]float64
+}{m: map[string][4]float64{}}
+
+// looCacheSize bounds the cache; it is emptied when full.
+const looCacheSize = 512
+
+// cachedLOO returns compute()'s value for these inputs, computing it once.
+func cachedLOO(o PredictOptions, truth [][]float64, types []workload.MemShareType, compute func() [4]float64) [4]float64 {
+	o.Model, o.PredictAll = "", false // neither changes the scores
+	key := fmt.Sprintf("%+v|%v|%+v", o, truth, types)
+	looCache.Lock()
+	v, ok := looCache.m[key]
+	looCache.Unlock()
+	if ok {
+		return v
+	}
+	v = compute()
+	looCache.Lock()
+	if len(looCache.m) >= looCacheSize {
+		clear(looCache.m)
+	}
+	looCache.m[key] = v
+	looCache.Unlock()
+	return v
 }
 
 // measuredCells marks the diagonal and a seeded share of the other cells
