@@ -251,12 +251,8 @@ func (m *MemShare) Interference(me int, co []int) float64 {
 	return m.interferenceScaled(me, co, nil)
 }
 
-// InterferenceScaled is Interference with each co-runner's cell times
-// scale[i] (e.g. its drift factor; nil for none).
-func (m *MemShare) InterferenceScaled(me int, co []int, scale []float64) float64 {
-	return m.interferenceScaled(me, co, scale)
-}
-
+// interferenceScaled is Interference with each co-runner's cell times
+// scale[i] (its drift; nil for none).
 func (m *MemShare) interferenceScaled(me int, co []int, scale []float64) float64 {
 	var buf [16]float64
 	xs := buf[:0]

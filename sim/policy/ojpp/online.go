@@ -192,15 +192,6 @@ func (o *Policy) applyAdjust(s *engine.State, pl *planner) error {
 	if o.p.Adjust == "watch" {
 		return nil
 	}
-	if o.p.AdjObserved {
-		pl.scale = make([]float64, len(pl.info))
-		for j := range pl.scale {
-			pl.scale[j] = o.truth.DriftOf(workload.JobID(j), s.Now())
-		}
-		for k := range pl.dev {
-			pl.refresh(k)
-		}
-	}
 	moves := pl.adjust(o.p.MigBudgetS, o.p.IdleTargets, o.p.AdjRetry, o.p.AdjBalance, st.ewma)
 	for i, m := range moves {
 		if firstMove(moves, m.job) != i {

@@ -57,9 +57,6 @@ type planner struct {
 	slow  []float64      // scratch of try
 	sync  bool           // a job's workers on a device peak together (memshare's sync_siblings)
 	floor workload.JobID // the job whose balance counts a slowdown of 0 (strict phase 2), or −1
-	// scale, when set, multiplies the interference each job causes (by
-	// job id): OJPAP planning with the drift it observes now.
-	scale []float64
 }
 
 func newPlanner(ms *perf.MemShare, cfg Config, jobs []workload.Job, gpus int) *planner {
@@ -77,21 +74,14 @@ func newPlanner(ms *perf.MemShare, cfg Config, jobs []workload.Job, gpus int) *p
 func (p *planner) slowdowns(ws []workload.JobID, out []float64) []float64 {
 	out = out[:0]
 	var buf [16]int
-	var fbuf [16]float64
 	for i, a := range ws {
-		co, sc := buf[:0], fbuf[:0]
+		co := buf[:0]
 		for k, b := range ws {
 			if k != i {
 				co = append(co, p.info[b].typ)
-				if p.scale != nil {
-					sc = append(sc, p.scale[b])
-				}
 			}
 		}
-		if p.scale == nil {
-			sc = nil
-		}
-		out = append(out, p.ms.InterferenceScaled(p.info[a].typ, co, sc))
+		out = append(out, p.ms.Interference(p.info[a].typ, co))
 	}
 	return out
 }

@@ -50,7 +50,6 @@ type Params struct {
 	Adjust      string  `json:"adjust" enum:"off,ewma,periodic,watch" help:"online adjustment (OJPAP): never, when a GPU's smoothed interference passes θ̄, or every period; watch: trigger as ewma but move nothing (the control that shows how interference falls by itself)"`
 	AdjRetry    bool    `json:"adjust_retry,omitempty" help:"OJPAP: when a GPU's cheapest worker cannot move, try its next-cheapest job's (the spec's retry cheaper-next; the paper moves only the cheapest)"`
 	AdjBalance  bool    `json:"adjust_balance" help:"OJPAP keeps the balance bound θ′ when it moves a worker (Definition 3: every OJPP constraint); off: a worker may leave its siblings for a quieter GPU"`
-	AdjObserved bool    `json:"adjust_observed,omitempty" help:"OJPAP judges moves with the interference each job causes now (its drift, as measured) instead of the matrix alone"`
 	TickS       float64 `json:"tick_s,omitempty" min:"1" max:"1e6" unit:"s" help:"how often interference is observed"`
 	EwmaA       float64 `json:"ewma_a,omitempty" min:"0" max:"1" help:"a of Eq. 18: weight of the past in the smoothed interference"`
 	Cooldown    int     `json:"cooldown_ticks,omitempty" min:"0" max:"1000000" help:"ticks after an adjustment before the next"`
