@@ -17,7 +17,7 @@ import (
 	"github.com/schedlab/schedlab/sim/scenario"
 )
 
-func load(t *testing.T, name string) *scenario.Scenario {
+func load(t testing.TB, name string) *scenario.Scenario {
 	t.Helper()
 	data, ok := scenarios.Read(name)
 	if !ok {

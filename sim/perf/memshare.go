@@ -80,6 +80,21 @@ type MemShareParams struct {
 	Collision    string        `json:"collision" enum:"paper,capacity" help:"when colliding peaks cost κ: whenever two peak at once (paper), or only when the peaks present overflow the GPU (capacity)"`
 	SyncSiblings bool          `json:"sync_siblings,omitempty" help:"a job's workers on one GPU peak together, as one worker with the sum of their extras (ambiguity A2); off: independently"`
 	Drift        Drift         `json:"drift,omitempty" help:"heavy phases in which a job interferes more with its neighbours (spec §5.5); off when delta is 0"`
+	Spike        Spike         `json:"spike,omitempty" help:"start-up spikes: extra interference observed on a GPU just after a worker starts or arrives there (spec §5.5); off when size is 0"`
+}
+
+// Spike is the start-up transient of spec 002 §5.5 (spike_k(t) = ψ for
+// two ticks after a worker starts or arrives on GPU k): the paper says
+// some violations "are instantaneous and then back to the normal level
+// due to the abnormal use of some resources (e.g., startup of jobs)"
+// (§3.5, why OJPAP smooths with an EWMA) but gives no size or length, so
+// the spec's ψ = 0.3 for 2 one-minute ticks is the suggested setting. It
+// is added to the interference a scheduler observes (ObservedInterference
+// via SpikeAt), not to the jobs' progress: a transient of 0.3 for two
+// minutes costs a job at most 0.6 minutes per arrival.
+type Spike struct {
+	Size      float64 `json:"size,omitempty" min:"0" max:"100" help:"ψ: extra slowdown observed on a GPU right after a worker starts or arrives there (spec §5.5: 0.3)"`
+	DurationS float64 `json:"duration_s,omitempty" min:"0" max:"1e8" unit:"s" help:"how long the spike lasts (spec §5.5: two 1-minute ticks, 120 s)"`
 }
 
 // Drift makes interference fluctuate at run time (spec 002 §5.5): time is
@@ -267,6 +282,16 @@ func (m *MemShare) DriftOf(j workload.JobID, t float64) float64 {
 		return 1 + d.Delta
 	}
 	return 1
+}
+
+// SpikeAt is the start-up spike a GPU shows at time now when a worker last
+// started or arrived on it at arrivedS (negative: never).
+func (m *MemShare) SpikeAt(now, arrivedS float64) float64 {
+	sp := m.p.Spike
+	if sp.Size <= 0 || arrivedS < 0 || now < arrivedS || now-arrivedS >= sp.DurationS {
+		return 0
+	}
+	return sp.Size
 }
 
 // NextChange implements Timed: with drift, rates may change at every phase

@@ -298,3 +298,22 @@ type clockState struct {
 }
 
 func (c *clockState) Now() float64 { return c.now }
+
+// A spike shows for DurationS after an arrival and not after; off when
+// its size is 0 or nothing arrived.
+func TestSpikeAt(t *testing.T) {
+	p := DefaultMemShareParams()
+	p.Spike = Spike{Size: 0.3, DurationS: 120}
+	m, err := NewMemShare(*p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ now, at, want float64 }{{100, 0, 0.3}, {119.9, 0, 0.3}, {120, 0, 0}, {500, 0, 0}, {100, -1, 0}, {50, 60, 0}} {
+		if got := m.SpikeAt(c.now, c.at); got != c.want {
+			t.Errorf("SpikeAt(%v, %v) = %v, want %v", c.now, c.at, got, c.want)
+		}
+	}
+	if got := (&MemShare{}).SpikeAt(10, 0); got != 0 {
+		t.Errorf("no spike configured, got %v", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"sync"
 
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -13,19 +14,26 @@ import (
 // scheduler measures some pairs of job types (its profiling runs) and a
 // regression trained on them predicts the rest of the matrix. The paper
 // compares linear, SVR, decision-tree and k-NN regression on system
-// features it does not list; here each type is described by what the
+// features it does not list, and picks the one with the lowest mean
+// absolute error; here each type is described by what the
 // library knows, [α, γ, δ, p], plus a one-hot of its identity (so that a
 // linear model can learn how sensitive and how aggressive each type is),
 // and a pair (victim a, aggressor b) by [f_a, f_b, f_a ⊙ f_b], standardised.
 
+// PredictModels are the regressors PredictMatrix compares, in the order
+// that breaks ties of their leave-one-out errors.
+var PredictModels = []string{"linear", "knn", "svr", "tree"}
+
 // PredictOptions configure PredictMatrix.
 type PredictOptions struct {
-	Model      string  // "linear", "knn" or "best" (the lower leave-one-out error)
+	Model      string  // "linear", "knn", "svr", "tree" or "best" (the lowest leave-one-out error)
 	Measured   float64 // share of the off-diagonal cells measured; the diagonal always is
 	K          int     // neighbours of k-NN; 0 means 3
 	Lambda     float64 // ridge penalty of the linear model; 0 means 1e-3
-	PredictAll bool    // replace the measured cells by predictions too
-	Seed       uint64  // which cells are measured
+	SVR        SVROptions
+	Tree       TreeOptions
+	PredictAll bool   // replace the measured cells by predictions too
+	Seed       uint64 // which cells are measured
 }
 
 // PredictReport says how well the prediction did.
@@ -33,6 +41,8 @@ type PredictReport struct {
 	Measured  int     // cells measured (the training set)
 	LinearLOO float64 // leave-one-out mean absolute error on the measured cells
 	KNNLOO    float64
+	SVRLOO    float64
+	TreeLOO   float64
 	Chosen    string  // the model that filled the matrix
 	MAE       float64 // mean absolute error of the whole predicted matrix against the truth
 	MAEUnseen float64 // the same over the cells not measured (NaN when all were)
@@ -61,19 +71,39 @@ func PredictMatrix(truth [][]float64, types []workload.MemShareType, o PredictOp
 		}
 	}
 	rep := PredictReport{Measured: len(ys)}
-	linear := func(tx [][]float64, ty []float64) predictor { return fitRidge(tx, ty, o.Lambda) }
-	knn := func(tx [][]float64, ty []float64) predictor { return knnPredictor{tx, ty, o.K} }
-	rep.LinearLOO, rep.KNNLOO = looMAE(xs, ys, linear), looMAE(xs, ys, knn)
+	fits := map[string]func([][]float64, []float64) predictor{
+		"linear": func(tx [][]float64, ty []float64) predictor { return fitRidge(tx, ty, o.Lambda) },
+		"knn":    func(tx [][]float64, ty []float64) predictor { return knnPredictor{tx, ty, o.K} },
+		"svr":    func(tx [][]float64, ty []float64) predictor { return fitSVR(tx, ty, o.SVR) },
+		"tree":   func(tx [][]float64, ty []float64) predictor { return fitTree(tx, ty, o.Tree) },
+	}
+	scores := cachedLOO(o, truth, types, func() [4]float64 {
+		var out [4]float64
+		for i, name := range PredictModels {
+			out[i] = looMAE(xs, ys, fits[name])
+		}
+		return out
+	})
+	loo := []*float64{&rep.LinearLOO, &rep.KNNLOO, &rep.SVRLOO, &rep.TreeLOO}
 	rep.Chosen = o.Model
-	if o.Model == "best" || o.Model == "" {
-		rep.Chosen = "linear"
-		if rep.KNNLOO < rep.LinearLOO {
-			rep.Chosen = "knn"
+	if o.Model == "" {
+		rep.Chosen = "best"
+	}
+	bestLOO := math.Inf(1)
+	for i, name := range PredictModels {
+		*loo[i] = scores[i]
+		if o.Model == "best" || o.Model == "" {
+			if *loo[i] < bestLOO { // ties keep the earlier, simpler model
+				bestLOO, rep.Chosen = *loo[i], name
+			}
 		}
 	}
-	fit := linear
-	if rep.Chosen == "knn" {
-		fit = knn
+	if rep.Chosen == "best" {
+		rep.Chosen = "linear" // fewer than two measured cells: nothing to compare
+	}
+	fit, ok := fits[rep.Chosen]
+	if !ok {
+		return nil, PredictReport{}, fmt.Errorf("unknown prediction model %q (want one of %v or best)", o.Model, PredictModels)
 	}
 	model := fit(xs, ys)
 	pred := make([][]float64, n)
@@ -101,6 +131,40 @@ func PredictMatrix(truth [][]float64, types []workload.MemShareType, o PredictOp
 		rep.MAEUnseen = unseen / float64(nUnseen)
 	}
 	return pred, rep, nil
+}
+
+// looCache keeps the leave-one-out errors of recent trainings. They cost
+// far more than the final fit (the SVR's dual converges slowly on these
+// correlated features), and a study asks for the same ones many times:
+// every policy of one seed measures the same cells. The value is a pure
+// function of its key, so sharing it between concurrent runs changes no
+// result.
+var looCache = struct {
+	sync.Mutex
+	m map[string][4]float64
+}{m: map[string][4]float64{}}
+
+// looCacheSize bounds the cache; it is emptied when full.
+const looCacheSize = 512
+
+// cachedLOO returns compute()'s value for these inputs, computing it once.
+func cachedLOO(o PredictOptions, truth [][]float64, types []workload.MemShareType, compute func() [4]float64) [4]float64 {
+	o.Model, o.PredictAll = "", false // neither changes the scores
+	key := fmt.Sprintf("%+v|%v|%+v", o, truth, types)
+	looCache.Lock()
+	v, ok := looCache.m[key]
+	looCache.Unlock()
+	if ok {
+		return v
+	}
+	v = compute()
+	looCache.Lock()
+	if len(looCache.m) >= looCacheSize {
+		clear(looCache.m)
+	}
+	looCache.m[key] = v
+	looCache.Unlock()
+	return v
 }
 
 // measuredCells marks the diagonal and a seeded share of the other cells

@@ -16,12 +16,16 @@ type move struct {
 // adjust is Algorithm 4, OJPAP (spec 002 §3.5): the more interfered half
 // of the active devices, most interfered first, each hands its cheapest
 // worker to the feasible device (τ, θ and balance all checked) where it
-// would suffer least, when that lowers the worse of the two devices' θ;
-// the migration costs of one round stay within budget. rank orders the
+// would suffer least, when that lowers the worse of the two devices' θ
+// (balance: whether the move must also keep θ′);
+// the migration costs of one round stay within budget. With retry (the
+// spec's "retry cheaper-next", off by default to stay literal) a device
+// whose cheapest worker cannot move offers its next-cheapest, and so on.
+// rank orders the
 // devices (the observed EWMA online); nil ranks by the believed θ_k.
-func (p *planner) adjust(budget float64, idleTargets bool, rank []float64) (moves []move) {
+func (p *planner) adjust(budget float64, idleTargets, retry, balance bool, rank []float64) (moves []move) {
 	saved := p.cfg
-	p.cfg.Tau, p.cfg.Theta, p.cfg.Bal = true, true, true
+	p.cfg.Tau, p.cfg.Theta, p.cfg.Bal = true, true, balance
 	defer func() { p.cfg = saved }()
 	score := func(k int) float64 {
 		if rank != nil {
@@ -42,23 +46,58 @@ func (p *planner) adjust(budget float64, idleTargets bool, rank []float64) (move
 		sortByScore(pq, score)
 		src := pq[0]
 		pq = pq[1:]
-		j := p.cheapest(src)
-		if j < 0 || spent+p.info[j].c > budget+eps {
-			continue
-		}
-		before := p.theta(src)
-		p.remove(j, src)
-		after := p.theta(src)
-		dst, pr := p.target(j, src, idleTargets)
-		if dst >= 0 && max(after, pr.theta) < before-eps {
-			p.add(j, dst)
-			spent += p.info[j].c
-			moves = append(moves, move{job: j, from: src, to: dst, cost: p.info[j].c})
-		} else {
-			p.add(j, src)
+		for _, j := range p.byCost(src, retry) {
+			if spent+p.info[j].c > budget+eps {
+				continue
+			}
+			if m, ok := p.tryMove(j, src, idleTargets); ok {
+				spent += m.cost
+				moves = append(moves, m)
+				break
+			}
 		}
 	}
 	return moves
+}
+
+// tryMove moves worker j off src to its best target when that lowers the
+// worse of the two devices' θ below src's θ before; else it leaves it.
+func (p *planner) tryMove(j workload.JobID, src int, idleTargets bool) (move, bool) {
+	before := p.theta(src)
+	p.remove(j, src)
+	after := p.theta(src)
+	dst, pr := p.target(j, src, idleTargets)
+	if dst >= 0 && max(after, pr.theta) < before-eps {
+		p.add(j, dst)
+		return move{job: j, from: src, to: dst, cost: p.info[j].c}, true
+	}
+	p.add(j, src)
+	return move{}, false
+}
+
+// byCost lists the candidates to move off device k: its cheapest worker
+// only, or with all every distinct job on it, cheapest first.
+func (p *planner) byCost(k int, all bool) []workload.JobID {
+	first := p.cheapest(k)
+	if first < 0 {
+		return nil
+	}
+	if !all {
+		return []workload.JobID{first}
+	}
+	var js []workload.JobID
+	for _, j := range p.dev[k].w {
+		if !containsJob(js, j) {
+			js = append(js, j)
+		}
+	}
+	sort.SliceStable(js, func(a, b int) bool {
+		if js[a] == first || js[b] == first {
+			return js[a] == first && js[b] != first
+		}
+		return p.info[js[a]].c < p.info[js[b]].c
+	})
+	return js
 }
 
 func sortByScore(ks []int, score func(int) float64) {

@@ -23,10 +23,15 @@ func init() {
 			return 1 / (1 + degradation(c))
 		}},
 		{Name: "belief_mae", Doc: "mean absolute error of the interference matrix the policy planned with, against the true one", Fn: beliefMAE},
+		{Name: "belief_loo", Doc: "leave-one-out mean absolute error, on the measured cells, of the regression that predicted the interference matrix (AIP's model-selection score)", Fn: firstOf("ojpp/belief_loo")},
 		{Name: "migration_overhead", Doc: "OJPAP's migration downtime over ΣJCT (Fig. 10's migration cost)", Fn: migrationOverhead},
 		{Name: "quiet_crossings", Doc: "OJPAP: ticks at which a GPU's raw interference passed θ̄ without triggering an adjustment (Fig. 10's t2)", Fn: lastOf("ojpp/quiet_crossings")},
 		{Name: "adjustments", Doc: "OJPAP: adjustments run", Fn: countOf("ojpp/adjust_moves")},
+		{Name: "moves_per_adjustment", Doc: "OJPAP: workers moved per adjustment, on average", Fn: meanOf("ojpp/adjust_moves")},
 		{Name: "adjust_drop", Doc: "OJPAP: mean relative fall of the mean observed interference across an adjustment", Fn: meanOf("ojpp/adjust_drop")},
+		{Name: "adjust_drop_max", Doc: "OJPAP: mean relative fall of the worst GPU's observed interference across an adjustment", Fn: meanOf("ojpp/adjust_drop_max")},
+		{Name: "adjust_drop_hot", Doc: "OJPAP: mean relative fall, across an adjustment, of the mean observed interference of the GPUs whose smoothed value had passed θ̄", Fn: meanOf("ojpp/adjust_drop_hot")},
+		{Name: "adjust_drop_10", Doc: "OJPAP: mean relative fall of the mean observed interference from just before an adjustment to its lowest in the next 10 ticks (spec 002 §6.8)", Fn: meanOf("ojpp/adjust_drop_10")},
 		{Name: "gpu_reduction", Doc: "1 − GPUs used / Σ workers: GPUs saved against one GPU per worker (Table 5)", Fn: gpuReduction},
 	} {
 		metrics.Register(d)
@@ -141,6 +146,16 @@ func lastOf(name string) func(metrics.Context) float64 {
 			return math.NaN()
 		}
 		return 0
+	}
+}
+
+// firstOf is the first value of a series; NaN when there is none.
+func firstOf(name string) func(metrics.Context) float64 {
+	return func(c metrics.Context) float64 {
+		if s := series(c, name); s != nil && len(s.V) > 0 {
+			return s.V[0]
+		}
+		return math.NaN()
 	}
 }
 

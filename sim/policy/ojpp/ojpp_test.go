@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -335,16 +336,16 @@ func TestAdjustByHand(t *testing.T) {
 		return pl
 	}
 	pl := setup()
-	moves := pl.adjust(60, true, nil)
+	moves := pl.adjust(60, true, false, true, nil)
 	if len(moves) != 1 || moves[0].job != 0 || moves[0].to != 2 || pl.theta(0) != 0 {
 		t.Errorf("idle targets: moves %+v, θ_0 = %v", moves, pl.theta(0))
 	}
 	pl = setup()
-	if moves := pl.adjust(10, true, nil); len(moves) != 0 {
+	if moves := pl.adjust(10, true, false, true, nil); len(moves) != 0 {
 		t.Errorf("budget 10 s: moves %+v, want none", moves)
 	}
 	pl = setup()
-	moves = pl.adjust(60, false, nil)
+	moves = pl.adjust(60, false, false, true, nil)
 	// θ̄ = 0.2 refuses ResNet beside CNN (0.37): no feasible target.
 	if len(moves) != 0 {
 		t.Errorf("no idle targets: moves %+v, want none (ResNet|CNN = 0.37 > θ̄)", moves)
@@ -520,5 +521,61 @@ func TestSyncSiblingsPlacement(t *testing.T) {
 	}
 	if got := pl.memory(pl.dev[0].w); math.Abs(got-(0.12+0.24+0.48)) > 1e-9 {
 		t.Errorf("memory %v, want 0.84", got)
+	}
+}
+
+// What blocks Algorithm 4 in Fig. 10, by hand: a two-worker ResNet job
+// has a worker beside a VGG19 on each of GPUs 0 and 1 (both suffer 1.22).
+// On GPU 0 the cheapest worker is ResNet's (12 s against 30 s), but alone
+// on an idle GPU it would run at 0 while its sibling stays at 1.22, which
+// breaks θ′ = 0.1: nothing moves. Without the balance bound for moves it
+// goes; with retry the VGG19 (one worker, nothing to unbalance) goes instead.
+func TestAdjustBalanceBlocks(t *testing.T) {
+	m := memshare(t)
+	jobs := mkJobs(t, m, "ResNet", 2, "VGG19", 1, "VGG19", 1)
+	setup := func() *planner {
+		pl := newPlanner(m, preset(t, "ojpap").config(), jobs, 4)
+		pl.add(0, 0)
+		pl.add(1, 0)
+		pl.add(0, 1)
+		pl.add(2, 1)
+		return pl
+	}
+	if moves := setup().adjust(60, true, false, true, nil); len(moves) != 0 {
+		t.Errorf("with θ′: moves %+v, want none", moves)
+	}
+	if moves := setup().adjust(60, true, false, false, nil); len(moves) != 1 || moves[0].job != 0 || moves[0].from != 0 {
+		t.Errorf("without θ′: moves %+v, want ResNet off GPU 0", moves)
+	}
+	pl := setup()
+	if moves := pl.adjust(60, true, true, true, nil); len(moves) != 1 || moves[0].job != 1 || pl.theta(0) != 0 {
+		t.Errorf("retry: moves %+v, θ_0 = %v; want the VGG19 off GPU 0", moves, pl.theta(0))
+	}
+}
+
+// Algorithm 2's "min(v_i) = 0" by hand: an AlexNet holds GPU 0; a LeNet
+// job of two workers comes. Its first worker fits beside the AlexNet
+// (slowdown 0.12), the second does not (τ of LeNet, LeNet, AlexNet is
+// 0.111 > 0.1), so Phase 1 fails. Read leniently, Phase 2 repeats the
+// first choice and opens GPU 1 for the second worker: spread 0.12 > θ′,
+// flagged as forced. Read literally, 0.12 is more than θ′ from 0, so the
+// first worker opens GPU 1 and the second, which would suffer 0.18 beside
+// its sibling, opens GPU 2: balanced.
+func TestStrictBalanceByHand(t *testing.T) {
+	m := memshare(t)
+	jobs := mkJobs(t, m, "AlexNet", 1, "LeNet", 2)
+	for _, strict := range []bool{false, true} {
+		p := preset(t, "ojpp")
+		p.StrictBal = strict
+		pl := newPlanner(m, p.config(), jobs, 4)
+		pl.add(0, 0)
+		devs, forced := pl.placeJob(1)
+		want, wantForced := []int{0, 1}, true
+		if strict {
+			want, wantForced = []int{1, 2}, false
+		}
+		if !slices.Equal(devs, want) || forced != wantForced {
+			t.Errorf("strict %v: devices %v, forced %v; want %v, %v", strict, devs, forced, want, wantForced)
+		}
 	}
 }

@@ -18,7 +18,23 @@ type online struct {
 	lastAdj   int
 	adjusted  bool
 	nextTickS float64
-	quiet     int // ticks whose raw θ passed θ̄ without an adjustment
+	quiet     int       // ticks whose raw θ passed θ̄ without an adjustment
+	arrived   []float64 // when a worker last started or arrived on each GPU (−1: never), for start-up spikes
+	// The mean observed θ just before the last adjustment and the lowest
+	// since, over the following followTicks ticks (the spec's "within 10
+	// ticks"); follow counts down those ticks.
+	followBefore, followMin float64
+	follow                  int
+}
+
+// followTicks is how long after an adjustment its effect is watched
+// (spec 002 §6.8: mean θ falls by ≥ 30% within 10 ticks).
+const followTicks = 10
+
+func (st *online) arrive(now float64, gpus ...int) {
+	for _, g := range gpus {
+		st.arrived[g] = now
+	}
 }
 
 // tick observes interference every tick_s while jobs run, updates the
@@ -42,21 +58,47 @@ func (o *Policy) tick(s *engine.State, pl *planner) error {
 	if maxRaw > o.p.ThetaMax+eps && !adjust {
 		st.quiet++
 	}
+	mean := o.meanObserved(s, pl, nil)
 	if s.Recording() {
 		s.Record("ojpp/max_theta", -1, maxRaw)
-		s.Record("ojpp/mean_theta", -1, o.meanObserved(s, pl))
+		s.Record("ojpp/mean_theta", -1, mean)
 		s.Record("ojpp/max_ewma", -1, maxEwma)
 		s.Record("ojpp/quiet_crossings", -1, float64(st.quiet))
 	}
-	if adjust {
-		before := o.meanObserved(s, pl)
-		if err := o.applyAdjust(s, pl); err != nil {
-			return err
-		}
-		if after := o.meanObserved(s, pl); before > 0 && s.Recording() {
-			s.Record("ojpp/adjust_drop", -1, 1-after/before)
+	if st.follow > 0 {
+		st.followMin = min(st.followMin, mean)
+		if st.follow--; st.follow == 0 && st.followBefore > 0 && s.Recording() {
+			s.Record("ojpp/adjust_drop_10", -1, 1-st.followMin/st.followBefore)
 		}
 	}
+	if adjust {
+		return o.adjustAndMeasure(s, pl, mean)
+	}
+	return s.WakeAt(st.nextTickS)
+}
+
+// adjustAndMeasure runs Algorithm 4 and records how much it lowered the
+// observed interference at once: over all active GPUs (mean), on the
+// worst GPU (max), and on the GPUs whose smoothed θ had passed θ̄ (hot);
+// then it starts watching the next followTicks ticks.
+func (o *Policy) adjustAndMeasure(s *engine.State, pl *planner, before float64) error {
+	st := o.online
+	hot := make([]bool, len(pl.dev))
+	for k := range hot {
+		hot[k] = st.seen[k] && len(pl.dev[k].w) > 0 && st.ewma[k] > o.p.ThetaMax+eps
+	}
+	maxBefore, hotBefore := o.maxObserved(s, pl), o.meanObserved(s, pl, hot)
+	if err := o.applyAdjust(s, pl); err != nil {
+		return err
+	}
+	if s.Recording() && before > 0 {
+		s.Record("ojpp/adjust_drop", -1, 1-o.meanObserved(s, pl, nil)/before)
+		s.Record("ojpp/adjust_drop_max", -1, 1-o.maxObserved(s, pl)/maxBefore)
+		if hotBefore > 0 {
+			s.Record("ojpp/adjust_drop_hot", -1, 1-o.meanObserved(s, pl, hot)/hotBefore)
+		}
+	}
+	st.followBefore, st.followMin, st.follow = before, before, followTicks
 	return s.WakeAt(st.nextTickS)
 }
 
@@ -76,14 +118,29 @@ func (o *Policy) deviceTheta(s *engine.State, pl *planner, k int) float64 {
 		}
 		theta = max(theta, o.truth.ObservedInterference(s, a, co))
 	}
+	if len(ws) > 0 {
+		theta += o.truth.SpikeAt(s.Now(), o.online.arrived[k])
+	}
 	return theta
 }
 
-// meanObserved is the mean observed θ over the active devices.
-func (o *Policy) meanObserved(s *engine.State, pl *planner) float64 {
-	sum, n := 0.0, 0
+// maxObserved is the worst observed θ over the devices.
+func (o *Policy) maxObserved(s *engine.State, pl *planner) float64 {
+	m := 0.0
 	for k := range pl.dev {
 		if len(pl.dev[k].w) > 0 {
+			m = max(m, o.deviceTheta(s, pl, k))
+		}
+	}
+	return m
+}
+
+// meanObserved is the mean observed θ over the active devices, or over
+// those of them marked in only (nil: all).
+func (o *Policy) meanObserved(s *engine.State, pl *planner, only []bool) float64 {
+	sum, n := 0.0, 0
+	for k := range pl.dev {
+		if len(pl.dev[k].w) > 0 && (only == nil || only[k]) {
 			sum += o.deviceTheta(s, pl, k)
 			n++
 		}
@@ -119,7 +176,7 @@ func (o *Policy) due(maxEwma float64) bool {
 		return false
 	}
 	switch o.p.Adjust {
-	case "ewma":
+	case "ewma", "watch":
 		return maxEwma > o.p.ThetaMax+eps
 	case "periodic":
 		return st.ticks%o.p.PeriodTicks == 0
@@ -132,7 +189,10 @@ func (o *Policy) due(maxEwma float64) bool {
 func (o *Policy) applyAdjust(s *engine.State, pl *planner) error {
 	st := o.online
 	st.adjusted, st.lastAdj = true, st.ticks
-	moves := pl.adjust(o.p.MigBudgetS, o.p.IdleTargets, st.ewma)
+	if o.p.Adjust == "watch" {
+		return nil
+	}
+	moves := pl.adjust(o.p.MigBudgetS, o.p.IdleTargets, o.p.AdjRetry, o.p.AdjBalance, st.ewma)
 	for i, m := range moves {
 		if firstMove(moves, m.job) != i {
 			continue
@@ -146,6 +206,11 @@ func (o *Policy) applyAdjust(s *engine.State, pl *planner) error {
 		opts := engine.ActionOptions{OverheadS: m.cost, NoOverhead: m.cost == 0}
 		if err := s.Migrate(m.job, gpus, opts); err != nil {
 			return fmt.Errorf("ojpap: %w", err)
+		}
+		for _, x := range moves {
+			if x.job == m.job {
+				st.arrive(s.Now(), x.to)
+			}
 		}
 		st.downtimeS += m.cost
 	}

@@ -16,11 +16,17 @@ const eps = 1e-9
 type Config struct {
 	TauMax, ThetaMax, ThetaBal float64 // τ̄, θ̄, θ′
 	Tau, Theta, Bal            bool    // which of Eqs. 5, 7, 8 are in C
-	Order                      string  // "bfd" or "gregarious"
-	Select                     string  // "min-theta" or "best-fit"
-	Memory                     string  // "opportunistic", "average" or "peak"
-	Separate                   bool    // a job's workers on distinct GPUs (§6.7)
-	Dedicated                  bool    // one GPU per worker, no sharing
+	// StrictBal is Algorithm 2 read literally (ambiguity A8): when a job
+	// cannot fit on active devices its placement restarts with
+	// "min(v_i) = 0", so in that second phase each of its workers must
+	// stay within θ′ of zero, the slowdown of a worker alone on a new
+	// device; off, the restart keeps only the spread of the workers placed.
+	StrictBal bool
+	Order     string // "bfd" or "gregarious"
+	Select    string // "min-theta" or "best-fit"
+	Memory    string // "opportunistic", "average" or "peak"
+	Separate  bool   // a job's workers on distinct GPUs (§6.7)
+	Dedicated bool   // one GPU per worker, no sharing
 }
 
 // jobInfo is what the planner knows of a job: its type's parameters.
@@ -48,13 +54,14 @@ type planner struct {
 	dev   []device
 	where [][]int // by job: the device of each placed worker
 	ws    []workload.JobID
-	slow  []float64 // scratch of try
-	sync  bool      // a job's workers on a device peak together (memshare's sync_siblings)
+	slow  []float64      // scratch of try
+	sync  bool           // a job's workers on a device peak together (memshare's sync_siblings)
+	floor workload.JobID // the job whose balance counts a slowdown of 0 (strict phase 2), or −1
 }
 
 func newPlanner(ms *perf.MemShare, cfg Config, jobs []workload.Job, gpus int) *planner {
 	p := &planner{ms: ms, cfg: cfg, info: make([]jobInfo, len(jobs)), dev: make([]device, gpus), where: make([][]int, len(jobs)),
-		sync: ms.Params().SyncSiblings}
+		sync: ms.Params().SyncSiblings, floor: -1}
 	for i := range jobs {
 		k, _ := ms.TypeIndex(jobs[i].Model)
 		t := ms.Type(k)
@@ -227,6 +234,9 @@ func (p *planner) balanced(ws []workload.JobID, slow []float64, k int) bool {
 			continue
 		}
 		lo, hi := slow[i], slow[i]
+		if q == p.floor {
+			lo = 0
+		}
 		for x, r := range ws {
 			if r == q {
 				lo, hi = min(lo, slow[x]), max(hi, slow[x])
@@ -339,6 +349,13 @@ func (p *planner) idle() int {
 // the job's balance (allowed and flagged, ambiguity A9), or nil when the
 // cluster has no idle device left (the placement is rolled back).
 func (p *planner) placeJob(j workload.JobID) (devs []int, forced bool) {
+	if p.cfg.StrictBal && p.cfg.Bal && !p.cfg.Dedicated {
+		if p.placeActive(j) {
+			return append([]int(nil), p.where[j]...), false
+		}
+		p.floor = j // Phase 2: min(v_i) = 0
+		defer func() { p.floor = -1 }()
+	}
 	for range p.info[j].omega {
 		k := -1
 		if !p.cfg.Dedicated {
@@ -348,14 +365,33 @@ func (p *planner) placeJob(j workload.JobID) (devs []int, forced bool) {
 			k = p.idle()
 		}
 		if k < 0 {
-			for _, d := range append([]int(nil), p.where[j]...) {
-				p.remove(j, d)
-			}
+			p.unplace(j)
 			return nil, false
 		}
 		p.add(j, k)
 	}
 	return append([]int(nil), p.where[j]...), p.cfg.Bal && p.spread(j) > p.cfg.ThetaBal+eps
+}
+
+// placeActive is Phase 1 of Algorithm 2: every worker of job j on an
+// active device, or none (false, the job's workers removed again).
+func (p *planner) placeActive(j workload.JobID) bool {
+	for range p.info[j].omega {
+		k := p.choose(j)
+		if k < 0 {
+			p.unplace(j)
+			return false
+		}
+		p.add(j, k)
+	}
+	return true
+}
+
+// unplace removes every placed worker of job j.
+func (p *planner) unplace(j workload.JobID) {
+	for _, d := range append([]int(nil), p.where[j]...) {
+		p.remove(j, d)
+	}
 }
 
 // bfdLess is the BFD order of spec 002 §3.0: α, then peak memory γ + δ,

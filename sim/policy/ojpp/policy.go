@@ -34,15 +34,22 @@ type Params struct {
 	Order       string  `json:"order" enum:"bfd,gregarious" help:"job order: best-fit decreasing (α, then peak memory, then workers) or gregarious (least collision-prone first, Algorithm 3)"`
 	Select      string  `json:"select" enum:"min-theta,best-fit" help:"device for each worker: the lowest potential interference, or the tightest fit"`
 	Memory      string  `json:"memory" enum:"opportunistic,average,peak" help:"memory a GPU must hold: bases plus one peak (Eq. 3), bases only, or every peak"`
+	StrictBal   bool    `json:"balance_strict,omitempty" help:"Algorithm 2 literally (line 11, min(v_i) = 0): a job that does not fit on the GPUs in use is placed again with every worker within θ′ of a worker alone on a new GPU, i.e. slowdown ≤ θ′ (ambiguity A8); off: only the spread among the workers placed counts"`
 	Separate    bool    `json:"separate_gpus,omitempty" help:"put a job's workers on distinct GPUs (anti-affinity, spec §6.7)"`
 	Dedicated   bool    `json:"dedicated,omitempty" help:"one GPU per worker, no sharing (the paper's reference for saved GPUs)"`
-	Belief      string  `json:"belief" enum:"true,noisy,linear,knn,best" help:"interference matrix the policy plans with: the true one; the true one plus noise of mean absolute error ε; or predicted from a measured share of its cells by ridge regression, k-NN, or whichever has the lower leave-one-out error (spec §4)"`
+	Belief      string  `json:"belief" enum:"true,noisy,linear,knn,svr,tree,best" help:"interference matrix the policy plans with: the true one; the true one plus noise of mean absolute error ε; or predicted from a measured share of its cells by ridge regression, k-NN, linear ε-SVR, a regression tree, or whichever of the four has the lowest leave-one-out error (spec §4)"`
+	SVRC        float64 `json:"svr_c,omitempty" min:"0" max:"1e6" help:"C of the ε-SVR prediction: the larger, the less its weights are shrunk (spec §4.2: 1)"`
+	SVREps      float64 `json:"svr_epsilon,omitempty" min:"0" max:"10" help:"ε of the ε-SVR prediction: errors smaller than this cost nothing (spec §4.2: 0.01)"`
+	TreeDepth   int     `json:"tree_depth,omitempty" min:"1" max:"20" help:"most splits on a path of the regression-tree prediction (spec §4.2: 4)"`
+	TreeLeaf    int     `json:"tree_min_leaf,omitempty" min:"1" max:"100" help:"fewest measured cells a leaf of the regression tree keeps (spec §4.2: 2)"`
 	MeasuredSh  float64 `json:"measured_share,omitempty" min:"0" max:"1" help:"share of the matrix's off-diagonal cells measured to train the prediction (the diagonal always is)"`
 	PredictAll  bool    `json:"predict_all,omitempty" help:"use predictions for the measured cells too (the paper's Fig. 11 predicts the whole matrix)"`
 	Noise       float64 `json:"noise,omitempty" min:"0" max:"10" help:"ε of the noisy belief"`
 	NoiseSeed   uint64  `json:"noise_seed,omitempty" help:"seed of the noisy belief's draws (added to the run's seed)"`
 	NoiseRel    bool    `json:"noise_relative,omitempty" help:"noise relative to each cell instead of absolute"`
-	Adjust      string  `json:"adjust" enum:"off,ewma,periodic" help:"online adjustment (OJPAP): never, when a GPU's smoothed interference passes θ̄, or every period"`
+	Adjust      string  `json:"adjust" enum:"off,ewma,periodic,watch" help:"online adjustment (OJPAP): never, when a GPU's smoothed interference passes θ̄, or every period; watch: trigger as ewma but move nothing (the control that shows how interference falls by itself)"`
+	AdjRetry    bool    `json:"adjust_retry,omitempty" help:"OJPAP: when a GPU's cheapest worker cannot move, try its next-cheapest job's (the spec's retry cheaper-next; the paper moves only the cheapest)"`
+	AdjBalance  bool    `json:"adjust_balance" help:"OJPAP keeps the balance bound θ′ when it moves a worker (Definition 3: every OJPP constraint); off: a worker may leave its siblings for a quieter GPU"`
 	TickS       float64 `json:"tick_s,omitempty" min:"1" max:"1e6" unit:"s" help:"how often interference is observed"`
 	EwmaA       float64 `json:"ewma_a,omitempty" min:"0" max:"1" help:"a of Eq. 18: weight of the past in the smoothed interference"`
 	Cooldown    int     `json:"cooldown_ticks,omitempty" min:"0" max:"1000000" help:"ticks after an adjustment before the next"`
@@ -52,16 +59,17 @@ type Params struct {
 }
 
 func (p Params) config() Config {
-	return Config{TauMax: p.TauMax, ThetaMax: p.ThetaMax, ThetaBal: p.ThetaBal, Tau: p.Collision, Theta: p.Interfere, Bal: p.Balance,
+	return Config{TauMax: p.TauMax, ThetaMax: p.ThetaMax, ThetaBal: p.ThetaBal, Tau: p.Collision, Theta: p.Interfere, Bal: p.Balance, StrictBal: p.StrictBal,
 		Order: p.Order, Select: p.Select, Memory: p.Memory, Separate: p.Separate, Dedicated: p.Dedicated}
 }
 
 // defaults is OJPP with the paper's default thresholds (τ̄, θ̄, θ′) =
-// (0.1, 0.2, 0.1) (§5.2) and the spec's online settings (§1.5, §3.5).
+// (0.1, 0.2, 0.1) (§5.2), the spec's regressors (§4.2) and its online
+// settings (§1.5, §3.5).
 func defaults() Params {
 	return Params{TauMax: 0.1, ThetaMax: 0.2, ThetaBal: 0.1, Collision: true, Interfere: true, Balance: true,
 		Order: "gregarious", Select: "min-theta", Memory: "opportunistic", Belief: "true", Adjust: "off",
-		MeasuredSh: 0.5, TickS: 60, EwmaA: 0.8, Cooldown: 10, PeriodTicks: 30, MigBudgetS: 60, IdleTargets: true}
+		MeasuredSh: 0.5, SVRC: 1, SVREps: 0.01, TreeDepth: 4, TreeLeaf: 2, TickS: 60, EwmaA: 0.8, Cooldown: 10, PeriodTicks: 30, MigBudgetS: 60, IdleTargets: true, AdjBalance: true}
 }
 
 // Policy places each pending job's workers with the configured algorithm
@@ -93,26 +101,32 @@ func (o *Policy) init(s *engine.State) error {
 	switch o.p.Belief {
 	case "noisy":
 		o.belief = ms.WithMatrix(perf.NoisyMatrix(ms.Matrix(), o.p.Noise, o.p.NoiseRel, seed))
-	case "linear", "knn", "best":
+	case "linear", "knn", "svr", "tree", "best":
 		types := make([]workload.MemShareType, ms.NumTypes())
 		for i := range types {
 			types[i] = ms.Type(i)
 		}
-		m, rep, err := perf.PredictMatrix(ms.Matrix(), types, perf.PredictOptions{Model: o.p.Belief, Measured: o.p.MeasuredSh, PredictAll: o.p.PredictAll, Seed: seed})
+		m, rep, err := perf.PredictMatrix(ms.Matrix(), types, perf.PredictOptions{Model: o.p.Belief, Measured: o.p.MeasuredSh, PredictAll: o.p.PredictAll, Seed: seed,
+			SVR: perf.SVROptions{C: o.p.SVRC, Epsilon: o.p.SVREps}, Tree: perf.TreeOptions{MaxDepth: o.p.TreeDepth, MinLeaf: o.p.TreeLeaf}})
 		if err != nil {
 			return err
 		}
 		o.belief = ms.WithMatrix(m)
 		if s.Recording() {
-			s.Log(-1, "interference predicted by %s from %d measured cells: leave-one-out error linear %.3f, k-NN %.3f; error against the true matrix %.3f (%.3f on the cells not measured)",
-				rep.Chosen, rep.Measured, rep.LinearLOO, rep.KNNLOO, rep.MAE, rep.MAEUnseen)
+			s.Log(-1, "interference predicted by %s from %d measured cells: leave-one-out error linear %.3f, k-NN %.3f, SVR %.3f, tree %.3f; error against the true matrix %.3f (%.3f on the cells not measured)",
+				rep.Chosen, rep.Measured, rep.LinearLOO, rep.KNNLOO, rep.SVRLOO, rep.TreeLOO, rep.MAE, rep.MAEUnseen)
+			s.Record("ojpp/belief_loo", -1, looOf(rep))
 		}
 	}
 	if o.belief != ms && s.Recording() {
 		s.Record("ojpp/belief_mae", -1, matrixMAE(o.belief.Matrix(), ms.Matrix()))
 	}
 	if o.p.Adjust != "off" {
-		o.online = &online{ewma: make([]float64, len(s.Cluster().GPUs)), seen: make([]bool, len(s.Cluster().GPUs))}
+		n := len(s.Cluster().GPUs)
+		o.online = &online{ewma: make([]float64, n), seen: make([]bool, n), arrived: make([]float64, n)}
+		for g := range o.online.arrived {
+			o.online.arrived[g] = -1
+		}
 	}
 	return nil
 }
@@ -154,6 +168,9 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 		if err := s.Start(j, gpus, engine.ActionOptions{}); err != nil {
 			return fmt.Errorf("ojpp: %w", err)
 		}
+		if o.online != nil {
+			o.online.arrive(s.Now(), devs...)
+		}
 		if s.Recording() {
 			s.Log(j, "placed %s: %s%s", workers(len(devs)), pl.describe(devs), forcedNote(forced))
 		}
@@ -162,6 +179,19 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 		return o.tick(s, pl)
 	}
 	return nil
+}
+
+// looOf is the leave-one-out error of the model that filled the matrix.
+func looOf(r perf.PredictReport) float64 {
+	switch r.Chosen {
+	case "knn":
+		return r.KNNLOO
+	case "svr":
+		return r.SVRLOO
+	case "tree":
+		return r.TreeLOO
+	}
+	return r.LinearLOO
 }
 
 // matrixMAE is the mean absolute difference of two matrices.
