@@ -140,7 +140,7 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 		}
 		return out
 	}
-	pairs, err := pack.Match(mk(placed), mk(waiting), t.table, pack.Options{Objective: pack.Objective(t.p.Objective), MinCombined: t.p.MinCombined, Hungarian: t.p.PackSolver == "hungarian"})
+	pairs, err := pack.Match(mk(placed), mk(waiting), t.table, pack.Options{Objective: pack.Objective(t.p.Objective), MinCombined: t.p.MinCombined, Solver: pack.Solver(t.p.PackSolver)})
 	if err != nil {
 		return nil, err
 	}
