@@ -140,7 +140,8 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 		}
 		return out
 	}
-	pairs, err := pack.Match(mk(placed), mk(waiting), t.table, pack.Options{Objective: pack.Objective(t.p.Objective), MinCombined: t.p.MinCombined, Solver: pack.Solver(t.p.PackSolver)})
+	o := pack.Options{Objective: pack.Objective(t.p.Objective), MinCombined: t.p.MinCombined, Solver: pack.Solver(t.p.PackSolver), Keep: sharing(s)}
+	pairs, err := pack.Match(mk(placed), mk(waiting), t.table, o)
 	if err != nil {
 		return nil, err
 	}
@@ -157,6 +158,19 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 		kept = append(kept, pr)
 	}
 	return kept, nil
+}
+
+// sharing says whether two jobs share GPUs now, so that packing can keep
+// such pairs among equally good ones (fewer guests move).
+func sharing(s *engine.State) func(a, b workload.JobID) bool {
+	return func(a, b workload.JobID) bool {
+		for _, g := range s.GPUsOf(a) {
+			if slices.Contains(s.JobsOn(g), b) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // onNodes says whether ok accepts the node of every location.

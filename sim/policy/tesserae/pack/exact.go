@@ -2,6 +2,7 @@ package pack
 
 import (
 	"math"
+	"slices"
 
 	"github.com/schedlab/schedlab/sim/solver/match"
 )
@@ -31,9 +32,9 @@ func tieBase(n, m int) int64 {
 // a later guest for an earlier unmatched one of the same model keeps the
 // weight and raises the tie-break). At most one augmentation per host
 // over a graph of a dozen bucket nodes: microseconds where the job-level
-// Hungarian takes tens of milliseconds. Hosts of a bucket take guests in
-// host order, so among equal optima only which of several interchangeable
-// hosts takes which guest can differ from the Hungarian's choice.
+// Hungarian takes tens of milliseconds. Among equal optima only which of
+// several same-model hosts takes which guest can differ from the
+// Hungarian's choice (see handOut).
 func matchExact(hosts, guests []Job, t *Table, o Options) []Pair {
 	n, m := len(hosts), len(guests)
 	if n == 0 || m == 0 {
@@ -51,17 +52,57 @@ func matchExact(hosts, guests []Job, t *Table, o Options) []Pair {
 		}
 	}
 	f.solve()
+	return f.handOut(hosts, guests, t, o)
+}
+
+// handOut turns the flow into pairs. Bucket pair (i, k) gets x[i][k]
+// pairs from bucket i's hosts and the matched prefix of bucket k's
+// guests: first the pairs o.Keep names (they share GPUs now, so keeping
+// them moves no guest), then the rest in host order and guest order.
+// Every choice here has the same weight and the same guests.
+func (f *bucketFlow) handOut(hosts, guests []Job, t *Table, o Options) []Pair {
+	hostTaken := make([]bool, len(hosts))
+	guestTaken := make([]bool, len(guests))
+	left := make([][]int, len(f.hb))
+	for i := range f.hb {
+		left[i] = slices.Clone(f.x[i])
+	}
 	var out []Pair
-	used := make([]int, len(gb)) // guests of each bucket handed out so far
-	for i, b := range hb {
-		next := 0 // hosts of bucket i handed out so far
-		for k := range gb {
-			for x := 0; x < f.x[i][k]; x++ {
-				h, q := hosts[b[next]], guests[gb[k][used[k]]]
-				next++
-				used[k]++
-				c, s, _ := Score(h, q, t, o)
-				out = append(out, Pair{Host: h.ID, Guest: q.ID, Combined: c, Score: s})
+	take := func(h, g int) {
+		hostTaken[h], guestTaken[g] = true, true
+		c, s, _ := Score(hosts[h], guests[g], t, o)
+		out = append(out, Pair{Host: hosts[h].ID, Guest: guests[g].ID, Combined: c, Score: s})
+	}
+	if o.Keep != nil {
+		for i, hs := range f.hb {
+			for _, h := range hs {
+				for k, gs := range f.gb {
+					if left[i][k] == 0 || hostTaken[h] {
+						continue
+					}
+					for _, g := range gs[:f.gUsed[k]] {
+						if !guestTaken[g] && o.Keep(hosts[h].ID, guests[g].ID) {
+							take(h, g)
+							left[i][k]--
+							break
+						}
+					}
+				}
+			}
+		}
+	}
+	for i, hs := range f.hb {
+		next := 0
+		for k, gs := range f.gb {
+			q := 0
+			for ; left[i][k] > 0; left[i][k]-- {
+				for hostTaken[hs[next]] {
+					next++
+				}
+				for guestTaken[gs[q]] {
+					q++
+				}
+				take(hs[next], gs[q])
 			}
 		}
 	}

@@ -110,6 +110,11 @@ func TestExactAgainstHungarianAndBruteForce(t *testing.T) {
 		tab, placed, pending := randomCase(r, 1+r.IntN(4), 1+r.IntN(5), 1+r.IntN(7))
 		o := Options{Objective: []Objective{Combined, Gain}[trial%2], MinCombined: []float64{0, 0.9}[trial%3/2]}
 		want := bruteFolded(placed, pending, tab, o)
+		if trial%2 == 1 {
+			// Current pairs to keep (the exact solver may only pick them
+			// among equal optima).
+			o.Keep = func(h, g workload.JobID) bool { return (int(h)*7+int(g))%3 == 0 }
+		}
 		for _, sv := range []Solver{Exact, Hungarian} {
 			o.Solver = sv
 			got, err := Match(placed, pending, tab, o)
@@ -145,6 +150,27 @@ func TestExactAgainstHungarianLarge(t *testing.T) {
 		if vals[0] != vals[1] {
 			t.Fatalf("trial %d: exact %d, hungarian %d", trial, vals[0], vals[1])
 		}
+	}
+}
+
+// Among interchangeable hosts, the exact solver gives a guest the host it
+// shares GPUs with now.
+func TestExactKeepsCurrentPairs(t *testing.T) {
+	tab := &Table{GPUs: []int{1}, Models: []string{"a", "b"}, T: [][][]float64{{{0.6, 0.5}, {0.5, 0.6}}}}
+	placed := []Job{{ID: 0, Model: "a", GPUs: 1}, {ID: 1, Model: "a", GPUs: 1}, {ID: 2, Model: "a", GPUs: 1}}
+	pending := []Job{{ID: 10, Model: "a", GPUs: 1}, {ID: 11, Model: "a", GPUs: 1}}
+	now := map[workload.JobID]workload.JobID{2: 10, 0: 11}
+	o := Options{Objective: Combined, Keep: func(h, g workload.JobID) bool { return now[h] == g }}
+	got, err := Match(placed, pending, tab, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != (Pair{Host: 0, Guest: 11, Combined: 1.2, Score: 1.2}) || got[1].Host != 2 || got[1].Guest != 10 {
+		t.Fatalf("pairs %v, want 0+11 and 2+10 (the current pairs)", got)
+	}
+	o.Keep = nil
+	if got, _ := Match(placed, pending, tab, o); got[0].Host != 0 || got[0].Guest != 10 || got[1].Host != 1 {
+		t.Fatalf("without Keep: pairs %v, want 0+10 and 1+11 (host and guest order)", got)
 	}
 }
 

@@ -36,6 +36,10 @@ type Options struct {
 	Objective   Objective
 	MinCombined float64 // drop edges below this combined throughput (0: none)
 	Solver      Solver
+	// Keep, when set, names host–guest pairs that share GPUs now: the
+	// exact solver hands those out first among pairs of equal weight, so
+	// that fewer guests move. The other solvers ignore it.
+	Keep func(host, guest workload.JobID) bool
 }
 
 // Solver is how a matching is solved.
