@@ -32,7 +32,11 @@ type Params struct {
 	Migration   string  `json:"migration" enum:"tesserae,guarded,flat,sticky,none" help:"how the fresh plan lands on the GPUs. tesserae: two-level node/GPU matching (Algorithm 2). guarded: tesserae, falling back to Gavel's rule when that moves fewer jobs and splits none. flat: one matching over all GPUs (Algorithm 5; can split a job over nodes). sticky: Gavel's rule, a job stays only where all its old GPUs are still free. none: the plan as built"`
 	PackSolver  string  `json:"pack_solver" enum:"exact,hungarian,buckets" help:"how the packing matching is solved. exact: the job-level Hungarian's objective exactly (the largest total weight, then the earliest guests in priority order), found as a min-cost flow between model buckets in microseconds; among equal optima only which of several same-model hosts takes which guest can differ from hungarian. hungarian: the job-level Hungarian method of the paper (the reference; tens of milliseconds at 2,000 jobs, seconds in the browser at the paper's scale). buckets: the same maximum weight between model buckets without the priority tie-break, so other guests, pairs and migrations"`
 	MigrationS  float64 `json:"migration_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged to a job each time it moves (the paper gives none; the spec proposes 30 s)"`
-	RestartS    float64 `json:"restart_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged when a preempted job starts again"`
+	// TimeDecisions records wall-clock times, which differ between runs
+	// and machines, so it is off by default: every output stays a pure
+	// function of the scenario and seed.
+	TimeDecisions bool    `json:"time_decisions" help:"record each round's decision time, split into scheduling (order and exclusive pass), packing and migration, as series tesserae/decision_ms/scheduling, /packing and /migration (milliseconds of this machine's wall clock: the run's output then differs between runs and machines; off by default)"`
+	RestartS      float64 `json:"restart_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged when a preempted job starts again"`
 }
 
 // DefaultParams are Tesserae-T (spec 003 §5.5).
