@@ -12,12 +12,12 @@ type workspace[T int64 | float64] struct {
 // paths, O(n²·m)) on the row-major n×m matrix cost, n ≤ m: it returns
 // each row's column. inf must exceed every reduced cost.
 //
-// Each search step visits only the columns not yet in the search tree,
-// kept in increasing order in free, and the columns in the tree, kept in
-// taken; the classic form scans all m columns twice per step. The
-// arithmetic, its order and the first-minimum tie-break are the classic
-// form's, so both give the same assignment, bit for bit, on float costs
-// too.
+// Each search step makes one pass over the columns not yet in the
+// search tree, kept in increasing order in free, and one over the columns
+// in the tree, kept in taken; the classic form scans all m columns twice
+// per step. Every value gets the classic form's operations in the same
+// order, and the first minimum still wins ties, so both give the same
+// assignment, bit for bit, on float costs too.
 func (w *workspace[T]) solve(n, m int, cost []T, inf T) []int {
 	w.u = grow(w.u, n+1)
 	w.v = grow(w.v, m+1)
@@ -40,33 +40,36 @@ func (w *workspace[T]) solve(n, m int, cost []T, inf T) []int {
 			minv[k+1] = inf
 		}
 		taken := append(w.taken[:0], 0)
+		// Each step lowers the minv of the columns outside the tree by the
+		// previous step's delta (lower) and drops the column the previous
+		// step took (drop) in the same pass as its scan.
+		lower, drop := T(0), -1
 		for {
 			i0, delta, j1 := p[j0], inf, 0
 			row := cost[(i0-1)*m : i0*m]
 			ui := u[i0]
+			k := 0
 			for _, j := range free {
-				if cur := row[j-1] - ui - v[j]; cur < minv[j] {
-					minv[j], way[j] = cur, j0
+				if j == drop {
+					continue
 				}
-				if minv[j] < delta {
-					delta, j1 = minv[j], j
+				mv := minv[j] - lower
+				if cur := row[j-1] - ui - v[j]; cur < mv {
+					mv, way[j] = cur, j0
 				}
+				minv[j] = mv
+				if mv < delta {
+					delta, j1 = mv, j
+				}
+				free[k] = j
+				k++
 			}
+			free = free[:k]
 			for _, j := range taken {
 				u[p[j]] += delta
 				v[j] -= delta
 			}
-			// Lower the rest by delta and move j1 into the tree (its own
-			// minv is never read again in this row).
-			k := 0
-			for _, j := range free {
-				if j != j1 {
-					minv[j] -= delta
-					free[k] = j
-					k++
-				}
-			}
-			free = free[:k]
+			lower, drop = delta, j1
 			taken = append(taken, j1)
 			j0 = j1
 			if p[j0] == 0 {
