@@ -72,8 +72,9 @@ const scale = 10_000
 // Match is Algorithm 4: a maximum-weight matching between placed jobs
 // (hosts, in the order given) and pending jobs (guests, in priority
 // order), solved separately per GPU count since edges join only jobs of
-// equal counts. Among equal-weight matchings it prefers guests earlier in
-// pending [ours, spec §3.4]. Pairs come out in host order.
+// equal counts. Among equal-weight matchings the exact and hungarian
+// solvers prefer guests earlier in pending [ours, spec §3.4]. Pairs come
+// out in host order.
 func Match(placed, pending []Job, t *Table, o Options) ([]Pair, error) {
 	if o.Objective != Combined && o.Objective != Gain && o.Objective != "" {
 		return nil, fmt.Errorf("pack: objective must be combined or gain, got %q", o.Objective)
