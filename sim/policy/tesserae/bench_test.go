@@ -26,7 +26,7 @@ func BenchmarkRound(b *testing.B) {
 	tab, _ := pack.Blox()
 	r := rand.New(rand.NewPCG(1, 3))
 	ms := []string{"resnet50", "vgg19", "DCGAN", "PointNet", "Bert-Large", "GPT2-Medium"}
-	for _, solver := range []string{"hungarian", "buckets"} {
+	for _, solver := range []string{"exact", "hungarian", "buckets"} {
 		jobs := make([]workload.Job, 2048)
 		for i := range jobs {
 			jobs[i] = workload.Job{Name: fmt.Sprintf("j%d", i), Model: ms[r.IntN(len(ms))],

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
@@ -17,6 +18,7 @@ import (
 // then the difference applied to the engine.
 func (t *placer) round(s *engine.State) error {
 	t.rounds++
+	clock := t.stopwatch(s)
 	order := t.active(s)
 	rank := make(map[workload.JobID]int, len(order))
 	for i, id := range order {
@@ -38,18 +40,37 @@ func (t *placer) round(s *engine.State) error {
 			waiting = append(waiting, id)
 		}
 	}
+	clock("scheduling")
 	pairs, err := t.pack(s, fresh, placed, waiting)
 	if err != nil {
 		return err
 	}
+	clock("packing")
 	prev := current(s)
 	final, err := t.land(prev, fresh, rank)
 	if err != nil {
 		return err
 	}
 	moved := migrate.Migrated(prev, final)
+	clock("migration")
 	t.log(s, pairs, moved)
 	return t.apply(s, prev, final)
+}
+
+// stopwatch returns a function that records the wall-clock milliseconds
+// since its previous call (or since stopwatch) as series
+// tesserae/decision_ms/<part>, when time_decisions is on and the run
+// records series; otherwise it does nothing and reads no clock.
+func (t *placer) stopwatch(s *engine.State) func(part string) {
+	if !t.p.TimeDecisions || !s.Recording() {
+		return func(string) {}
+	}
+	last := time.Now()
+	return func(part string) {
+		now := time.Now()
+		s.Record("tesserae/decision_ms/"+part, -1, float64(now.Sub(last).Nanoseconds())/1e6)
+		last = now
+	}
 }
 
 // exclusive is the consolidated pass (spec 003 §1.3 [ours, Blox's
@@ -140,7 +161,8 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 		}
 		return out
 	}
-	pairs, err := pack.Match(mk(placed), mk(waiting), t.table, pack.Options{Objective: pack.Objective(t.p.Objective), MinCombined: t.p.MinCombined, Hungarian: t.p.PackSolver == "hungarian"})
+	o := pack.Options{Objective: pack.Objective(t.p.Objective), MinCombined: t.p.MinCombined, Solver: pack.Solver(t.p.PackSolver), Keep: sharing(s)}
+	pairs, err := pack.Match(mk(placed), mk(waiting), t.table, o)
 	if err != nil {
 		return nil, err
 	}
@@ -157,6 +179,19 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 		kept = append(kept, pr)
 	}
 	return kept, nil
+}
+
+// sharing says whether two jobs share GPUs now, so that packing can keep
+// such pairs among equally good ones (fewer guests move).
+func sharing(s *engine.State) func(a, b workload.JobID) bool {
+	return func(a, b workload.JobID) bool {
+		for _, g := range s.GPUsOf(a) {
+			if slices.Contains(s.JobsOn(g), b) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // onNodes says whether ok accepts the node of every location.

@@ -30,20 +30,24 @@ type Params struct {
 	Objective   string  `json:"objective" enum:"combined,gain" help:"what packing maximises (spec 003 §3.5): combined, the sum of each pair's combined normalised throughput (the paper's wording), or gain, the sum of (combined − 1), the throughput a pair adds over its host alone"`
 	MinCombined float64 `json:"min_combined" min:"0" max:"2" help:"pairs whose combined normalised throughput is below this get no edge (0: the paper)"`
 	Migration   string  `json:"migration" enum:"tesserae,guarded,flat,sticky,none" help:"how the fresh plan lands on the GPUs. tesserae: two-level node/GPU matching (Algorithm 2). guarded: tesserae, falling back to Gavel's rule when that moves fewer jobs and splits none. flat: one matching over all GPUs (Algorithm 5; can split a job over nodes). sticky: Gavel's rule, a job stays only where all its old GPUs are still free. none: the plan as built"`
-	PackSolver  string  `json:"pack_solver" enum:"hungarian,buckets" help:"how the packing matching is solved: hungarian (the job-level Hungarian method of the paper; among equal-weight matchings, earlier guests first) or buckets (a transportation problem between model buckets: the same optimum in microseconds instead of milliseconds, but other ties, so other pairs and migrations)"`
+	PackSolver  string  `json:"pack_solver" enum:"exact,hungarian,buckets" help:"how the packing matching is solved. exact: the job-level Hungarian's objective exactly (the largest total weight, then the earliest guests in priority order), found as a min-cost flow between model buckets in microseconds; among equal optima only which of several same-model hosts takes which guest can differ from hungarian. hungarian: the job-level Hungarian method of the paper (the reference; tens of milliseconds at 2,000 jobs, seconds in the browser at the paper's scale). buckets: the same maximum weight between model buckets without the priority tie-break, so other guests, pairs and migrations"`
 	MigrationS  float64 `json:"migration_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged to a job each time it moves (the paper gives none; the spec proposes 30 s)"`
-	RestartS    float64 `json:"restart_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged when a preempted job starts again"`
+	// TimeDecisions records wall-clock times, which differ between runs
+	// and machines, so it is off by default: every output stays a pure
+	// function of the scenario and seed.
+	TimeDecisions bool    `json:"time_decisions" help:"record each round's decision time, split into scheduling (order and exclusive pass), packing and migration, as series tesserae/decision_ms/scheduling, /packing and /migration (milliseconds of this machine's wall clock: the run's output then differs between runs and machines; off by default)"`
+	RestartS      float64 `json:"restart_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged when a preempted job starts again"`
 }
 
 // DefaultParams are Tesserae-T (spec 003 §5.5).
 func DefaultParams() Params {
-	return Params{Order: "las", RoundS: 360, Packing: "all", Objective: "combined", Migration: "tesserae", PackSolver: "hungarian", MigrationS: 30, RestartS: 30}
+	return Params{Order: "las", RoundS: 360, Packing: "all", Objective: "combined", Migration: "tesserae", PackSolver: "exact", MigrationS: 30, RestartS: 30}
 }
 
 func (p *Params) check() error {
 	for _, c := range []struct{ field, v, allowed string }{
 		{"order", p.Order, "las,fifo,ftf"}, {"packing", p.Packing, "none,single,all"},
-		{"objective", p.Objective, "combined,gain"}, {"pack_solver", p.PackSolver, "hungarian,buckets"}, {"migration", p.Migration, "tesserae,guarded,flat,sticky,none"},
+		{"objective", p.Objective, "combined,gain"}, {"pack_solver", p.PackSolver, "exact,hungarian,buckets"}, {"migration", p.Migration, "tesserae,guarded,flat,sticky,none"},
 	} {
 		if !slices.Contains(splitComma(c.allowed), c.v) {
 			return fmt.Errorf("%s: must be one of %s, got %q", c.field, c.allowed, c.v)

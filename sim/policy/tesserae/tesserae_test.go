@@ -176,3 +176,38 @@ func TestMixedCluster(t *testing.T) {
 		}
 	}
 }
+
+// time_decisions records one point per round in each of the three
+// decision-time series; off (the default), it records none of them, so
+// outputs stay free of wall-clock values.
+func TestTimeDecisions(t *testing.T) {
+	jobs := randomJobs(rand.New(rand.NewPCG(4, 4)), 30)
+	names := []string{"tesserae/decision_ms/scheduling", "tesserae/decision_ms/packing", "tesserae/decision_ms/migration"}
+	p := DefaultParams()
+	res := run(t, p, 4, 4, jobs)
+	for _, s := range res.Series {
+		if strings.HasPrefix(s.Name, "tesserae/decision_ms/") {
+			t.Fatalf("series %s recorded with time_decisions off", s.Name)
+		}
+	}
+	p.TimeDecisions = true
+	res = run(t, p, 4, 4, jobs)
+	var n int
+	for i, name := range names {
+		s := res.FindSeries(name, -1)
+		if s == nil {
+			t.Fatalf("no series %s", name)
+		}
+		if i == 0 {
+			n = len(s.T)
+		}
+		if len(s.T) != n || n < 2 {
+			t.Fatalf("series %s has %d points, want %d (one per round, at least 2)", name, len(s.T), n)
+		}
+		for _, v := range s.V {
+			if !(v >= 0) {
+				t.Fatalf("series %s: value %v", name, v)
+			}
+		}
+	}
+}

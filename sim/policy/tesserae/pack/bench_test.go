@@ -31,11 +31,10 @@ func BenchmarkMatch(b *testing.B) {
 				pending = append(pending, j)
 			}
 		}
-		for _, hung := range []bool{true, false} {
-			name := map[bool]string{true: "hungarian", false: "buckets"}[hung]
-			b.Run(fmt.Sprintf("256GPUs_%djobs_%s", active, name), func(b *testing.B) {
+		for _, sv := range []Solver{Exact, Hungarian, Buckets} {
+			b.Run(fmt.Sprintf("256GPUs_%djobs_%s", active, sv), func(b *testing.B) {
 				for b.Loop() {
-					if _, err := Match(placed, pending, tab, Options{Objective: Combined, Hungarian: hung}); err != nil {
+					if _, err := Match(placed, pending, tab, Options{Objective: Combined, Solver: sv}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -35,12 +35,29 @@ const (
 type Options struct {
 	Objective   Objective
 	MinCombined float64 // drop edges below this combined throughput (0: none)
-	// Hungarian solves each class with the job-level Hungarian method (the
-	// reference, and the spec's tie-break toward earlier guests) instead
-	// of the transportation problem between model buckets (same optimum,
-	// much faster when many jobs share few models).
-	Hungarian bool
+	Solver      Solver
+	// Keep, when set, names host–guest pairs that share GPUs now: the
+	// exact solver hands those out first among pairs of equal weight, so
+	// that fewer guests move. The other solvers ignore it.
+	Keep func(host, guest workload.JobID) bool
 }
+
+// Solver is how a matching is solved.
+type Solver string
+
+const (
+	// Exact (the default, also ""): the job-level Hungarian's objective
+	// exactly (the maximum weight, then guests earlier in priority order),
+	// solved as a min-cost flow between model buckets (matchExact).
+	Exact Solver = "exact"
+	// Hungarian: the job-level Hungarian method of the paper on the
+	// |hosts|×|guests| matrix, with the spec's tie-break toward earlier
+	// guests folded into the weights (the reference).
+	Hungarian Solver = "hungarian"
+	// Buckets: the transportation problem between model buckets without
+	// the tie-break (the same maximum weight, other guests on ties).
+	Buckets Solver = "buckets"
+)
 
 // Pair is one matched host and guest.
 type Pair struct {
@@ -55,24 +72,33 @@ const scale = 10_000
 // Match is Algorithm 4: a maximum-weight matching between placed jobs
 // (hosts, in the order given) and pending jobs (guests, in priority
 // order), solved separately per GPU count since edges join only jobs of
-// equal counts. Among equal-weight matchings it prefers guests earlier in
-// pending [ours, spec §3.4]. Pairs come out in host order.
+// equal counts. Among equal-weight matchings the exact and hungarian
+// solvers prefer guests earlier in pending [ours, spec §3.4]. Pairs come
+// out in host order.
 func Match(placed, pending []Job, t *Table, o Options) ([]Pair, error) {
 	if o.Objective != Combined && o.Objective != Gain && o.Objective != "" {
 		return nil, fmt.Errorf("pack: objective must be combined or gain, got %q", o.Objective)
+	}
+	switch o.Solver {
+	case "", Exact, Hungarian, Buckets:
+	default:
+		return nil, fmt.Errorf("pack: solver must be exact, hungarian or buckets, got %q", o.Solver)
 	}
 	var out []Pair
 	var sv match.Solver
 	for _, k := range counts(placed) {
 		hosts, guests := byCount(placed, k), byCount(pending, k)
 		var pairs []Pair
-		if o.Hungarian {
+		switch o.Solver {
+		case Hungarian:
 			var err error
 			if pairs, err = matchClass(&sv, hosts, guests, t, o); err != nil {
 				return nil, err
 			}
-		} else {
+		case Buckets:
 			pairs = matchBuckets(hosts, guests, t, o)
+		default:
+			pairs = matchExact(hosts, guests, t, o)
 		}
 		out = append(out, pairs...)
 	}
@@ -109,19 +135,24 @@ func matchClass(sv *match.Solver, hosts, guests []Job, t *Table, o Options) ([]P
 	if n == 0 || m == 0 {
 		return nil, nil
 	}
-	// Weight = score·scale·B + tie-break, with B larger than any sum of
-	// tie-breaks a matching can collect, so ties never override weight.
-	B := int64(min(n, m))*int64(m) + 1
-	if B*2*scale > match.MaxAbsCost/4 {
-		B = 1 // too large to fold a tie-break in; ties stay arbitrary but deterministic
-	}
+	// Weight = score·scale·B + tie-break (see tieBase). Scores depend on
+	// the models only, so they are looked up once per pair of buckets.
+	B := tieBase(n, m)
+	hb, gb := bucket(hosts), bucket(guests)
 	w := make([]int64, n*m)
-	for i, h := range hosts {
-		for k, g := range guests {
-			if _, s, ok := Score(h, g, t, o); ok {
-				w[i*m+k] = int64(math.Round(s*scale)) * B
-				if B > 1 {
-					w[i*m+k] += int64(m - k)
+	for _, hs := range hb {
+		for _, gs := range gb {
+			_, s, ok := Score(hosts[hs[0]], guests[gs[0]], t, o)
+			if !ok {
+				continue
+			}
+			ws := int64(math.Round(s*scale)) * B
+			for _, i := range hs {
+				for _, k := range gs {
+					w[i*m+k] = ws
+					if B > 1 {
+						w[i*m+k] += int64(m - k)
+					}
 				}
 			}
 		}

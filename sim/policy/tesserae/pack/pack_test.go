@@ -102,7 +102,7 @@ func TestMatchAgainstBruteForce(t *testing.T) {
 		}
 		placed, pending := mk(1+r.IntN(4), 0), mk(1+r.IntN(5), 10)
 		for _, hung := range []bool{true, false} {
-			o := Options{Objective: []Objective{Combined, Gain}[trial%2], Hungarian: hung}
+			o := Options{Objective: []Objective{Combined, Gain}[trial%2], Solver: map[bool]Solver{true: Hungarian, false: Buckets}[hung]}
 			got, err := Match(placed, pending, tab, o)
 			if err != nil {
 				t.Fatal(err)
