@@ -224,11 +224,22 @@ func sweepMetric(sc *scenario.Scenario) (metric, group string) {
 	return metric, group
 }
 
+// metricLabel is an axis label: the metric's description when it is
+// short and plain, else its name.
 func metricLabel(metric string) string {
-	if d, err := metrics.Lookup(metric); err == nil && d.Doc != "" {
+	if d, err := metrics.Lookup(metric); err == nil && d.Doc != "" && len(d.Doc) <= 45 && isASCII(d.Doc) {
 		return d.Doc
 	}
 	return strings.TrimSuffix(metric, "_s")
+}
+
+func isASCII(s string) bool {
+	for _, r := range s {
+		if r > 127 {
+			return false
+		}
+	}
+	return true
 }
 
 func title(sc *scenario.Scenario) string {
