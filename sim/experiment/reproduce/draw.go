@@ -63,7 +63,7 @@ func paperPoints(sc *scenario.Scenario, metric, group string) []paperPoint {
 	}
 	for i := range sc.Checks {
 		c := &sc.Checks[i]
-		if c.Target == nil || c.Calibrated {
+		if c.Target == nil {
 			continue
 		}
 		switch {
