@@ -18,10 +18,10 @@ func TestFigureLabel(t *testing.T) {
 	for title, want := range map[string]string{
 		"Gavel Figure 8: LAS on the continuous single-GPU trace": "Figure 8",
 		"SJF-BSBF, Fig. 6(a): average JCT against load":          "Fig. 6(a)",
-		"SJF-BSBF, Table III and Fig. 5: 240 jobs on 64 GPUs":     "Table III and Fig. 5",
-		"Gavel: minimum cost with and without SLOs":               "minimum cost with and without SLOs",
-		"OJPP §4: planning with a learned matrix":                 "§4",
-		"Gavel FIFO on the continuous single-GPU trace":           "Gavel FIFO on the continuous single-GPU trace",
+		"SJF-BSBF, Table III and Fig. 5: 240 jobs on 64 GPUs":    "Table III and Fig. 5",
+		"Gavel: minimum cost with and without SLOs":              "minimum cost with and without SLOs",
+		"OJPP §4: planning with a learned matrix":                "§4",
+		"Gavel FIFO on the continuous single-GPU trace":          "Gavel FIFO on the continuous single-GPU trace",
 	} {
 		if got := FigureLabel(&scenario.Scenario{Title: title}); got != want {
 			t.Errorf("%q: got %q, want %q", title, got, want)
