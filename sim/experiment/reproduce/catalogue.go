@@ -99,6 +99,10 @@ func PaperTitle(p string) string {
 // 6(a)", "Figs. 5, 6 and 8", "Table III and Fig. 5", "§4".
 var figureRe = regexp.MustCompile(`(Figures?|Figs?\.|Tables?|Theorem|§)\s*[^:]*`)
 
+// figureInRe finds a figure named later in a title: "SJF-BCO teaching:
+// Fig. 2, two rings ..." gives "Fig. 2".
+var figureInRe = regexp.MustCompile(`(Figure|Fig\.|Table) [0-9IVX]+(\([a-z]\))?`)
+
 // FigureLabel names the figure a scenario reproduces, from its title
 // ("Gavel Figure 8: LAS ..." gives "Figure 8"); a title that names none
 // gives the part after the paper's name ("Gavel: minimum cost ..." gives
@@ -111,6 +115,9 @@ func FigureLabel(sc *scenario.Scenario) string {
 	head, rest, found := strings.Cut(title, ":")
 	if m := figureRe.FindString(head); found && m != "" {
 		return strings.TrimSpace(m)
+	}
+	if m := figureInRe.FindString(title); m != "" {
+		return m
 	}
 	if found && !strings.Contains(strings.TrimSpace(head), " ") {
 		return strings.TrimSpace(rest)
@@ -144,7 +151,7 @@ func Select(entries []Entry, paper, figure string) ([]Entry, error) {
 		var names []string
 		for _, e := range entries {
 			if paper == "" || e.Paper == paper {
-				names = append(names, e.Scenario.Name)
+				names = append(names, fmt.Sprintf("%s (%s)", e.Scenario.Name, e.Figure))
 			}
 		}
 		where := "any paper"

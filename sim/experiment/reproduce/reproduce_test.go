@@ -36,6 +36,7 @@ func TestSelect(t *testing.T) {
 		{"", "gavel-fig8-las-single", "gavel-fig8-las-single"},
 		{"gavel", "Figure 8", "gavel-fig8-las-single"},
 		{"sjf-bsbf", "fig. 6(a)", "sjf-bsbf-fig6a"},
+		{"sjf-bco", "Fig. 2", "sjfbco-fig2"},
 	} {
 		got, err := Select(entries, tc.paper, tc.figure)
 		if err != nil || len(got) != 1 || got[0].Scenario.Name != tc.want {
