@@ -80,8 +80,8 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	for _, p := range rep.Papers {
 		t := reproduce.Count(p.Figures...)
 		figs += len(p.Figures)
-		fmt.Fprintf(stdout, "%-10s %2d figure(s): %3d pass, %3d fail, %3d n/a, %2d calibrated  (%s)\n",
-			p.Paper, len(p.Figures), t.Pass, t.Fail, t.NA, t.Calibrated, r.took[p.Paper].Round(100*time.Millisecond))
+		fmt.Fprintf(stdout, "%-10s %2d figure(s): %3d pass, %3d fail (%d required), %3d n/a, %2d calibrated  (%s)\n",
+			p.Paper, len(p.Figures), t.Pass, t.Fail, t.RequiredFail, t.NA, t.Calibrated, r.took[p.Paper].Round(100*time.Millisecond))
 	}
 	fmt.Fprintf(stdout, "wrote %d figure(s) and the report to %s in %s\n", figs, *out, time.Since(r.start).Round(100*time.Millisecond))
 	if failed > 0 {

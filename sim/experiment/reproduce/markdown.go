@@ -33,15 +33,15 @@ func WriteMarkdown(w io.Writer, rep results.Reproduction, dir string) error {
 	b.WriteString("Calibrated checks compare a quantity the inputs were tuned to: shown, not counted. *why* is the recorded cause of a failure. ")
 	b.WriteString("In the figures, lines are ours (error bars: ± one standard deviation over seeds) and hollow rings the paper's values.\n\n")
 
-	b.WriteString("| paper | figures | pass | fail | n/a | calibrated |\n|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| paper | figures | pass | fail | of which required | n/a | calibrated |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	var all []results.FigureRepro
 	for _, p := range rep.Papers {
 		t := Count(p.Figures...)
 		all = append(all, p.Figures...)
-		fmt.Fprintf(b, "| [%s](#%s) | %d | %d | %d | %d | %d |\n", p.Paper, anchor(p.Paper), len(p.Figures), t.Pass, t.Fail, t.NA, t.Calibrated)
+		fmt.Fprintf(b, "| [%s](#%s) | %d | %d | %d | %d | %d | %d |\n", p.Paper, anchor(p.Paper), len(p.Figures), t.Pass, t.Fail, t.RequiredFail, t.NA, t.Calibrated)
 	}
 	t := Count(all...)
-	fmt.Fprintf(b, "| **all** | %d | %d | %d | %d | %d |\n", len(all), t.Pass, t.Fail, t.NA, t.Calibrated)
+	fmt.Fprintf(b, "| **all** | %d | %d | %d | %d | %d | %d |\n", len(all), t.Pass, t.Fail, t.RequiredFail, t.NA, t.Calibrated)
 
 	for _, p := range rep.Papers {
 		fmt.Fprintf(b, "\n<a id=\"%s\"></a>\n## %s\n\n%s\n", anchor(p.Paper), p.Paper, p.Title)

@@ -67,6 +67,7 @@ func Build(quick bool, seeds int, done []Done) results.Reproduction {
 // passing them proves nothing (spec 000 ruling R1).
 type Tally struct {
 	Pass, Fail, NA, Calibrated int
+	RequiredFail               int // of Fail, the checks this mode requires
 }
 
 // Count tallies the checks of figures.
@@ -81,6 +82,9 @@ func Count(figs ...results.FigureRepro) Tally {
 				t.Pass++
 			case c.Verdict == Fail:
 				t.Fail++
+				if c.Required {
+					t.RequiredFail++
+				}
 			default:
 				t.NA++
 			}
