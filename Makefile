@@ -10,7 +10,7 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ADDR    ?= localhost:8080
 
-.PHONY: all run site generate test test-native test-race test-wasm test-e2e bench chromium need-chromium vet clean
+.PHONY: all run site generate test test-native test-race test-wasm test-e2e bench chromium need-chromium vet clean reproduce
 
 all: site
 
@@ -77,6 +77,14 @@ chromium:
 	  $(SUDO) apt-get update -qq && \
 	  ( DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium || \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq -f chromium )
+
+# The committed reproduction summary: every paper figure in quick mode,
+# REPRODUCTION.md and reproduction/ (report.json, figures as SVG). A test
+# fails when it is stale with respect to the scenarios' checks.
+reproduce:
+	rm -rf reproduction/figures
+	$(GO) run ./cmd/schedlab reproduce --quick --out reproduction --formats svg --markdown REPRODUCTION.md
+	rm -f reproduction/report.md
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./sim/...

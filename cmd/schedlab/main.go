@@ -7,6 +7,7 @@
 //	                                   (--policies a,b: these policies instead)
 //	schedlab validate FILE...          check scenario files
 //	schedlab gavel-fig12 [flags]       time Gavel's policies (Figure 12)
+//	schedlab reproduce [flags]         every paper figure, with verdicts
 package main
 
 import (
@@ -26,6 +27,8 @@ Usage:
                                       --policies a,b runs these registered policies instead
   schedlab validate FILE...           check scenario files (exit 2 if invalid)
   schedlab gavel-fig12 [--out DIR]    time Gavel's policy computations against active jobs (Figure 12, log-log)
+  schedlab reproduce [flags]          run every paper figure (--paper P, --figure F, --quick, --seeds N,
+                                      --out DIR, --parallel N): figures with the papers' values and a report
 
 Run "schedlab run -h" for the flags of run.
 `
@@ -61,6 +64,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdValidate(args[1:], stdout, stderr)
 	case "gavel-fig12":
 		return cmdGavelFig12(args[1:], stdout, stderr)
+	case "reproduce":
+		return cmdReproduce(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -23,6 +23,12 @@ type Verdict struct {
 	Calibrated bool   `json:"calibrated"`
 	Expected   string `json:"expected"`
 	Observed   string `json:"observed"`
+	// Why is the scenario's recorded explanation of a failure.
+	Why string `json:"why,omitempty"`
+	// NotRun marks a check on a sweep value this mode did not run (quick
+	// mode runs a subset): it is neither passed nor failed.
+	NotRun bool `json:"not_run,omitempty"`
+	Numbers
 }
 
 // Verdicts evaluates every check of the study's scenario.
@@ -38,7 +44,7 @@ func (st *Study) Verdicts() []Verdict {
 	for i := range sc.Checks {
 		c := &sc.Checks[i]
 		v := Verdict{ID: c.ID, Description: c.Description, Kind: c.Kind, Calibrated: c.Calibrated,
-			Required: !c.Calibrated && (!st.Quick || quick[c.ID])}
+			Required: !c.Calibrated && (!st.Quick || quick[c.ID]), Why: c.Why, NotRun: !st.runsAll(c)}
 		switch c.Kind {
 		case "order":
 			v.Passed, v.Expected, v.Observed = st.checkOrder(c)
@@ -47,10 +53,11 @@ func (st *Study) Verdicts() []Verdict {
 		case "value":
 			v.Passed, v.Expected, v.Observed = st.checkValue(c)
 		case "knee":
-			v.Passed, v.Expected, v.Observed = st.checkKnee(c)
+			v.Passed, v.Expected, v.Observed, v.Ours = st.checkKnee(c)
 		case "trend":
 			v.Passed, v.Expected, v.Observed = st.checkTrend(c)
 		}
+		st.numbers(c, &v)
 		out[i] = v
 	}
 	return out
@@ -231,7 +238,8 @@ func (st *Study) checkValue(c *scenario.Check) (bool, string, string) {
 
 // checkKnee finds the smallest swept value at which a series crosses the
 // threshold (or saturates) and compares its grid position with the target.
-func (st *Study) checkKnee(c *scenario.Check) (bool, string, string) {
+// The fourth result is the swept value of the knee (nil beyond the sweep).
+func (st *Study) checkKnee(c *scenario.Check) (bool, string, string, *float64) {
 	of := c.Resolve(*c.Of)
 	threshold := c.Threshold * st.unitFactor(of.Metric)
 	basis := ""
@@ -259,7 +267,7 @@ func (st *Study) checkKnee(c *scenario.Check) (bool, string, string) {
 		q.X = &x
 		v := st.Value(q)
 		if v.Err != nil {
-			return false, "", v.Err.Error()
+			return false, "", v.Err.Error(), nil
 		}
 		trail = append(trail, fmt.Sprintf("%g: %s", x, st.format(of.Metric, v)))
 		if v.Saturated || v.Mean >= threshold {
@@ -286,7 +294,12 @@ func (st *Study) checkKnee(c *scenario.Check) (bool, string, string) {
 	}
 	exp := fmt.Sprintf("%s knee at %s ± %d step(s), threshold %s%s", of.Policy, name(target), steps, st.formatSeconds(of.Metric, threshold), basis)
 	obs := fmt.Sprintf("knee at %s (%s)", name(knee), strings.Join(trail, ", "))
-	return abs(knee-target) <= steps, exp, obs
+	var at *float64
+	if knee < len(grid) {
+		x := grid[knee]
+		at = &x
+	}
+	return abs(knee-target) <= steps, exp, obs, at
 }
 
 func abs(x int) int {

@@ -280,3 +280,13 @@ func (st *Study) Xs() []float64 {
 	}
 	return xs
 }
+
+// PlannedRuns is how many runs RunStudy would make of sc: sweep values ×
+// seeds × policies, for progress estimates.
+func PlannedRuns(sc *scenario.Scenario, quick bool) (int, error) {
+	_, seeds, values, err := plan(sc, quick)
+	if err != nil {
+		return 0, err
+	}
+	return len(values) * len(seeds) * len(sc.Policies), nil
+}

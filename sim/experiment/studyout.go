@@ -289,6 +289,8 @@ func verdictMark(v Verdict) string {
 		mark = "FAIL"
 	}
 	switch {
+	case v.NotRun:
+		return "n/a: not run in this mode"
 	case v.Calibrated:
 		return strings.ToLower(mark) + ", calibrated: shown, not counted"
 	case !v.Passed && !v.Required:

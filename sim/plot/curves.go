@@ -85,14 +85,31 @@ func Lines(title, xLabel, yLabel string, series []Series, o Options) (*Figure, e
 	}
 	p.X.Min, p.X.Max = xRange(curves, true)
 	p.Y.Min, p.Y.Max = yRange(curves)
+	for _, s := range series { // room for the error bars
+		for k, e := range s.YErr {
+			if e > 0 && !math.IsInf(e, 0) && k < len(s.Y) && !o.LogY {
+				p.Y.Min, p.Y.Max = math.Min(p.Y.Min, s.Y[k]-e), math.Max(p.Y.Max, s.Y[k]+e)
+			}
+		}
+	}
 	if !o.LogY {
 		p.Y.Min = nearZero(p.Y.Min, p.Y.Max)
 	}
 	widenLogRanges(p)
 	lg := &legend{}
 	for i, c := range curves {
+		if series[i].Points {
+			dots := &plotter.Scatter{XYs: c, GlyphStyle: paperMarker(styleIndex(i, series[i]))}
+			p.Add(dots)
+			lg.add(series[i].Name, dots)
+			lg.shapes = append(lg.shapes, segments(c)...)
+			continue
+		}
 		line := &plotter.Line{XYs: c, LineStyle: seriesLine(i, series[i])}
 		dots := &plotter.Scatter{XYs: c, GlyphStyle: markerStyle(styleIndex(i, series[i]))}
+		if bars := errorBars(c, series[i].YErr, styleIndex(i, series[i])); bars != nil {
+			p.Add(bars)
+		}
 		p.Add(line, dots)
 		lg.add(series[i].Name, line, dots)
 		lg.shapes = append(lg.shapes, segments(c)...)
@@ -203,6 +220,40 @@ var markers = []draw.GlyphDrawer{
 // markerStyle is the point style of series i.
 func markerStyle(i int) draw.GlyphStyle {
 	return draw.GlyphStyle{Color: results.SeriesColor(i), Radius: vg.Points(2.8), Shape: markers[i%len(markers)]}
+}
+
+// paperMarker is the point style of a Points series: a larger hollow
+// ring, so a paper's value stays visible over our marker of its colour.
+func paperMarker(i int) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: results.SeriesColor(i), Radius: vg.Points(4.5), Shape: draw.RingGlyph{}}
+}
+
+// errorBars draws ±err at the points of c (nil when there is no spread).
+func errorBars(c plotter.XYs, err []float64, i int) plot.Plotter {
+	if len(err) != len(c) {
+		return nil
+	}
+	var pts plotter.XYs
+	var errs plotter.YErrors
+	for k, e := range err {
+		if e > 0 && !math.IsInf(e, 0) {
+			pts = append(pts, c[k])
+			errs = append(errs, struct{ Low, High float64 }{e, e})
+		}
+	}
+	if len(pts) == 0 {
+		return nil
+	}
+	bars, e := plotter.NewYErrorBars(struct {
+		plotter.XYs
+		plotter.YErrors
+	}{pts, errs})
+	if e != nil {
+		return nil
+	}
+	bars.LineStyle = draw.LineStyle{Color: results.SeriesColor(i), Width: vg.Points(1)}
+	bars.CapWidth = vg.Points(5)
+	return bars
 }
 
 // xys pairs coordinates (lengths are checked by the caller).

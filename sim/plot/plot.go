@@ -35,6 +35,12 @@ type Series struct {
 	Color int
 	// Dashed draws the line dashed, e.g. for reference values.
 	Dashed bool
+	// YErr, when given (one per point, NaN for none), draws an error bar
+	// of ±YErr at each point of Lines, e.g. the spread over seeds.
+	YErr []float64
+	// Points draws only hollow markers, no line (Lines): a paper's
+	// reported values beside our curve of the same colour.
+	Points bool
 }
 
 // BarSeries is one colour of a grouped bar chart: one value per category,

@@ -44,4 +44,8 @@ type CheckRepro struct {
 	Verdict    string   `json:"verdict"`
 	Calibrated bool     `json:"calibrated"`
 	Why        string   `json:"why,omitempty"`
+	// Required: the check must pass in this mode (quick mode requires a
+	// subset). Observed is our side in words, e.g. the order found.
+	Required bool   `json:"required"`
+	Observed string `json:"observed,omitempty"`
 }

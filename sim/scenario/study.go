@@ -84,6 +84,10 @@ type Check struct {
 	// tuned to (spec 000 ruling R1): passing it is no evidence, so it is
 	// shown but never counted, and never required in quick mode.
 	Calibrated bool `json:"calibrated,omitempty" help:"the check compares a quantity the workload or model was tuned to reproduce (e.g. an arrival window fitted to the baselines' JCT); it is shown in the report but left out of the pass count and never required, since passing it proves nothing"`
+	// Why records what is known about a check that does not hold: where
+	// the difference from the paper comes from. Reports print it beside
+	// a failing verdict.
+	Why string `json:"why,omitempty" help:"why the check fails, when it does and the cause is known (e.g. an ambiguity of the paper, a quirk of its simulator); shown beside the verdict"`
 
 	Metric string   `json:"metric,omitempty"`
 	Group  string   `json:"group,omitempty"`

@@ -1,0 +1,302 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim/experiment"
+	"github.com/schedlab/schedlab/sim/experiment/reproduce"
+	"github.com/schedlab/schedlab/sim/plot"
+	"github.com/schedlab/schedlab/sim/results"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// cmdReproduce runs the paper scenarios and writes every figure, with the
+// paper's values overlaid, and the report (report.json, report.md).
+func cmdReproduce(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	paper := fs.String("paper", "", "only this paper's figures, e.g. gavel")
+	figure := fs.String("figure", "", "only this figure: a scenario name, e.g. gavel-fig8-las-single, or a label such as \"Figure 8\"")
+	quick := fs.Bool("quick", false, "run the quick version of each figure (fewer seeds, sweep values and jobs)")
+	seeds := fs.Int("seeds", 0, "run this many seeds per point instead of the scenarios' own (the first N of their seeds, then the next numbers)")
+	out := fs.String("out", "reproduction-out", "write report.json, report.md and figures/ into this directory")
+	parallel := fs.Int("parallel", runtime.NumCPU(), "runs in parallel")
+	markdown := fs.String("markdown", "", "also write the Markdown report to this file, its image links relative to it")
+	formats := fs.String("formats", "svg,png", "figure formats: svg, png or both")
+	fonts := fs.Bool("embed-fonts", false, "embed the fonts in the SVGs (exact in any browser, about 0.5 MB more each)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: schedlab reproduce [--paper P] [--figure F] [--quick] [--seeds N] [--out DIR] [--parallel N] [--markdown FILE] [--formats svg,png]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitInvalid
+	}
+	svg, png, err := parseFormats(*formats)
+	if fs.NArg() > 0 || *seeds < 0 || *parallel < 1 || err != nil {
+		if err != nil {
+			fmt.Fprintln(stderr, "schedlab reproduce:", err)
+		}
+		fs.Usage()
+		return exitInvalid
+	}
+	entries, err := figureCatalogue()
+	if err == nil {
+		entries, err = reproduce.Select(entries, *paper, *figure)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "schedlab reproduce:", err)
+		return exitInvalid
+	}
+	for _, e := range entries {
+		overrideSeeds(e.Scenario, *seeds)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	r := &reproducer{out: *out, quick: *quick, workers: *parallel, svg: svg, png: png,
+		plot: plot.Options{EmbedFonts: *fonts}, stderr: stderr}
+	done, failed, err := r.run(ctx, entries)
+	if err != nil {
+		fmt.Fprintln(stderr, "schedlab reproduce:", err)
+		return exitFailed
+	}
+	rep := reproduce.Build(*quick, *seeds, done)
+	if err := writeReport(rep, *out, *markdown); err != nil {
+		fmt.Fprintln(stderr, "schedlab reproduce:", err)
+		return exitFailed
+	}
+	var figs int
+	for _, p := range rep.Papers {
+		t := reproduce.Count(p.Figures...)
+		figs += len(p.Figures)
+		fmt.Fprintf(stdout, "%-10s %2d figure(s): %3d pass, %3d fail (%d required), %3d n/a, %2d calibrated  (%s)\n",
+			p.Paper, len(p.Figures), t.Pass, t.Fail, t.RequiredFail, t.NA, t.Calibrated, r.took[p.Paper].Round(100*time.Millisecond))
+	}
+	fmt.Fprintf(stdout, "wrote %d figure(s) and the report to %s in %s\n", figs, *out, time.Since(r.start).Round(100*time.Millisecond))
+	if failed > 0 {
+		fmt.Fprintf(stderr, "schedlab reproduce: %d run(s) failed; their checks fail with the error\n", failed)
+		return exitFailed
+	}
+	return exitOK
+}
+
+func parseFormats(s string) (svg, png bool, err error) {
+	for _, f := range strings.Split(s, ",") {
+		switch strings.TrimSpace(f) {
+		case "svg":
+			svg = true
+		case "png":
+			png = true
+		default:
+			return false, false, fmt.Errorf("--formats: unknown format %q; use svg, png or svg,png", f)
+		}
+	}
+	return svg, png, nil
+}
+
+// figureCatalogue is every figure among the built-in scenarios.
+func figureCatalogue() ([]reproduce.Entry, error) {
+	var scs []*scenario.Scenario
+	for _, n := range scenarios.Names() {
+		data, _ := scenarios.Read(n)
+		sc, err := scenario.Parse(data)
+		if err != nil {
+			return nil, fmt.Errorf("built-in scenario %s: %w", n, err)
+		}
+		scs = append(scs, sc)
+	}
+	return reproduce.Entries(scs), nil
+}
+
+// overrideSeeds makes a scenario run n seeds (0 keeps its own): the first
+// n of its seeds, then the numbers after its largest.
+func overrideSeeds(sc *scenario.Scenario, n int) {
+	if n == 0 {
+		return
+	}
+	sc.Seeds = extendSeeds(sc.RunSeeds(), n)
+	if sc.Quick != nil && len(sc.Quick.Seeds) > 0 {
+		sc.Quick.Seeds = extendSeeds(sc.Quick.Seeds, n)
+	}
+}
+
+func extendSeeds(seeds []uint64, n int) []uint64 {
+	out := append([]uint64(nil), seeds[:min(n, len(seeds))]...)
+	next := uint64(0)
+	for _, s := range seeds {
+		next = max(next, s+1)
+	}
+	for len(out) < n {
+		out = append(out, next)
+		next++
+	}
+	return out
+}
+
+// reproducer runs the figures one after another, each over all workers.
+type reproducer struct {
+	out          string
+	quick        bool
+	workers      int
+	svg, png     bool
+	plot         plot.Options
+	stderr       io.Writer
+	start        time.Time
+	took         map[string]time.Duration // per paper
+	mu           sync.Mutex
+	total, after int       // runs in all; runs of the figures done
+	frac         []float64 // the current figure's runs, fraction done
+	name         string
+	last         time.Time
+}
+
+func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]reproduce.Done, int, error) {
+	r.start, r.took = time.Now(), map[string]time.Duration{}
+	counts := make([]int, len(entries))
+	for i, e := range entries {
+		n, err := experiment.PlannedRuns(e.Scenario, r.quick)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", e.Scenario.Name, err)
+		}
+		counts[i], r.total = n, r.total+n
+	}
+	if err := os.MkdirAll(filepath.Join(r.out, "figures"), 0o755); err != nil {
+		return nil, 0, err
+	}
+	var done []reproduce.Done
+	failed := 0
+	for i, e := range entries {
+		t0 := time.Now()
+		r.mu.Lock()
+		r.frac, r.name = make([]float64, counts[i]), e.Scenario.Name
+		r.mu.Unlock()
+		st, err := experiment.RunStudy(ctx, e.Scenario, experiment.StudyOptions{Quick: r.quick, Workers: r.workers, Progress: r.update})
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", e.Scenario.Name, err)
+		}
+		for _, p := range st.Points {
+			failed += len(p.Report.Failed())
+		}
+		files, err := r.draw(st)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", e.Scenario.Name, err)
+		}
+		done = append(done, reproduce.Done{Entry: e, Study: st, Files: files})
+		r.mu.Lock()
+		r.after += counts[i]
+		r.frac = nil
+		r.mu.Unlock()
+		r.took[e.Paper] += time.Since(t0)
+		fmt.Fprintf(r.stderr, "%s: %s done in %.1f s (%d runs); %s\n", e.Paper, e.Scenario.Name, time.Since(t0).Seconds(), counts[i], r.estimate())
+	}
+	return done, failed, nil
+}
+
+// update records a run's progress and prints a status line at most every
+// two seconds.
+func (r *reproducer) update(p experiment.Progress) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if p.Run < len(r.frac) && p.Total > 0 {
+		r.frac[p.Run] = float64(p.Finished) / float64(p.Total)
+	}
+	if now := time.Now(); now.Sub(r.last) >= 2*time.Second {
+		r.last = now
+		fmt.Fprintf(r.stderr, "%s: run %d/%d %s seed %d; %s\n", r.name, p.Run+1, p.Runs, p.Policy, p.Seed, r.estimateLocked())
+	}
+}
+
+func (r *reproducer) estimate() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.estimateLocked()
+}
+
+// estimateLocked is the share of runs done (a run counts by its share of
+// finished jobs) and the time left if the rest goes as fast.
+func (r *reproducer) estimateLocked() string {
+	doneRuns := float64(r.after)
+	for _, f := range r.frac {
+		doneRuns += f
+	}
+	elapsed := time.Since(r.start)
+	share := doneRuns / float64(max(r.total, 1))
+	s := fmt.Sprintf("%.0f%% of %d runs, %s elapsed", 100*share, r.total, elapsed.Round(time.Second))
+	if share > 0.02 && share < 1 {
+		left := time.Duration(float64(elapsed) * (1 - share) / share)
+		s += fmt.Sprintf(", about %s left", left.Round(time.Second))
+	}
+	return s
+}
+
+// draw writes the study's figure as figures/NAME.svg and .png and
+// returns their paths relative to the output directory.
+func (r *reproducer) draw(st *experiment.Study) ([]string, error) {
+	f, err := reproduce.Draw(st, r.plot)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	write := func(ext string, render func() ([]byte, error)) error {
+		data, err := render()
+		if err != nil {
+			return err
+		}
+		rel := "figures/" + st.Scenario.Name + "." + ext
+		files = append(files, rel)
+		return os.WriteFile(filepath.Join(r.out, filepath.FromSlash(rel)), data, 0o644)
+	}
+	if r.svg {
+		if err := write("svg", f.SVG); err != nil {
+			return nil, err
+		}
+	}
+	if r.png {
+		if err := write("png", f.PNG); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// writeReport writes report.json and report.md into dir, and the Markdown
+// also to markdown when given, its image links relative to that file.
+func writeReport(rep results.Reproduction, dir, markdown string) error {
+	err := writeFile(filepath.Join(dir, "report.json"), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	})
+	if err != nil {
+		return err
+	}
+	err = writeFile(filepath.Join(dir, "report.md"), func(w io.Writer) error {
+		return reproduce.WriteMarkdown(w, rep, "")
+	})
+	if err != nil || markdown == "" {
+		return err
+	}
+	abs, err1 := filepath.Abs(dir)
+	base, err2 := filepath.Abs(filepath.Dir(markdown))
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("--markdown: cannot place %s beside %s", markdown, dir)
+	}
+	rel, err := filepath.Rel(base, abs)
+	if err != nil {
+		return fmt.Errorf("--markdown: %w", err)
+	}
+	return writeFile(markdown, func(w io.Writer) error {
+		return reproduce.WriteMarkdown(w, rep, filepath.ToSlash(rel))
+	})
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/results"
+)
+
+// TestReproduceOneFigure writes the report and both images of a small
+// figure, with the seeds asked for.
+func TestReproduceOneFigure(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	md := filepath.Join(dir, "R.md")
+	code := dispatch([]string{"reproduce", "--paper", "sjf-bco", "--figure", "Fig. 2", "--seeds", "2", "--out", filepath.Join(dir, "r"), "--markdown", md}, &out, &errOut)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "r", "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep results.Reproduction
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Papers) != 1 || len(rep.Papers[0].Figures) != 1 || rep.Seeds != 2 {
+		t.Fatalf("report: %+v", rep)
+	}
+	f := rep.Papers[0].Figures[0]
+	if f.Scenario != "sjfbco-fig2" || len(f.Checks) == 0 || len(f.Files) != 2 {
+		t.Fatalf("figure: %+v", f)
+	}
+	for _, file := range f.Files {
+		if st, err := os.Stat(filepath.Join(dir, "r", file)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", file, err)
+		}
+	}
+	text, err := os.ReadFile(md)
+	if err != nil || !strings.Contains(string(text), "](r/figures/sjfbco-fig2.svg)") {
+		t.Errorf("--markdown: image links not relative to the file (%v)", err)
+	}
+}
+
+func TestReproduceRefusesUnknown(t *testing.T) {
+	for _, args := range [][]string{
+		{"reproduce", "--paper", "nopaper"},
+		{"reproduce", "--paper", "gavel", "--figure", "Figure 99"},
+		{"reproduce", "--formats", "gif"},
+		{"reproduce", "extra"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := dispatch(args, &out, &errOut); code != exitInvalid || errOut.Len() == 0 {
+			t.Errorf("%v: exit %d, %q", args, code, errOut.String())
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package experiment
+
+import (
+	"math"
+
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// Numbers are the quantities a check compares, for reports that tabulate
+// them (nil where the check has no such number: an order has no paper
+// value, a bound-only check no target). Durations are in the reference
+// unit. Tolerance is the allowed |Ours − Paper| in Paper's unit for value
+// and ratio checks, and a number of sweep steps for a knee (Paper and
+// Ours are then swept values).
+type Numbers struct {
+	Paper     *float64 `json:"paper,omitempty"`
+	Ours      *float64 `json:"ours,omitempty"`
+	OursSD    *float64 `json:"ours_sd,omitempty"`
+	Tolerance *float64 `json:"tolerance,omitempty"`
+}
+
+// numbers fills v's Numbers from check c; the knee's Ours is set by
+// checkKnee.
+func (st *Study) numbers(c *scenario.Check, v *Verdict) {
+	if v.NotRun {
+		v.Ours = nil
+		return
+	}
+	switch c.Kind {
+	case "value":
+		q := c.Resolve(*c.Of)
+		val := st.Value(q)
+		if val.Err == nil && !val.Saturated {
+			v.Ours = finite(st.inRefUnit(q.Metric, val.Mean))
+			if val.N > 1 {
+				v.OursSD = finite(st.inRefUnit(q.Metric, val.SD))
+			}
+		}
+		if c.Target != nil {
+			v.Paper, v.Tolerance = finite(*c.Target), finite(c.Tolerance*math.Abs(*c.Target))
+		}
+	case "ratio":
+		v.Ours, v.OursSD = st.ratioNumbers(c)
+		if c.Target != nil {
+			v.Paper, v.Tolerance = finite(*c.Target), finite(c.Tolerance)
+		}
+	case "knee":
+		v.Paper, v.Tolerance = finite(c.TargetX), finite(float64(c.Steps))
+	}
+}
+
+// ratioNumbers is a ratio check's num/den of means with its spread over
+// seeds propagated to first order (relative spreads add in quadrature);
+// a ratio without a denominator is its numerator's mean and spread.
+func (st *Study) ratioNumbers(c *scenario.Check) (ours, sd *float64) {
+	num := c.Resolve(*c.Num)
+	n := st.Value(num)
+	if n.Err != nil || n.Saturated {
+		return nil, nil
+	}
+	if c.Den == nil {
+		if n.N > 1 {
+			sd = finite(n.SD)
+		}
+		return finite(n.Mean), sd
+	}
+	d := st.Value(c.Resolve(*c.Den))
+	if d.Err != nil || d.Saturated || d.Mean == 0 {
+		return nil, nil
+	}
+	r := n.Mean / d.Mean
+	if n.N > 1 && d.N > 1 && n.Mean != 0 {
+		sd = finite(math.Abs(r) * math.Hypot(n.SD/n.Mean, d.SD/d.Mean))
+	}
+	return finite(r), sd
+}
+
+// runsAll reports whether every sweep value check c names was run (quick
+// mode runs a subset of them).
+func (st *Study) runsAll(c *scenario.Check) bool {
+	qs := []scenario.Quantity{c.Resolve(scenario.Quantity{})}
+	for _, q := range []*scenario.Quantity{c.Of, c.Num, c.Den} {
+		if q != nil {
+			qs = append(qs, c.Resolve(*q))
+		}
+	}
+	for _, q := range qs {
+		if q.X != nil && !st.ran(*q.X) {
+			return false
+		}
+	}
+	return true
+}
+
+// finite points at x, or is nil for NaN and infinities (JSON has neither).
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// InRefUnit converts a metric's value (seconds for durations) to the unit
+// the study shows it in, and names that unit ("" for plain numbers).
+func (st *Study) InRefUnit(metric string, v float64) (float64, string) {
+	return st.inRefUnit(metric, v), st.refUnit(metric)
+}

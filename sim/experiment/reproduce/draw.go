@@ -1,0 +1,250 @@
+package reproduce
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/schedlab/schedlab/sim/experiment"
+	"github.com/schedlab/schedlab/sim/metrics"
+	"github.com/schedlab/schedlab/sim/plot"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// Draw draws a study as its paper draws the figure. A sweep is a metric
+// against the swept value, one line per policy (or per ratio of two), the
+// mean over seeds with ±1 standard deviation as error bars, and the
+// paper's values as hollow rings of the policy's colour. A study without
+// a sweep is a bar per policy of its main metric, ours beside the paper's
+// where the paper gives one.
+func Draw(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
+	if st.Scenario.Sweep != nil {
+		return drawSweep(st, o)
+	}
+	return drawBars(st, o)
+}
+
+// paperPoint is one of the paper's values on the figure.
+type paperPoint struct {
+	label string // policy label, or "num / den" for a ratio
+	x     *float64
+	y     float64
+}
+
+// paperPoints are the values the scenario records for metric and group:
+// its reference values, and the targets of its value and ratio checks,
+// in the reference unit. A (label, x) pair given twice keeps the first.
+func paperPoints(sc *scenario.Scenario, metric, group string) []paperPoint {
+	var out []paperPoint
+	seen := map[string]bool{}
+	add := func(label string, x *float64, y float64) {
+		key := label + "@nil"
+		if x != nil {
+			key = fmt.Sprintf("%s@%g", label, *x)
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, paperPoint{label, x, y})
+		}
+	}
+	same := func(q scenario.Quantity) bool {
+		g := q.Group
+		if g == "" {
+			g = "all"
+		}
+		return q.Metric == metric && g == group
+	}
+	if sc.Reference != nil {
+		for _, v := range sc.Reference.Values {
+			if same(v.Quantity) {
+				add(v.Policy, v.X, v.Value)
+			}
+		}
+	}
+	for i := range sc.Checks {
+		c := &sc.Checks[i]
+		if c.Target == nil {
+			continue
+		}
+		switch {
+		case c.Kind == "value" && c.Of != nil:
+			if q := c.Resolve(*c.Of); same(q) {
+				add(q.Policy, q.X, *c.Target)
+			}
+		case c.Kind == "ratio" && c.Num != nil && c.Den != nil:
+			n, d := c.Resolve(*c.Num), c.Resolve(*c.Den)
+			if same(n) && same(d) && n.X != nil && d.X != nil && *n.X == *d.X {
+				add(n.Policy+" / "+d.Policy, n.X, *c.Target)
+			}
+		}
+	}
+	return out
+}
+
+func drawSweep(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
+	sc := st.Scenario
+	out := st.Output()
+	metric, group := sweepMetric(sc)
+	var series []plot.Series
+	color := map[string]int{}
+	for i, s := range out.Series {
+		color[s.Policy] = i + 1
+		ps := plot.Series{Name: s.Policy, Color: i + 1}
+		for k, m := range s.Mean {
+			if m == nil {
+				continue
+			}
+			ps.X, ps.Y = append(ps.X, s.X[k]), append(ps.Y, *m)
+			e := math.NaN()
+			if s.SD[k] != nil {
+				e = *s.SD[k]
+			}
+			ps.YErr = append(ps.YErr, e)
+		}
+		if len(ps.X) > 0 {
+			series = append(series, ps)
+		}
+	}
+	paper := map[string]*plot.Series{}
+	var order []string
+	for _, p := range paperPoints(sc, metric, group) {
+		if p.x == nil || color[p.label] == 0 {
+			continue // not on this figure's curves
+		}
+		if paper[p.label] == nil {
+			paper[p.label] = &plot.Series{Name: "paper: " + p.label, Color: color[p.label], Points: true}
+			order = append(order, p.label)
+		}
+		paper[p.label].X = append(paper[p.label].X, *p.x)
+		paper[p.label].Y = append(paper[p.label].Y, p.y)
+	}
+	for _, l := range order {
+		series = append(series, *paper[l])
+	}
+	if len(series) == 0 {
+		return nil, fmt.Errorf("%s: every run saturated or failed; nothing to draw", sc.Name)
+	}
+	ylabel := metricLabel(metric)
+	if len(sc.Sweep.Ratios) > 0 {
+		ylabel += ", ratio"
+	} else if u := out.Series[0].Unit; u != "" {
+		ylabel += " (" + u + ")"
+	}
+	xlabel := sc.Sweep.Label
+	if sc.Sweep.Unit != "" {
+		xlabel += " (" + sc.Sweep.Unit + ")"
+	}
+	return plot.Lines(title(sc), xlabel, ylabel, series, o)
+}
+
+// drawBars draws the main metric of a study without a sweep: one bar per
+// policy, ours and, where recorded, the paper's.
+func drawBars(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
+	sc := st.Scenario
+	metric, group := mainMetric(sc)
+	var cats []string
+	ours := plot.BarSeries{Name: "ours (mean over seeds)"}
+	for i := range sc.Policies {
+		label := sc.PolicyLabel(i)
+		cats = append(cats, label)
+		v := st.Value(scenario.Quantity{Policy: label, Metric: metric, Group: group})
+		y := math.NaN()
+		if v.Err == nil && !v.Saturated {
+			y, _ = st.InRefUnit(metric, v.Mean)
+		}
+		ours.Values = append(ours.Values, y)
+	}
+	series := []plot.BarSeries{ours}
+	paper := plot.BarSeries{Name: "paper", Values: make([]float64, len(cats))}
+	found := false
+	for i := range paper.Values {
+		paper.Values[i] = math.NaN()
+		for _, p := range paperPoints(sc, metric, group) {
+			if p.x == nil && p.label == cats[i] {
+				paper.Values[i], found = p.y, true
+				break
+			}
+		}
+	}
+	if found {
+		series = append(series, paper)
+	}
+	_, unit := st.InRefUnit(metric, 0)
+	ylabel := metricLabel(metric)
+	if group != "all" {
+		ylabel += " [" + group + "]"
+	}
+	if unit != "" {
+		ylabel += " (" + unit + ")"
+	}
+	return plot.Bars(title(sc), ylabel, cats, series, o)
+}
+
+// mainMetric is the metric a study without a sweep is drawn by: the first
+// the paper reports, else the first a check compares, else the average
+// JCT.
+func mainMetric(sc *scenario.Scenario) (metric, group string) {
+	norm := func(q scenario.Quantity) (string, string) {
+		if q.Group == "" {
+			q.Group = "all"
+		}
+		return q.Metric, q.Group
+	}
+	if sc.Reference != nil {
+		for _, v := range sc.Reference.Values {
+			if v.X == nil && v.Metric != "" {
+				return norm(v.Quantity)
+			}
+		}
+	}
+	for i := range sc.Checks {
+		c := &sc.Checks[i]
+		q := c.Resolve(scenario.Quantity{})
+		switch {
+		case c.Of != nil:
+			q = c.Resolve(*c.Of)
+		case c.Num != nil:
+			q = c.Resolve(*c.Num)
+		}
+		if q.Metric != "" && q.X == nil {
+			return norm(q)
+		}
+	}
+	return "avg_jct_s", "all"
+}
+
+func sweepMetric(sc *scenario.Scenario) (metric, group string) {
+	metric, group = "avg_jct_s", "all"
+	if sc.Sweep.Metric != "" {
+		metric = sc.Sweep.Metric
+	}
+	if sc.Sweep.Group != "" {
+		group = sc.Sweep.Group
+	}
+	return metric, group
+}
+
+// metricLabel is an axis label: the metric's description when it is
+// short and plain, else its name.
+func metricLabel(metric string) string {
+	if d, err := metrics.Lookup(metric); err == nil && d.Doc != "" && len(d.Doc) <= 45 && isASCII(d.Doc) {
+		return d.Doc
+	}
+	return strings.TrimSuffix(metric, "_s")
+}
+
+func isASCII(s string) bool {
+	for _, r := range s {
+		if r > 127 {
+			return false
+		}
+	}
+	return true
+}
+
+func title(sc *scenario.Scenario) string {
+	if sc.Title != "" {
+		return sc.Title
+	}
+	return sc.Name
+}
