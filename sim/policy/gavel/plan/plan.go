@@ -78,9 +78,14 @@ func (o Oracle) Pair(a, b *workload.Job, t string) (float64, float64) {
 	if a.GPUs != b.GPUs {
 		return 0, 0
 	}
+	// Both must fit the GPU's memory together.
+	need := perf.JobMemoryGB(o.Model, a, 0) + perf.JobMemoryGB(o.Model, b, 0)
 	var gpus []cluster.GPUID
 	for _, g := range o.Cluster.GPUs {
 		if g.Type == t && len(gpus) < a.GPUs {
+			if g.MemoryGB > 0 && need > g.MemoryGB {
+				return 0, 0
+			}
 			gpus = append(gpus, g.ID)
 		}
 	}
