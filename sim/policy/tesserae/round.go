@@ -140,10 +140,16 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 		}
 		return out
 	}
-	pairs, err := pack.Match(mk(placed), mk(waiting), t.table, pack.Options{Objective: pack.Objective(t.p.Objective), MinCombined: t.p.MinCombined, Hungarian: t.p.PackSolver == "hungarian"})
+	o := pack.Options{Objective: pack.Objective(t.p.Objective), MinCombined: t.p.MinCombined, Hungarian: t.p.PackSolver == "hungarian"}
+	var pairs []pack.Pair
+	if t.p.KeepPairs {
+		pairs, placed, waiting = keepPairs(s, mk(placed), mk(waiting), t.table, o)
+	}
+	matched, err := pack.Match(mk(placed), mk(waiting), t.table, o)
 	if err != nil {
 		return nil, err
 	}
+	pairs = append(pairs, matched...)
 	where := fresh.Where()
 	var kept []pack.Pair
 	for _, pr := range pairs {
@@ -157,6 +163,45 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 		kept = append(kept, pr)
 	}
 	return kept, nil
+}
+
+// keepPairs keeps the pairs running now whose host is placed again and
+// whose guest waits again, when they still have an edge, and returns them
+// with the hosts and guests left for the matching.
+func keepPairs(s *engine.State, hosts, guests []pack.Job, tab *pack.Table, o pack.Options) (kept []pack.Pair, restHosts, restGuests []workload.JobID) {
+	waiting := make(map[workload.JobID]int, len(guests))
+	for i, g := range guests {
+		waiting[g.ID] = i
+	}
+	taken := map[workload.JobID]bool{}
+	for _, h := range hosts {
+		gpus := s.GPUsOf(h.ID)
+		if len(gpus) == 0 {
+			continue
+		}
+		for _, y := range s.JobsOn(gpus[0]) {
+			i, ok := waiting[y]
+			if y == h.ID || !ok || taken[y] || !same(s.GPUsOf(y), gpus) {
+				continue
+			}
+			if c, sc, ok := pack.Score(h, guests[i], tab, o); ok {
+				kept = append(kept, pack.Pair{Host: h.ID, Guest: y, Combined: c, Score: sc})
+				taken[h.ID], taken[y] = true, true
+				break
+			}
+		}
+	}
+	for _, h := range hosts {
+		if !taken[h.ID] {
+			restHosts = append(restHosts, h.ID)
+		}
+	}
+	for _, g := range guests {
+		if !taken[g.ID] {
+			restGuests = append(restGuests, g.ID)
+		}
+	}
+	return kept, restHosts, restGuests
 }
 
 // onNodes says whether ok accepts the node of every location.
