@@ -17,27 +17,7 @@ import (
 // then the difference applied to the engine.
 func (t *placer) round(s *engine.State) error {
 	t.rounds++
-	order := t.active(s)
-	rank := make(map[workload.JobID]int, len(order))
-	for i, id := range order {
-		rank[id] = i
-	}
-	fresh := shape(s.Cluster())
-	free := make([]int, len(fresh.Nodes))
-	for n := range fresh.Nodes {
-		free[n] = len(fresh.Nodes[n])
-	}
-	var placed, waiting []workload.JobID
-	for _, id := range order {
-		if locs := exclusive(fresh, free, s.Job(id).GPUs, t.usable(s, id)); locs != nil {
-			for _, l := range locs {
-				fresh.Nodes[l.Node][l.GPU] = []workload.JobID{id}
-			}
-			placed = append(placed, id)
-		} else {
-			waiting = append(waiting, id)
-		}
-	}
+	fresh, placed, waiting, rank := t.schedule(s)
 	pairs, err := t.pack(s, fresh, placed, waiting)
 	if err != nil {
 		return err
@@ -50,6 +30,32 @@ func (t *placer) round(s *engine.State) error {
 	moved := migrate.Migrated(prev, final)
 	t.log(s, pairs, moved)
 	return t.apply(s, prev, final)
+}
+
+// schedule orders the active jobs and runs the exclusive pass: the fresh
+// plan, the jobs it placed and those left waiting, and each job's rank.
+func (t *placer) schedule(s *engine.State) (fresh migrate.Plan, placed, waiting []workload.JobID, rank map[workload.JobID]int) {
+	order := t.active(s)
+	rank = make(map[workload.JobID]int, len(order))
+	for i, id := range order {
+		rank[id] = i
+	}
+	fresh = shape(s.Cluster())
+	free := make([]int, len(fresh.Nodes))
+	for n := range fresh.Nodes {
+		free[n] = len(fresh.Nodes[n])
+	}
+	for _, id := range order {
+		if locs := exclusive(fresh, free, s.Job(id).GPUs, t.usable(s, id)); locs != nil {
+			for _, l := range locs {
+				fresh.Nodes[l.Node][l.GPU] = []workload.JobID{id}
+			}
+			placed = append(placed, id)
+		} else {
+			waiting = append(waiting, id)
+		}
+	}
+	return fresh, placed, waiting, rank
 }
 
 // exclusive is the consolidated pass (spec 003 §1.3 [ours, Blox's
