@@ -32,6 +32,8 @@ type Params struct {
 	Migration   string  `json:"migration" enum:"tesserae,guarded,flat,sticky,none" help:"how the fresh plan lands on the GPUs. tesserae: two-level node/GPU matching (Algorithm 2). guarded: tesserae, falling back to Gavel's rule when that moves fewer jobs and splits none. flat: one matching over all GPUs (Algorithm 5; can split a job over nodes). sticky: Gavel's rule, a job stays only where all its old GPUs are still free. none: the plan as built"`
 	PackSolver  string  `json:"pack_solver" enum:"hungarian,buckets" help:"how the packing matching is solved: hungarian (the job-level Hungarian method of the paper; among equal-weight matchings, earlier guests first) or buckets (a transportation problem between model buckets: the same optimum in microseconds instead of milliseconds, but other ties, so other pairs and migrations)"`
 	KeepPairs   bool    `json:"keep_pairs,omitempty" help:"[ours, a sensitivity of Fig. 11] before the packing matching, keep last round's pairs whose host is placed again and whose guest waits again, so that fewer guests change host (off: the paper's fresh matching every round)"`
+	Noise       float64 `json:"noise,omitempty" min:"0" max:"1" help:"profiling noise ε (spec 003 §4.3, Fig. 16): the policy decides with the pair table multiplied entry by entry by a factor drawn uniformly from [1−ε, 1+ε] once per run; jobs still progress at the true rates (0: exact profiles)"`
+	NoiseSeed   uint64  `json:"noise_seed,omitempty" help:"seed of the profiling noise draw"`
 	MigrationS  float64 `json:"migration_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged to a job each time it moves (the paper gives none; the spec proposes 30 s)"`
 	RestartS    float64 `json:"restart_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged when a preempted job starts again"`
 }
@@ -49,6 +51,9 @@ func (p *Params) check() error {
 		if !slices.Contains(splitComma(c.allowed), c.v) {
 			return fmt.Errorf("%s: must be one of %s, got %q", c.field, c.allowed, c.v)
 		}
+	}
+	if !(p.Noise >= 0 && p.Noise <= 1) {
+		return fmt.Errorf("noise: must be between 0 and 1, got %v", p.Noise)
 	}
 	if !(p.RoundS > 0) {
 		return fmt.Errorf("round_s: must be positive, got %v", p.RoundS)
@@ -76,6 +81,9 @@ func New(p Params) (engine.Policy, error) {
 	tab, err := pack.Blox()
 	if err != nil {
 		return nil, err
+	}
+	if p.Noise > 0 {
+		tab = noisy(tab, p.Noise, p.NoiseSeed)
 	}
 	return &placer{p: p, table: tab}, nil
 }
