@@ -16,7 +16,7 @@ import (
 // programs (nil if it solves none).
 func newMechanism(p Common, title string, a plan.Allocator, lps lp.Dumper) *mechanism.Config {
 	return &mechanism.Config{Title: title, Alloc: a, LPs: lps, Mode: p.Mode, RoundS: p.RoundS, ResetMinS: p.ResetMinS,
-		TraceJobs: p.TraceJobs, Prices: p.priceList, Quirks: p.quirks()}
+		TraceJobs: p.TraceJobs, Prices: p.priceList, Quirks: p.quirks(), MigrateMoves: p.MigrateMoves}
 }
 
 // ideal is a policy in mode "ideal": no rounds and no GPU placements;

@@ -18,8 +18,9 @@ type Common struct {
 	Mode      string  `json:"mode" enum:"ref-compat,clean,ideal" help:"ref-compat: the reference simulator (per-type lists visited V100, P100, K80, shuffled each round for agnostic policies; idle GPUs also run entries whose target is 0, except under FIFO; and its quirks quirk_reset_at_zero, quirk_integer_steps, quirk_split_steps, quirk_unallocated_wait and quirk_idle_until_arrival, each on by default; agnostic FIFO's random type removal draws from schedlab's random stream, not Python's, so its choices match the reference only in aggregate); clean: one priority list, only entries with a positive target; ideal: no rounds, every job progresses at its time-averaged target rate (a fluid model)"`
 	ResetMinS float64 `json:"reset_min_s" min:"0" unit:"s" help:"shortest time between two recomputations of the allocation after arrivals and completions (the reference simulator: 1,920 s; 0 recomputes at every event)"`
 	Quirks
-	TraceJobs int     `json:"trace_jobs" min:"0" max:"100000" help:"runs with at most this many jobs record each job's target share and received share of every GPU type (series gavel/x/TYPE and gavel/received/TYPE) and log every lease"`
-	Prices    []Price `json:"prices,omitempty" help:"price of one GPU-hour of each type, for costs; default the reference's cloud prices (V100 0.74, P100 0.43, K80 0.135)"`
+	MigrateMoves bool    `json:"migrate_moves,omitempty" help:"a job that keeps running in the next round but on other GPUs moves by a migration (charged the engine's migration_s and counted as one), as on a real cluster, instead of a preemption and a restart (the reference simulator's accounting; default)"`
+	TraceJobs    int     `json:"trace_jobs" min:"0" max:"100000" help:"runs with at most this many jobs record each job's target share and received share of every GPU type (series gavel/x/TYPE and gavel/received/TYPE) and log every lease"`
+	Prices       []Price `json:"prices,omitempty" help:"price of one GPU-hour of each type, for costs; default the reference's cloud prices (V100 0.74, P100 0.43, K80 0.135)"`
 }
 
 // Quirks are behaviours of the reference simulator that mode ref-compat

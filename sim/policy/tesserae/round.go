@@ -19,27 +19,7 @@ import (
 func (t *placer) round(s *engine.State) error {
 	t.rounds++
 	clock := t.stopwatch(s)
-	order := t.active(s)
-	rank := make(map[workload.JobID]int, len(order))
-	for i, id := range order {
-		rank[id] = i
-	}
-	fresh := shape(s.Cluster())
-	free := make([]int, len(fresh.Nodes))
-	for n := range fresh.Nodes {
-		free[n] = len(fresh.Nodes[n])
-	}
-	var placed, waiting []workload.JobID
-	for _, id := range order {
-		if locs := exclusive(fresh, free, s.Job(id).GPUs, t.usable(s, id)); locs != nil {
-			for _, l := range locs {
-				fresh.Nodes[l.Node][l.GPU] = []workload.JobID{id}
-			}
-			placed = append(placed, id)
-		} else {
-			waiting = append(waiting, id)
-		}
-	}
+	fresh, placed, waiting, rank := t.schedule(s)
 	clock("scheduling")
 	pairs, err := t.pack(s, fresh, placed, waiting)
 	if err != nil {
@@ -71,6 +51,32 @@ func (t *placer) stopwatch(s *engine.State) func(part string) {
 		s.Record("tesserae/decision_ms/"+part, -1, float64(now.Sub(last).Nanoseconds())/1e6)
 		last = now
 	}
+}
+
+// schedule orders the active jobs and runs the exclusive pass: the fresh
+// plan, the jobs it placed and those left waiting, and each job's rank.
+func (t *placer) schedule(s *engine.State) (fresh migrate.Plan, placed, waiting []workload.JobID, rank map[workload.JobID]int) {
+	order := t.active(s)
+	rank = make(map[workload.JobID]int, len(order))
+	for i, id := range order {
+		rank[id] = i
+	}
+	fresh = shape(s.Cluster())
+	free := make([]int, len(fresh.Nodes))
+	for n := range fresh.Nodes {
+		free[n] = len(fresh.Nodes[n])
+	}
+	for _, id := range order {
+		if locs := exclusive(fresh, free, s.Job(id).GPUs, t.usable(s, id)); locs != nil {
+			for _, l := range locs {
+				fresh.Nodes[l.Node][l.GPU] = []workload.JobID{id}
+			}
+			placed = append(placed, id)
+		} else {
+			waiting = append(waiting, id)
+		}
+	}
+	return fresh, placed, waiting, rank
 }
 
 // exclusive is the consolidated pass (spec 003 §1.3 [ours, Blox's
@@ -162,10 +168,15 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 		return out
 	}
 	o := pack.Options{Objective: pack.Objective(t.p.Objective), MinCombined: t.p.MinCombined, Solver: pack.Solver(t.p.PackSolver), Keep: sharing(s)}
-	pairs, err := pack.Match(mk(placed), mk(waiting), t.table, o)
+	var pairs []pack.Pair
+	if t.p.KeepPairs {
+		pairs, placed, waiting = keepPairs(s, mk(placed), mk(waiting), t.table, o)
+	}
+	matched, err := pack.Match(mk(placed), mk(waiting), t.table, o)
 	if err != nil {
 		return nil, err
 	}
+	pairs = append(pairs, matched...)
 	where := fresh.Where()
 	var kept []pack.Pair
 	for _, pr := range pairs {
@@ -192,6 +203,45 @@ func sharing(s *engine.State) func(a, b workload.JobID) bool {
 		}
 		return false
 	}
+}
+
+// keepPairs keeps the pairs running now whose host is placed again and
+// whose guest waits again, when they still have an edge, and returns them
+// with the hosts and guests left for the matching.
+func keepPairs(s *engine.State, hosts, guests []pack.Job, tab *pack.Table, o pack.Options) (kept []pack.Pair, restHosts, restGuests []workload.JobID) {
+	waiting := make(map[workload.JobID]int, len(guests))
+	for i, g := range guests {
+		waiting[g.ID] = i
+	}
+	taken := map[workload.JobID]bool{}
+	for _, h := range hosts {
+		gpus := s.GPUsOf(h.ID)
+		if len(gpus) == 0 {
+			continue
+		}
+		for _, y := range s.JobsOn(gpus[0]) {
+			i, ok := waiting[y]
+			if y == h.ID || !ok || taken[y] || !same(s.GPUsOf(y), gpus) {
+				continue
+			}
+			if c, sc, ok := pack.Score(h, guests[i], tab, o); ok {
+				kept = append(kept, pack.Pair{Host: h.ID, Guest: y, Combined: c, Score: sc})
+				taken[h.ID], taken[y] = true, true
+				break
+			}
+		}
+	}
+	for _, h := range hosts {
+		if !taken[h.ID] {
+			restHosts = append(restHosts, h.ID)
+		}
+	}
+	for _, g := range guests {
+		if !taken[g.ID] {
+			restGuests = append(restGuests, g.ID)
+		}
+	}
+	return kept, restHosts, restGuests
 }
 
 // onNodes says whether ok accepts the node of every location.

@@ -24,14 +24,19 @@ import (
 
 // Params configure the Tesserae family.
 type Params struct {
-	Order       string  `json:"order" enum:"las,fifo,ftf" help:"the scheduling order the placement serves. las (Tiresias' 2D-LAS, spec 003 §5.5): least attained GPU-seconds first, arrival breaks ties. fifo: arrival order. ftf (finish-time fairness, Themis-style, computed without sharing): the job whose time in the system plus remaining solo time is largest against its solo time goes first"`
-	RoundS      float64 `json:"round_s" min:"1" max:"86400" unit:"s" help:"scheduling round (the paper: 360 s)"`
-	Packing     string  `json:"packing" enum:"none,single,all" help:"GPU sharing by matching: none (the order's own exclusive placement), single (Tiresias (Single): only 1-GPU jobs share), all (Tesserae: jobs of any equal GPU count share)"`
-	Objective   string  `json:"objective" enum:"combined,gain" help:"what packing maximises (spec 003 §3.5): combined, the sum of each pair's combined normalised throughput (the paper's wording), or gain, the sum of (combined − 1), the throughput a pair adds over its host alone"`
-	MinCombined float64 `json:"min_combined" min:"0" max:"2" help:"pairs whose combined normalised throughput is below this get no edge (0: the paper)"`
-	Migration   string  `json:"migration" enum:"tesserae,guarded,flat,sticky,none" help:"how the fresh plan lands on the GPUs. tesserae: two-level node/GPU matching (Algorithm 2). guarded: tesserae, falling back to Gavel's rule when that moves fewer jobs and splits none. flat: one matching over all GPUs (Algorithm 5; can split a job over nodes). sticky: Gavel's rule, a job stays only where all its old GPUs are still free. none: the plan as built"`
-	PackSolver  string  `json:"pack_solver" enum:"exact,hungarian,buckets" help:"how the packing matching is solved. exact: the job-level Hungarian's objective exactly (the largest total weight, then the earliest guests in priority order), found as a min-cost flow between model buckets in microseconds; among equal optima only which of several same-model hosts takes which guest can differ from hungarian. hungarian: the job-level Hungarian method of the paper (the reference; tens of milliseconds at 2,000 jobs, seconds in the browser at the paper's scale). buckets: the same maximum weight between model buckets without the priority tie-break, so other guests, pairs and migrations"`
-	MigrationS  float64 `json:"migration_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged to a job each time it moves (the paper gives none; the spec proposes 30 s)"`
+	Order         string  `json:"order" enum:"las,fifo,ftf" help:"the scheduling order the placement serves. las (Tiresias' 2D-LAS, spec 003 §5.5): least attained GPU-seconds first, arrival breaks ties. fifo: arrival order. ftf (finish-time fairness, Themis-style, computed without sharing): the job whose time in the system plus remaining solo time is largest against its solo time goes first"`
+	RoundS        float64 `json:"round_s" min:"1" max:"86400" unit:"s" help:"scheduling round (the paper: 360 s)"`
+	Packing       string  `json:"packing" enum:"none,single,all" help:"GPU sharing by matching: none (the order's own exclusive placement), single (Tiresias (Single): only 1-GPU jobs share), all (Tesserae: jobs of any equal GPU count share)"`
+	Objective     string  `json:"objective" enum:"combined,gain" help:"what packing maximises (spec 003 §3.5): combined, the sum of each pair's combined normalised throughput (the paper's wording), or gain, the sum of (combined − 1), the throughput a pair adds over its host alone"`
+	MinCombined   float64 `json:"min_combined" min:"0" max:"2" help:"pairs whose combined normalised throughput is below this get no edge (0: the paper)"`
+	Migration     string  `json:"migration" enum:"tesserae,guarded,flat,sticky,none" help:"how the fresh plan lands on the GPUs. tesserae: two-level node/GPU matching (Algorithm 2). guarded: tesserae, falling back to Gavel's rule when that moves fewer jobs and splits none. flat: one matching over all GPUs (Algorithm 5; can split a job over nodes). sticky: Gavel's rule, a job stays only where all its old GPUs are still free. none: the plan as built"`
+	PackSolver    string  `json:"pack_solver" enum:"exact,hungarian,buckets" help:"how the packing matching is solved. exact: the job-level Hungarian's objective exactly (the largest total weight, then the earliest guests in priority order), found as a min-cost flow between model buckets in microseconds; among equal optima only which of several same-model hosts takes which guest can differ from hungarian. hungarian: the job-level Hungarian method of the paper (the reference; tens of milliseconds at 2,000 jobs, seconds in the browser at the paper's scale). buckets: the same maximum weight between model buckets without the priority tie-break, so other guests, pairs and migrations"`
+	KeepPairs     bool    `json:"keep_pairs,omitempty" help:"[ours, a sensitivity of Fig. 11] before the packing matching, keep last round's pairs whose host is placed again and whose guest waits again, so that fewer guests change host (off: the paper's fresh matching every round)"`
+	Noise         float64 `json:"noise,omitempty" min:"0" max:"1" help:"profiling noise ε (spec 003 §4.3, Fig. 16): the policy decides with the pair table multiplied entry by entry by a factor drawn uniformly from [1−ε, 1+ε] once per run; jobs still progress at the true rates (0: exact profiles)"`
+	NoiseSeed     uint64  `json:"noise_seed,omitempty" help:"seed of the profiling noise draw and of the pairs matrix completion profiles"`
+	Profile       string  `json:"profile,omitempty" enum:",oracle,linear,matrix-completion" help:"how the pair table the policy decides with is obtained (spec 003 §4.2, Fig. 18): oracle (every pair at every GPU count profiled; default), linear (only 1-GPU pairs profiled, scaled to k GPUs by Sia's linear model: normalised throughputs independent of k; language-model pairs, never run on 1 GPU, keep their measured best split, standing in for the paper's Bayesian strategy search), matrix-completion (a random profile_budget share of the pairs profiled per GPU count, the rest filled by a rank-1 fit, as Gavel and Quasar do)"`
+	ProfileBudget float64 `json:"profile_budget,omitempty" min:"0" max:"1" help:"matrix-completion: the share of measured pairs profiled (default 0.5)"`
+	MigrationS    float64 `json:"migration_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged to a job each time it moves (the paper gives none; the spec proposes 30 s)"`
 	// TimeDecisions records wall-clock times, which differ between runs
 	// and machines, so it is off by default: every output stays a pure
 	// function of the scenario and seed.
@@ -47,11 +52,14 @@ func DefaultParams() Params {
 func (p *Params) check() error {
 	for _, c := range []struct{ field, v, allowed string }{
 		{"order", p.Order, "las,fifo,ftf"}, {"packing", p.Packing, "none,single,all"},
-		{"objective", p.Objective, "combined,gain"}, {"pack_solver", p.PackSolver, "exact,hungarian,buckets"}, {"migration", p.Migration, "tesserae,guarded,flat,sticky,none"},
+		{"objective", p.Objective, "combined,gain"}, {"profile", p.Profile, ",oracle,linear,matrix-completion"}, {"pack_solver", p.PackSolver, "exact,hungarian,buckets"}, {"migration", p.Migration, "tesserae,guarded,flat,sticky,none"},
 	} {
 		if !slices.Contains(splitComma(c.allowed), c.v) {
 			return fmt.Errorf("%s: must be one of %s, got %q", c.field, c.allowed, c.v)
 		}
+	}
+	if !(p.Noise >= 0 && p.Noise <= 1) {
+		return fmt.Errorf("noise: must be between 0 and 1, got %v", p.Noise)
 	}
 	if !(p.RoundS > 0) {
 		return fmt.Errorf("round_s: must be positive, got %v", p.RoundS)
@@ -79,6 +87,19 @@ func New(p Params) (engine.Policy, error) {
 	tab, err := pack.Blox()
 	if err != nil {
 		return nil, err
+	}
+	switch p.Profile {
+	case "linear":
+		tab = linear(tab)
+	case "matrix-completion":
+		b := p.ProfileBudget
+		if b == 0 {
+			b = 0.5
+		}
+		tab = completed(tab, b, p.NoiseSeed)
+	}
+	if p.Noise > 0 {
+		tab = noisy(tab, p.Noise, p.NoiseSeed)
 	}
 	return &placer{p: p, table: tab}, nil
 }

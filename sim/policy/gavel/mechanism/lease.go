@@ -1,6 +1,7 @@
 package mechanism
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -122,9 +123,14 @@ func (m *Mechanism) apply(s *engine.State, placed []placement) error {
 			why[id] = &placed[i]
 		}
 	}
+	var movers []workload.JobID
 	for _, id := range s.Running() {
 		g, ok := want[id]
 		if ok && sameGPUs(g, s.GPUsOf(id)) && !m.jobs[id].failing {
+			continue
+		}
+		if ok && m.cfg.MigrateMoves && !m.jobs[id].failing {
+			movers = append(movers, id)
 			continue
 		}
 		if err := s.Preempt(id); err != nil {
@@ -133,6 +139,9 @@ func (m *Mechanism) apply(s *engine.State, placed []placement) error {
 		if !ok && m.tracing {
 			s.Log(id, "round %d: %s preempted: not picked this round", m.rounds.n, s.Job(id).Name)
 		}
+	}
+	if err := migrateAll(s, movers, want); err != nil {
+		return err
 	}
 	for i := range placed {
 		pl := &placed[i]
@@ -208,4 +217,32 @@ func sameGPUs(a, b []cluster.GPUID) bool {
 		}
 	}
 	return true
+}
+
+// migrateAll moves each running job to its new GPUs, in an order where
+// each target has room. A cycle of moves between full GPUs is broken by
+// preempting one job of it; apply then restarts it on its new GPUs.
+func migrateAll(s *engine.State, moves []workload.JobID, want map[workload.JobID][]cluster.GPUID) error {
+	for len(moves) > 0 {
+		var left []workload.JobID
+		for _, id := range moves {
+			err := s.Migrate(id, want[id], engine.ActionOptions{})
+			var ae *engine.ActionError
+			if errors.As(err, &ae) {
+				left = append(left, id)
+				continue
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if len(left) == len(moves) {
+			if err := s.Preempt(left[0]); err != nil {
+				return err
+			}
+			left = left[1:]
+		}
+		moves = left
+	}
+	return nil
 }

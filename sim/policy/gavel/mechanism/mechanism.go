@@ -43,9 +43,13 @@ type Config struct {
 	TraceJobs int     // runs with at most this many jobs record per-job shares and log every lease
 	Quirks    Quirks  // the reference's quirks reproduced (ref-compat only)
 
-	Shuffle      bool          // visit types in a fresh random order each round (agnostic policies)
-	FIFO         bool          // never run entries with priority 0
-	SpaceSharing bool          // two jobs may share a GPU
+	Shuffle      bool // visit types in a fresh random order each round (agnostic policies)
+	FIFO         bool // never run entries with priority 0
+	SpaceSharing bool // two jobs may share a GPU
+	// MigrateMoves moves a job that runs on in the next round on other
+	// GPUs with an engine migration (charged migration_s, counted as a
+	// migration) instead of a preemption and a restart.
+	MigrateMoves bool
 	Entities     []plan.Entity // hierarchical fairness: whose shares the record compares with their weights
 
 	// Prices is the price of a GPU-hour of each type, for the cost series.

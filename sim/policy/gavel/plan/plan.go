@@ -73,7 +73,61 @@ func (o Oracle) Pair(a, b *workload.Job, t string) (float64, float64) {
 	if th, ok := o.Model.(perf.Throughputs); ok {
 		return th.PairThroughput(a, b, t)
 	}
-	return 0, 0
+	// Any other model: their rates sharing the first GPUs of that type, so
+	// that a model with a pairwise interference table can be packed too.
+	if a.GPUs != b.GPUs {
+		return 0, 0
+	}
+	// Both must fit the GPU's memory together.
+	need := perf.JobMemoryGB(o.Model, a, 0) + perf.JobMemoryGB(o.Model, b, 0)
+	var gpus []cluster.GPUID
+	for _, g := range o.Cluster.GPUs {
+		if g.Type == t && len(gpus) < a.GPUs {
+			if g.MemoryGB > 0 && need > g.MemoryGB {
+				return 0, 0
+			}
+			gpus = append(gpus, g.ID)
+		}
+	}
+	if len(gpus) < a.GPUs {
+		return 0, 0
+	}
+	ps := &pairState{c: o.Cluster, jobs: [2]workload.Job{*a, *b}, gpus: gpus}
+	ps.jobs[0].ID, ps.jobs[1].ID = 0, 1 // a job may be paired with its own class
+	return o.Model.Rate(ps, 0), o.Model.Rate(ps, 1)
+}
+
+// pairState is a perf.State in which two jobs share the same GPUs and
+// nothing else runs.
+type pairState struct {
+	c    *cluster.Cluster
+	jobs [2]workload.Job
+	gpus []cluster.GPUID
+}
+
+func (p *pairState) Cluster() *cluster.Cluster { return p.c }
+
+func (p *pairState) Job(id workload.JobID) *workload.Job {
+	if id == 0 || id == 1 {
+		return &p.jobs[id]
+	}
+	return nil
+}
+
+func (p *pairState) Placement(id workload.JobID) perf.Placement {
+	if id == 0 || id == 1 {
+		return perf.Placement{GPUs: p.gpus}
+	}
+	return perf.Placement{}
+}
+
+func (p *pairState) JobsOn(g cluster.GPUID) []workload.JobID {
+	for _, x := range p.gpus {
+		if x == g {
+			return []workload.JobID{0, 1}
+		}
+	}
+	return nil
 }
 
 func (in *Input) TotalGPUs() float64 {
