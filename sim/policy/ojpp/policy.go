@@ -72,6 +72,8 @@ type Policy struct {
 	truth  *perf.MemShare
 	belief *perf.MemShare
 	online *online
+	// lastSnap is the placement of the last snapshot (see snapshot).
+	lastSnap string
 }
 
 // New builds a policy from its parameters.
@@ -159,9 +161,11 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 		}
 	}
 	if o.online != nil {
-		return o.tick(s, pl)
+		if err := o.tick(s, pl); err != nil {
+			return err
+		}
 	}
-	return nil
+	return o.snapshot(s)
 }
 
 // matrixMAE is the mean absolute difference of two matrices.
