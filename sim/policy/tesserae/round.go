@@ -49,6 +49,9 @@ func (t *placer) round(s *engine.State) error {
 	}
 	moved := migrate.Migrated(prev, final)
 	t.log(s, pairs, moved)
+	if err := t.snapshot(s, len(order), prev, final, pairs, moved); err != nil {
+		return err
+	}
 	return t.apply(s, prev, final)
 }
 
