@@ -120,6 +120,9 @@ func DefaultMemShareParams() *MemShareParams {
 		Types:  append(MemShareTypes(nil), workload.OJPPTypes...),
 		Models: append([]string(nil), workload.OJPPMatrixModels...),
 		Matrix: m, Compose: "sum", Kappa: 1, Aggregate: "sync", SigmaSync: 0.1, GPUMemoryGB: 11, Collision: "paper",
+		// Drift stays off (delta 0); the phase length is set so that a
+		// scenario giving other params without drift still validates.
+		Drift: Drift{PhaseS: 1800},
 	}
 }
 

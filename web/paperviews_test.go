@@ -1,0 +1,64 @@
+package web
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/schedlab/schedlab/web/app"
+	"github.com/schedlab/schedlab/web/app/apptest"
+	"github.com/schedlab/schedlab/web/form"
+)
+
+// resnetSlowdown reads ResNet's slowdown from the rendered OJPP view.
+var resnetSlowdown = regexp.MustCompile(`>resnet</span>\s*<span class="muted">ResNet</span></th>\s*<td class="num ojpp-slow">([0-9.]+)<`)
+
+// The OJPP view renders the run's per-GPU snapshot, and the memshare
+// matrix the interference section edits drives it: ResNet's slowdown under
+// best-fit drops by exactly the edit of its VGG19 cell.
+func TestOJPPViewRenders(t *testing.T) {
+	b := apptest.New(t)
+	a := app.New(b)
+	a.Open("ojpp-fig4")
+	b.Pump(a, apptest.Done(a))
+	a.SetTab(app.TabTimeline)
+	a.TLSelect(0) // best-fit
+	page := render(t, a)
+	mustContain(t, page, `id="ojpp-view"`, `class="membar" role="img" aria-label="s0/g`, `class="seg peak"`, "vgg19 +1.22", "alexnet +0.73")
+	m := resnetSlowdown.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no ResNet worker in the OJPP view")
+	}
+	before, _ := strconv.ParseFloat(m[1], 64)
+
+	a.SetTab(app.TabScenario)
+	page = render(t, a)
+	mustContain(t, page, `id="memshare-matrix"`, `id="memshare-default"`, `id="memshare-edit"`)
+	a.EditMemMatrix()
+	var cell *form.Field
+	for _, r := range a.Ed.MemMatrixRows() {
+		for k, c := range r.Cells {
+			if a.Ed.MemMatrixModels()[r.Index] == "ResNet" && a.Ed.MemMatrixModels()[k] == "VGG19" {
+				cell = c
+			}
+		}
+	}
+	if cell == nil {
+		t.Fatal("no ResNet-VGG19 cell")
+	}
+	a.SetText(cell, "0.5")
+	a.StartRun()
+	b.Pump(a, apptest.Done(a))
+	a.SetTab(app.TabTimeline)
+	a.TLSelect(0)
+	page = render(t, a)
+	mustContain(t, page, "vgg19 +0.50")
+	m = resnetSlowdown.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no ResNet worker after the edit")
+	}
+	after, _ := strconv.ParseFloat(m[1], 64)
+	if d := before - after; d < 0.719 || d > 0.721 {
+		t.Errorf("ResNet's slowdown went from %.3f to %.3f, want 0.72 less", before, after)
+	}
+}
