@@ -62,3 +62,48 @@ func TestOJPPViewRenders(t *testing.T) {
 		t.Errorf("ResNet's slowdown went from %.3f to %.3f, want 0.72 less", before, after)
 	}
 }
+
+// The Tesserae round view renders a round that migrates jobs: the moved
+// chip is flagged in both maps with words for screen readers, the pairs
+// table carries the matching's weights, and picking a round moves the
+// timeline to it.
+func TestRoundViewRenders(t *testing.T) {
+	b := apptest.New(t)
+	a := app.New(b)
+	a.Open("tesserae-fig11-migrations")
+	b.Pump(a, apptest.Done(a))
+	a.SetTab(app.TabTimeline)
+	a.TLSelect(0) // Tesserae
+	a.TL.T = 0
+	a.TLRound(1)
+	moved, paired := false, false
+	for range 2000 {
+		r := a.Rounds()
+		if r == nil {
+			t.Fatal("no round view for a Tesserae run")
+		}
+		page := render(t, a)
+		if !moved && regexp.MustCompile(`id="round-after"[\s\S]*class="chip moved"`).MatchString(page) {
+			moved = true
+			mustContain(t, page, `id="round-before"`, "(migrated this round)", `id="round-counts"`, "migration")
+		}
+		if !paired && len(r.Pairs) > 0 {
+			paired = true
+			mustContain(t, page, `id="round-pairs"`, `class="gpu packed"`)
+			if w, err := strconv.ParseFloat(r.Pairs[0].Combined, 64); err != nil || !(w > 0) {
+				t.Errorf("pair weight %q", r.Pairs[0].Combined)
+			}
+		}
+		if moved && paired || r.Index+1 >= r.Count {
+			break
+		}
+		before := a.TL.T
+		a.TLRound(1)
+		if a.TL.T <= before {
+			t.Fatalf("the next round did not move the timeline forward (%v → %v)", before, a.TL.T)
+		}
+	}
+	if !moved || !paired {
+		t.Errorf("over the run's rounds: a migration flagged %v, pairs shown %v", moved, paired)
+	}
+}
