@@ -4816,7 +4816,7 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "⇆ moved"}
 							vgparent.AppendChild(vgn)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " migrated this round, one marked "}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\u00a0migrated this round, one marked "}
 						vgparent.AppendChild(vgn)
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip started flagdemo"}}}
 						vgparent.AppendChild(vgn)
@@ -4826,7 +4826,7 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "+ new"}
 							vgparent.AppendChild(vgn)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " started; a GPU with a double outline holds a packed pair."}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\u00a0started; a GPU with a double outline holds a packed pair."}
 						vgparent.AppendChild(vgn)
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
@@ -4927,6 +4927,40 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-timing-note"}}}
 								vgparent.AppendChild(vgn)
 								vgn.SetInnerHTML(c.App.Rounds().TimingNote)
+							}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+							vgparent.AppendChild(vgn)
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "checklabel"}}}
+							vgparent.AppendChild(vgn)
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "checkbox"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-all"}}}
+								vgparent.AppendChild(vgn)
+								{
+									b, err := vjson.Marshal(c.App.TL.AllServers)
+									if err != nil {
+										panic(err)
+									}
+									vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
+								}
+								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+									EventType: "change",
+									Func: func(event vugu.DOMEvent) {
+										defer c.App.Recover()
+										c.App.SetAllServers(event.PropBool("target", "checked"))
+									},
+									// TODO: implement capture, etc. mostly need to decide syntax
+								})
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Show every server"}
+								vgparent.AppendChild(vgn)
+							}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+							vgparent.AppendChild(vgn)
+							if c.App.Rounds().Hidden > 0 {
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-hidden"}}}
+								vgparent.AppendChild(vgn)
+								vgn.SetInnerHTML(c.HiddenText())
 							}
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 							vgparent.AppendChild(vgn)

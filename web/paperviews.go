@@ -57,6 +57,15 @@ func (c *TesseraeRounds) ChipClass(j app.RoundChip, after bool) string {
 	return "chip"
 }
 
+// HiddenText says how many servers the maps leave out.
+func (c *TesseraeRounds) HiddenText() string {
+	n := c.App.Rounds().Hidden
+	if n == 1 {
+		return "1 server this round did not change is not drawn."
+	}
+	return strconv.Itoa(n) + " servers this round did not change are not drawn."
+}
+
 // MemshareMatrix edits the memshare model's interference matrix.
 type MemshareMatrix struct {
 	App *app.App

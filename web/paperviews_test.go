@@ -106,4 +106,13 @@ func TestRoundViewRenders(t *testing.T) {
 	if !moved || !paired {
 		t.Errorf("over the run's rounds: a migration flagged %v, pairs shown %v", moved, paired)
 	}
+	// The maps draw only the servers the round changed, unless asked.
+	servers := len(a.Res.Cluster.Servers)
+	if r := a.Rounds(); r.Hidden == 0 || len(r.After)+r.Hidden != servers {
+		t.Errorf("changed servers only: %d drawn, %d hidden, of %d", len(r.After), r.Hidden, servers)
+	}
+	a.SetAllServers(true)
+	if r := a.Rounds(); r.Hidden != 0 || len(r.Before) != servers || len(r.After) != servers {
+		t.Errorf("every server: %d and %d drawn, %d hidden, of %d", len(r.Before), len(r.After), r.Hidden, servers)
+	}
 }

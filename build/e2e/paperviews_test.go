@@ -45,6 +45,7 @@ func TestOJPPViewInBrowser(t *testing.T) {
 	p.click("tab-timeline")
 	p.wait(`!!document.getElementById("ojpp-view")`, statusJS, 10*time.Second)
 	p.click("tl-policy-0") // best-fit
+	p.setValue("tl-slider", "0") // the placement at t = 0, before any job finishes
 	p.wait(`!!document.querySelector("#ojpp-view .membar")`, statusJS, 10*time.Second)
 	if n := eval[int](p, `document.querySelectorAll("#ojpp-view .ojpp-gpu").length`); n != 2 {
 		t.Errorf("best-fit: the view shows %d GPUs, want 2 (Case I)", n)
@@ -79,9 +80,11 @@ func TestOJPPViewInBrowser(t *testing.T) {
 	}
 	p.setValue(cell, "0.5")
 	p.click("run")
+	p.click("tab-results")
 	p.wait(`!document.getElementById("cancel") && !document.getElementById("stale") && !!document.getElementById("metrics")`, statusJS, 90*time.Second)
 	p.click("tab-timeline")
 	p.click("tl-policy-0")
+	p.setValue("tl-slider", "0")
 	p.wait(`!!document.querySelector("#ojpp-view .membar")`, statusJS, 10*time.Second)
 	after, err := strconv.ParseFloat(eval[string](p, ojppResNetJS), 64)
 	if err != nil || after > before-0.7+0.005 || after < before-0.72-0.005 {
@@ -108,7 +111,9 @@ func TestTesseraeRoundsInBrowser(t *testing.T) {
 	p.click("tab-timeline")
 	p.click("tl-policy-0") // Tesserae
 	p.wait(`!!document.getElementById("round-view")`, statusJS, 10*time.Second)
-	// Step through the rounds until one migrates a job.
+	// From the start, step through the rounds until one migrates a job.
+	p.setValue("tl-slider", "0")
+	p.click("round-next")
 	found := false
 	for range 400 {
 		if eval[bool](p, `!!document.querySelector("#round-after .chip.moved")`) {

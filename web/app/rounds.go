@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/schedlab/schedlab/sim/policy/tesserae"
 	"github.com/schedlab/schedlab/sim/results"
 )
 
@@ -24,6 +25,7 @@ type RoundView struct {
 	Counts       string
 	Timing       string // decision time by phase, when the run records it
 	TimingNote   string
+	Hidden       int // servers the round left alone, not drawn
 }
 
 // RoundServer is one server of a round map.
@@ -78,8 +80,10 @@ func (a *App) roundView(p *PolicyResult, v *snapViews) *RoundView {
 	t := v.roundT[i]
 	out.Title = fmt.Sprintf("Round %d at %s (%d of %d rounds that changed the placement)", r.Round, results.Duration(t), i+1, len(v.rounds))
 	moved, started := r.Migrated, r.Started
-	out.Before = a.roundMap(p, r.Before, moved, nil)
-	out.After = a.roundMap(p, r.After, moved, started)
+	keep := a.changedServers(r)
+	out.Before = a.roundMap(p, r.Before, moved, nil, keep)
+	out.After = a.roundMap(p, r.After, moved, started, keep)
+	out.Hidden = len(a.Res.Cluster.Servers) - len(out.After)
 	for _, pr := range r.Pairs {
 		h, g := p.jobName(pr.Host), p.jobName(pr.Guest)
 		out.Pairs = append(out.Pairs, PairRow{Host: h, Guest: g, HostStyle: JobStyle(h), GuestStyle: JobStyle(g),
@@ -91,14 +95,42 @@ func (a *App) roundView(p *PolicyResult, v *snapViews) *RoundView {
 	return out
 }
 
-// roundMap lays a round's per-GPU job lists out by server.
-func (a *App) roundMap(p *PolicyResult, gpus [][]int, moved, started []int) []RoundServer {
+// changedServers says which servers the maps draw: every one, or only
+// those whose GPUs the round changed.
+func (a *App) changedServers(r tesserae.RoundSnapshot) func(first, n int) bool {
+	if a.TL.AllServers {
+		return func(int, int) bool { return true }
+	}
+	return func(first, n int) bool {
+		for g := first; g < first+n && g < len(r.Before) && g < len(r.After); g++ {
+			if !slices.Equal(r.Before[g], r.After[g]) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// SetAllServers shows every server in the round maps, or only the changed.
+func (a *App) SetAllServers(on bool) {
+	a.TL.AllServers = on
+	if p := a.TLRun(); p != nil {
+		p.views().roundView = nil
+	}
+}
+
+// roundMap lays a round's per-GPU job lists out by server, the servers
+// keep accepts (by first GPU and GPU count).
+func (a *App) roundMap(p *PolicyResult, gpus [][]int, moved, started []int, keep func(first, n int) bool) []RoundServer {
 	c := a.Res.Cluster
 	if c == nil {
 		return nil
 	}
 	var out []RoundServer
 	for _, s := range c.Servers {
+		if !keep(int(s.FirstGPU), s.NumGPUs) {
+			continue
+		}
 		row := RoundServer{Name: fmt.Sprintf("server %d", s.ID)}
 		for _, g := range s.GPUs() {
 			cell := RoundGPU{Name: fmt.Sprintf("s%d/g%d", s.ID, c.GPUs[g].Slot)}
