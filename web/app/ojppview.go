@@ -204,10 +204,20 @@ func (a *App) gpuName(g int) string {
 	return fmt.Sprintf("GPU %d", g)
 }
 
-// SnapshotNote says when a run's snapshots could not all be read.
+// SnapshotNote says when a run's snapshots could not all be read, or
+// stop before the end (the recorder's cap on their size).
 func (a *App) SnapshotNote() string {
-	if p := a.TLRun(); p != nil {
-		return p.views().err
+	p := a.TLRun()
+	if p == nil {
+		return ""
+	}
+	if err := p.views().err; err != "" {
+		return err
+	}
+	for _, n := range p.Out.Notes {
+		if strings.Contains(n, "snapshots stop") {
+			return "This run's " + strings.TrimPrefix(n, "the policy's ") + ": the view shows the last decision recorded."
+		}
 	}
 	return ""
 }
