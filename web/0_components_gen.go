@@ -4806,27 +4806,27 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Each round the scheduling policy ranks the jobs, Tesserae packs pairs onto shared GPUs by a maximum-weight matching and renames GPUs so that as few running jobs as possible move. Pick a round (only rounds that changed the placement are kept); the timeline above follows. A job marked "}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Each round the scheduling policy ranks the jobs, Tesserae packs pairs onto shared GPUs by a maximum-weight matching and renames GPUs so that as few running jobs as possible move. Pick a round (only rounds that changed the placement are kept); the timeline above follows. A job outlined in red ("}
 						vgparent.AppendChild(vgn)
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip moved flagdemo"}}}
 						vgparent.AppendChild(vgn)
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "⇆ moved"}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "j1"}
 							vgparent.AppendChild(vgn)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\u00a0migrated this round, one marked "}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: ", and ⇆ by its GPU's name) migrated this round; one outlined in dashed green ("}
 						vgparent.AppendChild(vgn)
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip started flagdemo"}}}
 						vgparent.AppendChild(vgn)
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "+ new"}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "j2"}
 							vgparent.AppendChild(vgn)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\u00a0started; a GPU with a double outline holds a packed pair."}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: ", and +) started; a GPU with a double outline holds a packed pair."}
 						vgparent.AppendChild(vgn)
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
@@ -5029,7 +5029,18 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 															vgparent.AppendChild(vgn)
 															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gname"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
 															vgparent.AppendChild(vgn)
-															vgn.SetInnerHTML(g.Name)
+															{
+																vgparent := vgn
+																_ = vgparent
+																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+																vgparent.AppendChild(vgn)
+																vgn.SetInnerHTML(g.Name)
+																vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
+																vgparent.AppendChild(vgn)
+																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "flag"}}}
+																vgparent.AppendChild(vgn)
+																vgn.SetInnerHTML(c.Flag(g, false))
+															}
 															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
 															vgparent.AppendChild(vgn)
 															for _, j := range g.Jobs {
@@ -5037,23 +5048,7 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 																vgparent.AppendChild(vgn)
 																vgn.AddAttrInterface("class", c.ChipClass(j, false))
 																vgn.AddAttrInterface("style", j.Style)
-																{
-																	vgparent := vgn
-																	_ = vgparent
-																	if j.Moved {
-																		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-																		vgparent.AppendChild(vgn)
-																		{
-																			vgparent := vgn
-																			_ = vgparent
-																			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "⇆ "}
-																			vgparent.AppendChild(vgn)
-																		}
-																	}
-																	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-																	vgparent.AppendChild(vgn)
-																	vgn.SetInnerHTML(j.Name)
-																}
+																vgn.SetInnerHTML(j.Name)
 															}
 															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
 															vgparent.AppendChild(vgn)
@@ -5144,7 +5139,18 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 															vgparent.AppendChild(vgn)
 															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gname"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
 															vgparent.AppendChild(vgn)
-															vgn.SetInnerHTML(g.Name)
+															{
+																vgparent := vgn
+																_ = vgparent
+																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+																vgparent.AppendChild(vgn)
+																vgn.SetInnerHTML(g.Name)
+																vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
+																vgparent.AppendChild(vgn)
+																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "flag"}}}
+																vgparent.AppendChild(vgn)
+																vgn.SetInnerHTML(c.Flag(g, true))
+															}
 															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
 															vgparent.AppendChild(vgn)
 															for _, j := range g.Jobs {
@@ -5152,33 +5158,7 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 																vgparent.AppendChild(vgn)
 																vgn.AddAttrInterface("class", c.ChipClass(j, true))
 																vgn.AddAttrInterface("style", j.Style)
-																{
-																	vgparent := vgn
-																	_ = vgparent
-																	if j.Moved {
-																		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-																		vgparent.AppendChild(vgn)
-																		{
-																			vgparent := vgn
-																			_ = vgparent
-																			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "⇆ "}
-																			vgparent.AppendChild(vgn)
-																		}
-																	}
-																	if j.Start && !j.Moved {
-																		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-																		vgparent.AppendChild(vgn)
-																		{
-																			vgparent := vgn
-																			_ = vgparent
-																			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "+ "}
-																			vgparent.AppendChild(vgn)
-																		}
-																	}
-																	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-																	vgparent.AppendChild(vgn)
-																	vgn.SetInnerHTML(j.Name)
-																}
+																vgn.SetInnerHTML(j.Name)
 															}
 															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
 															vgparent.AppendChild(vgn)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/schedlab/schedlab/web/app"
 )
@@ -44,6 +45,21 @@ func (c *TesseraeRounds) GPUClass(g app.RoundGPU) string {
 		return "gpu free"
 	}
 	return "gpu"
+}
+
+// Flag marks a GPU holding a migrated job (⇆) or, after the round, a
+// started one (+), beside its name.
+func (c *TesseraeRounds) Flag(g app.RoundGPU, after bool) string {
+	out := ""
+	for _, j := range g.Jobs {
+		switch {
+		case j.Moved && !strings.Contains(out, "⇆"):
+			out += "⇆"
+		case after && j.Start && !j.Moved && !strings.Contains(out, "+"):
+			out += "+"
+		}
+	}
+	return out
 }
 
 // ChipClass flags migrated jobs in both maps and started ones after.
