@@ -5039,7 +5039,7 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 																vgparent.AppendChild(vgn)
 																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "flag"}}}
 																vgparent.AppendChild(vgn)
-																vgn.SetInnerHTML(c.Flag(g, false))
+																vgn.SetInnerHTML(c.Moved(g))
 															}
 															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
 															vgparent.AppendChild(vgn)
@@ -5149,7 +5149,10 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 																vgparent.AppendChild(vgn)
 																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "flag"}}}
 																vgparent.AppendChild(vgn)
-																vgn.SetInnerHTML(c.Flag(g, true))
+																vgn.SetInnerHTML(c.Moved(g))
+																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "flag new"}}}
+																vgparent.AppendChild(vgn)
+																vgn.SetInnerHTML(c.New(g, true))
 															}
 															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
 															vgparent.AppendChild(vgn)

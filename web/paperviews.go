@@ -2,7 +2,6 @@ package web
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/schedlab/schedlab/web/app"
 )
@@ -47,19 +46,24 @@ func (c *TesseraeRounds) GPUClass(g app.RoundGPU) string {
 	return "gpu"
 }
 
-// Flag marks a GPU holding a migrated job (⇆) or, after the round, a
-// started one (+), beside its name.
-func (c *TesseraeRounds) Flag(g app.RoundGPU, after bool) string {
-	out := ""
+// Moved marks a GPU holding a migrated job (⇆ beside its name).
+func (c *TesseraeRounds) Moved(g app.RoundGPU) string {
 	for _, j := range g.Jobs {
-		switch {
-		case j.Moved && !strings.Contains(out, "⇆"):
-			out += "⇆"
-		case after && j.Start && !j.Moved && !strings.Contains(out, "+"):
-			out += "+"
+		if j.Moved {
+			return "⇆"
 		}
 	}
-	return out
+	return ""
+}
+
+// New marks, after the round, a GPU holding a started job (+).
+func (c *TesseraeRounds) New(g app.RoundGPU, after bool) string {
+	for _, j := range g.Jobs {
+		if after && j.Start && !j.Moved {
+			return "+"
+		}
+	}
+	return ""
 }
 
 // ChipClass flags migrated jobs in both maps and started ones after.

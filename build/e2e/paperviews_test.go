@@ -79,6 +79,8 @@ func TestOJPPViewInBrowser(t *testing.T) {
 		t.Fatalf("the ResNet-VGG19 cell reads %q, want 1.22", got)
 	}
 	p.setValue(cell, "0.5")
+	p.shot("memshare-matrix", 1280, 800)
+	p.shot("memshare-matrix", 390, 844)
 	p.click("run")
 	p.click("tab-results")
 	p.wait(`!document.getElementById("cancel") && !document.getElementById("stale") && !!document.getElementById("metrics")`, statusJS, 90*time.Second)
