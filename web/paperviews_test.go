@@ -33,7 +33,7 @@ func TestOJPPViewRenders(t *testing.T) {
 
 	a.SetTab(app.TabScenario)
 	page = render(t, a)
-	mustContain(t, page, `id="memshare-matrix"`, `id="memshare-default"`, `id="memshare-edit"`)
+	mustContain(t, page, `id="memshare-matrix"`, `id="memshare-default"`, `id="memshare-edit"`, "OJPP memory-sharing matrix of 6 models")
 	a.EditMemMatrix()
 	var cell *form.Field
 	for _, r := range a.Ed.MemMatrixRows() {
