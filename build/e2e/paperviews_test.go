@@ -44,7 +44,7 @@ func TestOJPPViewInBrowser(t *testing.T) {
 	p.openScenario("ojpp-fig4")
 	p.click("tab-timeline")
 	p.wait(`!!document.getElementById("ojpp-view")`, statusJS, 10*time.Second)
-	p.click("tl-policy-0") // best-fit
+	p.click("tl-policy-0")       // best-fit
 	p.setValue("tl-slider", "0") // the placement at t = 0, before any job finishes
 	p.wait(`!!document.querySelector("#ojpp-view .membar")`, statusJS, 10*time.Second)
 	if n := eval[int](p, `document.querySelectorAll("#ojpp-view .ojpp-gpu").length`); n != 2 {
