@@ -65,6 +65,9 @@ func (c *EditorView) PoliciesSummary() string {
 
 // InterferenceSummary describes the interference setting.
 func (c *EditorView) InterferenceSummary() string {
+	if c.App.Ed.IsMemShare() {
+		return fmt.Sprintf("OJPP memory-sharing matrix of %d models", len(c.App.Ed.MemMatrixModels()))
+	}
 	switch c.App.Ed.InterferenceMode() {
 	case app.InterferenceUniform:
 		return "same slowdown for every pair"

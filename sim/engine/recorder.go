@@ -111,6 +111,8 @@ type Stats struct {
 	IntervalsUntilS  float64 // the kept intervals cover [0, IntervalsUntilS] when some were dropped
 	SeriesThinned    int64   // times a series was halved at MaxSeriesPoints
 	DroppedSeries    int64   // series points over MaxSeriesTotal, not kept
+	DroppedSnapshots int64   // policy snapshots over MaxSnapshots or MaxSnapshotBytes, not kept
+	SnapshotsUntilS  float64 // time of the last snapshot kept
 }
 
 // RecorderCaps override the recorder's caps (zero fields keep the
@@ -152,6 +154,9 @@ func (r *Result) Notes() []string {
 	if st.DroppedSeries > 0 {
 		out = append(out, fmt.Sprintf("%d series points beyond the recorder's cap were not kept", st.DroppedSeries))
 	}
+	if st.DroppedSnapshots > 0 {
+		out = append(out, fmt.Sprintf("the policy's decision snapshots stop at t = %.0f s, the recorder's cap; %d later ones were not kept", st.SnapshotsUntilS, st.DroppedSnapshots))
+	}
 	return out
 }
 
@@ -162,6 +167,7 @@ type Result struct {
 	Utilization []UtilPoint
 	Log         []Decision
 	Series      []Series // time series policies recorded (see State.Record)
+	Snapshots   []Snapshot
 	Stats       Stats
 	// Splits, by job, under perf models that split iteration times
 	// (perf.Splitter); nil for other models.

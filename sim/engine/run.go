@@ -35,6 +35,9 @@ type Config struct {
 	// NoIntervals skips per-GPU intervals and utilization steps (large
 	// runs that need only per-job records); NoLog skips the decision log.
 	NoIntervals, NoLog bool
+	// Snapshots asks policies for structured records of their decisions
+	// (see State.Snapshot); off unless a view needs them.
+	Snapshots bool
 	// MaxLogEntries caps the decision log; 0 means 100,000.
 	MaxLogEntries int
 	// Caps bound the other recordings (see RecorderCaps); zero keeps the

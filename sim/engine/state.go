@@ -90,9 +90,11 @@ type State struct {
 
 	seriesIndex map[seriesKey]int // see Record
 	seriesTotal int               // points over all series, see Record
-	caps        RecorderCaps
-	stall       stallWatch // see watchProgress
-	split       *splitLog  // per-job iteration splits, for perf.Splitter models
+	// snapshotBytes is the JSON size of the snapshots kept, see Snapshot.
+	snapshotBytes int
+	caps          RecorderCaps
+	stall         stallWatch // see watchProgress
+	split         *splitLog  // per-job iteration splits, for perf.Splitter models
 }
 
 // Now is the current simulated time in seconds.

@@ -22,6 +22,9 @@ type Options struct {
 	// Lean skips per-GPU intervals and the decision log, for large runs
 	// that need only per-job records and metrics.
 	Lean bool
+	// Snapshots asks the policies for structured records of their
+	// decisions (the page's OJPP and Tesserae views).
+	Snapshots bool
 	// LPSink, if set, receives every LP the policies solve.
 	LPSink LPSink
 
@@ -115,6 +118,7 @@ func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inp
 	cfg := sc.EngineConfig(&scenario.Inputs{Cluster: in.Cluster, Jobs: in.Jobs, Perf: in.Perf}, p, r.Seed)
 	cfg.Paranoid = o.Paranoid
 	cfg.NoIntervals, cfg.NoLog = o.Lean, o.Lean
+	cfg.Snapshots = o.Snapshots
 	cfg.Progress = progress
 	r.Result, r.Err = simulate(ctx, r, cfg, o.LPSink)
 	if isSaturation(sc, r.Err) {

@@ -36,6 +36,9 @@ func (rep *Report) Output(seed uint64) results.Output {
 				po.Jobs = append(po.Jobs, o)
 			}
 			po.Series = seriesOutput(r.Result.Series)
+			for _, sn := range r.Result.Snapshots {
+				po.Snapshots = append(po.Snapshots, results.Snapshot{T: sn.TimeS, Kind: sn.Kind, Data: sn.Data})
+			}
 			po.Notes = r.Result.Notes()
 			if r.Err == nil && !r.Saturated {
 				po.Named = rep.named(r)

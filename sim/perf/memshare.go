@@ -135,6 +135,9 @@ func DefaultMemShareParams() *MemShareParams {
 		Types:  append(MemShareTypes(nil), workload.OJPPTypes...),
 		Models: append([]string(nil), workload.OJPPMatrixModels...),
 		Matrix: m, Compose: "sum", Kappa: 1, Aggregate: "sync", SigmaSync: 0.1, GPUMemoryGB: 11, Collision: "paper",
+		// Drift stays off (delta 0); the phase length is set so that a
+		// scenario giving other params without drift still validates.
+		Drift: Drift{PhaseS: 1800},
 	}
 }
 
@@ -413,6 +416,32 @@ func (m *MemShare) Rate(s State, id workload.JobID) float64 {
 // slowdownOn is s_w of one worker of job id among the workers on its GPU
 // (residents, one entry per worker, the worker itself included).
 func (m *MemShare) slowdownOn(s State, id workload.JobID, residents []workload.JobID) float64 {
+	inter, coll := m.slowdownParts(s, id, residents, nil)
+	return inter + coll
+}
+
+// Blame is one co-runner's share of a worker's interference: the matrix
+// cell of the worker's type against the co-runner's, times the co-runner's
+// drift, before the cells are composed.
+type Blame struct {
+	Job  workload.JobID
+	Cell float64
+}
+
+// WorkerBreakdown splits the slowdown s_w of one worker of job id among
+// residents (as Rate sees it: one entry per worker, itself included) into
+// its matrix part, its expected collision penalty and each co-runner's
+// cell, so that a view shows the very numbers the run used.
+func (m *MemShare) WorkerBreakdown(s State, id workload.JobID, residents []workload.JobID) (interference, collision float64, from []Blame) {
+	interference, collision = m.slowdownParts(s, id, residents, func(r workload.JobID, x float64) {
+		from = append(from, Blame{Job: r, Cell: x})
+	})
+	return interference, collision, from
+}
+
+// slowdownParts is s_w in two parts, the composed interference and the
+// collision penalty; blame, when set, sees each co-runner's scaled cell.
+func (m *MemShare) slowdownParts(s State, id workload.JobID, residents []workload.JobID, blame func(workload.JobID, float64)) (float64, float64) {
 	me := m.typeOf(s.Job(id))
 	var cbuf [16]int
 	var ubuf [16]Peak
@@ -433,6 +462,9 @@ func (m *MemShare) slowdownOn(s State, id workload.JobID, residents []workload.J
 		}
 		co = append(co, t)
 		scale = append(scale, m.DriftOf(r, now))
+		if blame != nil {
+			blame(r, m.matrix[me][t]*scale[len(scale)-1])
+		}
 		switch {
 		case m.p.SyncSiblings && r == id:
 			self.Delta += m.p.Types[t].Delta // peaks with the worker
@@ -442,7 +474,7 @@ func (m *MemShare) slowdownOn(s State, id workload.JobID, residents []workload.J
 			units = append(units, Peak{Job: r, P: m.p.Types[t].P, Delta: m.p.Types[t].Delta})
 		}
 	}
-	return m.interferenceScaled(me, co, scale) + m.collision(self, units, gsum)
+	return m.interferenceScaled(me, co, scale), m.collision(self, units, gsum)
 }
 
 // Peak is a unit that peaks as one: a worker, or with synchronous

@@ -9,6 +9,8 @@
 // copies kept in step by tests.
 package results
 
+import "encoding/json"
+
 // Output is the JSON form of one seed of a report.
 type Output struct {
 	Scenario string         `json:"scenario"`
@@ -34,6 +36,9 @@ type PolicyOutput struct {
 	// Series are the time series the policy recorded (e.g. Gavel's LP
 	// objective and each job's target and received share per GPU type).
 	Series []Series `json:"series,omitempty"`
+	// Snapshots are the policy's structured records of its decisions,
+	// present only when the run asked for them (the page's views).
+	Snapshots []Snapshot `json:"snapshots,omitempty"`
 	// Notes say what the recorder summarised to stay within its caps.
 	Notes []string `json:"notes,omitempty"`
 }
@@ -107,6 +112,14 @@ type Summary struct {
 type Group struct {
 	Name string `json:"name"`
 	Summary
+}
+
+// Snapshot is one policy snapshot: at simulated time T, a record of
+// kind Kind (e.g. "ojpp/gpus", "tesserae/round") whose JSON is Data.
+type Snapshot struct {
+	T    float64         `json:"t"`
+	Kind string          `json:"kind"`
+	Data json.RawMessage `json:"data"`
 }
 
 // Series is one time series a policy recorded: values V at simulated

@@ -27,6 +27,8 @@ type PolicyResult struct {
 	Timeline  protocol.Timeline
 	Intervals []protocol.Interval
 	ElapsedMS float64
+
+	snaps snapViews // the policy's snapshots decoded for the OJPP and Tesserae views
 }
 
 // Figure is one plot on the results page.

@@ -16,6 +16,9 @@ type Timeline struct {
 	T      float64
 	// Playing steps from event to event by itself.
 	Playing bool
+	// AllServers shows every server in the Tesserae round maps, not only
+	// those the round changed.
+	AllServers bool
 
 	cacheKey  [3]float64
 	cacheGrid []ServerRow

@@ -157,7 +157,7 @@ func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 		}
 	}
 	var last time.Time
-	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: []uint64{seed}, Progress: func(p experiment.Progress) {
+	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: []uint64{seed}, Snapshots: req.Timeline, Progress: func(p experiment.Progress) {
 		if time.Since(last) >= h.ProgressEvery {
 			last = time.Now()
 			h.send(protocol.NewMessage(protocol.TypeProgress, id, protocol.Progress{Policy: p.Policy, Run: p.Run, Runs: p.Runs,

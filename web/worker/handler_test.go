@@ -80,7 +80,7 @@ func TestPolicyByPolicyMatchesWholeRun(t *testing.T) {
 			}
 			doc = sc.Document()
 			seed := sc.RunSeeds()[0]
-			rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Seeds: []uint64{seed}})
+			rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Seeds: []uint64{seed}, Snapshots: true})
 			if err != nil {
 				t.Fatal(err)
 			}

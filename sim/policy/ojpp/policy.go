@@ -80,6 +80,8 @@ type Policy struct {
 	truth  *perf.MemShare
 	belief *perf.MemShare
 	online *online
+	// lastSnap is the placement of the last snapshot (see snapshot).
+	lastSnap string
 }
 
 // New builds a policy from its parameters.
@@ -176,9 +178,11 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 		}
 	}
 	if o.online != nil {
-		return o.tick(s, pl)
+		if err := o.tick(s, pl); err != nil {
+			return err
+		}
 	}
-	return nil
+	return o.snapshot(s)
 }
 
 // looOf is the leave-one-out error of the model that filled the matrix.

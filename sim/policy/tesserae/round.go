@@ -34,6 +34,9 @@ func (t *placer) round(s *engine.State) error {
 	moved := migrate.Migrated(prev, final)
 	clock("migration")
 	t.log(s, pairs, moved)
+	if err := t.snapshot(s, len(rank), prev, final, pairs, moved); err != nil {
+		return err
+	}
 	return t.apply(s, prev, final)
 }
 
