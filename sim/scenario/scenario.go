@@ -47,6 +47,7 @@ type Scenario struct {
 	raw          []byte  // the document, for variants
 	pointJobs    []int64 // jobs of one run at each sweep value (top-level documents)
 	generator    workload.Generator
+	genParams    any // the generator's decoded parameters
 	perfParams   any
 	policyParams []any
 }
@@ -173,6 +174,7 @@ func (sc *Scenario) resolve() []schema.Problem {
 		ps = append(ps, wp...)
 	} else {
 		ps = append(ps, sc.checkJobLimits()...)
+		ps = append(ps, sc.checkNames()...)
 	}
 	ps = append(ps, sc.resolvePolicies()...)
 	seen := map[uint64]bool{}
@@ -281,7 +283,7 @@ func (sc *Scenario) resolveGenerator() []schema.Problem {
 	if err != nil {
 		return []schema.Problem{{Path: path, Msg: err.Error()}}
 	}
-	sc.generator = g
+	sc.generator, sc.genParams = g, params
 	return nil
 }
 
