@@ -3686,20 +3686,17 @@ func (c *RunBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "run"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "primary"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Simulate every chosen policy"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "run"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "primary"}}}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("aria-busy", c.Busy())
 				vgn.AddAttrInterface("disabled", !c.App.CanRun())
+				vgn.AddAttrInterface("title", c.RunTitle())
+				vgn.SetInnerHTML(c.RunLabel())
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.StartRun() },
+					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RunAndShow() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
-				{
-					vgparent := vgn
-					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "▶ Run"}
-					vgparent.AppendChild(vgn)
-				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 				vgparent.AppendChild(vgn)
 				if c.App.Running() {
@@ -3998,7 +3995,7 @@ func (c *RunBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
-		if !c.App.CanRun() {
+		if !c.App.Ed.Valid() {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "problems"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "problems"}}}
 			vgparent.AppendChild(vgn)
 			{

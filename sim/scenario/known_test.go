@@ -50,3 +50,20 @@ func TestNamesAndSizes(t *testing.T) {
 		t.Errorf("generator's gpu_mix over the cluster: %v", err)
 	}
 }
+
+// TestOverflowBesideOtherProblems: a number too large for a float64 is
+// reported at its field without hiding the document's other problems.
+func TestOverflowBesideOtherProblems(t *testing.T) {
+	doc := `{"name": "n", "cluster": {"servers": [{"count": 1, "gpus": 4, "gpu_type": "B200"}]},
+	  "workload": {"jobs": [{"id": "a", "gpus": 1, "duration_s": 1e400, "model": "bert"}, {"id": "b", "gpus": 5, "duration_s": 60, "model": "bert"}]},
+	  "policies": [{"name": "fifo"}]}`
+	_, err := Parse([]byte(doc))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	for _, want := range []string{"workload.jobs[0].duration_s: the number 1e400 is too large", "cluster.servers[0].gpu_type: unknown GPU type", "workload.jobs[1].gpus: asks for 5 GPUs"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in\n%s", want, err)
+		}
+	}
+}

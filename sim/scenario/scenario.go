@@ -174,8 +174,8 @@ func (sc *Scenario) resolve() []schema.Problem {
 		ps = append(ps, wp...)
 	} else {
 		ps = append(ps, sc.checkJobLimits()...)
-		ps = append(ps, sc.checkNames()...)
 	}
+	ps = append(ps, sc.checkNames()...) // reads single fields: sound beside other problems
 	ps = append(ps, sc.resolvePolicies()...)
 	seen := map[uint64]bool{}
 	for i, s := range sc.Seeds {
