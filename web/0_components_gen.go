@@ -2868,7 +2868,7 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}}}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Metrics table"}}}
 					vgparent.AppendChild(vgn)
 					{
 						vgparent := vgn
@@ -3114,7 +3114,7 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.SetInnerHTML(c.App.Res.Reference.Source)
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "The paper's numbers beside this run's"}}}
 						vgparent.AppendChild(vgn)
 						{
 							vgparent := vgn
@@ -3429,7 +3429,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "brand"}}}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(vugu.HTML("\n      \x3Cimg src=\"favicon.svg\" alt=\"\" width=\"28\" height=\"28\"/\x3E\n      \x3Cdiv\x3E\n        \x3Cspan class=\"name\"\x3Eschedlab\x3C/span\x3E\n        \x3Cspan class=\"tagline\"\x3Ea lab for scheduling deep-learning jobs on shared GPU clusters\x3C/span\x3E\n      \x3C/div\x3E\n    "))
+			vgn.SetInnerHTML(vugu.HTML("\n      \x3Cimg src=\"favicon.svg\" alt=\"\" width=\"28\" height=\"28\"/\x3E\n      \x3Cdiv\x3E\n        \x3Ch1 class=\"name\"\x3Eschedlab\x3C/h1\x3E\n        \x3Cspan class=\"tagline\"\x3Ea lab for scheduling deep-learning jobs on shared GPU clusters\x3C/span\x3E\n      \x3C/div\x3E\n    "))
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "nav", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tabs"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Views"}}}
@@ -4440,7 +4440,7 @@ func (c *TimelineView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.SetInnerHTML(c.WaitingTitle())
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "waiting"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "waiting"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "waiting"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "waiting"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Jobs waiting at this moment"}}}
 						vgparent.AppendChild(vgn)
 						{
 							vgparent := vgn
@@ -4506,7 +4506,7 @@ func (c *TimelineView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "log"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "decision-log"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "log"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "decision-log"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Decision log, newest first"}}}
 						vgparent.AppendChild(vgn)
 						{
 							vgparent := vgn
