@@ -23,7 +23,9 @@ generate:
 site:
 	$(GO) run ./build/site -out $(OUT)
 
-run: site
+run:
+	@echo "make run: building the site into $(OUT), then serving it on http://$(ADDR)/"
+	@$(MAKE) --no-print-directory site
 	$(GO) run ./build/serve -dir $(OUT) -addr $(ADDR)
 
 # need-chromium comes first, so that a machine without a browser learns it
