@@ -10,7 +10,7 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ADDR    ?= localhost:8080
 
-.PHONY: all run site generate test test-native test-race test-wasm test-e2e bench chromium need-chromium vet clean
+.PHONY: all run site generate test test-native test-race test-wasm test-e2e bench chromium need-chromium axe vet clean
 
 all: site
 
@@ -79,6 +79,13 @@ chromium:
 	  $(SUDO) apt-get update -qq && \
 	  ( DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium || \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq -f chromium )
+
+# axe-core, the accessibility checker the browser tests inject into the
+# page, from npm into build/axe (git-ignored); .ci/run calls it.
+AXE := axe-core@4.14.1
+axe:
+	@test -f build/axe/node_modules/axe-core/axe.min.js && echo "axe-core is installed" || \
+	  npm install --no-audit --no-fund --prefix build/axe $(AXE)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./sim/...
