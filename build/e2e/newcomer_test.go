@@ -109,24 +109,35 @@ func TestNewcomer(t *testing.T) {
 		if eval[bool](p, `document.getElementById("run").disabled`) {
 			t.Error("Run stays disabled after the run")
 		}
+		// Import a file: as the gallery and links do, it runs and shows
+		// results. The file chooser is answered with a copy of the
+		// scenario under another name.
 		p.click("tab-scenario")
 		p.setValue("f-workload-generator-jobs", "30")
-		// Import a file: as the gallery and links do, it runs and shows results.
-		p.click("export")
-		eval[any](p, `(() => { const f = new File([localStorage.getItem("schedlab.scenario.v1")], "mine.json", { type: "application/json" });
+		eval[any](p, `(() => { const sc = JSON.parse(localStorage.getItem("schedlab.scenario.v1"));
+			sc.name = "mine"; sc.title = "My imported scenario";
+			const f = new File([JSON.stringify(sc)], "mine.json", { type: "application/json" });
 			const dt = new DataTransfer(); dt.items.add(f);
 			const orig = HTMLInputElement.prototype.click;
 			HTMLInputElement.prototype.click = function () {
-				if (this.type === "file") { HTMLInputElement.prototype.click = orig; this.files = dt.files; this.dispatchEvent(new Event("change", { bubbles: true })); return; }
-				return orig.call(this);
+				if (this.type !== "file") return orig.call(this);
+				HTMLInputElement.prototype.click = orig;
+				this.files = dt.files;
+				this.dispatchEvent(new Event("change", { bubbles: true }));
 			};
 			document.getElementById("import").click(); })()`)
-		p.wait(`document.getElementById("status").textContent.includes("Imported mine.json") && document.querySelector(".tab.active").id === "tab-results"`, statusJS, 20*time.Second)
-		p.wait(`!document.getElementById("cancel") && !!document.getElementById("metrics")`, statusJS, 60*time.Second)
+		p.wait(`(document.querySelector(".tab.active") || {}).id === "tab-results" && (document.getElementById("results-title") || {}).textContent === "My imported scenario" && !document.getElementById("cancel")`, statusJS, 60*time.Second)
 	})
 
 	t.Run("an edited scenario's results say what ran", func(t *testing.T) {
 		p.t = t
+		p.click("tab-gallery")
+		p.wait(`!!document.getElementById("open-fifo-vs-sjf")`, statusJS, 10*time.Second)
+		p.click("open-fifo-vs-sjf")
+		p.wait(`!!document.getElementById("metrics") && !document.getElementById("cancel")`, statusJS, 60*time.Second)
+		if title := p.text("results-title"); title != "FIFO against SJF on 16 GPUs" {
+			t.Errorf("the unedited scenario's title %q", title)
+		}
 		p.click("tab-scenario")
 		p.setValue("f-cluster-servers-0-count", "8")
 		p.setValue("f-cluster-servers-0-gpu_type", "K80")

@@ -67,3 +67,18 @@ func TestOverflowBesideOtherProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestOverflowInGeneratorBesideNames: a generator parameter too large does
+// not hide a model typo and a GPU count beside it.
+func TestOverflowInGeneratorBesideNames(t *testing.T) {
+	doc := `{"name": "n", "cluster": {"servers": [{"count": 1, "gpus": 4, "gpu_type": "V100"}]},
+	  "workload": {"generator": {"kind": "poisson", "jobs": 3, "gpu_mix": [{"gpus": 8, "weight": 1}],
+	    "duration": {"dist": "exponential", "mean_s": 1e400}, "models": [{"model": "resnet5O", "weight": 1}]}},
+	  "policies": [{"name": "fifo"}]}`
+	_, err := Parse([]byte(doc))
+	for _, want := range []string{"workload.generator.duration.mean_s: the number 1e400 is too large", "workload.generator.models[0].model: unknown model", "workload.generator.gpu_mix[0].gpus: asks for 8 GPUs"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in\n%v", want, err)
+		}
+	}
+}

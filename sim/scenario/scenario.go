@@ -277,6 +277,12 @@ func (sc *Scenario) resolveGenerator() []schema.Problem {
 	}
 	params := kind.NewParams()
 	if ps := schema.Decode(tree, params, path, "kind"); len(ps) > 0 {
+		// Decode pruned the offending values from tree: what is left is
+		// decoded again, so that its names and sizes are still checked
+		// (one bad number must not hide a typo beside it).
+		rest := kind.NewParams()
+		_ = schema.Decode(tree, rest, path, "kind")
+		sc.genParams = rest
 		return ps
 	}
 	g, err := kind.New(params)
