@@ -47,7 +47,7 @@ func Describe(sc *scenario.Scenario) string {
 	total := 0
 	for _, g := range sc.Cluster.Servers {
 		total += g.Count * g.GPUs
-		groups = append(groups, fmt.Sprintf("%s of %s %s", plural(g.Count, "server"), plural(g.GPUs, "GPU"), g.GPUType))
+		groups = append(groups, fmt.Sprintf("%s of %d %s", plural(g.Count, "server"), g.GPUs, g.GPUType))
 	}
 	gpus := fmt.Sprintf("%s (%s)", plural(total, "GPU"), strings.Join(groups, ", "))
 	jobs := "its jobs"

@@ -63,7 +63,7 @@ func TestEditedResultsSayWhatRan(t *testing.T) {
 	if !a.Res.Edited || a.Res.Title != orig+" (edited)" {
 		t.Errorf("title %q", a.Res.Title)
 	}
-	if d := a.Res.Description; !strings.Contains(d, "12 GPUs (3 servers of 4 GPUs K80)") || !strings.Contains(d, "30 jobs") || !strings.Contains(d, "FIFO") {
+	if d := a.Res.Description; !strings.Contains(d, "12 GPUs (3 servers of 4 K80)") || !strings.Contains(d, "30 jobs") || !strings.Contains(d, "FIFO") {
 		t.Errorf("description %q", d)
 	}
 }
