@@ -122,8 +122,8 @@ func (sc *Scenario) tooBig(path string, gpus int, gpuType string) []schema.Probl
 		what = gpuType + " GPUs"
 	}
 	return []schema.Problem{{Path: path, Msg: fmt.Sprintf(
-		"asks for %d GPUs, but the cluster has %s %s in all, so the job could never run; ask for at most %s or add servers",
-		gpus, group(total), what, group(total))}}
+		"asks for %d GPUs, but the cluster has %s %s in all, so it could never run",
+		gpus, group(total), what)}}
 }
 
 // unknownName says that name is not in known, with the nearest known name.
@@ -139,7 +139,7 @@ func unknownName(path, what, name string, known []string, fold bool) []schema.Pr
 	}
 	msg += "; known types: " + strings.Join(known, ", ")
 	if what == "GPU type" {
-		msg += `; another type needs its speed in perf.params (for the constant perf model: "type_speed": [{"gpu_type": "` + name + `", "speed": 2}])`
+		msg += " (another type needs its speed in the perf model's parameters)"
 	}
 	return []schema.Problem{{Path: path, Msg: msg}}
 }
@@ -152,7 +152,7 @@ func nearMiss(path, name string, known []string) []schema.Problem {
 	}
 	if k := schema.Nearest(name, known); k != "" {
 		return []schema.Problem{{Path: path, Msg: fmt.Sprintf(
-			"unknown model %q; did you mean %q? Known models: %s (a name far from these is taken as a model of your own)", name, k, strings.Join(known, ", "))}}
+			"unknown model %q; did you mean %q?", name, k)}}
 	}
 	return nil
 }
