@@ -187,8 +187,8 @@ func (a *App) Undo() {
 	}
 	prev := a.Previous
 	a.load(prev)
+	a.Show("The scenario brought back") // as every way of loading does
 	a.setNotice("Brought back the scenario you had before.", false)
-	a.Tab = TabScenario
 }
 
 // ChooseImport asks for a scenario file and imports it.
@@ -521,7 +521,8 @@ func (a *App) builtin() (name string, modified bool) {
 	return name, string(doc.Compact(tree)) != a.Ed.JSON()
 }
 
-// Revert reloads the built-in scenario of the same name.
+// Revert reloads the built-in scenario of the same name; like any edit,
+// it does not run (the results say they are stale until Run).
 func (a *App) Revert() {
 	if name, modified := a.Builtin(); modified {
 		tree, _ := builtin(name)

@@ -37,6 +37,13 @@ func TestEveryLoadRuns(t *testing.T) {
 		t.Errorf("import: tab %s, running %v", a.Tab, a.Running())
 	}
 	f.Pump(a, apptest.Done(a))
+	// Bringing back the scenario an Open or Import replaced loads it too.
+	a.SetTab(app.TabScenario)
+	a.Undo()
+	if a.Tab != app.TabResults || !a.Running() {
+		t.Errorf("undo: tab %s, running %v", a.Tab, a.Running())
+	}
+	f.Pump(a, apptest.Done(a))
 	a.SetTab(app.TabScenario)
 	a.RunAndShow()
 	if a.Tab != app.TabResults || !a.Running() {
