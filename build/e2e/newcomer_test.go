@@ -172,11 +172,14 @@ func TestNewcomer(t *testing.T) {
 	t.Run("names, sizes and overflows are refused at their fields", func(t *testing.T) {
 		p.t = t
 		p.click("tab-scenario")
+		p.wait(`!!document.getElementById("mode-jobs")`, statusJS, 10*time.Second)
+		p.click("mode-jobs")
+		p.wait(`!!document.getElementById("f-workload-jobs-0-gpus")`, statusJS, 10*time.Second)
 		for _, c := range []struct{ id, value, want string }{
 			{"f-cluster-servers-0-gpu_type", "B200", `unknown GPU type "B200"`},
-			{"f-workload-generator-models-0-model", "resnet5O", `did you mean "resnet50"`},
-			{"f-workload-generator-gpu_mix-3-gpus", "64", "asks for 64 GPUs, but the cluster has 32 GPUs in all"},
-			{"f-workload-generator-duration-mean_s", "1e400", "the number 1e400 is too large"},
+			{"f-workload-jobs-0-model", "resnet5O", `did you mean "resnet50"`},
+			{"f-workload-jobs-1-gpus", "64", "asks for 64 GPUs, but the cluster has 32 GPUs in all"},
+			{"f-workload-jobs-2-duration_s", "1e400", "the number 1e400 is too large"},
 		} {
 			p.setValue(c.id, c.value)
 			errID := "e-" + strings.TrimPrefix(c.id, "f-")

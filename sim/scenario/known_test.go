@@ -45,10 +45,6 @@ func TestNamesAndSizes(t *testing.T) {
 	if _, err := Parse([]byte(ok)); err != nil {
 		t.Errorf("a type given a speed and a model of one's own: %v", err)
 	}
-	big := strings.Replace(ok, `"gpus": 8, "weight"`, `"gpus": 9, "weight"`, 1)
-	if _, err := Parse([]byte(big)); err == nil || !strings.Contains(err.Error(), "workload.generator.gpu_mix[0].gpus: asks for 9 GPUs") {
-		t.Errorf("generator's gpu_mix over the cluster: %v", err)
-	}
 }
 
 // TestOverflowBesideOtherProblems: a number too large for a float64 is
@@ -69,14 +65,14 @@ func TestOverflowBesideOtherProblems(t *testing.T) {
 }
 
 // TestOverflowInGeneratorBesideNames: a generator parameter too large does
-// not hide a model typo and a GPU count beside it.
+// not hide a model typo beside it.
 func TestOverflowInGeneratorBesideNames(t *testing.T) {
 	doc := `{"name": "n", "cluster": {"servers": [{"count": 1, "gpus": 4, "gpu_type": "V100"}]},
 	  "workload": {"generator": {"kind": "poisson", "jobs": 3, "gpu_mix": [{"gpus": 8, "weight": 1}],
 	    "duration": {"dist": "exponential", "mean_s": 1e400}, "models": [{"model": "resnet5O", "weight": 1}]}},
 	  "policies": [{"name": "fifo"}]}`
 	_, err := Parse([]byte(doc))
-	for _, want := range []string{"workload.generator.duration.mean_s: the number 1e400 is too large", "workload.generator.models[0].model: unknown model", "workload.generator.gpu_mix[0].gpus: asks for 8 GPUs"} {
+	for _, want := range []string{"workload.generator.duration.mean_s: the number 1e400 is too large", "workload.generator.models[0].model: unknown model"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in\n%v", want, err)
 		}

@@ -86,9 +86,12 @@ func TestNamesAtTheirFields(t *testing.T) {
 		t.Errorf("GPU type: %q", msg)
 	}
 	a.SetText(typ, "V100")
-	count := clusterField(t, a, "cluster.servers[0].count")
-	a.SetText(count, "1")
-	if msg := a.Ed.Problem("workload.generator.gpu_mix[3].gpus"); !strings.Contains(msg, "asks for 8 GPUs, but the cluster has 4 GPUs in all") {
+	a.Import("big.json", `{"name": "big", "cluster": {"servers": [{"count": 2, "gpus": 4, "gpu_type": "V100"}]},
+	  "workload": {"jobs": [{"id": "a", "gpus": 9, "model": "bert", "duration_s": 60}]}, "policies": [{"name": "fifo"}]}`)
+	if msg := a.Ed.Problem("workload.jobs[0].gpus"); !strings.Contains(msg, "asks for 9 GPUs, but the cluster has 8 GPUs in all") {
 		t.Errorf("job size: %q (problems %v)", msg, a.Ed.Problems)
+	}
+	if a.Tab != app.TabScenario || a.Running() {
+		t.Errorf("a scenario with problems: tab %s, running %v", a.Tab, a.Running())
 	}
 }
