@@ -10,7 +10,7 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ADDR    ?= localhost:8080
 
-.PHONY: all run site generate test test-native test-race test-wasm test-e2e bench chromium need-chromium vet clean reproduce
+.PHONY: all run site generate test test-native test-race test-wasm test-e2e bench chromium need-chromium vet clean reproduce axe
 
 all: site
 
@@ -23,7 +23,9 @@ generate:
 site:
 	$(GO) run ./build/site -out $(OUT)
 
-run: site
+run:
+	@echo "make run: building the site into $(OUT), then serving it on http://$(ADDR)/"
+	@$(MAKE) --no-print-directory site
 	$(GO) run ./build/serve -dir $(OUT) -addr $(ADDR)
 
 # need-chromium comes first, so that a machine without a browser learns it
@@ -85,6 +87,13 @@ reproduce:
 	rm -rf reproduction/figures
 	$(GO) run ./cmd/schedlab reproduce --quick --out reproduction --formats svg --markdown REPRODUCTION.md
 	rm -f reproduction/report.md
+
+# axe-core, the accessibility checker the browser tests inject into the
+# page, from npm into build/axe (git-ignored); .ci/run calls it.
+AXE := axe-core@4.14.1
+axe:
+	@test -f build/axe/node_modules/axe-core/axe.min.js && echo "axe-core is installed" || \
+	  npm install --no-audit --no-fund --prefix build/axe $(AXE)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./sim/...

@@ -3521,7 +3521,7 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}}}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Metrics table"}}}
 					vgparent.AppendChild(vgn)
 					{
 						vgparent := vgn
@@ -3767,7 +3767,19 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.SetInnerHTML(c.App.Res.Reference.Source)
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}}}
+						if c.App.Res.Edited {
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "stale"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "reference-edited"}}}
+							vgparent.AppendChild(vgn)
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "You changed this scenario: the paper's numbers are for its original settings, so the ratios compare different experiments."}
+								vgparent.AppendChild(vgn)
+							}
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "The paper's numbers beside this run's"}}}
 						vgparent.AppendChild(vgn)
 						{
 							vgparent := vgn
@@ -4082,7 +4094,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "brand"}}}
 			vgparent.AppendChild(vgn)
-			vgn.SetInnerHTML(vugu.HTML("\n      \x3Cimg src=\"favicon.svg\" alt=\"\" width=\"28\" height=\"28\"/\x3E\n      \x3Cdiv\x3E\n        \x3Cspan class=\"name\"\x3Eschedlab\x3C/span\x3E\n        \x3Cspan class=\"tagline\"\x3Ea lab for scheduling deep-learning jobs on shared GPU clusters\x3C/span\x3E\n      \x3C/div\x3E\n    "))
+			vgn.SetInnerHTML(vugu.HTML("\n      \x3Cimg src=\"favicon.svg\" alt=\"\" width=\"28\" height=\"28\"/\x3E\n      \x3Cdiv\x3E\n        \x3Ch1 class=\"name\"\x3Eschedlab\x3C/h1\x3E\n        \x3Cspan class=\"tagline\"\x3Ea lab for scheduling deep-learning jobs on shared GPU clusters\x3C/span\x3E\n      \x3C/div\x3E\n    "))
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "nav", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tabs"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Views"}}}
@@ -4339,20 +4351,17 @@ func (c *RunBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "run"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "primary"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Simulate every chosen policy"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "run"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "primary"}}}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("aria-busy", c.Busy())
 				vgn.AddAttrInterface("disabled", !c.App.CanRun())
+				vgn.AddAttrInterface("title", c.RunTitle())
+				vgn.SetInnerHTML(c.RunLabel())
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.StartRun() },
+					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RunAndShow() },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
-				{
-					vgparent := vgn
-					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "▶ Run"}
-					vgparent.AppendChild(vgn)
-				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 				vgparent.AppendChild(vgn)
 				if c.App.Running() {
@@ -4651,7 +4660,7 @@ func (c *RunBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
-		if !c.App.CanRun() {
+		if !c.App.Ed.Valid() {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "problems"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "problems"}}}
 			vgparent.AppendChild(vgn)
 			{
@@ -5750,7 +5759,7 @@ func (c *TimelineView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.SetInnerHTML(c.WaitingTitle())
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "waiting"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "waiting"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "waiting"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "waiting"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Jobs waiting at this moment"}}}
 						vgparent.AppendChild(vgn)
 						{
 							vgparent := vgn
@@ -5816,7 +5825,7 @@ func (c *TimelineView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "log"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "decision-log"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "log"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "decision-log"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Decision log, newest first"}}}
 						vgparent.AppendChild(vgn)
 						{
 							vgparent := vgn

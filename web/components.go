@@ -54,9 +54,13 @@ type RunBar struct {
 	App *app.App
 }
 
-// Title is the scenario's title or name.
+// Title is the scenario's title or name, marked when it is a changed
+// built-in scenario (its title describes the original).
 func (c *RunBar) Title() string {
 	if t := c.App.Ed.Str("title"); t != "" {
+		if _, modified := c.App.Builtin(); modified {
+			return t + " (edited)"
+		}
 		return t
 	}
 	if n := c.App.Ed.Str("name"); n != "" {
@@ -64,6 +68,26 @@ func (c *RunBar) Title() string {
 	}
 	return "Untitled scenario"
 }
+
+// RunLabel is the Run button's text: it says when a run is going on (the
+// button is disabled then; Cancel stops the run).
+func (c *RunBar) RunLabel() string {
+	if c.App.Running() {
+		return "Running…"
+	}
+	return "▶ Run"
+}
+
+// RunTitle explains the Run button.
+func (c *RunBar) RunTitle() string {
+	if c.App.Running() {
+		return "A run is in progress; Cancel stops it"
+	}
+	return "Simulate every chosen policy and show the results"
+}
+
+// Busy marks the Run button busy for assistive technology.
+func (c *RunBar) Busy() string { return boolString(c.App.Running()) }
 
 // ProgressStyle sizes the progress bar's fill.
 func (c *RunBar) ProgressStyle() string {

@@ -383,7 +383,9 @@ func TestPage(t *testing.T) {
 		if eval[bool](p, `document.getElementById("run").disabled`) {
 			t.Error("Run stays disabled after cancelling")
 		}
-		// The engine workers still answer: a small run completes.
+		// The engine workers still answer: a small run completes. (Run
+		// showed the Results view; the field is in Scenario.)
+		p.click("tab-scenario")
 		p.typeInto("f-workload-generator-jobs", "30")
 		p.click("run")
 		p.click("tab-results")

@@ -23,15 +23,20 @@ import (
 	"strings"
 	"sync"
 	"text/template"
+	"time"
 )
 
 func main() {
 	out := flag.String("out", "build/out", "output directory")
 	flag.Parse()
+	// The first build compiles for about a minute: say what is going on.
+	start := time.Now()
+	fmt.Println("site: compiling the page (wasm/ui) and the simulator (wasm/engine) to WebAssembly; about a minute the first time, seconds after that")
 	if err := build(*out); err != nil {
 		fmt.Fprintln(os.Stderr, "site:", err)
 		os.Exit(1)
 	}
+	fmt.Printf("site: wrote %s in %.0f s\n", *out, time.Since(start).Seconds())
 }
 
 // Assets are the hashed file names index.html refers to.
@@ -65,9 +70,12 @@ func build(out string) error {
 			defer wg.Done()
 			cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(tmp, name+".wasm"), pkg)
 			cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+			t0 := time.Now()
 			if b, err := cmd.CombinedOutput(); err != nil {
 				errs <- fmt.Errorf("building %s: %v\n%s", pkg, err, b)
+				return
 			}
+			fmt.Printf("site: built %s in %.0f s\n", pkg, time.Since(t0).Seconds())
 		}()
 	}
 	wg.Wait()

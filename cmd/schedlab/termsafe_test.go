@@ -31,8 +31,10 @@ func TestSafeWriterEscapes(t *testing.T) {
 // When no job can ever run, run says so in a sentence.
 func TestEveryJobUnschedulable(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "u.json")
-	doc := `{"name": "u", "cluster": {"servers": [{"count": 1, "gpus": 2, "gpu_type": "V100"}]},
-	  "workload": {"jobs": [{"id": "a", "gpus": 4, "model": "m", "duration_s": 5}]}, "policies": [{"name": "fifo"}]}`
+	// More memory than any GPU has (a job with more GPUs than the cluster
+	// is refused by the validator before any run).
+	doc := `{"name": "u", "cluster": {"servers": [{"count": 1, "gpus": 2, "gpu_type": "V100", "gpu_memory_gb": 16}]},
+	  "workload": {"jobs": [{"id": "a", "gpus": 1, "model": "m", "duration_s": 5, "memory_gb": 32}]}, "policies": [{"name": "fifo"}]}`
 	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,7 @@ type Scenario struct {
 	raw          []byte  // the document, for variants
 	pointJobs    []int64 // jobs of one run at each sweep value (top-level documents)
 	generator    workload.Generator
+	genParams    any // the generator's decoded parameters
 	perfParams   any
 	policyParams []any
 }
@@ -174,6 +175,7 @@ func (sc *Scenario) resolve() []schema.Problem {
 	} else {
 		ps = append(ps, sc.checkJobLimits()...)
 	}
+	ps = append(ps, sc.checkNames()...) // reads single fields: sound beside other problems
 	ps = append(ps, sc.resolvePolicies()...)
 	seen := map[uint64]bool{}
 	for i, s := range sc.Seeds {
@@ -275,13 +277,19 @@ func (sc *Scenario) resolveGenerator() []schema.Problem {
 	}
 	params := kind.NewParams()
 	if ps := schema.Decode(tree, params, path, "kind"); len(ps) > 0 {
+		// Decode pruned the offending values from tree: what is left is
+		// decoded again, so that its names and sizes are still checked
+		// (one bad number must not hide a typo beside it).
+		rest := kind.NewParams()
+		_ = schema.Decode(tree, rest, path, "kind")
+		sc.genParams = rest
 		return ps
 	}
 	g, err := kind.New(params)
 	if err != nil {
 		return []schema.Problem{{Path: path, Msg: err.Error()}}
 	}
-	sc.generator = g
+	sc.generator, sc.genParams = g, params
 	return nil
 }
 

@@ -811,3 +811,16 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// Nearest returns the name closest to s (ignoring case), if it is close
+// enough to be a likely typo of it (a quarter of its letters, at least
+// one), for "did you mean" hints.
+func Nearest(s string, names []string) string {
+	best, bestD := "", max(1, len(s)/4)+1
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(s), strings.ToLower(n)); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}

@@ -37,10 +37,18 @@ func main() {
 	b.flushOnHide()
 	root := &web.Root{App: a}
 	a.Start()
+	shown := a.Tab
 	for {
 		if err := render(renderer, buildEnv, root); err != nil {
 			crash(err.Error())
 			return
+		}
+		// Every view opens at its top (the run bar, the notices and, in
+		// Results, the metrics), not at the scroll position of the view it
+		// replaces. A focus request (a problem's field) scrolls after this.
+		if a.Tab != shown {
+			shown = a.Tab
+			js.Global().Call("scrollTo", 0, 0)
 		}
 		// EventWait reports false when an event handler panicked (Vugu
 		// recovers it); the page goes on, with a notice.

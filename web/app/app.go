@@ -187,8 +187,8 @@ func (a *App) Undo() {
 	}
 	prev := a.Previous
 	a.load(prev)
+	a.Show("The scenario brought back") // as every way of loading does
 	a.setNotice("Brought back the scenario you had before.", false)
-	a.Tab = TabScenario
 }
 
 // ChooseImport asks for a scenario file and imports it.
@@ -333,29 +333,43 @@ func builtinDocument(name string) ([]byte, bool) {
 // workload, i.e. its own preset is too big for the page.
 func heavy(sc *scenario.Scenario) bool { return sc.Quick != nil && len(sc.Quick.Set) > 0 }
 
-// Start begins loading the engine and runs the scenario at once when it
-// is valid, so that the page opens on results, unless it is too big to
-// run without asking (a link may carry any scenario): then the page says
-// so and waits.
+// Start begins loading the engine and shows the scenario it opened with
+// by the rule of Show.
 func (a *App) Start() {
 	a.pool.ensure(min(a.maxWorkers(), max(1, a.policyCount())))
+	from := "The scenario restored from this browser"
+	if a.fromLink {
+		from = "The link's scenario"
+	}
+	a.Show(from)
+}
+
+// Show is the one rule for a scenario just loaded, whichever way it came
+// (the page opening, a share link, the gallery, an imported file, a
+// scenario brought back): a valid scenario runs at once and the Results
+// view shows it, so every way of loading ends on results; one with
+// problems opens the Scenario view at them; one too big to run without
+// asking (a link or file may carry any scenario) opens the Scenario view
+// with a note that says so and offers to run it. from names the scenario
+// in that note.
+func (a *App) Show(from string) {
 	switch size := a.Ed.Size(); {
 	case !a.Ed.Valid():
 		a.Tab = TabScenario
 	case !size.autoRuns():
 		a.Tab = TabScenario
-		from := "The scenario restored from this browser"
-		if a.fromLink {
-			from = "The link's scenario"
-		}
 		a.note(NoteSize, fmt.Sprintf("%s is big (%s), so it was not run by itself: a run may take minutes and much of this device's memory. Look it over, then run it.", from, size.Describe()), false,
-			NoteAction{Name: "run", Label: "Run it", do: func() {
-				a.Tab = TabResults
-				a.StartRun()
-			}})
+			NoteAction{Name: "run", Label: "Run it", do: a.RunAndShow})
 	default:
-		a.StartRun()
+		a.RunAndShow()
 	}
+}
+
+// RunAndShow runs the scenario and shows the Results view, where the run's
+// progress and then its results appear (the Run button does this).
+func (a *App) RunAndShow() {
+	a.Tab = TabResults
+	a.StartRun()
 }
 
 func (a *App) policyCount() int { return len(doc.List(a.Ed.Tree, "policies")) }
@@ -458,12 +472,7 @@ func (a *App) Open(name string) {
 	}
 	a.load(tree)
 	a.setNotice("", false)
-	a.Tab = TabResults
-	if a.Ed.Valid() {
-		a.StartRun()
-	} else {
-		a.Tab = TabScenario
-	}
+	a.Show("This scenario")
 }
 
 // load replaces the scenario being edited; the one it replaces can be
@@ -486,6 +495,20 @@ func (a *App) LoadTree(tree any) { a.load(tree) }
 // Builtin reports whether the scenario has the name of a built-in one and
 // differs from it, so that it can be reverted.
 func (a *App) Builtin() (name string, modified bool) {
+	// Asked at every render: remembered until the next edit.
+	b := cached(a.Ed, "builtin", func() builtinState {
+		n, m := a.builtin()
+		return builtinState{n, m}
+	})
+	return b.name, b.modified
+}
+
+type builtinState struct {
+	name     string
+	modified bool
+}
+
+func (a *App) builtin() (name string, modified bool) {
 	name = a.Ed.Str("name")
 	data, ok := builtinDocument(name)
 	if !ok {
@@ -498,7 +521,8 @@ func (a *App) Builtin() (name string, modified bool) {
 	return name, string(doc.Compact(tree)) != a.Ed.JSON()
 }
 
-// Revert reloads the built-in scenario of the same name.
+// Revert reloads the built-in scenario of the same name; like any edit,
+// it does not run (the results say they are stale until Run).
 func (a *App) Revert() {
 	if name, modified := a.Builtin(); modified {
 		tree, _ := builtin(name)

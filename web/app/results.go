@@ -58,6 +58,9 @@ type Results struct {
 	Reference   *Reference // the paper's numbers beside ours, for paper scenarios
 	Cluster     *cluster.Cluster
 	WallMS      float64
+	// Edited is set when the run's scenario is a changed built-in one;
+	// Title and Description then say so (see markEdited).
+	Edited bool
 }
 
 // policyResult decodes a worker's result for one policy.
@@ -107,6 +110,9 @@ func (a *App) finishResults(r *Run) {
 	}
 	c, _ := cluster.New(sc.Cluster)
 	res := &Results{RunID: r.ID, Doc: r.Doc, Name: sc.Name, Title: sc.Title, Description: sc.Description, Seed: r.Seed, Cluster: c, WallMS: r.WallMS}
+	if original, edited := editedFrom(r.Doc); edited {
+		res.markEdited(sc, original)
+	}
 	for _, p := range r.Parts {
 		res.Policies = append(res.Policies, p.Result)
 	}
@@ -179,7 +185,7 @@ func (res *Results) Figures() []*Figure {
 // drawRequest asks for figures of these results; gantt is the policy
 // whose intervals travel along (-1: none).
 func (res *Results) drawRequest(figures []string, format string, gantt int) (protocol.DrawRequest, map[string][]byte) {
-	req := protocol.DrawRequest{Document: res.Doc, Seed: res.Seed, Figures: figures, Format: format}
+	req := protocol.DrawRequest{Document: res.drawDocument(), Seed: res.Seed, Figures: figures, Format: format}
 	bin := map[string][]byte{}
 	for k, p := range res.Policies {
 		req.Runs = append(req.Runs, protocol.DrawRun{Label: p.Label, Name: p.Name, Output: p.Raw})

@@ -89,8 +89,9 @@ func (a *App) Running() bool {
 	return a.Run != nil && (a.Run.State == RunRunning || a.Run.State == RunCancelling)
 }
 
-// CanRun reports whether Run is enabled.
-func (a *App) CanRun() bool { return a.Ed.Valid() }
+// CanRun reports whether Run is enabled: the scenario is valid and no run
+// is in progress (Cancel stops one; Run never restarts it silently).
+func (a *App) CanRun() bool { return a.Ed.Valid() && !a.Running() }
 
 // StartRun runs the scenario as it is now. A run in progress is
 // cancelled first.

@@ -88,11 +88,10 @@ func (a *App) Import(filename, text string) {
 	}
 	a.ImportErr = ""
 	a.load(tree)
+	a.Show("The imported scenario") // runs it, as every way of loading does
 	if a.Ed.Valid() {
 		a.setNotice("Imported "+filename+".", false)
-		a.Tab = TabScenario
 	} else {
 		a.setNotice(fmt.Sprintf("Imported %s; it has %s to fix.", filename, plural(len(a.Ed.Problems), "problem")), true)
-		a.Tab = TabScenario
 	}
 }
