@@ -122,7 +122,10 @@ func build(out string) error {
 	}
 	// Branch-based GitHub Pages runs Jekyll, which drops some files; the
 	// site needs none of it.
-	return os.WriteFile(filepath.Join(out, ".nojekyll"), nil, 0o644)
+	if err := os.WriteFile(filepath.Join(out, ".nojekyll"), nil, 0o644); err != nil {
+		return err
+	}
+	return compressAll(out)
 }
 
 // clean removes the files of an earlier build, keeping anything else.
@@ -133,7 +136,8 @@ func clean(out string) error {
 	}
 	for _, e := range entries {
 		n := e.Name()
-		ours := n == "index.html" || n == "favicon.svg" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
+		base := strings.TrimSuffix(strings.TrimSuffix(n, ".gz"), ".br")
+		ours := base == "index.html" || base == "favicon.svg" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
 		for _, p := range []string{"ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu."} {
 			if strings.HasPrefix(n, p) {
 				ours = true

@@ -5,7 +5,6 @@
 package static
 
 import (
-	"mime"
 	"net/http"
 	"path"
 	"strconv"
@@ -43,12 +42,7 @@ func Handler(dir string) http.Handler {
 					f.Close()
 					continue
 				}
-				// The type is the original file's, not the copy's.
-				ctype := mime.TypeByExtension(path.Ext(name))
-				if ctype == "" {
-					ctype = "application/octet-stream"
-				}
-				w.Header().Set("Content-Type", ctype)
+				// ServeContent takes the type from the original name.
 				w.Header().Set("Content-Encoding", e.name)
 				http.ServeContent(w, r, name, st.ModTime(), f)
 				f.Close()
