@@ -37,6 +37,9 @@ func main() {
 // Assets are the hashed file names index.html refers to.
 type Assets struct {
 	UI, Engine, Worker, WasmExec, CSS, Boot, Vugu string
+	// UISize and EngineSize are the modules' sizes in bytes, for the
+	// download progress that web/boot.js shows.
+	UISize, EngineSize int64
 }
 
 func build(out string) error {
@@ -101,6 +104,16 @@ func build(out string) error {
 		if *f.dst, err = copyHashed(f.src, out, f.name); err != nil {
 			return err
 		}
+	}
+	for _, f := range []struct {
+		name string
+		size *int64
+	}{{a.UI, &a.UISize}, {a.Engine, &a.EngineSize}} {
+		st, err := os.Stat(filepath.Join(out, f.name))
+		if err != nil {
+			return err
+		}
+		*f.size = st.Size()
 	}
 	if err := copyFile("web/favicon.svg", filepath.Join(out, "favicon.svg")); err != nil {
 		return err
