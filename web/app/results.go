@@ -361,23 +361,41 @@ func (res *Results) MetricRows() []MetricRow {
 		rows[i] = MetricRow{Label: p.Label, Error: p.Out.Error, Finished: fmt.Sprintf("%s of %s", results.Thousands(m.Finished), results.Thousands(m.Jobs))}
 	}
 	for _, col := range Metrics {
-		best := math.NaN()
-		for _, p := range res.Policies {
-			if !complete(p) {
-				continue
-			}
-			v := col.get(p)
-			if math.IsNaN(best) || col.Higher && v > best || !col.Higher && v < best {
-				best = v
-			}
-		}
-		for i, p := range res.Policies {
-			v := col.get(p)
-			rows[i].Cells = append(rows[i].Cells, Cell{Text: col.format(v), Exact: strconv.FormatFloat(v, 'g', -1, 64),
-				Best: complete(p) && v == best && len(res.Policies) > 1})
+		for i, c := range col.cells(res.Policies) {
+			rows[i].Cells = append(rows[i].Cells, c)
 		}
 	}
 	return rows
+}
+
+// cells formats the column's value for each policy and stars the best as
+// shown: every cell that displays the best value of a policy that
+// finished every job, so that equal-looking values are never told apart,
+// and none when all such policies display the same value.
+func (col Metric) cells(ps []*PolicyResult) []Cell {
+	best := math.NaN()
+	for _, p := range ps {
+		if v := col.get(p); complete(p) && (math.IsNaN(best) || col.Higher && v > best || !col.Higher && v < best) {
+			best = v
+		}
+	}
+	bestText := col.format(best)
+	out := make([]Cell, len(ps))
+	tie := true
+	for i, p := range ps {
+		v := col.get(p)
+		out[i] = Cell{Text: col.format(v), Exact: strconv.FormatFloat(v, 'g', -1, 64)}
+		if complete(p) {
+			out[i].Best = out[i].Text == bestText
+			tie = tie && out[i].Best
+		}
+	}
+	if tie {
+		for i := range out {
+			out[i].Best = false
+		}
+	}
+	return out
 }
 
 func complete(p *PolicyResult) bool {

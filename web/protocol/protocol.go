@@ -209,8 +209,8 @@ type DrawRequest struct {
 	// Figures lists the figure names wanted ("jct_cdf", "queue_by_model",
 	// "gantt-<policy>"); nil means every figure the data allows.
 	Figures []string `json:"figures"`
-	// Format is "png" (the default) or "svg" (fonts embedded, so the file
-	// looks the same everywhere).
+	// Format is "png" (the default) or "svg" (naming its font, Liberation
+	// Sans, with the metric-compatible Arial as the first fallback).
 	Format string  `json:"format,omitempty"`
 	Width  float64 `json:"width,omitempty"`
 	Height float64 `json:"height,omitempty"`

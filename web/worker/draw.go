@@ -37,7 +37,11 @@ func (h *Handler) draw(id int, req protocol.DrawRequest, bin map[string][]byte) 
 		h.fail(id, protocol.Error{Message: fmt.Sprintf("unknown figure format %q (want png or svg)", format)})
 		return
 	}
-	figs, err := rep.Figures(req.Seed, plot.Options{Width: req.Width, Height: req.Height, EmbedFonts: format == "svg"})
+	// SVGs name their font instead of embedding it (two embedded fonts
+	// made a three-line CDF 1.1 MB): the fallbacks sim/plot writes after
+	// Liberation Sans start with Arial, whose widths it shares, so the
+	// text keeps the size it was measured at.
+	figs, err := rep.Figures(req.Seed, plot.Options{Width: req.Width, Height: req.Height})
 	if err != nil {
 		h.fail(id, protocol.Error{Message: "drawing: " + err.Error()})
 		return
