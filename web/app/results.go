@@ -64,20 +64,11 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 	if err := json.Unmarshal(m.JSON, &res); err != nil {
 		return nil, err
 	}
-	var raw struct {
-		Results []json.RawMessage `json:"results"`
-	}
-	var out results.Output
-	if err := json.Unmarshal(res.Output, &raw); err != nil {
+	out, raw, err := decodeOutput(res.Output, m.Bin)
+	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(res.Output, &out); err != nil {
-		return nil, err
-	}
-	if len(out.Results) != 1 || len(raw.Results) != 1 {
-		return nil, fmt.Errorf("expected one policy's results, got %d", len(out.Results))
-	}
-	pr := &PolicyResult{Index: p.Index, Label: out.Results[0].Policy, Name: out.Results[0].Name, Out: out.Results[0], Raw: raw.Results[0], ElapsedMS: res.ElapsedMS}
+	pr := &PolicyResult{Index: p.Index, Label: out.Policy, Name: out.Name, Out: out, Raw: raw, ElapsedMS: res.ElapsedMS}
 	for _, f := range res.Figures {
 		if b, ok := m.Bin[f.Name]; ok && strings.HasPrefix(f.Name, "gantt-") {
 			pr.Gantt = &Figure{Name: f.Name, Title: f.Title, PNG: b, URL: a.P.BlobURL(b, "image/png"),
@@ -93,6 +84,33 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 		pr.Intervals = iv
 	}
 	return pr, nil
+}
+
+// decodeOutput reads one policy's output: from the JSON alone, or, from
+// a compact result (protocol.RunRequest.Compact), the job records from
+// their binary and the exact JSON from its bin.
+func decodeOutput(data json.RawMessage, bin map[string][]byte) (out results.PolicyOutput, raw json.RawMessage, err error) {
+	var whole results.Output
+	if err := json.Unmarshal(data, &whole); err != nil {
+		return out, nil, err
+	}
+	if len(whole.Results) != 1 {
+		return out, nil, fmt.Errorf("expected one policy's results, got %d", len(whole.Results))
+	}
+	out = whole.Results[0]
+	if jobs, ok := bin[protocol.JobsKey]; ok {
+		if out.Jobs, err = protocol.DecodeJobs(jobs); err != nil {
+			return out, nil, err
+		}
+		return out, bin[protocol.OutputKey], nil
+	}
+	var rawOut struct {
+		Results []json.RawMessage `json:"results"`
+	}
+	if err := json.Unmarshal(data, &rawOut); err != nil {
+		return out, nil, err
+	}
+	return out, rawOut.Results[0], nil
 }
 
 // finishResults turns a finished run into the results on show, and asks a

@@ -130,10 +130,13 @@ type RunRequest struct {
 	Timeline bool `json:"timeline,omitempty"`
 	// MaxIntervals and MaxLog cap what a timeline ships (0: the defaults
 	// below); a run with more intervals ships none and says so.
-	MaxIntervals int     `json:"max_intervals,omitempty"`
-	MaxLog       int     `json:"max_log,omitempty"`
-	Width        float64 `json:"width,omitempty"`  // inches, 0 for the default
-	Height       float64 `json:"height,omitempty"` // inches, 0 for the default
+	MaxIntervals int `json:"max_intervals,omitempty"`
+	MaxLog       int `json:"max_log,omitempty"`
+	// Compact asks for a one-policy run's job records in binary (see
+	// EncodeJobs), so that the page never decodes them from JSON.
+	Compact bool    `json:"compact,omitempty"`
+	Width   float64 `json:"width,omitempty"`  // inches, 0 for the default
+	Height  float64 `json:"height,omitempty"` // inches, 0 for the default
 }
 
 // Default timeline caps: enough for every teaching scenario and for 10,000
