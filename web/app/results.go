@@ -77,6 +77,11 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 	}
 	if len(res.Timelines) == 1 {
 		pr.Timeline = res.Timelines[0]
+		if b, ok := m.Bin[protocol.LogKey]; ok {
+			if pr.Timeline.Log, err = protocol.DecodeLog(b); err != nil {
+				return nil, err
+			}
+		}
 		iv, err := protocol.DecodeIntervals(m.Bin[protocol.IntervalsKey(0)])
 		if err != nil {
 			return nil, err
@@ -198,7 +203,8 @@ func (res *Results) drawRequest(figures []string, format string, gantt int) (pro
 	req := protocol.DrawRequest{Document: res.Doc, Seed: res.Seed, Figures: figures, Format: format}
 	bin := map[string][]byte{}
 	for k, p := range res.Policies {
-		req.Runs = append(req.Runs, protocol.DrawRun{Label: p.Label, Name: p.Name, Output: p.Raw})
+		req.Runs = append(req.Runs, protocol.DrawRun{Label: p.Label, Name: p.Name})
+		bin[protocol.RunOutputKey(k)] = p.Raw
 		if k == gantt {
 			bin[protocol.IntervalsKey(k)] = protocol.EncodeIntervals(p.Intervals)
 		}
@@ -216,8 +222,8 @@ func (a *App) DownloadPNG(f *Figure) {
 	}
 }
 
-// DownloadSVG asks a worker to draw a figure as SVG with its fonts
-// embedded, then saves it.
+// DownloadSVG asks a worker to draw a figure as SVG (naming its font),
+// then saves it.
 func (a *App) DownloadSVG(f *Figure) {
 	res := a.Res
 	if res == nil || f.Busy {

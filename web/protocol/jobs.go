@@ -138,3 +138,47 @@ func DecodeJobs(b []byte) ([]results.JobOutput, error) {
 	}
 	return jobs, r.err
 }
+
+// LogKey is the bin name of a compact result's decision log.
+const LogKey = "log"
+
+// EncodeLog packs a decision log: uvarint count, then per entry T as
+// float64, Job as a varint and Msg as a uvarint length and bytes.
+func EncodeLog(log []LogEntry) []byte {
+	b := binary.AppendUvarint(nil, uint64(len(log)))
+	for _, e := range log {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.T))
+		b = binary.AppendVarint(b, int64(e.Job))
+		b = binary.AppendUvarint(b, uint64(len(e.Msg)))
+		b = append(b, e.Msg...)
+	}
+	return b
+}
+
+// DecodeLog unpacks EncodeLog's bytes.
+func DecodeLog(b []byte) ([]LogEntry, error) {
+	r := &jobReader{b: b}
+	n := r.uvarint()
+	if n > uint64(len(b)) {
+		return nil, fmt.Errorf("protocol: %d log entries cannot fit in %d bytes", n, len(b))
+	}
+	log := make([]LogEntry, n)
+	for i := range log {
+		log[i].T = r.float()
+		job, k := binary.Varint(r.b)
+		if k <= 0 {
+			r.fail()
+			break
+		}
+		r.b = r.b[k:]
+		log[i].Job = int(job)
+		log[i].Msg = r.str()
+		if r.err != nil {
+			break
+		}
+	}
+	if r.err == nil && len(r.b) > 0 {
+		return nil, fmt.Errorf("protocol: %d bytes after the log", len(r.b))
+	}
+	return log, r.err
+}

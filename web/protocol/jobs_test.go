@@ -36,3 +36,17 @@ func TestJobsRoundTrip(t *testing.T) {
 		t.Error("a trailing byte decoded without an error")
 	}
 }
+
+func TestLogRoundTrip(t *testing.T) {
+	log := []LogEntry{{T: 0, Job: 0, Msg: "start j1 on s0/g0"}, {T: 12.5, Job: -1, Msg: ""}, {T: 1e9, Job: 19999, Msg: "préempt"}}
+	b := EncodeLog(log)
+	got, err := DecodeLog(b)
+	if err != nil || !reflect.DeepEqual(got, log) {
+		t.Errorf("round trip: %+v (%v), want %+v", got, err, log)
+	}
+	for n := range len(b) {
+		if _, err := DecodeLog(b[:n]); err == nil {
+			t.Errorf("%d of %d bytes decoded without an error", n, len(b))
+		}
+	}
+}

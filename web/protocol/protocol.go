@@ -132,8 +132,9 @@ type RunRequest struct {
 	// below); a run with more intervals ships none and says so.
 	MaxIntervals int `json:"max_intervals,omitempty"`
 	MaxLog       int `json:"max_log,omitempty"`
-	// Compact asks for a one-policy run's job records in binary (see
-	// EncodeJobs), so that the page never decodes them from JSON.
+	// Compact asks for a one-policy run's job records and decision log in
+	// binary (see EncodeJobs, EncodeLog), so that the page never decodes
+	// them from JSON.
 	Compact bool    `json:"compact,omitempty"`
 	Width   float64 `json:"width,omitempty"`  // inches, 0 for the default
 	Height  float64 `json:"height,omitempty"` // inches, 0 for the default
@@ -219,12 +220,19 @@ type DrawRequest struct {
 	Height float64 `json:"height,omitempty"`
 }
 
-// DrawRun is one finished run: its label, policy name and PolicyOutput JSON.
+// DrawRun is one finished run: its label, policy name and PolicyOutput
+// JSON. The page leaves Output out and sends the JSON as bin "output-K"
+// (RunOutputKey): encoding megabytes of job records into the request's
+// JSON froze its main thread for seconds.
 type DrawRun struct {
 	Label  string          `json:"label"`
 	Name   string          `json:"name"`
-	Output json.RawMessage `json:"output"`
+	Output json.RawMessage `json:"output,omitempty"`
 }
+
+// RunOutputKey is the bin name of run k's PolicyOutput JSON in a draw
+// request.
+func RunOutputKey(k int) string { return fmt.Sprintf("output-%d", k) }
 
 // Drawn answers a DrawRequest; bin holds each figure's bytes under its name.
 type Drawn struct {

@@ -92,7 +92,11 @@ func rebuild(sc *scenario.Scenario, req protocol.DrawRequest, bin map[string][]b
 	rep := &experiment.Report{Scenario: &copied}
 	for k, dr := range req.Runs {
 		var po results.PolicyOutput
-		if err := json.Unmarshal(dr.Output, &po); err != nil {
+		data := dr.Output
+		if len(data) == 0 {
+			data = bin[protocol.RunOutputKey(k)]
+		}
+		if err := json.Unmarshal(data, &po); err != nil {
 			return nil, fmt.Errorf("run %d (%s): %w", k, dr.Label, err)
 		}
 		res := &engine.Result{Jobs: make([]engine.JobRecord, len(po.Jobs)), Series: engineSeries(po.Series)}

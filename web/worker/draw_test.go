@@ -2,6 +2,7 @@ package worker
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -26,7 +27,9 @@ func TestSVGDownloadsAreSmall(t *testing.T) {
 		if err := json.Unmarshal(r.Output, &out); err != nil {
 			t.Fatal(err)
 		}
-		draw.Runs = append(draw.Runs, protocol.DrawRun{Label: []string{"FIFO", "SJF"}[i], Name: []string{"fifo", "sjf"}[i], Output: out.Results[0]})
+		// as the page sends it: the output in a bin, not in the JSON
+		draw.Runs = append(draw.Runs, protocol.DrawRun{Label: []string{"FIFO", "SJF"}[i], Name: []string{"fifo", "sjf"}[i]})
+		bin[protocol.RunOutputKey(i)] = out.Results[0]
 		bin[protocol.IntervalsKey(i)] = res.Bin[protocol.IntervalsKey(0)]
 	}
 	b, _ := json.Marshal(draw)
@@ -46,8 +49,15 @@ func TestSVGDownloadsAreSmall(t *testing.T) {
 func TestCompactResult(t *testing.T) {
 	doc, _ := scenarios.Read(scenarios.Default)
 	i := 1
-	plain, _ := call(t, runMsg(t, 1, protocol.RunRequest{Document: string(doc), Policy: &i, Figures: []string{}}))
-	compact, _ := call(t, runMsg(t, 2, protocol.RunRequest{Document: string(doc), Policy: &i, Figures: []string{}, Compact: true}))
+	plain, _ := call(t, runMsg(t, 1, protocol.RunRequest{Document: string(doc), Policy: &i, Figures: []string{}, Timeline: true}))
+	compact, _ := call(t, runMsg(t, 2, protocol.RunRequest{Document: string(doc), Policy: &i, Figures: []string{}, Timeline: true, Compact: true}))
+	log, err := protocol.DecodeLog(compact.Bin[protocol.LogKey])
+	if want := decode[protocol.Result](t, plain).Timelines[0].Log; err != nil || len(want) == 0 || !reflect.DeepEqual(log, want) {
+		t.Errorf("compact log: %d entries (%v), want %d", len(log), err, len(want))
+	}
+	if tl := decode[protocol.Result](t, compact).Timelines; len(tl) != 1 || tl[0].Log != nil {
+		t.Errorf("compact timeline JSON still holds the log: %+v", tl)
+	}
 	var whole struct {
 		Results []json.RawMessage `json:"results"`
 	}

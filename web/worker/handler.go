@@ -206,6 +206,11 @@ func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 	if req.Timeline {
 		for k, r := range rep.ForSeed(seed) {
 			tl, iv := timeline(r, req.MaxIntervals, req.MaxLog)
+			if req.Compact && len(res.Timelines) == 0 && len(rep.ForSeed(seed)) == 1 {
+				// the log in binary too: 20,000 entries are megabytes of JSON
+				bin[protocol.LogKey] = protocol.EncodeLog(tl.Log)
+				tl.Log = nil
+			}
 			res.Timelines = append(res.Timelines, tl)
 			bin[protocol.IntervalsKey(k)] = iv
 		}
