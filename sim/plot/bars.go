@@ -64,6 +64,29 @@ func Bars(title, yLabel string, categories []string, series []BarSeries, o Optio
 	return newFigure(p, lg, w, h, o), nil
 }
 
+// TimeBars is Bars for values in seconds: the y axis reads in s, min or h,
+// whichever suits the largest value (as the page's tables do), and the
+// label gets the unit, e.g. "queuing delay (min)".
+func TimeBars(title, yLabel string, categories []string, series []BarSeries, o Options) (*Figure, error) {
+	largest := 0.0
+	for _, s := range series {
+		for _, v := range s.Values {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				largest = math.Max(largest, math.Abs(v))
+			}
+		}
+	}
+	unit := chooseTimeUnit(largest)
+	scaled := make([]BarSeries, len(series))
+	for i, s := range series {
+		scaled[i] = BarSeries{Name: s.Name, Values: make([]float64, len(s.Values))}
+		for j, v := range s.Values {
+			scaled[i].Values[j] = v / unit.seconds
+		}
+	}
+	return Bars(title, timeLabel(yLabel, unit), categories, scaled, o)
+}
+
 // checkBarSeries validates the series of a bar chart.
 func checkBarSeries(fn string, nCat int, series []BarSeries) error {
 	if len(series) == 0 {

@@ -406,7 +406,7 @@ func TestGanttLarge(t *testing.T) {
 	took := time.Since(begin)
 	t.Logf("1024 rows x 10000 bars: build+SVG+PNG in %v (SVG %d B, PNG %d B; about 0.4 s native)", took, len(svg), len(pngBytes))
 	// The time is a figure to report; the bound, far above it, catches only
-	// a drawing that grows with every bar instead of the 64 rows shown.
+	// a drawing that grows with every bar instead of the 128 rows shown.
 	limit := 60 * time.Second
 	if runtime.GOOS == "js" {
 		limit = 5 * time.Minute // node runs wasm several times slower
@@ -414,7 +414,7 @@ func TestGanttLarge(t *testing.T) {
 	if took > limit {
 		t.Errorf("took %v, want under %v", took, limit)
 	}
-	if want := "cluster (first 64 of 1024 GPUs)"; f.p.Title.Text != want {
+	if want := "cluster (first 128 of 1024 GPUs)"; f.p.Title.Text != want {
 		t.Errorf("title = %q, want %q", f.p.Title.Text, want)
 	}
 	checkSVG(t, svg)
@@ -568,6 +568,31 @@ func TestFormatValue(t *testing.T) {
 	for v, want := range cases {
 		if got := formatValue(v); got != want {
 			t.Errorf("formatValue(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// Time bars read in the unit the tables use: minutes for values of tens
+// of minutes, hours beyond two hours.
+func TestTimeBarsUnits(t *testing.T) {
+	for _, c := range []struct {
+		values []float64
+		label  string
+	}{
+		{[]float64{1500, 2600}, "queuing delay (min)"},
+		{[]float64{90, math.NaN()}, "queuing delay (s)"},
+		{[]float64{9000, 100}, "queuing delay (h)"},
+	} {
+		f, err := TimeBars("delays", "queuing delay", []string{"bert", "ncf"}, []BarSeries{{Name: "FIFO", Values: c.values}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg, err := f.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(svg), c.label) {
+			t.Errorf("%v: no axis label %q", c.values, c.label)
 		}
 	}
 }

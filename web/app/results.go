@@ -72,7 +72,7 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 	for _, f := range res.Figures {
 		if b, ok := m.Bin[f.Name]; ok && strings.HasPrefix(f.Name, "gantt-") {
 			pr.Gantt = &Figure{Name: f.Name, Title: f.Title, PNG: b, URL: a.P.BlobURL(b, "image/png"),
-				Caption: "Which job held which GPU over time under " + pr.Label + ". Each row is a GPU; a colour is a job."}
+				Caption: "Which job held which GPU over time under " + pr.Label + ". Each row is a GPU and each bar a job; the eight colours repeat, so the name on a bar tells jobs apart."}
 		}
 	}
 	if len(res.Timelines) == 1 {
