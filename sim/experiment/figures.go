@@ -219,8 +219,10 @@ func shares(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 		}
 		var series []plot.BarSeries
 		for k, t := range types {
-			target := plot.BarSeries{Name: "target " + t}
-			got := plot.BarSeries{Name: "received " + t}
+			// one colour per GPU type: light for the target, full for
+			// what the job received
+			target := plot.BarSeries{Name: "target " + t, Color: k + 1, Light: true}
+			got := plot.BarSeries{Name: "received " + t, Color: k + 1}
 			for _, row := range vals {
 				target.Values = append(target.Values, row[2*k])
 				got.Values = append(got.Values, row[2*k+1])

@@ -42,6 +42,11 @@ type Series struct {
 type BarSeries struct {
 	Name   string
 	Values []float64
+	// Color picks palette colour Color-1 instead of the series' own (0),
+	// so that related series (a GPU type's target and received shares)
+	// share a colour; Light draws a light tint of it, to tell them apart.
+	Color int
+	Light bool
 }
 
 // GanttBar is one interval during which a job held a GPU.

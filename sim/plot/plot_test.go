@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"image/color"
 	"image/png"
 	"io"
 	"math"
@@ -594,5 +595,35 @@ func TestTimeBarsUnits(t *testing.T) {
 		if !strings.Contains(string(svg), c.label) {
 			t.Errorf("%v: no axis label %q", c.values, c.label)
 		}
+	}
+}
+
+// Related bar series share a colour: a GPU type's target (light) and
+// received (full) shares.
+func TestBarColors(t *testing.T) {
+	f, err := Bars("shares", "share", []string{"j1", "j2"}, []BarSeries{
+		{Name: "target V100", Values: []float64{.5, .2}, Color: 2, Light: true},
+		{Name: "received V100", Values: []float64{.4, .3}, Color: 2},
+	}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := f.SVG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rgb := func(c color.RGBA) string { return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B) }
+	full := results.SeriesColor(1)
+	light := barColor(0, BarSeries{Color: 2, Light: true})
+	if light == full || light.R < full.R || light.G < full.G || light.B < full.B {
+		t.Errorf("light %v is not a tint of %v", light, full)
+	}
+	for _, c := range []color.RGBA{full, light} {
+		if !strings.Contains(string(svg), rgb(c)) {
+			t.Errorf("no bar in %s", rgb(c))
+		}
+	}
+	if own := results.SeriesColor(0); strings.Contains(string(svg), rgb(own)) {
+		t.Errorf("a bar kept its own colour %s", rgb(own))
 	}
 }
