@@ -39,6 +39,9 @@ type Figure struct {
 	Pending bool   // being drawn
 	Err     string // drawing failed
 	Busy    bool   // an SVG download is being prepared
+	// LogX says the figure's time axis is on a log scale (the JCT CDF;
+	// see App.SetLogTime).
+	LogX bool
 }
 
 // Results are a finished run, ready to show.
@@ -241,6 +244,7 @@ func (a *App) DownloadSVG(f *Figure) {
 	}
 	f.Busy = true
 	req, bin := res.drawRequest([]string{f.Name}, "svg", gantt) // SVG: the full size
+	req.LogX = f.LogX
 	name := a.fileStem() + "-" + f.Name + ".svg"
 	a.pool.draw(req, bin, func(m protocol.Message) {
 		f.Busy = false
@@ -251,6 +255,32 @@ func (a *App) DownloadSVG(f *Figure) {
 		var e protocol.Error
 		_ = json.Unmarshal(m.JSON, &e)
 		f.Err = "SVG: " + e.Message
+	})
+}
+
+// SetLogTime redraws the JCT CDF with its time axis on a log scale (on)
+// or a linear one.
+func (a *App) SetLogTime(on bool) {
+	res := a.Res
+	if res == nil || res.CDF == nil || res.CDF.LogX == on || res.CDF.Pending {
+		return
+	}
+	f := res.CDF
+	f.LogX, f.Pending, f.Err = on, true, ""
+	req, bin := res.drawRequest([]string{f.Name}, "png", -1)
+	req.Width, req.LogX = a.figureWidth(), on
+	a.pool.draw(req, bin, func(m protocol.Message) {
+		f.Pending = false
+		if b, ok := m.Bin[f.Name]; ok && m.Type == protocol.TypeDrawn {
+			if f.URL != "" {
+				a.P.RevokeURL(f.URL)
+			}
+			f.PNG, f.URL = b, a.P.BlobURL(b, "image/png")
+			return
+		}
+		var e protocol.Error
+		_ = json.Unmarshal(m.JSON, &e)
+		f.Err = e.Message
 	})
 }
 

@@ -218,6 +218,9 @@ type DrawRequest struct {
 	Format string  `json:"format,omitempty"`
 	Width  float64 `json:"width,omitempty"`
 	Height float64 `json:"height,omitempty"`
+	// LogX draws time axes (the JCT CDF's) on a log scale, so that one
+	// long tail does not squeeze every other curve to the left.
+	LogX bool `json:"log_x,omitempty"`
 }
 
 // DrawRun is one finished run: its label, policy name and PolicyOutput

@@ -41,7 +41,7 @@ func (h *Handler) draw(id int, req protocol.DrawRequest, bin map[string][]byte) 
 	// made a three-line CDF 1.1 MB): the fallbacks sim/plot writes after
 	// Liberation Sans start with Arial, whose widths it shares, so the
 	// text keeps the size it was measured at.
-	figs, err := rep.Figures(req.Seed, plot.Options{Width: req.Width, Height: req.Height})
+	figs, err := rep.Figures(req.Seed, plot.Options{Width: req.Width, Height: req.Height, LogX: req.LogX})
 	if err != nil {
 		h.fail(id, protocol.Error{Message: "drawing: " + err.Error()})
 		return
