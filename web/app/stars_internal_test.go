@@ -1,9 +1,12 @@
 package app
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/results"
+	"github.com/schedlab/schedlab/sim/scenario"
 )
 
 // Stars go to the best value as displayed: every cell that shows it, and
@@ -38,6 +41,26 @@ func TestStarsFollowDisplayedValues(t *testing.T) {
 	} {
 		if got := stars(c.ps...); got != c.want {
 			t.Errorf("%s: stars %s, want %s (cells %+v)", c.name, got, c.want, avg.cells(c.ps))
+		}
+	}
+}
+
+// The gallery's light reading of a built-in scenario gives what a full
+// parse gives for every field the gallery shows.
+func TestGalleryInfoMatchesParse(t *testing.T) {
+	for _, n := range scenarios.Names() {
+		data, _ := scenarios.Read(n)
+		full, err := scenario.Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		light, err := galleryInfo(data)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		if light.Title != full.Title || light.Description != full.Description || !slices.Equal(light.Tags, full.Tags) || heavy(light) != heavy(full) {
+			t.Errorf("%s: gallery info %q %q %v %v, full parse %q %q %v %v", n,
+				light.Title, light.Description, light.Tags, heavy(light), full.Title, full.Description, full.Tags, heavy(full))
 		}
 	}
 }
