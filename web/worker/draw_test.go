@@ -8,6 +8,7 @@ import (
 
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/results"
+	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/web/protocol"
 )
 
@@ -93,4 +94,22 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Ready lists every built-in scenario with what a full parse gives.
+func TestReadyListsScenarios(t *testing.T) {
+	r := Ready()
+	if len(r.Scenarios) != len(scenarios.Names()) {
+		t.Fatalf("%d scenarios, want %d", len(r.Scenarios), len(scenarios.Names()))
+	}
+	for _, info := range r.Scenarios {
+		data, _ := scenarios.Read(info.Name)
+		sc, err := scenario.Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", info.Name, err)
+		}
+		if info.Title != sc.Title || info.Description != sc.Description || !reflect.DeepEqual(info.Tags, sc.Tags) {
+			t.Errorf("%s: %+v, full parse %q %q %v", info.Name, info, sc.Title, sc.Description, sc.Tags)
+		}
+	}
 }
