@@ -3653,7 +3653,7 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "★ marks the best value of each column: the lowest time, the highest utilization. JCT is a job's completion time, from arrival to finish."}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "★ marks the best value of each column as shown (every policy that shows it; none when all show the same): the lowest time, the highest utilization. JCT is a job's completion time, from arrival to finish."}
 						vgparent.AppendChild(vgn)
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
@@ -4007,6 +4007,36 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 								vgparent.AppendChild(vgn)
 								vgn.SetInnerHTML(f.Caption)
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
+								vgparent.AppendChild(vgn)
+								if f.Name == "jct_cdf" {
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "checklabel"}}}
+									vgparent.AppendChild(vgn)
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "checkbox"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "cdf-log"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("disabled", f.Pending)
+										{
+											b, err := vjson.Marshal(f.LogX)
+											if err != nil {
+												panic(err)
+											}
+											vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
+										}
+										vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+											EventType: "change",
+											Func: func(event vugu.DOMEvent) {
+												defer c.App.Recover()
+												c.App.SetLogTime(event.PropBool("target", "checked"))
+											},
+											// TODO: implement capture, etc. mostly need to decide syntax
+										})
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Log time axis"}
+										vgparent.AppendChild(vgn)
+									}
+								}
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
 								vgparent.AppendChild(vgn)
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "figdl"}}}

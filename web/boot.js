@@ -34,13 +34,89 @@
     return nativeEval(src);
   };
 
-  // The page first: the small UI module starts at once.
+  // progress shows what is loading in a line of its own, outside the
+  // part of the page that Vugu draws: the page's module first, then the
+  // engine's. Sizes are the files' own (build/site writes them beside
+  // the names); a server may send fewer bytes, compressed.
+  const bar = document.getElementById("load-progress");
+  const mb = (n) => (n / 1e6).toFixed(1) + " MB";
+  // progress shows done of total bytes, or with total 0 a step of
+  // unknown length (the meter then moves by itself).
+  const progress = (what, done, total) => {
+    if (!bar) return;
+    bar.hidden = false;
+    const meter = bar.querySelector("progress");
+    if (total > 0) {
+      bar.querySelector("span").textContent = what + ": " + mb(done) + " of " + mb(total);
+      meter.value = Math.min(100, (100 * done) / total);
+    } else {
+      bar.querySelector("span").textContent = what;
+      meter.removeAttribute("value");
+    }
+  };
+  const progressDone = () => { if (bar) bar.hidden = true; };
+
+  // counted fetches url and calls onBytes with the bytes read so far and
+  // then with -1 at the end, handing the body on as it comes so that the
+  // module still compiles while it downloads.
+  const counted = (url, onBytes) =>
+    fetch(url).then((res) => {
+      if (!res.ok || !res.body || typeof TransformStream !== "function") {
+        onBytes(-1);
+        return res;
+      }
+      let n = 0;
+      const count = new TransformStream({
+        transform(chunk, ctl) {
+          n += chunk.byteLength;
+          onBytes(n);
+          ctl.enqueue(chunk);
+        },
+        flush() {
+          onBytes(-1);
+        },
+      });
+      return new Response(res.body.pipeThrough(count), { status: res.status, statusText: res.statusText, headers: res.headers });
+    });
+
+  const uiSize = Number(tag.dataset.uiSize) || 0;
+  const engineSize = Number(tag.dataset.engineSize) || 0;
+  let engineStarted = false;
+  let resolveEngine;
+  s.engineModule = new Promise((resolve) => (resolveEngine = resolve));
+  // The engine is fetched once the page's own module has arrived (or
+  // failed), so that the two never share the connection: the page is
+  // usable sooner, and the engine compiles while the page starts.
+  const startEngine = () => {
+    if (engineStarted) return;
+    engineStarted = true;
+    const compiling = WebAssembly.compileStreaming(
+      counted(s.engine, (n) => (n >= 0 ? progress("Downloading the simulator", n, engineSize) : progress("Compiling the simulator…", 0, 0))),
+    );
+    compiling.then(progressDone, (err) => {
+      if (bar) bar.querySelector("span").textContent = "The simulator could not load: " + err;
+    });
+    resolveEngine(compiling);
+  };
+
+  // The page first: its module starts at once. (A constructed Response
+  // has no URL, so the browser keeps no compiled copy of the module for
+  // the next visit; a cold start is what the progress is for.)
   const go = new Go();
-  WebAssembly.instantiateStreaming(fetch(s.ui), go.importObject)
+  WebAssembly.instantiateStreaming(
+    counted(s.ui, (n) => {
+      const boot = document.getElementById("boot-what");
+      if (n < 0) {
+        if (boot) boot.textContent = "Starting schedlab…";
+        startEngine();
+      } else if (boot && uiSize > 0) {
+        boot.textContent = "Loading schedlab: " + mb(n) + " of " + mb(uiSize);
+      }
+    }),
+    go.importObject,
+  )
     .then((r) => go.run(r.instance))
     .catch((err) => failed("loading the page", err));
-  // The engine compiles in the background, once, for every worker.
-  s.engineModule = WebAssembly.compileStreaming(fetch(s.engine));
   s.engineModule.catch(() => {}); // each worker then reports the failure
   // newWorker starts an engine worker (called by the page, see wasm/ui).
   s.newWorker = () => {

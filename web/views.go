@@ -279,8 +279,14 @@ func (c *ResultsView) Title() string {
 // RunLine describes the run.
 func (c *ResultsView) RunLine() string {
 	r := c.App.Res
-	return fmt.Sprintf("Seed %d · %d policies · %s jobs each · simulated and drawn in %s", r.Seed, len(r.Policies),
-		results.Thousands(len(r.Policies[0].Out.Jobs)), results.Duration(r.WallMS/1000))
+	// WallMS ends when the last policy finished, before the figures that
+	// span policies are drawn: the line says so while they are.
+	drawing := ""
+	if r.CDF != nil && r.CDF.Pending {
+		drawing = " · drawing the figures…"
+	}
+	return fmt.Sprintf("Seed %d · %d policies · %s jobs each · simulated in %s%s", r.Seed, len(r.Policies),
+		results.Thousands(len(r.Policies[0].Out.Jobs)), results.Duration(r.WallMS/1000), drawing)
 }
 
 // Metrics are the table's columns.

@@ -3,11 +3,16 @@
 package e2e
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/andybalholm/brotli"
 )
 
 // The site is complete and relocatable: index.html names content-hashed
@@ -28,7 +33,9 @@ func TestSiteIsStatic(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, m[1])); err != nil {
 			t.Errorf("index.html names %s, which is not in the site", m[1])
 		}
+		precompressed(t, filepath.Join(dir, m[1]))
 	}
+	precompressed(t, filepath.Join(dir, "index.html"))
 	for _, k := range []string{"ui", "engine", "worker", "wasm_exec", "style", "boot", "vugu"} {
 		if !found[k] {
 			t.Errorf("index.html does not name a hashed %s asset", k)
@@ -53,5 +60,34 @@ func TestSiteIsStatic(t *testing.T) {
 	}
 	if strings.Contains(string(page), "{{") {
 		t.Error("index.html still holds template actions")
+	}
+}
+
+// precompressed checks that file has gzip and brotli copies that
+// decompress to it (build/static serves them).
+func precompressed(t *testing.T, file string) {
+	t.Helper()
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ext, open := range map[string]func(io.Reader) (io.Reader, error){
+		".gz": func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) },
+		".br": func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil },
+	} {
+		f, err := os.Open(file + ext)
+		if err != nil {
+			t.Errorf("no precompressed copy: %v", err)
+			continue
+		}
+		r, err := open(f)
+		var got []byte
+		if err == nil {
+			got, err = io.ReadAll(r)
+		}
+		f.Close()
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s%s does not decompress to %s (%v)", filepath.Base(file), ext, filepath.Base(file), err)
+		}
 	}
 }

@@ -1,4 +1,6 @@
-// Command serve serves the built site on a local address for `make run`.
+// Command serve serves the built site on a local address for `make run`,
+// sending the precompressed copies build/site wrote where the browser
+// accepts them (see build/static).
 package main
 
 import (
@@ -8,6 +10,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+
+	"github.com/schedlab/schedlab/build/static"
 )
 
 func main() {
@@ -23,13 +27,5 @@ func main() {
 	}
 	fmt.Printf("schedlab is at http://%s/ (Ctrl-C stops)\n", ln.Addr())
 	// Go serves .wasm as application/wasm, which instantiateStreaming needs.
-	log.Fatal(http.Serve(ln, noCache(http.FileServer(http.Dir(*dir)))))
-}
-
-// noCache keeps a developer's browser from running a stale engine.
-func noCache(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-cache")
-		h.ServeHTTP(w, r)
-	})
+	log.Fatal(http.Serve(ln, static.Handler(*dir)))
 }

@@ -42,6 +42,9 @@ func main() {
 // Assets are the hashed file names index.html refers to.
 type Assets struct {
 	UI, Engine, Worker, WasmExec, CSS, Boot, Vugu string
+	// UISize and EngineSize are the modules' sizes in bytes, for the
+	// download progress that web/boot.js shows.
+	UISize, EngineSize int64
 }
 
 func build(out string) error {
@@ -110,6 +113,16 @@ func build(out string) error {
 			return err
 		}
 	}
+	for _, f := range []struct {
+		name string
+		size *int64
+	}{{a.UI, &a.UISize}, {a.Engine, &a.EngineSize}} {
+		st, err := os.Stat(filepath.Join(out, f.name))
+		if err != nil {
+			return err
+		}
+		*f.size = st.Size()
+	}
 	if err := copyFile("web/favicon.svg", filepath.Join(out, "favicon.svg")); err != nil {
 		return err
 	}
@@ -130,7 +143,10 @@ func build(out string) error {
 	}
 	// Branch-based GitHub Pages runs Jekyll, which drops some files; the
 	// site needs none of it.
-	return os.WriteFile(filepath.Join(out, ".nojekyll"), nil, 0o644)
+	if err := os.WriteFile(filepath.Join(out, ".nojekyll"), nil, 0o644); err != nil {
+		return err
+	}
+	return compressAll(out)
 }
 
 // clean removes the files of an earlier build, keeping anything else.
@@ -141,7 +157,8 @@ func clean(out string) error {
 	}
 	for _, e := range entries {
 		n := e.Name()
-		ours := n == "index.html" || n == "favicon.svg" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
+		base := strings.TrimSuffix(strings.TrimSuffix(n, ".gz"), ".br")
+		ours := base == "index.html" || base == "favicon.svg" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
 		for _, p := range []string{"ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu."} {
 			if strings.HasPrefix(n, p) {
 				ours = true

@@ -34,10 +34,10 @@ func (rep *Report) Figures(seed uint64, o plot.Options) ([]NamedFigure, error) {
 		case "gantt":
 			figs, err = gantts(runs, o)
 		case "queue_by_model":
-			figs, err = byModel(kind, "Average queuing delay per model", "queuing delay (s)", runs, o,
+			figs, err = byModel(kind, "Average queuing delay per model", "queuing delay", runs, o,
 				func(g metrics.Group) float64 { return g.AvgQueue })
 		case "wait_by_model":
-			figs, err = byModel(kind, "Average time without GPUs per model", "time without GPUs (s)", runs, o,
+			figs, err = byModel(kind, "Average time without GPUs per model", "time without GPUs", runs, o,
 				func(g metrics.Group) float64 { return g.AvgWait })
 		case "shares":
 			figs, err = shares(runs, o)
@@ -105,7 +105,8 @@ func gantts(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 	return out, nil
 }
 
-// byModel draws one bar per model and policy of a per-model metric.
+// byModel draws one bar per model and policy of a per-model time metric
+// (seconds, drawn in s, min or h).
 func byModel(name, title, ylabel string, runs []*Run, o plot.Options, value func(metrics.Group) float64) ([]NamedFigure, error) {
 	models := map[string]bool{}
 	for _, r := range runs {
@@ -134,7 +135,7 @@ func byModel(name, title, ylabel string, runs []*Run, o plot.Options, value func
 		}
 		series = append(series, plot.BarSeries{Name: r.Policy, Values: vals})
 	}
-	f, err := plot.Bars(title, ylabel, cats, series, o)
+	f, err := plot.TimeBars(title, ylabel, cats, series, o)
 	if err != nil {
 		return nil, err
 	}
@@ -218,8 +219,10 @@ func shares(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 		}
 		var series []plot.BarSeries
 		for k, t := range types {
-			target := plot.BarSeries{Name: "target " + t}
-			got := plot.BarSeries{Name: "received " + t}
+			// one colour per GPU type: light for the target, full for
+			// what the job received
+			target := plot.BarSeries{Name: "target " + t, Color: k + 1, Light: true}
+			got := plot.BarSeries{Name: "received " + t, Color: k + 1}
 			for _, row := range vals {
 				target.Values = append(target.Values, row[2*k])
 				got.Values = append(got.Values, row[2*k+1])

@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -42,7 +43,7 @@ func Bars(title, yLabel string, categories []string, series []BarSeries, o Optio
 	lg := &legend{}
 	bw := groupWidth / float64(len(series))
 	for s, bs := range series {
-		fill := results.SeriesColor(s)
+		fill := barColor(s, bs)
 		for c, v := range bs.Values {
 			if math.IsNaN(v) {
 				continue
@@ -62,6 +63,43 @@ func Bars(title, yLabel string, categories []string, series []BarSeries, o Optio
 		fitCategoryLabels(p, lg, categories, w, h) // the slots got narrower
 	}
 	return newFigure(p, lg, w, h, o), nil
+}
+
+// barColor is the fill of series s: its own palette colour or the one it
+// names, lightened (mixed half with white) when asked.
+func barColor(s int, bs BarSeries) color.RGBA {
+	c := results.SeriesColor(s)
+	if bs.Color > 0 {
+		c = results.SeriesColor(bs.Color - 1)
+	}
+	if bs.Light {
+		mix := func(v uint8) uint8 { return uint8((int(v) + 255 + 1) / 2) }
+		c = color.RGBA{R: mix(c.R), G: mix(c.G), B: mix(c.B), A: c.A}
+	}
+	return c
+}
+
+// TimeBars is Bars for values in seconds: the y axis reads in s, min or h,
+// whichever suits the largest value (as the page's tables do), and the
+// label gets the unit, e.g. "queuing delay (min)".
+func TimeBars(title, yLabel string, categories []string, series []BarSeries, o Options) (*Figure, error) {
+	largest := 0.0
+	for _, s := range series {
+		for _, v := range s.Values {
+			if !math.IsNaN(v) && !math.IsInf(v, 0) {
+				largest = math.Max(largest, math.Abs(v))
+			}
+		}
+	}
+	unit := chooseTimeUnit(largest)
+	scaled := make([]BarSeries, len(series))
+	for i, s := range series {
+		scaled[i] = BarSeries{Name: s.Name, Values: make([]float64, len(s.Values)), Color: s.Color, Light: s.Light}
+		for j, v := range s.Values {
+			scaled[i].Values[j] = v / unit.seconds
+		}
+	}
+	return Bars(title, timeLabel(yLabel, unit), categories, scaled, o)
 }
 
 // checkBarSeries validates the series of a bar chart.

@@ -18,7 +18,7 @@ import (
 // Gantt draws one row per GPU (row 0 at the top) and one bar per interval
 // a job held that GPU. Where bars of one row overlap in time (GPU sharing)
 // the row is split into lanes so every job stays visible. Only the first
-// Options.MaxRows rows are drawn (64 by default); the title then says so.
+// Options.MaxRows rows are drawn (128 by default); the title then says so.
 // Times are in seconds and shown in s, min or h. The default height grows
 // with the number of rows drawn.
 func Gantt(title string, rows []string, bars []GanttBar, o Options) (*Figure, error) {
@@ -96,10 +96,11 @@ func cappedTitle(title string, n, total int) string {
 	return title + " (" + note + ")"
 }
 
-// ganttHeight is the default height in inches for n rows: enough for a
-// readable label per row up to about 64 rows, never below the usual 4.2.
+// ganttHeight is the default height in inches for n rows: 0.16 inch a
+// row, room for the largest row label (8 pt) up to 128 rows (21.8
+// inches), never below the usual 4.2.
 func ganttHeight(n int) float64 {
-	return math.Max(defaultHeight, math.Min(1.3+0.13*float64(n), 11))
+	return math.Max(defaultHeight, math.Min(1.3+0.16*float64(n), 22))
 }
 
 // timeSpan is the time range of the bars; it starts at zero unless a bar

@@ -48,6 +48,11 @@ type Series struct {
 type BarSeries struct {
 	Name   string
 	Values []float64
+	// Color picks palette colour Color-1 instead of the series' own (0),
+	// so that related series (a GPU type's target and received shares)
+	// share a colour; Light draws a light tint of it, to tell them apart.
+	Color int
+	Light bool
 }
 
 // GanttBar is one interval during which a job held a GPU.
@@ -67,7 +72,7 @@ type Options struct {
 	// EmbedFonts embeds the fonts in SVG output so browsers without the
 	// Liberation fonts render exactly what was measured (+~0.5 MB per SVG).
 	EmbedFonts bool
-	// MaxRows caps the rows a Gantt chart draws (0 means 64); when capped,
+	// MaxRows caps the rows a Gantt chart draws (0 means 128); when capped,
 	// the title says "first N of M GPUs".
 	MaxRows int
 	// LogX and LogY use logarithmic axes in CDF (LogX only) and Lines;
@@ -81,7 +86,7 @@ const (
 	defaultHeight  = 4.2 // inches
 	maxInches      = 30  // a 30-inch PNG is already 2880 px wide, 33 MB in memory
 	pngDPI         = 96
-	defaultMaxRows = 64
+	defaultMaxRows = 128 // Gavel's 108-GPU cluster whole
 )
 
 // Figure is a configured plot, rendered anew by each call of SVG or PNG.

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"image/color"
 	"image/png"
 	"io"
 	"math"
@@ -406,7 +407,7 @@ func TestGanttLarge(t *testing.T) {
 	took := time.Since(begin)
 	t.Logf("1024 rows x 10000 bars: build+SVG+PNG in %v (SVG %d B, PNG %d B; about 0.4 s native)", took, len(svg), len(pngBytes))
 	// The time is a figure to report; the bound, far above it, catches only
-	// a drawing that grows with every bar instead of the 64 rows shown.
+	// a drawing that grows with every bar instead of the 128 rows shown.
 	limit := 60 * time.Second
 	if runtime.GOOS == "js" {
 		limit = 5 * time.Minute // node runs wasm several times slower
@@ -414,7 +415,7 @@ func TestGanttLarge(t *testing.T) {
 	if took > limit {
 		t.Errorf("took %v, want under %v", took, limit)
 	}
-	if want := "cluster (first 64 of 1024 GPUs)"; f.p.Title.Text != want {
+	if want := "cluster (first 128 of 1024 GPUs)"; f.p.Title.Text != want {
 		t.Errorf("title = %q, want %q", f.p.Title.Text, want)
 	}
 	checkSVG(t, svg)
@@ -569,5 +570,60 @@ func TestFormatValue(t *testing.T) {
 		if got := formatValue(v); got != want {
 			t.Errorf("formatValue(%v) = %q, want %q", v, got, want)
 		}
+	}
+}
+
+// Time bars read in the unit the tables use: minutes for values of tens
+// of minutes, hours beyond two hours.
+func TestTimeBarsUnits(t *testing.T) {
+	for _, c := range []struct {
+		values []float64
+		label  string
+	}{
+		{[]float64{1500, 2600}, "queuing delay (min)"},
+		{[]float64{90, math.NaN()}, "queuing delay (s)"},
+		{[]float64{9000, 100}, "queuing delay (h)"},
+	} {
+		f, err := TimeBars("delays", "queuing delay", []string{"bert", "ncf"}, []BarSeries{{Name: "FIFO", Values: c.values}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg, err := f.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(svg), c.label) {
+			t.Errorf("%v: no axis label %q", c.values, c.label)
+		}
+	}
+}
+
+// Related bar series share a colour: a GPU type's target (light) and
+// received (full) shares.
+func TestBarColors(t *testing.T) {
+	f, err := Bars("shares", "share", []string{"j1", "j2"}, []BarSeries{
+		{Name: "target V100", Values: []float64{.5, .2}, Color: 2, Light: true},
+		{Name: "received V100", Values: []float64{.4, .3}, Color: 2},
+	}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := f.SVG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rgb := func(c color.RGBA) string { return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B) }
+	full := results.SeriesColor(1)
+	light := barColor(0, BarSeries{Color: 2, Light: true})
+	if light == full || light.R < full.R || light.G < full.G || light.B < full.B {
+		t.Errorf("light %v is not a tint of %v", light, full)
+	}
+	for _, c := range []color.RGBA{full, light} {
+		if !strings.Contains(string(svg), rgb(c)) {
+			t.Errorf("no bar in %s", rgb(c))
+		}
+	}
+	if own := results.SeriesColor(0); strings.Contains(string(svg), rgb(own)) {
+		t.Errorf("a bar kept its own colour %s", rgb(own))
 	}
 }

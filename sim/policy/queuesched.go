@@ -129,7 +129,8 @@ func describeGPUs(c *cluster.Cluster, gpus []cluster.GPUID) string {
 	first := c.GPUs[gpus[0]].Server
 	switch {
 	case len(gpus) == 1:
-		return fmt.Sprintf("GPU %d (server %d)", gpus[0], first)
+		// named as the Gantt chart's rows and the timeline's grid name it
+		return fmt.Sprintf("GPU s%d/g%d", first, c.GPUs[gpus[0]].Slot)
 	case n == 1:
 		return fmt.Sprintf("%d GPUs on server %d", len(gpus), first)
 	}

@@ -27,8 +27,8 @@ func TestQueueSchedulerOrder(t *testing.T) {
 		finish  [3]float64 // P, Q, R
 		log     string
 	}{
-		{false, [3]float64{110, 160, 130}, "SJF: started P on GPU 0 (server 0); took 10 s, waited 99 s"},
-		{true, [3]float64{160, 130, 150}, "SJF: started Q on GPU 0 (server 0); took 30 s, waited 98 s"},
+		{false, [3]float64{110, 160, 130}, "SJF: started P on GPU s0/g0; took 10 s, waited 99 s"},
+		{true, [3]float64{160, 130, 150}, "SJF: started Q on GPU s0/g0; took 30 s, waited 98 s"},
 	} {
 		p := &policy.QueueScheduler{
 			Name:     "SJF",

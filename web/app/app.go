@@ -7,6 +7,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -145,7 +146,7 @@ func New(p Platform) *App {
 	a.pool = newPool(a)
 	for _, n := range scenarios.Names() {
 		data, _ := scenarios.Read(n)
-		sc, err := scenario.Parse(data)
+		sc, err := galleryInfo(data)
 		if err != nil {
 			continue
 		}
@@ -332,6 +333,26 @@ func builtinDocument(name string) ([]byte, bool) {
 // heavy reports whether a scenario has a quick version that changes the
 // workload, i.e. its own preset is too big for the page.
 func heavy(sc *scenario.Scenario) bool { return sc.Quick != nil && len(sc.Quick.Set) > 0 }
+
+// galleryInfo reads what the gallery shows of a built-in scenario: its
+// title, description, tags and quick changes, without validating the
+// rest. Parsing all of them in full took the page seconds of its main
+// thread at start (Gavel's presets build their workloads); the built-in
+// scenarios are valid (their tests parse each one).
+func galleryInfo(data []byte) (*scenario.Scenario, error) {
+	var sc scenario.Scenario
+	var head struct {
+		Title       string          `json:"title"`
+		Description string          `json:"description"`
+		Tags        []string        `json:"tags"`
+		Quick       *scenario.Quick `json:"quick"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, err
+	}
+	sc.Title, sc.Description, sc.Tags, sc.Quick = head.Title, head.Description, head.Tags, head.Quick
+	return &sc, nil
+}
 
 // Start begins loading the engine and shows the scenario it opened with
 // by the rule of Show.

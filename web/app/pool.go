@@ -139,7 +139,7 @@ func (p *pool) dispatch() {
 			part.State, part.req, part.worker = PartRunning, req.id, w.id
 			part.heard = p.a.P.Now()
 			p.send(w, req, protocol.TypeRun, protocol.RunRequest{Document: r.Doc, Seed: r.Seed, Policy: &i,
-				Figures: []string{"gantt"}, Timeline: true, Width: p.a.figureWidth()})
+				Figures: []string{"gantt"}, Timeline: true, Compact: true, Width: p.a.figureWidth()})
 			break
 		}
 	}

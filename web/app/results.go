@@ -41,6 +41,9 @@ type Figure struct {
 	Pending bool   // being drawn
 	Err     string // drawing failed
 	Busy    bool   // an SVG download is being prepared
+	// LogX says the figure's time axis is on a log scale (the JCT CDF;
+	// see App.SetLogTime).
+	LogX bool
 }
 
 // Results are a finished run, ready to show.
@@ -69,28 +72,24 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 	if err := json.Unmarshal(m.JSON, &res); err != nil {
 		return nil, err
 	}
-	var raw struct {
-		Results []json.RawMessage `json:"results"`
-	}
-	var out results.Output
-	if err := json.Unmarshal(res.Output, &raw); err != nil {
+	out, raw, err := decodeOutput(res.Output, m.Bin)
+	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(res.Output, &out); err != nil {
-		return nil, err
-	}
-	if len(out.Results) != 1 || len(raw.Results) != 1 {
-		return nil, fmt.Errorf("expected one policy's results, got %d", len(out.Results))
-	}
-	pr := &PolicyResult{Index: p.Index, Label: out.Results[0].Policy, Name: out.Results[0].Name, Out: out.Results[0], Raw: raw.Results[0], ElapsedMS: res.ElapsedMS}
+	pr := &PolicyResult{Index: p.Index, Label: out.Policy, Name: out.Name, Out: out, Raw: raw, ElapsedMS: res.ElapsedMS}
 	for _, f := range res.Figures {
 		if b, ok := m.Bin[f.Name]; ok && strings.HasPrefix(f.Name, "gantt-") {
 			pr.Gantt = &Figure{Name: f.Name, Title: f.Title, PNG: b, URL: a.P.BlobURL(b, "image/png"),
-				Caption: "Which job held which GPU over time under " + pr.Label + ". Each row is a GPU; a colour is a job."}
+				Caption: "Which job held which GPU over time under " + pr.Label + ". Each row is a GPU and each bar a job; the eight colours repeat, so the name on a bar tells jobs apart."}
 		}
 	}
 	if len(res.Timelines) == 1 {
 		pr.Timeline = res.Timelines[0]
+		if b, ok := m.Bin[protocol.LogKey]; ok {
+			if pr.Timeline.Log, err = protocol.DecodeLog(b); err != nil {
+				return nil, err
+			}
+		}
 		iv, err := protocol.DecodeIntervals(m.Bin[protocol.IntervalsKey(0)])
 		if err != nil {
 			return nil, err
@@ -98,6 +97,33 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 		pr.Intervals = iv
 	}
 	return pr, nil
+}
+
+// decodeOutput reads one policy's output: from the JSON alone, or, from
+// a compact result (protocol.RunRequest.Compact), the job records from
+// their binary and the exact JSON from its bin.
+func decodeOutput(data json.RawMessage, bin map[string][]byte) (out results.PolicyOutput, raw json.RawMessage, err error) {
+	var whole results.Output
+	if err := json.Unmarshal(data, &whole); err != nil {
+		return out, nil, err
+	}
+	if len(whole.Results) != 1 {
+		return out, nil, fmt.Errorf("expected one policy's results, got %d", len(whole.Results))
+	}
+	out = whole.Results[0]
+	if jobs, ok := bin[protocol.JobsKey]; ok {
+		if out.Jobs, err = protocol.DecodeJobs(jobs); err != nil {
+			return out, nil, err
+		}
+		return out, bin[protocol.OutputKey], nil
+	}
+	var rawOut struct {
+		Results []json.RawMessage `json:"results"`
+	}
+	if err := json.Unmarshal(data, &rawOut); err != nil {
+		return out, nil, err
+	}
+	return out, rawOut.Results[0], nil
 }
 
 // finishResults turns a finished run into the results on show, and asks a
@@ -188,7 +214,8 @@ func (res *Results) drawRequest(figures []string, format string, gantt int) (pro
 	req := protocol.DrawRequest{Document: res.drawDocument(), Seed: res.Seed, Figures: figures, Format: format}
 	bin := map[string][]byte{}
 	for k, p := range res.Policies {
-		req.Runs = append(req.Runs, protocol.DrawRun{Label: p.Label, Name: p.Name, Output: p.Raw})
+		req.Runs = append(req.Runs, protocol.DrawRun{Label: p.Label, Name: p.Name})
+		bin[protocol.RunOutputKey(k)] = p.Raw
 		if k == gantt {
 			bin[protocol.IntervalsKey(k)] = protocol.EncodeIntervals(p.Intervals)
 		}
@@ -206,8 +233,8 @@ func (a *App) DownloadPNG(f *Figure) {
 	}
 }
 
-// DownloadSVG asks a worker to draw a figure as SVG with its fonts
-// embedded, then saves it.
+// DownloadSVG asks a worker to draw a figure as SVG (naming its font),
+// then saves it.
 func (a *App) DownloadSVG(f *Figure) {
 	res := a.Res
 	if res == nil || f.Busy {
@@ -225,6 +252,7 @@ func (a *App) DownloadSVG(f *Figure) {
 	}
 	f.Busy = true
 	req, bin := res.drawRequest([]string{f.Name}, "svg", gantt) // SVG: the full size
+	req.LogX = f.LogX
 	name := a.fileStem() + "-" + f.Name + ".svg"
 	a.pool.draw(req, bin, func(m protocol.Message) {
 		f.Busy = false
@@ -235,6 +263,32 @@ func (a *App) DownloadSVG(f *Figure) {
 		var e protocol.Error
 		_ = json.Unmarshal(m.JSON, &e)
 		f.Err = "SVG: " + e.Message
+	})
+}
+
+// SetLogTime redraws the JCT CDF with its time axis on a log scale (on)
+// or a linear one.
+func (a *App) SetLogTime(on bool) {
+	res := a.Res
+	if res == nil || res.CDF == nil || res.CDF.LogX == on || res.CDF.Pending {
+		return
+	}
+	f := res.CDF
+	f.LogX, f.Pending, f.Err = on, true, ""
+	req, bin := res.drawRequest([]string{f.Name}, "png", -1)
+	req.Width, req.LogX = a.figureWidth(), on
+	a.pool.draw(req, bin, func(m protocol.Message) {
+		f.Pending = false
+		if b, ok := m.Bin[f.Name]; ok && m.Type == protocol.TypeDrawn {
+			if f.URL != "" {
+				a.P.RevokeURL(f.URL)
+			}
+			f.PNG, f.URL = b, a.P.BlobURL(b, "image/png")
+			return
+		}
+		var e protocol.Error
+		_ = json.Unmarshal(m.JSON, &e)
+		f.Err = e.Message
 	})
 }
 
@@ -369,23 +423,41 @@ func (res *Results) MetricRows() []MetricRow {
 		rows[i] = MetricRow{Label: p.Label, Error: p.Out.Error, Finished: fmt.Sprintf("%s of %s", results.Thousands(m.Finished), results.Thousands(m.Jobs))}
 	}
 	for _, col := range Metrics {
-		best := math.NaN()
-		for _, p := range res.Policies {
-			if !complete(p) {
-				continue
-			}
-			v := col.get(p)
-			if math.IsNaN(best) || col.Higher && v > best || !col.Higher && v < best {
-				best = v
-			}
-		}
-		for i, p := range res.Policies {
-			v := col.get(p)
-			rows[i].Cells = append(rows[i].Cells, Cell{Text: col.format(v), Exact: strconv.FormatFloat(v, 'g', -1, 64),
-				Best: complete(p) && v == best && len(res.Policies) > 1})
+		for i, c := range col.cells(res.Policies) {
+			rows[i].Cells = append(rows[i].Cells, c)
 		}
 	}
 	return rows
+}
+
+// cells formats the column's value for each policy and stars the best as
+// shown: every cell that displays the best value of a policy that
+// finished every job, so that equal-looking values are never told apart,
+// and none when all such policies display the same value.
+func (col Metric) cells(ps []*PolicyResult) []Cell {
+	best := math.NaN()
+	for _, p := range ps {
+		if v := col.get(p); complete(p) && (math.IsNaN(best) || col.Higher && v > best || !col.Higher && v < best) {
+			best = v
+		}
+	}
+	bestText := col.format(best)
+	out := make([]Cell, len(ps))
+	tie := true
+	for i, p := range ps {
+		v := col.get(p)
+		out[i] = Cell{Text: col.format(v), Exact: strconv.FormatFloat(v, 'g', -1, 64)}
+		if complete(p) {
+			out[i].Best = out[i].Text == bestText
+			tie = tie && out[i].Best
+		}
+	}
+	if tie {
+		for i := range out {
+			out[i].Best = false
+		}
+	}
+	return out
 }
 
 func complete(p *PolicyResult) bool {

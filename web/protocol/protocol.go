@@ -130,10 +130,14 @@ type RunRequest struct {
 	Timeline bool `json:"timeline,omitempty"`
 	// MaxIntervals and MaxLog cap what a timeline ships (0: the defaults
 	// below); a run with more intervals ships none and says so.
-	MaxIntervals int     `json:"max_intervals,omitempty"`
-	MaxLog       int     `json:"max_log,omitempty"`
-	Width        float64 `json:"width,omitempty"`  // inches, 0 for the default
-	Height       float64 `json:"height,omitempty"` // inches, 0 for the default
+	MaxIntervals int `json:"max_intervals,omitempty"`
+	MaxLog       int `json:"max_log,omitempty"`
+	// Compact asks for a one-policy run's job records and decision log in
+	// binary (see EncodeJobs, EncodeLog), so that the page never decodes
+	// them from JSON.
+	Compact bool    `json:"compact,omitempty"`
+	Width   float64 `json:"width,omitempty"`  // inches, 0 for the default
+	Height  float64 `json:"height,omitempty"` // inches, 0 for the default
 }
 
 // Default timeline caps: enough for every teaching scenario and for 10,000
@@ -209,19 +213,29 @@ type DrawRequest struct {
 	// Figures lists the figure names wanted ("jct_cdf", "queue_by_model",
 	// "gantt-<policy>"); nil means every figure the data allows.
 	Figures []string `json:"figures"`
-	// Format is "png" (the default) or "svg" (fonts embedded, so the file
-	// looks the same everywhere).
+	// Format is "png" (the default) or "svg" (naming its font, Liberation
+	// Sans, with the metric-compatible Arial as the first fallback).
 	Format string  `json:"format,omitempty"`
 	Width  float64 `json:"width,omitempty"`
 	Height float64 `json:"height,omitempty"`
+	// LogX draws time axes (the JCT CDF's) on a log scale, so that one
+	// long tail does not squeeze every other curve to the left.
+	LogX bool `json:"log_x,omitempty"`
 }
 
-// DrawRun is one finished run: its label, policy name and PolicyOutput JSON.
+// DrawRun is one finished run: its label, policy name and PolicyOutput
+// JSON. The page leaves Output out and sends the JSON as bin "output-K"
+// (RunOutputKey): encoding megabytes of job records into the request's
+// JSON froze its main thread for seconds.
 type DrawRun struct {
 	Label  string          `json:"label"`
 	Name   string          `json:"name"`
-	Output json.RawMessage `json:"output"`
+	Output json.RawMessage `json:"output,omitempty"`
 }
+
+// RunOutputKey is the bin name of run k's PolicyOutput JSON in a draw
+// request.
+func RunOutputKey(k int) string { return fmt.Sprintf("output-%d", k) }
 
 // Drawn answers a DrawRequest; bin holds each figure's bytes under its name.
 type Drawn struct {

@@ -37,7 +37,11 @@ func (h *Handler) draw(id int, req protocol.DrawRequest, bin map[string][]byte) 
 		h.fail(id, protocol.Error{Message: fmt.Sprintf("unknown figure format %q (want png or svg)", format)})
 		return
 	}
-	figs, err := rep.Figures(req.Seed, plot.Options{Width: req.Width, Height: req.Height, EmbedFonts: format == "svg"})
+	// SVGs name their font instead of embedding it (two embedded fonts
+	// made a three-line CDF 1.1 MB): the fallbacks sim/plot writes after
+	// Liberation Sans start with Arial, whose widths it shares, so the
+	// text keeps the size it was measured at.
+	figs, err := rep.Figures(req.Seed, plot.Options{Width: req.Width, Height: req.Height, LogX: req.LogX})
 	if err != nil {
 		h.fail(id, protocol.Error{Message: "drawing: " + err.Error()})
 		return
@@ -88,7 +92,11 @@ func rebuild(sc *scenario.Scenario, req protocol.DrawRequest, bin map[string][]b
 	rep := &experiment.Report{Scenario: &copied}
 	for k, dr := range req.Runs {
 		var po results.PolicyOutput
-		if err := json.Unmarshal(dr.Output, &po); err != nil {
+		data := dr.Output
+		if len(data) == 0 {
+			data = bin[protocol.RunOutputKey(k)]
+		}
+		if err := json.Unmarshal(data, &po); err != nil {
 			return nil, fmt.Errorf("run %d (%s): %w", k, dr.Label, err)
 		}
 		res := &engine.Result{Jobs: make([]engine.JobRecord, len(po.Jobs)), Series: engineSeries(po.Series)}

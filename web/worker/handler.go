@@ -17,6 +17,7 @@ import (
 	"github.com/schedlab/schedlab/sim/plot"
 	"github.com/schedlab/schedlab/sim/policy"
 	_ "github.com/schedlab/schedlab/sim/policy/all" // every policy a scenario may name
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
 	"github.com/schedlab/schedlab/web/protocol"
@@ -108,10 +109,15 @@ func (h *Handler) guard(id int, f func()) {
 // Ready describes the engine: the built-in scenarios and the policies.
 func Ready() protocol.Ready {
 	r := protocol.Ready{Default: scenarios.Default, Policies: policy.Names()}
+	// Only the fields shown are read: parsing all the built-in scenarios
+	// in full held every new worker back for seconds before it could run
+	// anything (they are valid; their tests parse each one).
 	for _, n := range scenarios.Names() {
 		data, _ := scenarios.Read(n)
-		if sc, err := scenario.Parse(data); err == nil {
-			r.Scenarios = append(r.Scenarios, protocol.ScenarioInfo{Name: n, Title: sc.Title, Description: sc.Description, Tags: sc.Tags})
+		info := protocol.ScenarioInfo{Name: n}
+		if json.Unmarshal(data, &info) == nil {
+			info.Name = n
+			r.Scenarios = append(r.Scenarios, info)
 		}
 	}
 	return r
@@ -171,13 +177,12 @@ func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 		h.fail(id, protocol.Error{Message: err.Error(), Cancelled: ctx.Err() != nil})
 		return
 	}
-	out, err := json.Marshal(rep.Output(seed))
-	if err != nil {
+	res := protocol.Result{Figures: []protocol.Figure{}}
+	bin := map[string][]byte{}
+	if res.Output, err = output(rep.Output(seed), req.Compact, bin); err != nil {
 		h.fail(id, protocol.Error{Message: err.Error()})
 		return
 	}
-	res := protocol.Result{Output: out, Figures: []protocol.Figure{}}
-	bin := map[string][]byte{}
 	if req.Figures == nil || len(req.Figures) > 0 {
 		if req.Figures != nil {
 			// An explicit list wins over the scenario's own plots.
@@ -206,6 +211,11 @@ func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 	if req.Timeline {
 		for k, r := range rep.ForSeed(seed) {
 			tl, iv := timeline(r, req.MaxIntervals, req.MaxLog)
+			if req.Compact && len(res.Timelines) == 0 && len(rep.ForSeed(seed)) == 1 {
+				// the log in binary too: 20,000 entries are megabytes of JSON
+				bin[protocol.LogKey] = protocol.EncodeLog(tl.Log)
+				tl.Log = nil
+			}
 			res.Timelines = append(res.Timelines, tl)
 			bin[protocol.IntervalsKey(k)] = iv
 		}
@@ -257,4 +267,22 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// output encodes a run's output as JSON, or, compact and for one policy,
+// with the job records in binary in bin (see protocol.EncodeJobs) and the
+// policy's whole output JSON beside them.
+func output(o results.Output, compact bool, bin map[string][]byte) ([]byte, error) {
+	if !compact || len(o.Results) != 1 {
+		return json.Marshal(o)
+	}
+	whole, err := json.Marshal(o.Results[0])
+	if err != nil {
+		return nil, err
+	}
+	bin[protocol.OutputKey] = whole
+	bin[protocol.JobsKey] = protocol.EncodeJobs(o.Results[0].Jobs)
+	o.Results = []results.PolicyOutput{o.Results[0]}
+	o.Results[0].Jobs = nil
+	return json.Marshal(o)
 }

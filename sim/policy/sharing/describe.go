@@ -15,7 +15,8 @@ func describe(s *engine.State, gpus []cluster.GPUID) string {
 	n := c.ServersSpanned(gpus)
 	switch {
 	case len(gpus) == 1:
-		return fmt.Sprintf("GPU %d (server %d)", gpus[0], c.GPUs[gpus[0]].Server)
+		// named as the Gantt chart's rows and the timeline's grid name it
+		return fmt.Sprintf("GPU s%d/g%d", c.GPUs[gpus[0]].Server, c.GPUs[gpus[0]].Slot)
 	case n == 1:
 		return fmt.Sprintf("%d GPUs on server %d", len(gpus), c.GPUs[gpus[0]].Server)
 	}
