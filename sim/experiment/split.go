@@ -1,0 +1,239 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/schedlab/schedlab/sim/results"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// A split study runs a study's sweep points and seeds apart (the page
+// hands each to its own engine worker) and evaluates the checks over the
+// values they return with the same code as a study run in one piece:
+// RunSplitPart runs one point and seed, AssembleStudy builds a Study whose
+// Value reads those parts.
+
+// SplitPlan is the quick plan of a scenario that is already in its quick
+// form (the quick changes applied, as the page opens a paper figure): the
+// quick seeds and sweep values, without applying the quick changes again,
+// so that what a student edits is what runs.
+func SplitPlan(sc *scenario.Scenario) (seeds []uint64, xs []float64) {
+	seeds = sc.RunSeeds()
+	xs = []float64{math.NaN()}
+	if sc.Sweep != nil {
+		xs = sc.Sweep.Values
+	}
+	if q := sc.Quick; q != nil {
+		if len(q.Seeds) > 0 {
+			seeds = q.Seeds
+		}
+		if len(q.Values) > 0 && sc.Sweep != nil {
+			xs = q.Values
+		}
+	}
+	return seeds, xs
+}
+
+// RunSplitPart runs every policy of sc at sweep value x (ignored without a
+// sweep) and one seed, and returns the values of the quantities the
+// study's checks may ask for.
+func RunSplitPart(ctx context.Context, sc *scenario.Scenario, x float64, seed uint64, progress func(Progress)) (*results.StudyValues, error) {
+	one := *sc
+	one.Quick = &scenario.Quick{Seeds: []uint64{seed}}
+	if sc.Sweep != nil {
+		one.Quick.Values = []float64{x}
+	}
+	st, err := RunStudy(ctx, &one, StudyOptions{Quick: true, Workers: 1, Progress: progress})
+	if err != nil {
+		return nil, err
+	}
+	p := st.Points[0]
+	out := &results.StudyValues{X: p.X, Swept: p.Swept, Seed: seed, Values: []results.QuantityValue{}}
+	if !p.Swept {
+		out.X = 0
+	}
+	for _, r := range p.Report.Runs {
+		if r.Err != nil && !r.Saturated {
+			out.Failed = append(out.Failed, r.Policy+": "+r.Err.Error())
+		}
+	}
+	metricNames, groups := splitQuantities(sc)
+	for i := range sc.Policies {
+		label := sc.PolicyLabel(i)
+		for _, m := range metricNames {
+			for _, g := range groups {
+				v := st.Value(scenario.Quantity{Policy: label, Metric: m, Group: g})
+				qv := results.QuantityValue{Policy: label, Metric: m, Group: g, Saturated: v.Saturated}
+				switch {
+				case v.Err != nil:
+					qv.Err = v.Err.Error()
+				case !v.Saturated && !math.IsNaN(v.Mean):
+					mean := v.Mean
+					qv.Value = &mean
+				}
+				out.Values = append(out.Values, qv)
+			}
+		}
+	}
+	return out, nil
+}
+
+// splitQuantities lists, sorted, the metrics and job groups the scenario's
+// checks, reference values and sweep name, with the average JCT and all
+// jobs, which the report's unit choice reads.
+func splitQuantities(sc *scenario.Scenario) (metricNames, groups []string) {
+	ms, gs := map[string]bool{"avg_jct_s": true}, map[string]bool{"all": true}
+	addQ := func(q *scenario.Quantity) {
+		if q == nil {
+			return
+		}
+		if q.Metric != "" {
+			ms[q.Metric] = true
+		}
+		if q.Group != "" {
+			gs[q.Group] = true
+		}
+	}
+	m, g := sweepMetric(sc)
+	addQ(&scenario.Quantity{Metric: m, Group: g})
+	for i := range sc.Checks {
+		c := &sc.Checks[i]
+		addQ(&scenario.Quantity{Metric: c.Metric, Group: c.Group})
+		for _, g := range c.Groups {
+			addQ(&scenario.Quantity{Group: g})
+		}
+		addQ(c.Num)
+		addQ(c.Den)
+		addQ(c.Of)
+	}
+	if r := sc.Reference; r != nil {
+		for _, v := range r.Values {
+			addQ(&v.Quantity)
+		}
+	}
+	return sortedKeys(ms), sortedKeys(gs)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// splitKey names a quantity at one point in a split study's table.
+type splitKey struct {
+	x                     float64
+	policy, metric, group string
+}
+
+// splitTable holds the parts of a split study, in seed order per key.
+type splitTable struct {
+	seeds  []uint64
+	values map[splitKey][]slot
+	labels map[string]bool
+}
+
+// slot is one seed's value of a quantity; in is false until it came.
+type slot struct {
+	in bool
+	v  results.QuantityValue
+}
+
+// ErrNotRun is the error of a quantity whose runs have not all come in.
+var ErrNotRun = errors.New("not run yet")
+
+// AssembleStudy builds the study of sc (in its quick form, see SplitPlan)
+// from the parts RunSplitPart returned, in any order. Quantities whose
+// point and seeds are not all there evaluate to an error, so checks on
+// them fail with ErrNotRun until the last part is in.
+func AssembleStudy(sc *scenario.Scenario, parts []*results.StudyValues) *Study {
+	seeds, xs := SplitPlan(sc)
+	st := &Study{Scenario: sc, Quick: sc.Quick != nil}
+	for _, x := range xs {
+		st.Points = append(st.Points, &Point{X: x, Swept: sc.Sweep != nil, Scenario: sc, Report: &Report{Scenario: sc}})
+	}
+	t := &splitTable{seeds: seeds, values: map[splitKey][]slot{}, labels: map[string]bool{}}
+	for i := range sc.Policies {
+		t.labels[sc.PolicyLabel(i)] = true
+	}
+	rank := map[uint64]int{}
+	for i, s := range seeds {
+		rank[s] = i
+	}
+	for _, p := range parts {
+		i, ok := rank[p.Seed]
+		if !ok {
+			continue
+		}
+		x := p.X
+		if !p.Swept {
+			x = math.NaN()
+		}
+		for _, v := range p.Values {
+			k := t.key(x, v.Policy, v.Metric, v.Group)
+			if t.values[k] == nil {
+				t.values[k] = make([]slot, len(seeds))
+			}
+			t.values[k][i] = slot{in: true, v: v}
+		}
+	}
+	st.split = t
+	return st
+}
+
+func (t *splitTable) key(x float64, policy, metric, group string) splitKey {
+	if math.IsNaN(x) {
+		x = math.Inf(-1) // NaN never equals itself
+	}
+	if group == "" {
+		group = "all"
+	}
+	return splitKey{x: x, policy: policy, metric: metric, group: group}
+}
+
+// value combines a quantity's seeds as Study.Value does with runs: the
+// first failed seed makes it an error, saturated seeds mark it saturated,
+// the others are averaged.
+func (t *splitTable) value(p *Point, q scenario.Quantity) Value {
+	if !t.labels[q.Policy] {
+		return Value{Err: fmt.Errorf("no runs of policy %q", q.Policy)}
+	}
+	x := p.X
+	if !p.Swept {
+		x = math.NaN()
+	}
+	slots := t.values[t.key(x, q.Policy, q.Metric, q.Group)]
+	var xs []float64
+	var v Value
+	for i, sl := range slots {
+		s := sl.v
+		switch {
+		case !sl.in:
+			return Value{Err: fmt.Errorf("%s seed %d: %w", (&Run{Policy: q.Policy, X: p.X, Swept: p.Swept}).label(), t.seeds[i], ErrNotRun)}
+		case s.Err != "":
+			return Value{Err: errors.New(s.Err)}
+		case s.Saturated:
+			v.Saturated = true
+		case s.Value == nil:
+			xs = append(xs, math.NaN())
+		default:
+			xs = append(xs, *s.Value)
+		}
+	}
+	if slots == nil {
+		return Value{Err: fmt.Errorf("%s: %w", q.String(), ErrNotRun)}
+	}
+	v.N = len(xs)
+	v.Mean, v.SD = meanSD(xs)
+	if v.Saturated {
+		v.Mean = math.Inf(1)
+	}
+	return v
+}
