@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
@@ -236,4 +237,86 @@ func (t *splitTable) value(p *Point, q scenario.Quantity) Value {
 		v.Mean = math.Inf(1)
 	}
 	return v
+}
+
+// PaperPoints are the paper's reported values of the sweep's metric and
+// group, by policy in order of first appearance, in the reference unit:
+// what a figure overlays on our curve.
+func (st *Study) PaperPoints() []SeriesOutput {
+	sc := st.Scenario
+	if sc.Sweep == nil || sc.Reference == nil || len(sc.Sweep.Ratios) > 0 {
+		return nil
+	}
+	metric, group := sweepMetric(sc)
+	var out []SeriesOutput
+	at := map[string]int{}
+	for _, v := range sc.Reference.Values {
+		g := v.Group
+		if g == "" {
+			g = "all"
+		}
+		if v.Metric != metric || g != group || v.X == nil {
+			continue
+		}
+		i, ok := at[v.Policy]
+		if !ok {
+			i = len(out)
+			at[v.Policy] = i
+			out = append(out, SeriesOutput{Policy: v.Policy, Metric: metric, Group: group, Unit: st.refUnit(metric)})
+		}
+		y := v.Value
+		out[i].X = append(out[i].X, *v.X)
+		out[i].Mean = append(out[i].Mean, &y)
+	}
+	return out
+}
+
+// MetricTable is a single-point study's metrics, a row per policy: the
+// metrics its checks and reference name over all jobs, in the reference
+// unit with the spread over seeds. Nil for a sweep.
+func (st *Study) MetricTable() (cols []string, rows [][]string) {
+	if len(st.Points) != 1 {
+		return nil, nil
+	}
+	names, _ := splitQuantities(st.Scenario)
+	for _, m := range names {
+		d, err := metrics.Lookup(m)
+		if err != nil {
+			continue
+		}
+		title := d.Doc
+		if title == "" {
+			title = m
+		}
+		if u := st.refUnit(m); u != "" {
+			title += " (" + u + ")"
+		}
+		cols = append(cols, title)
+	}
+	for i := range st.Scenario.Policies {
+		label := st.Scenario.PolicyLabel(i)
+		row := []string{label}
+		for _, m := range names {
+			if _, err := metrics.Lookup(m); err != nil {
+				continue
+			}
+			v := st.Value(scenario.Quantity{Policy: label, Metric: m, Group: "all"})
+			switch {
+			case errors.Is(v.Err, ErrNotRun):
+				row = append(row, "…")
+			case v.Err != nil:
+				row = append(row, "–")
+			case v.Saturated:
+				row = append(row, "saturated")
+			default:
+				cell := num3(st.inRefUnit(m, v.Mean))
+				if v.N > 1 && !math.IsNaN(v.SD) {
+					cell += " ± " + num3(st.inRefUnit(m, v.SD))
+				}
+				row = append(row, cell)
+			}
+		}
+		rows = append(rows, row)
+	}
+	return cols, rows
 }
