@@ -33,6 +33,7 @@ func TestStudyMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantChecks := whole.Output().Checks
 	want := whole.Output().Summary
 	q, _ := sc.QuickVariant()
 	doc := string(q.Document())
@@ -57,6 +58,11 @@ func TestStudyMessages(t *testing.T) {
 	}
 	if !view.Complete || view.Passed != want.Passed || view.Counted != want.Checks {
 		t.Errorf("split: %s (complete %v); whole study: %d of %d", view.Summary, view.Complete, want.Passed, want.Checks)
+	}
+	for i, c := range view.Checks {
+		if (c.Verdict == "holds") != wantChecks[i].Passed || c.Observed != wantChecks[i].Observed {
+			t.Errorf("check %s: %s (%s); the command line: passed %v (%s)", c.ID, c.Verdict, c.Observed, wantChecks[i].Passed, wantChecks[i].Observed)
+		}
 	}
 	if len(view.Paper) == 0 || len(view.Figure.Checks) != len(sc.Checks) {
 		t.Errorf("paper points %d, report checks %d", len(view.Paper), len(view.Figure.Checks))
