@@ -75,3 +75,23 @@ type CheckView struct {
 	// Calibrated checks compare a quantity the inputs were tuned to.
 	Calibrated bool `json:"calibrated"`
 }
+
+// HasData reports whether the view shows any number of ours yet: a point
+// of a curve or a cell of the metrics table.
+func (v *StudyView) HasData() bool {
+	for _, s := range v.Series {
+		for _, y := range s.Y {
+			if y != nil {
+				return true
+			}
+		}
+	}
+	for _, r := range v.Rows {
+		for _, c := range r[1:] {
+			if c != "…" && c != "–" {
+				return true
+			}
+		}
+	}
+	return false
+}
