@@ -105,6 +105,13 @@ func build(out string) error {
 	if err := copyFile("web/favicon.svg", filepath.Join(out, "favicon.svg")); err != nil {
 		return err
 	}
+	// The committed reproduction report gives the gallery its verdict
+	// badges; without it they say "not yet run".
+	if _, err := os.Stat(reportJSON); err == nil {
+		if err := copyFile(reportJSON, filepath.Join(out, "report.json")); err != nil {
+			return err
+		}
+	}
 	page, err := os.ReadFile("index.html")
 	if err != nil {
 		return err
@@ -125,6 +132,9 @@ func build(out string) error {
 	return os.WriteFile(filepath.Join(out, ".nojekyll"), nil, 0o644)
 }
 
+// reportJSON is the committed report of `schedlab reproduce`.
+const reportJSON = "reproduction/report.json"
+
 // clean removes the files of an earlier build, keeping anything else.
 func clean(out string) error {
 	entries, err := os.ReadDir(out)
@@ -133,7 +143,7 @@ func clean(out string) error {
 	}
 	for _, e := range entries {
 		n := e.Name()
-		ours := n == "index.html" || n == "favicon.svg" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
+		ours := n == "index.html" || n == "favicon.svg" || n == "report.json" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
 		for _, p := range []string{"ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu."} {
 			if strings.HasPrefix(n, p) {
 				ours = true

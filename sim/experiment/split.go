@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/results"
@@ -39,11 +38,31 @@ func SplitPlan(sc *scenario.Scenario) (seeds []uint64, xs []float64) {
 	return seeds, xs
 }
 
-// RunSplitPart runs every policy of sc at sweep value x (ignored without a
-// sweep) and one seed, and returns the values of the quantities the
-// study's checks may ask for.
-func RunSplitPart(ctx context.Context, sc *scenario.Scenario, x float64, seed uint64, progress func(Progress)) (*results.StudyValues, error) {
+// SplitsByPolicy reports whether each policy of sc can run apart: none of
+// the metrics its study names compares a policy's run with the others'.
+func SplitsByPolicy(sc *scenario.Scenario) bool {
+	names, _ := sc.StudyQuantities()
+	for _, m := range names {
+		if metrics.NeedsPeers(m) {
+			return false
+		}
+	}
+	return true
+}
+
+// RunSplitPart runs sc at sweep value x (ignored without a sweep) and one
+// seed, every policy or, when policy is not negative, only that one (see
+// SplitsByPolicy), and returns the values of the quantities the study's
+// checks may ask for.
+func RunSplitPart(ctx context.Context, sc *scenario.Scenario, x float64, seed uint64, policy int, progress func(Progress)) (*results.StudyValues, error) {
 	one := *sc
+	if policy >= 0 {
+		p, err := sc.WithPolicy(policy)
+		if err != nil {
+			return nil, err
+		}
+		one = *p
+	}
 	one.Quick = &scenario.Quick{Seeds: []uint64{seed}}
 	if sc.Sweep != nil {
 		one.Quick.Values = []float64{x}
@@ -63,8 +82,8 @@ func RunSplitPart(ctx context.Context, sc *scenario.Scenario, x float64, seed ui
 		}
 	}
 	metricNames, groups := splitQuantities(sc)
-	for i := range sc.Policies {
-		label := sc.PolicyLabel(i)
+	for i := range one.Policies {
+		label := one.PolicyLabel(i)
 		for _, m := range metricNames {
 			for _, g := range groups {
 				v := st.Value(scenario.Quantity{Policy: label, Metric: m, Group: g})
@@ -83,49 +102,9 @@ func RunSplitPart(ctx context.Context, sc *scenario.Scenario, x float64, seed ui
 	return out, nil
 }
 
-// splitQuantities lists, sorted, the metrics and job groups the scenario's
-// checks, reference values and sweep name, with the average JCT and all
-// jobs, which the report's unit choice reads.
+// splitQuantities are the metrics and groups a split study computes.
 func splitQuantities(sc *scenario.Scenario) (metricNames, groups []string) {
-	ms, gs := map[string]bool{"avg_jct_s": true}, map[string]bool{"all": true}
-	addQ := func(q *scenario.Quantity) {
-		if q == nil {
-			return
-		}
-		if q.Metric != "" {
-			ms[q.Metric] = true
-		}
-		if q.Group != "" {
-			gs[q.Group] = true
-		}
-	}
-	m, g := sweepMetric(sc)
-	addQ(&scenario.Quantity{Metric: m, Group: g})
-	for i := range sc.Checks {
-		c := &sc.Checks[i]
-		addQ(&scenario.Quantity{Metric: c.Metric, Group: c.Group})
-		for _, g := range c.Groups {
-			addQ(&scenario.Quantity{Group: g})
-		}
-		addQ(c.Num)
-		addQ(c.Den)
-		addQ(c.Of)
-	}
-	if r := sc.Reference; r != nil {
-		for _, v := range r.Values {
-			addQ(&v.Quantity)
-		}
-	}
-	return sortedKeys(ms), sortedKeys(gs)
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return sc.StudyQuantities()
 }
 
 // splitKey names a quantity at one point in a split study's table.
@@ -187,6 +166,33 @@ func AssembleStudy(sc *scenario.Scenario, parts []*results.StudyValues) *Study {
 	}
 	st.split = t
 	return st
+}
+
+// SplitComplete reports whether every policy, sweep point and seed of a
+// study built by AssembleStudy is in.
+func (st *Study) SplitComplete() bool {
+	t := st.split
+	if t == nil {
+		return true
+	}
+	for _, p := range st.Points {
+		x := p.X
+		if !p.Swept {
+			x = math.NaN()
+		}
+		for label := range t.labels {
+			slots := t.values[t.key(x, label, "avg_jct_s", "all")]
+			if len(slots) == 0 {
+				return false
+			}
+			for _, s := range slots {
+				if !s.in {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 func (t *splitTable) key(x float64, policy, metric, group string) splitKey {

@@ -30,7 +30,7 @@ func TestSplitStudyMatchesRunStudy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			parts := splitParts(t, q)
+			parts := splitParts(t, q, SplitsByPolicy(q))
 			// Parts arrive in any order.
 			for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 				parts[i], parts[j] = parts[j], parts[i]
@@ -49,24 +49,33 @@ func TestSplitStudyMatchesRunStudy(t *testing.T) {
 
 // splitParts runs every point and seed of sc's quick plan apart, through
 // JSON as the page's workers send them.
-func splitParts(t *testing.T, sc *scenario.Scenario) []*results.StudyValues {
+func splitParts(t *testing.T, sc *scenario.Scenario, byPolicy bool) []*results.StudyValues {
 	seeds, xs := SplitPlan(sc)
+	policies := []int{-1}
+	if byPolicy {
+		policies = policies[:0]
+		for i := range sc.Policies {
+			policies = append(policies, i)
+		}
+	}
 	var parts []*results.StudyValues
 	for _, x := range xs {
 		for _, seed := range seeds {
-			p, err := RunSplitPart(context.Background(), sc, x, seed, nil)
-			if err != nil {
-				t.Fatal(err)
+			for _, pol := range policies {
+				p, err := RunSplitPart(context.Background(), sc, x, seed, pol, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				data, err := json.Marshal(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var back results.StudyValues
+				if err := json.Unmarshal(data, &back); err != nil {
+					t.Fatal(err)
+				}
+				parts = append(parts, &back)
 			}
-			data, err := json.Marshal(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var back results.StudyValues
-			if err := json.Unmarshal(data, &back); err != nil {
-				t.Fatal(err)
-			}
-			parts = append(parts, &back)
 		}
 	}
 	return parts
@@ -80,8 +89,14 @@ func TestSplitStudyMissingPart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts := splitParts(t, q)
+	parts := splitParts(t, q, true)
+	if st := AssembleStudy(q, parts); !st.SplitComplete() {
+		t.Error("every part is in, yet the study is not complete")
+	}
 	st := AssembleStudy(q, parts[:len(parts)-1])
+	if st.SplitComplete() {
+		t.Error("a part is missing, yet the study is complete")
+	}
 	missing := 0
 	for _, v := range st.Verdicts() {
 		if strings.Contains(v.Observed, ErrNotRun.Error()) {
@@ -93,5 +108,19 @@ func TestSplitStudyMissingPart(t *testing.T) {
 	}
 	if missing == 0 {
 		t.Error("no check said its runs were missing")
+	}
+}
+
+// A study whose metrics compare policies runs its policies together.
+func TestSplitsByPolicy(t *testing.T) {
+	for name, want := range map[string]bool{"gavel-fig10-ftf-multi": false, "gavel-fig8-las-single": true} {
+		data, _ := scenarios.Read(name)
+		sc, err := scenario.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := SplitsByPolicy(sc); got != want {
+			t.Errorf("%s: SplitsByPolicy %v, want %v", name, got, want)
+		}
 	}
 }

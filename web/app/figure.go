@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/results"
+	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/web/protocol"
 )
 
@@ -34,10 +36,11 @@ type FigureRun struct {
 	verdicts, again bool
 }
 
-// FigureUnit is one sweep point and seed.
+// FigureUnit is one sweep point and seed, of every policy or of one.
 type FigureUnit struct {
 	X        float64
 	Seed     uint64
+	Policy   int    // -1: every policy
 	State    string // a Part state
 	Progress protocol.Progress
 	req      int
@@ -81,14 +84,36 @@ func (a *App) RunFigure() {
 			xs = q.Values
 		}
 	}
+	policies := []int{-1}
+	if splitsByPolicy(sc) {
+		policies = policies[:0]
+		for i := range sc.Policies {
+			policies = append(policies, i)
+		}
+	}
 	for _, x := range xs {
 		for _, s := range seeds {
-			f.Units = append(f.Units, &FigureUnit{X: x, Seed: s, State: PartQueued, worker: -1})
+			for _, p := range policies {
+				f.Units = append(f.Units, &FigureUnit{X: x, Seed: s, Policy: p, State: PartQueued, worker: -1})
+			}
 		}
 	}
 	a.Fig = f
 	a.pool.ensure(min(a.maxWorkers(), len(f.Units)))
 	a.pool.dispatch()
+}
+
+// splitsByPolicy reports whether each policy of the figure may run in its
+// own worker (experiment.SplitsByPolicy): none of its metrics compares a
+// policy's run with the others'.
+func splitsByPolicy(sc *scenario.Scenario) bool {
+	names, _ := sc.StudyQuantities()
+	for _, m := range names {
+		if metrics.NeedsPeers(m) {
+			return false
+		}
+	}
+	return true
 }
 
 // CancelFigure stops the figure in progress.
@@ -138,7 +163,11 @@ func (p *pool) dispatchFigure(w *worker) bool {
 		if math.IsNaN(x) {
 			x = 0 // no sweep: the worker ignores it, and JSON has no NaN
 		}
-		p.send(w, req, protocol.TypeStudy, protocol.StudyRequest{Document: f.Doc, X: x, Seed: u.Seed})
+		sr := protocol.StudyRequest{Document: f.Doc, X: x, Seed: u.Seed}
+		if u.Policy >= 0 {
+			sr.Policy = &u.Policy
+		}
+		p.send(w, req, protocol.TypeStudy, sr)
 		return true
 	}
 	return false
@@ -240,19 +269,19 @@ func (f *FigureRun) Progress() float64 {
 	return done / float64(len(f.Units))
 }
 
-// ProgressText says how far the figure is, e.g. "3 of 8 runs done".
+// ProgressText says how far the figure is, e.g. "3 of 8 runs done, 2
+// running".
 func (f *FigureRun) ProgressText() string {
-	done := 0
+	done, running := 0, 0
 	for _, u := range f.Units {
-		if u.State == PartDone {
+		switch u.State {
+		case PartDone:
 			done++
+		case PartRunning:
+			running++
 		}
 	}
-	what := "sweep points × seeds"
-	if len(f.Units) > 0 && math.IsNaN(f.Units[0].X) {
-		what = "seeds"
-	}
-	return fmt.Sprintf("%d of %d %s done", done, len(f.Units), what)
+	return fmt.Sprintf("%d of %d simulations done, %d running", done, len(f.Units), running)
 }
 
 // LegendItem is one entry of a figure's legend.

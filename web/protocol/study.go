@@ -18,12 +18,14 @@ const (
 	TypeVerdicts = "verdicts"
 )
 
-// StudyRequest runs every policy of Document at sweep value X (ignored
-// without a sweep) on one seed.
+// StudyRequest runs Document at sweep value X (ignored without a sweep)
+// on one seed: every policy, or only policy index Policy when set (the
+// page splits by policy when the figure's metrics allow it).
 type StudyRequest struct {
 	Document string  `json:"document"`
 	X        float64 `json:"x"`
 	Seed     uint64  `json:"seed"`
+	Policy   *int    `json:"policy,omitempty"`
 }
 
 // VerdictsRequest evaluates Document's checks over the parts run so far.

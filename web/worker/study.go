@@ -22,7 +22,11 @@ func (h *Handler) study(ctx context.Context, id int, req protocol.StudyRequest) 
 		return
 	}
 	var last time.Time
-	part, err := experiment.RunSplitPart(ctx, sc, req.X, req.Seed, func(p experiment.Progress) {
+	policy := -1
+	if req.Policy != nil {
+		policy = *req.Policy
+	}
+	part, err := experiment.RunSplitPart(ctx, sc, req.X, req.Seed, policy, func(p experiment.Progress) {
 		if time.Since(last) >= h.ProgressEvery {
 			last = time.Now()
 			h.send(protocol.NewMessage(protocol.TypeProgress, id, protocol.Progress{Policy: p.Policy, Run: p.Run, Runs: p.Runs,
@@ -70,8 +74,7 @@ func View(sc *scenario.Scenario, parts []*results.StudyValues) protocol.StudyVie
 		v.Paper = append(v.Paper, protocol.StudySeries{Policy: s.Policy, X: s.X, Y: s.Mean})
 	}
 	v.Columns, v.Rows = st.MetricTable()
-	seeds, xs := experiment.SplitPlan(sc)
-	v.Complete = len(parts) >= len(seeds)*len(xs)
+	v.Complete = st.SplitComplete()
 	v.Figure = results.FigureRepro{Scenario: sc.Name, Figure: sc.Title, Checks: []results.CheckRepro{}}
 	for i, vd := range out.Checks {
 		v.Figure.Checks = append(v.Figure.Checks, CheckRepro(&sc.Checks[i], vd))
