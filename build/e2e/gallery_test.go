@@ -67,18 +67,21 @@ func TestGalleryFigures(t *testing.T) {
 			p.wait(`!!document.getElementById("open-`+name+`")`, statusJS, 10*time.Second)
 			start := time.Now()
 			p.click("open-" + name)
-			p.wait(figureDrawnJS, figureStatusJS, 5*time.Minute)
+			p.wait(figureDrawnJS+` || !!document.querySelector(".figure-view .error")`, figureStatusJS, 5*time.Minute)
 			first := time.Since(start)
+			if eval[bool](p, `!!document.querySelector(".figure-view .error")`) {
+				t.Fatalf("the figure failed: %s", eval[string](p, figureStatusJS))
+			}
 			p.wait(`!document.getElementById("figure-cancel") && document.querySelectorAll("#figure-checks tr[data-verdict]").length > 0 &&
-				!document.querySelector("#figure-checks tr[data-verdict=waiting]")`, figureStatusJS, 10*time.Minute)
+				!document.querySelector("#figure-checks tr[data-verdict=waiting]") || !!document.querySelector(".figure-view .error")`, figureStatusJS, 10*time.Minute)
 			all := time.Since(start)
+			if eval[bool](p, `!!document.querySelector(".figure-view .error")`) {
+				t.Fatalf("the figure failed: %s", eval[string](p, figureStatusJS))
+			}
 			pageMS := eval[string](p, `document.getElementById("figure-time").dataset.firstCurveMs`)
 			summary := p.text("figure-summary")
 			t.Logf("%s: first curve after %.1f s (the page's own count: %s ms), all points and verdicts after %.1f s; %s",
 				name, first.Seconds(), pageMS, all.Seconds(), summary)
-			if eval[bool](p, `!!document.querySelector(".figure-view .error")`) {
-				t.Errorf("figure failed: %s", p.text("figure-title"))
-			}
 			out, err := exec.Command(cli(t), "run", name, "--quick", "--format", "json").Output()
 			if err != nil {
 				t.Fatal(err)

@@ -41,6 +41,9 @@ func SplitPlan(sc *scenario.Scenario) (seeds []uint64, xs []float64) {
 // SplitsByPolicy reports whether each policy of sc can run apart: none of
 // the metrics its study names compares a policy's run with the others'.
 func SplitsByPolicy(sc *scenario.Scenario) bool {
+	if sc.SweepSetsPolicies() {
+		return false
+	}
 	names, _ := sc.StudyQuantities()
 	for _, m := range names {
 		if metrics.NeedsPeers(m) {

@@ -15,7 +15,7 @@ import (
 // A study run in parts, one per sweep point and seed, gives the verdicts,
 // series and reference rows of the same study run in one piece.
 func TestSplitStudyMatchesRunStudy(t *testing.T) {
-	for _, name := range []string{"sjf-bsbf-fig6a", "tesserae-fig11-migrations", "sjfbco-wang-demo", "ojpp-fig9", "sjf-bsbf-table2"} {
+	for _, name := range []string{"sjf-bsbf-fig6a", "tesserae-fig11-migrations", "sjfbco-wang-demo", "ojpp-fig9", "sjf-bsbf-table2", "sjfbco-fig6"} {
 		t.Run(name, func(t *testing.T) {
 			data, _ := scenarios.Read(name)
 			sc, err := scenario.Parse(data)
@@ -113,7 +113,7 @@ func TestSplitStudyMissingPart(t *testing.T) {
 
 // A study whose metrics compare policies runs its policies together.
 func TestSplitsByPolicy(t *testing.T) {
-	for name, want := range map[string]bool{"gavel-fig10-ftf-multi": false, "gavel-fig8-las-single": true} {
+	for name, want := range map[string]bool{"gavel-fig10-ftf-multi": false, "gavel-fig8-las-single": true, "sjfbco-fig6": false} {
 		data, _ := scenarios.Read(name)
 		sc, err := scenario.Parse(data)
 		if err != nil {

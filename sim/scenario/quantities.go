@@ -1,6 +1,9 @@
 package scenario
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // StudyQuantities lists, sorted, the metrics and job groups a study of
 // the scenario reads: those its checks, reference values and sweep name,
@@ -46,4 +49,19 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// SweepSetsPolicies reports whether the sweep changes a policy's
+// parameters (a path under "policies"): such a scenario cannot be cut to
+// one policy, whose index the path would no longer name.
+func (sc *Scenario) SweepSetsPolicies() bool {
+	if sc.Sweep == nil {
+		return false
+	}
+	for _, p := range sc.Sweep.Params {
+		if strings.HasPrefix(p, "policies") {
+			return true
+		}
+	}
+	return false
 }

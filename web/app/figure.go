@@ -107,6 +107,9 @@ func (a *App) RunFigure() {
 // own worker (experiment.SplitsByPolicy): none of its metrics compares a
 // policy's run with the others'.
 func splitsByPolicy(sc *scenario.Scenario) bool {
+	if sc.SweepSetsPolicies() {
+		return false
+	}
 	names, _ := sc.StudyQuantities()
 	for _, m := range names {
 		if metrics.NeedsPeers(m) {
