@@ -1233,7 +1233,7 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "metrics checks"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-checks"}}}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "checks"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-checks"}}}
 							vgparent.AppendChild(vgn)
 							{
 								vgparent := vgn
@@ -1255,7 +1255,7 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Claim"}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Verdict"}
 											vgparent.AppendChild(vgn)
 										}
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
@@ -1263,7 +1263,7 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Verdict"}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Claim"}
 											vgparent.AppendChild(vgn)
 										}
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
@@ -1305,11 +1305,6 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											vgparent.AppendChild(vgn)
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(k.Claim)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
 											{
 												vgparent := vgn
 												_ = vgparent
@@ -1317,7 +1312,17 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 												vgparent.AppendChild(vgn)
 												vgn.AddAttrInterface("class", c.VerdictClass(k))
 												vgn.SetInnerHTML(c.VerdictText(k))
+												if c.VerdictNote(k) != "" {
+													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted vnote"}}}
+													vgparent.AppendChild(vgn)
+													vgn.SetInnerHTML(c.VerdictNote(k))
+												}
 											}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
+											vgparent.AppendChild(vgn)
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
+											vgparent.AppendChild(vgn)
+											vgn.SetInnerHTML(k.Claim)
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
 											vgparent.AppendChild(vgn)
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
@@ -1601,7 +1606,7 @@ func (c *GalleryView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "group"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ggroup"}}}
 				vgparent.AppendChild(vgn)
 				{
 					vgparent := vgn
@@ -1764,7 +1769,7 @@ func (c *GalleryView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgparent
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "group"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "teaching"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ggroup"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "teaching"}}}
 				vgparent.AppendChild(vgn)
 				{
 					vgparent := vgn

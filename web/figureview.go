@@ -61,19 +61,29 @@ func (c *FigureView) SwatchFill(l app.LegendItem) string {
 	return l.Color
 }
 
-// VerdictText is a check's verdict in words.
+// VerdictText is a check's verdict in a word with its mark.
 func (c *FigureView) VerdictText(k protocol.CheckView) string {
-	switch {
-	case k.Verdict == "waiting":
-		return "waiting"
-	case k.Calibrated && k.Verdict == "holds":
-		return "holds (calibrated)"
-	case k.Calibrated:
-		return "fails (calibrated)"
-	case k.Verdict == "fails" && !k.Required:
-		return "fails (not expected to hold in the quick version)"
+	switch k.Verdict {
+	case "holds":
+		return "✓ holds"
+	case "fails":
+		return "✗ fails"
 	}
 	return k.Verdict
+}
+
+// VerdictNote qualifies a verdict: calibrated, or not expected to hold in
+// the quick version.
+func (c *FigureView) VerdictNote(k protocol.CheckView) string {
+	switch {
+	case k.Verdict == "waiting":
+		return ""
+	case k.Calibrated:
+		return "calibrated: not counted"
+	case k.Verdict == "fails" && !k.Required:
+		return "not expected in the quick version"
+	}
+	return ""
 }
 
 // VerdictClass colours a verdict.

@@ -59,7 +59,23 @@ func newCard(name string, sc *scenario.Scenario) *Card {
 		c.Claim = sc.Checks[0].Description
 	}
 	c.Thumb = thumbnail(sc)
+	if c.Thumb == "" && c.Figure {
+		c.Thumb = glyph(c.Curve)
+	}
 	return c
+}
+
+// glyph is a grey sketch of a curve or of bars, for a figure whose paper
+// reports no numbers to draw: it tells the kind of figure, not its data.
+func glyph(curve bool) string {
+	const head = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 56" class="chart glyph" aria-hidden="true">` +
+		`<path d="M6 4V52H156" fill="none" stroke="#c5ccd6" stroke-width="1.5"/>`
+	if curve {
+		return head + `<path d="M10 44L50 40L90 34L120 24L150 8" fill="none" stroke="#aab3bf" stroke-width="2"/>` +
+			`<path d="M10 46L50 45L90 43L120 40L150 34" fill="none" stroke="#c5ccd6" stroke-width="2"/></svg>`
+	}
+	return head + `<rect x="16" y="20" width="18" height="32" fill="#c5ccd6"/><rect x="46" y="30" width="18" height="22" fill="#aab3bf"/>` +
+		`<rect x="76" y="12" width="18" height="40" fill="#c5ccd6"/><rect x="106" y="36" width="18" height="16" fill="#aab3bf"/></svg>`
 }
 
 // firstSentence is the text up to the first full stop and space.
