@@ -1325,12 +1325,12 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											vgn.SetInnerHTML(k.Claim)
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
 											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "data-label", Val: "Expected"}}}
 											vgparent.AppendChild(vgn)
 											vgn.SetInnerHTML(k.Expected)
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
 											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "data-label", Val: "Ours"}}}
 											vgparent.AppendChild(vgn)
 											vgn.SetInnerHTML(k.Observed)
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}

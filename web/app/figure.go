@@ -322,7 +322,13 @@ func (a *App) FigureChart() string {
 		return ""
 	}
 	v := a.Fig.View
-	return lineChart(chartBox{w: 640, h: 380, left: 70, right: 16, top: 14, bottom: 46}, a.Fig.figureSeries(), v.XLabel, v.YLabel, "figure-curve")
+	box := chartBox{w: 640, h: 380, left: 70, right: 16, top: 14, bottom: 46}
+	if vw := a.P.ViewportWidth(); vw > 0 && vw < 600 {
+		// A phone shows the figure at its own width: draw it narrower
+		// rather than scale its labels down to a few pixels.
+		box = chartBox{w: 360, h: 300, left: 56, right: 10, top: 10, bottom: 42}
+	}
+	return lineChart(box, a.Fig.figureSeries(), v.XLabel, v.YLabel, "figure-curve")
 }
 
 // FigureLegend lists the figure's lines.
