@@ -1724,18 +1724,44 @@ func (c *GalleryView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											vgn.SetInnerHTML(c.BadgeText(g))
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
 											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary small"}}}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gacts"}}}
 											vgparent.AppendChild(vgn)
-											vgn.AddAttrInterface("id", "open-"+g.Name)
-											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-												EventType: "click",
-												Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenFigure(g.Name) },
-												// TODO: implement capture, etc. mostly need to decide syntax
-											})
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Open figure"}
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
+												vgparent.AppendChild(vgn)
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link small"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Run one seed of it as a scenario: results, Gantt charts and the timeline"}}}
+												vgparent.AppendChild(vgn)
+												vgn.AddAttrInterface("id", "open-"+g.Name)
+												vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+													EventType: "click",
+													Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Open(g.Name) },
+													// TODO: implement capture, etc. mostly need to decide syntax
+												})
+												{
+													vgparent := vgn
+													_ = vgparent
+													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run as a scenario"}
+													vgparent.AppendChild(vgn)
+												}
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
+												vgparent.AppendChild(vgn)
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary small"}}}
+												vgparent.AppendChild(vgn)
+												vgn.AddAttrInterface("id", "openfig-"+g.Name)
+												vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+													EventType: "click",
+													Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenFigure(g.Name) },
+													// TODO: implement capture, etc. mostly need to decide syntax
+												})
+												{
+													vgparent := vgn
+													_ = vgparent
+													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Open figure"}
+													vgparent.AppendChild(vgn)
+												}
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
 												vgparent.AppendChild(vgn)
 											}
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}

@@ -64,9 +64,9 @@ func TestGalleryFigures(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			p.t = t
 			p.click("tab-gallery")
-			p.wait(`!!document.getElementById("open-`+name+`")`, statusJS, 10*time.Second)
+			p.wait(`!!document.getElementById("openfig-`+name+`")`, statusJS, 10*time.Second)
 			start := time.Now()
-			p.click("open-" + name)
+			p.click("openfig-" + name)
 			p.wait(figureDrawnJS+` || !!document.querySelector(".figure-view .error")`, figureStatusJS, 5*time.Minute)
 			first := time.Since(start)
 			if eval[bool](p, `!!document.querySelector(".figure-view .error")`) {
