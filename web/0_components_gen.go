@@ -1664,9 +1664,9 @@ func (c *GalleryView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
 									vgparent.AppendChild(vgn)
 									if g.Thumb != "" {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "thumb"}}}
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "img", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "thumb"}, vugu.VGAttribute{Namespace: "", Key: "alt", Val: ""}, vugu.VGAttribute{Namespace: "", Key: "width", Val: "96"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "34"}}}
 										vgparent.AppendChild(vgn)
-										vgn.SetInnerHTML(c.Thumb(g))
+										vgn.AddAttrInterface("src", c.App.ThumbURL(g))
 									}
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
 									vgparent.AppendChild(vgn)
@@ -1690,23 +1690,7 @@ func (c *GalleryView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										if g.Claim != "" {
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "claim"}}}
 											vgparent.AppendChild(vgn)
-											{
-												vgparent := vgn
-												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-												vgparent.AppendChild(vgn)
-												{
-													vgparent := vgn
-													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Claim:"}
-													vgparent.AppendChild(vgn)
-												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
-												vgn.SetInnerHTML(g.Claim)
-											}
+											vgn.SetInnerHTML("Claim: " + g.Claim)
 										}
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
 										vgparent.AppendChild(vgn)
@@ -1724,44 +1708,34 @@ func (c *GalleryView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											vgn.SetInnerHTML(c.BadgeText(g))
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
 											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gacts"}}}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link small"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Run one seed of it as a scenario: results, Gantt charts and the timeline"}}}
 											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("id", "open-"+g.Name)
+											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+												EventType: "click",
+												Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Open(g.Name) },
+												// TODO: implement capture, etc. mostly need to decide syntax
+											})
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run as a scenario"}
 												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link small"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Run one seed of it as a scenario: results, Gantt charts and the timeline"}}}
-												vgparent.AppendChild(vgn)
-												vgn.AddAttrInterface("id", "open-"+g.Name)
-												vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-													EventType: "click",
-													Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Open(g.Name) },
-													// TODO: implement capture, etc. mostly need to decide syntax
-												})
-												{
-													vgparent := vgn
-													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run as a scenario"}
-													vgparent.AppendChild(vgn)
-												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary small"}}}
-												vgparent.AppendChild(vgn)
-												vgn.AddAttrInterface("id", "openfig-"+g.Name)
-												vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-													EventType: "click",
-													Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenFigure(g.Name) },
-													// TODO: implement capture, etc. mostly need to decide syntax
-												})
-												{
-													vgparent := vgn
-													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Open figure"}
-													vgparent.AppendChild(vgn)
-												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
+											}
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
+											vgparent.AppendChild(vgn)
+											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary small"}}}
+											vgparent.AppendChild(vgn)
+											vgn.AddAttrInterface("id", "openfig-"+g.Name)
+											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+												EventType: "click",
+												Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenFigure(g.Name) },
+												// TODO: implement capture, etc. mostly need to decide syntax
+											})
+											{
+												vgparent := vgn
+												_ = vgparent
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Open figure"}
 												vgparent.AppendChild(vgn)
 											}
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}

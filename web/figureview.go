@@ -106,9 +106,6 @@ func (c *GalleryView) Filters() []GalleryFilter {
 // Pressed is aria-pressed of a filter button.
 func (c *GalleryView) Pressed(key string) string { return boolString(c.App.GalleryFilter == key) }
 
-// Thumb is a card's thumbnail SVG.
-func (c *GalleryView) Thumb(g *app.Card) vugu.HTML { return vugu.HTML(g.Thumb) }
-
 // BadgeText is a card's verdict from the committed report.
 func (c *GalleryView) BadgeText(g *app.Card) string {
 	t, _ := c.App.Badge(g.Name)

@@ -21,8 +21,19 @@ type Card struct {
 	Curve          bool   // it sweeps a value (its figure is a curve)
 	Tags           []string
 	Default        bool
-	// Thumb is a small SVG of the paper's reported numbers, "" if none.
-	Thumb string
+	// Thumb is a small SVG of the paper's reported numbers, "" if none;
+	// thumbURL its object URL once shown (an image costs the page less to
+	// draw than inline SVG).
+	Thumb    string
+	thumbURL string
+}
+
+// ThumbURL is the object URL of a card's thumbnail, made when first shown.
+func (a *App) ThumbURL(c *Card) string {
+	if c.thumbURL == "" && c.Thumb != "" {
+		c.thumbURL = a.P.BlobURL([]byte(c.Thumb), "image/svg+xml")
+	}
+	return c.thumbURL
 }
 
 // GallerySection is a heading of the gallery and its cards.
