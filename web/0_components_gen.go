@@ -1664,7 +1664,7 @@ func (c *GalleryView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
 									vgparent.AppendChild(vgn)
 									if g.Thumb != "" {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "img", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "thumb"}, vugu.VGAttribute{Namespace: "", Key: "alt", Val: ""}, vugu.VGAttribute{Namespace: "", Key: "width", Val: "96"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "34"}}}
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "img", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "thumb"}, vugu.VGAttribute{Namespace: "", Key: "alt", Val: ""}, vugu.VGAttribute{Namespace: "", Key: "width", Val: "80"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "28"}}}
 										vgparent.AppendChild(vgn)
 										vgn.AddAttrInterface("src", c.App.ThumbURL(g))
 									}
@@ -1719,7 +1719,7 @@ func (c *GalleryView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run as a scenario"}
+												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run once"}
 												vgparent.AppendChild(vgn)
 											}
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
