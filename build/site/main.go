@@ -126,6 +126,16 @@ func build(out string) error {
 	if err := copyFile("web/favicon.svg", filepath.Join(out, "favicon.svg")); err != nil {
 		return err
 	}
+	// The committed reproduction report gives the gallery its verdict
+	// badges; without it an empty one makes them say "not yet run" (and
+	// spares the page a failed request).
+	report := []byte(`{"quick":false,"papers":[]}` + "\n")
+	if data, err := os.ReadFile(reportJSON); err == nil {
+		report = data
+	}
+	if err := os.WriteFile(filepath.Join(out, "report.json"), report, 0o644); err != nil {
+		return err
+	}
 	page, err := os.ReadFile("index.html")
 	if err != nil {
 		return err
@@ -149,6 +159,9 @@ func build(out string) error {
 	return compressAll(out)
 }
 
+// reportJSON is the committed report of `schedlab reproduce`.
+const reportJSON = "reproduction/report.json"
+
 // clean removes the files of an earlier build, keeping anything else.
 func clean(out string) error {
 	entries, err := os.ReadDir(out)
@@ -158,7 +171,7 @@ func clean(out string) error {
 	for _, e := range entries {
 		n := e.Name()
 		base := strings.TrimSuffix(strings.TrimSuffix(n, ".gz"), ".br")
-		ours := base == "index.html" || base == "favicon.svg" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
+		ours := base == "index.html" || base == "favicon.svg" || base == "report.json" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
 		for _, p := range []string{"ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu."} {
 			if strings.HasPrefix(n, p) {
 				ours = true

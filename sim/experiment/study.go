@@ -20,7 +20,8 @@ type Study struct {
 	Quick    bool
 	Points   []*Point
 
-	autoUnit string // display unit of durations when no paper gives one
+	autoUnit string      // display unit of durations when no paper gives one
+	split    *splitTable // the values of a split study (see AssembleStudy)
 }
 
 // Point is the study at one sweep value.
@@ -189,6 +190,9 @@ func (st *Study) Value(q scenario.Quantity) Value {
 	p, err := st.point(q.X)
 	if err != nil {
 		return Value{Err: err}
+	}
+	if st.split != nil {
+		return st.split.value(p, q)
 	}
 	def, err := metrics.Lookup(q.Metric)
 	if err != nil {

@@ -379,20 +379,7 @@ func (st *Study) SweepFigure(o plot.Options) (*NamedFigure, error) {
 	if len(series) == 0 {
 		return nil, fmt.Errorf("every run saturated; nothing to plot")
 	}
-	unit := st.refUnit(metric)
-	ylabel := strings.TrimSuffix(metric, "_s")
-	if d, err := metrics.Lookup(metric); err == nil && d.Doc != "" {
-		ylabel = d.Doc
-	}
-	if len(sc.Sweep.Ratios) > 0 {
-		ylabel += ", ratio"
-	} else if unit != "" {
-		ylabel += " (" + unit + ")"
-	}
-	xlabel := sc.Sweep.Label
-	if sc.Sweep.Unit != "" {
-		xlabel += " (" + sc.Sweep.Unit + ")"
-	}
+	xlabel, ylabel := st.AxisLabels()
 	title := sc.Title
 	if title == "" {
 		title = sc.Name
@@ -402,4 +389,29 @@ func (st *Study) SweepFigure(o plot.Options) (*NamedFigure, error) {
 		return nil, err
 	}
 	return &NamedFigure{Name: "sweep", Title: title, Figure: f}, nil
+}
+
+// AxisLabels are the sweep figure's axis titles: the swept value with its
+// unit, and the plotted metric in the reference unit.
+func (st *Study) AxisLabels() (xlabel, ylabel string) {
+	sc := st.Scenario
+	metric, _ := sweepMetric(sc)
+	unit := st.refUnit(metric)
+	ylabel = strings.TrimSuffix(metric, "_s")
+	if d, err := metrics.Lookup(metric); err == nil && d.Doc != "" {
+		ylabel = d.Doc
+	}
+	if sc.Sweep == nil {
+		return "", ylabel
+	}
+	if len(sc.Sweep.Ratios) > 0 {
+		ylabel += ", ratio"
+	} else if unit != "" {
+		ylabel += " (" + unit + ")"
+	}
+	xlabel = sc.Sweep.Label
+	if sc.Sweep.Unit != "" {
+		xlabel += " (" + sc.Sweep.Unit + ")"
+	}
+	return xlabel, ylabel
 }

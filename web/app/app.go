@@ -18,6 +18,7 @@ import (
 
 	"github.com/schedlab/schedlab/scenarios"
 	_ "github.com/schedlab/schedlab/sim/policy/all" // the policies a scenario may name
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/web/doc"
 	"github.com/schedlab/schedlab/web/protocol"
@@ -99,6 +100,10 @@ type App struct {
 	Ed  *Editor
 
 	Gallery []GalleryItem
+	// Cards are the gallery's cards (gallery.go), GalleryFilter the kind
+	// of card shown ("" for all).
+	Cards         []*Card
+	GalleryFilter string
 
 	pool *pool
 	// Run is the run in progress or the last one started.
@@ -106,6 +111,10 @@ type App struct {
 	// Res holds the results of the last finished run.
 	Res *Results
 	TL  Timeline
+	// Fig is the paper figure opened last (figure.go); Repro the
+	// committed reproduction report, nil until it is read.
+	Fig   *FigureRun
+	Repro *results.Reproduction
 
 	// Notice is a short status line; NoticeErr marks it as a failure.
 	// A new message replaces it; what must not be missed is a Note.
@@ -154,6 +163,8 @@ func New(p Platform) *App {
 		if heavy(sc) {
 			desc += " The page opens its quick version (fewer jobs); `schedlab run " + n + "` runs the paper's full preset with every seed and check."
 		}
+		a.Cards = append(a.Cards, newCard(n, sc))
+		a.Cards[len(a.Cards)-1].Default = n == scenarios.Default
 		a.Gallery = append(a.Gallery, GalleryItem{Name: n, Title: sc.Title, Description: desc, Tags: sc.Tags, Default: n == scenarios.Default})
 	}
 	tree, replaced := a.initialTree()

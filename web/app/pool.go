@@ -126,6 +126,9 @@ func (p *pool) dispatch() {
 			p.send(w, req, protocol.TypeDraw, req.draw)
 			continue
 		}
+		if p.dispatchFigure(w) {
+			continue
+		}
 		r := p.a.Run
 		if r == nil || r.State != RunRunning {
 			continue

@@ -82,6 +82,29 @@ func (h *Handler) Handle(m protocol.Message) {
 			return
 		}
 		go h.guard(m.ID, func() { h.draw(m.ID, req, m.Bin) })
+	case protocol.TypeStudy:
+		var req protocol.StudyRequest
+		if !h.decode(m.ID, m.JSON, &req, "study") {
+			return
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		h.mu.Lock()
+		h.cancels[m.ID] = cancel
+		h.mu.Unlock()
+		go func() {
+			defer func() {
+				h.mu.Lock()
+				delete(h.cancels, m.ID)
+				h.mu.Unlock()
+				cancel()
+			}()
+			h.guard(m.ID, func() { h.study(ctx, m.ID, req) })
+		}()
+	case protocol.TypeVerdicts:
+		var req protocol.VerdictsRequest
+		if h.decode(m.ID, m.JSON, &req, "verdicts") {
+			go h.guard(m.ID, func() { h.verdicts(m.ID, req) })
+		}
 	case protocol.TypeCancel:
 		h.mu.Lock()
 		if c := h.cancels[m.ID]; c != nil {

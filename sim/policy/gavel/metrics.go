@@ -9,6 +9,10 @@ import (
 // record what they read.
 func init() {
 	for _, d := range paper.Metrics() {
+		if d.Name == "ftf_rho" { // against the isolated policy's run
+			metrics.RegisterPeers(d)
+			continue
+		}
 		metrics.Register(d)
 	}
 }

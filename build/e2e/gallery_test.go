@@ -1,0 +1,111 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// galleryFigures are one figure of each built paper: three curves (a
+// sweep), and two single-point figures (a metrics table).
+var galleryFigures = []string{"sjf-bsbf-fig6a", "gavel-fig8-las-single", "ojpp-fig9", "tesserae-fig11-migrations", "sjfbco-fig6"}
+
+// figureDrawnJS is true once the figure shows a number of ours: a dot of
+// the curve or a filled cell of the metrics table.
+const figureDrawnJS = `!!document.querySelector("#figure-curve .ours .mark") ||
+	[...document.querySelectorAll("#figure-table td")].some(td => td.textContent !== "…" && td.textContent !== "–")`
+
+// figureStatusJS describes the figure view when a wait fails.
+const figureStatusJS = `(document.getElementById("figure-progress") || {}).textContent + " | " +
+	(document.getElementById("figure-summary") || {}).textContent + " | " + (document.querySelector(".figure-view .error") || {}).textContent`
+
+// The gallery groups paper figures by paper apart from the teaching
+// presets, and a figure of each paper opens, runs its quick sweep in the
+// page's workers, draws its curve (or metrics) and gives the command
+// line's verdicts.
+func TestGalleryFigures(t *testing.T) {
+	dir := site(t)
+	srv := serve(t, dir)
+	ctx, cancel := browser(t, 15*time.Minute)
+	defer cancel()
+	errs := consoleErrors(ctx)
+	p := &page{t: t, ctx: ctx}
+	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
+	p.wait(`!!document.getElementById("tab-gallery")`, statusJS, 90*time.Second)
+	p.click("tab-gallery")
+	p.wait(`!!document.getElementById("paper-gavel")`, statusJS, 10*time.Second)
+	var sections []string
+	for _, s := range eval[[]string](p, `[...document.querySelectorAll(".gallery section.paper")].map(s => s.id)`) {
+		sections = append(sections, strings.TrimPrefix(s, "paper-"))
+	}
+	if got := strings.Join(sections, ","); got != "sjf-bsbf,gavel,ojpp,tesserae,sjf-bco" {
+		t.Errorf("paper sections %s", got)
+	}
+	if !eval[bool](p, `!!document.getElementById("teaching") && !!document.getElementById("gallery-fifo-vs-sjf")`) {
+		t.Error("no teaching presets group")
+	}
+	height := eval[int](p, `document.documentElement.scrollHeight`)
+	t.Logf("gallery height at 1280x800: %d px", height)
+	if height > 9000 {
+		t.Errorf("the gallery is %d px tall", height)
+	}
+	p.shot("gallery", 1280, 800)
+	p.shot("gallery", 390, 844)
+	p.click("filter-tesserae")
+	p.wait(`document.querySelectorAll(".gallery section.paper").length === 1 && !document.getElementById("teaching")`, statusJS, 5*time.Second)
+	p.click("filter-")
+
+	for _, name := range galleryFigures {
+		t.Run(name, func(t *testing.T) {
+			p.t = t
+			p.click("tab-gallery")
+			p.wait(`!!document.getElementById("openfig-`+name+`")`, statusJS, 10*time.Second)
+			start := time.Now()
+			p.click("openfig-" + name)
+			p.wait(figureDrawnJS+` || !!document.querySelector(".figure-view .error")`, figureStatusJS, 5*time.Minute)
+			first := time.Since(start)
+			if eval[bool](p, `!!document.querySelector(".figure-view .error")`) {
+				t.Fatalf("the figure failed: %s", eval[string](p, figureStatusJS))
+			}
+			p.wait(`!document.getElementById("figure-cancel") && document.querySelectorAll("#figure-checks tr[data-verdict]").length > 0 &&
+				!document.querySelector("#figure-checks tr[data-verdict=waiting]") || !!document.querySelector(".figure-view .error")`, figureStatusJS, 10*time.Minute)
+			all := time.Since(start)
+			if eval[bool](p, `!!document.querySelector(".figure-view .error")`) {
+				t.Fatalf("the figure failed: %s", eval[string](p, figureStatusJS))
+			}
+			pageMS := eval[string](p, `document.getElementById("figure-time").dataset.firstCurveMs`)
+			summary := p.text("figure-summary")
+			t.Logf("%s: first curve after %.1f s (the page's own count: %s ms), all points and verdicts after %.1f s; %s",
+				name, first.Seconds(), pageMS, all.Seconds(), summary)
+			out, err := exec.Command(cli(t), "run", name, "--quick", "--format", "json").Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want struct {
+				Summary struct{ Checks, Passed int }
+			}
+			if err := json.Unmarshal(out, &want); err != nil {
+				t.Fatal(err)
+			}
+			if w := fmt.Sprintf("%d of %d checks hold", want.Summary.Passed, want.Summary.Checks); summary != w {
+				t.Errorf("page: %s; command line: %s", summary, w)
+			}
+			if name == "sjf-bsbf-fig6a" || name == "gavel-fig8-las-single" {
+				if !eval[bool](p, `!!document.querySelector("#figure-curve .paper .mark")`) {
+					t.Error("no paper values on the curve")
+				}
+				p.shot("figure-"+name, 1280, 800)
+				p.shot("figure-"+name, 390, 844)
+			}
+		})
+	}
+	p.t = t
+	for _, e := range errs() {
+		t.Errorf("console: %s", e)
+	}
+}

@@ -1,0 +1,394 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/schedlab/schedlab/sim/metrics"
+	"github.com/schedlab/schedlab/sim/results"
+	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/web/protocol"
+)
+
+// TabFigure shows the paper figure opened from the gallery.
+const TabFigure = "figure"
+
+// FigureRun is a paper figure being reproduced: its quick plan's sweep
+// points and seeds, each a unit run by an engine worker, and the figure
+// and verdicts the workers evaluate over the units done so far.
+type FigureRun struct {
+	Name    string // the scenario's name
+	Doc     string // the scenario as run
+	Units   []*FigureUnit
+	Parts   []results.StudyValues
+	View    *protocol.StudyView
+	State   string // a Run state: running, done, failed, cancelled
+	Err     string
+	Started time.Time
+	// FirstCurve is the time from the start to the first drawn point (or
+	// the first metrics of a single-point figure); 0 before.
+	FirstCurve time.Duration
+	Wall       time.Duration
+	// verdicts: a request is in flight; again: parts came since it left.
+	verdicts, again bool
+}
+
+// FigureUnit is one sweep point and seed, of every policy or of one.
+type FigureUnit struct {
+	X        float64
+	Seed     uint64
+	Policy   int    // -1: every policy
+	State    string // a Part state
+	Progress protocol.Progress
+	req      int
+	worker   int
+}
+
+// OpenFigure loads a paper figure's scenario (its quick version) into the
+// editor, so that it stays editable, and runs its figure.
+func (a *App) OpenFigure(name string) {
+	tree, err := builtin(name)
+	if err != nil {
+		a.setNotice(err.Error(), true)
+		return
+	}
+	a.load(tree)
+	a.setNotice("", false)
+	a.Tab = TabFigure
+	a.RunFigure()
+}
+
+// RunFigure runs the figure of the scenario as it stands in the editor: a
+// re-run after an edit redraws it. A figure in progress is cancelled.
+func (a *App) RunFigure() {
+	a.Tab = TabFigure
+	if !a.Ed.Valid() {
+		a.setNotice("Fix the problems in the Scenario view before running the figure.", true)
+		return
+	}
+	a.CancelFigure()
+	sc := a.Ed.Scenario()
+	f := &FigureRun{Name: sc.Name, Doc: a.Ed.JSON(), State: RunRunning, Started: a.P.Now()}
+	seeds, xs := sc.RunSeeds(), []float64{math.NaN()}
+	if sc.Sweep != nil {
+		xs = sc.Sweep.Values
+	}
+	if q := sc.Quick; q != nil { // the plan of experiment.SplitPlan
+		if len(q.Seeds) > 0 {
+			seeds = q.Seeds
+		}
+		if len(q.Values) > 0 && sc.Sweep != nil {
+			xs = q.Values
+		}
+	}
+	policies := []int{-1}
+	if splitsByPolicy(sc) {
+		policies = policies[:0]
+		for i := range sc.Policies {
+			policies = append(policies, i)
+		}
+	}
+	for _, x := range xs {
+		for _, s := range seeds {
+			for _, p := range policies {
+				f.Units = append(f.Units, &FigureUnit{X: x, Seed: s, Policy: p, State: PartQueued, worker: -1})
+			}
+		}
+	}
+	a.Fig = f
+	a.pool.ensure(min(a.maxWorkers(), len(f.Units)))
+	a.pool.dispatch()
+}
+
+// splitsByPolicy reports whether each policy of the figure may run in its
+// own worker (experiment.SplitsByPolicy): none of its metrics compares a
+// policy's run with the others'.
+func splitsByPolicy(sc *scenario.Scenario) bool {
+	if sc.SweepSetsPolicies() {
+		return false
+	}
+	names, _ := sc.StudyQuantities()
+	for _, m := range names {
+		if metrics.NeedsPeers(m) {
+			return false
+		}
+	}
+	return true
+}
+
+// CancelFigure stops the figure in progress.
+func (a *App) CancelFigure() {
+	f := a.Fig
+	if f == nil || f.State != RunRunning {
+		return
+	}
+	f.State = RunCancelled
+	f.Wall = a.P.Now().Sub(f.Started)
+	for _, u := range f.Units {
+		switch u.State {
+		case PartQueued:
+			u.State = PartCancelled
+		case PartRunning:
+			u.State = PartCancelled
+			a.P.PostWorker(u.worker, protocol.Message{Type: protocol.TypeCancel, ID: u.req})
+		}
+	}
+}
+
+// FigureRunning reports whether a figure is being run.
+func (a *App) FigureRunning() bool { return a.Fig != nil && a.Fig.State == RunRunning }
+
+// dispatchFigure gives idle worker w the figure's next request: the
+// verdicts over new parts first (they draw what the student waits for),
+// then the next unit. It reports whether w got work.
+func (p *pool) dispatchFigure(w *worker) bool {
+	a, f := p.a, p.a.Fig
+	if f == nil || f.State != RunRunning {
+		return false
+	}
+	if f.again && !f.verdicts {
+		f.again, f.verdicts = false, true
+		req := &request{onDraw: func(m protocol.Message) { a.onVerdicts(f, m) }}
+		p.send(w, req, protocol.TypeVerdicts, protocol.VerdictsRequest{Document: f.Doc, Parts: f.Parts})
+		return true
+	}
+	for _, u := range f.Units {
+		if u.State != PartQueued {
+			continue
+		}
+		req := &request{id: p.nextID()}
+		req.onDraw = func(m protocol.Message) { a.onStudied(f, u, m) }
+		u.State, u.req, u.worker = PartRunning, req.id, w.id
+		x := u.X
+		if math.IsNaN(x) {
+			x = 0 // no sweep: the worker ignores it, and JSON has no NaN
+		}
+		sr := protocol.StudyRequest{Document: f.Doc, X: x, Seed: u.Seed}
+		if u.Policy >= 0 {
+			sr.Policy = &u.Policy
+		}
+		p.send(w, req, protocol.TypeStudy, sr)
+		return true
+	}
+	return false
+}
+
+// onStudied takes a unit's reply.
+func (a *App) onStudied(f *FigureRun, u *FigureUnit, m protocol.Message) {
+	switch m.Type {
+	case protocol.TypeProgress:
+		var pr protocol.Progress
+		if json.Unmarshal(m.JSON, &pr) == nil {
+			u.Progress = pr
+		}
+		return
+	case protocol.TypeStudied:
+		var part results.StudyValues
+		if err := json.Unmarshal(m.JSON, &part); err != nil {
+			a.failFigure(f, "reading a result: "+err.Error())
+			return
+		}
+		u.State = PartDone
+		if f.State != RunRunning {
+			return
+		}
+		f.Parts = append(f.Parts, part)
+		f.again = true
+	case protocol.TypeError:
+		var e protocol.Error
+		_ = json.Unmarshal(m.JSON, &e)
+		if e.Cancelled || f.State != RunRunning {
+			u.State = PartCancelled
+			return
+		}
+		u.State = PartFailed
+		msg := e.Message
+		for _, pr := range e.Problems {
+			msg += "; " + Where(pr.Path) + ": " + pr.Msg
+		}
+		a.failFigure(f, msg)
+	}
+}
+
+// onVerdicts takes an evaluation of the figure; the figure is done when
+// one covers every unit.
+func (a *App) onVerdicts(f *FigureRun, m protocol.Message) {
+	f.verdicts = false
+	if m.Type != protocol.TypeVerdicts {
+		var e protocol.Error
+		_ = json.Unmarshal(m.JSON, &e)
+		if f.State == RunRunning {
+			a.failFigure(f, "evaluating the checks: "+e.Message)
+		}
+		return
+	}
+	var v protocol.StudyView
+	if err := json.Unmarshal(m.JSON, &v); err != nil {
+		a.failFigure(f, "reading the verdicts: "+err.Error())
+		return
+	}
+	if f.State != RunRunning {
+		return
+	}
+	f.View = &v
+	if f.FirstCurve == 0 && v.HasData() {
+		f.FirstCurve = a.P.Now().Sub(f.Started)
+	}
+	if v.Complete && !f.again {
+		f.State = RunDone
+		f.Wall = a.P.Now().Sub(f.Started)
+	}
+}
+
+func (a *App) failFigure(f *FigureRun, msg string) {
+	if f.State != RunRunning {
+		return
+	}
+	a.CancelFigure()
+	f.State, f.Err = RunFailed, msg
+}
+
+// Progress is the figure's fraction done, counting a unit's policies run.
+func (f *FigureRun) Progress() float64 {
+	if len(f.Units) == 0 {
+		return 0
+	}
+	done := 0.0
+	for _, u := range f.Units {
+		switch {
+		case u.State == PartDone:
+			done++
+		case u.State == PartRunning && u.Progress.Runs > 0:
+			part := 0.0
+			if u.Progress.Total > 0 {
+				part = float64(u.Progress.Finished) / float64(u.Progress.Total)
+			}
+			done += (float64(u.Progress.Run) + part) / float64(u.Progress.Runs)
+		}
+	}
+	return done / float64(len(f.Units))
+}
+
+// ProgressText says how far the figure is, e.g. "3 of 8 runs done, 2
+// running".
+func (f *FigureRun) ProgressText() string {
+	done, running := 0, 0
+	for _, u := range f.Units {
+		switch u.State {
+		case PartDone:
+			done++
+		case PartRunning:
+			running++
+		}
+	}
+	return fmt.Sprintf("%d of %d simulations done, %d running", done, len(f.Units), running)
+}
+
+// LegendItem is one entry of a figure's legend.
+type LegendItem struct {
+	Name, Color string
+	Paper       bool
+}
+
+// figureSeries are the figure's lines: ours, then the paper's in the
+// colour of the same policy.
+func (f *FigureRun) figureSeries() []ChartSeries {
+	if f.View == nil {
+		return nil
+	}
+	var out []ChartSeries
+	color := map[string]string{}
+	for i, s := range f.View.Series {
+		color[s.Policy] = seriesColor(i)
+		out = append(out, ChartSeries{Name: s.Policy, Color: color[s.Policy], X: s.X, Y: s.Y})
+	}
+	for i, s := range f.View.Paper {
+		c, ok := color[s.Policy]
+		if !ok {
+			c = seriesColor(len(f.View.Series) + i)
+		}
+		out = append(out, ChartSeries{Name: "paper: " + s.Policy, Color: c, X: s.X, Y: s.Y, Paper: true})
+	}
+	return out
+}
+
+// FigureChart is the figure as an SVG: the sweep's metric against the
+// swept value, as the paper draws it; "" before the first point.
+func (a *App) FigureChart() string {
+	if a.Fig == nil || a.Fig.View == nil {
+		return ""
+	}
+	v := a.Fig.View
+	box := chartBox{w: 640, h: 380, left: 70, right: 16, top: 14, bottom: 46}
+	if vw := a.P.ViewportWidth(); vw > 0 && vw < 600 {
+		// A phone shows the figure at its own width: draw it narrower
+		// rather than scale its labels down to a few pixels.
+		box = chartBox{w: 360, h: 300, left: 56, right: 10, top: 10, bottom: 42}
+	}
+	return lineChart(box, a.Fig.figureSeries(), v.XLabel, v.YLabel, "figure-curve")
+}
+
+// FigureLegend lists the figure's lines.
+func (a *App) FigureLegend() []LegendItem {
+	var out []LegendItem
+	for _, s := range a.Fig.figureSeries() {
+		out = append(out, LegendItem{Name: s.Name, Color: s.Color, Paper: s.Paper})
+	}
+	return out
+}
+
+// FigureClaim is the claim of the open figure's card.
+func (a *App) FigureClaim() string {
+	for _, c := range a.Cards {
+		if a.Fig != nil && c.Name == a.Fig.Name {
+			return c.Claim
+		}
+	}
+	return ""
+}
+
+// FigurePlan describes what the figure runs, e.g. "2 loads × 1 seed × 5
+// policies: the quick version, with fewer jobs than the paper's runs".
+func (a *App) FigurePlan() string {
+	f := a.Fig
+	sc := a.Ed.Scenario()
+	points := map[float64]bool{}
+	seeds := map[uint64]bool{}
+	for _, u := range f.Units {
+		points[u.X] = true
+		seeds[u.Seed] = true
+	}
+	var parts []string
+	if len(f.Units) > 0 && !math.IsNaN(f.Units[0].X) {
+		label := "sweep values"
+		if sc != nil && sc.Sweep != nil && sc.Sweep.Label != "" {
+			label = "values of " + sc.Sweep.Label
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", len(points), label))
+	}
+	parts = append(parts, plural(len(seeds), "seed"))
+	text := strings.Join(parts, " × ") + ", every policy; the page runs the quick version of the paper's set-up, so expect some distance from the paper's numbers."
+	if name, modified := a.Builtin(); name == f.Name && modified {
+		text += " You have edited the scenario: this is the figure of your version."
+	}
+	return text
+}
+
+// FigureStale reports that the scenario was edited since the figure ran.
+func (a *App) FigureStale() bool { return a.Fig != nil && a.Fig.Doc != a.Ed.JSON() }
+
+// FigureTime says how long the figure took and when its first curve came.
+func (a *App) FigureTime() string {
+	f := a.Fig
+	if f == nil || f.State == RunRunning {
+		return ""
+	}
+	s := fmt.Sprintf("Simulated in %.1f s", f.Wall.Seconds())
+	if f.FirstCurve > 0 {
+		s += fmt.Sprintf(" (first points after %.1f s)", f.FirstCurve.Seconds())
+	}
+	return s + "."
+}

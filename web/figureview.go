@@ -1,0 +1,125 @@
+package web
+
+import (
+	"strconv"
+
+	"github.com/vugu/vugu"
+
+	"github.com/schedlab/schedlab/web/app"
+	"github.com/schedlab/schedlab/web/protocol"
+)
+
+// FigureView shows a paper figure being reproduced: its curve beside the
+// paper's numbers, its metrics and its checks.
+type FigureView struct {
+	App *app.App
+}
+
+// Title is the figure's scenario title.
+func (c *FigureView) Title() string {
+	if v := c.App.Fig.View; v != nil && v.Title != "" {
+		return v.Title
+	}
+	for _, k := range c.App.Cards {
+		if k.Name == c.App.Fig.Name {
+			return k.Title
+		}
+	}
+	return c.App.Fig.Name
+}
+
+// Percent is the figure's progress in whole percent.
+func (c *FigureView) Percent() string { return strconv.Itoa(int(100 * c.App.Fig.Progress())) }
+
+// HasCurve reports a sweep with a point drawn.
+func (c *FigureView) HasCurve() bool { return c.App.Fig.View != nil && c.App.FigureChart() != "" }
+
+// HasTable reports a single-point figure's metrics table.
+func (c *FigureView) HasTable() bool { return c.App.Fig.View != nil && len(c.App.Fig.View.Rows) > 0 }
+
+// Chart is the figure's SVG.
+func (c *FigureView) Chart() vugu.HTML { return vugu.HTML(c.App.FigureChart()) }
+
+// FirstCurveMS is the time to the first drawn point, for tests.
+func (c *FigureView) FirstCurveMS() string {
+	return strconv.FormatInt(c.App.Fig.FirstCurve.Milliseconds(), 10)
+}
+
+// SwatchClass marks the paper's legend entries.
+func (c *FigureView) SwatchClass(l app.LegendItem) string {
+	if l.Paper {
+		return "swatch paper"
+	}
+	return "swatch"
+}
+
+// SwatchFill fills ours, leaves the paper's hollow.
+func (c *FigureView) SwatchFill(l app.LegendItem) string {
+	if l.Paper {
+		return "#fff"
+	}
+	return l.Color
+}
+
+// VerdictText is a check's verdict in a word with its mark.
+func (c *FigureView) VerdictText(k protocol.CheckView) string {
+	switch k.Verdict {
+	case "holds":
+		return "✓ holds"
+	case "fails":
+		return "✗ fails"
+	}
+	return k.Verdict
+}
+
+// VerdictNote qualifies a verdict: calibrated, or not expected to hold in
+// the quick version.
+func (c *FigureView) VerdictNote(k protocol.CheckView) string {
+	switch {
+	case k.Verdict == "waiting":
+		return ""
+	case k.Calibrated:
+		return "calibrated: not counted"
+	case k.Verdict == "fails" && !k.Required:
+		return "not expected in the quick version"
+	}
+	return ""
+}
+
+// VerdictClass colours a verdict.
+func (c *FigureView) VerdictClass(k protocol.CheckView) string {
+	return "verdict verdict-" + k.Verdict
+}
+
+// GalleryFilter is one filter button.
+type GalleryFilter struct{ Key, Label string }
+
+// Filters are the gallery's filter buttons: every card, a kind, a paper.
+func (c *GalleryView) Filters() []GalleryFilter {
+	out := []GalleryFilter{{"", "All"}, {app.FilterCurves, "Curves"}, {app.FilterTables, "Tables and bars"}, {app.FilterTeaching, "Teaching"}}
+	for _, p := range app.Papers {
+		out = append(out, GalleryFilter{p.Key, p.Name})
+	}
+	return out
+}
+
+// Pressed is aria-pressed of a filter button.
+func (c *GalleryView) Pressed(key string) string { return boolString(c.App.GalleryFilter == key) }
+
+// BadgeText is a card's verdict from the committed report.
+func (c *GalleryView) BadgeText(g *app.Card) string {
+	t, _ := c.App.Badge(g.Name)
+	return t
+}
+
+// BadgeClass colours the badge: all hold, some fail, not run.
+func (c *GalleryView) BadgeClass(g *app.Card) string {
+	t, all := c.App.Badge(g.Name)
+	switch {
+	case t == "not yet run":
+		return "vbadge none"
+	case all:
+		return "vbadge all"
+	}
+	return "vbadge some"
+}
