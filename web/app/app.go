@@ -345,23 +345,29 @@ func builtinDocument(name string) ([]byte, bool) {
 // workload, i.e. its own preset is too big for the page.
 func heavy(sc *scenario.Scenario) bool { return sc.Quick != nil && len(sc.Quick.Set) > 0 }
 
-// galleryInfo reads what the gallery shows of a built-in scenario: its
-// title, description, tags and quick changes, without validating the
+// galleryInfo reads what the gallery shows of a built-in scenario (its
+// title, description, tags, quick changes, and for a figure's card its
+// sweep, policies, the paper's numbers and its checks) without validating the
 // rest. Parsing all of them in full took the page seconds of its main
 // thread at start (Gavel's presets build their workloads); the built-in
 // scenarios are valid (their tests parse each one).
 func galleryInfo(data []byte) (*scenario.Scenario, error) {
 	var sc scenario.Scenario
 	var head struct {
-		Title       string          `json:"title"`
-		Description string          `json:"description"`
-		Tags        []string        `json:"tags"`
-		Quick       *scenario.Quick `json:"quick"`
+		Title       string                `json:"title"`
+		Description string                `json:"description"`
+		Tags        []string              `json:"tags"`
+		Quick       *scenario.Quick       `json:"quick"`
+		Sweep       *scenario.Sweep       `json:"sweep"`
+		Reference   *scenario.Reference   `json:"reference"`
+		Checks      []scenario.Check      `json:"checks"`
+		Policies    []scenario.PolicySpec `json:"policies"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, err
 	}
 	sc.Title, sc.Description, sc.Tags, sc.Quick = head.Title, head.Description, head.Tags, head.Quick
+	sc.Sweep, sc.Reference, sc.Checks, sc.Policies = head.Sweep, head.Reference, head.Checks, head.Policies
 	return &sc, nil
 }
 

@@ -24,13 +24,15 @@ var Papers = []Paper{
 type cardText struct{ summary, claim string }
 
 var cardTexts = map[string]cardText{
-	"fifo-vs-sjf":   {"Thirty jobs arrive almost at once on 16 GPUs. First-come-first-served against shortest-job-first: who waits, and how long?", ""},
-	"fragmentation": {"Four GPUs are free, but one on each server. Does a 4-GPU job wait, or spread over servers?", ""},
-	"gavel-small":   {"Twelve jobs on six GPUs of three types. Watch Gavel give each job more time on the type that suits it.", ""},
-	"gavel-trace":   {"500 jobs from Gavel's generator on 108 GPUs of three types, scheduled without knowing which type is faster.", ""},
-	"head-of-line":  {"Small jobs stuck behind a big one that does not fit yet. Backfilling lets them through; what does the big job pay?", ""},
-	"load-sweep":    {"The same cluster under rising load. Completion times creep up, then explode near full capacity.", ""},
-	"tiny":          {"Three jobs on two servers: small enough to follow every decision by hand in the timeline.", ""},
+	"fifo-vs-sjf":        {"Thirty jobs arrive almost at once on 16 GPUs. First-come-first-served against shortest-job-first: who waits, and how long?", ""},
+	"fragmentation":      {"Four GPUs are free, but one on each server. Does a 4-GPU job wait, or spread over servers?", ""},
+	"gavel-small":        {"Twelve jobs on six GPUs of three types. Watch Gavel give each job more time on the type that suits it.", ""},
+	"gavel-trace":        {"500 jobs from Gavel's generator on 108 GPUs of three types, scheduled without knowing which type is faster.", ""},
+	"head-of-line":       {"Small jobs stuck behind a big one that does not fit yet. Backfilling lets them through; what does the big job pay?", ""},
+	"load-sweep":         {"The same cluster under rising load. Completion times creep up, then explode near full capacity.", ""},
+	"tiny":               {"Three jobs on two servers: small enough to follow every decision by hand in the timeline.", ""},
+	"compare-analytic":   {"One trace, one cluster, schedulers from three papers: FIFO, SJF-BSBF, Gavel and Tesserae as the load grows.", ""},
+	"compare-throughput": {"Gavel's GPU speeds and trace on 32 V100s: FIFO, Gavel with and without GPU sharing, and Tesserae as the job rate grows.", ""},
 
 	"sjf-bsbf-fig4":         {"30 jobs on a 16-GPU testbed: how long jobs take, as a distribution, and how long each model queues.", "Sharing GPUs wisely gives the lowest median completion time."},
 	"sjf-bsbf-fig6a":        {"240 to 480 jobs on 64 GPUs: average completion time as the load grows, for eight schedulers.", "SJF-BSBF keeps the lowest average completion time as the load rises."},
@@ -64,6 +66,12 @@ var cardTexts = map[string]cardText{
 	"ojpp-predict": {"Measure half of the interference table and predict the rest: is the prediction good enough to plan with?", "Planning with the predicted table stays within 10% of the true one."},
 	"ojpp-table5":  {"Six settings of OJPP's three bounds: GPUs saved against the performance each job is guaranteed.", "Looser bounds save more GPUs at the cost of guaranteed performance."},
 
+	"tesserae-ablations":         {"Switch off one part of Tesserae at a time (the migration matching, then what packing maximises) on 80 GPUs.", "Each part earns its place: the matching moves fewer jobs than Gavel's rule, and the packing objective hardly matters."},
+	"tesserae-fig11-sensitivity": {"Why does the matching save fewer moves here than in the paper? Pack only strong pairs and watch the saving grow.", "Once packing keeps only strong pairs, the matching cuts migrations by a third or more."},
+	"tesserae-fig13-ftf":         {"Finish-time fairness on 80 GPUs: does each job finish about as soon as with its own share of the cluster?", "Tesserae's placement makes a fair schedule fairer than Gavel's."},
+	"tesserae-fig16-noise":       {"What if the measured pair speeds are off by up to 100%? Tesserae decides with noisy numbers; jobs run at their true speed.", "Tesserae barely suffers from profiling errors."},
+	"tesserae-fig18-estimators":  {"Measuring every pair of jobs at every GPU count is costly. Two cheaper estimates against the full table.", "A simple linear model is almost as good as measuring everything."},
+	"tesserae-fig9-physical":     {"120 jobs on a 32-GPU cluster like the paper's testbed: Tesserae against Tiresias.", "Tesserae lowers average completion time by up to 1.62× and makespan by up to 1.15×."},
 	"tesserae-fig11-migrations":  {"900 jobs on 80 GPUs, scheduled in rounds: how many jobs move between rounds, and how well do pairs pack?", "Placing by matching cuts migrations by about a third."},
 	"tesserae-fig17-gavel-trace": {"Gavel's trace of 900 jobs on 80 GPUs: Tesserae's placements against the baselines.", "Tesserae gives the lowest average completion time of all."},
 

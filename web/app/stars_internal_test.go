@@ -1,6 +1,7 @@
 package app
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -61,6 +62,11 @@ func TestGalleryInfoMatchesParse(t *testing.T) {
 		if light.Title != full.Title || light.Description != full.Description || !slices.Equal(light.Tags, full.Tags) || heavy(light) != heavy(full) {
 			t.Errorf("%s: gallery info %q %q %v %v, full parse %q %q %v %v", n,
 				light.Title, light.Description, light.Tags, heavy(light), full.Title, full.Description, full.Tags, heavy(full))
+		}
+		// The card (paper, figure or teaching preset, curve, thumbnail,
+		// claim) is the same from either reading.
+		if got, want := newCard(n, light), newCard(n, full); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the card from the light reading differs from a full parse's:\n%.300v\n%.300v", n, *got, *want)
 		}
 	}
 }
