@@ -62,19 +62,7 @@ func (h *Handler) Handle(m protocol.Message) {
 			h.fail(m.ID, protocol.Error{Message: "bad run request: " + err.Error()})
 			return
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		h.mu.Lock()
-		h.cancels[m.ID] = cancel
-		h.mu.Unlock()
-		go func() {
-			defer func() {
-				h.mu.Lock()
-				delete(h.cancels, m.ID)
-				h.mu.Unlock()
-				cancel()
-			}()
-			h.guard(m.ID, func() { h.run(ctx, m.ID, req) })
-		}()
+		h.cancellable(m.ID, func(ctx context.Context) { h.run(ctx, m.ID, req) })
 	case protocol.TypeDraw:
 		var req protocol.DrawRequest
 		if err := json.Unmarshal(m.JSON, &req); err != nil {
@@ -87,19 +75,7 @@ func (h *Handler) Handle(m protocol.Message) {
 		if !h.decode(m.ID, m.JSON, &req, "study") {
 			return
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		h.mu.Lock()
-		h.cancels[m.ID] = cancel
-		h.mu.Unlock()
-		go func() {
-			defer func() {
-				h.mu.Lock()
-				delete(h.cancels, m.ID)
-				h.mu.Unlock()
-				cancel()
-			}()
-			h.guard(m.ID, func() { h.study(ctx, m.ID, req) })
-		}()
+		h.cancellable(m.ID, func(ctx context.Context) { h.study(ctx, m.ID, req) })
 	case protocol.TypeVerdicts:
 		var req protocol.VerdictsRequest
 		if h.decode(m.ID, m.JSON, &req, "verdicts") {
@@ -308,4 +284,22 @@ func output(o results.Output, compact bool, bin map[string][]byte) ([]byte, erro
 	o.Results = []results.PolicyOutput{o.Results[0]}
 	o.Results[0].Jobs = nil
 	return json.Marshal(o)
+}
+
+// cancellable runs work in its own goroutine under a context that a
+// cancel message for id ends, and forgets the cancel when work returns.
+func (h *Handler) cancellable(id int, work func(ctx context.Context)) {
+	ctx, cancel := context.WithCancel(context.Background())
+	h.mu.Lock()
+	h.cancels[id] = cancel
+	h.mu.Unlock()
+	go func() {
+		defer func() {
+			h.mu.Lock()
+			delete(h.cancels, id)
+			h.mu.Unlock()
+			cancel()
+		}()
+		h.guard(id, func() { work(ctx) })
+	}()
 }
