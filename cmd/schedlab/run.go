@@ -65,6 +65,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitInvalid
 	}
+	printNotices(stderr, "", sc)
 	var sink experiment.LPSink
 	var dumper *lpDumper
 	if *dumpLP != "" {

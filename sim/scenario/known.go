@@ -64,9 +64,10 @@ func KnownGPUTypes() []string { return append([]string(nil), knownGPUTypes...) }
 
 // checkNames refuses unknown model names and GPU types, and listed jobs
 // that ask for more GPUs than the cluster has. A generator's GPU-count mix
-// may make such jobs: they are reported unschedulable by the run (the
-// conformance suite makes them on purpose), since only some of its jobs
-// are concerned and which ones depends on the seed.
+// may make such jobs: they are a notice, not a problem (see Notices), and
+// the run reports them unschedulable (the conformance suite makes them on
+// purpose), since only some of its jobs are concerned and which ones
+// depends on the seed.
 func (sc *Scenario) checkNames() []schema.Problem {
 	var ps []schema.Problem
 	models := sc.modelVocabulary()
@@ -101,16 +102,9 @@ func (sc *Scenario) checkNames() []schema.Problem {
 // the cluster has (of the job's GPU type when it names one). Such a job
 // would never run, and the results would only say "39 of 40 finished".
 func (sc *Scenario) tooBig(path string, gpus int, gpuType string) []schema.Problem {
-	var total int64
-	for _, g := range sc.Cluster.Servers {
-		if g.Count < 1 || g.GPUs < 1 {
-			return nil // the cluster's own problem is reported; its size is unknown
-		}
-	}
-	for _, g := range sc.Cluster.Servers {
-		if gpuType == "" || strings.EqualFold(g.GPUType, gpuType) {
-			total = satAdd(total, satMul(int64(max(g.Count, 0)), int64(max(g.GPUs, 0))))
-		}
+	total, ok := sc.gpusOf(gpuType)
+	if !ok {
+		return nil // the cluster's own problem is reported; its size is unknown
 	}
 	if int64(gpus) <= total {
 		return nil

@@ -50,6 +50,8 @@ type Scenario struct {
 	genParams    any // the generator's decoded parameters
 	perfParams   any
 	policyParams []any
+	buildNotices []schema.Problem // notices from the dry build
+	notices      []schema.Problem // see Notices
 }
 
 // Workload is either an explicit job list or a generator.
@@ -131,6 +133,9 @@ func parse(data []byte, top, dry bool) (*Scenario, error) {
 	}
 	if len(ps) > 0 {
 		return nil, schema.Problems(schema.Truncate(ps, 0))
+	}
+	if top {
+		sc.notices = capNotices(append(sc.nameNotices(), sc.buildNotices...))
 	}
 	return &sc, nil
 }

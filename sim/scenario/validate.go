@@ -34,23 +34,31 @@ func (sc *Scenario) checkBuild(dry bool) []schema.Problem {
 	if err != nil {
 		return sc.dryBuild()
 	}
-	if ps, ok := dryBuilds.Load(key); ok {
-		return append([]schema.Problem(nil), ps.([]schema.Problem)...)
+	if v, ok := dryBuilds.Load(key); ok {
+		r := v.(dryResult)
+		sc.buildNotices = r.notices
+		return append([]schema.Problem(nil), r.problems...)
 	}
 	ps := sc.dryBuild()
 	if dryBuildCount.Add(1) > 64 { // a small cache: keystrokes in the page edit other fields
 		dryBuilds.Clear()
 		dryBuildCount.Store(0)
 	}
-	dryBuilds.Store(key, ps)
+	dryBuilds.Store(key, dryResult{ps, sc.buildNotices})
 	return ps
+}
+
+// dryResult is what a dry build found: problems, and notices for a valid
+// scenario (see Notices).
+type dryResult struct {
+	problems, notices []schema.Problem
 }
 
 // dryBuilds caches dry builds by what they depend on, so that checking
 // the same workload again (the page validates at every keystroke, a
 // sweep's variants share it) costs nothing.
 var (
-	dryBuilds     sync.Map // string -> []schema.Problem
+	dryBuilds     sync.Map // string -> dryResult
 	dryBuildCount atomic.Int64
 )
 
@@ -72,12 +80,15 @@ func (sc *Scenario) buildKey() (string, error) {
 }
 
 // dryBuild builds the first seed's inputs and checks the jobs against the
-// policies' own limits and requirements.
+// policies' own limits and requirements; it keeps the notices about the
+// jobs in sc.buildNotices.
 func (sc *Scenario) dryBuild() []schema.Problem {
-	in, err := sc.Build(sc.RunSeeds()[0])
+	seed := sc.RunSeeds()[0]
+	in, err := sc.Build(seed)
 	if err != nil {
 		return []schema.Problem{sc.buildProblem(err)}
 	}
+	sc.buildNotices = sc.oversizeNotice(in.Jobs, seed)
 	ps := sc.batchProblems(in.Jobs)
 	for i, p := range sc.Policies {
 		f, _ := policy.Lookup(p.Name)
