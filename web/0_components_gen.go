@@ -788,6 +788,11 @@ func (c *Field) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent.AppendChild(vgn)
 		vgn.AddAttrInterface("id", c.ErrID())
 		vgn.SetInnerHTML(c.Problem())
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
+		vgparent.AppendChild(vgn)
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "warn"}}}
+		vgparent.AppendChild(vgn)
+		vgn.SetInnerHTML(c.Notice())
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
 		vgparent.AppendChild(vgn)
 	}
@@ -2617,6 +2622,11 @@ func (c *JobsSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
 					vgparent.AppendChild(vgn)
 					vgn.SetInnerHTML(c.App.Ed.Problem("workload.generator.kind"))
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+					vgparent.AppendChild(vgn)
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "warn"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "notice-generator"}}}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(c.App.Ed.Notice("workload.generator"))
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 					vgparent.AppendChild(vgn)
 				}

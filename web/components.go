@@ -290,6 +290,9 @@ func (c *Field) Unit() string {
 // Problem is the field's problem in words.
 func (c *Field) Problem() string { return c.App.Ed.FieldProblem(c.F) }
 
+// Notice is the notice at the field (see app.Editor.Notices).
+func (c *Field) Notice() string { return c.App.Ed.Notice(c.F.Path) }
+
 // Widgets renders a form description: fields, tables and groups.
 type Widgets struct {
 	App *app.App

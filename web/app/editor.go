@@ -26,6 +26,11 @@ type Editor struct {
 	// Problems is the validator's verdict; empty means the scenario runs.
 	Problems []schema.Problem
 	byPath   map[string]string
+	// Notices are what a valid scenario's author should hear but what does
+	// not stop a run (scenario.Notices): shown beside their fields, Run
+	// stays enabled.
+	Notices  []schema.Problem
+	noticeAt map[string]string
 	sc       *scenario.Scenario
 	size     Size   // sc's size, when sc is set
 	compact  string // the document as compact JSON, what a run sends
@@ -92,6 +97,7 @@ func (e *Editor) changed() {
 	e.sc = nil
 	e.size = Size{}
 	e.Problems = nil
+	e.Notices = nil
 	if _, ok := e.Tree.(*doc.Object); !ok {
 		e.Problems = []schema.Problem{{Msg: "the scenario must be a JSON object"}}
 	} else if sc, err := scenario.Parse([]byte(e.compact)); err != nil {
@@ -104,20 +110,31 @@ func (e *Editor) changed() {
 	} else {
 		e.sc = sc
 		e.size = SizeOf(sc)
+		e.Notices = sc.Notices()
 		// What the page cannot simulate in a browser is refused here, at
 		// the field to change, before any run.
 		e.Problems = budgetProblems(e.size)
 	}
 	sort.SliceStable(e.Problems, func(a, b int) bool { return pathLess(e.Problems[a].Path, e.Problems[b].Path) })
-	e.byPath = map[string]string{}
-	for _, p := range e.Problems {
-		if old, dup := e.byPath[p.Path]; dup {
-			e.byPath[p.Path] = old + "; " + p.Msg
+	e.byPath = joinByPath(e.Problems)
+	e.noticeAt = joinByPath(e.Notices)
+}
+
+// joinByPath maps each path to its messages, joined.
+func joinByPath(ps []schema.Problem) map[string]string {
+	m := make(map[string]string, len(ps))
+	for _, p := range ps {
+		if old, dup := m[p.Path]; dup {
+			m[p.Path] = old + "; " + p.Msg
 		} else {
-			e.byPath[p.Path] = p.Msg
+			m[p.Path] = p.Msg
 		}
 	}
+	return m
 }
+
+// Notice returns the notice at path ("" if none).
+func (e *Editor) Notice(path string) string { return e.noticeAt[path] }
 
 // pathLess orders paths as they appear on the page, by section, then with
 // array indexes compared as numbers.
