@@ -2626,7 +2626,7 @@ func (c *JobsSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "warn"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "notice-generator"}}}
 					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.App.Ed.Notice("workload.generator"))
+					vgn.SetInnerHTML(c.GeneratorNotice())
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 					vgparent.AppendChild(vgn)
 				}

@@ -24,7 +24,7 @@ func TestNoticesBesideFields(t *testing.T) {
 	if runDisabled(page) {
 		t.Errorf("Run is disabled by notices: %v", a.Ed.Problems)
 	}
-	gen := regexp.MustCompile(`<div class="warn" id="notice-generator">makes (\d+) of 30 jobs \(seed 1\) bigger than the cluster, up to 8 GPUs where it has 4:`)
+	gen := regexp.MustCompile(`<div class="warn" id="notice-generator">This generator makes (\d+) of 30 jobs \(seed 1\) bigger than the cluster, up to 8 GPUs where it has 4:`)
 	if gen.FindStringSubmatch(page) == nil {
 		t.Errorf("no notice beside the generator: %v", a.Ed.Notices)
 	}

@@ -121,6 +121,14 @@ type JobsSection struct {
 }
 
 // Pressed is aria-pressed of a mode button.
+// GeneratorNotice is the generator's notice as a sentence of its own.
+func (c *JobsSection) GeneratorNotice() string {
+	if n := c.App.Ed.Notice("workload.generator"); n != "" {
+		return "This generator " + n + "."
+	}
+	return ""
+}
+
 func (c *JobsSection) Pressed(mode string) string { return boolString(c.App.Ed.WorkloadMode() == mode) }
 
 // PreviewExpanded is aria-expanded of the preview button.
