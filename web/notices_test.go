@@ -11,7 +11,7 @@ import (
 
 // TestNoticesBesideFields: a generator making jobs bigger than the
 // cluster and a short model name near a known one show as notices beside
-// their fields, in words, and Run stays enabled.
+// their fields, in words, and Run stays enabled; the results list them.
 func TestNoticesBesideFields(t *testing.T) {
 	b := apptest.New(t)
 	a := app.New(b)
@@ -32,4 +32,11 @@ func TestNoticesBesideFields(t *testing.T) {
 	if field.FindString(page) == "" {
 		t.Errorf("no notice beside the model field: %v", a.Ed.Notices)
 	}
+
+	// The results say why a job did not finish.
+	a.RunAndShow()
+	b.Pump(a, apptest.Done(a))
+	page = render(t, a)
+	mustContain(t, page, `<ul class="notices" id="results-notices"><li class="warn">Jobs › generator › model 1 › Model: &#34;bet&#34; is not a known model`,
+		`<li class="warn">The generator makes 1 of 30 jobs (seed 1) bigger than the cluster`, ">29 of 30</td>")
 }

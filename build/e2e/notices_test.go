@@ -15,7 +15,8 @@ import (
 // its field without blocking Run: a generator that makes jobs bigger than
 // the cluster (one 4-GPU server against the default mix's 8-GPU jobs) and
 // a short model name near a known one ("bet"); the notices pass axe-core
-// (the amber line's contrast) and the scenario still runs.
+// (the amber line's contrast) and the scenario still runs, its results
+// listing the notices beside "29 of 30" jobs done.
 func TestNotices(t *testing.T) {
 	src, err := os.ReadFile(axePath(t))
 	need(t, err == nil, "axe-core (run `make axe`)")
@@ -50,6 +51,9 @@ func TestNotices(t *testing.T) {
 
 	p.click("run")
 	p.wait(`!document.getElementById("cancel") && !!document.getElementById("metrics")`, statusJS, 60*time.Second)
+	p.wait(`(document.getElementById("results-notices") || {textContent: ""}).textContent.includes("The generator makes 1 of 30 jobs")`,
+		`(document.getElementById("results-notices") || {textContent: "no notices in the results"}).textContent + " | " + `+statusJS, 10*time.Second)
+	p.shot("notices-results", 1280, 800)
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(e, "\n"))
 	}

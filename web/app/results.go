@@ -64,6 +64,8 @@ type Results struct {
 	// Edited is set when the run's scenario is a changed built-in one;
 	// Title and Description then say so (see markEdited).
 	Edited bool
+	// Notices are the scenario's notices, in words (see resultNotices).
+	Notices []string
 }
 
 // policyResult decodes a worker's result for one policy.
@@ -139,6 +141,7 @@ func (a *App) finishResults(r *Run) {
 	if original, edited := editedFrom(r.Doc); edited {
 		res.markEdited(sc, original)
 	}
+	res.Notices = resultNotices(sc)
 	for _, p := range r.Parts {
 		res.Policies = append(res.Policies, p.Result)
 	}
