@@ -129,8 +129,7 @@ type RunRequest struct {
 	Quick    bool            `json:"quick,omitempty"`  // a study's quick version
 }
 
-// run answers exactly what `schedlab run --format json` prints, or, when
-// a run fails, 422 with the runs' errors.
+// run answers exactly what `schedlab run --format json` prints.
 func (h *Handler) run(ctx context.Context, body []byte) (any, *Error) {
 	var req RunRequest
 	if e := decode(body, &req); e != nil {
@@ -174,9 +173,8 @@ func (h *Handler) run(ctx context.Context, body []byte) (any, *Error) {
 	if err != nil {
 		return nil, runError(ctx, err)
 	}
-	if failed := oc.Failed(); len(failed) > 0 {
-		return nil, failedRuns(failed)
-	}
+	// Runs that stopped with an error (a saturated load, a job that never
+	// fits) are in the output with their errors, as the CLI prints them.
 	return oc.Output(), nil
 }
 
@@ -186,16 +184,6 @@ func runError(ctx context.Context, err error) *Error {
 		return &Error{Status: http.StatusServiceUnavailable, Msg: "the request took longer than this server allows and was stopped: " + err.Error()}
 	}
 	return &Error{Status: http.StatusUnprocessableEntity, Field: "scenario", Msg: err.Error()}
-}
-
-// failedRuns is the answer when runs stopped with an error (an engine
-// budget, a job that never fits): 422 with each run's error.
-func failedRuns(failed []*experiment.Run) *Error {
-	e := &Error{Status: http.StatusUnprocessableEntity, Field: "scenario", Msg: fmt.Sprintf("%d run(s) failed", len(failed))}
-	for _, r := range failed {
-		e.Problems = append(e.Problems, schema.Problem{Msg: fmt.Sprintf("%s (seed %d): %v", r.Policy, r.Seed, r.Err)})
-	}
-	return e
 }
 
 // PointRequest is the body of POST /v1/sweep-point: one sweep value

@@ -233,8 +233,12 @@ func sweepMetric(sc *scenario.Scenario) (metric, group string) {
 
 // WriteText writes the study as a plain-text report: the paper's numbers
 // beside ours, the sweep, and a verdict per check.
-func (st *Study) WriteText(w io.Writer) {
-	out := st.Output()
+func (st *Study) WriteText(w io.Writer) { st.WriteOutputText(w, st.Output()) }
+
+// WriteOutputText writes out, the study's output, as WriteText does; a
+// study assembled from remote points passes its output with the runs the
+// servers sent back.
+func (st *Study) WriteOutputText(w io.Writer, out StudyOutput) {
 	mode := ""
 	if out.Quick {
 		mode = " (quick mode: fewer seeds, values and jobs)"

@@ -382,3 +382,25 @@ func testRoutes(t *testing.T, base string) {
 	status, body = Do(t, http.MethodPost, base+"/v1/health", []byte("{}"))
 	want(t, "POST /v1/health", status, 405, body)
 }
+
+// RemoteMatchesLocal runs the built-in study name through api.RunRemote
+// on the servers at urls and checks that its JSON output is the local
+// run's, byte for byte.
+func RemoteMatchesLocal(t *testing.T, urls []string, name string, quick bool, parallel int) {
+	t.Helper()
+	data, _ := scenarios.Read(name)
+	sc, err := scenario.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := experiment.RunStudy(context.Background(), sc, experiment.StudyOptions{Quick: quick, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOut := cliJSON(t, st.Output())
+	_, out, err := api.RunRemote(context.Background(), sc, quick, api.RemoteOptions{URLs: urls, Parallel: parallel, Client: Client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, fmt.Sprintf("%s (quick %v) run remotely", name, quick), cliJSON(t, out), wantOut)
+}
