@@ -104,31 +104,17 @@ func BuildArgs(out string) []string {
 	return []string{"build", "-tags", "noplot", "-trimpath", "-ldflags=-s -w", "-o", out, "."}
 }
 
-// config is workerd's configuration: the bundle's modules as one worker
-// on one HTTP socket (its address is given on the command line).
-const config = `using Workerd = import "/workerd/workerd.capnp";
-
-const config :Workerd.Config = (
-  services = [ (name = "main", worker = .schedlab) ],
-  sockets = [ (name = "http", address = "127.0.0.1:8787", http = (), service = "main") ],
-);
-
-const schedlab :Workerd.Worker = (
-  modules = [
-    (name = "worker.mjs", esModule = embed "worker.mjs"),
-    (name = "runtime.mjs", esModule = embed "runtime.mjs"),
-    (name = "wasm_exec.js", esModule = embed "wasm_exec.js"),
-    (name = "app.wasm", wasm = embed "app.wasm"),
-  ],
-  compatibilityDate = "2025-06-01",
-);
-`
-
 // startWorkerd serves dir's bundle on a free loopback port and waits
 // until it answers.
 func startWorkerd(t testing.TB, bin, dir string) (base string, stop func()) {
+	// config.capnp (beside this file) runs the bundle's modules as one
+	// worker on one HTTP socket, whose address the command line sets.
+	config, err := os.ReadFile("config.capnp")
+	if err != nil {
+		t.Fatal(err)
+	}
 	conf := filepath.Join(dir, "config.capnp")
-	if err := os.WriteFile(conf, []byte(config), 0o644); err != nil {
+	if err := os.WriteFile(conf, config, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	addr := freePort(t)
