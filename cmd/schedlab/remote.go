@@ -22,15 +22,10 @@ func runRemote(sc *scenario.Scenario, quick bool, format, urls string, parallel 
 		fmt.Fprintln(stderr, "schedlab: --parallel must be at least 1")
 		return exitInvalid
 	}
-	var list []string
-	for u := range strings.SplitSeq(urls, ",") {
-		if u = strings.TrimSpace(u); u != "" {
-			if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
-				fmt.Fprintf(stderr, "schedlab: --remote: %q is not an http:// or https:// URL\n", u)
-				return exitInvalid
-			}
-			list = append(list, u)
-		}
+	list, err := remoteURLs(urls)
+	if err != nil {
+		fmt.Fprintln(stderr, "schedlab:", err)
+		return exitInvalid
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -61,4 +56,21 @@ func runRemote(sc *scenario.Scenario, quick bool, format, urls string, parallel 
 		}
 	}
 	return exitOK
+}
+
+// remoteURLs reads --remote: http(s) URLs separated by commas.
+func remoteURLs(arg string) ([]string, error) {
+	var list []string
+	for u := range strings.SplitSeq(arg, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+				return nil, fmt.Errorf("--remote: %q is not an http:// or https:// URL", u)
+			}
+			list = append(list, u)
+		}
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("--remote: give at least one server URL")
+	}
+	return list, nil
 }

@@ -76,3 +76,25 @@ func TestRunRemote(t *testing.T) {
 		t.Errorf("a bad URL: exit %d, %s", code, errOut.String())
 	}
 }
+
+// TestReproduceRemote: reproduce with --remote writes the same report and
+// figures as a local reproduce.
+func TestReproduceRemote(t *testing.T) {
+	srv := httptest.NewServer(api.New(api.Options{}))
+	defer srv.Close()
+	dirs := []string{t.TempDir(), t.TempDir()}
+	for i, extra := range [][]string{nil, {"--remote", srv.URL, "--parallel", "2"}} {
+		var out, errOut bytes.Buffer
+		args := append([]string{"reproduce", "--figure", "sjf-bsbf-fig6a", "--quick", "--formats", "svg", "--out", dirs[i]}, extra...)
+		if code := dispatch(args, &out, &errOut); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+	}
+	for _, f := range []string{"report.json", "report.md", "figures/sjf-bsbf-fig6a.svg"} {
+		a, errA := os.ReadFile(filepath.Join(dirs[0], f))
+		b, errB := os.ReadFile(filepath.Join(dirs[1], f))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between the local and the remote reproduce (%v, %v)", f, errA, errB)
+		}
+	}
+}
