@@ -40,6 +40,7 @@ func TestRemoteMatchesLocal(t *testing.T) {
 		quick bool
 	}{{"load-sweep", false}, {"sjf-bsbf-fig6a", true}, {"sjf-bsbf-table2", true}} {
 		t.Run(c.name, func(t *testing.T) { apitest.RemoteMatchesLocal(t, urls, c.name, c.quick, 3) })
+		t.Run(c.name+"/whole", func(t *testing.T) { apitest.RemoteWholeMatchesLocal(t, urls, c.name, c.quick, 3) })
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/results"
+	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
 )
 
@@ -194,6 +195,10 @@ type PointRequest struct {
 	X        *float64        `json:"x,omitempty"`
 	Seed     uint64          `json:"seed"`
 	Quick    bool            `json:"quick,omitempty"`
+	// Policy, if set, runs only this policy (its index), when the
+	// study's metrics never compare one policy's runs with another's
+	// (experiment.SplitsByPolicy).
+	Policy *int `json:"policy,omitempty"`
 }
 
 // PointResponse is one point and seed of a study: the values its checks
@@ -232,14 +237,32 @@ func (h *Handler) sweepPoint(ctx context.Context, body []byte) (any, *Error) {
 	if req.Seed == 0 {
 		return nil, &Error{Status: http.StatusBadRequest, Field: "seed", Msg: "required: the seed to run (a positive whole number)"}
 	}
-	if e := h.checkLimits(form, int64(len(form.Policies))); e != nil {
+	policy, runs := -1, int64(len(form.Policies))
+	if req.Policy != nil {
+		if e := checkPolicy(form, *req.Policy); e != nil {
+			return nil, e
+		}
+		policy, runs = *req.Policy, 1
+	}
+	if e := h.checkLimits(form, runs); e != nil {
 		return nil, e
 	}
-	vals, runs, err := experiment.RunSplitPoint(ctx, form, x, req.Seed)
+	vals, out, err := experiment.RunSplitPoint(ctx, form, x, req.Seed, policy)
 	if err != nil {
 		return nil, runError(ctx, err)
 	}
-	return PointResponse{Values: vals, Runs: runs}, nil
+	return PointResponse{Values: vals, Runs: out}, nil
+}
+
+// checkPolicy checks a sweep point's policy index.
+func checkPolicy(form *scenario.Scenario, i int) *Error {
+	if i < 0 || i >= len(form.Policies) {
+		return &Error{Status: http.StatusBadRequest, Field: "policy", Msg: fmt.Sprintf("%d is not a policy index; the scenario has %d policies", i, len(form.Policies))}
+	}
+	if !experiment.SplitsByPolicy(form) {
+		return &Error{Status: http.StatusBadRequest, Field: "policy", Msg: "this study's metrics compare its policies' runs, so a point runs every policy; leave policy out"}
+	}
+	return nil
 }
 
 // pickX checks the requested sweep value against the plan's.

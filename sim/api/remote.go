@@ -24,6 +24,11 @@ type RemoteOptions struct {
 	Retries  int           // further tries of a point after a failure (default 3)
 	Timeout  time.Duration // per request (default 10 minutes)
 	Client   *http.Client  // default: a plain client
+	// WholePoints sends every policy of a point in one request; by
+	// default each policy goes alone when the study allows it
+	// (experiment.SplitsByPolicy): smaller requests, within a Worker's
+	// CPU and memory limits, and more of them to spread.
+	WholePoints bool
 	// Progress, if set, is called after each point with the count done.
 	Progress func(done, total int)
 }
@@ -45,18 +50,29 @@ func RunRemote(ctx context.Context, sc *scenario.Scenario, quick bool, o RemoteO
 	}
 	seeds, xs := PlanPoints(form)
 	type task struct {
-		x    *float64
-		seed uint64
+		x      *float64
+		seed   uint64
+		policy *int
 	}
+	policies := []*int{nil}
+	if !o.WholePoints && experiment.SplitsByPolicy(form) {
+		policies = policies[:0]
+		for i := range form.Policies {
+			policies = append(policies, &i)
+		}
+	}
+	// In RunStudy's order of runs: points, then seeds, then policies.
 	var tasks []task
 	for _, x := range xs {
 		for _, seed := range seeds {
-			t := task{seed: seed}
-			if !isNaN(x) {
-				x := x
-				t.x = &x
+			for _, pol := range policies {
+				t := task{seed: seed, policy: pol}
+				if !isNaN(x) {
+					x := x
+					t.x = &x
+				}
+				tasks = append(tasks, t)
 			}
-			tasks = append(tasks, t)
 		}
 	}
 	answers := make([]*PointResponse, len(tasks))
@@ -77,7 +93,7 @@ func RunRemote(ctx context.Context, sc *scenario.Scenario, quick bool, o RemoteO
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			req := PointRequest{Scenario: sc.Document(), X: t.x, Seed: t.seed, Quick: quick}
+			req := PointRequest{Scenario: sc.Document(), X: t.x, Seed: t.seed, Quick: quick, Policy: t.policy}
 			answers[k], errs[k] = c.point(ctx, k, req)
 			if errs[k] != nil {
 				cancel() // one point failing for good fails the study
@@ -93,7 +109,7 @@ func RunRemote(ctx context.Context, sc *scenario.Scenario, quick bool, o RemoteO
 	wg.Wait()
 	for k, err := range errs {
 		if err != nil {
-			return nil, experiment.StudyOutput{}, fmt.Errorf("point %s seed %d: %w", xLabel(tasks[k].x), tasks[k].seed, err)
+			return nil, experiment.StudyOutput{}, fmt.Errorf("point %s seed %d%s: %w", xLabel(tasks[k].x), tasks[k].seed, policyLabel(form, tasks[k].policy), err)
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -117,6 +133,13 @@ func xLabel(x *float64) string {
 		return "(no sweep)"
 	}
 	return fmt.Sprintf("x=%g", *x)
+}
+
+func policyLabel(sc *scenario.Scenario, i *int) string {
+	if i == nil {
+		return ""
+	}
+	return " policy " + sc.PolicyLabel(*i)
 }
 
 type remoteClient struct {

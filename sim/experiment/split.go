@@ -62,11 +62,11 @@ func RunSplitPart(ctx context.Context, sc *scenario.Scenario, x float64, seed ui
 	return vals, err
 }
 
-// RunSplitPoint runs every policy of sc at sweep value x and one seed, as
-// RunSplitPart does, and also returns the runs' summaries as a whole
-// study's output lists them: what a remote sweep point sends back.
-func RunSplitPoint(ctx context.Context, sc *scenario.Scenario, x float64, seed uint64) (*results.StudyValues, []StudyRunOutput, error) {
-	vals, st, err := runSplit(ctx, sc, x, seed, -1, nil)
+// RunSplitPoint runs sc at sweep value x and one seed, as RunSplitPart
+// does, and also returns the runs' summaries as a whole study's output
+// lists them: what a remote sweep point sends back.
+func RunSplitPoint(ctx context.Context, sc *scenario.Scenario, x float64, seed uint64, policy int) (*results.StudyValues, []StudyRunOutput, error) {
+	vals, st, err := runSplit(ctx, sc, x, seed, policy, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -279,7 +279,7 @@ func testSweepPoint(t *testing.T, base string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vals, runs, err := experiment.RunSplitPoint(context.Background(), form, 14, 1)
+	vals, runs, err := experiment.RunSplitPoint(context.Background(), form, 14, 1, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,6 +298,12 @@ func testSweepPoint(t *testing.T, base string) {
 	}
 	status, body = post(t, base+"/v1/sweep-point", map[string]any{"scenario": "tiny", "seed": 1})
 	want(t, "sweep-point of a plain scenario", status, 400, body)
+	// One policy alone, where the study's metrics compare policies: refused.
+	status, body = post(t, base+"/v1/sweep-point", map[string]any{"scenario": "gavel-fig10-ftf-multi", "quick": true, "x": 0.2, "seed": 1, "policy": 0})
+	want(t, "sweep-point of one policy of a study that compares them", status, 400, body)
+	if e := errorOf(t, body); e.Field != "policy" {
+		t.Errorf("policy alone: field %q, want policy", e.Field)
+	}
 }
 
 func testMalformed(t *testing.T, base string) {
@@ -388,6 +394,18 @@ func testRoutes(t *testing.T, base string) {
 // run's, byte for byte.
 func RemoteMatchesLocal(t *testing.T, urls []string, name string, quick bool, parallel int) {
 	t.Helper()
+	remoteMatchesLocal(t, urls, name, quick, api.RemoteOptions{URLs: urls, Parallel: parallel, Client: Client})
+}
+
+// RemoteWholeMatchesLocal is RemoteMatchesLocal with every policy of a
+// point in one request.
+func RemoteWholeMatchesLocal(t *testing.T, urls []string, name string, quick bool, parallel int) {
+	t.Helper()
+	remoteMatchesLocal(t, urls, name, quick, api.RemoteOptions{URLs: urls, Parallel: parallel, Client: Client, WholePoints: true})
+}
+
+func remoteMatchesLocal(t *testing.T, urls []string, name string, quick bool, o api.RemoteOptions) {
+	t.Helper()
 	data, _ := scenarios.Read(name)
 	sc, err := scenario.Parse(data)
 	if err != nil {
@@ -398,7 +416,7 @@ func RemoteMatchesLocal(t *testing.T, urls []string, name string, quick bool, pa
 		t.Fatal(err)
 	}
 	wantOut := cliJSON(t, st.Output())
-	_, out, err := api.RunRemote(context.Background(), sc, quick, api.RemoteOptions{URLs: urls, Parallel: parallel, Client: Client})
+	_, out, err := api.RunRemote(context.Background(), sc, quick, o)
 	if err != nil {
 		t.Fatal(err)
 	}
