@@ -7,11 +7,19 @@
 package main
 
 import (
+	"runtime/debug"
+
 	"github.com/schedlab/schedlab/sim/api"
 	"github.com/syumai/workers"
 )
 
+// memoryLimit keeps Go's heap (and so the instance's linear memory, which
+// never shrinks) well under a Worker's 128 MB: the collector runs more
+// often instead of letting the heap double between collections.
+const memoryLimit = 80 << 20
+
 func main() {
+	debug.SetMemoryLimit(memoryLimit)
 	// WebAssembly has one thread: runs of a request go one at a time.
 	// Workers limit CPU time per request themselves.
 	workers.Serve(api.New(api.Options{Workers: 1}))
