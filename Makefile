@@ -10,7 +10,7 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ADDR    ?= localhost:8080
 
-.PHONY: all run site generate test test-native test-race test-wasm test-e2e bench chromium need-chromium vet clean reproduce axe
+.PHONY: all run site edge edge-run generate test test-native test-race test-wasm test-e2e bench chromium need-chromium vet clean reproduce axe
 
 all: site
 
@@ -38,9 +38,28 @@ vet:
 	$(WASMENV) $(GO) vet ./...
 	$(GO) tool staticcheck ./...
 
+# The JSON API on Cloudflare Workers (wasm/edge, docs/api.md): app.wasm
+# without plots, the runtime files of syumai/workers and workerd's and
+# wrangler's configuration, into build/edge; edge-run serves it in workerd
+# from npm (the version wasm/edge's test pins, in the user's cache).
+EDGE := build/edge
+WORKERD_VERSION := 1.20261117.1
+WORKERD := $(HOME)/.cache/schedlab/workerd-$(WORKERD_VERSION)/node_modules/.bin/workerd
+edge:
+	mkdir -p $(EDGE)
+	$(GO) tool workers-assets-gen -mode=go -o $(EDGE)
+	cd wasm/edge && $(WASMENV) $(GO) build -tags noplot -trimpath -ldflags="-s -w" -o $(abspath $(EDGE))/app.wasm .
+	cp wasm/edge/config.capnp wasm/edge/wrangler.toml $(EDGE)/
+	@echo "$(EDGE)/app.wasm: $$(wc -c < $(EDGE)/app.wasm) bytes, $$(gzip -6 -c $(EDGE)/app.wasm | wc -c) gzipped (Cloudflare's free plan: 3 MB)"
+
+edge-run: edge
+	@test -x $(WORKERD) || npm install --no-audit --no-fund --prefix $(HOME)/.cache/schedlab/workerd-$(WORKERD_VERSION) workerd@$(WORKERD_VERSION)
+	@echo "the API in workerd at http://localhost:8787/v1/health (Ctrl-C stops)"
+	$(WORKERD) serve $(EDGE)/config.capnp
+
 # Everything but the browser tests, which test-e2e runs against the site.
 test-native:
-	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v /build/e2e)
+	SCHEDLAB_REQUIRE_EDGE=1 $(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v /build/e2e)
 
 # The race detector over the engine, the experiment runner (its worker
 # pool runs policies concurrently), the conformance check and the

@@ -8,6 +8,7 @@
 //	schedlab validate FILE...          check scenario files
 //	schedlab gavel-fig12 [flags]       time Gavel's policies (Figure 12)
 //	schedlab reproduce [flags]         every paper figure, with verdicts
+//	schedlab serve [--addr A]          the site and the JSON API
 package main
 
 import (
@@ -29,6 +30,7 @@ Usage:
   schedlab gavel-fig12 [--out DIR]    time Gavel's policy computations against active jobs (Figure 12, log-log)
   schedlab reproduce [flags]          run every paper figure (--paper P, --figure F, --quick, --seeds N,
                                       --out DIR, --parallel N): figures with the papers' values and a report
+  schedlab serve [--addr A] [--dir D] the built site and the JSON API (/v1/…) on one address
 
 Run "schedlab run -h" for the flags of run.
 `
@@ -66,6 +68,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdGavelFig12(args[1:], stdout, stderr)
 	case "reproduce":
 		return cmdReproduce(args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim/api"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/experiment/reproduce"
 	"github.com/schedlab/schedlab/sim/plot"
@@ -32,12 +33,13 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	quick := fs.Bool("quick", false, "run the quick version of each figure (fewer seeds, sweep values and jobs)")
 	seeds := fs.Int("seeds", 0, "run this many seeds per point instead of the scenarios' own (the first N of their seeds, then the next numbers)")
 	out := fs.String("out", "reproduction-out", "write report.json, report.md and figures/ into this directory")
-	parallel := fs.Int("parallel", runtime.NumCPU(), "runs in parallel")
+	parallel := fs.Int("parallel", runtime.NumCPU(), "runs in parallel (with --remote: sweep points in flight)")
+	remote := fs.String("remote", "", "run the figures' sweep points on these API servers (comma-separated URLs, see schedlab serve)")
 	markdown := fs.String("markdown", "", "also write the Markdown report to this file, its image links relative to it")
 	formats := fs.String("formats", "svg,png", "figure formats: svg, png or both")
 	fonts := fs.Bool("embed-fonts", false, "embed the fonts in the SVGs (exact in any browser, about 0.5 MB more each)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schedlab reproduce [--paper P] [--figure F] [--quick] [--seeds N] [--out DIR] [--parallel N] [--markdown FILE] [--formats svg,png]")
+		fmt.Fprintln(stderr, "usage: schedlab reproduce [--paper P] [--figure F] [--quick] [--seeds N] [--out DIR] [--parallel N] [--markdown FILE] [--formats svg,png] [--remote URL,URL]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -66,6 +68,14 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	r := &reproducer{out: *out, quick: *quick, workers: *parallel, svg: svg, png: png,
 		plot: plot.Options{EmbedFonts: *fonts}, stderr: stderr}
+	if *remote != "" {
+		urls, err := remoteURLs(*remote)
+		if err != nil {
+			fmt.Fprintln(stderr, "schedlab reproduce:", err)
+			return exitInvalid
+		}
+		r.remote = &api.RemoteOptions{URLs: urls, Parallel: *parallel}
+	}
 	done, failed, err := r.run(ctx, entries)
 	if err != nil {
 		fmt.Fprintln(stderr, "schedlab reproduce:", err)
@@ -159,6 +169,7 @@ type reproducer struct {
 	frac         []float64 // the current figure's runs, fraction done
 	name         string
 	last         time.Time
+	remote       *api.RemoteOptions // run sweep points on these servers
 }
 
 func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]reproduce.Done, int, error) {
@@ -181,13 +192,11 @@ func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]repr
 		r.mu.Lock()
 		r.frac, r.name = make([]float64, counts[i]), e.Scenario.Name
 		r.mu.Unlock()
-		st, err := experiment.RunStudy(ctx, e.Scenario, experiment.StudyOptions{Quick: r.quick, Workers: r.workers, Progress: r.update})
+		st, nfailed, err := r.study(ctx, e.Scenario)
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %w", e.Scenario.Name, err)
 		}
-		for _, p := range st.Points {
-			failed += len(p.Report.Failed())
-		}
+		failed += nfailed
 		files, err := r.draw(st)
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %w", e.Scenario.Name, err)
@@ -201,6 +210,32 @@ func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]repr
 		fmt.Fprintf(r.stderr, "%s: %s done in %.1f s (%d runs); %s\n", e.Paper, e.Scenario.Name, time.Since(t0).Seconds(), counts[i], r.estimate())
 	}
 	return done, failed, nil
+}
+
+// study runs one figure's study here, or its sweep points on the
+// --remote servers, and counts its failed runs.
+func (r *reproducer) study(ctx context.Context, sc *scenario.Scenario) (*experiment.Study, int, error) {
+	failed := 0
+	if r.remote != nil {
+		st, out, err := api.RunRemote(ctx, sc, r.quick, *r.remote)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, run := range out.Runs {
+			if run.Error != "" {
+				failed++
+			}
+		}
+		return st, failed, nil
+	}
+	st, err := experiment.RunStudy(ctx, sc, experiment.StudyOptions{Quick: r.quick, Workers: r.workers, Progress: r.update})
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, p := range st.Points {
+		failed += len(p.Report.Failed())
+	}
+	return st, failed, nil
 }
 
 // update records a run's progress and prints a status line at most every

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schedlab/schedlab/sim/api"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/plot"
 	"github.com/schedlab/schedlab/sim/results"
@@ -31,9 +32,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	paranoid := fs.Bool("paranoid", false, "check every engine invariant after each event (slow)")
 	quick := fs.Bool("quick", false, "paper scenarios: run the quick version (fewer seeds, sweep values and jobs)")
 	dumpLP := fs.String("dump-lp", "", "write every linear program a policy solves into this directory as POLICY-sSEED[-xSWEEP]-N.mps")
+	remote := fs.String("remote", "", "a study: run its sweep points on these API servers (comma-separated URLs, see schedlab serve) instead of here")
+	parallel := fs.Int("parallel", 4, "with --remote: sweep points in flight at once")
 	policies := fs.String("policies", "", "run these registered policies (comma-separated, default parameters) instead of the scenario's own; a paper scenario's reference numbers and checks are dropped")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B]")
+		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B] [--remote URL,URL --parallel N]")
 		fs.PrintDefaults()
 	}
 	// Accept flags before or after the scenario argument.
@@ -82,7 +85,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			}
 		}()
 	}
-	if sc.Sweep != nil || sc.Reference != nil || len(sc.Checks) > 0 {
+	if api.IsStudy(sc) {
+		if *remote != "" {
+			return runRemote(sc, *quick, *format, *remote, *parallel, stdout, stderr)
+		}
 		return runStudy(sc, *quick, *format, *out, *workers, *paranoid, sink, stdout, stderr)
 	}
 	seeds := []uint64{sc.RunSeeds()[0]}
@@ -103,9 +109,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep.Output(seeds[0])); err != nil {
+		if err := writeJSON(stdout, rep.Output(seeds[0])); err != nil {
 			fmt.Fprintln(stderr, "schedlab:", err)
 			return exitFailed
 		}
@@ -211,6 +215,17 @@ func writeFigures(figs []experiment.NamedFigure, dir string) error {
 		}
 	}
 	return nil
+}
+
+// writeJSON prints v as every --format json output is printed (the API
+// answers with the same bytes).
+func writeJSON(w io.Writer, v any) error {
+	data, err := api.MarshalJSON(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
 }
 
 func writeFile(path string, write func(io.Writer) error) error {

@@ -28,9 +28,7 @@ func runStudy(sc *scenario.Scenario, quick bool, format, out string, workers int
 		return exitFailed
 	}
 	if format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(st.Output()); err != nil {
+		if err := writeJSON(stdout, st.Output()); err != nil {
 			fmt.Fprintln(stderr, "schedlab:", err)
 			return exitFailed
 		}

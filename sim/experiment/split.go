@@ -58,11 +58,27 @@ func SplitsByPolicy(sc *scenario.Scenario) bool {
 // SplitsByPolicy), and returns the values of the quantities the study's
 // checks may ask for.
 func RunSplitPart(ctx context.Context, sc *scenario.Scenario, x float64, seed uint64, policy int, progress func(Progress)) (*results.StudyValues, error) {
+	vals, _, err := runSplit(ctx, sc, x, seed, policy, progress)
+	return vals, err
+}
+
+// RunSplitPoint runs sc at sweep value x and one seed, as RunSplitPart
+// does, and also returns the runs' summaries as a whole study's output
+// lists them: what a remote sweep point sends back.
+func RunSplitPoint(ctx context.Context, sc *scenario.Scenario, x float64, seed uint64, policy int) (*results.StudyValues, []StudyRunOutput, error) {
+	vals, st, err := runSplit(ctx, sc, x, seed, policy, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return vals, st.runOutputs(), nil
+}
+
+func runSplit(ctx context.Context, sc *scenario.Scenario, x float64, seed uint64, policy int, progress func(Progress)) (*results.StudyValues, *Study, error) {
 	one := *sc
 	if policy >= 0 {
 		p, err := sc.WithPolicy(policy)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		one = *p
 	}
@@ -72,7 +88,7 @@ func RunSplitPart(ctx context.Context, sc *scenario.Scenario, x float64, seed ui
 	}
 	st, err := RunStudy(ctx, &one, StudyOptions{Quick: true, Workers: 1, Progress: progress})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p := st.Points[0]
 	out := &results.StudyValues{X: p.X, Swept: p.Swept, Seed: seed, Values: []results.QuantityValue{}}
@@ -102,7 +118,7 @@ func RunSplitPart(ctx context.Context, sc *scenario.Scenario, x float64, seed ui
 			}
 		}
 	}
-	return out, nil
+	return out, st, nil
 }
 
 // splitQuantities are the metrics and groups a split study computes.

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/metrics"
-	"github.com/schedlab/schedlab/sim/plot"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
 
@@ -86,6 +85,13 @@ func (st *Study) Output() StudyOutput {
 		}
 	}
 	out.Summary = summarize(out.Checks)
+	out.Runs = st.runOutputs()
+	return out
+}
+
+// runOutputs are the summaries of every run, point by point.
+func (st *Study) runOutputs() []StudyRunOutput {
+	var runs []StudyRunOutput
 	for _, p := range st.Points {
 		for _, r := range p.Report.Runs {
 			ro := StudyRunOutput{Policy: r.Policy, Seed: r.Seed, Saturated: r.Saturated, Metrics: r.Summary}
@@ -99,10 +105,10 @@ func (st *Study) Output() StudyOutput {
 			if r.Err != nil {
 				ro.Error = r.Err.Error()
 			}
-			out.Runs = append(out.Runs, ro)
+			runs = append(runs, ro)
 		}
 	}
-	return out
+	return runs
 }
 
 // summarize counts verdicts, calibrated ones apart.
@@ -227,8 +233,12 @@ func sweepMetric(sc *scenario.Scenario) (metric, group string) {
 
 // WriteText writes the study as a plain-text report: the paper's numbers
 // beside ours, the sweep, and a verdict per check.
-func (st *Study) WriteText(w io.Writer) {
-	out := st.Output()
+func (st *Study) WriteText(w io.Writer) { st.WriteOutputText(w, st.Output()) }
+
+// WriteOutputText writes out, the study's output, as WriteText does; a
+// study assembled from remote points passes its output with the runs the
+// servers sent back.
+func (st *Study) WriteOutputText(w io.Writer, out StudyOutput) {
 	mode := ""
 	if out.Quick {
 		mode = " (quick mode: fewer seeds, values and jobs)"
@@ -329,66 +339,6 @@ func oursText(r ReferenceRow) string {
 		return num3(*r.Ours) + "±" + num3(*r.OursSD)
 	}
 	return num3(*r.Ours)
-}
-
-// SweepFigure draws the sweep metric against the swept value, one line per
-// policy, with the paper's numbers as dashed lines.
-func (st *Study) SweepFigure(o plot.Options) (*NamedFigure, error) {
-	sc := st.Scenario
-	if sc.Sweep == nil {
-		return nil, nil
-	}
-	out := st.Output()
-	var series []plot.Series
-	color := map[string]int{} // a paper's line takes its policy's colour
-	for i, s := range out.Series {
-		color[s.Policy] = i + 1
-		ps := plot.Series{Name: s.Policy, Color: i + 1}
-		for i, m := range s.Mean {
-			if m != nil {
-				ps.X, ps.Y = append(ps.X, s.X[i]), append(ps.Y, *m)
-			}
-		}
-		if len(ps.X) > 0 {
-			series = append(series, ps)
-		}
-	}
-	metric, group := sweepMetric(sc)
-	if sc.Reference != nil && len(sc.Sweep.Ratios) == 0 {
-		paper := map[string]*plot.Series{}
-		var order []string
-		for _, v := range sc.Reference.Values {
-			g := v.Group
-			if g == "" {
-				g = "all"
-			}
-			if v.Metric != metric || g != group || v.X == nil {
-				continue
-			}
-			if paper[v.Policy] == nil {
-				paper[v.Policy] = &plot.Series{Name: "paper: " + v.Policy, Color: color[v.Policy], Dashed: true}
-				order = append(order, v.Policy)
-			}
-			paper[v.Policy].X = append(paper[v.Policy].X, *v.X)
-			paper[v.Policy].Y = append(paper[v.Policy].Y, v.Value)
-		}
-		for _, p := range order {
-			series = append(series, *paper[p])
-		}
-	}
-	if len(series) == 0 {
-		return nil, fmt.Errorf("every run saturated; nothing to plot")
-	}
-	xlabel, ylabel := st.AxisLabels()
-	title := sc.Title
-	if title == "" {
-		title = sc.Name
-	}
-	f, err := plot.Lines(title, xlabel, ylabel, series, o)
-	if err != nil {
-		return nil, err
-	}
-	return &NamedFigure{Name: "sweep", Title: title, Figure: f}, nil
 }
 
 // AxisLabels are the sweep figure's axis titles: the swept value with its

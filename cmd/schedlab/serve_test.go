@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/api"
+)
+
+// TestServe: one address serves the site (its gzip copy where accepted)
+// and the API.
+func TestServe(t *testing.T) {
+	dir := t.TempDir()
+	page := []byte("<!doctype html><title>schedlab</title>")
+	os.WriteFile(filepath.Join(dir, "index.html"), page, 0o644)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(page)
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "index.html.gz"), gz.Bytes(), 0o644)
+	h, site := serveHandler(dir, api.Options{})
+	if !site {
+		t.Fatal("the site was not found")
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	req, _ := http.NewRequest("GET", srv.URL+"/", nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(body, gz.Bytes()) {
+		t.Errorf("GET / with gzip: encoding %q, %d bytes", resp.Header.Get("Content-Encoding"), len(body))
+	}
+	resp, err = http.Get(srv.URL + "/v1/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"status": "ok"`) {
+		t.Errorf("GET /v1/health: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestRunRemote: `schedlab run STUDY --remote URL --format json` prints
+// what the local run prints, byte for byte, and the text report too.
+func TestRunRemote(t *testing.T) {
+	srv := httptest.NewServer(api.New(api.Options{}))
+	defer srv.Close()
+	for _, format := range []string{"json", "table"} {
+		var local, remote, errOut bytes.Buffer
+		if code := dispatch([]string{"run", "sjf-bsbf-fig6a", "--quick", "--format", format}, &local, &errOut); code != exitOK {
+			t.Fatalf("local run: exit %d: %s", code, errOut.String())
+		}
+		if code := dispatch([]string{"run", "sjf-bsbf-fig6a", "--quick", "--format", format, "--remote", srv.URL + "," + srv.URL, "--parallel", "3"}, &remote, &errOut); code != exitOK {
+			t.Fatalf("remote run: exit %d: %s", code, errOut.String())
+		}
+		if !bytes.Equal(local.Bytes(), remote.Bytes()) {
+			t.Errorf("%s: the remote run prints\n%s\nthe local one\n%s", format, remote.String(), local.String())
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := dispatch([]string{"run", "load-sweep", "--remote", "ftp://x"}, &out, &errOut); code != exitInvalid || !strings.Contains(errOut.String(), "not an http") {
+		t.Errorf("a bad URL: exit %d, %s", code, errOut.String())
+	}
+}
+
+// TestReproduceRemote: reproduce with --remote writes the same report and
+// figures as a local reproduce.
+func TestReproduceRemote(t *testing.T) {
+	srv := httptest.NewServer(api.New(api.Options{}))
+	defer srv.Close()
+	dirs := []string{t.TempDir(), t.TempDir()}
+	for i, extra := range [][]string{nil, {"--remote", srv.URL, "--parallel", "2"}} {
+		var out, errOut bytes.Buffer
+		args := append([]string{"reproduce", "--figure", "sjf-bsbf-fig6a", "--quick", "--formats", "svg", "--out", dirs[i]}, extra...)
+		if code := dispatch(args, &out, &errOut); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+	}
+	for _, f := range []string{"report.json", "report.md", "figures/sjf-bsbf-fig6a.svg"} {
+		a, errA := os.ReadFile(filepath.Join(dirs[0], f))
+		b, errB := os.ReadFile(filepath.Join(dirs[1], f))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Errorf("%s differs between the local and the remote reproduce (%v, %v)", f, errA, errB)
+		}
+	}
+}
