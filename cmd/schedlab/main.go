@@ -8,6 +8,7 @@
 //	schedlab validate FILE...          check scenario files
 //	schedlab gavel-fig12 [flags]       time Gavel's policies (Figure 12)
 //	schedlab reproduce [flags]         every paper figure, with verdicts
+//	schedlab lp FILE.mps               solve a free-MPS linear program
 package main
 
 import (
@@ -29,6 +30,8 @@ Usage:
   schedlab gavel-fig12 [--out DIR]    time Gavel's policy computations against active jobs (Figure 12, log-log)
   schedlab reproduce [flags]          run every paper figure (--paper P, --figure F, --quick, --seeds N,
                                       --out DIR, --parallel N): figures with the papers' values and a report
+  schedlab lp FILE.mps [--format F]   solve a free-MPS linear program (e.g. one written by run --dump-lp):
+                                      status, objective, iterations and milliseconds (--format text|json)
 
 Run "schedlab run -h" for the flags of run.
 `
@@ -66,6 +69,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdGavelFig12(args[1:], stdout, stderr)
 	case "reproduce":
 		return cmdReproduce(args[1:], stdout, stderr)
+	case "lp":
+		return cmdLP(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
