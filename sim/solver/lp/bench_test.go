@@ -83,6 +83,7 @@ func BenchmarkDumped(b *testing.B) {
 		p := readDumped(b, d.file)
 		b.Run(d.file, func(b *testing.B) {
 			iters := 0
+			cpu0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				sol, err := lp.Solve(p, lp.Options{})
 				if err != nil {
@@ -91,6 +92,9 @@ func BenchmarkDumped(b *testing.B) {
 				iters = sol.Iterations
 			}
 			b.ReportMetric(float64(iters), "iterations/op")
+			if cpu := cpuTime() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			}
 		})
 	}
 }

@@ -22,6 +22,13 @@ type factor struct {
 	perm        []int32 // perm[k]: nucleus row index of the k-th pivot row
 	nd          int
 
+	// The nucleus's factors, sparse: L by columns (lc) and rows (lr), U
+	// by columns (uc) and rows (ur) without its diagonal diag.
+	diag               []float64
+	lcS, lrS, ucS, urS []int32
+	lcI, lrI, ucI, urI []int32
+	lcV, lrV, ucV, urV []float64
+
 	etaPos   []int32
 	etaPiv   []float64
 	etaStart []int32
@@ -205,42 +212,94 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		rowOrder[i] = int32(i)
 	}
 	k := 0
-	var good []int32
-	for c := 0; c < nc && k < nr; c++ {
-		best, bi := 0.0, -1
-		colMax := 0.0
-		for i := k; i < nr; i++ {
-			v := math.Abs(dense[int(rowOrder[i])*nc+c])
-			if v > best {
-				best, bi = v, i
+	var good, nzc []int32
+	// Markowitz-style order: the active column with fewest nonzeros, then
+	// among its rows within a factor 10 of the largest entry (threshold
+	// partial pivoting) the one with fewest nonzeros, to keep fill low.
+	rowCnt := make([]int32, nr) // by nucleus row index: active nonzeros
+	colCnt := make([]int32, nc)
+	done := make([]bool, nc)
+	for i := 0; i < nr; i++ {
+		for c := 0; c < nc; c++ {
+			if dense[i*nc+c] != 0 {
+				rowCnt[i]++
+				colCnt[c]++
 			}
 		}
-		for i := 0; i < nr; i++ {
-			colMax = math.Max(colMax, math.Abs(dense[int(rowOrder[i])*nc+c]))
+	}
+	for left := nc; left > 0 && k < nr; left-- {
+		c := -1
+		for cc := 0; cc < nc; cc++ {
+			if !done[cc] && (c < 0 || colCnt[cc] < colCnt[c]) {
+				c = cc
+			}
 		}
-		if bi < 0 || best < pivotTol || best < 1e-9*colMax {
+		done[c] = true
+		best, colMax := 0.0, 0.0
+		for i := 0; i < nr; i++ {
+			v := math.Abs(dense[int(rowOrder[i])*nc+c])
+			colMax = math.Max(colMax, v)
+			if i >= k {
+				best = math.Max(best, v)
+			}
+		}
+		if best < pivotTol || best < 1e-9*colMax {
 			singular = append(singular, int(cols[c]))
+			for i := k; i < nr; i++ {
+				if dense[int(rowOrder[i])*nc+c] != 0 {
+					rowCnt[rowOrder[i]]--
+				}
+			}
 			continue
+		}
+		bi := -1
+		for i := k; i < nr; i++ {
+			r := rowOrder[i]
+			if v := math.Abs(dense[int(r)*nc+c]); v >= 0.1*best && (bi < 0 || rowCnt[r] < rowCnt[rowOrder[bi]]) {
+				bi = i
+			}
 		}
 		rowOrder[k], rowOrder[bi] = rowOrder[bi], rowOrder[k]
 		prow := int(rowOrder[k]) * nc
 		pv := dense[prow+c]
+		// The nucleus is sparse: update only the pivot row's nonzeros.
+		nzc = nzc[:0]
+		for cc := 0; cc < nc; cc++ {
+			if !done[cc] && dense[prow+cc] != 0 {
+				nzc = append(nzc, int32(cc))
+				colCnt[cc]--
+			}
+		}
 		for i := k + 1; i < nr; i++ {
-			row := int(rowOrder[i]) * nc
+			r := rowOrder[i]
+			row := int(r) * nc
 			l := dense[row+c] / pv
 			if l == 0 {
 				continue
 			}
 			dense[row+c] = l
-			for cc := c + 1; cc < nc; cc++ {
-				dense[row+cc] -= l * dense[prow+cc]
+			rowCnt[r]--
+			for _, cc := range nzc {
+				old := dense[row+int(cc)]
+				v := old - l*dense[prow+int(cc)]
+				dense[row+int(cc)] = v
+				switch {
+				case old == 0 && v != 0:
+					rowCnt[r]++
+					colCnt[cc]++
+				case old != 0 && v == 0:
+					rowCnt[r]--
+					colCnt[cc]--
+				}
 			}
 		}
 		good = append(good, int32(c))
 		k++
 	}
-	for c := len(good) + len(singular); c < nc; c++ {
-		singular = append(singular, int(cols[c])) // no rows left for them
+	for c := 0; c < nc; c++ {
+		if !done[c] {
+			singular = append(singular, int(cols[c])) // no rows left for them
+		}
 	}
 	if len(singular) > 0 || k < nr {
 		for i := k; i < nr; i++ {
@@ -262,6 +321,7 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	for _, c := range good {
 		f.nCols = append(f.nCols, cols[c])
 	}
+	f.sparseLU()
 	// nRows in pivot order, and nIndex to match.
 	rows := make([]int32, k)
 	for a := 0; a < k; a++ {
@@ -272,6 +332,35 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		f.nIndex[r] = int32(a)
 	}
 	return nil, nil
+}
+
+// sparseLU stores the nucleus's L and U (dense in f.lu, mostly zeros)
+// by columns and by rows, so the triangular solves touch only nonzeros
+// and skip zero entries of the vector.
+func (f *factor) sparseLU() {
+	nd := f.nd
+	f.diag = resizeF(f.diag, nd)
+	f.lcS, f.lrS, f.ucS, f.urS = resizeI32(f.lcS, nd+1), resizeI32(f.lrS, nd+1), resizeI32(f.ucS, nd+1), resizeI32(f.urS, nd+1)
+	f.lcI, f.lcV, f.lrI, f.lrV = f.lcI[:0], f.lcV[:0], f.lrI[:0], f.lrV[:0]
+	f.ucI, f.ucV, f.urI, f.urV = f.ucI[:0], f.ucV[:0], f.urI[:0], f.urV[:0]
+	for a := 0; a < nd; a++ {
+		f.diag[a] = f.lu[a*nd+a]
+		// Column a of L and of U; row a of L and of U.
+		f.lcS[a], f.ucS[a], f.lrS[a], f.urS[a] = int32(len(f.lcI)), int32(len(f.ucI)), int32(len(f.lrI)), int32(len(f.urI))
+		for b := 0; b < nd; b++ {
+			if v := f.lu[b*nd+a]; v != 0 && b > a {
+				f.lcI, f.lcV = append(f.lcI, int32(b)), append(f.lcV, v)
+			} else if v != 0 && b < a {
+				f.ucI, f.ucV = append(f.ucI, int32(b)), append(f.ucV, v)
+			}
+			if v := f.lu[a*nd+b]; v != 0 && b < a {
+				f.lrI, f.lrV = append(f.lrI, int32(b)), append(f.lrV, v)
+			} else if v != 0 && b > a {
+				f.urI, f.urV = append(f.urI, int32(b)), append(f.urV, v)
+			}
+		}
+	}
+	f.lcS[nd], f.ucS[nd], f.lrS[nd], f.urS[nd] = int32(len(f.lcI)), int32(len(f.ucI)), int32(len(f.lrI)), int32(len(f.urI))
 }
 
 // ftran solves B x = b in place: b is indexed by row on entry and x by
@@ -298,21 +387,21 @@ func (f *factor) ftran(b, x []float64) {
 		for a := 0; a < nd; a++ {
 			z[a] = b[f.nRows[a]]
 		}
-		for a := 0; a < nd; a++ { // L, unit diagonal
-			s := z[a]
-			row := f.lu[a*nd:]
-			for c := 0; c < a; c++ {
-				s -= row[c] * z[c]
+		for c := 0; c < nd; c++ { // L, unit diagonal, by columns
+			if zc := z[c]; zc != 0 {
+				for k := f.lcS[c]; k < f.lcS[c+1]; k++ {
+					z[f.lcI[k]] -= f.lcV[k] * zc
+				}
 			}
-			z[a] = s
 		}
-		for a := nd - 1; a >= 0; a-- { // U
-			s := z[a]
-			row := f.lu[a*nd:]
-			for c := a + 1; c < nd; c++ {
-				s -= row[c] * z[c]
+		for a := nd - 1; a >= 0; a-- { // U, by columns
+			za := z[a] / f.diag[a]
+			z[a] = za
+			if za != 0 {
+				for k := f.ucS[a]; k < f.ucS[a+1]; k++ {
+					z[f.ucI[k]] -= f.ucV[k] * za
+				}
 			}
-			z[a] = s / row[a]
 		}
 		for a, p := range f.nCols {
 			xc := z[a]
@@ -398,19 +487,21 @@ func (f *factor) btran(d, y []float64) {
 			}
 			z[a] = s
 		}
-		for a := 0; a < nd; a++ { // Uᵀ
-			s := z[a]
-			for c := 0; c < a; c++ {
-				s -= f.lu[c*nd+a] * z[c]
+		for a := 0; a < nd; a++ { // Uᵀ, by rows of U
+			za := z[a] / f.diag[a]
+			z[a] = za
+			if za != 0 {
+				for k := f.urS[a]; k < f.urS[a+1]; k++ {
+					z[f.urI[k]] -= f.urV[k] * za
+				}
 			}
-			z[a] = s / f.lu[a*nd+a]
 		}
-		for a := nd - 1; a >= 0; a-- { // Lᵀ
-			s := z[a]
-			for c := a + 1; c < nd; c++ {
-				s -= f.lu[c*nd+a] * z[c]
+		for c := nd - 1; c >= 0; c-- { // Lᵀ, by rows of L
+			if zc := z[c]; zc != 0 {
+				for k := f.lrS[c]; k < f.lrS[c+1]; k++ {
+					z[f.lrI[k]] -= f.lrV[k] * zc
+				}
 			}
-			z[a] = s
 		}
 		for a, r := range f.nRows {
 			y[r] = z[a]
