@@ -89,6 +89,8 @@ type solver struct {
 
 	y, cb, alpha, rhs []float64
 	iters, maxIter    int
+	phase1Iters       int
+	cand              []ratioCand
 	bland             bool
 	degenerate        int
 
@@ -452,6 +454,9 @@ func (s *solver) run() Status {
 			return Optimal
 		}
 		verified = 0
+		if phase1 {
+			s.phase1Iters++
+		}
 		st, ok := s.step(q, dir, phase1)
 		if !ok {
 			return st
@@ -634,66 +639,8 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 		s.rhs[i] = vals[k]
 	}
 	s.f.ftran(s.rhs, s.alpha)
-	bounds := func(j int) (float64, float64) {
-		lo, hi := s.lo[j], s.hi[j]
-		if phase1 {
-			switch v := s.x[j]; {
-			case v < lo-primalTol:
-				return math.Inf(-1), lo
-			case v > hi+primalTol:
-				return hi, math.Inf(1)
-			}
-		}
-		return lo, hi
-	}
-	// Pass 1: the largest step with bounds relaxed by the tolerance (none
-	// in Bland's mode, which needs exact ties).
-	relax := primalTol
-	if s.bland {
-		relax = 0
-	}
-	// blocks is how far q can move before basic k reaches its bound
-	// widened by slack; ok is false when k does not block.
-	blocks := func(k int, slack float64) (t, delta float64, ok bool) {
-		j := s.head[k]
-		delta = -dir * s.alpha[k]
-		if math.Abs(delta) <= harrisTol {
-			return 0, delta, false
-		}
-		lo, hi := bounds(int(j))
-		if delta > 0 {
-			if math.IsInf(hi, 1) {
-				return 0, delta, false
-			}
-			return math.Max((hi+slack-s.x[j])/delta, 0), delta, true
-		}
-		if math.IsInf(lo, -1) {
-			return 0, delta, false
-		}
-		return math.Max((lo-slack-s.x[j])/delta, 0), delta, true
-	}
-	tmax := math.Inf(1)
-	for k := range s.head {
-		if t, _, ok := blocks(k, relax); ok {
-			tmax = math.Min(tmax, t)
-		}
-	}
+	leave, theta, bigPivot := s.ratioTest(dir, phase1)
 	rangeQ := s.hi[q] - s.lo[q]
-	// Pass 2: among the blocking basics, the one with the largest pivot.
-	leave, theta, bigPivot := -1, 0.0, 0.0
-	for k, j := range s.head {
-		t, delta, ok := blocks(k, 0)
-		if !ok || t > tmax {
-			continue
-		}
-		better := math.Abs(delta) > bigPivot
-		if s.bland {
-			better = leave < 0 || t < theta || (t == theta && j < s.head[leave])
-		}
-		if better {
-			leave, theta, bigPivot = k, t, math.Abs(delta)
-		}
-	}
 	if leave < 0 || rangeQ <= theta {
 		if math.IsInf(rangeQ, 1) {
 			if phase1 {
@@ -719,7 +666,7 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 	if s.fresh {
 		s.updateDuals(q, out, leave, s.alpha[leave], phase1)
 	}
-	lo, hi := bounds(out) // before the move changes its feasibility
+	lo, hi := s.bounds(out, phase1) // before the move changes its feasibility
 	target := lo
 	if -dir*s.alpha[leave] > 0 {
 		target = hi
@@ -745,6 +692,82 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 		s.bland = false
 	}
 	return 0, true
+}
+
+// bounds are basic variable j's bounds for the ratio test: in phase 1 an
+// infeasible variable may move up to its violated bound and no further.
+func (s *solver) bounds(j int, phase1 bool) (float64, float64) {
+	lo, hi := s.lo[j], s.hi[j]
+	if phase1 {
+		switch v := s.x[j]; {
+		case v < lo-primalTol:
+			return math.Inf(-1), lo
+		case v > hi+primalTol:
+			return hi, math.Inf(1)
+		}
+	}
+	return lo, hi
+}
+
+// ratioTest is Harris's two-pass test for the entering column s.alpha
+// moving in direction dir: pass 1 finds the largest step tmax with the
+// bounds relaxed by the tolerance (none in Bland's mode, which needs exact
+// ties); pass 2 takes, among the basics blocking within tmax, the one with
+// the largest pivot. It returns the leaving position (−1 if none), the
+// step and the pivot's magnitude.
+func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot float64) {
+	relax := primalTol
+	if s.bland {
+		relax = 0
+	}
+	s.cand = s.cand[:0]
+	tmax := math.Inf(1)
+	for k, a := range s.alpha {
+		delta := -dir * a
+		if delta <= harrisTol && delta >= -harrisTol {
+			continue
+		}
+		j := int(s.head[k])
+		lo, hi := s.bounds(j, phase1)
+		var bound float64
+		if delta > 0 {
+			if math.IsInf(hi, 1) {
+				continue
+			}
+			bound = hi
+			if t := (hi + relax - s.x[j]) / delta; t < tmax {
+				tmax = math.Max(t, 0)
+			}
+		} else {
+			if math.IsInf(lo, -1) {
+				continue
+			}
+			bound = lo
+			if t := (lo - relax - s.x[j]) / delta; t < tmax {
+				tmax = math.Max(t, 0)
+			}
+		}
+		s.cand = append(s.cand, ratioCand{int32(k), math.Max((bound-s.x[j])/delta, 0), delta})
+	}
+	leave = -1
+	for _, c := range s.cand {
+		if c.t > tmax {
+			continue
+		}
+		better := math.Abs(c.delta) > bigPivot
+		if s.bland {
+			better = leave < 0 || c.t < theta || (c.t == theta && s.head[c.k] < s.head[leave])
+		}
+		if better {
+			leave, theta, bigPivot = int(c.k), c.t, math.Abs(c.delta)
+		}
+	}
+	return leave, theta, bigPivot
+}
+
+type ratioCand struct {
+	k        int32
+	t, delta float64
 }
 
 func (s *solver) moveBasics(dir, t float64) {
