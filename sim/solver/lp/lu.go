@@ -322,9 +322,6 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		f.nCols = append(f.nCols, cols[c])
 	}
 	f.sparseLU()
-	if zzHook != nil {
-		zzHook(f)
-	}
 	// nRows in pivot order, and nIndex to match.
 	rows := make([]int32, k)
 	for a := 0; a < k; a++ {

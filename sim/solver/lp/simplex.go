@@ -89,7 +89,6 @@ type solver struct {
 
 	y, cb, alpha, rhs []float64
 	iters, maxIter    int
-	phase1Iters       int
 	cand              []ratioCand
 	bland             bool
 	degenerate        int
@@ -454,9 +453,6 @@ func (s *solver) run() Status {
 			return Optimal
 		}
 		verified = 0
-		if phase1 {
-			s.phase1Iters++
-		}
 		st, ok := s.step(q, dir, phase1)
 		if !ok {
 			return st
@@ -535,12 +531,14 @@ func (s *solver) costsChanged() {
 // Bland's lowest index while the method stalls. dir is +1 to increase it.
 func (s *solver) price() (int, float64) {
 	best, q, dir := 0.0, -1, 0.0
-	for j := 0; j < s.n+s.m; j++ {
+	for j, d := range s.d {
+		if d <= dualTol && d >= -dualTol {
+			continue // most variables, and every basic one (d = 0)
+		}
 		st := s.stat[j]
 		if st == Basic || s.lo[j] == s.hi[j] {
 			continue
 		}
-		d := s.d[j]
 		var dj float64
 		switch {
 		case (st == AtLower || st == AtZero) && d < -dualTol:
