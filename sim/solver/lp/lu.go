@@ -50,7 +50,10 @@ const (
 	rowBack
 )
 
-const pivotTol = 1e-11
+const (
+	pivotTol = 1e-11
+	dropTol  = 1e-14
+)
 
 // factorize factors the basis columns. It returns the positions whose
 // columns could not be pivoted (the basis is singular there) and the rows
@@ -527,7 +530,9 @@ func (f *factor) update(p int, alpha []float64) {
 	f.etaPiv = append(f.etaPiv, alpha[p])
 	f.etaStart = append(f.etaStart, int32(len(f.etaIdx)))
 	for k, v := range alpha {
-		if k != p && v != 0 {
+		// Entries below dropTol are rounding noise from cancellation:
+		// keeping them only makes every later solve slower.
+		if k != p && (v > dropTol || v < -dropTol) {
 			f.etaIdx = append(f.etaIdx, int32(k))
 			f.etaVal = append(f.etaVal, v)
 		}
