@@ -125,6 +125,11 @@ func Solve(p *Problem, o Options) (*Solution, error) {
 		s.maxIter = 50*(s.n+s.m) + 10000
 	}
 	s.start(o.Warm)
+	if o.Warm != nil {
+		if st, done := s.dual(); done {
+			return s.solution(p, st), nil
+		}
+	}
 	st := s.run()
 	return s.solution(p, st), nil
 }

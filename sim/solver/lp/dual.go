@@ -1,0 +1,198 @@
+package lp
+
+import "math"
+
+// dual runs the dual simplex method from a warm basis when that basis is
+// dual feasible (every reduced cost has the sign its bound asks for, after
+// flipping boxed variables to their other bound). That is the case after
+// a re-solve in which only row or column bounds changed, such as each step
+// of a bisection: the old optimal basis stays dual feasible, and the dual
+// method restores primal feasibility in a few pivots where the primal
+// method would start phase 1 over.
+//
+// It returns done = false to hand over to the primal method: when the
+// basis is not dual feasible, on numerical trouble, after a long run of
+// degenerate pivots, and when the basis is primal feasible (the primal
+// method then confirms optimality on a fresh factorisation). It returns
+// done = true with Infeasible when a row proves the problem infeasible, or
+// with IterationLimit.
+func (s *solver) dual() (st Status, done bool) {
+	for k, j := range s.head {
+		s.cb[k] = s.c[j]
+	}
+	s.reducedCosts(false)
+	if !s.dualFeasible() {
+		return 0, false
+	}
+	trouble, stalled, verified := 0, 0, false
+	for {
+		if s.iters >= s.maxIter {
+			return IterationLimit, true
+		}
+		if !s.fresh || s.f.numUpdates() >= refactorN || s.f.etaNonzeros() > 20*s.m+1000 {
+			if s.fresh {
+				s.refactor()
+			}
+			for k, j := range s.head {
+				s.cb[k] = s.c[j]
+			}
+			s.reducedCosts(false)
+		}
+		r := s.dualLeaving()
+		if r < 0 {
+			return 0, false
+		}
+		s.pivotRow(r)
+		out := int(s.head[r])
+		below := s.x[out] < s.lo[out]
+		q := s.dualRatio(below)
+		if q < 0 {
+			// No entering variable: row r has no feasible value. Confirm
+			// on a fresh factorisation first.
+			if !verified && s.f.numUpdates() > 0 {
+				verified = true
+				s.refactor()
+				continue
+			}
+			return Infeasible, true
+		}
+		verified = false
+		for i := range s.rhs {
+			s.rhs[i] = 0
+		}
+		rows, vals := s.column(q)
+		for k, i := range rows {
+			s.rhs[i] = vals[k]
+		}
+		s.f.ftran(s.rhs, s.alpha)
+		arq := s.alpha[r]
+		if math.Abs(arq-s.alphaR[q]) > 1e-7*(1+math.Abs(arq)) || math.Abs(arq) < 1e-9 {
+			// The row and the column disagree on the pivot.
+			if trouble++; trouble > 3 {
+				return 0, false
+			}
+			s.refactor()
+			continue
+		}
+		target := s.hi[out]
+		if below {
+			target = s.lo[out]
+		}
+		step := (s.x[out] - target) / arq
+		if s.d[q] == 0 {
+			if stalled++; stalled > 200 {
+				return 0, false
+			}
+		} else {
+			stalled = 0
+		}
+		s.updateDuals(q, out, r, arq, false)
+		s.moveBasics(1, step)
+		s.x[q] += step
+		s.x[out], s.stat[out] = target, AtLower
+		if below {
+			s.stat[out] = AtLower
+		} else {
+			s.stat[out] = AtUpper
+		}
+		s.posOf[out] = -1
+		s.head[r] = int32(q)
+		s.posOf[q] = int32(r)
+		s.stat[q] = Basic
+		s.f.update(r, s.alpha)
+		s.iters++
+	}
+}
+
+// dualFeasible flips boxed nonbasic variables whose reduced cost points
+// past their bound to the other bound, and reports whether the basis is
+// then dual feasible.
+func (s *solver) dualFeasible() bool {
+	flipped := false
+	for j, d := range s.d {
+		st := s.stat[j]
+		if st == Basic || s.lo[j] == s.hi[j] {
+			continue
+		}
+		switch {
+		case st == AtLower && d < -dualTol:
+			if math.IsInf(s.hi[j], 1) {
+				return false
+			}
+			s.stat[j], s.x[j], flipped = AtUpper, s.hi[j], true
+		case st == AtUpper && d > dualTol:
+			if math.IsInf(s.lo[j], -1) {
+				return false
+			}
+			s.stat[j], s.x[j], flipped = AtLower, s.lo[j], true
+		case st == AtZero && (d > dualTol || d < -dualTol):
+			return false
+		}
+	}
+	if flipped {
+		s.computeXB()
+	}
+	return true
+}
+
+// dualLeaving picks the basic variable farthest outside its bounds (−1:
+// the basis is primal feasible).
+func (s *solver) dualLeaving() int {
+	r, worst := -1, primalTol
+	for k, j := range s.head {
+		v := 0.0
+		switch x := s.x[j]; {
+		case x < s.lo[j]:
+			v = s.lo[j] - x
+		case x > s.hi[j]:
+			v = x - s.hi[j]
+		}
+		if v > worst {
+			r, worst = k, v
+		}
+	}
+	return r
+}
+
+// dualRatio is Harris's two-pass ratio test on the pivot row s.alphaR:
+// the entering variable that keeps every reduced cost's sign, for a
+// leaving variable below its lower bound (below) or above its upper one.
+// It returns −1 when none can enter.
+func (s *solver) dualRatio(below bool) int {
+	sgn := 1.0
+	if !below {
+		sgn = -1
+	}
+	eligible := func(j int32) (float64, bool) {
+		a := s.alphaR[j] * sgn
+		if math.Abs(a) < 1e-9 || s.lo[j] == s.hi[j] {
+			return 0, false
+		}
+		switch s.stat[j] {
+		case AtLower:
+			return a, a < 0
+		case AtUpper:
+			return a, a > 0
+		case AtZero:
+			return a, true
+		}
+		return 0, false
+	}
+	tmax := math.Inf(1)
+	for _, j := range s.touch {
+		if a, ok := eligible(j); ok {
+			tmax = math.Min(tmax, (math.Abs(s.d[j])+dualTol)/math.Abs(a))
+		}
+	}
+	q, big := -1, 0.0
+	for _, j := range s.touch {
+		a, ok := eligible(j)
+		if !ok || math.Abs(s.d[j])/math.Abs(a) > tmax {
+			continue
+		}
+		if math.Abs(a) > big || (math.Abs(a) == big && int(j) < q) {
+			q, big = int(j), math.Abs(a)
+		}
+	}
+	return q
+}
