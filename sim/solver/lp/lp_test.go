@@ -426,7 +426,7 @@ func TestDualWarmStartAfterBoundChanges(t *testing.T) {
 			}
 		}
 		cold, _ := lp.Solve(p, lp.Options{})
-		warm, _ := lp.Solve(p, lp.Options{Warm: first.Basis})
+		warm, _ := lp.Solve(p, lp.Options{Warm: first.Basis, Dual: true})
 		statuses[cold.Status]++
 		if cold.Status != warm.Status || (cold.Status == lp.Optimal && !close(cold.Objective, warm.Objective)) {
 			t.Fatalf("trial %d: cold %v, warm %v", trial, cold, warm)
