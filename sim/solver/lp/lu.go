@@ -18,7 +18,6 @@ type factor struct {
 	nRows       []int32 // nucleus rows, in nucleus order
 	nCols       []int32 // nucleus positions, in nucleus order
 	nIndex      []int32 // row -> index in nRows, or -1
-	lu          []float64
 	perm        []int32 // perm[k]: nucleus row index of the k-th pivot row
 	nd          int
 
@@ -310,21 +309,16 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		}
 		return singular, freeRows
 	}
-	// Compact the factors into a k×k LU in pivot order.
+	// The factors in pivot order: row a, column b of the k×k LU is
+	// dense[rowOrder[a]][good[b]].
 	f.nd = k
-	f.lu = resizeF(f.lu, k*k)
 	f.perm = resizeI32(f.perm, k)
+	copy(f.perm, rowOrder[:k])
 	f.nCols = f.nCols[:0]
-	for a := 0; a < k; a++ {
-		f.perm[a] = rowOrder[a]
-		for b := 0; b < k; b++ {
-			f.lu[a*k+b] = dense[int(rowOrder[a])*nc+int(good[b])]
-		}
-	}
 	for _, c := range good {
 		f.nCols = append(f.nCols, cols[c])
 	}
-	f.sparseLU()
+	f.sparseLU(dense, nc, good)
 	// nRows in pivot order, and nIndex to match.
 	rows := make([]int32, k)
 	for a := 0; a < k; a++ {
@@ -337,33 +331,60 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	return nil, nil
 }
 
-// sparseLU stores the nucleus's L and U (dense in f.lu, mostly zeros)
-// by columns and by rows, so the triangular solves touch only nonzeros
-// and skip zero entries of the vector.
-func (f *factor) sparseLU() {
+// sparseLU stores the nucleus's L and U (in dense, mostly zeros) by rows
+// and by columns, so the triangular solves touch only nonzeros and skip
+// zero entries of the vector. One pass over dense gathers the rows; the
+// columns follow by a counting sort.
+func (f *factor) sparseLU(dense []float64, nc int, good []int32) {
 	nd := f.nd
 	f.diag = resizeF(f.diag, nd)
 	f.lcS, f.lrS, f.ucS, f.urS = resizeI32(f.lcS, nd+1), resizeI32(f.lrS, nd+1), resizeI32(f.ucS, nd+1), resizeI32(f.urS, nd+1)
-	f.lcI, f.lcV, f.lrI, f.lrV = f.lcI[:0], f.lcV[:0], f.lrI[:0], f.lrV[:0]
-	f.ucI, f.ucV, f.urI, f.urV = f.ucI[:0], f.ucV[:0], f.urI[:0], f.urV[:0]
+	f.lrI, f.lrV, f.urI, f.urV = f.lrI[:0], f.lrV[:0], f.urI[:0], f.urV[:0]
+	for i := range f.lcS {
+		f.lcS[i], f.ucS[i] = 0, 0
+	}
 	for a := 0; a < nd; a++ {
-		f.diag[a] = f.lu[a*nd+a]
-		// Column a of L and of U; row a of L and of U.
-		f.lcS[a], f.ucS[a], f.lrS[a], f.urS[a] = int32(len(f.lcI)), int32(len(f.ucI)), int32(len(f.lrI)), int32(len(f.urI))
-		for b := 0; b < nd; b++ {
-			if v := f.lu[b*nd+a]; v != 0 && b > a {
-				f.lcI, f.lcV = append(f.lcI, int32(b)), append(f.lcV, v)
-			} else if v != 0 && b < a {
-				f.ucI, f.ucV = append(f.ucI, int32(b)), append(f.ucV, v)
-			}
-			if v := f.lu[a*nd+b]; v != 0 && b < a {
+		row := dense[int(f.perm[a])*nc:]
+		f.lrS[a], f.urS[a] = int32(len(f.lrI)), int32(len(f.urI))
+		for b, c := range good[:nd] {
+			v := row[c]
+			switch {
+			case v == 0:
+			case b < a:
 				f.lrI, f.lrV = append(f.lrI, int32(b)), append(f.lrV, v)
-			} else if v != 0 && b > a {
+				f.lcS[b+1]++
+			case b > a:
 				f.urI, f.urV = append(f.urI, int32(b)), append(f.urV, v)
+				f.ucS[b+1]++
+			default:
+				f.diag[a] = v
 			}
 		}
 	}
-	f.lcS[nd], f.ucS[nd], f.lrS[nd], f.urS[nd] = int32(len(f.lcI)), int32(len(f.ucI)), int32(len(f.lrI)), int32(len(f.urI))
+	f.lrS[nd], f.urS[nd] = int32(len(f.lrI)), int32(len(f.urI))
+	f.lcI, f.lcV = transposeRows(f.lrS, f.lrI, f.lrV, f.lcS, f.lcI, f.lcV)
+	f.ucI, f.ucV = transposeRows(f.urS, f.urI, f.urV, f.ucS, f.ucI, f.ucV)
+}
+
+// transposeRows turns row lists (rs, ri, rv) into column lists whose
+// starts cs hold, on entry, each column's count at cs[c+1]. Within a
+// column the rows come in increasing order.
+func transposeRows(rs, ri []int32, rv []float64, cs, ci []int32, cv []float64) ([]int32, []float64) {
+	nd := len(rs) - 1
+	for c := 0; c < nd; c++ {
+		cs[c+1] += cs[c]
+	}
+	ci, cv = resizeI32(ci, len(ri)), resizeF(cv, len(rv))
+	fill := make([]int32, nd)
+	copy(fill, cs[:nd])
+	for a := 0; a < nd; a++ {
+		for k := rs[a]; k < rs[a+1]; k++ {
+			c := ri[k]
+			ci[fill[c]], cv[fill[c]] = int32(a), rv[k]
+			fill[c]++
+		}
+	}
+	return ci, cv
 }
 
 // ftran solves B x = b in place: b is indexed by row on entry and x by
