@@ -118,6 +118,8 @@ type solver struct {
 	alphaR []float64
 	mark   []bool
 	touch  []int32
+	// dw are the dual method's Devex weights, by basis position.
+	dw []float64
 }
 
 // Solve solves p. The error is for malformed problems only; infeasible
@@ -133,7 +135,7 @@ func Solve(p *Problem, o Options) (*Solution, error) {
 	}
 	s.start(o.Warm)
 	if o.Warm != nil && o.Dual {
-		if st, done := s.dual(); done {
+		if st, done := s.dual(false); done {
 			return s.solution(p, st), nil
 		}
 	}
