@@ -460,12 +460,20 @@ func (f *factor) ftran(b, x []float64) {
 		p := f.etaPos[e]
 		xp := x[p] / f.etaPiv[e]
 		if xp != 0 {
-			for k := f.etaStart[e]; k < f.etaEnd(e); k++ {
-				x[f.etaIdx[k]] -= f.etaVal[k] * xp
+			idx, val := f.eta(e)
+			for k, i := range idx {
+				x[i] -= val[k] * xp
 			}
 		}
 		x[p] = xp
 	}
+}
+
+// eta returns update e's off-pivot indices and values.
+func (f *factor) eta(e int) ([]int32, []float64) {
+	a, b := f.etaStart[e], f.etaEnd(e)
+	idx := f.etaIdx[a:b]
+	return idx, f.etaVal[a:b:b][:len(idx)]
 }
 
 func (f *factor) etaEnd(e int) int32 {
@@ -481,8 +489,9 @@ func (f *factor) btran(d, y []float64) {
 	for e := len(f.etaPos) - 1; e >= 0; e-- {
 		p := f.etaPos[e]
 		s := d[p]
-		for k := f.etaStart[e]; k < f.etaEnd(e); k++ {
-			s -= f.etaVal[k] * d[f.etaIdx[k]]
+		idx, val := f.eta(e)
+		for k, i := range idx {
+			s -= val[k] * d[i]
 		}
 		d[p] = s / f.etaPiv[e]
 	}
