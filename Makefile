@@ -120,6 +120,7 @@ bench:
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/policy/gavel/paper/
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/experiment/
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/policy/sjfbco/
+	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 3x -exec="$(WASMEXEC)" ./sim/solver/lp/
 
 clean:
 	rm -rf $(OUT)

@@ -9,6 +9,7 @@
 //	schedlab gavel-fig12 [flags]       time Gavel's policies (Figure 12)
 //	schedlab reproduce [flags]         every paper figure, with verdicts
 //	schedlab serve [--addr A]          the site and the JSON API
+//	schedlab lp FILE.mps               solve a free-MPS linear program
 package main
 
 import (
@@ -31,6 +32,8 @@ Usage:
   schedlab reproduce [flags]          run every paper figure (--paper P, --figure F, --quick, --seeds N,
                                       --out DIR, --parallel N): figures with the papers' values and a report
   schedlab serve [--addr A] [--dir D] the built site and the JSON API (/v1/…) on one address
+  schedlab lp FILE.mps [--format F]   solve a free-MPS linear program (e.g. one written by run --dump-lp):
+                                      status, objective, iterations and milliseconds (--format text|json)
 
 Run "schedlab run -h" for the flags of run.
 `
@@ -70,6 +73,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdReproduce(args[1:], stdout, stderr)
 	case "serve":
 		return cmdServe(args[1:], stdout, stderr)
+	case "lp":
+		return cmdLP(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

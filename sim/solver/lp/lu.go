@@ -18,9 +18,15 @@ type factor struct {
 	nRows       []int32 // nucleus rows, in nucleus order
 	nCols       []int32 // nucleus positions, in nucleus order
 	nIndex      []int32 // row -> index in nRows, or -1
-	lu          []float64
 	perm        []int32 // perm[k]: nucleus row index of the k-th pivot row
 	nd          int
+
+	// The nucleus's factors, sparse: L by columns (lc) and rows (lr), U
+	// by columns (uc) and rows (ur) without its diagonal diag.
+	diag               []float64
+	lcS, lrS, ucS, urS []int32
+	lcI, lrI, ucI, urI []int32
+	lcV, lrV, ucV, urV []float64
 
 	etaPos   []int32
 	etaPiv   []float64
@@ -43,7 +49,10 @@ const (
 	rowBack
 )
 
-const pivotTol = 1e-11
+const (
+	pivotTol = 1e-11
+	dropTol  = 1e-14
+)
 
 // factorize factors the basis columns. It returns the positions whose
 // columns could not be pivoted (the basis is singular there) and the rows
@@ -205,42 +214,94 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		rowOrder[i] = int32(i)
 	}
 	k := 0
-	var good []int32
-	for c := 0; c < nc && k < nr; c++ {
-		best, bi := 0.0, -1
-		colMax := 0.0
-		for i := k; i < nr; i++ {
-			v := math.Abs(dense[int(rowOrder[i])*nc+c])
-			if v > best {
-				best, bi = v, i
+	var good, nzc []int32
+	// Markowitz-style order: the active column with fewest nonzeros, then
+	// among its rows within a factor 10 of the largest entry (threshold
+	// partial pivoting) the one with fewest nonzeros, to keep fill low.
+	rowCnt := make([]int32, nr) // by nucleus row index: active nonzeros
+	colCnt := make([]int32, nc)
+	done := make([]bool, nc)
+	for i := 0; i < nr; i++ {
+		for c := 0; c < nc; c++ {
+			if dense[i*nc+c] != 0 {
+				rowCnt[i]++
+				colCnt[c]++
 			}
 		}
-		for i := 0; i < nr; i++ {
-			colMax = math.Max(colMax, math.Abs(dense[int(rowOrder[i])*nc+c]))
+	}
+	for left := nc; left > 0 && k < nr; left-- {
+		c := -1
+		for cc := 0; cc < nc; cc++ {
+			if !done[cc] && (c < 0 || colCnt[cc] < colCnt[c]) {
+				c = cc
+			}
 		}
-		if bi < 0 || best < pivotTol || best < 1e-9*colMax {
+		done[c] = true
+		best, colMax := 0.0, 0.0
+		for i := 0; i < nr; i++ {
+			v := math.Abs(dense[int(rowOrder[i])*nc+c])
+			colMax = math.Max(colMax, v)
+			if i >= k {
+				best = math.Max(best, v)
+			}
+		}
+		if best < pivotTol || best < 1e-9*colMax {
 			singular = append(singular, int(cols[c]))
+			for i := k; i < nr; i++ {
+				if dense[int(rowOrder[i])*nc+c] != 0 {
+					rowCnt[rowOrder[i]]--
+				}
+			}
 			continue
+		}
+		bi := -1
+		for i := k; i < nr; i++ {
+			r := rowOrder[i]
+			if v := math.Abs(dense[int(r)*nc+c]); v >= 0.1*best && (bi < 0 || rowCnt[r] < rowCnt[rowOrder[bi]]) {
+				bi = i
+			}
 		}
 		rowOrder[k], rowOrder[bi] = rowOrder[bi], rowOrder[k]
 		prow := int(rowOrder[k]) * nc
 		pv := dense[prow+c]
+		// The nucleus is sparse: update only the pivot row's nonzeros.
+		nzc = nzc[:0]
+		for cc := 0; cc < nc; cc++ {
+			if !done[cc] && dense[prow+cc] != 0 {
+				nzc = append(nzc, int32(cc))
+				colCnt[cc]--
+			}
+		}
 		for i := k + 1; i < nr; i++ {
-			row := int(rowOrder[i]) * nc
+			r := rowOrder[i]
+			row := int(r) * nc
 			l := dense[row+c] / pv
 			if l == 0 {
 				continue
 			}
 			dense[row+c] = l
-			for cc := c + 1; cc < nc; cc++ {
-				dense[row+cc] -= l * dense[prow+cc]
+			rowCnt[r]--
+			for _, cc := range nzc {
+				old := dense[row+int(cc)]
+				v := old - l*dense[prow+int(cc)]
+				dense[row+int(cc)] = v
+				switch {
+				case old == 0 && v != 0:
+					rowCnt[r]++
+					colCnt[cc]++
+				case old != 0 && v == 0:
+					rowCnt[r]--
+					colCnt[cc]--
+				}
 			}
 		}
 		good = append(good, int32(c))
 		k++
 	}
-	for c := len(good) + len(singular); c < nc; c++ {
-		singular = append(singular, int(cols[c])) // no rows left for them
+	for c := 0; c < nc; c++ {
+		if !done[c] {
+			singular = append(singular, int(cols[c])) // no rows left for them
+		}
 	}
 	if len(singular) > 0 || k < nr {
 		for i := k; i < nr; i++ {
@@ -248,20 +309,16 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		}
 		return singular, freeRows
 	}
-	// Compact the factors into a k×k LU in pivot order.
+	// The factors in pivot order: row a, column b of the k×k LU is
+	// dense[rowOrder[a]][good[b]].
 	f.nd = k
-	f.lu = resizeF(f.lu, k*k)
 	f.perm = resizeI32(f.perm, k)
+	copy(f.perm, rowOrder[:k])
 	f.nCols = f.nCols[:0]
-	for a := 0; a < k; a++ {
-		f.perm[a] = rowOrder[a]
-		for b := 0; b < k; b++ {
-			f.lu[a*k+b] = dense[int(rowOrder[a])*nc+int(good[b])]
-		}
-	}
 	for _, c := range good {
 		f.nCols = append(f.nCols, cols[c])
 	}
+	f.sparseLU(dense, nc, good)
 	// nRows in pivot order, and nIndex to match.
 	rows := make([]int32, k)
 	for a := 0; a < k; a++ {
@@ -272,6 +329,62 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		f.nIndex[r] = int32(a)
 	}
 	return nil, nil
+}
+
+// sparseLU stores the nucleus's L and U (in dense, mostly zeros) by rows
+// and by columns, so the triangular solves touch only nonzeros and skip
+// zero entries of the vector. One pass over dense gathers the rows; the
+// columns follow by a counting sort.
+func (f *factor) sparseLU(dense []float64, nc int, good []int32) {
+	nd := f.nd
+	f.diag = resizeF(f.diag, nd)
+	f.lcS, f.lrS, f.ucS, f.urS = resizeI32(f.lcS, nd+1), resizeI32(f.lrS, nd+1), resizeI32(f.ucS, nd+1), resizeI32(f.urS, nd+1)
+	f.lrI, f.lrV, f.urI, f.urV = f.lrI[:0], f.lrV[:0], f.urI[:0], f.urV[:0]
+	for i := range f.lcS {
+		f.lcS[i], f.ucS[i] = 0, 0
+	}
+	for a := 0; a < nd; a++ {
+		row := dense[int(f.perm[a])*nc:]
+		f.lrS[a], f.urS[a] = int32(len(f.lrI)), int32(len(f.urI))
+		for b, c := range good[:nd] {
+			v := row[c]
+			switch {
+			case v == 0:
+			case b < a:
+				f.lrI, f.lrV = append(f.lrI, int32(b)), append(f.lrV, v)
+				f.lcS[b+1]++
+			case b > a:
+				f.urI, f.urV = append(f.urI, int32(b)), append(f.urV, v)
+				f.ucS[b+1]++
+			default:
+				f.diag[a] = v
+			}
+		}
+	}
+	f.lrS[nd], f.urS[nd] = int32(len(f.lrI)), int32(len(f.urI))
+	f.lcI, f.lcV = transposeRows(f.lrS, f.lrI, f.lrV, f.lcS, f.lcI, f.lcV)
+	f.ucI, f.ucV = transposeRows(f.urS, f.urI, f.urV, f.ucS, f.ucI, f.ucV)
+}
+
+// transposeRows turns row lists (rs, ri, rv) into column lists whose
+// starts cs hold, on entry, each column's count at cs[c+1]. Within a
+// column the rows come in increasing order.
+func transposeRows(rs, ri []int32, rv []float64, cs, ci []int32, cv []float64) ([]int32, []float64) {
+	nd := len(rs) - 1
+	for c := 0; c < nd; c++ {
+		cs[c+1] += cs[c]
+	}
+	ci, cv = resizeI32(ci, len(ri)), resizeF(cv, len(rv))
+	fill := make([]int32, nd)
+	copy(fill, cs[:nd])
+	for a := 0; a < nd; a++ {
+		for k := rs[a]; k < rs[a+1]; k++ {
+			c := ri[k]
+			ci[fill[c]], cv[fill[c]] = int32(a), rv[k]
+			fill[c]++
+		}
+	}
+	return ci, cv
 }
 
 // ftran solves B x = b in place: b is indexed by row on entry and x by
@@ -298,21 +411,21 @@ func (f *factor) ftran(b, x []float64) {
 		for a := 0; a < nd; a++ {
 			z[a] = b[f.nRows[a]]
 		}
-		for a := 0; a < nd; a++ { // L, unit diagonal
-			s := z[a]
-			row := f.lu[a*nd:]
-			for c := 0; c < a; c++ {
-				s -= row[c] * z[c]
+		for c := 0; c < nd; c++ { // L, unit diagonal, by columns
+			if zc := z[c]; zc != 0 {
+				for k := f.lcS[c]; k < f.lcS[c+1]; k++ {
+					z[f.lcI[k]] -= f.lcV[k] * zc
+				}
 			}
-			z[a] = s
 		}
-		for a := nd - 1; a >= 0; a-- { // U
-			s := z[a]
-			row := f.lu[a*nd:]
-			for c := a + 1; c < nd; c++ {
-				s -= row[c] * z[c]
+		for a := nd - 1; a >= 0; a-- { // U, by columns
+			za := z[a] / f.diag[a]
+			z[a] = za
+			if za != 0 {
+				for k := f.ucS[a]; k < f.ucS[a+1]; k++ {
+					z[f.ucI[k]] -= f.ucV[k] * za
+				}
 			}
-			z[a] = s / row[a]
 		}
 		for a, p := range f.nCols {
 			xc := z[a]
@@ -347,12 +460,20 @@ func (f *factor) ftran(b, x []float64) {
 		p := f.etaPos[e]
 		xp := x[p] / f.etaPiv[e]
 		if xp != 0 {
-			for k := f.etaStart[e]; k < f.etaEnd(e); k++ {
-				x[f.etaIdx[k]] -= f.etaVal[k] * xp
+			idx, val := f.eta(e)
+			for k, i := range idx {
+				x[i] -= val[k] * xp
 			}
 		}
 		x[p] = xp
 	}
+}
+
+// eta returns update e's off-pivot indices and values.
+func (f *factor) eta(e int) ([]int32, []float64) {
+	a, b := f.etaStart[e], f.etaEnd(e)
+	idx := f.etaIdx[a:b]
+	return idx, f.etaVal[a:b:b][:len(idx)]
 }
 
 func (f *factor) etaEnd(e int) int32 {
@@ -368,8 +489,9 @@ func (f *factor) btran(d, y []float64) {
 	for e := len(f.etaPos) - 1; e >= 0; e-- {
 		p := f.etaPos[e]
 		s := d[p]
-		for k := f.etaStart[e]; k < f.etaEnd(e); k++ {
-			s -= f.etaVal[k] * d[f.etaIdx[k]]
+		idx, val := f.eta(e)
+		for k, i := range idx {
+			s -= val[k] * d[i]
 		}
 		d[p] = s / f.etaPiv[e]
 	}
@@ -398,19 +520,21 @@ func (f *factor) btran(d, y []float64) {
 			}
 			z[a] = s
 		}
-		for a := 0; a < nd; a++ { // Uᵀ
-			s := z[a]
-			for c := 0; c < a; c++ {
-				s -= f.lu[c*nd+a] * z[c]
+		for a := 0; a < nd; a++ { // Uᵀ, by rows of U
+			za := z[a] / f.diag[a]
+			z[a] = za
+			if za != 0 {
+				for k := f.urS[a]; k < f.urS[a+1]; k++ {
+					z[f.urI[k]] -= f.urV[k] * za
+				}
 			}
-			z[a] = s / f.lu[a*nd+a]
 		}
-		for a := nd - 1; a >= 0; a-- { // Lᵀ
-			s := z[a]
-			for c := a + 1; c < nd; c++ {
-				s -= f.lu[c*nd+a] * z[c]
+		for c := nd - 1; c >= 0; c-- { // Lᵀ, by rows of L
+			if zc := z[c]; zc != 0 {
+				for k := f.lrS[c]; k < f.lrS[c+1]; k++ {
+					z[f.lrI[k]] -= f.lrV[k] * zc
+				}
 			}
-			z[a] = s
 		}
 		for a, r := range f.nRows {
 			y[r] = z[a]
@@ -436,7 +560,9 @@ func (f *factor) update(p int, alpha []float64) {
 	f.etaPiv = append(f.etaPiv, alpha[p])
 	f.etaStart = append(f.etaStart, int32(len(f.etaIdx)))
 	for k, v := range alpha {
-		if k != p && v != 0 {
+		// Entries below dropTol are rounding noise from cancellation:
+		// keeping them only makes every later solve slower.
+		if k != p && (v > dropTol || v < -dropTol) {
 			f.etaIdx = append(f.etaIdx, int32(k))
 			f.etaVal = append(f.etaVal, v)
 		}

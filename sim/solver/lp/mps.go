@@ -150,6 +150,25 @@ func ReadMPS(r io.Reader) (*Problem, error) {
 		}
 		return v, nil
 	}
+	finite := func(s string) (float64, error) {
+		v, err := number(s)
+		if err == nil && math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%q is not a finite number", s)
+		}
+		return v, err
+	}
+	sense := func(s string) error {
+		switch strings.ToUpper(s) {
+		case "MAX", "MAXIMIZE":
+			p.Maximize = true
+		case "MIN", "MINIMIZE":
+			p.Maximize = false
+		default:
+			return fmt.Errorf("unknown objective sense %q (MIN or MAX)", s)
+		}
+		return nil
+	}
+lines:
 	for sc.Scan() {
 		lineNo++
 		line := sc.Text()
@@ -166,25 +185,32 @@ func ReadMPS(r io.Reader) (*Problem, error) {
 				}
 			case "OBJSENSE":
 				if len(f) > 1 {
-					p.Maximize = strings.EqualFold(f[1], "MAX") || strings.EqualFold(f[1], "MAXIMIZE")
+					if err := sense(f[1]); err != nil {
+						return fail("%v", err)
+					}
 				}
 			case "ROWS", "COLUMNS", "RHS", "RANGES", "BOUNDS", "ENDATA":
 			default:
 				return fail("unknown section %q", f[0])
 			}
 			if section == "ENDATA" {
-				break
+				break lines
 			}
 			continue
 		}
 		switch section {
 		case "OBJSENSE":
-			p.Maximize = strings.EqualFold(f[0], "MAX") || strings.EqualFold(f[0], "MAXIMIZE")
+			if err := sense(f[0]); err != nil {
+				return fail("%v", err)
+			}
 		case "ROWS":
 			if len(f) != 2 {
 				return fail("a row needs a type and a name")
 			}
 			kind := strings.ToUpper(f[0])
+			if _, dup := rowIndex[f[1]]; dup || f[1] == objName {
+				return fail("row %s is defined twice", f[1])
+			}
 			switch kind {
 			case "N":
 				if objName == "" {
@@ -193,9 +219,6 @@ func ReadMPS(r io.Reader) (*Problem, error) {
 				}
 				rowIndex[f[1]] = p.AddRow(f[1], math.Inf(-1), Inf)
 			case "L", "G", "E":
-				if _, dup := rowIndex[f[1]]; dup {
-					return fail("row %s is defined twice", f[1])
-				}
 				rowIndex[f[1]] = p.AddRow(f[1], math.Inf(-1), Inf)
 			default:
 				return fail("unknown row type %q", f[0])
@@ -214,7 +237,7 @@ func ReadMPS(r io.Reader) (*Problem, error) {
 				colIndex[f[0]] = j
 			}
 			for k := 1; k+1 < len(f); k += 2 {
-				v, err := number(f[k+1])
+				v, err := finite(f[k+1])
 				if err != nil {
 					return fail("%v", err)
 				}
@@ -237,7 +260,7 @@ func ReadMPS(r io.Reader) (*Problem, error) {
 				start = 0 // no set name
 			}
 			for k := start; k+1 < len(f); k += 2 {
-				v, err := number(f[k+1])
+				v, err := finite(f[k+1])
 				if err != nil {
 					return fail("%v", err)
 				}
@@ -266,6 +289,10 @@ func ReadMPS(r io.Reader) (*Problem, error) {
 			if !ok {
 				return fail("unknown column %s", f[2])
 			}
+			switch kind {
+			case "BV", "LI", "UI", "SC":
+				return fail("integer bound %s is not supported", kind)
+			}
 			v := 0.0
 			needs := kind != "FR" && kind != "MI" && kind != "PL"
 			if needs {
@@ -280,6 +307,12 @@ func ReadMPS(r io.Reader) (*Problem, error) {
 			switch kind {
 			case "UP":
 				p.colHi[j] = v
+				if v < 0 && p.colLo[j] == 0 {
+					// The MPS convention (CPLEX, GLPK, HiGHS): a negative
+					// upper bound on a column still at lower bound 0 makes
+					// it unbounded below.
+					p.colLo[j] = math.Inf(-1)
+				}
 			case "LO":
 				p.colLo[j] = v
 			case "FX":
@@ -290,8 +323,6 @@ func ReadMPS(r io.Reader) (*Problem, error) {
 				p.colLo[j] = math.Inf(-1)
 			case "PL":
 				p.colHi[j] = Inf
-			case "BV", "LI", "UI", "SC":
-				return fail("integer bound %s is not supported", kind)
 			default:
 				return fail("unknown bound type %q", f[0])
 			}
@@ -300,10 +331,14 @@ func ReadMPS(r io.Reader) (*Problem, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		lineNo++
+		if err == bufio.ErrTooLong {
+			return fail("line longer than 16 MiB")
+		}
+		return fail("%v", err)
 	}
 	if section != "ENDATA" {
-		return nil, fmt.Errorf("mps: no ENDATA")
+		return nil, fmt.Errorf("mps line %d: the file ends without ENDATA", lineNo)
 	}
 	for name, i := range rowIndex {
 		b := rhs[i]
@@ -331,5 +366,8 @@ func ReadMPS(r io.Reader) (*Problem, error) {
 		}
 		p.rowLo[i], p.rowHi[i] = lo, hi
 	}
-	return p, p.check()
+	if err := p.check(); err != nil {
+		return nil, fmt.Errorf("mps: %w", err)
+	}
+	return p, nil
 }

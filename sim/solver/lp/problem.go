@@ -13,9 +13,13 @@
 // with ±Inf for absent bounds. Solve scales it (powers of two, so scaling
 // is exact), runs phase 1 (sum of infeasibilities) and phase 2 from the
 // slack basis or a warm basis, and returns the solution in the original
-// units. The basis is kept as a block-triangular LU factorisation (column
-// and row singletons, then a dense LU of the small remaining nucleus) with
-// product-form updates between refactorisations.
+// units. Pricing is Devex (approximate steepest edge), with the reduced
+// costs updated from the pivot row rather than recomputed; a warm basis
+// that stays dual feasible may start the dual simplex method instead
+// (Options.Dual). The basis is kept as a block-triangular LU factorisation
+// (column and row singletons, then the remaining nucleus, ordered for
+// sparsity and stored sparse) with product-form updates between
+// refactorisations.
 package lp
 
 import (

@@ -44,6 +44,13 @@ type Options struct {
 	Warm *Basis
 	// MaxIterations bounds the simplex pivots; 0 means 50·(rows+cols)+10,000.
 	MaxIterations int
+	// Dual starts from Warm with the dual simplex method when that basis
+	// is dual feasible, as after a change of bounds or right-hand sides
+	// only. Off by default: on the LPs of Gavel's rounds and of its
+	// finish-time-fairness bisection (under 1 pivot per re-solve on
+	// average) it saved no pivots and cost time; on random LPs whose row
+	// bounds move it takes a third fewer pivots than a primal warm start.
+	Dual bool
 }
 
 // Solution is the result of a solve, in the problem's own units.
@@ -89,8 +96,30 @@ type solver struct {
 
 	y, cb, alpha, rhs []float64
 	iters, maxIter    int
+	cand              []ratioCand
 	bland             bool
 	degenerate        int
+
+	// Row-wise copy of the scaled A, for the pivot row αᵣ = ρᵀA.
+	rs  []int32
+	rc  []int32
+	rvr []float64
+	// d holds the reduced costs of the current phase, kept up to date
+	// from the pivot row; fresh is false when they must be recomputed
+	// (after a refactorisation, or when phase 1's costs change).
+	d      []float64
+	fresh  bool
+	prevCb []float64
+	// Devex reference weights (Forrest and Goldfarb 1992): pricing picks
+	// the largest d_j²/w_j, an estimate of steepest edge at the cost of
+	// one pivot row per iteration.
+	w      []float64
+	rho    []float64
+	alphaR []float64
+	mark   []bool
+	touch  []int32
+	// dw are the dual method's Devex weights, by basis position.
+	dw []float64
 }
 
 // Solve solves p. The error is for malformed problems only; infeasible
@@ -105,6 +134,11 @@ func Solve(p *Problem, o Options) (*Solution, error) {
 		s.maxIter = 50*(s.n+s.m) + 10000
 	}
 	s.start(o.Warm)
+	if o.Warm != nil && o.Dual {
+		if st, done := s.dual(false); done {
+			return s.solution(p, st), nil
+		}
+	}
 	st := s.run()
 	return s.solution(p, st), nil
 }
@@ -155,7 +189,34 @@ func newSolver(p *Problem) *solver {
 	}
 	s.logVal = []float64{-1}
 	s.y, s.cb, s.alpha, s.rhs = make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
+	s.d, s.w, s.alphaR, s.mark = make([]float64, N), make([]float64, N), make([]float64, N), make([]bool, N)
+	s.prevCb, s.rho = make([]float64, m), make([]float64, m)
+	for j := range s.w {
+		s.w[j] = 1
+	}
+	s.rowWise()
 	return s
+}
+
+// rowWise builds the row-wise copy of the scaled matrix.
+func (s *solver) rowWise() {
+	s.rs = make([]int32, s.m+1)
+	for _, i := range s.ri {
+		s.rs[i+1]++
+	}
+	for i := 0; i < s.m; i++ {
+		s.rs[i+1] += s.rs[i]
+	}
+	s.rc = make([]int32, len(s.ri))
+	s.rvr = make([]float64, len(s.ri))
+	fill := append([]int32(nil), s.rs[:s.m]...)
+	for j := 0; j < s.n; j++ {
+		for k := s.cs[j]; k < s.cs[j+1]; k++ {
+			i := s.ri[k]
+			s.rc[fill[i]], s.rvr[fill[i]] = int32(j), s.rv[k]
+			fill[i]++
+		}
+	}
 }
 
 // scale equilibrates rows and columns by powers of two (exact), a few
@@ -315,6 +376,7 @@ func (s *solver) refactor() {
 		}
 	}
 	s.computeXB()
+	s.fresh = false
 }
 
 func nearest(v, lo, hi float64) VarStatus {
@@ -367,6 +429,7 @@ func (s *solver) infeasibility() float64 {
 // run iterates until optimal, infeasible, unbounded or out of iterations.
 func (s *solver) run() Status {
 	verified := 0
+	wasPhase1 := true
 	for {
 		if s.iters >= s.maxIter {
 			return IterationLimit
@@ -380,9 +443,17 @@ func (s *solver) run() Status {
 				s.cb[k] = s.c[j]
 			}
 		}
-		copy(s.rhs, s.cb)
-		s.f.btran(s.rhs, s.y)
-		q, dir := s.price(phase1)
+		if phase1 != wasPhase1 {
+			s.resetWeights()
+			wasPhase1 = phase1
+			s.fresh = false
+		}
+		if !s.fresh {
+			s.reducedCosts(phase1)
+		} else if !equal(s.cb, s.prevCb) {
+			s.costsChanged()
+		}
+		q, dir := s.price()
 		if q < 0 {
 			// Confirm on a fresh factorisation before concluding.
 			if verified < 2 && s.f.numUpdates() > 0 {
@@ -404,13 +475,30 @@ func (s *solver) run() Status {
 	}
 }
 
-// price picks the entering variable: Dantzig's largest reduced cost, or
-// Bland's lowest index while the method stalls. dir is +1 to increase it.
-func (s *solver) price(phase1 bool) (int, float64) {
-	best, q, dir := 0.0, -1, 0.0
+func equal(a, b []float64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *solver) resetWeights() {
+	for j := range s.w {
+		s.w[j] = 1
+	}
+}
+
+// reducedCosts computes d_j = c_j − a_jᵀy afresh for the nonbasic
+// variables, with y = B⁻ᵀc_B for the phase's costs c_B (in s.cb).
+func (s *solver) reducedCosts(phase1 bool) {
+	copy(s.prevCb, s.cb)
+	copy(s.rhs, s.cb)
+	s.f.btran(s.rhs, s.y)
 	for j := 0; j < s.n+s.m; j++ {
-		st := s.stat[j]
-		if st == Basic || s.lo[j] == s.hi[j] {
+		if s.stat[j] == Basic {
+			s.d[j] = 0
 			continue
 		}
 		d := 0.0
@@ -424,23 +512,131 @@ func (s *solver) price(phase1 bool) (int, float64) {
 		} else {
 			d += s.y[j-s.n]
 		}
-		var gain, dj float64
+		s.d[j] = d
+	}
+	s.fresh = true
+}
+
+// costsChanged updates the reduced costs when phase 1's basic costs
+// change (a basic variable became feasible or infeasible): with
+// δ = c_B − c_B(before) by position, d_N −= Nᵀ B⁻ᵀ δ.
+func (s *solver) costsChanged() {
+	for k := range s.rhs {
+		s.rhs[k] = s.cb[k] - s.prevCb[k]
+	}
+	copy(s.prevCb, s.cb)
+	s.f.btran(s.rhs, s.rho)
+	for i, v := range s.rho {
+		if v == 0 {
+			continue
+		}
+		if j := s.n + i; s.stat[j] != Basic {
+			s.d[j] += v
+		}
+		for k := s.rs[i]; k < s.rs[i+1]; k++ {
+			if j := s.rc[k]; s.stat[j] != Basic {
+				s.d[j] -= v * s.rvr[k]
+			}
+		}
+	}
+}
+
+// price picks the entering variable: the largest d_j²/w_j (Devex), or
+// Bland's lowest index while the method stalls. dir is +1 to increase it.
+func (s *solver) price() (int, float64) {
+	best, q, dir := 0.0, -1, 0.0
+	for j, d := range s.d {
+		if d <= dualTol && d >= -dualTol {
+			continue // most variables, and every basic one (d = 0)
+		}
+		st := s.stat[j]
+		if st == Basic || s.lo[j] == s.hi[j] {
+			continue
+		}
+		var dj float64
 		switch {
 		case (st == AtLower || st == AtZero) && d < -dualTol:
-			gain, dj = -d, 1
+			dj = 1
 		case (st == AtUpper || st == AtZero) && d > dualTol:
-			gain, dj = d, -1
+			dj = -1
 		default:
 			continue
 		}
 		if s.bland {
 			return j, dj
 		}
-		if gain > best {
-			best, q, dir = gain, j, dj
+		if score := d * d / s.w[j]; score > best {
+			best, q, dir = score, j, dj
 		}
 	}
 	return q, dir
+}
+
+// pivotRow computes αᵣ = ρᵀ[A −I] with ρ = B⁻ᵀeᵣ for the nonbasic
+// variables, scattering into s.alphaR and listing the nonzeros in s.touch.
+func (s *solver) pivotRow(r int) {
+	for _, j := range s.touch {
+		s.alphaR[j], s.mark[j] = 0, false
+	}
+	s.touch = s.touch[:0]
+	for i := range s.rhs {
+		s.rhs[i] = 0
+	}
+	s.rhs[r] = 1
+	s.f.btran(s.rhs, s.rho)
+	for i, v := range s.rho {
+		if v == 0 {
+			continue
+		}
+		if j := s.n + i; s.stat[j] != Basic {
+			s.alphaR[j] = -v
+			s.mark[j] = true
+			s.touch = append(s.touch, int32(j))
+		}
+		for k := s.rs[i]; k < s.rs[i+1]; k++ {
+			j := s.rc[k]
+			if s.stat[j] == Basic {
+				continue
+			}
+			if !s.mark[j] {
+				s.mark[j] = true
+				s.touch = append(s.touch, j)
+			}
+			s.alphaR[j] += v * s.rvr[k]
+		}
+	}
+}
+
+// updateDuals updates the reduced costs and Devex weights for a pivot in
+// which q enters at position r and out leaves; alphaRQ is the pivot. In
+// phase 1 a nonbasic variable costs nothing, so out's reduced cost drops
+// its basic cost and q enters at cost 0 (costsChanged charges its real
+// one in the next iteration).
+func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
+	if phase1 {
+		defer func(cOut float64) { s.d[out] -= cOut; s.prevCb[r] = 0 }(s.prevCb[r])
+	} else {
+		s.prevCb[r] = s.c[q]
+	}
+	thetaD := s.d[q] / alphaRQ
+	wq := s.w[q]
+	for _, j := range s.touch {
+		a := s.alphaR[j]
+		if a == 0 || int(j) == q {
+			continue
+		}
+		s.d[j] -= thetaD * a
+		r := a / alphaRQ
+		if v := r * r * wq; v > s.w[j] {
+			s.w[j] = v
+		}
+	}
+	s.d[q] = 0
+	s.d[out] = -thetaD
+	s.w[out] = math.Max(wq/(alphaRQ*alphaRQ), 1)
+	if s.w[out] > 1e6 {
+		s.resetWeights()
+	}
 }
 
 // step moves entering variable q in direction dir as far as the basics'
@@ -455,66 +651,8 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 		s.rhs[i] = vals[k]
 	}
 	s.f.ftran(s.rhs, s.alpha)
-	bounds := func(j int) (float64, float64) {
-		lo, hi := s.lo[j], s.hi[j]
-		if phase1 {
-			switch v := s.x[j]; {
-			case v < lo-primalTol:
-				return math.Inf(-1), lo
-			case v > hi+primalTol:
-				return hi, math.Inf(1)
-			}
-		}
-		return lo, hi
-	}
-	// Pass 1: the largest step with bounds relaxed by the tolerance (none
-	// in Bland's mode, which needs exact ties).
-	relax := primalTol
-	if s.bland {
-		relax = 0
-	}
-	// blocks is how far q can move before basic k reaches its bound
-	// widened by slack; ok is false when k does not block.
-	blocks := func(k int, slack float64) (t, delta float64, ok bool) {
-		j := s.head[k]
-		delta = -dir * s.alpha[k]
-		if math.Abs(delta) <= harrisTol {
-			return 0, delta, false
-		}
-		lo, hi := bounds(int(j))
-		if delta > 0 {
-			if math.IsInf(hi, 1) {
-				return 0, delta, false
-			}
-			return math.Max((hi+slack-s.x[j])/delta, 0), delta, true
-		}
-		if math.IsInf(lo, -1) {
-			return 0, delta, false
-		}
-		return math.Max((lo-slack-s.x[j])/delta, 0), delta, true
-	}
-	tmax := math.Inf(1)
-	for k := range s.head {
-		if t, _, ok := blocks(k, relax); ok {
-			tmax = math.Min(tmax, t)
-		}
-	}
+	leave, theta, bigPivot := s.ratioTest(dir, phase1)
 	rangeQ := s.hi[q] - s.lo[q]
-	// Pass 2: among the blocking basics, the one with the largest pivot.
-	leave, theta, bigPivot := -1, 0.0, 0.0
-	for k, j := range s.head {
-		t, delta, ok := blocks(k, 0)
-		if !ok || t > tmax {
-			continue
-		}
-		better := math.Abs(delta) > bigPivot
-		if s.bland {
-			better = leave < 0 || t < theta || (t == theta && j < s.head[leave])
-		}
-		if better {
-			leave, theta, bigPivot = k, t, math.Abs(delta)
-		}
-	}
 	if leave < 0 || rangeQ <= theta {
 		if math.IsInf(rangeQ, 1) {
 			if phase1 {
@@ -536,7 +674,11 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 		return 0, true
 	}
 	out := int(s.head[leave])
-	lo, hi := bounds(out) // before the move changes its feasibility
+	s.pivotRow(leave)
+	if s.fresh {
+		s.updateDuals(q, out, leave, s.alpha[leave], phase1)
+	}
+	lo, hi := s.bounds(out, phase1) // before the move changes its feasibility
 	target := lo
 	if -dir*s.alpha[leave] > 0 {
 		target = hi
@@ -562,6 +704,82 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 		s.bland = false
 	}
 	return 0, true
+}
+
+// bounds are basic variable j's bounds for the ratio test: in phase 1 an
+// infeasible variable may move up to its violated bound and no further.
+func (s *solver) bounds(j int, phase1 bool) (float64, float64) {
+	lo, hi := s.lo[j], s.hi[j]
+	if phase1 {
+		switch v := s.x[j]; {
+		case v < lo-primalTol:
+			return math.Inf(-1), lo
+		case v > hi+primalTol:
+			return hi, math.Inf(1)
+		}
+	}
+	return lo, hi
+}
+
+// ratioTest is Harris's two-pass test for the entering column s.alpha
+// moving in direction dir: pass 1 finds the largest step tmax with the
+// bounds relaxed by the tolerance (none in Bland's mode, which needs exact
+// ties); pass 2 takes, among the basics blocking within tmax, the one with
+// the largest pivot. It returns the leaving position (−1 if none), the
+// step and the pivot's magnitude.
+func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot float64) {
+	relax := primalTol
+	if s.bland {
+		relax = 0
+	}
+	s.cand = s.cand[:0]
+	tmax := math.Inf(1)
+	for k, a := range s.alpha {
+		delta := -dir * a
+		if delta <= harrisTol && delta >= -harrisTol {
+			continue
+		}
+		j := int(s.head[k])
+		lo, hi := s.bounds(j, phase1)
+		var bound float64
+		if delta > 0 {
+			if math.IsInf(hi, 1) {
+				continue
+			}
+			bound = hi
+			if t := (hi + relax - s.x[j]) / delta; t < tmax {
+				tmax = math.Max(t, 0)
+			}
+		} else {
+			if math.IsInf(lo, -1) {
+				continue
+			}
+			bound = lo
+			if t := (lo - relax - s.x[j]) / delta; t < tmax {
+				tmax = math.Max(t, 0)
+			}
+		}
+		s.cand = append(s.cand, ratioCand{int32(k), math.Max((bound-s.x[j])/delta, 0), delta})
+	}
+	leave = -1
+	for _, c := range s.cand {
+		if c.t > tmax {
+			continue
+		}
+		better := math.Abs(c.delta) > bigPivot
+		if s.bland {
+			better = leave < 0 || c.t < theta || (c.t == theta && s.head[c.k] < s.head[leave])
+		}
+		if better {
+			leave, theta, bigPivot = int(c.k), c.t, math.Abs(c.delta)
+		}
+	}
+	return leave, theta, bigPivot
+}
+
+type ratioCand struct {
+	k        int32
+	t, delta float64
 }
 
 func (s *solver) moveBasics(dir, t float64) {

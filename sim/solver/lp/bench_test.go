@@ -1,0 +1,108 @@
+package lp_test
+
+import (
+	"compress/gzip"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/solver/lp"
+)
+
+// The LPs in testdata were written by `schedlab run --dump-lp` (gavel-small,
+// gavel-makespan and gavel-cost, quick) and by Gavel's Figure 12 allocators
+// at 512 and 2,048 active jobs. want is each one's optimum as HiGHS 1.15
+// reports it (NaN: infeasible), a check on our solver, never an input.
+var dumped = []struct {
+	file string
+	want float64
+}{
+	{"gavel-small-13", 0.8657995791190047},
+	{"gavel-cost-71", 474.6993521627626},
+	{"gavel-makespan-x300-2", 93.44727134493277},
+	{"gavel-makespan-x300-12", 84.48500975799271},
+	{"fig12-makespan-512-2", 281.320129140941},
+	{"fig12-ftf-512-1", math.NaN()},
+	{"fig12-cost-512-1", 57754.95321791614},
+	{"fig12-las-2048-1", 0.9181521944282391},
+	{"fig12-hierarchical-2048-1", 241.91946051196885},
+	{"fig12-hierarchical-2048-5", 0.2027999999999999},
+	{"fig12-hierarchical-2048-11", 0.2000999999999999},
+}
+
+func readDumped(tb testing.TB, name string) *lp.Problem {
+	tb.Helper()
+	f, err := os.Open(filepath.Join("testdata", name+".mps.gz"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := lp.ReadMPS(zr)
+	if err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	return p
+}
+
+// Every dumped LP has HiGHS's optimum to 1e-7 relative, with a feasible
+// point.
+func TestDumpedLPsAgainstHiGHS(t *testing.T) {
+	for _, d := range dumped {
+		// The Figure 12 LPs take seconds in all; under wasm the smaller
+		// ones suffice (the solver is deterministic across platforms).
+		if (testing.Short() || runtime.GOARCH == "wasm") && strings.HasPrefix(d.file, "fig12") {
+			continue
+		}
+		p := readDumped(t, d.file)
+		sol, err := lp.Solve(p, lp.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.IsNaN(d.want) {
+			if sol.Status != lp.Infeasible {
+				t.Errorf("%s: HiGHS says infeasible, we say %v", d.file, sol)
+			}
+			continue
+		}
+		rel := math.Abs(sol.Objective-d.want) / math.Max(1, math.Abs(d.want))
+		if sol.Status != lp.Optimal || rel > 1e-7 || p.Violation(sol.X) > 1e-7 {
+			t.Errorf("%s: HiGHS %.15g, ours %v (relative difference %.2g, violation %.2g)", d.file, d.want, sol, rel, p.Violation(sol.X))
+		}
+		t.Logf("%s: %d×%d, %d iterations", d.file, p.NumRows(), p.NumCols(), sol.Iterations)
+	}
+}
+
+// BenchmarkDumped solves each dumped LP from the slack basis; iterations/op
+// is the simplex pivot count.
+func BenchmarkDumped(b *testing.B) {
+	for _, d := range dumped {
+		p := readDumped(b, d.file)
+		b.Run(d.file, func(b *testing.B) {
+			// One untimed solve first: wasm runtimes compile lazily.
+			if _, err := lp.Solve(p, lp.Options{}); err != nil {
+				b.Fatal(err)
+			}
+			iters := 0
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				sol, err := lp.Solve(p, lp.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				iters = sol.Iterations
+			}
+			b.ReportMetric(float64(iters), "iterations/op")
+			if cpu := cpuTime() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			}
+		})
+	}
+}
