@@ -19,6 +19,7 @@ import (
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/policy/tesserae/migrate"
 	"github.com/schedlab/schedlab/sim/policy/tesserae/pack"
+	"github.com/schedlab/schedlab/sim/schema"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -62,14 +63,24 @@ func (p *Params) check() error {
 	if p.PairRates != "" && p.PairRates != "blox" && p.PairRates != "perf" {
 		return fmt.Errorf("pair_rates: must be blox or perf, got %q", p.PairRates)
 	}
-	if p.PairRates == "perf" && (p.Noise > 0 || (p.Profile != "" && p.Profile != "oracle")) {
-		return fmt.Errorf("pair_rates: perf takes pair rates from the perf model, so noise and profile (which change Blox's table) do not apply; drop them or use pair_rates blox")
+	if ps := p.Check(); len(ps) > 0 {
+		return fmt.Errorf("%s: %s", ps[0].Path, ps[0].Msg)
 	}
 	if !(p.Noise >= 0 && p.Noise <= 1) {
 		return fmt.Errorf("noise: must be between 0 and 1, got %v", p.Noise)
 	}
 	if !(p.RoundS > 0) {
 		return fmt.Errorf("round_s: must be positive, got %v", p.RoundS)
+	}
+	return nil
+}
+
+// Check implements schema.Checker, so that a scenario's validation names
+// the conflict at its JSON path: pair_rates perf replaces Blox's table,
+// which noise and profile change.
+func (p *Params) Check() []schema.Problem {
+	if p.PairRates == "perf" && (p.Noise > 0 || (p.Profile != "" && p.Profile != "oracle")) {
+		return []schema.Problem{{Path: "pair_rates", Msg: "perf takes pair rates from the perf model, so noise and profile (which change Blox's table) do not apply; drop them or use pair_rates blox"}}
 	}
 	return nil
 }
