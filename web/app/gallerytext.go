@@ -33,11 +33,11 @@ var cardTexts = map[string]cardText{
 	"load-sweep":    {"The same cluster under rising load. Completion times creep up, then explode near full capacity.", ""},
 	"tiny":          {"Three jobs on two servers: small enough to follow every decision by hand in the timeline.", ""},
 
-	"compare-memshare": {"Schedulers of four papers on OJPP's cluster, where jobs sharing a GPU slow each other: who is first?",
+	"compare-memshare": {"OJPP's cluster, where jobs sharing a GPU slow each other down.",
 		"On an idle cluster, packing jobs together only slows them; on a busy one, OJPP's careful packing and SJF-BSBF's careful sharing finish jobs first."},
-	"compare-analytic": {"SJF-BSBF's 64 GPUs and jobs, shared by schedulers of three papers as the load grows.",
+	"compare-analytic": {"SJF-BSBF's 64 GPUs and jobs, as the load grows.",
 		"Under heavy load, sharing a GPU only when it pays (SJF-BSBF) gives the lowest completion times; Gavel gains from sharing too."},
-	"compare-throughput": {"Gavel's measured GPU speeds and jobs on 32 V100s, as the job rate grows.",
+	"compare-throughput": {"Gavel's GPU speeds and jobs, as the job rate grows.",
 		"At the highest job rate, Tesserae's packing by matching beats Gavel's sharing, which beats no sharing by a fifth."},
 
 	"sjf-bsbf-fig4":         {"30 jobs on a 16-GPU testbed: how long jobs take, as a distribution, and how long each model queues.", "Sharing GPUs wisely gives the lowest median completion time."},
