@@ -28,6 +28,28 @@ func (c *FigureView) Title() string {
 	return c.App.Fig.Name
 }
 
+// Comparison reports a cross-paper comparison: its checks are our
+// findings, and there are no paper's numbers to draw.
+func (c *FigureView) Comparison() bool { return c.App.IsComparison(c.App.Fig.Name) }
+
+// ClaimLabel introduces the figure's claim: a paper's, or our finding.
+func (c *FigureView) ClaimLabel() string {
+	if c.Comparison() {
+		return "What we found:"
+	}
+	return "The paper's claim:"
+}
+
+// CurveHint says how to read the curve; a comparison has no paper's
+// values to draw.
+func (c *FigureView) CurveHint() string {
+	const gap = " A gap is a load at which the cluster could not keep up (or a point still running)."
+	if c.Comparison() {
+		return "Lines with dots are ours, each dot a mean over the seeds run; no paper reports these numbers." + gap
+	}
+	return "Lines with dots are ours, each dot a mean over the seeds run; hollow diamonds on dashed lines are the paper's reported values." + gap
+}
+
 // Percent is the figure's progress in whole percent.
 func (c *FigureView) Percent() string { return strconv.Itoa(int(100 * c.App.Fig.Progress())) }
 
@@ -96,7 +118,7 @@ type GalleryFilter struct{ Key, Label string }
 
 // Filters are the gallery's filter buttons: every card, a kind, a paper.
 func (c *GalleryView) Filters() []GalleryFilter {
-	out := []GalleryFilter{{"", "All"}, {app.FilterCurves, "Curves"}, {app.FilterTables, "Tables and bars"}, {app.FilterTeaching, "Teaching"}}
+	out := []GalleryFilter{{"", "All"}, {app.FilterCurves, "Curves"}, {app.FilterTables, "Tables and bars"}, {app.FilterTeaching, "Teaching"}, {app.FilterCompare, "Cross-paper"}}
 	for _, p := range app.Papers {
 		out = append(out, GalleryFilter{p.Key, p.Name})
 	}

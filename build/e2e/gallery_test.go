@@ -14,8 +14,9 @@ import (
 )
 
 // galleryFigures are one figure of each built paper: three curves (a
-// sweep), and two single-point figures (a metrics table).
-var galleryFigures = []string{"sjf-bsbf-fig6a", "gavel-fig8-las-single", "ojpp-fig9", "tesserae-fig11-migrations", "sjfbco-fig6"}
+// sweep), and two single-point figures (a metrics table); and the
+// cross-paper comparison where every paper's policy runs.
+var galleryFigures = []string{"sjf-bsbf-fig6a", "gavel-fig8-las-single", "ojpp-fig9", "tesserae-fig11-migrations", "sjfbco-fig6", "compare-memshare"}
 
 // figureDrawnJS is true once the figure shows a number of ours: a dot of
 // the curve or a filled cell of the metrics table.
@@ -51,6 +52,18 @@ func TestGalleryFigures(t *testing.T) {
 	if !eval[bool](p, `!!document.getElementById("teaching") && !!document.getElementById("gallery-fifo-vs-sjf")`) {
 		t.Error("no teaching presets group")
 	}
+	// The cross-paper comparisons have a group of their own, after the
+	// papers' figures and before the teaching presets.
+	if got := eval[string](p, `[...document.querySelectorAll(".gallery h2.ggroup")].map(h => h.textContent).join(",")`); got != "Paper figures,Cross-paper comparisons,Teaching presets" {
+		t.Errorf("gallery groups %q", got)
+	}
+	if !eval[bool](p, `["compare-analytic", "compare-memshare", "compare-throughput"].every(n => {
+			const c = document.getElementById("gallery-" + n);
+			return c && !c.closest("section.paper") && c.compareDocumentPosition(document.getElementById("teaching")) & Node.DOCUMENT_POSITION_FOLLOWING &&
+				/What we found: /.test(c.textContent) && !!document.getElementById("openfig-" + n);
+		})`) {
+		t.Error("the comparisons are not in a group of their own with what we found and an Open figure button")
+	}
 	height := eval[int](p, `document.documentElement.scrollHeight`)
 	t.Logf("gallery height at 1280x800: %d px", height)
 	if height > 9000 {
@@ -59,7 +72,9 @@ func TestGalleryFigures(t *testing.T) {
 	p.shot("gallery", 1280, 800)
 	p.shot("gallery", 390, 844)
 	p.click("filter-tesserae")
-	p.wait(`document.querySelectorAll(".gallery section.paper").length === 1 && !document.getElementById("teaching")`, statusJS, 5*time.Second)
+	p.wait(`document.querySelectorAll(".gallery section.paper").length === 1 && !document.getElementById("teaching") && !document.getElementById("compare")`, statusJS, 5*time.Second)
+	p.click("filter-compare")
+	p.wait(`document.querySelectorAll(".gallery section.paper").length === 0 && !document.getElementById("teaching") && !!document.getElementById("gallery-compare-memshare")`, statusJS, 5*time.Second)
 	p.click("filter-")
 
 	for _, name := range galleryFigures {
@@ -96,6 +111,23 @@ func TestGalleryFigures(t *testing.T) {
 			}
 			if w := fmt.Sprintf("%d of %d checks hold", want.Summary.Passed, want.Summary.Checks); summary != w {
 				t.Errorf("page: %s; command line: %s", summary, w)
+			}
+			if name == "compare-memshare" {
+				// Our findings, not a paper's: no paper values drawn, and
+				// the view says so. Every policy of the four papers is on
+				// the curve.
+				if eval[bool](p, `!!document.querySelector("#figure-curve .paper .mark")`) || !strings.Contains(p.text("figure-checks-card"), "our own findings") ||
+					!eval[bool](p, `/What we found:/.test(document.querySelector(".figure-view .intro .claim").textContent)`) {
+					t.Error("the comparison's figure view speaks of a paper's claims or values")
+				}
+				legend := eval[string](p, `[...document.querySelectorAll(".figure-view .legend li")].map(l => l.textContent).join(",")`)
+				for _, pol := range []string{"SJF-BSBF", "Gavel (LAS) w/ SS", "Tesserae-T", "OJPP"} {
+					if !strings.Contains(legend, pol) {
+						t.Errorf("%s is not on the curve (legend %q)", pol, legend)
+					}
+				}
+				p.shot("figure-"+name, 1280, 800)
+				p.shot("figure-"+name, 390, 844)
 			}
 			if name == "sjf-bsbf-fig6a" || name == "gavel-fig8-las-single" {
 				if !eval[bool](p, `!!document.querySelector("#figure-curve .paper .mark")`) {

@@ -371,6 +371,9 @@ func (a *App) FigurePlan() string {
 	}
 	parts = append(parts, plural(len(seeds), "seed"))
 	text := strings.Join(parts, " × ") + ", every policy; the page runs the quick version of the paper's set-up, so expect some distance from the paper's numbers."
+	if a.IsComparison(f.Name) {
+		text = strings.Join(parts, " × ") + ", every policy; the page runs the quick version, with fewer seeds and loads than the full runs our findings come from."
+	}
 	if name, modified := a.Builtin(); name == f.Name && modified {
 		text += " You have edited the scenario: this is the figure of your version."
 	}

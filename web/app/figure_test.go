@@ -86,18 +86,38 @@ func TestGalleryGroups(t *testing.T) {
 	if strings.Join(keys, ",") != "sjf-bsbf,gavel,ojpp,tesserae,sjf-bco" {
 		t.Errorf("paper sections %v", keys)
 	}
-	teach := a.TeachingCards()
-	if len(teach) == 0 || cards+len(teach) != len(a.Cards) {
-		t.Errorf("%d figures + %d presets, %d cards", cards, len(teach), len(a.Cards))
+	teach, cmp := a.TeachingCards(), a.CompareCards()
+	if len(teach) == 0 || cards+len(teach)+len(cmp) != len(a.Cards) {
+		t.Errorf("%d figures + %d presets + %d comparisons, %d cards", cards, len(teach), len(cmp), len(a.Cards))
 	}
 	for _, c := range teach {
-		if c.Figure {
-			t.Errorf("figure %s among the presets", c.Name)
+		if c.Figure || c.Compare {
+			t.Errorf("figure or comparison %s among the presets", c.Name)
 		}
 	}
+	// The cross-paper comparisons have a section of their own, each with
+	// a student's summary and what we found.
+	var names []string
+	for _, c := range cmp {
+		names = append(names, c.Name)
+		if c.Figure || c.Summary == "" || c.Claim == "" || !c.Curve || c.Thumb == "" || !a.IsComparison(c.Name) {
+			t.Errorf("comparison %s: figure %v, summary %q, finding %q, curve %v, thumbnail %v", c.Name, c.Figure, c.Summary, c.Claim, c.Curve, c.Thumb != "")
+		}
+	}
+	if strings.Join(names, ",") != "compare-analytic,compare-memshare,compare-throughput" {
+		t.Errorf("comparisons %v", names)
+	}
 	a.SetGalleryFilter("tesserae")
-	if s := a.FigureSections(); len(s) != 1 || s[0].Key != "tesserae" || len(a.TeachingCards()) != 0 {
-		t.Errorf("tesserae filter: %d sections, %d presets", len(s), len(a.TeachingCards()))
+	if s := a.FigureSections(); len(s) != 1 || s[0].Key != "tesserae" || len(a.TeachingCards()) != 0 || len(a.CompareCards()) != 0 {
+		t.Errorf("tesserae filter: %d sections, %d presets, %d comparisons", len(s), len(a.TeachingCards()), len(a.CompareCards()))
+	}
+	a.SetGalleryFilter(app.FilterCompare)
+	if len(a.FigureSections()) != 0 || len(a.TeachingCards()) != 0 || len(a.CompareCards()) != len(cmp) {
+		t.Errorf("compare filter: %d sections, %d presets, %d comparisons", len(a.FigureSections()), len(a.TeachingCards()), len(a.CompareCards()))
+	}
+	a.SetGalleryFilter(app.FilterTeaching)
+	if len(a.CompareCards()) != 0 {
+		t.Errorf("teaching filter shows %d comparisons", len(a.CompareCards()))
 	}
 	if text, _ := a.Badge("gavel-fig8-las-single"); text != "not yet run" {
 		t.Errorf("badge without a report: %q", text)

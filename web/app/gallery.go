@@ -18,9 +18,13 @@ type Card struct {
 	Summary, Claim string
 	Paper          string // a Papers key; "" for a teaching preset
 	Figure         bool   // a paper figure: it has checks to reproduce
-	Curve          bool   // it sweeps a value (its figure is a curve)
-	Tags           []string
-	Default        bool
+	// Compare marks a cross-paper comparison (tag "compare"): policies of
+	// several papers on one trace, cluster and perf model, which no paper
+	// ran; its Claim is what we found, not a paper's claim.
+	Compare bool
+	Curve   bool // it sweeps a value (its figure is a curve)
+	Tags    []string
+	Default bool
 	// Thumb is a small SVG of the paper's reported numbers, "" if none;
 	// thumbURL its object URL once shown (an image costs the page less to
 	// draw than inline SVG).
@@ -47,7 +51,12 @@ const (
 	FilterCurves   = "curves"
 	FilterTables   = "tables"
 	FilterTeaching = "teaching"
+	FilterCompare  = "compare"
 )
+
+// compareTag marks the cross-paper comparisons among the built-in
+// scenarios (reproduce.Compare).
+const compareTag = "compare"
 
 // newCard describes a built-in scenario for the gallery.
 func newCard(name string, sc *scenario.Scenario) *Card {
@@ -61,6 +70,7 @@ func newCard(name string, sc *scenario.Scenario) *Card {
 	if !c.Figure {
 		c.Paper = ""
 	}
+	c.Compare = !c.Figure && hasTag(sc.Tags, compareTag)
 	if t, ok := cardTexts[name]; ok {
 		c.Summary, c.Claim = t.summary, t.claim
 	} else {
@@ -70,7 +80,7 @@ func newCard(name string, sc *scenario.Scenario) *Card {
 		c.Claim = sc.Checks[0].Description
 	}
 	c.Thumb = thumbnail(sc)
-	if c.Thumb == "" && c.Figure {
+	if c.Thumb == "" && (c.Figure || c.Compare) {
 		c.Thumb = glyph(c.Curve)
 	}
 	return c
@@ -192,7 +202,9 @@ func (a *App) shown(c *Card) bool {
 	case FilterTables:
 		return c.Figure && !c.Curve
 	case FilterTeaching:
-		return !c.Figure || hasTag(c.Tags, "teaching")
+		return (!c.Figure && !c.Compare) || hasTag(c.Tags, "teaching")
+	case FilterCompare:
+		return c.Compare
 	case "":
 		return true
 	}
@@ -225,12 +237,35 @@ func (a *App) FigureSections() []GallerySection {
 	return out
 }
 
+// CompareCards are the cross-paper comparisons, filtered: a section of
+// their own, apart from the papers' figures and the teaching presets.
+func (a *App) CompareCards() []*Card {
+	var out []*Card
+	for _, c := range a.Cards {
+		if c.Compare && a.shown(c) && (a.GalleryFilter == "" || a.GalleryFilter == FilterCompare) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// IsComparison reports whether the scenario named name is a cross-paper
+// comparison, whose checks are our findings rather than a paper's claims.
+func (a *App) IsComparison(name string) bool {
+	for _, c := range a.Cards {
+		if c.Name == name {
+			return c.Compare
+		}
+	}
+	return false
+}
+
 // TeachingCards are the teaching presets (scenarios without checks),
 // filtered.
 func (a *App) TeachingCards() []*Card {
 	var out []*Card
 	for _, c := range a.Cards {
-		if !c.Figure && a.shown(c) && (a.GalleryFilter == "" || a.GalleryFilter == FilterTeaching) {
+		if !c.Figure && !c.Compare && a.shown(c) && (a.GalleryFilter == "" || a.GalleryFilter == FilterTeaching) {
 			out = append(out, c)
 		}
 	}

@@ -20,19 +20,25 @@ var Papers = []Paper{
 	{"sjf-bco", "SJF-BCO", "Scheduling ring-all-reduce jobs whose gradients compete for the same network links (SJF-BCO, communication contention)."},
 }
 
-// cardText is a scenario's summary and, for a paper figure, its claim.
+// cardText is a scenario's summary and, for a paper figure, its claim;
+// for a cross-paper comparison, what we found (no paper made that claim).
 type cardText struct{ summary, claim string }
 
 var cardTexts = map[string]cardText{
-	"fifo-vs-sjf":        {"Thirty jobs arrive almost at once on 16 GPUs. First-come-first-served against shortest-job-first: who waits, and how long?", ""},
-	"fragmentation":      {"Four GPUs are free, but one on each server. Does a 4-GPU job wait, or spread over servers?", ""},
-	"gavel-small":        {"Twelve jobs on six GPUs of three types. Watch Gavel give each job more time on the type that suits it.", ""},
-	"gavel-trace":        {"500 jobs from Gavel's generator on 108 GPUs of three types, scheduled without knowing which type is faster.", ""},
-	"head-of-line":       {"Small jobs stuck behind a big one that does not fit yet. Backfilling lets them through; what does the big job pay?", ""},
-	"load-sweep":         {"The same cluster under rising load. Completion times creep up, then explode near full capacity.", ""},
-	"tiny":               {"Three jobs on two servers: small enough to follow every decision by hand in the timeline.", ""},
-	"compare-analytic":   {"One trace, one cluster, schedulers from three papers: FIFO, SJF-BSBF, Gavel and Tesserae as the load grows.", ""},
-	"compare-throughput": {"Gavel's GPU speeds and trace on 32 V100s: FIFO, Gavel with and without GPU sharing, and Tesserae as the job rate grows.", ""},
+	"fifo-vs-sjf":   {"Thirty jobs arrive almost at once on 16 GPUs. First-come-first-served against shortest-job-first: who waits, and how long?", ""},
+	"fragmentation": {"Four GPUs are free, but one on each server. Does a 4-GPU job wait, or spread over servers?", ""},
+	"gavel-small":   {"Twelve jobs on six GPUs of three types. Watch Gavel give each job more time on the type that suits it.", ""},
+	"gavel-trace":   {"500 jobs from Gavel's generator on 108 GPUs of three types, scheduled without knowing which type is faster.", ""},
+	"head-of-line":  {"Small jobs stuck behind a big one that does not fit yet. Backfilling lets them through; what does the big job pay?", ""},
+	"load-sweep":    {"The same cluster under rising load. Completion times creep up, then explode near full capacity.", ""},
+	"tiny":          {"Three jobs on two servers: small enough to follow every decision by hand in the timeline.", ""},
+
+	"compare-memshare": {"OJPP's cluster, where jobs sharing a GPU slow each other down.",
+		"On an idle cluster, packing jobs together only slows them; on a busy one, OJPP's careful packing and SJF-BSBF's careful sharing finish jobs first."},
+	"compare-analytic": {"SJF-BSBF's 64 GPUs and jobs, as the load grows.",
+		"Under heavy load, sharing a GPU only when it pays (SJF-BSBF) gives the lowest completion times; Gavel gains from sharing too."},
+	"compare-throughput": {"Gavel's GPU speeds and jobs, as the job rate grows.",
+		"At the highest job rate, Tesserae's packing by matching beats Gavel's sharing, which beats no sharing by a fifth."},
 
 	"sjf-bsbf-fig4":         {"30 jobs on a 16-GPU testbed: how long jobs take, as a distribution, and how long each model queues.", "Sharing GPUs wisely gives the lowest median completion time."},
 	"sjf-bsbf-fig6a":        {"240 to 480 jobs on 64 GPUs: average completion time as the load grows, for eight schedulers.", "SJF-BSBF keeps the lowest average completion time as the load rises."},

@@ -27,7 +27,7 @@ var Papers = []struct{ Name, Title string }{
 	{"ojpp", "OJPP: Interference-aware opportunistic job placement for shared distributed deep learning clusters (JPDC 2023)"},
 	{"tesserae", "Tesserae: Scalable Placement Policies for Deep Learning Workloads (2025)"},
 	{"sjf-bco", "SJF-BCO: On Scheduling Ring-All-Reduce Learning Jobs in Multi-Tenant GPU Clusters with Communication Contention (MobiHoc 2022)"},
-	{Compare, "Cross-paper comparisons no paper ran"},
+	{Compare, "Cross-paper comparisons no paper ran: policies of several papers on one trace, cluster and perf model; their checks are our own findings from the full runs, not a paper's claims"},
 }
 
 // Entry is one figure: the scenario that reproduces it.

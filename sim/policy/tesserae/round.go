@@ -167,15 +167,22 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 		for i, id := range ids {
 			j := s.Job(id)
 			out[i] = pack.Job{ID: id, Model: j.Model, GPUs: j.GPUs, NoPack: t.p.Packing == "single" && j.GPUs > 1}
+			if t.perf != nil {
+				out[i].Model = t.perf.see(s, j)
+			}
 		}
 		return out
+	}
+	var rates pack.Rates = t.table
+	if t.perf != nil {
+		rates = t.perf
 	}
 	o := pack.Options{Objective: pack.Objective(t.p.Objective), MinCombined: t.p.MinCombined, Solver: pack.Solver(t.p.PackSolver), Keep: sharing(s)}
 	var pairs []pack.Pair
 	if t.p.KeepPairs {
-		pairs, placed, waiting = keepPairs(s, mk(placed), mk(waiting), t.table, o)
+		pairs, placed, waiting = keepPairs(s, mk(placed), mk(waiting), rates, o)
 	}
-	matched, err := pack.Match(mk(placed), mk(waiting), t.table, o)
+	matched, err := pack.Match(mk(placed), mk(waiting), rates, o)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +218,7 @@ func sharing(s *engine.State) func(a, b workload.JobID) bool {
 // keepPairs keeps the pairs running now whose host is placed again and
 // whose guest waits again, when they still have an edge, and returns them
 // with the hosts and guests left for the matching.
-func keepPairs(s *engine.State, hosts, guests []pack.Job, tab *pack.Table, o pack.Options) (kept []pack.Pair, restHosts, restGuests []workload.JobID) {
+func keepPairs(s *engine.State, hosts, guests []pack.Job, tab pack.Rates, o pack.Options) (kept []pack.Pair, restHosts, restGuests []workload.JobID) {
 	waiting := make(map[workload.JobID]int, len(guests))
 	for i, g := range guests {
 		waiting[g.ID] = i

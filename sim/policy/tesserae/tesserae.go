@@ -19,6 +19,7 @@ import (
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/policy/tesserae/migrate"
 	"github.com/schedlab/schedlab/sim/policy/tesserae/pack"
+	"github.com/schedlab/schedlab/sim/schema"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -31,6 +32,7 @@ type Params struct {
 	MinCombined   float64 `json:"min_combined" min:"0" max:"2" help:"pairs whose combined normalised throughput is below this get no edge (0: the paper)"`
 	Migration     string  `json:"migration" enum:"tesserae,guarded,flat,sticky,none" help:"how the fresh plan lands on the GPUs. tesserae: two-level node/GPU matching (Algorithm 2). guarded: tesserae, falling back to Gavel's rule when that moves fewer jobs and splits none. flat: one matching over all GPUs (Algorithm 5; can split a job over nodes). sticky: Gavel's rule, a job stays only where all its old GPUs are still free. none: the plan as built"`
 	PackSolver    string  `json:"pack_solver" enum:"exact,hungarian,buckets" help:"how the packing matching is solved. exact: the job-level Hungarian's objective exactly (the largest total weight, then the earliest guests in priority order), found as a min-cost flow between model buckets in microseconds; among equal optima only which of several same-model hosts takes which guest can differ from hungarian. hungarian: the job-level Hungarian method of the paper (the reference; tens of milliseconds at 2,000 jobs, seconds in the browser at the paper's scale). buckets: the same maximum weight between model buckets without the priority tie-break, so other guests, pairs and migrations"`
+	PairRates     string  `json:"pair_rates,omitempty" enum:",blox,perf" help:"where packing's pair throughputs come from. blox (default): the paper's pair table, Blox's measurements of six models (resnet50, vgg19, DCGAN, PointNet, Bert-Large, GPT2-Medium), keyed by model name, so jobs of other models never pack. perf [ours, for cross-paper comparisons]: from the scenario's perf model, each job's rate while a pair shares the same consolidated GPUs over its rate alone there (on the first GPU type where both run), for jobs keyed by model, batch size and GPU count; packs on any trace whose model knows pairs (noise and profile then do not apply)"`
 	KeepPairs     bool    `json:"keep_pairs,omitempty" help:"[ours, a sensitivity of Fig. 11] before the packing matching, keep last round's pairs whose host is placed again and whose guest waits again, so that fewer guests change host (off: the paper's fresh matching every round)"`
 	Noise         float64 `json:"noise,omitempty" min:"0" max:"1" help:"profiling noise ε (spec 003 §4.3, Fig. 16): the policy decides with the pair table multiplied entry by entry by a factor drawn uniformly from [1−ε, 1+ε] once per run; jobs still progress at the true rates (0: exact profiles)"`
 	NoiseSeed     uint64  `json:"noise_seed,omitempty" help:"seed of the profiling noise draw and of the pairs matrix completion profiles"`
@@ -58,11 +60,27 @@ func (p *Params) check() error {
 			return fmt.Errorf("%s: must be one of %s, got %q", c.field, c.allowed, c.v)
 		}
 	}
+	if p.PairRates != "" && p.PairRates != "blox" && p.PairRates != "perf" {
+		return fmt.Errorf("pair_rates: must be blox or perf, got %q", p.PairRates)
+	}
+	if ps := p.Check(); len(ps) > 0 {
+		return fmt.Errorf("%s: %s", ps[0].Path, ps[0].Msg)
+	}
 	if !(p.Noise >= 0 && p.Noise <= 1) {
 		return fmt.Errorf("noise: must be between 0 and 1, got %v", p.Noise)
 	}
 	if !(p.RoundS > 0) {
 		return fmt.Errorf("round_s: must be positive, got %v", p.RoundS)
+	}
+	return nil
+}
+
+// Check implements schema.Checker, so that a scenario's validation names
+// the conflict at its JSON path: pair_rates perf replaces Blox's table,
+// which noise and profile change.
+func (p *Params) Check() []schema.Problem {
+	if p.PairRates == "perf" && (p.Noise > 0 || (p.Profile != "" && p.Profile != "oracle")) {
+		return []schema.Problem{{Path: "pair_rates", Msg: "perf takes pair rates from the perf model, so noise and profile (which change Blox's table) do not apply; drop them or use pair_rates blox"}}
 	}
 	return nil
 }
@@ -101,12 +119,17 @@ func New(p Params) (engine.Policy, error) {
 	if p.Noise > 0 {
 		tab = noisy(tab, p.Noise, p.NoiseSeed)
 	}
-	return &placer{p: p, table: tab}, nil
+	t := &placer{p: p, table: tab}
+	if p.PairRates == "perf" {
+		t.perf = newPerfRates()
+	}
+	return t, nil
 }
 
 type placer struct {
 	p      Params
 	table  *pack.Table
+	perf   *perfRates // pair_rates perf; nil packs with table
 	rounds int
 	// Totals, for the decision log and tests.
 	migrated, forced, fellBack, pairs int

@@ -10,7 +10,7 @@ import "math"
 // buckets), then hands each bucket's slots to its hosts in order and its
 // guests in priority order. The total weight equals the job-level
 // Hungarian's (tested); among equal-weight choices it may differ.
-func matchBuckets(hosts, guests []Job, t *Table, o Options) []Pair {
+func matchBuckets(hosts, guests []Job, t Rates, o Options) []Pair {
 	hb, gb := bucket(hosts), bucket(guests)
 	nh, ng := len(hb), len(gb)
 	// Nodes: 0 source, 1..nh host buckets, nh+1..nh+ng guest buckets, sink.

@@ -35,7 +35,7 @@ func tieBase(n, m int) int64 {
 // Hungarian takes tens of milliseconds. Among equal optima only which of
 // several same-model hosts takes which guest can differ from the
 // Hungarian's choice (see handOut).
-func matchExact(hosts, guests []Job, t *Table, o Options) []Pair {
+func matchExact(hosts, guests []Job, t Rates, o Options) []Pair {
 	n, m := len(hosts), len(guests)
 	if n == 0 || m == 0 {
 		return nil
@@ -60,7 +60,7 @@ func matchExact(hosts, guests []Job, t *Table, o Options) []Pair {
 // guests: first the pairs o.Keep names (they share GPUs now, so keeping
 // them moves no guest), then the rest in host order and guest order.
 // Every choice here has the same weight and the same guests.
-func (f *bucketFlow) handOut(hosts, guests []Job, t *Table, o Options) []Pair {
+func (f *bucketFlow) handOut(hosts, guests []Job, t Rates, o Options) []Pair {
 	hostTaken := make([]bool, len(hosts))
 	guestTaken := make([]bool, len(guests))
 	left := make([][]int, len(f.hb))

@@ -75,7 +75,7 @@ const scale = 10_000
 // equal counts. Among equal-weight matchings the exact and hungarian
 // solvers prefer guests earlier in pending [ours, spec §3.4]. Pairs come
 // out in host order.
-func Match(placed, pending []Job, t *Table, o Options) ([]Pair, error) {
+func Match(placed, pending []Job, t Rates, o Options) ([]Pair, error) {
 	if o.Objective != Combined && o.Objective != Gain && o.Objective != "" {
 		return nil, fmt.Errorf("pack: objective must be combined or gain, got %q", o.Objective)
 	}
@@ -111,7 +111,7 @@ func Match(placed, pending []Job, t *Table, o Options) ([]Pair, error) {
 }
 
 // Score is an edge's weight under the options, and whether there is one.
-func Score(a, b Job, t *Table, o Options) (combined, score float64, ok bool) {
+func Score(a, b Job, t Rates, o Options) (combined, score float64, ok bool) {
 	if a.GPUs != b.GPUs || a.NoPack || b.NoPack {
 		return 0, 0, false
 	}
@@ -130,7 +130,7 @@ func Score(a, b Job, t *Table, o Options) (combined, score float64, ok bool) {
 	return combined, score, true
 }
 
-func matchClass(sv *match.Solver, hosts, guests []Job, t *Table, o Options) ([]Pair, error) {
+func matchClass(sv *match.Solver, hosts, guests []Job, t Rates, o Options) ([]Pair, error) {
 	n, m := len(hosts), len(guests)
 	if n == 0 || m == 0 {
 		return nil, nil

@@ -23,6 +23,14 @@ import (
 //go:embed norm_speed.csv
 var bloxCSV string
 
+// Rates answer the one question packing asks: the normalised throughputs
+// of two jobs, named by their Job.Model keys, while they share k GPUs
+// each, and whether the pair may share at all. A Table (measured pairs) is
+// one; the tesserae package also derives them from a scenario's perf model.
+type Rates interface {
+	Pair(a, b string, k int) (ta, tb float64, ok bool)
+}
+
 // Table holds, per GPU count and ordered pair of models, the normalised
 // throughput of the first while it shares its GPUs with the second (1 =
 // as fast as alone; 0 = no usable measurement or out of memory).
