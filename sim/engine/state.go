@@ -268,6 +268,12 @@ func (s *State) Rand() *rand.Rand { return s.rng }
 // Log appends an entry to the decision log ("why"). job may be -1.
 func (s *State) Log(job workload.JobID, format string, args ...any) { s.logf(job, format, args...) }
 
+// LogFunc appends an entry to the decision log whose text fn makes when the
+// entry is read, so that a policy logging at every start pays for the text
+// only when someone reads it. fn must capture only values that do not
+// change afterwards (copies, not the policy's scratch slices).
+func (s *State) LogFunc(job workload.JobID, fn func() string) { s.logFunc(job, fn) }
+
 // WakeAt asks for a wake-up at time t, which must be in the future.
 func (s *State) WakeAt(t float64) error {
 	if !(t > s.now) {

@@ -108,8 +108,15 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
 			return err
 		}
-		s.Log(id, "%s: started %s on %s; %s, waited %s",
-			p.Name, job.Name, describeGPUs(s.Cluster(), gpus), p.Label(p.queueKey(key)), fmtSeconds(s.Now()-job.ArrivalS))
+		if s.Logging() {
+			// the text is made when the log is read; gpus is scratch, so
+			// only what describes it is kept
+			name, jobName, label, qkey, waited := p.Name, job.Name, p.Label, p.queueKey(key), s.Now()-job.ArrivalS
+			where := describeGPUsLater(s.Cluster(), gpus)
+			s.LogFunc(id, func() string {
+				return fmt.Sprintf("%s: started %s on %s; %s, waited %s", name, jobName, where(), label(qkey), fmtSeconds(waited))
+			})
+		}
 	}
 	for _, b := range blocked {
 		p.q.Push(b.id, b.size, b.key)
@@ -123,18 +130,23 @@ type blockedJob struct {
 	key  float64
 }
 
-// describeGPUs names a GPU set briefly, e.g. "4 GPUs on server 2".
-func describeGPUs(c *cluster.Cluster, gpus []cluster.GPUID) string {
-	n := c.ServersSpanned(gpus)
-	first := c.GPUs[gpus[0]].Server
+// describeGPUsLater reads from gpus now what names the set briefly (e.g.
+// "4 GPUs on server 2") and writes the text when called.
+func describeGPUsLater(c *cluster.Cluster, gpus []cluster.GPUID) func() string {
+	n, g0, k := c.ServersSpanned(gpus), gpus[0], len(gpus)
+	return func() string { return describeGPUSet(c, g0, k, n) }
+}
+
+func describeGPUSet(c *cluster.Cluster, g0 cluster.GPUID, count, n int) string {
+	first := c.GPUs[g0].Server
 	switch {
-	case len(gpus) == 1:
+	case count == 1:
 		// named as the Gantt chart's rows and the timeline's grid name it
-		return fmt.Sprintf("GPU s%d/g%d", first, c.GPUs[gpus[0]].Slot)
+		return fmt.Sprintf("GPU s%d/g%d", first, c.GPUs[g0].Slot)
 	case n == 1:
-		return fmt.Sprintf("%d GPUs on server %d", len(gpus), first)
+		return fmt.Sprintf("%d GPUs on server %d", count, first)
 	}
-	return fmt.Sprintf("%d GPUs on %d servers", len(gpus), n)
+	return fmt.Sprintf("%d GPUs on %d servers", count, n)
 }
 
 // fmtSeconds writes a time as every decision log and the page do:
