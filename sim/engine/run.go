@@ -43,6 +43,11 @@ type Config struct {
 	// Caps bound the other recordings (see RecorderCaps); zero keeps the
 	// defaults.
 	Caps RecorderCaps
+	// OnRecord, when set, receives each job's record at the end of the
+	// run instead of Result.Jobs, which stays nil: very large runs
+	// summarise their records as they come (streaming mode) rather than
+	// keep them. The record is valid only during the call.
+	OnRecord func(r *JobRecord)
 
 	// Window, when not empty, ends the run as soon as every job with an ID
 	// in [Window.From, Window.To) has finished: the steady-state
@@ -502,7 +507,9 @@ func (s *State) finalize() {
 		}
 		return true
 	})
-	s.res.Jobs = make([]JobRecord, len(s.jobs))
+	if s.cfg.OnRecord == nil {
+		s.res.Jobs = make([]JobRecord, len(s.jobs))
+	}
 	s.res.Splits = s.split.records(s.js)
 	for i := range s.jobs {
 		job, j := &s.jobs[i], &s.js[i]
@@ -518,7 +525,11 @@ func (s *State) finalize() {
 		if j.status == Pending {
 			r.WaitS += s.now - j.waitSince
 		}
-		s.res.Jobs[i] = r
+		if s.cfg.OnRecord != nil {
+			s.cfg.OnRecord(&r)
+		} else {
+			s.res.Jobs[i] = r
+		}
 	}
 	sort.Slice(s.res.Intervals, func(a, b int) bool {
 		x, y := s.res.Intervals[a], s.res.Intervals[b]

@@ -30,15 +30,7 @@ func Summarize(res *engine.Result, numGPUs int) Summary {
 	if s.Finished == 0 || numGPUs == 0 || s.Makespan <= 0 {
 		return s
 	}
-	start := firstArrival(res.Jobs)
-	switch {
-	case len(res.Utilization) > 0 && res.Stats.UtilThinned > 0:
-		s.Utilization = (busyUntil(res.Utilization, start+s.Makespan) - busyUntil(res.Utilization, start)) / (float64(numGPUs) * s.Makespan)
-	case len(res.Utilization) > 0:
-		s.Utilization = busyGPUSeconds(res.Utilization, start, start+s.Makespan) / (float64(numGPUs) * s.Makespan)
-	default:
-		s.Utilization = math.Min(1, s.GPUHours*3600/(float64(numGPUs)*s.Makespan))
-	}
+	s.Utilization = utilization(res, firstArrival(res.Jobs), s, numGPUs)
 	return s
 }
 

@@ -108,15 +108,13 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
 			return err
 		}
-		if s.Logging() {
-			// the text is made when the log is read; gpus is scratch, so
-			// only what describes it is kept
-			name, jobName, label, qkey, waited := p.Name, job.Name, p.Label, p.queueKey(key), s.Now()-job.ArrivalS
-			where := describeGPUsLater(s.Cluster(), gpus)
-			s.LogFunc(id, func() string {
-				return fmt.Sprintf("%s: started %s on %s; %s, waited %s", name, jobName, where(), label(qkey), fmtSeconds(waited))
-			})
-		}
+		// the text is made when the log is read; gpus is scratch, so only
+		// what describes it is kept
+		name, jobName, label, qkey, waited := p.Name, job.Name, p.Label, p.queueKey(key), s.Now()-job.ArrivalS
+		where := describeGPUsLater(s.Cluster(), gpus)
+		s.LogFunc(id, func() string {
+			return fmt.Sprintf("%s: started %s on %s; %s, waited %s", name, jobName, where(), label(qkey), fmtSeconds(waited))
+		})
 	}
 	for _, b := range blocked {
 		p.q.Push(b.id, b.size, b.key)
