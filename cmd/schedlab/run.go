@@ -31,7 +31,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	paranoid := fs.Bool("paranoid", false, "check every engine invariant after each event (slow)")
 	quick := fs.Bool("quick", false, "paper scenarios: run the quick version (fewer seeds, sweep values and jobs)")
 	dumpLP := fs.String("dump-lp", "", "write every linear program a policy solves into this directory as POLICY-sSEED[-xSWEEP]-N.mps")
-	streamAbove := fs.Int("stream-above", defaultStreamAbove, "runs of more jobs than this stream: their metrics are summarised as they end and no per-job records are kept (0: always keep them)")
+	streamAbove := fs.Int("stream-above", experiment.DefaultStreamAbove, "runs of more jobs than this stream: their metrics are summarised as they end and no per-job records are kept (0: always keep them)")
 	policies := fs.String("policies", "", "run these registered policies (comma-separated, default parameters) instead of the scenario's own; a paper scenario's reference numbers and checks are dropped")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B] [--stream-above N]")
@@ -136,11 +136,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	return exitOK
 }
-
-// defaultStreamAbove is the job count above which `run` streams: a job
-// record costs about 200 bytes with its summaries and outputs, so a run of
-// 200,000 jobs keeps about 40 MB of records.
-const defaultStreamAbove = 200_000
 
 // explainUnschedulable says in words when no job of a run could ever
 // run, instead of leaving a table of zeros to explain itself.

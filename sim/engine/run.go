@@ -511,9 +511,10 @@ func (s *State) finalize() {
 		s.res.Jobs = make([]JobRecord, len(s.jobs))
 	}
 	s.res.Splits = s.split.records(s.js)
+	var r JobRecord // one variable: OnRecord's pointer to it must not cost an allocation per job
 	for i := range s.jobs {
 		job, j := &s.jobs[i], &s.js[i]
-		r := JobRecord{
+		r = JobRecord{
 			Job: job.ID, Name: job.Name, Model: job.Model, GPUs: job.GPUs, Status: j.status, Reason: j.reason,
 			ArrivalS: job.ArrivalS, FirstStartS: j.firstStart, FinishS: j.finish, QueueS: -1,
 			WaitS: j.wait, RunS: j.runTime, GPUSeconds: j.gpuSeconds, SoloS: j.solo, Iterations: j.done,

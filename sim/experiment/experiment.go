@@ -72,6 +72,11 @@ type Run struct {
 	index int // of the policy in the scenario
 }
 
+// DefaultStreamAbove is the job count above which the command line and
+// the page stream a run (Options.StreamAbove): a job record costs about
+// 200 bytes, so a run of 200,000 jobs keeps about 40 MB of records.
+const DefaultStreamAbove = 200_000
+
 // CDFPoints is how many points a streamed run keeps of its JCT CDF: the
 // CDF drawn is within 1/CDFPoints of the exact one everywhere.
 const CDFPoints = 2000

@@ -93,7 +93,6 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		if size > s.FreeGPUs() {
 			break // strict order: the head waits, and so does everyone behind it
 		}
-		job := s.Job(id)
 		req := RequestFor(s, id, p.BestFit)
 		gpus := p.place.Pick(s, req)
 		p.q.Pop(size)
@@ -108,13 +107,7 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
 			return err
 		}
-		// the text is made when the log is read; gpus is scratch, so only
-		// what describes it is kept
-		name, jobName, label, qkey, waited := p.Name, job.Name, p.Label, p.queueKey(key), s.Now()-job.ArrivalS
-		where := describeGPUsLater(s.Cluster(), gpus)
-		s.LogFunc(id, func() string {
-			return fmt.Sprintf("%s: started %s on %s; %s, waited %s", name, jobName, where(), label(qkey), fmtSeconds(waited))
-		})
+		p.logStart(s, id, gpus, key)
 	}
 	for _, b := range blocked {
 		p.q.Push(b.id, b.size, b.key)
@@ -126,6 +119,21 @@ type blockedJob struct {
 	id   workload.JobID
 	size int
 	key  float64
+}
+
+// logStart logs a start. The text is made when the log is read; gpus is
+// scratch, so only what describes it is kept.
+func (p *QueueScheduler) logStart(s *engine.State, id workload.JobID, gpus []cluster.GPUID, key float64) {
+	if !s.Logging() {
+		s.Log(id, "") // the log is full (counted as a dropped entry) or off
+		return
+	}
+	job := s.Job(id)
+	name, jobName, label, qkey, waited := p.Name, job.Name, p.Label, p.queueKey(key), s.Now()-job.ArrivalS
+	where := describeGPUsLater(s.Cluster(), gpus)
+	s.LogFunc(id, func() string {
+		return fmt.Sprintf("%s: started %s on %s; %s, waited %s", name, jobName, where(), label(qkey), fmtSeconds(waited))
+	})
 }
 
 // describeGPUsLater reads from gpus now what names the set briefly (e.g.
