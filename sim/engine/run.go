@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -269,8 +270,31 @@ func (s *State) collect(batch []event, t float64) []event {
 		batch = append(batch, event{t: t, kind: Arrival, job: workload.JobID(s.next)})
 		s.next++
 	}
-	sort.Slice(batch, func(a, b int) bool { return batch[a].Less(batch[b]) })
+	sortEvents(batch)
 	return batch
+}
+
+// sortEvents sorts a batch in place without allocating (sort.Slice cost
+// an allocation per instant). No two live events of one instant have the
+// same kind and job, so any sort gives the same order.
+func sortEvents(batch []event) {
+	if len(batch) > 16 {
+		slices.SortFunc(batch, func(a, b event) int {
+			switch {
+			case a.Less(b):
+				return -1
+			case b.Less(a):
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	for i := 1; i < len(batch); i++ {
+		for j := i; j > 0 && batch[j].Less(batch[j-1]); j-- {
+			batch[j], batch[j-1] = batch[j-1], batch[j]
+		}
+	}
 }
 
 func (s *State) stale(e event) bool {

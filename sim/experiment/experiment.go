@@ -77,6 +77,9 @@ type Run struct {
 // 200 bytes, so a run of 200,000 jobs keeps about 40 MB of records.
 const DefaultStreamAbove = 200_000
 
+// StreamIntervals caps the GPU intervals a streamed run keeps.
+const StreamIntervals = 1 << 16
+
 // CDFPoints is how many points a streamed run keeps of its JCT CDF: the
 // CDF drawn is within 1/CDFPoints of the exact one everywhere.
 const CDFPoints = 2000
@@ -164,6 +167,8 @@ func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inp
 	if o.StreamAbove > 0 && len(in.Jobs) > o.StreamAbove {
 		w := sc.Window()
 		st = metrics.NewStream(len(in.Jobs), sc.LargeJobGPUs())
+		// a Gantt chart of a run this size is a blur well before 65,536 bars
+		cfg.Caps.Intervals = StreamIntervals
 		cfg.OnRecord = func(rec *engine.JobRecord) {
 			if w.Empty() || w.Contains(rec.Job) {
 				st.Add(rec)
