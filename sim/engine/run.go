@@ -177,6 +177,11 @@ func newState(cfg Config) (*State, error) {
 		j.firstStart, j.lastStart, j.finish, j.solo = -1, -1, -1, -1
 		j.overheadEnd = -inf
 	}
+	if !cfg.NoIntervals {
+		// about two steps per job up to the cap: large runs skip the
+		// copies of a growing slice
+		s.res.Utilization = make([]UtilPoint, 0, min(s.caps.UtilPoints, 2*len(cfg.Jobs)+2))
+	}
 	s.recordUtil()
 	return s, nil
 }

@@ -95,6 +95,7 @@ type State struct {
 	caps          RecorderCaps
 	stall         stallWatch // see watchProgress
 	split         *splitLog  // per-job iteration splits, for perf.Splitter models
+	alone         perf.Alone // scratch of soloTime
 }
 
 // Now is the current simulated time in seconds.

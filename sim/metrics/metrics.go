@@ -66,6 +66,10 @@ type acc struct {
 	jct         []float64
 	sumQ, sumW  float64
 	first, last float64
+	// counting accumulators count finished jobs instead of listing
+	// their JCTs, which Stream lists at the end.
+	counting bool
+	finished int
 }
 
 // newAcc returns an accumulator expecting about n records.
@@ -82,7 +86,11 @@ func (a *acc) add(r *engine.JobRecord) {
 	s.GPUHours += r.GPUSeconds / 3600
 	switch r.Status {
 	case engine.Finished:
-		a.jct = append(a.jct, r.JCT())
+		if a.counting {
+			a.finished++
+		} else {
+			a.jct = append(a.jct, r.JCT())
+		}
 		a.sumQ += r.QueueS
 		a.sumW += r.WaitS
 		a.last = math.Max(a.last, r.FinishS)

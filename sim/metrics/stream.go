@@ -9,8 +9,8 @@ import (
 
 // Stream summarises a run's job records one at a time, for runs too large
 // to keep every record (streaming mode, see engine.Config.OnRecord). It
-// keeps one float64 per finished job and group (the JCT, so that the
-// percentiles stay exact) and nothing else per job: the summaries it gives
+// keeps 10 bytes per finished job (its JCT, so that percentiles stay
+// exact, and its group) and nothing else per job: the summaries it gives
 // equal Summarize, ByModel and BySize over the same records.
 type Stream struct {
 	all          *acc
@@ -19,13 +19,24 @@ type Stream struct {
 	byModel      []*acc
 	small, large *acc
 	threshold    int
+	// group of each finished job, in the order of all.jct: its model's
+	// index, plus largeBit for a large job. The groups' JCT lists are
+	// built from it at the end, each at its exact size.
+	group  []uint32
+	listed bool
 }
+
+const largeBit = 1 << 31
 
 // NewStream returns a Stream expecting about n records, splitting small
 // and large jobs at largeGPUs GPUs (see BySize).
 func NewStream(n, largeGPUs int) *Stream {
-	return &Stream{all: newAcc(n), models: map[string]int{}, small: newAcc(0), large: newAcc(0), threshold: largeGPUs}
+	return &Stream{all: newAcc(n), models: map[string]int{}, small: noList(), large: noList(), threshold: largeGPUs,
+		group: make([]uint32, 0, n)}
 }
+
+// noList is an accumulator whose JCT list Stream fills at the end.
+func noList() *acc { return &acc{first: math.Inf(1), last: math.Inf(-1), counting: true} }
 
 // Add summarises one record; r is not retained.
 func (st *Stream) Add(r *engine.JobRecord) {
@@ -35,19 +46,48 @@ func (st *Stream) Add(r *engine.JobRecord) {
 		k = len(st.byModel)
 		st.models[r.Model] = k
 		st.names = append(st.names, r.Model)
-		st.byModel = append(st.byModel, newAcc(0))
+		st.byModel = append(st.byModel, noList())
 	}
 	st.byModel[k].add(r)
+	g := uint32(k)
 	if r.GPUs > st.threshold {
 		st.large.add(r)
+		g |= largeBit
 	} else {
 		st.small.add(r)
 	}
+	if r.Status == engine.Finished {
+		st.group = append(st.group, g)
+	}
+}
+
+// lists fills the groups' JCT lists from the run's, in the order the
+// records came, before anything sorts it.
+func (st *Stream) lists() {
+	if st.listed {
+		return
+	}
+	st.listed = true
+	for _, a := range append(st.byModel, st.small, st.large) {
+		a.jct = make([]float64, 0, a.finished)
+	}
+	for i, g := range st.group {
+		x := st.all.jct[i]
+		m := st.byModel[g&^largeBit]
+		m.jct = append(m.jct, x)
+		if g&largeBit != 0 {
+			st.large.jct = append(st.large.jct, x)
+		} else {
+			st.small.jct = append(st.small.jct, x)
+		}
+	}
+	st.group = nil
 }
 
 // Summary is Summarize over the records added: utilization comes from the
 // run's utilization steps when it recorded them, from GPU-hours otherwise.
 func (st *Stream) Summary(res *engine.Result, numGPUs int) Summary {
+	st.lists()
 	s := st.all.summary()
 	if s.Finished == 0 || numGPUs == 0 || s.Makespan <= 0 {
 		return s
@@ -69,6 +109,7 @@ func utilization(res *engine.Result, start float64, s Summary, numGPUs int) floa
 
 // ByModel is ByModel over the records added.
 func (st *Stream) ByModel() []Group {
+	st.lists()
 	order := make([]int, len(st.names))
 	for i := range order {
 		order[i] = i
@@ -83,12 +124,14 @@ func (st *Stream) ByModel() []Group {
 
 // BySize is BySize over the records added.
 func (st *Stream) BySize() (small, large Group) {
+	st.lists()
 	return Group{Name: "small", Summary: st.small.summary()}, Group{Name: "large", Summary: st.large.summary()}
 }
 
 // CDF is the JCT CDF of the finished jobs added, thinned to at most
 // points points (see ThinCDF). Call it after Summary, which sorts the JCTs.
 func (st *Stream) CDF(points int) (x, y []float64) {
+	st.lists()
 	if !sort.Float64sAreSorted(st.all.jct) {
 		sort.Float64s(st.all.jct)
 	}
