@@ -346,7 +346,10 @@ func (s *State) arrive(id workload.JobID) bool {
 	}
 	if !ok {
 		j.status = Unschedulable
-		j.reason = why
+		if s.reasons == nil {
+			s.reasons = map[workload.JobID]string{}
+		}
+		s.reasons[id] = why
 		s.logf(id, "job %s can never run on this cluster: %s", job.Name, why)
 		return false
 	}
@@ -363,6 +366,7 @@ func (s *State) complete(id workload.JobID) {
 	j.residual = j.remaining // should be rounding dust; checkWork verifies
 	j.remaining = 0
 	s.release(id)
+	j.gpus = nil // a finished job never holds GPUs again: free the slice
 	j.status = Finished
 	j.finish = s.now
 	s.running.remove(int(id))
@@ -544,10 +548,10 @@ func (s *State) finalize() {
 	for i := range s.jobs {
 		job, j := &s.jobs[i], &s.js[i]
 		r = JobRecord{
-			Job: job.ID, Name: job.Name, Model: job.Model, GPUs: job.GPUs, Status: j.status, Reason: j.reason,
+			Job: job.ID, Name: job.Name, Model: job.Model, GPUs: job.GPUs, Status: j.status, Reason: s.reasons[job.ID],
 			ArrivalS: job.ArrivalS, FirstStartS: j.firstStart, FinishS: j.finish, QueueS: -1,
 			WaitS: j.wait, RunS: j.runTime, GPUSeconds: j.gpuSeconds, SoloS: j.solo, Iterations: j.done,
-			Preemptions: j.preempts, Migrations: j.migrations, Resizes: j.resizes, Starts: j.starts,
+			Preemptions: int(j.preempts), Migrations: int(j.migrations), Resizes: int(j.resizes), Starts: int(j.starts),
 		}
 		if j.firstStart >= 0 {
 			r.QueueS = j.firstStart - job.ArrivalS
