@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -103,9 +102,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep.Output(seeds[0])); err != nil {
+		if err := results.WriteOutput(stdout, rep.Output(seeds[0])); err != nil {
 			fmt.Fprintln(stderr, "schedlab:", err)
 			return exitFailed
 		}
@@ -174,9 +171,7 @@ func writeOutputs(rep *experiment.Report, seeds []uint64, dir string) error {
 			}
 		}
 		err := writeFile(filepath.Join(sub, "results.json"), func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rep.Output(seed))
+			return results.WriteOutput(w, rep.Output(seed))
 		})
 		if err != nil {
 			return err
