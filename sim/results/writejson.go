@@ -44,6 +44,12 @@ func (jw *jsonWriter) raw(s string) {
 	}
 }
 
+// newline starts a line indented by ind, without building a string.
+func (jw *jsonWriter) newline(ind string) {
+	jw.raw("\n")
+	jw.raw(ind)
+}
+
 func (jw *jsonWriter) bytes(b []byte) {
 	if jw.err == nil {
 		_, jw.err = jw.w.Write(b)
@@ -97,11 +103,12 @@ func (jw *jsonWriter) object(v reflect.Value, ind string) {
 			jw.raw(",")
 		}
 		first = false
-		jw.raw("\n" + inner + f.key)
+		jw.newline(inner)
+		jw.raw(f.key)
 		jw.value(fv, inner)
 	}
 	if !first {
-		jw.raw("\n" + ind)
+		jw.newline(ind)
 	}
 	jw.raw("}")
 }
@@ -151,10 +158,11 @@ func (jw *jsonWriter) value(v reflect.Value, ind string) {
 			if i > 0 {
 				jw.raw(",")
 			}
-			jw.raw("\n" + inner)
+			jw.newline(inner)
 			jw.object(v.Index(i), inner)
 		}
-		jw.raw("\n" + ind + "]")
+		jw.newline(ind)
+		jw.raw("]")
 		return
 	}
 	b, err := json.MarshalIndent(v.Interface(), ind, "  ")
