@@ -33,7 +33,7 @@ func TestWriteOutputMatchesEncodingJSON(t *testing.T) {
 	}
 	po := PolicyOutput{Policy: "FIFO", Name: "fifo", Metrics: Summary{Jobs: 3, AvgJCT: 1.5e-8}, ByModel: []Group{{Name: "a"}},
 		Small: Group{Name: "small"}, Large: Group{Name: "large"}, Jobs: jobs, Named: map[string]float64{"z": 1, "a": 2},
-		Series: []Series{{Name: "s", Job: -1, T: []float64{0, 1}, V: []float64{2, 3}}},
+		Series:    []Series{{Name: "s", Job: -1, T: []float64{0, 1}, V: []float64{2, 3}}},
 		Snapshots: []Snapshot{{T: 1, Kind: "k", Data: json.RawMessage(`{"a":[1,2,{"b":null}]}`)}},
 		Notes:     []string{"a note"}, Streamed: true, JCTCDF: &CDF{X: []float64{1}, Y: []float64{1}, MaxError: 0.0005}}
 	for _, o := range []Output{
