@@ -28,7 +28,7 @@ func TestWriteOutputMatchesEncodingJSON(t *testing.T) {
 		{ID: "j1", Model: "resnet50", GPUs: 4, Weight: 1, Status: "finished", ArrivalS: 0, StartS: f(0), FinishS: f(1e-7), JCTS: f(1e21), QueueS: f(0.1 + 0.2)},
 		{ID: `we<ird> & "name"\`, Model: "é\u2028\x01", GPUs: 1, Weight: 2.5, Entity: "team-a", Status: "unschedulable", ArrivalS: 123456789.125,
 			Reason: "needs 9 GPUs <of> 8", Preemptions: 3, Migrations: 1},
-		{ID: "j3", Status: "finished", ArrivalS: -0.0, StartS: f(5e-324), FinishS: f(math.MaxFloat64), JCTS: f(1e20), QueueS: f(1e-6),
+		{ID: "j3", Status: "finished", ArrivalS: math.Copysign(0, -1), StartS: f(5e-324), FinishS: f(math.MaxFloat64), JCTS: f(1e20), QueueS: f(1e-6),
 			Servers: []int32{0, 3}, IterSplit: &IterSplit{Compute: 0.5, Inter: 1e-9}, SoloS: f(12), Slowdown: f(-0.25)},
 	}
 	po := PolicyOutput{Policy: "FIFO", Name: "fifo", Metrics: Summary{Jobs: 3, AvgJCT: 1.5e-8}, ByModel: []Group{{Name: "a"}},
