@@ -9,7 +9,7 @@ import (
 
 // Stream summarises a run's job records one at a time, for runs too large
 // to keep every record (streaming mode, see engine.Config.OnRecord). It
-// keeps 10 bytes per finished job (its JCT, so that percentiles stay
+// keeps 12 bytes per finished job (its JCT, so that percentiles stay
 // exact, and its group) and nothing else per job: the summaries it gives
 // equal Summarize, ByModel and BySize over the same records.
 type Stream struct {
