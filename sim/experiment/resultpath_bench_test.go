@@ -1,9 +1,7 @@
 package experiment_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/sim/experiment"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
 
@@ -86,10 +85,7 @@ func runFIFO(b *testing.B, sc *scenario.Scenario, jobs int, asJSON bool) {
 			b.Fatalf("%v, %d of %d finished", r.Err, r.Summary.Finished, jobs)
 		}
 		if asJSON {
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(rep.Output(1)); err != nil {
+			if err := results.WriteOutput(io.Discard, rep.Output(1)); err != nil {
 				b.Fatal(err)
 			}
 		} else {
