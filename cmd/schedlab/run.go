@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -34,9 +33,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	dumpLP := fs.String("dump-lp", "", "write every linear program a policy solves into this directory as POLICY-sSEED[-xSWEEP]-N.mps")
 	remote := fs.String("remote", "", "a study: run its sweep points on these API servers (comma-separated URLs, see schedlab serve) instead of here")
 	parallel := fs.Int("parallel", 4, "with --remote: sweep points in flight at once")
+	streamAbove := fs.Int("stream-above", experiment.DefaultStreamAbove, "runs of more jobs than this stream: their metrics are summarised as they end and no per-job records are kept (0: always keep them)")
 	policies := fs.String("policies", "", "run these registered policies (comma-separated, default parameters) instead of the scenario's own; a paper scenario's reference numbers and checks are dropped")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B] [--remote URL,URL --parallel N]")
+		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B] [--stream-above N] [--remote URL,URL --parallel N]")
 		fs.PrintDefaults()
 	}
 	// Accept flags before or after the scenario argument.
@@ -102,14 +102,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	prog := newProgress(stderr)
-	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: seeds, Workers: *workers, Paranoid: *paranoid, Progress: prog.update, LPSink: sink})
+	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: seeds, Workers: *workers, Paranoid: *paranoid, Progress: prog.update, LPSink: sink, StreamAbove: *streamAbove})
 	prog.done()
 	if err != nil {
 		fmt.Fprintln(stderr, "schedlab:", err)
 		return exitFailed
 	}
 	if *format == "json" {
-		if err := writeJSON(stdout, rep.Output(seeds[0])); err != nil {
+		if err := results.WriteOutput(stdout, rep.Output(seeds[0])); err != nil {
 			fmt.Fprintln(stderr, "schedlab:", err)
 			return exitFailed
 		}
@@ -120,7 +120,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	explainUnschedulable(rep, stderr)
 	for _, r := range rep.Runs {
 		if r.Result != nil && *format == "table" {
-			for _, n := range r.Result.Notes() {
+			for _, n := range r.Notes() {
 				fmt.Fprintf(stderr, "%s (seed %d): note: %s\n", r.Policy, r.Seed, n)
 			}
 		}
@@ -178,9 +178,7 @@ func writeOutputs(rep *experiment.Report, seeds []uint64, dir string) error {
 			}
 		}
 		err := writeFile(filepath.Join(sub, "results.json"), func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rep.Output(seed))
+			return results.WriteOutput(w, rep.Output(seed))
 		})
 		if err != nil {
 			return err

@@ -305,7 +305,11 @@ func (s *State) beginOverhead(id workload.JobID, d float64) {
 
 // soloTime is how long job id would take alone on gpus.
 func (s *State) soloTime(id workload.JobID, gpus []cluster.GPUID) float64 {
-	r := perf.SoloRate(s.cfg.Perf, s.c, &s.jobs[id], gpus)
+	// perf.SoloRate with one reused Alone: a new one per start escaped to
+	// the heap (one allocation per job)
+	s.alone = perf.Alone{C: s.c, J: &s.jobs[id], Where: perf.Placement{GPUs: gpus}}
+	r := s.cfg.Perf.Rate(&s.alone, id)
+	s.alone = perf.Alone{}
 	if r <= 0 {
 		return -1
 	}

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/perf"
@@ -90,10 +92,52 @@ const (
 )
 
 // Decision is one entry of the decision log: why a policy did something.
+// Its text is formatted when read (Msg), not when logged: most entries of
+// a large run are never shown.
 type Decision struct {
 	TimeS float64
 	Job   workload.JobID // -1 when not about one job
-	Msg   string
+	// The text is msg when set, otherwise fn() when set, otherwise
+	// Sprintf(format, args...).
+	msg    string
+	format string
+	args   []any
+	fn     func() string
+}
+
+// MarshalJSON writes the entry as {"TimeS", "Job", "Msg"}.
+func (d Decision) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		TimeS float64
+		Job   workload.JobID
+		Msg   string
+	}{d.TimeS, d.Job, d.Msg()})
+}
+
+// SameLog reports whether two decision logs hold the same entries.
+func SameLog(a, b []Decision) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].TimeS != b[i].TimeS || a[i].Job != b[i].Job || a[i].Msg() != b[i].Msg() {
+			return false
+		}
+	}
+	return true
+}
+
+// Msg is the entry's text.
+func (d *Decision) Msg() string {
+	switch {
+	case d.msg != "":
+		return d.msg
+	case d.fn != nil:
+		return d.fn()
+	case d.format != "":
+		return fmt.Sprintf(d.format, d.args...)
+	}
+	return ""
 }
 
 // Stats count the work the engine did.
@@ -186,13 +230,62 @@ func (r *Result) Unfinished() []JobRecord {
 }
 
 func (s *State) logf(job workload.JobID, format string, args ...any) {
-	if !s.cfg.NoLog {
-		if len(s.res.Log) >= s.maxLog {
-			s.res.Stats.DroppedLog++
-			return
-		}
-		s.res.Log = append(s.res.Log, Decision{TimeS: s.now, Job: job, Msg: fmt.Sprintf(format, args...)})
+	if !s.keepLog() {
+		return
 	}
+	d := Decision{TimeS: s.now, Job: job, format: format}
+	if immutable(args) {
+		d.args = append([]any(nil), args...) // the caller may reuse its slice
+	} else {
+		d.msg = fmt.Sprintf(format, args...) // a slice or pointer may change before it is read
+		if d.msg == "" {
+			d.format = ""
+		}
+	}
+	s.res.Log = append(s.res.Log, d)
+}
+
+// logFunc appends an entry whose text fn makes when the entry is read.
+func (s *State) logFunc(job workload.JobID, fn func() string) {
+	if s.keepLog() {
+		s.res.Log = append(s.res.Log, Decision{TimeS: s.now, Job: job, fn: fn})
+	}
+}
+
+// keepLog reports whether a new log entry is kept, counting it as
+// dropped when the log is full.
+func (s *State) keepLog() bool {
+	if s.cfg.NoLog {
+		return false
+	}
+	if len(s.res.Log) >= s.maxLog {
+		s.res.Stats.DroppedLog++
+		return false
+	}
+	return true
+}
+
+// immutable reports whether every argument is a value of a basic kind
+// (numbers, strings, booleans, and named types of these), whose text
+// cannot change between logging and formatting.
+func immutable(args []any) bool {
+	for _, a := range args {
+		switch a.(type) {
+		case string, int, float64, int32, int64, uint64, bool:
+			continue
+		}
+		if a == nil {
+			return false
+		}
+		switch reflect.TypeOf(a).Kind() {
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+			reflect.Float32, reflect.Float64, reflect.String:
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // recordUtil appends a utilization step if the counts changed.

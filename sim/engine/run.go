@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,6 +44,11 @@ type Config struct {
 	// Caps bound the other recordings (see RecorderCaps); zero keeps the
 	// defaults.
 	Caps RecorderCaps
+	// OnRecord, when set, receives each job's record at the end of the
+	// run instead of Result.Jobs, which stays nil: very large runs
+	// summarise their records as they come (streaming mode) rather than
+	// keep them. The record is valid only during the call.
+	OnRecord func(r *JobRecord)
 
 	// Window, when not empty, ends the run as soon as every job with an ID
 	// in [Window.From, Window.To) has finished: the steady-state
@@ -171,6 +177,11 @@ func newState(cfg Config) (*State, error) {
 		j.firstStart, j.lastStart, j.finish, j.solo = -1, -1, -1, -1
 		j.overheadEnd = -inf
 	}
+	if !cfg.NoIntervals {
+		// about two steps per job up to the cap: large runs skip the
+		// copies of a growing slice
+		s.res.Utilization = make([]UtilPoint, 0, min(s.caps.UtilPoints, 2*len(cfg.Jobs)+2))
+	}
 	s.recordUtil()
 	return s, nil
 }
@@ -264,8 +275,31 @@ func (s *State) collect(batch []event, t float64) []event {
 		batch = append(batch, event{t: t, kind: Arrival, job: workload.JobID(s.next)})
 		s.next++
 	}
-	sort.Slice(batch, func(a, b int) bool { return batch[a].Less(batch[b]) })
+	sortEvents(batch)
 	return batch
+}
+
+// sortEvents sorts a batch in place without allocating (sort.Slice cost
+// an allocation per instant). No two live events of one instant have the
+// same kind and job, so any sort gives the same order.
+func sortEvents(batch []event) {
+	if len(batch) > 16 {
+		slices.SortFunc(batch, func(a, b event) int {
+			switch {
+			case a.Less(b):
+				return -1
+			case b.Less(a):
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	for i := 1; i < len(batch); i++ {
+		for j := i; j > 0 && batch[j].Less(batch[j-1]); j-- {
+			batch[j], batch[j-1] = batch[j-1], batch[j]
+		}
+	}
 }
 
 func (s *State) stale(e event) bool {
@@ -312,7 +346,10 @@ func (s *State) arrive(id workload.JobID) bool {
 	}
 	if !ok {
 		j.status = Unschedulable
-		j.reason = why
+		if s.reasons == nil {
+			s.reasons = map[workload.JobID]string{}
+		}
+		s.reasons[id] = why
 		s.logf(id, "job %s can never run on this cluster: %s", job.Name, why)
 		return false
 	}
@@ -329,6 +366,7 @@ func (s *State) complete(id workload.JobID) {
 	j.residual = j.remaining // should be rounding dust; checkWork verifies
 	j.remaining = 0
 	s.release(id)
+	j.gpus = nil // a finished job never holds GPUs again: free the slice
 	j.status = Finished
 	j.finish = s.now
 	s.running.remove(int(id))
@@ -502,15 +540,18 @@ func (s *State) finalize() {
 		}
 		return true
 	})
-	s.res.Jobs = make([]JobRecord, len(s.jobs))
+	if s.cfg.OnRecord == nil {
+		s.res.Jobs = make([]JobRecord, len(s.jobs))
+	}
 	s.res.Splits = s.split.records(s.js)
+	var r JobRecord // one variable: OnRecord's pointer to it must not cost an allocation per job
 	for i := range s.jobs {
 		job, j := &s.jobs[i], &s.js[i]
-		r := JobRecord{
-			Job: job.ID, Name: job.Name, Model: job.Model, GPUs: job.GPUs, Status: j.status, Reason: j.reason,
+		r = JobRecord{
+			Job: job.ID, Name: job.Name, Model: job.Model, GPUs: job.GPUs, Status: j.status, Reason: s.reasons[job.ID],
 			ArrivalS: job.ArrivalS, FirstStartS: j.firstStart, FinishS: j.finish, QueueS: -1,
 			WaitS: j.wait, RunS: j.runTime, GPUSeconds: j.gpuSeconds, SoloS: j.solo, Iterations: j.done,
-			Preemptions: j.preempts, Migrations: j.migrations, Resizes: j.resizes, Starts: j.starts,
+			Preemptions: int(j.preempts), Migrations: int(j.migrations), Resizes: int(j.resizes), Starts: int(j.starts),
 		}
 		if j.firstStart >= 0 {
 			r.QueueS = j.firstStart - job.ArrivalS
@@ -518,7 +559,11 @@ func (s *State) finalize() {
 		if j.status == Pending {
 			r.WaitS += s.now - j.waitSince
 		}
-		s.res.Jobs[i] = r
+		if s.cfg.OnRecord != nil {
+			s.cfg.OnRecord(&r)
+		} else {
+			s.res.Jobs[i] = r
+		}
 	}
 	sort.Slice(s.res.Intervals, func(a, b int) bool {
 		x, y := s.res.Intervals[a], s.res.Intervals[b]

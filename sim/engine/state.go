@@ -11,19 +11,17 @@ import (
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// jobState is the runtime state of one job.
+// jobState is the runtime state of one job. Every job has one for the
+// whole run, so its fields are ordered and sized to keep it small (192
+// bytes); the rare unschedulable reason lives in State.reasons.
 type jobState struct {
-	status      Status
 	gpus        []cluster.GPUID
-	subBatch    int
 	mem         float64 // memory held on each GPU
 	remaining   float64 // iterations left at time last
 	rate        float64 // effective rate (0 during an overhead)
 	modelRate   float64 // the perf model's rate, ignoring overhead
 	last        float64 // time remaining, service, done were settled
 	overheadEnd float64 // end of the current overhead, or -inf
-	ver         uint32
-	dirty       bool
 	gpuSeconds  float64
 	runTime     float64
 	done        float64 // integral of the rate over time
@@ -35,11 +33,14 @@ type jobState struct {
 	lastStart   float64
 	finish      float64
 	solo        float64
-	starts      int
-	preempts    int
-	migrations  int
-	resizes     int
-	reason      string
+	subBatch    int
+	ver         uint32
+	starts      int32
+	preempts    int32
+	migrations  int32
+	resizes     int32
+	status      Status
+	dirty       bool
 }
 
 // resident is a job holding a GPU since a time.
@@ -93,8 +94,10 @@ type State struct {
 	// snapshotBytes is the JSON size of the snapshots kept, see Snapshot.
 	snapshotBytes int
 	caps          RecorderCaps
-	stall         stallWatch // see watchProgress
-	split         *splitLog  // per-job iteration splits, for perf.Splitter models
+	stall         stallWatch                // see watchProgress
+	split         *splitLog                 // per-job iteration splits, for perf.Splitter models
+	alone         perf.Alone                // scratch of soloTime
+	reasons       map[workload.JobID]string // why each unschedulable job can never run
 }
 
 // Now is the current simulated time in seconds.
@@ -141,8 +144,8 @@ func (s *State) Info(id workload.JobID) JobInfo {
 	info := JobInfo{
 		Status: j.status, GPUs: j.gpus, SubBatch: j.subBatch,
 		Remaining: j.remaining, Rate: j.rate, AttainedGPU: j.gpuSeconds, RunTime: j.runTime,
-		FirstStart: j.firstStart, LastStart: j.lastStart, Starts: j.starts, Preemptions: j.preempts,
-		Migrations: j.migrations, Resizes: j.resizes, InOverhead: j.overheadEnd > s.now,
+		FirstStart: j.firstStart, LastStart: j.lastStart, Starts: int(j.starts), Preemptions: int(j.preempts),
+		Migrations: int(j.migrations), Resizes: int(j.resizes), InOverhead: j.overheadEnd > s.now,
 	}
 	if j.status == Running && dt > 0 {
 		info.Remaining = max(0, j.remaining-j.rate*dt)
@@ -267,6 +270,12 @@ func (s *State) Rand() *rand.Rand { return s.rng }
 
 // Log appends an entry to the decision log ("why"). job may be -1.
 func (s *State) Log(job workload.JobID, format string, args ...any) { s.logf(job, format, args...) }
+
+// LogFunc appends an entry to the decision log whose text fn makes when the
+// entry is read, so that a policy logging at every start pays for the text
+// only when someone reads it. fn must capture only values that do not
+// change afterwards (copies, not the policy's scratch slices).
+func (s *State) LogFunc(job workload.JobID, fn func() string) { s.logFunc(job, fn) }
 
 // WakeAt asks for a wake-up at time t, which must be in the future.
 func (s *State) WakeAt(t float64) error {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/metrics"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
 
@@ -27,6 +28,10 @@ type Options struct {
 	Snapshots bool
 	// LPSink, if set, receives every LP the policies solve.
 	LPSink LPSink
+	// StreamAbove switches runs of more jobs than this to streaming mode:
+	// their job records are summarised as the run ends and not kept (see
+	// Run.Streamed); 0 keeps every record.
+	StreamAbove int
 
 	shuffle uint64 // tests: dispatch runs in a seeded random order (see pool)
 }
@@ -58,8 +63,46 @@ type Run struct {
 	ByModel   []metrics.Group
 	Small     metrics.Group
 	Large     metrics.Group
+	// Streamed runs kept no job records (Result.Jobs is nil): their
+	// summaries were made as the records came, and CDFX, CDFY are their
+	// JCT CDF thinned to CDFPoints points (see metrics.ThinCDF).
+	Streamed   bool
+	CDFX, CDFY []float64
 
 	index int // of the policy in the scenario
+}
+
+// DefaultStreamAbove is the job count above which the command line and
+// the page stream a run (Options.StreamAbove): a job record costs about
+// 200 bytes, so a run of 200,000 jobs keeps about 40 MB of records.
+const DefaultStreamAbove = 200_000
+
+// StreamIntervals caps the GPU intervals a streamed run keeps.
+const StreamIntervals = 1 << 16
+
+// CDFPoints is how many points a streamed run keeps of its JCT CDF: the
+// CDF drawn is within 1/CDFPoints of the exact one everywhere.
+const CDFPoints = 2000
+
+// Notes says what the run summarised or left out: the recorder's notes
+// and, in streaming mode, that job records were not kept.
+func (r *Run) Notes() []string {
+	var out []string
+	if r.Streamed {
+		out = append(out, fmt.Sprintf("streaming mode: the run's %s jobs are above the size at which job records are kept, so its metrics were summarised as the run ended and no per-job records were kept (jobs CSV and per-job JSON are empty; the JCT CDF is drawn from %d points, within %.2g of the exact one)",
+			results.Thousands(r.jobCount()), CDFPoints, 1.0/CDFPoints))
+	}
+	if r.Result != nil {
+		out = append(out, r.Result.Notes()...)
+	}
+	return out
+}
+
+func (r *Run) jobCount() int {
+	if r.Inputs == nil {
+		return 0
+	}
+	return len(r.Inputs.Jobs)
 }
 
 // Report is every run of a scenario, ordered by seed, then policy.
@@ -120,11 +163,31 @@ func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inp
 	cfg.NoIntervals, cfg.NoLog = o.Lean, o.Lean
 	cfg.Snapshots = o.Snapshots
 	cfg.Progress = progress
+	var st *metrics.Stream
+	if o.StreamAbove > 0 && len(in.Jobs) > o.StreamAbove {
+		w := sc.Window()
+		st = metrics.NewStream(len(in.Jobs), sc.LargeJobGPUs())
+		// a Gantt chart of a run this size is a blur well before 65,536 bars
+		cfg.Caps.Intervals = StreamIntervals
+		cfg.OnRecord = func(rec *engine.JobRecord) {
+			if w.Empty() || w.Contains(rec.Job) {
+				st.Add(rec)
+			}
+		}
+	}
 	r.Result, r.Err = simulate(ctx, r, cfg, o.LPSink)
 	if isSaturation(sc, r.Err) {
 		r.Saturated, r.Err = true, nil
 	}
 	if r.Result == nil {
+		return
+	}
+	if st != nil {
+		r.Streamed = true
+		r.Summary = st.Summary(&engine.Result{Utilization: r.Result.Utilization}, in.Cluster.NumGPUs())
+		r.ByModel = st.ByModel()
+		r.Small, r.Large = st.BySize()
+		r.CDFX, r.CDFY = st.CDF(CDFPoints)
 		return
 	}
 	measured := &engine.Result{Jobs: sc.Measured(r.Result.Jobs), Utilization: r.Result.Utilization}

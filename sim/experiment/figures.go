@@ -65,7 +65,10 @@ func jctCDF(name string, seed uint64, runs []*Run, o plot.Options) ([]NamedFigur
 		if r.Result == nil {
 			continue
 		}
-		x, y := metrics.CDF(r.Result.Jobs)
+		x, y := r.CDFX, r.CDFY
+		if !r.Streamed {
+			x, y = metrics.CDF(r.Result.Jobs)
+		}
 		if len(x) > 0 {
 			series = append(series, plot.Series{Name: r.Policy, X: x, Y: y})
 		}
@@ -94,7 +97,7 @@ func gantts(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 		}
 		bars := make([]plot.GanttBar, len(r.Result.Intervals))
 		for i, iv := range r.Result.Intervals {
-			name := r.Result.Jobs[iv.Job].Name
+			name := r.spec(iv.Job).Name
 			bars[i] = plot.GanttBar{Row: int(iv.GPU), Start: iv.StartS, End: iv.EndS, Label: name, Key: name}
 		}
 		title := fmt.Sprintf("GPU allocation: %s", r.Policy)

@@ -39,8 +39,11 @@ func (rep *Report) Output(seed uint64) results.Output {
 			for _, sn := range r.Result.Snapshots {
 				po.Snapshots = append(po.Snapshots, results.Snapshot{T: sn.TimeS, Kind: sn.Kind, Data: sn.Data})
 			}
-			po.Notes = r.Result.Notes()
-			if r.Err == nil && !r.Saturated {
+			po.Notes = r.Notes()
+			if r.Streamed {
+				po.Streamed = true
+				po.JCTCDF = &results.CDF{X: r.CDFX, Y: r.CDFY, MaxError: 1.0 / CDFPoints}
+			} else if r.Err == nil && !r.Saturated {
 				po.Named = rep.named(r)
 			}
 		}

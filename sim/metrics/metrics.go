@@ -30,15 +30,7 @@ func Summarize(res *engine.Result, numGPUs int) Summary {
 	if s.Finished == 0 || numGPUs == 0 || s.Makespan <= 0 {
 		return s
 	}
-	start := firstArrival(res.Jobs)
-	switch {
-	case len(res.Utilization) > 0 && res.Stats.UtilThinned > 0:
-		s.Utilization = (busyUntil(res.Utilization, start+s.Makespan) - busyUntil(res.Utilization, start)) / (float64(numGPUs) * s.Makespan)
-	case len(res.Utilization) > 0:
-		s.Utilization = busyGPUSeconds(res.Utilization, start, start+s.Makespan) / (float64(numGPUs) * s.Makespan)
-	default:
-		s.Utilization = math.Min(1, s.GPUHours*3600/(float64(numGPUs)*s.Makespan))
-	}
+	s.Utilization = utilization(res, firstArrival(res.Jobs), s, numGPUs)
 	return s
 }
 
@@ -60,41 +52,70 @@ func busyUntil(steps []engine.UtilPoint, t float64) float64 {
 }
 
 func summarizeJobs(jobs []engine.JobRecord) Summary {
-	var s Summary
-	s.Jobs = len(jobs)
-	jct := make([]float64, 0, len(jobs))
-	var sumQ, sumW float64
-	first, last := math.Inf(1), math.Inf(-1)
+	a := newAcc(len(jobs))
 	for i := range jobs {
-		r := &jobs[i]
-		first = math.Min(first, r.ArrivalS)
-		s.Preemptions += r.Preemptions
-		s.Migrations += r.Migrations
-		s.GPUHours += r.GPUSeconds / 3600
-		switch r.Status {
-		case engine.Finished:
-			jct = append(jct, r.JCT())
-			sumQ += r.QueueS
-			sumW += r.WaitS
-			last = math.Max(last, r.FinishS)
-		case engine.Unschedulable:
-			s.Unschedulable++
-		default:
-			s.Unfinished++
-		}
+		a.add(&jobs[i])
 	}
-	s.Finished = len(jct)
+	return a.summary()
+}
+
+// acc accumulates a Summary one record at a time, so that groups of jobs
+// are summarised without copying their records.
+type acc struct {
+	s           Summary
+	jct         []float64
+	sumQ, sumW  float64
+	first, last float64
+	// counting accumulators count finished jobs instead of listing
+	// their JCTs, which Stream lists at the end.
+	counting bool
+	finished int
+}
+
+// newAcc returns an accumulator expecting about n records.
+func newAcc(n int) *acc {
+	return &acc{jct: make([]float64, 0, n), first: math.Inf(1), last: math.Inf(-1)}
+}
+
+func (a *acc) add(r *engine.JobRecord) {
+	s := &a.s
+	s.Jobs++
+	a.first = math.Min(a.first, r.ArrivalS)
+	s.Preemptions += r.Preemptions
+	s.Migrations += r.Migrations
+	s.GPUHours += r.GPUSeconds / 3600
+	switch r.Status {
+	case engine.Finished:
+		if a.counting {
+			a.finished++
+		} else {
+			a.jct = append(a.jct, r.JCT())
+		}
+		a.sumQ += r.QueueS
+		a.sumW += r.WaitS
+		a.last = math.Max(a.last, r.FinishS)
+	case engine.Unschedulable:
+		s.Unschedulable++
+	default:
+		s.Unfinished++
+	}
+}
+
+// summary sorts the JCTs it collected and returns the Summary.
+func (a *acc) summary() Summary {
+	s := a.s
+	s.Finished = len(a.jct)
 	if s.Finished == 0 {
 		return s
 	}
-	sort.Float64s(jct)
-	s.AvgJCT = mean(jct)
-	s.P50JCT = Percentile(jct, 50)
-	s.P95JCT = Percentile(jct, 95)
-	s.P99JCT = Percentile(jct, 99)
-	s.AvgQueue = sumQ / float64(s.Finished)
-	s.AvgWait = sumW / float64(s.Finished)
-	s.Makespan = last - first
+	sort.Float64s(a.jct)
+	s.AvgJCT = mean(a.jct)
+	s.P50JCT = Percentile(a.jct, 50)
+	s.P95JCT = Percentile(a.jct, 95)
+	s.P99JCT = Percentile(a.jct, 99)
+	s.AvgQueue = a.sumQ / float64(s.Finished)
+	s.AvgWait = a.sumW / float64(s.Finished)
+	s.Makespan = a.last - a.first
 	return s
 }
 
@@ -149,18 +170,28 @@ func mean(xs []float64) float64 {
 // ByModel summarizes each model's jobs, in model-name order. Utilization
 // is not split by model and stays 0.
 func ByModel(jobs []engine.JobRecord) []Group {
-	groups := map[string][]engine.JobRecord{}
-	for _, r := range jobs {
-		groups[r.Model] = append(groups[r.Model], r)
+	idx := map[string]int{}
+	var accs []*acc
+	var names []string
+	for i := range jobs {
+		r := &jobs[i]
+		k, ok := idx[r.Model]
+		if !ok {
+			k = len(accs)
+			idx[r.Model] = k
+			accs = append(accs, newAcc(0))
+			names = append(names, r.Model)
+		}
+		accs[k].add(r)
 	}
-	names := make([]string, 0, len(groups))
-	for n := range groups {
-		names = append(names, n)
+	order := make([]int, len(names))
+	for i := range order {
+		order[i] = i
 	}
-	sort.Strings(names)
+	sort.Slice(order, func(a, b int) bool { return names[order[a]] < names[order[b]] })
 	out := make([]Group, len(names))
-	for i, n := range names {
-		out[i] = Group{Name: n, Summary: summarizeJobs(groups[n])}
+	for i, k := range order {
+		out[i] = Group{Name: names[k], Summary: accs[k].summary()}
 	}
 	return out
 }
@@ -168,22 +199,22 @@ func ByModel(jobs []engine.JobRecord) []Group {
 // BySize splits jobs into small (at most threshold GPUs) and large (more),
 // the split of the SJF-BSBF paper with threshold 4.
 func BySize(jobs []engine.JobRecord, threshold int) (small, large Group) {
-	var s, l []engine.JobRecord
-	for _, r := range jobs {
-		if r.GPUs > threshold {
-			l = append(l, r)
+	s, l := newAcc(0), newAcc(0)
+	for i := range jobs {
+		if r := &jobs[i]; r.GPUs > threshold {
+			l.add(r)
 		} else {
-			s = append(s, r)
+			s.add(r)
 		}
 	}
-	return Group{Name: "small", Summary: summarizeJobs(s)}, Group{Name: "large", Summary: summarizeJobs(l)}
+	return Group{Name: "small", Summary: s.summary()}, Group{Name: "large", Summary: l.summary()}
 }
 
 // CDF returns the sorted JCTs of finished jobs and, for each, the fraction
 // of finished jobs done by then.
 func CDF(jobs []engine.JobRecord) (x, y []float64) {
-	for _, r := range jobs {
-		if r.Status == engine.Finished {
+	for i := range jobs {
+		if r := &jobs[i]; r.Status == engine.Finished {
 			x = append(x, r.JCT())
 		}
 	}

@@ -55,19 +55,22 @@ func pickOfType(s *engine.State, n int, t string, mem float64, bestFit bool) []c
 	}
 	// One server, if any can hold the whole job.
 	if n <= c.MaxGPUsPerServer() {
-		var one []cluster.GPUID
-		each := s.EachServerByFree
-		if bestFit {
-			each = s.EachServerByFreeAsc
-		}
-		each(n, func(id cluster.ServerID, free int) bool {
+		one := make([]cluster.GPUID, 0, n)
+		try := func(id cluster.ServerID, free int) bool {
 			srv := &c.Servers[id]
 			if srv.Type != t {
 				return true
 			}
 			one = takeFree(one[:0], srv, n, fits)
 			return len(one) < n
-		})
+		}
+		// direct calls, not a method value, so that the closures need
+		// no allocation
+		if bestFit {
+			s.EachServerByFreeAsc(n, try)
+		} else {
+			s.EachServerByFree(n, try)
+		}
 		if len(one) == n {
 			return one
 		}

@@ -93,7 +93,6 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		if size > s.FreeGPUs() {
 			break // strict order: the head waits, and so does everyone behind it
 		}
-		job := s.Job(id)
 		req := RequestFor(s, id, p.BestFit)
 		gpus := p.place.Pick(s, req)
 		p.q.Pop(size)
@@ -108,8 +107,7 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
 			return err
 		}
-		s.Log(id, "%s: started %s on %s; %s, waited %s",
-			p.Name, job.Name, describeGPUs(s.Cluster(), gpus), p.Label(p.queueKey(key)), fmtSeconds(s.Now()-job.ArrivalS))
+		p.logStart(s, id, gpus, key)
 	}
 	for _, b := range blocked {
 		p.q.Push(b.id, b.size, b.key)
@@ -123,18 +121,38 @@ type blockedJob struct {
 	key  float64
 }
 
-// describeGPUs names a GPU set briefly, e.g. "4 GPUs on server 2".
-func describeGPUs(c *cluster.Cluster, gpus []cluster.GPUID) string {
-	n := c.ServersSpanned(gpus)
-	first := c.GPUs[gpus[0]].Server
-	switch {
-	case len(gpus) == 1:
-		// named as the Gantt chart's rows and the timeline's grid name it
-		return fmt.Sprintf("GPU s%d/g%d", first, c.GPUs[gpus[0]].Slot)
-	case n == 1:
-		return fmt.Sprintf("%d GPUs on server %d", len(gpus), first)
+// logStart logs a start. The text is made when the log is read; gpus is
+// scratch, so only what describes it is kept.
+func (p *QueueScheduler) logStart(s *engine.State, id workload.JobID, gpus []cluster.GPUID, key float64) {
+	if !s.Logging() {
+		s.Log(id, "") // the log is full (counted as a dropped entry) or off
+		return
 	}
-	return fmt.Sprintf("%d GPUs on %d servers", len(gpus), n)
+	job := s.Job(id)
+	name, jobName, label, qkey, waited := p.Name, job.Name, p.Label, p.queueKey(key), s.Now()-job.ArrivalS
+	where := describeGPUsLater(s.Cluster(), gpus)
+	s.LogFunc(id, func() string {
+		return fmt.Sprintf("%s: started %s on %s; %s, waited %s", name, jobName, where(), label(qkey), fmtSeconds(waited))
+	})
+}
+
+// describeGPUsLater reads from gpus now what names the set briefly (e.g.
+// "4 GPUs on server 2") and writes the text when called.
+func describeGPUsLater(c *cluster.Cluster, gpus []cluster.GPUID) func() string {
+	n, g0, k := c.ServersSpanned(gpus), gpus[0], len(gpus)
+	return func() string { return describeGPUSet(c, g0, k, n) }
+}
+
+func describeGPUSet(c *cluster.Cluster, g0 cluster.GPUID, count, n int) string {
+	first := c.GPUs[g0].Server
+	switch {
+	case count == 1:
+		// named as the Gantt chart's rows and the timeline's grid name it
+		return fmt.Sprintf("GPU s%d/g%d", first, c.GPUs[g0].Slot)
+	case n == 1:
+		return fmt.Sprintf("%d GPUs on server %d", count, first)
+	}
+	return fmt.Sprintf("%d GPUs on %d servers", count, n)
 }
 
 // fmtSeconds writes a time as every decision log and the page do:

@@ -42,7 +42,7 @@ func TestQueueSchedulerOrder(t *testing.T) {
 				t.Errorf("largest first %v: %s ends at %v, want %v", tc.largest, res.Jobs[i+1].Name, got, want)
 			}
 		}
-		if got := res.Log[1].Msg; got != tc.log {
+		if got := res.Log[1].Msg(); got != tc.log {
 			t.Errorf("largest first %v: log %q, want %q", tc.largest, got, tc.log)
 		}
 	}

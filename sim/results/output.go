@@ -41,6 +41,19 @@ type PolicyOutput struct {
 	Snapshots []Snapshot `json:"snapshots,omitempty"`
 	// Notes say what the recorder summarised to stay within its caps.
 	Notes []string `json:"notes,omitempty"`
+	// Streamed runs kept no job records (Jobs is empty, see the notes);
+	// JCTCDF is then their JCT CDF, thinned.
+	Streamed bool `json:"streamed,omitempty"`
+	JCTCDF   *CDF `json:"jct_cdf,omitempty"`
+}
+
+// CDF is a thinned job completion time CDF: Y is the fraction of finished
+// jobs done by time X. Read as a step function it is below the exact CDF
+// by at most MaxError everywhere.
+type CDF struct {
+	X        []float64 `json:"x"`
+	Y        []float64 `json:"y"`
+	MaxError float64   `json:"max_error"`
 }
 
 // JobOutput is one job's record. Times the job never reached are null.

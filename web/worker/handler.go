@@ -253,7 +253,7 @@ func timeline(r *experiment.Run, maxIntervals, maxLog int) (protocol.Timeline, [
 		if i >= maxLog {
 			break
 		}
-		tl.Log = append(tl.Log, protocol.LogEntry{T: d.TimeS, Job: int(d.Job), Msg: d.Msg})
+		tl.Log = append(tl.Log, protocol.LogEntry{T: d.TimeS, Job: int(d.Job), Msg: d.Msg()})
 	}
 	tl.LogOmitted = max(len(res.Log)-maxLog, 0) + int(res.Stats.DroppedLog)
 	return tl, protocol.EncodeIntervals(iv)

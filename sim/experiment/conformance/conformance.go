@@ -395,7 +395,7 @@ func sameRecords(a, b *engine.Result) string {
 		return fmt.Sprintf("%d job records, then %d", len(a.Jobs), len(b.Jobs))
 	case !reflect.DeepEqual(a.Intervals, b.Intervals):
 		return fmt.Sprintf("the GPU allocation intervals differ (%d, then %d)", len(a.Intervals), len(b.Intervals))
-	case !reflect.DeepEqual(a.Log, b.Log):
+	case !engine.SameLog(a.Log, b.Log):
 		return fmt.Sprintf("the decision logs differ (%d entries, then %d)", len(a.Log), len(b.Log))
 	}
 	return ""

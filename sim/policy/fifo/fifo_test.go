@@ -54,7 +54,7 @@ func TestStrictPlacementWaitsForFragmentation(t *testing.T) {
 	want := "FIFO: C waits: 2 GPUs free but no server has 2 (at most 1 on one)"
 	found := false
 	for _, d := range strict.Log {
-		found = found || (d.TimeS == 10 && strings.HasPrefix(d.Msg, want))
+		found = found || (d.TimeS == 10 && strings.HasPrefix(d.Msg(), want))
 	}
 	if !found {
 		t.Errorf("no %q at 10 s in the log: %v", want, strict.Log)

@@ -201,7 +201,7 @@ func TestRestartPenaltyDelaysGrowth(t *testing.T) {
 	firstGrowth := func(p Params) float64 {
 		res := runOn(t, spec, p, jobs)
 		for _, d := range res.Log {
-			if strings.Contains(d.Msg, "grows from 1 to 2") {
+			if strings.Contains(d.Msg(), "grows from 1 to 2") {
 				return d.TimeS
 			}
 		}
@@ -247,7 +247,7 @@ func TestRoundNotLongerThanRestartFinishes(t *testing.T) {
 		res := runOn(t, spec, p, jobs)
 		last := map[workload.JobID]float64{}
 		for _, d := range res.Log {
-			if !strings.HasPrefix(d.Msg, "Pollux: ") || strings.Contains(d.Msg, "gives up") {
+			if !strings.HasPrefix(d.Msg(), "Pollux: ") || strings.Contains(d.Msg(), "gives up") {
 				continue
 			}
 			if t0, ok := last[d.Job]; ok && d.TimeS-t0 <= c.restart {

@@ -84,8 +84,8 @@ func TestExampleCInTheEngine(t *testing.T) {
 	}
 	var pair string
 	for _, d := range res.Log {
-		if strings.Contains(d.Msg, "pair N (new) with R (running)") {
-			pair = d.Msg
+		if strings.Contains(d.Msg(), "pair N (new) with R (running)") {
+			pair = d.Msg()
 		}
 	}
 	for _, want := range []string{"sub-batch 16 of 32 (2 steps)", "881.3 s if shared", "1191.6 s if it waits", "→ share", "ξ 1.30/1.40"} {
@@ -265,10 +265,10 @@ func TestNoInterferenceMeansAlwaysShare(t *testing.T) {
 	for range 10 {
 		res := run(t, c, m, randomJobs(r, c, 40), NewBSBF(DefaultBSBFParams()))
 		for _, d := range res.Log {
-			if strings.HasSuffix(d.Msg, "→ wait") {
-				t.Fatalf("ξ = 1 but SJF-BSBF waited: %s", d.Msg)
+			if strings.HasSuffix(d.Msg(), "→ wait") {
+				t.Fatalf("ξ = 1 but SJF-BSBF waited: %s", d.Msg())
 			}
-			if strings.HasSuffix(d.Msg, "→ share") {
+			if strings.HasSuffix(d.Msg(), "→ share") {
 				pairs++
 			}
 		}

@@ -32,7 +32,7 @@ func TestExclusiveStartsFollowPlacement(t *testing.T) {
 			name := p.(*scheduler).title
 			start, waits := res.Jobs[2].FirstStartS, false
 			for _, d := range res.Log {
-				waits = waits || strings.Contains(d.Msg, "C waits: 2 GPUs free but no server has 2")
+				waits = waits || strings.Contains(d.Msg(), "C waits: 2 GPUs free but no server has 2")
 			}
 			if want := map[string]float64{"consolidated": 10, "strict": 1000}[placement]; start != want || waits != (placement == "strict") {
 				t.Errorf("%s, %s: C starts at %v (want %v); logged a wait: %v", name, placement, start, want, waits)

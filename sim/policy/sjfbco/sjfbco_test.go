@@ -163,8 +163,8 @@ func TestInfeasibleBelowAverageLoad(t *testing.T) {
 	p.Horizon = math.Floor(work/n) - 1
 	pol := New("sjf-bco", *p)
 	res := runPolicy(t, c, m, batch(t, 1), pol, 1)
-	if pol.pl.feasible || !strings.Contains(res.Log[0].Msg, "no θ_u ≤ T") {
-		t.Errorf("feasible %v, log %q", pol.pl.feasible, res.Log[0].Msg)
+	if pol.pl.feasible || !strings.Contains(res.Log[0].Msg(), "no θ_u ≤ T") {
+		t.Errorf("feasible %v, log %q", pol.pl.feasible, res.Log[0].Msg())
 	}
 	if got := makespan(res); got != pol.pl.makespan {
 		t.Errorf("uncapped: engine %v, plan %v", got, pol.pl.makespan)
@@ -346,8 +346,8 @@ func TestTheoryAndSeries(t *testing.T) {
 	if r := one("sjfbco/theorem5_ratio"); !(r >= 32) {
 		t.Errorf("Theorem 5 ratio %v below n_g = 32", r)
 	}
-	if !strings.Contains(res.Log[len(res.Log)-1].Msg, "Theorem 5") {
-		t.Errorf("last log entry: %q", res.Log[len(res.Log)-1].Msg)
+	if !strings.Contains(res.Log[len(res.Log)-1].Msg(), "Theorem 5") {
+		t.Errorf("last log entry: %q", res.Log[len(res.Log)-1].Msg())
 	}
 	for i := range c.Servers {
 		name := "sjfbco/split_jobs/server" + string(rune('0'+i/10)) + string(rune('0'+i%10))

@@ -121,8 +121,8 @@ func TestDecisionLog(t *testing.T) {
 	res := run(t, DefaultParams(), 4, 4, randomJobs(r, 60))
 	var pairs, moves bool
 	for _, d := range res.Log {
-		pairs = pairs || strings.Contains(d.Msg, "packing matched") && strings.Contains(d.Msg, "+")
-		moves = moves || strings.Contains(d.Msg, "migration moves")
+		pairs = pairs || strings.Contains(d.Msg(), "packing matched") && strings.Contains(d.Msg(), "+")
+		moves = moves || strings.Contains(d.Msg(), "migration moves")
 	}
 	if !pairs || !moves || migrations(res) == 0 {
 		t.Errorf("log has pairs %v, moves %v; migrations %d", pairs, moves, migrations(res))

@@ -161,7 +161,7 @@ func TestPlacement(t *testing.T) {
 		res := runOn(t, 2, 4, p, jobs)
 		logged := false
 		for _, d := range res.Log {
-			logged = logged || (d.TimeS == 10 && strings.HasPrefix(d.Msg, "Tiresias: C waits: 2 GPUs free but no server has 2"))
+			logged = logged || (d.TimeS == 10 && strings.HasPrefix(d.Msg(), "Tiresias: C waits: 2 GPUs free but no server has 2"))
 		}
 		if c := res.Jobs[2]; c.FirstStartS != want || c.FinishS != want+500 || logged != (placement == "strict") {
 			t.Errorf("%s: C ran %v–%v, want from %v; wait logged: %v", placement, c.FirstStartS, c.FinishS, want, logged)

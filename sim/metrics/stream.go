@@ -1,0 +1,167 @@
+package metrics
+
+import (
+	"math"
+	"sort"
+
+	"github.com/schedlab/schedlab/sim/engine"
+)
+
+// Stream summarises a run's job records one at a time, for runs too large
+// to keep every record (streaming mode, see engine.Config.OnRecord). It
+// keeps 12 bytes per finished job (its JCT, so that percentiles stay
+// exact, and its group) and nothing else per job: the summaries it gives
+// equal Summarize, ByModel and BySize over the same records.
+type Stream struct {
+	all          *acc
+	models       map[string]int
+	names        []string
+	byModel      []*acc
+	small, large *acc
+	threshold    int
+	// group of each finished job, in the order of all.jct: its model's
+	// index, plus largeBit for a large job. The groups' JCT lists are
+	// built from it at the end, each at its exact size.
+	group  []uint32
+	listed bool
+}
+
+const largeBit = 1 << 31
+
+// NewStream returns a Stream expecting about n records, splitting small
+// and large jobs at largeGPUs GPUs (see BySize).
+func NewStream(n, largeGPUs int) *Stream {
+	return &Stream{all: newAcc(n), models: map[string]int{}, small: noList(), large: noList(), threshold: largeGPUs,
+		group: make([]uint32, 0, n)}
+}
+
+// noList is an accumulator whose JCT list Stream fills at the end.
+func noList() *acc { return &acc{first: math.Inf(1), last: math.Inf(-1), counting: true} }
+
+// Add summarises one record; r is not retained.
+func (st *Stream) Add(r *engine.JobRecord) {
+	st.all.add(r)
+	k, ok := st.models[r.Model]
+	if !ok {
+		k = len(st.byModel)
+		st.models[r.Model] = k
+		st.names = append(st.names, r.Model)
+		st.byModel = append(st.byModel, noList())
+	}
+	st.byModel[k].add(r)
+	g := uint32(k)
+	if r.GPUs > st.threshold {
+		st.large.add(r)
+		g |= largeBit
+	} else {
+		st.small.add(r)
+	}
+	if r.Status == engine.Finished {
+		st.group = append(st.group, g)
+	}
+}
+
+// lists fills the groups' JCT lists from the run's, in the order the
+// records came, before anything sorts it.
+func (st *Stream) lists() {
+	if st.listed {
+		return
+	}
+	st.listed = true
+	for _, a := range append(st.byModel, st.small, st.large) {
+		a.jct = make([]float64, 0, a.finished)
+	}
+	for i, g := range st.group {
+		x := st.all.jct[i]
+		m := st.byModel[g&^largeBit]
+		m.jct = append(m.jct, x)
+		if g&largeBit != 0 {
+			st.large.jct = append(st.large.jct, x)
+		} else {
+			st.small.jct = append(st.small.jct, x)
+		}
+	}
+	st.group = nil
+}
+
+// Summary is Summarize over the records added: utilization comes from the
+// run's utilization steps when it recorded them, from GPU-hours otherwise.
+func (st *Stream) Summary(res *engine.Result, numGPUs int) Summary {
+	st.lists()
+	s := st.all.summary()
+	if s.Finished == 0 || numGPUs == 0 || s.Makespan <= 0 {
+		return s
+	}
+	s.Utilization = utilization(res, st.all.first, s, numGPUs)
+	return s
+}
+
+// utilization is the busy fraction of numGPUs over [start, start+makespan].
+func utilization(res *engine.Result, start float64, s Summary, numGPUs int) float64 {
+	switch {
+	case len(res.Utilization) > 0 && res.Stats.UtilThinned > 0:
+		return (busyUntil(res.Utilization, start+s.Makespan) - busyUntil(res.Utilization, start)) / (float64(numGPUs) * s.Makespan)
+	case len(res.Utilization) > 0:
+		return busyGPUSeconds(res.Utilization, start, start+s.Makespan) / (float64(numGPUs) * s.Makespan)
+	}
+	return math.Min(1, s.GPUHours*3600/(float64(numGPUs)*s.Makespan))
+}
+
+// ByModel is ByModel over the records added.
+func (st *Stream) ByModel() []Group {
+	st.lists()
+	order := make([]int, len(st.names))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return st.names[order[a]] < st.names[order[b]] })
+	out := make([]Group, len(order))
+	for i, k := range order {
+		out[i] = Group{Name: st.names[k], Summary: st.byModel[k].summary()}
+	}
+	return out
+}
+
+// BySize is BySize over the records added.
+func (st *Stream) BySize() (small, large Group) {
+	st.lists()
+	return Group{Name: "small", Summary: st.small.summary()}, Group{Name: "large", Summary: st.large.summary()}
+}
+
+// CDF is the JCT CDF of the finished jobs added, thinned to at most
+// points points (see ThinCDF). Call it after Summary, which sorts the JCTs.
+func (st *Stream) CDF(points int) (x, y []float64) {
+	st.lists()
+	if !sort.Float64sAreSorted(st.all.jct) {
+		sort.Float64s(st.all.jct)
+	}
+	return ThinCDF(st.all.jct, points)
+}
+
+// ThinCDF keeps at most k points of the empirical CDF of sorted values:
+// the values at ranks ⌈i·n/k⌉ for i = 1..k, each with its fraction rank/n
+// (all n points when n ≤ k). Read as a step function, the thinned CDF
+// F' never exceeds the exact one F and falls short of it by at most 1/k:
+// for every x, 0 ≤ F(x) − F'(x) ≤ 1/k. It also keeps the last point, so
+// it ends at 1.
+func ThinCDF(sorted []float64, k int) (x, y []float64) {
+	n := len(sorted)
+	if n == 0 || k <= 0 {
+		return nil, nil
+	}
+	if n <= k {
+		k = n
+	}
+	x, y = make([]float64, 0, k), make([]float64, 0, k)
+	last := 0
+	for i := 1; i <= k; i++ {
+		rank := (i*n + k - 1) / k // ⌈i·n/k⌉, exact in integers
+		if rank == last {
+			continue
+		}
+		last = rank
+		x = append(x, sorted[rank-1])
+		y = append(y, float64(rank)/float64(n))
+	}
+	return x, y
+}

@@ -1,0 +1,230 @@
+package results
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// WriteOutput writes o as indented JSON, byte for byte what
+//
+//	enc := json.NewEncoder(w)
+//	enc.SetIndent("", "  ")
+//	enc.Encode(o)
+//
+// writes, but one job record at a time: a run of 100,000 jobs is 45 MB of
+// JSON, which encoding/json builds whole in memory, then indents into a
+// second copy. Fields are read from the struct tags, so a new field of
+// Output, PolicyOutput or JobOutput needs no change here.
+func WriteOutput(w io.Writer, o Output) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	jw := &jsonWriter{w: bw}
+	jw.object(reflect.ValueOf(o), "")
+	jw.raw("\n")
+	if jw.err != nil {
+		return jw.err
+	}
+	return bw.Flush()
+}
+
+type jsonWriter struct {
+	w   *bufio.Writer
+	buf []byte
+	err error
+}
+
+func (jw *jsonWriter) raw(s string) {
+	if jw.err == nil {
+		_, jw.err = jw.w.WriteString(s)
+	}
+}
+
+// newline starts a line indented by ind, without building a string.
+func (jw *jsonWriter) newline(ind string) {
+	jw.raw("\n")
+	jw.raw(ind)
+}
+
+func (jw *jsonWriter) bytes(b []byte) {
+	if jw.err == nil {
+		_, jw.err = jw.w.Write(b)
+	}
+}
+
+// field is one JSON field of a struct type.
+type field struct {
+	index     int
+	key       string // `"name": `
+	omitEmpty bool
+}
+
+var fieldCache sync.Map // reflect.Type -> []field
+
+func fieldsOf(t reflect.Type) []field {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]field)
+	}
+	var out []field
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if !sf.IsExported() || tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = sf.Name
+		}
+		key, _ := json.Marshal(name)
+		out = append(out, field{index: i, key: string(key) + ": ", omitEmpty: strings.Contains(","+opts+",", ",omitempty,")})
+	}
+	fieldCache.Store(t, out)
+	return out
+}
+
+// object writes a struct at indentation ind; Output, PolicyOutput and
+// JobOutput fields are written here, anything else by encoding/json.
+func (jw *jsonWriter) object(v reflect.Value, ind string) {
+	fs := fieldsOf(v.Type())
+	jw.raw("{")
+	inner := ind + "  "
+	first := true
+	for _, f := range fs {
+		fv := v.Field(f.index)
+		if f.omitEmpty && isEmpty(fv) {
+			continue
+		}
+		if !first {
+			jw.raw(",")
+		}
+		first = false
+		jw.newline(inner)
+		jw.raw(f.key)
+		jw.value(fv, inner)
+	}
+	if !first {
+		jw.newline(ind)
+	}
+	jw.raw("}")
+}
+
+var (
+	outputTypes = map[reflect.Type]bool{
+		reflect.TypeFor[Output](): true, reflect.TypeFor[PolicyOutput](): true, reflect.TypeFor[JobOutput](): true,
+	}
+	float64Type = reflect.TypeFor[float64]()
+)
+
+// value writes one field's value at indentation ind.
+func (jw *jsonWriter) value(v reflect.Value, ind string) {
+	switch {
+	case v.Kind() == reflect.String:
+		jw.str(v.String())
+		return
+	case v.Kind() == reflect.Int:
+		jw.buf = strconv.AppendInt(jw.buf[:0], v.Int(), 10)
+		jw.bytes(jw.buf)
+		return
+	case v.Kind() == reflect.Float64:
+		jw.float(v.Float())
+		return
+	case v.Kind() == reflect.Pointer && v.Type().Elem() == float64Type:
+		if v.IsNil() {
+			jw.raw("null")
+		} else {
+			jw.float(v.Elem().Float())
+		}
+		return
+	case v.Kind() == reflect.Struct && outputTypes[v.Type()]:
+		jw.object(v, ind)
+		return
+	case v.Kind() == reflect.Slice && outputTypes[v.Type().Elem()]:
+		if v.IsNil() {
+			jw.raw("null")
+			return
+		}
+		if v.Len() == 0 {
+			jw.raw("[]")
+			return
+		}
+		jw.raw("[")
+		inner := ind + "  "
+		for i := range v.Len() {
+			if i > 0 {
+				jw.raw(",")
+			}
+			jw.newline(inner)
+			jw.object(v.Index(i), inner)
+		}
+		jw.newline(ind)
+		jw.raw("]")
+		return
+	}
+	b, err := json.MarshalIndent(v.Interface(), ind, "  ")
+	if err != nil {
+		if jw.err == nil {
+			jw.err = err
+		}
+		return
+	}
+	jw.bytes(b)
+}
+
+// float writes a float64 as encoding/json does.
+func (jw *jsonWriter) float(f float64) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		if jw.err == nil {
+			jw.err = &json.UnsupportedValueError{Value: reflect.ValueOf(f), Str: strconv.FormatFloat(f, 'g', -1, 64)}
+		}
+		return
+	}
+	b := jw.buf[:0]
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	jw.buf = b
+	jw.bytes(b)
+}
+
+// str writes a string as encoding/json does (with HTML escaping): plain
+// ASCII directly, anything else through encoding/json.
+func (jw *jsonWriter) str(s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s)
+			jw.bytes(b)
+			return
+		}
+	}
+	jw.raw(`"`)
+	jw.raw(s)
+	jw.raw(`"`)
+}
+
+// isEmpty is encoding/json's omitempty test.
+func isEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
