@@ -13,17 +13,17 @@ var formats = []Format{
 	{Name: "philly", Title: "Philly job log as Pollux ships it (traces/philly.csv)",
 		Columns: "timestamp,duration,num_gpus,gpu_time,cluster", Cluster: "sjf-bsbf-64", Filters: PolluxFilters, read: readPhilly},
 	{Name: "pollux", Title: "Pollux workload CSV (workloads*/workload-N.csv)",
-		Columns: "name,time,application,num_replicas,batch_size", Cluster: "pollux-64", read: readPollux},
+		Columns: "name,time,application,num_replicas,batch_size", Cluster: "pollux-64", absolute: true, read: readPollux},
 	{Name: "gavel", Title: "Gavel trace, tab-separated, 10 columns (or the older 7)",
-		Columns: "job_type\tcommand\tworking_directory\tnum_steps_arg\tneeds_data_dir\ttotal_steps\tscale_factor\tpriority_weight\tSLO\tarrival_time", Cluster: "gavel-108", read: readGavel},
+		Columns: "job_type\tcommand\tworking_directory\tnum_steps_arg\tneeds_data_dir\ttotal_steps\tscale_factor\tpriority_weight\tSLO\tarrival_time", Cluster: "gavel-108", absolute: true, read: readGavel},
 	{Name: "tiresias", Title: "Tiresias trace CSV",
-		Columns: "job_id,num_gpu,submit_time,iterations,model_name,duration,interval", Cluster: "tiresias-128", read: readTiresias},
+		Columns: "job_id,num_gpu,submit_time,iterations,model_name,duration,interval", Cluster: "tiresias-128", absolute: true, read: readTiresias},
 	{Name: "helios", Title: "Helios cluster_log.csv (HeliosData)",
 		Columns: "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue", Cluster: "helios-256", read: readHelios},
 	{Name: "pai", Title: "Alibaba PAI cluster-trace-gpu-v2020 pai_task_table (with or without its header)",
 		Columns: strings.Join(paiColumns, ","), Cluster: "helios-256", read: readPAI},
 	{Name: "jobs", Title: "schedlab jobs CSV (what schedlab import --jobs-csv writes)",
-		Columns: strings.Join(jobsColumns, ","), Cluster: "constant-64", read: readJobsCSV},
+		Columns: strings.Join(jobsColumns, ","), Cluster: "constant-64", absolute: true, read: readJobsCSV},
 }
 
 // present drops the row with a warning when a required field is empty.

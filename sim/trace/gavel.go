@@ -143,19 +143,30 @@ func readPAI(r io.Reader, b *builder) error {
 			names = append(names, name)
 		}
 		a := &jobs[k]
-		if a.broken {
-			continue
+		// Every number is read, so that a malformed one is an error even
+		// in a task that would be skipped.
+		opt := func(col string, read func(string) float64) (float64, bool) {
+			if t.empty(col) {
+				return 0, false
+			}
+			return read(col), true
 		}
-		if t.empty("plan_gpu") || t.num("plan_gpu") == 0 {
-			continue // a CPU task of the job (parameter server, evaluator)
+		gpu, hasGPU := opt("plan_gpu", t.num)
+		n, hasN := opt("inst_num", t.num)
+		if hasN && n != float64(int(n)) {
+			t.fail("column inst_num: %q is not a whole number", t.str("inst_num"))
 		}
-		if t.empty("start_time") || t.empty("end_time") || t.empty("inst_num") {
-			b.drop(t.line, "with a missing field", "job %s: a GPU task has no start_time, end_time or inst_num; job left out", name)
+		s, hasS := opt("start_time", t.when)
+		e, hasE := opt("end_time", t.when)
+		if t.bad {
 			a.broken = true
 			continue
 		}
-		gpu, n, s, e := t.num("plan_gpu"), t.num("inst_num"), t.when("start_time"), t.when("end_time")
-		if t.bad {
+		if a.broken || !hasGPU || gpu == 0 {
+			continue // a CPU task of the job (parameter server, evaluator)
+		}
+		if !hasS || !hasE || !hasN {
+			b.drop(t.line, "with a missing field", "job %s: a GPU task has no start_time, end_time or inst_num; job left out", name)
 			a.broken = true
 			continue
 		}

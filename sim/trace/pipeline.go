@@ -20,7 +20,7 @@ const (
 // pipeline turns the rows read into the job list: filters, window,
 // sample, models, cluster fit, scaling, in this order, so that e.g. the
 // sample is drawn from the window and the models from the sample.
-func (b *builder) pipeline(opt Options, f Filters, preset Cluster) ([]workload.Job, error) {
+func (b *builder) pipeline(opt Options, f Filters, preset Cluster, absolute bool) ([]workload.Job, error) {
 	rows := b.filter(b.rows, f)
 	sortRows(rows)
 	rows = b.window(rows, opt)
@@ -37,7 +37,9 @@ func (b *builder) pipeline(opt Options, f Filters, preset Cluster) ([]workload.J
 	}
 	t0 := 0.0
 	if len(rows) > 0 {
-		t0 = rows[0].submitS
+		if !absolute {
+			t0 = rows[0].submitS
+		}
 		if opt.Window != nil {
 			t0 = b.start + opt.Window[0]*3600
 		} else if opt.BusiestH > 0 {

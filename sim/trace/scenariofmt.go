@@ -8,7 +8,7 @@ import (
 
 func init() {
 	formats = append(formats, Format{Name: "scenario", Title: "a schedlab scenario JSON with an explicit job list",
-		Columns: `{"workload": {"jobs": [...]}, ...}`, Cluster: "constant-64", read: readScenario})
+		Columns: `{"workload": {"jobs": [...]}, ...}`, Cluster: "constant-64", absolute: true, read: readScenario})
 }
 
 // readScenario takes the explicit jobs of a scenario document (checked

@@ -122,7 +122,10 @@ type Format struct {
 	Columns string // the layout, for help texts
 	Cluster string // default cluster preset
 	Filters Filters
-	read    func(r io.Reader, b *builder) error
+	// absolute: arrivals are already schedlab's seconds (jobs CSV,
+	// scenario JSON) and stay as they are unless a window moves them.
+	absolute bool
+	read     func(r io.Reader, b *builder) error
 }
 
 // Formats lists the importable formats in a fixed order.
@@ -227,7 +230,7 @@ func Import(format string, r io.Reader, opt Options) (*Result, error) {
 	if opt.Filters != nil {
 		filters = *opt.Filters
 	}
-	jobs, err := b.pipeline(opt, filters, cl)
+	jobs, err := b.pipeline(opt, filters, cl, f.absolute)
 	if err != nil {
 		return nil, err
 	}
