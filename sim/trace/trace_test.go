@@ -350,3 +350,18 @@ func sameJobs(a, b []workload.Job) bool {
 	}
 	return true
 }
+
+func TestDetect(t *testing.T) {
+	for _, s := range samples {
+		data := readSample(t, s.path)
+		if got := Detect(s.path, data[:min(len(data), 4096)]); got != s.format {
+			t.Errorf("%s detected as %q, want %q", s.path, got, s.format)
+		}
+	}
+	if got := Detect("x.csv", []byte("a,b\n1,2\n")); got != "" {
+		t.Errorf("an unknown CSV detected as %q", got)
+	}
+	if got := Detect("x.csv", []byte("id,arrival_s,model,gpus\n")); got != "jobs" {
+		t.Errorf("a jobs CSV detected as %q", got)
+	}
+}
