@@ -100,7 +100,10 @@ func (r *Result) Summary() string {
 	for _, d := range r.Drops {
 		fmt.Fprintf(&b, "; %d %s", d.Jobs, d.Reason)
 	}
-	if r.Warned > 0 {
+	switch {
+	case r.Warned == 1:
+		b.WriteString(" (1 warning)")
+	case r.Warned > 1:
 		fmt.Fprintf(&b, " (%d warnings)", r.Warned)
 	}
 	return b.String()
