@@ -263,14 +263,36 @@ func (o *Options) check() error {
 }
 
 // sortRows orders rows by submission, then line, so that every later
-// step sees one order.
+// step sees one order. It sorts small keys and moves each row once: rows
+// are large, and swapping them dominated a sort of the whole Philly log.
 func sortRows(rows []row) {
-	sort.SliceStable(rows, func(a, b int) bool {
-		if rows[a].submitS != rows[b].submitS {
-			return rows[a].submitS < rows[b].submitS
+	type key struct {
+		t    float64
+		line int
+		i    int32
+	}
+	keys := make([]key, len(rows))
+	sorted := true
+	for i := range rows {
+		keys[i] = key{rows[i].submitS, rows[i].line, int32(i)}
+		if i > 0 && (keys[i].t < keys[i-1].t || keys[i].t == keys[i-1].t && keys[i].line < keys[i-1].line) {
+			sorted = false
 		}
-		return rows[a].line < rows[b].line
+	}
+	if sorted {
+		return
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if keys[a].t != keys[b].t {
+			return keys[a].t < keys[b].t
+		}
+		return keys[a].line < keys[b].line
 	})
+	tmp := make([]row, len(rows))
+	for i, k := range keys {
+		tmp[i] = rows[k.i]
+	}
+	copy(rows, tmp)
 }
 
 // checkFit drops the rows whose jobs could never run on the cluster.
