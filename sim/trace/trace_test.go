@@ -375,3 +375,21 @@ func TestDetect(t *testing.T) {
 		t.Errorf("a jobs CSV detected as %q", got)
 	}
 }
+
+// A Pollux job whose per-GPU batch is above the profiled largest runs as
+// micro-batches: the same samples in more, smaller iterations.
+func TestPolluxMicroBatches(t *testing.T) {
+	in := "name,time,application,num_replicas,batch_size\nbert-0,10,bert,6,384\ncifar10-1,20,cifar10,6,2048\n"
+	res, err := Import("pollux", strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// bert: 384/6 = 64 per GPU, above 12: 6 micro-batches of 11, 6 × 480 iterations.
+	if j := res.Jobs[0]; j.BatchSize != 11 || j.Iterations != 2880 {
+		t.Errorf("bert: batch %d, %v iterations; want 11 and 2880", j.BatchSize, j.Iterations)
+	}
+	// cifar10: 2048/6 = 342 per GPU fits: Pollux's 3178 iterations as they are.
+	if j := res.Jobs[1]; j.BatchSize != 342 || j.Iterations != 3178 {
+		t.Errorf("cifar10: batch %d, %v iterations; want 342 and 3178", j.BatchSize, j.Iterations)
+	}
+}
