@@ -6,6 +6,7 @@
 //	schedlab run NAME|FILE [flags]     run every policy of a scenario
 //	                                   (--policies a,b: these policies instead)
 //	schedlab validate FILE...          check scenario files
+//	schedlab import FORMAT FILE [flags] a scenario from a public trace
 //	schedlab gavel-fig12 [flags]       time Gavel's policies (Figure 12)
 //	schedlab reproduce [flags]         every paper figure, with verdicts
 //	schedlab serve [--addr A]          the site and the JSON API
@@ -28,6 +29,7 @@ Usage:
   schedlab run NAME|FILE [flags]      run every policy of a scenario;
                                       --policies a,b runs these registered policies instead
   schedlab validate FILE...           check scenario files (exit 2 if invalid)
+  schedlab import FORMAT FILE [flags] a scenario from a trace (philly, pollux, gavel, tiresias, helios, pai, jobs)
   schedlab gavel-fig12 [--out DIR]    time Gavel's policy computations against active jobs (Figure 12, log-log)
   schedlab reproduce [flags]          run every paper figure (--paper P, --figure F, --quick, --seeds N,
                                       --out DIR, --parallel N): figures with the papers' values and a report
@@ -67,6 +69,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdout, stderr)
 	case "validate":
 		return cmdValidate(args[1:], stdout, stderr)
+	case "import":
+		return cmdImport(args[1:], stdout, stderr)
 	case "gavel-fig12":
 		return cmdGavelFig12(args[1:], stdout, stderr)
 	case "reproduce":

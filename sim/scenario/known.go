@@ -31,6 +31,8 @@ var (
 			"resnet50", "transformer", "gpt2", "vgg19", "DCGAN", "PointNet", "Bert-Large", "GPT2-Medium",
 			// the SJF-BCO generator's ring-all-reduce jobs
 			"rar",
+			// the TensorFlow benchmark CNNs of Tiresias traces (sim/trace)
+			"alexnet", "googlenet", "inception3", "inception4", "resnet101", "resnet152", "vgg11", "vgg16",
 		}
 		for _, t := range workload.GavelZoo {
 			names = append(names, t.Model)

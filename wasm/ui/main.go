@@ -35,6 +35,7 @@ func main() {
 	a := app.New(b)
 	b.app = a
 	b.flushOnHide()
+	b.acceptDrops() // drop.go
 	root := &web.Root{App: a}
 	a.Start()
 	b.fetchReport(a)

@@ -126,6 +126,8 @@ type App struct {
 	Share     string
 	Copied    bool
 	ImportErr string
+	// Trace is the trace file last imported (importtrace.go).
+	Trace *TraceImport
 	// saving is set while a save is scheduled.
 	saving bool
 	// holdStored stops saving over a stored scenario that could not be
@@ -203,14 +205,14 @@ func (a *App) Undo() {
 	a.setNotice("Brought back the scenario you had before.", false)
 }
 
-// ChooseImport asks for a scenario file and imports it.
+// ChooseImport asks for a scenario or trace file and imports it.
 func (a *App) ChooseImport() {
-	a.P.PickFile(".json,application/json", func(name, text string, err error) {
+	a.P.PickFile(".json,.csv,.trace,.tsv,.txt,application/json,text/csv", func(name, text string, err error) {
 		if err != nil {
 			a.ImportErr = "Could not read " + name + ": " + err.Error()
 			return
 		}
-		a.Import(name, text)
+		a.OpenFile(name, text) // a scenario, or a trace (importtrace.go)
 	})
 }
 

@@ -1,0 +1,53 @@
+package app_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/web/app"
+	"github.com/schedlab/schedlab/web/app/apptest"
+)
+
+// A trace file opens as a scenario of its jobs, with the import summary
+// and line-numbered warnings in the panel; a broken one says where.
+func TestImportTrace(t *testing.T) {
+	f := apptest.New(t)
+	a := app.New(f)
+	csv := "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n" +
+		"0,1,0,606,vgg19,164,30\n1,8,30,133,vgg11,147,23\n2,0,53,157,inception4,127,26\n3,2,79,513,vgg16,121,20\n"
+	a.OpenFile("small.csv", csv)
+	if a.Trace == nil || a.Trace.Format != "tiresias" {
+		t.Fatalf("trace panel %+v", a.Trace)
+	}
+	if a.Trace.Err != "" || !strings.Contains(a.Trace.Summary, "3 jobs kept") {
+		t.Fatalf("summary %q, error %q", a.Trace.Summary, a.Trace.Err)
+	}
+	if len(a.Trace.Warnings) != 1 || !strings.HasPrefix(a.Trace.Warnings[0], "line 4: ") {
+		t.Errorf("warnings %q, want one about line 4", a.Trace.Warnings)
+	}
+	if !a.Ed.Valid() || a.Ed.Str("name") != "small" {
+		t.Fatalf("the imported scenario: name %q, problems %v", a.Ed.Str("name"), a.Ed.Problems)
+	}
+	f.Pump(a, apptest.Done(a))
+	if a.Res == nil || len(a.Res.Policies[0].Out.Jobs) != 3 {
+		t.Fatal("the imported scenario did not run")
+	}
+	a.Trace.Sample, a.Trace.Seed = "2", "5"
+	a.ReimportTrace()
+	if !strings.Contains(a.Trace.Summary, "2 jobs kept") {
+		t.Errorf("re-import with a sample of 2: %q %q", a.Trace.Summary, a.Trace.Err)
+	}
+	a.Trace.Sample = "x"
+	a.ReimportTrace()
+	if !strings.Contains(a.Trace.Err, "Sample") {
+		t.Errorf("a bad sample: %q", a.Trace.Err)
+	}
+	a.OpenFile("broken.csv", strings.Replace(csv, "0,1,0,606", "0,one,0,606", 1))
+	if !strings.Contains(a.Trace.Err, `line 2: column num_gpu: "one" is not a number`) {
+		t.Errorf("broken trace: %q", a.Trace.Err)
+	}
+	a.OpenFile("what.csv", "a,b\n1,2\n")
+	if !strings.Contains(a.Trace.Err, "Could not tell the format") {
+		t.Errorf("unknown format: %q", a.Trace.Err)
+	}
+}
