@@ -37,6 +37,7 @@ func main() {
 	b.flushOnHide()
 	root := &web.Root{App: a}
 	a.Start()
+	b.showPreview(a)
 	b.fetchReport(a)
 	shown := a.Tab
 	for {

@@ -139,6 +139,8 @@ type App struct {
 	// Previous is the scenario an Open, Import or Revert replaced, so
 	// that it can be brought back.
 	Previous any
+	// record keeps the workers' replies for Preview (see Record).
+	record bool
 }
 
 // GalleryItem is one built-in scenario.
