@@ -36,7 +36,12 @@ const usableJS = `document.getElementById("run") ? performance.now() : 0`
 // navigation's start (the page's own clock).
 type loadFigures struct {
 	Usable, Results float64 // page usable; default results drawn
-	LongestTask     float64 // longest main-thread task until the results
+	// Live is when the browser's own results replaced those computed when
+	// the site was built (Results is then the build-time results' time);
+	// Check is how the two compared ("same").
+	Live        float64
+	Check       string
+	LongestTask float64 // longest main-thread task until the live results
 	Transferred     map[string]int64
 }
 
@@ -49,8 +54,8 @@ func (f loadFigures) String() string {
 		}
 		total += n
 	}
-	return fmt.Sprintf("usable %.2f s, default results %.2f s, longest task %.0f ms, %.2f MB transferred (%s)",
-		f.Usable/1000, f.Results/1000, f.LongestTask, float64(total)/1e6, strings.Join(files, ", "))
+	return fmt.Sprintf("usable %.2f s, default results %.2f s, live results %.2f s (%s as the build's), longest task %.0f ms, %.2f MB transferred (%s)",
+		f.Usable/1000, f.Results/1000, f.Live/1000, f.Check, f.LongestTask, float64(total)/1e6, strings.Join(files, ", "))
 }
 
 // coldLoad opens the site in a fresh browser (an empty cache), with the
@@ -71,11 +76,20 @@ func coldLoad(t *testing.T, srv *httptest.Server, bytesPerSec, latencyMS float64
 	var f loadFigures
 	f.Usable = waitTime(p, usableJS)
 	f.Results = waitTime(p, `(`+plotsShown+`) ? performance.now() : 0`)
+	f.Live = waitTime(p, `(`+liveShown+` && (`+plotsShown+`)) ? performance.now() : 0`)
+	f.Check = eval[string](p, `document.querySelector(".results").dataset.check`)
+	if f.Check != "same" {
+		t.Errorf("the live results are %q as those computed when the site was built, want %q", f.Check, "same")
+	}
 	f.LongestTask = eval[float64](p, `Math.max(0, ...window.__longTasks.map((e) => e[1]))`)
 	f.Transferred = eval[map[string]int64](p, `Object.fromEntries(performance.getEntriesByType("resource")
 		.map((e) => [e.name.split("/").pop(), e.transferSize]))`)
 	return f
 }
+
+// liveShown holds once the browser's own results are on show (not those
+// computed when the site was built).
+const liveShown = `(document.querySelector(".results") || {dataset: {}}).dataset.source === "live"`
 
 // throttle emulates a slower network for every request of the tab.
 func throttle(t *testing.T, ctx context.Context, bytesPerSec, latencyMS float64) {
