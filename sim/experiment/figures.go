@@ -90,13 +90,20 @@ func gantts(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 		for _, g := range c.GPUs {
 			rows[g.ID] = fmt.Sprintf("s%d/g%d", g.Server, g.Slot)
 		}
+		// A job's colour is its model's (a legend names them), the same
+		// in every policy's chart; the label on a bar names the job.
 		bars := make([]plot.GanttBar, len(r.Result.Intervals))
 		for i, iv := range r.Result.Intervals {
-			name := r.Result.Jobs[iv.Job].Name
-			bars[i] = plot.GanttBar{Row: int(iv.GPU), Start: iv.StartS, End: iv.EndS, Label: name, Key: name}
+			j := r.Result.Jobs[iv.Job]
+			bars[i] = plot.GanttBar{Row: int(iv.GPU), Start: iv.StartS, End: iv.EndS, Label: j.Name, Key: j.Model}
+		}
+		ko := o
+		ko.Keys = make([]string, len(r.Result.Jobs))
+		for i, j := range r.Result.Jobs {
+			ko.Keys[i] = j.Model
 		}
 		title := fmt.Sprintf("GPU allocation: %s", r.Policy)
-		f, err := plot.Gantt(title, rows, bars, o)
+		f, err := plot.Gantt(title, rows, bars, ko)
 		if err != nil {
 			return nil, err
 		}

@@ -28,7 +28,8 @@ type PolicyResult struct {
 	Intervals []protocol.Interval
 	ElapsedMS float64
 
-	snaps snapViews // the policy's snapshots decoded for the OJPP and Tesserae views
+	snaps   snapViews // the policy's snapshots decoded for the OJPP and Tesserae views
+	palette *results.KeyPalette
 }
 
 // Figure is one plot on the results page.
@@ -88,7 +89,7 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 	for _, f := range res.Figures {
 		if b, ok := m.Bin[f.Name]; ok && strings.HasPrefix(f.Name, "gantt-") {
 			pr.Gantt = &Figure{Name: f.Name, Title: f.Title, PNG: b, URL: a.P.BlobURL(b, "image/png"),
-				Caption: "Which job held which GPU over time under " + pr.Label + ". Each row is a GPU and each bar a job; the eight colours repeat, so the name on a bar tells jobs apart."}
+				Caption: "Which job held which GPU over time under " + pr.Label + ". Each row is a GPU and each bar a job, named on the bar where it fits; the colour is the job's model (the legend names them)."}
 		}
 	}
 	if len(res.Timelines) == 1 {
