@@ -76,6 +76,9 @@ func coldLoad(t *testing.T, srv *httptest.Server, bytesPerSec, latencyMS float64
 	var f loadFigures
 	f.Usable = waitTime(p, usableJS)
 	f.Results = waitTime(p, `(`+plotsShown+`) ? performance.now() : 0`)
+	if eval[bool](p, `!(`+liveShown+`)`) {
+		p.shot("results-built", 1280, 800) // with SCHEDLAB_SCREENSHOTS only: it slows what follows
+	}
 	f.Live = waitTime(p, `(`+liveShown+` && (`+plotsShown+`)) ? performance.now() : 0`)
 	f.Check = eval[string](p, `document.querySelector(".results").dataset.check`)
 	if f.Check != "same" {

@@ -92,7 +92,7 @@ func (a *App) ShowPreview(data []byte) (bool, error) {
 	res.Built = true
 	a.applyDrawn(res, ms[len(ms)-1])
 	a.showResults(res)
-	a.setNotice("These results were computed when this site was built, by the same simulator; your browser is running the scenario now and will show its own results in their place.", false)
+	a.setNotice("", false) // the results view says where they come from
 	return true, nil
 }
 
