@@ -40,6 +40,26 @@ func (b *browser) locked(f func()) {
 	}()
 }
 
+// lockedInSteps is locked for work that may be long (a run's results:
+// thousands of job records to decode, then the results to draw): copying
+// the message, f and the render each run in a task of the browser's own,
+// so that none holds the main thread as long as all three together did.
+// (A goroutine that sleeps gives the event loop back to the browser.)
+func (b *browser) lockedInSteps(f func()) {
+	go func() {
+		time.Sleep(time.Millisecond)
+		b.env.Lock()
+		func() {
+			defer b.app.Recover()
+			f()
+		}()
+		b.env.UnlockOnly()
+		time.Sleep(time.Millisecond)
+		b.env.Lock()
+		b.env.UnlockRender()
+	}()
+}
+
 // guard catches JavaScript exceptions (a full localStorage, a browser
 // without clipboard access) so that they never stop the page.
 func guard(what string, f func()) (err error) {
@@ -74,6 +94,10 @@ func (b *browser) StartWorker(id int) {
 	w := b.global.Get("schedlab").Call("newWorker")
 	onMessage := js.FuncOf(func(this js.Value, args []js.Value) any {
 		m := protocol.FromJS(args[0].Get("data"))
+		if m.Type == protocol.TypeResult || m.Type == protocol.TypeDrawn {
+			b.lockedInSteps(func() { b.app.OnWorker(id, m) })
+			return nil
+		}
 		b.locked(func() { b.app.OnWorker(id, m) })
 		return nil
 	})
