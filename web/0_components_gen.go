@@ -4216,8 +4216,18 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Computed when this site was built, by the same simulator. Your browser is running this scenario now; its own results (which must be the same) will take their place."}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Computed when this site was built, by the same simulator."}
 						vgparent.AppendChild(vgn)
+						if c.App.Running() {
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Your browser is running this scenario now; its own results (which must be the same) will take their place."}
+								vgparent.AppendChild(vgn)
+							}
+						}
 					}
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}

@@ -42,7 +42,7 @@ type loadFigures struct {
 	Live        float64
 	Check       string
 	LongestTask float64 // longest main-thread task until the live results
-	Transferred     map[string]int64
+	Transferred map[string]int64
 }
 
 func (f loadFigures) String() string {
