@@ -32,6 +32,9 @@ func main() {
 		return
 	}
 	b := newBrowser(env)
+	// The gallery's cards are read in a task of their own after the page
+	// is on screen (see app.DeferGallery).
+	app.DeferGallery = true
 	a := app.New(b)
 	b.app = a
 	b.flushOnHide()
@@ -39,6 +42,7 @@ func main() {
 	a.Start()
 	b.showPreview(a)
 	b.fetchReport(a)
+	b.later(func() { a.LoadGallery() })
 	shown := a.Tab
 	for {
 		if err := render(renderer, buildEnv, root); err != nil {
