@@ -117,6 +117,12 @@
   )
     .then((r) => go.run(r.instance))
     .catch((err) => failed("loading the page", err));
+  // The default scenario's results computed when the site was built
+  // (build/site): small, fetched beside the page's module, and shown by
+  // the page while the engine loads. null when they cannot be had.
+  s.preview = tag.dataset.preview
+    ? fetch(tag.dataset.preview).then((r) => (r.ok ? r.arrayBuffer() : null)).catch(() => null)
+    : Promise.resolve(null);
   s.engineModule.catch(() => {}); // each worker then reports the failure
   // newWorker starts an engine worker (called by the page, see wasm/ui).
   s.newWorker = () => {

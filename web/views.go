@@ -293,8 +293,24 @@ func (c *ResultsView) RunLine() string {
 	if r.CDF != nil && r.CDF.Pending {
 		drawing = " · drawing the figures…"
 	}
-	return fmt.Sprintf("Seed %d · %d policies · %s jobs each · simulated in %s%s", r.Seed, len(r.Policies),
-		results.Thousands(len(r.Policies[0].Out.Jobs)), results.Duration(r.WallMS/1000), drawing)
+	when := "simulated in " + results.Duration(r.WallMS/1000)
+	if r.Built {
+		when = "computed when the site was built"
+	}
+	return fmt.Sprintf("Seed %d · %d policies · %s jobs each · %s%s", r.Seed, len(r.Policies),
+		results.Thousands(len(r.Policies[0].Out.Jobs)), when, drawing)
+}
+
+// Source says where the results on show come from, for tests: "build"
+// (computed when the site was built), "live" or "" (none yet).
+func (c *ResultsView) Source() string {
+	switch r := c.App.Res; {
+	case r == nil:
+		return ""
+	case r.Built:
+		return "build"
+	}
+	return "live"
 }
 
 // Metrics are the table's columns.

@@ -21,23 +21,35 @@ import (
 // longTaskJS records the page's long tasks (main thread busy for 50 ms or
 // more) from the first script on: PerformanceObserver reports each with
 // its start and duration.
+// It also notes when the Run button first appears, as the page draws it:
+// reading the time by polling from the test instead waited for whatever
+// long task came next.
 const longTaskJS = `window.__longTasks = [];
 try {
 	new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]); })
 		.observe({ type: "longtask", buffered: true });
-} catch (e) {}`
+} catch (e) {}
+window.__usable = 0;
+new MutationObserver((_, o) => {
+	if (document.getElementById("run")) { window.__usable = performance.now(); o.disconnect(); }
+}).observe(document, { subtree: true, childList: true });`
 
 // usableJS is the time (ms since navigation) at which the page itself is
 // up (the Vugu page replaced the placeholder and shows its Run button),
 // or 0 before.
-const usableJS = `document.getElementById("run") ? performance.now() : 0`
+const usableJS = `window.__usable || 0`
 
 // loadFigures is what one cold load measured, in milliseconds from the
 // navigation's start (the page's own clock).
 type loadFigures struct {
 	Usable, Results float64 // page usable; default results drawn
-	LongestTask     float64 // longest main-thread task until the results
-	Transferred     map[string]int64
+	// Live is when the browser's own results replaced those computed when
+	// the site was built (Results is then the build-time results' time);
+	// Check is how the two compared ("same").
+	Live        float64
+	Check       string
+	LongestTask float64 // longest main-thread task until the live results
+	Transferred map[string]int64
 }
 
 func (f loadFigures) String() string {
@@ -49,8 +61,8 @@ func (f loadFigures) String() string {
 		}
 		total += n
 	}
-	return fmt.Sprintf("usable %.2f s, default results %.2f s, longest task %.0f ms, %.2f MB transferred (%s)",
-		f.Usable/1000, f.Results/1000, f.LongestTask, float64(total)/1e6, strings.Join(files, ", "))
+	return fmt.Sprintf("usable %.2f s, default results %.2f s, live results %.2f s (%s as the build's), longest task %.0f ms, %.2f MB transferred (%s)",
+		f.Usable/1000, f.Results/1000, f.Live/1000, f.Check, f.LongestTask, float64(total)/1e6, strings.Join(files, ", "))
 }
 
 // coldLoad opens the site in a fresh browser (an empty cache), with the
@@ -71,11 +83,30 @@ func coldLoad(t *testing.T, srv *httptest.Server, bytesPerSec, latencyMS float64
 	var f loadFigures
 	f.Usable = waitTime(p, usableJS)
 	f.Results = waitTime(p, `(`+plotsShown+`) ? performance.now() : 0`)
+	if eval[bool](p, `!(`+liveShown+`)`) {
+		p.shot("results-built", 1280, 800) // with SCHEDLAB_SCREENSHOTS only: it slows what follows
+	}
+	f.Live = waitTime(p, `(`+liveShown+` && (`+plotsShown+`)) ? performance.now() : 0`)
+	f.Check = eval[string](p, `document.querySelector(".results").dataset.check || ""`)
+	old := eval[bool](p, `document.querySelector(".results").dataset.source === undefined`) // a site without build-time results
+	if f.Check != "same" && !old {
+		t.Errorf("the live results are %q as those computed when the site was built, want %q", f.Check, "same")
+	}
 	f.LongestTask = eval[float64](p, `Math.max(0, ...window.__longTasks.map((e) => e[1]))`)
+	// Each long task beside the moment the engine finished downloading
+	// (its compilation ends on the main thread), to tell them apart.
+	t.Logf("long tasks (start, duration ms): %v; the engine downloaded at %.0f ms",
+		eval[[][2]float64](p, `window.__longTasks.map((e) => [Math.round(e[0]), Math.round(e[1])])`),
+		eval[float64](p, `(performance.getEntriesByType("resource").find((e) => /engine\..*\.wasm$/.test(e.name)) || {responseEnd: 0}).responseEnd`))
 	f.Transferred = eval[map[string]int64](p, `Object.fromEntries(performance.getEntriesByType("resource")
 		.map((e) => [e.name.split("/").pop(), e.transferSize]))`)
 	return f
 }
+
+// liveShown holds once the browser's own results are on show (not those
+// computed when the site was built). A site without build-time results
+// (an older one, to compare load figures with) shows only live ones.
+const liveShown = `(() => { const r = document.querySelector(".results"); return !!r && (r.dataset.source === undefined || r.dataset.source === "live"); })()`
 
 // throttle emulates a slower network for every request of the tab.
 func throttle(t *testing.T, ctx context.Context, bytesPerSec, latencyMS float64) {

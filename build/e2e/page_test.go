@@ -191,33 +191,7 @@ func TestPage(t *testing.T) {
 		elapsed := time.Since(start)
 		t.Logf("default scenario on screen %.2f s after navigation (target: 3 s)", elapsed.Seconds())
 		before = p.metrics()
-		// The same numbers as `schedlab run fifo-vs-sjf --format json`.
-		out, err := exec.Command(cli(t), "run", "fifo-vs-sjf", "--format", "json").Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want struct {
-			Results []struct {
-				Policy  string             `json:"policy"`
-				Metrics map[string]float64 `json:"metrics"`
-			} `json:"results"`
-		}
-		if err := json.Unmarshal(out, &want); err != nil {
-			t.Fatal(err)
-		}
-		if len(before) != len(want.Results) {
-			t.Fatalf("the page shows %d policies, the CLI %d", len(before), len(want.Results))
-		}
-		for _, r := range want.Results {
-			for k, v := range before[r.Policy] {
-				if cliV := strconv.FormatFloat(r.Metrics[k], 'g', -1, 64); v != cliV {
-					t.Errorf("%s %s: page %s, CLI %s", r.Policy, k, v, cliV)
-				}
-			}
-			if len(before[r.Policy]) != 6 {
-				t.Errorf("%s: %d metrics shown", r.Policy, len(before[r.Policy]))
-			}
-		}
+		checkCLIMetrics(t, before)
 		if n := eval[int](p, `document.querySelectorAll("#metrics td.best").length`); n < 6 {
 			t.Errorf("%d best values marked, want one per column at least", n)
 		}
@@ -450,5 +424,37 @@ func TestPage(t *testing.T) {
 
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(e, "\n"))
+	}
+}
+
+// checkCLIMetrics compares the metrics table (see page.metrics) with
+// `schedlab run fifo-vs-sjf --format json`: the same numbers.
+func checkCLIMetrics(t *testing.T, before map[string]map[string]string) {
+	t.Helper()
+	out, err := exec.Command(cli(t), "run", "fifo-vs-sjf", "--format", "json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct {
+		Results []struct {
+			Policy  string             `json:"policy"`
+			Metrics map[string]float64 `json:"metrics"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(before) != len(want.Results) {
+		t.Fatalf("the page shows %d policies, the CLI %d", len(before), len(want.Results))
+	}
+	for _, r := range want.Results {
+		for k, v := range before[r.Policy] {
+			if cliV := strconv.FormatFloat(r.Metrics[k], 'g', -1, 64); v != cliV {
+				t.Errorf("%s %s: page %s, CLI %s", r.Policy, k, v, cliV)
+			}
+		}
+		if len(before[r.Policy]) != 6 {
+			t.Errorf("%s: %d metrics shown", r.Policy, len(before[r.Policy]))
+		}
 	}
 }

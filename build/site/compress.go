@@ -12,7 +12,7 @@ import (
 )
 
 // compressible are the extensions whose files get precompressed copies.
-var compressible = []string{".wasm", ".js", ".css", ".html", ".svg"}
+var compressible = []string{".wasm", ".js", ".css", ".html", ".svg", ".bin"}
 
 // compressAll writes a gzip (.gz) and a brotli (.br) copy beside every
 // compressible file of out, for servers that send a precompressed copy to

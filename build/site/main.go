@@ -1,7 +1,8 @@
 // Command site builds schedlab's static site into a directory: the page
 // (wasm/ui) and the engine (wasm/engine) compiled to WebAssembly, Go's wasm
 // support script from the same toolchain, the worker script, the style
-// sheet and index.html. Every asset but index.html and the icon gets its
+// sheet, index.html and the default scenario's results computed at build
+// time (web/prebuild). Every asset but index.html and the icon gets its
 // content hash in its name and index.html names them, so a browser (or
 // GitHub Pages' ten-minute cache) never mixes versions. All URLs are
 // relative: the folder can be served from any path by any static server.
@@ -24,6 +25,8 @@ import (
 	"sync"
 	"text/template"
 	"time"
+
+	"github.com/schedlab/schedlab/web/prebuild"
 )
 
 func main() {
@@ -42,6 +45,9 @@ func main() {
 // Assets are the hashed file names index.html refers to.
 type Assets struct {
 	UI, Engine, Worker, WasmExec, CSS, Boot, Vugu string
+	// Preview holds the default scenario's results computed now (see
+	// web/prebuild), which the page shows while its engine loads.
+	Preview string
 	// UISize and EngineSize are the modules' sizes in bytes, for the
 	// download progress that web/boot.js shows.
 	UISize, EngineSize int64
@@ -96,6 +102,14 @@ func build(out string) error {
 	if err := os.WriteFile(vuguJS, []byte(helper), 0o644); err != nil {
 		return err
 	}
+	preview, err := prebuild.Default()
+	if err != nil {
+		return fmt.Errorf("computing the default scenario's results: %w", err)
+	}
+	previewFile := filepath.Join(tmp, "default.bin")
+	if err := os.WriteFile(previewFile, preview, 0o644); err != nil {
+		return err
+	}
 	var a Assets
 	for _, f := range []struct {
 		src, name string
@@ -108,6 +122,7 @@ func build(out string) error {
 		{"web/style.css", "style.css", &a.CSS},
 		{"web/boot.js", "boot.js", &a.Boot},
 		{vuguJS, "vugu.js", &a.Vugu},
+		{previewFile, "default.bin", &a.Preview},
 	} {
 		if *f.dst, err = copyHashed(f.src, out, f.name); err != nil {
 			return err
@@ -172,7 +187,7 @@ func clean(out string) error {
 		n := e.Name()
 		base := strings.TrimSuffix(strings.TrimSuffix(n, ".gz"), ".br")
 		ours := base == "index.html" || base == "favicon.svg" || base == "report.json" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
-		for _, p := range []string{"ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu."} {
+		for _, p := range []string{"ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu.", "default."} {
 			if strings.HasPrefix(n, p) {
 				ours = true
 			}

@@ -76,14 +76,14 @@ func writeStudy(st *experiment.Study, dir string) error {
 		return err
 	}
 	var figs []experiment.NamedFigure
-	if f, err := st.SweepFigure(plot.Options{EmbedFonts: true}); err != nil {
+	if f, err := st.SweepFigure(plot.Options{}); err != nil {
 		return err
 	} else if f != nil {
 		figs = append(figs, *f)
 	}
 	if len(st.Points) == 1 {
 		rep := st.Points[0].Report
-		more, err := rep.Figures(rep.Runs[0].Seed, plot.Options{EmbedFonts: true})
+		more, err := rep.Figures(rep.Runs[0].Seed, plot.Options{})
 		if err != nil {
 			return err
 		}

@@ -95,13 +95,20 @@ func gantts(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 		for _, g := range c.GPUs {
 			rows[g.ID] = fmt.Sprintf("s%d/g%d", g.Server, g.Slot)
 		}
+		// A job's colour is its model's (a legend names them), the same
+		// in every policy's chart; the label on a bar names the job.
 		bars := make([]plot.GanttBar, len(r.Result.Intervals))
 		for i, iv := range r.Result.Intervals {
-			name := r.spec(iv.Job).Name
-			bars[i] = plot.GanttBar{Row: int(iv.GPU), Start: iv.StartS, End: iv.EndS, Label: name, Key: name}
+			spec := r.spec(iv.Job)
+			bars[i] = plot.GanttBar{Row: int(iv.GPU), Start: iv.StartS, End: iv.EndS, Label: spec.Name, Key: spec.Model}
+		}
+		ko := o
+		ko.Keys = make([]string, len(r.Inputs.Jobs))
+		for i := range r.Inputs.Jobs {
+			ko.Keys[i] = r.Inputs.Jobs[i].Model
 		}
 		title := fmt.Sprintf("GPU allocation: %s", r.Policy)
-		f, err := plot.Gantt(title, rows, bars, o)
+		f, err := plot.Gantt(title, rows, bars, ko)
 		if err != nil {
 			return nil, err
 		}

@@ -20,7 +20,9 @@ import (
 // the row is split into lanes so every job stays visible. Only the first
 // Options.MaxRows rows are drawn (128 by default); the title then says so.
 // Times are in seconds and shown in s, min or h. The default height grows
-// with the number of rows drawn.
+// with the number of rows drawn. Bars are coloured by their key (a job's
+// model), one colour per key (results.KeyPalette), with a legend beside
+// the chart; the label on a bar names its job.
 func Gantt(title string, rows []string, bars []GanttBar, o Options) (*Figure, error) {
 	const fn = "Gantt"
 	if err := checkMaxRows(fn, o); err != nil {
@@ -57,9 +59,35 @@ func Gantt(title string, rows []string, bars []GanttBar, o Options) (*Figure, er
 	p.Y.Padding, p.Y.Tick.Length = 0, 0
 	grid := plotter.NewGrid()
 	grid.Vertical, grid.Horizontal = gridStyle, draw.LineStyle{}
-	p.Add(rowBands{n: n}, grid, ganttBoxes(shown, n, unit))
+	keys := o.Keys
+	if keys == nil {
+		keys = make([]string, len(bars))
+		for i, b := range bars {
+			keys[i] = barKey(b)
+		}
+	}
+	kp := results.NewKeyPalette(keys)
+	var lg *legend
+	if len(kp.Keys) > 0 {
+		lg = &legend{outside: true}
+		for _, k := range kp.Keys {
+			lg.add(k, swatch{fill: kp.Color(k)})
+		}
+		if kp.HasOther {
+			lg.add(results.OtherName, swatch{fill: results.Other})
+		}
+	}
+	p.Add(rowBands{n: n}, grid, ganttBoxes(shown, n, unit, kp))
 	setRowTicks(p, rows[:n], w, h)
-	return newFigure(p, nil, w, h, o), nil
+	return newFigure(p, lg, w, h, o), nil
+}
+
+// barKey is the colour key of a bar: its Key, or its Label.
+func barKey(b GanttBar) string {
+	if b.Key == "" {
+		return b.Label
+	}
+	return b.Key
 }
 
 // checkBars validates the Gantt bars against the number of rows.
@@ -127,7 +155,7 @@ const (
 )
 
 // ganttBoxes lays the bars out in rows and lanes.
-func ganttBoxes(bars []GanttBar, n int, unit timeUnit) *boxes {
+func ganttBoxes(bars []GanttBar, n int, unit timeUnit, kp *results.KeyPalette) *boxes {
 	byRow := make([][]int, n)
 	for i, b := range bars {
 		byRow[b.Row] = append(byRow[b.Row], i)
@@ -148,13 +176,9 @@ func ganttBoxes(bars []GanttBar, n int, unit timeUnit) *boxes {
 			if k > 1 {
 				y0 += lh * laneGap
 			}
-			key := b.Key
-			if key == "" {
-				key = b.Label
-			}
 			items = append(items, box{
 				x0: b.Start / unit.seconds, x1: b.End / unit.seconds, y0: y0, y1: y1,
-				fill: results.KeyColor(key), label: ascii(b.Label),
+				fill: kp.Color(barKey(b)), label: ascii(b.Label),
 			})
 		}
 	}

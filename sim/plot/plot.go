@@ -60,7 +60,7 @@ type GanttBar struct {
 	Row        int     // index into the rows passed to Gantt
 	Start, End float64 // seconds
 	Label      string  // job name, drawn inside the bar when it fits
-	Key        string  // colour key: equal keys get equal colours (e.g. job name); empty means Label
+	Key        string  // colour key (e.g. the job's model): equal keys get equal colours, named in a legend; empty means Label
 }
 
 // Options tunes the size and a few per-figure choices. The zero value is
@@ -78,6 +78,10 @@ type Options struct {
 	// LogX and LogY use logarithmic axes in CDF (LogX only) and Lines;
 	// the data on such an axis must then be positive.
 	LogX, LogY bool
+	// Keys are every colour key of the data a Gantt chart belongs to (one
+	// per job: its model), so that charts of the same jobs colour them
+	// alike (see results.KeyPalette); nil means the bars' own keys.
+	Keys []string
 }
 
 // Defaults and limits of the figure geometry.

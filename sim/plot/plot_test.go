@@ -348,7 +348,8 @@ func TestAssignLanes(t *testing.T) {
 }
 
 func TestGanttSharedRowUsesLanes(t *testing.T) {
-	bx := ganttBoxes(ganttBars, len(ganttRows), timeUnit{"h", 3600})
+	kp := results.NewKeyPalette([]string{"job1", "job2", "job3"})
+	bx := ganttBoxes(ganttBars, len(ganttRows), timeUnit{"h", 3600}, kp)
 	j1, j2 := bx.items[0], bx.items[1]
 	if j1.y0 < j2.y1 && j2.y0 < j1.y1 {
 		t.Fatalf("overlapping jobs on one GPU share vertical space: %+v %+v", j1, j2)
@@ -356,7 +357,7 @@ func TestGanttSharedRowUsesLanes(t *testing.T) {
 	if j1.y1 > rowCenter(0, 3)+0.5 || j2.y0 < rowCenter(0, 3)-0.5 {
 		t.Fatalf("lanes leave their row: %+v %+v", j1, j2)
 	}
-	if bx.items[2].fill != results.KeyColor("job3") || j1.fill != results.KeyColor("job1") {
+	if bx.items[2].fill != kp.Color("job3") || j1.fill != kp.Color("job1") || j1.fill == bx.items[2].fill {
 		t.Fatal("bar colours do not follow their keys")
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"hash/fnv"
 	"image/color"
 	"math"
+	"slices"
+	"strings"
 )
 
 // palette is the Okabe-Ito palette, distinguishable under the common forms
@@ -75,4 +77,62 @@ func CSSColor(c color.RGBA) string {
 		b[1+2*i], b[2+2*i] = hex[v>>4], hex[v&15]
 	}
 	return string(b)
+}
+
+// Other is the colour of the keys a KeyPalette has no colour of their own
+// for: a mid grey on which white text reads at 4.5:1.
+var Other = color.RGBA{R: 0x6B, G: 0x6B, B: 0x6B, A: 0xFF}
+
+// OtherName is the legend's name for the keys drawn in Other.
+const OtherName = "other"
+
+// KeyPalette colours a set of keys (the models of a run's jobs) so that
+// different keys never share a colour: each key has its own while there are
+// at most PaletteSize of them; beyond that the PaletteSize-1 most common
+// keep theirs and the rest are drawn in Other. Colours go to keys in name
+// order, so the same set of keys always gets the same colours.
+type KeyPalette struct {
+	colors map[string]color.RGBA
+	// Keys are the keys with their own colour, in name order; HasOther
+	// tells whether any key is drawn in Other.
+	Keys     []string
+	HasOther bool
+}
+
+// NewKeyPalette builds the palette of keys, which may repeat (one per job):
+// repetitions count towards a key being common.
+func NewKeyPalette(keys []string) *KeyPalette {
+	count := map[string]int{}
+	var distinct []string
+	for _, k := range keys {
+		if count[k] == 0 {
+			distinct = append(distinct, k)
+		}
+		count[k]++
+	}
+	kp := &KeyPalette{colors: map[string]color.RGBA{}}
+	if len(distinct) > PaletteSize {
+		slices.SortStableFunc(distinct, func(a, b string) int {
+			if c := count[b] - count[a]; c != 0 {
+				return c
+			}
+			return strings.Compare(a, b)
+		})
+		distinct = distinct[:PaletteSize-1]
+		kp.HasOther = true
+	}
+	slices.Sort(distinct)
+	for i, k := range distinct {
+		kp.colors[k] = palette[i]
+	}
+	kp.Keys = distinct
+	return kp
+}
+
+// Color is the colour of key.
+func (kp *KeyPalette) Color(key string) color.RGBA {
+	if c, ok := kp.colors[key]; ok {
+		return c
+	}
+	return Other
 }

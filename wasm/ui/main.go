@@ -32,13 +32,18 @@ func main() {
 		return
 	}
 	b := newBrowser(env)
+	// The gallery's cards are read in a task of their own after the page
+	// is on screen (see app.DeferGallery).
+	app.DeferGallery = true
 	a := app.New(b)
 	b.app = a
 	b.flushOnHide()
 	b.acceptDrops() // drop.go
 	root := &web.Root{App: a}
 	a.Start()
+	b.showPreview(a)
 	b.fetchReport(a)
+	b.later(func() { a.LoadGallery() })
 	shown := a.Tab
 	for {
 		if err := render(renderer, buildEnv, root); err != nil {

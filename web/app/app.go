@@ -141,6 +141,8 @@ type App struct {
 	// Previous is the scenario an Open, Import or Revert replaced, so
 	// that it can be brought back.
 	Previous any
+	// record keeps the workers' replies for Preview (see Record).
+	record bool
 }
 
 // GalleryItem is one built-in scenario.
@@ -155,19 +157,8 @@ type GalleryItem struct {
 func New(p Platform) *App {
 	a := &App{P: p, Tab: TabResults}
 	a.pool = newPool(a)
-	for _, n := range scenarios.Names() {
-		data, _ := scenarios.Read(n)
-		sc, err := galleryInfo(data)
-		if err != nil {
-			continue
-		}
-		desc := sc.Description
-		if heavy(sc) {
-			desc += " The page opens its quick version (fewer jobs); `schedlab run " + n + "` runs the paper's full preset with every seed and check."
-		}
-		a.Cards = append(a.Cards, newCard(n, sc))
-		a.Cards[len(a.Cards)-1].Default = n == scenarios.Default
-		a.Gallery = append(a.Gallery, GalleryItem{Name: n, Title: sc.Title, Description: desc, Tags: sc.Tags, Default: n == scenarios.Default})
+	if !DeferGallery {
+		a.LoadGallery()
 	}
 	tree, replaced := a.initialTree()
 	a.Ed = NewEditor(tree)
@@ -192,6 +183,33 @@ func New(p Platform) *App {
 	}
 	a.write()
 	return a
+}
+
+// DeferGallery makes New leave the gallery's cards to LoadGallery. The page
+// sets it: reading every built-in scenario's header took its main thread a
+// long task at start under WebAssembly, before anything was on screen, for
+// a view that is not the first one.
+var DeferGallery bool
+
+// LoadGallery reads the gallery's cards from the built-in scenarios, once.
+func (a *App) LoadGallery() {
+	if a.Cards != nil {
+		return
+	}
+	for _, n := range scenarios.Names() {
+		data, _ := scenarios.Read(n)
+		sc, err := galleryInfo(data)
+		if err != nil {
+			continue
+		}
+		desc := sc.Description
+		if heavy(sc) {
+			desc += " The page opens its quick version (fewer jobs); `schedlab run " + n + "` runs the paper's full preset with every seed and check."
+		}
+		a.Cards = append(a.Cards, newCard(n, sc))
+		a.Cards[len(a.Cards)-1].Default = n == scenarios.Default
+		a.Gallery = append(a.Gallery, GalleryItem{Name: n, Title: sc.Title, Description: desc, Tags: sc.Tags, Default: n == scenarios.Default})
+	}
 }
 
 // Undo brings back the scenario the last Open, Import or Revert replaced.

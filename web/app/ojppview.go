@@ -146,14 +146,14 @@ func (a *App) ojppGPU(p *PolicyResult, g ojpp.GPUState) OJPPGPU {
 	var words []string
 	for _, w := range g.Workers {
 		id := p.jobName(w.Job)
-		out.Segs = append(out.Segs, MemSeg{Style: fmt.Sprintf("width:%.2f%%;%s", 100*w.Gamma/scale, JobStyle(id)),
+		out.Segs = append(out.Segs, MemSeg{Style: fmt.Sprintf("width:%.2f%%;%s", 100*w.Gamma/scale, p.jobStyle(w.Job)),
 			Title: fmt.Sprintf("%s: base γ %.2f", id, w.Gamma)})
 		words = append(words, fmt.Sprintf("%s γ %.2f", id, w.Gamma))
 		out.Workers = append(out.Workers, ojppWorker(p, w))
 	}
 	if g.Peak > 0 {
 		id := p.jobName(g.PeakJob)
-		out.Segs = append(out.Segs, MemSeg{Style: fmt.Sprintf("width:%.2f%%;%s", 100*g.Peak/scale, JobStyle(id)), Peak: true,
+		out.Segs = append(out.Segs, MemSeg{Style: fmt.Sprintf("width:%.2f%%;%s", 100*g.Peak/scale, p.jobStyle(g.PeakJob)), Peak: true,
 			Title: fmt.Sprintf("room for the largest peak: %s's δ %.2f", id, g.Peak)})
 		words = append(words, fmt.Sprintf("peak δ %.2f of %s", g.Peak, id))
 	}
@@ -163,7 +163,7 @@ func (a *App) ojppGPU(p *PolicyResult, g ojpp.GPUState) OJPPGPU {
 
 func ojppWorker(p *PolicyResult, w ojpp.WorkerState) OJPPWorker {
 	id := p.jobName(w.Job)
-	out := OJPPWorker{Name: id, Model: p.jobModel(w.Job), Style: JobStyle(id), Slowdown: fmt.Sprintf("%.3f", w.Slowdown),
+	out := OJPPWorker{Name: id, Model: p.jobModel(w.Job), Style: p.jobStyle(w.Job), Slowdown: fmt.Sprintf("%.3f", w.Slowdown),
 		Collision: fmt.Sprintf("%.3f", w.Collision)}
 	var from []string
 	for _, b := range w.From {

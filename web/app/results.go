@@ -28,7 +28,8 @@ type PolicyResult struct {
 	Intervals []protocol.Interval
 	ElapsedMS float64
 
-	snaps snapViews // the policy's snapshots decoded for the OJPP and Tesserae views
+	snaps   snapViews // the policy's snapshots decoded for the OJPP and Tesserae views
+	palette *results.KeyPalette
 }
 
 // Figure is one plot on the results page.
@@ -66,6 +67,14 @@ type Results struct {
 	Edited bool
 	// Notices are the scenario's notices, in words (see resultNotices).
 	Notices []string
+	// Built marks results computed when the site was built (Preview),
+	// shown while the browser's own run of the same scenario goes on.
+	// Check says how the live run compared with them once it replaced
+	// them: "" before, CheckSame or CheckDiffers.
+	Built bool
+	Check string
+	// drawn is the draw reply, kept when the App records (Preview).
+	drawn protocol.Message
 }
 
 // policyResult decodes a worker's result for one policy.
@@ -82,7 +91,7 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 	for _, f := range res.Figures {
 		if b, ok := m.Bin[f.Name]; ok && strings.HasPrefix(f.Name, "gantt-") {
 			pr.Gantt = &Figure{Name: f.Name, Title: f.Title, PNG: b, URL: a.P.BlobURL(b, "image/png"),
-				Caption: "Which job held which GPU over time under " + pr.Label + ". Each row is a GPU and each bar a job; the eight colours repeat, so the name on a bar tells jobs apart."}
+				Caption: "Which job held which GPU over time under " + pr.Label + ". Each row is a GPU and each bar a job, named on the bar where it fits; the colour is the job's model (the legend names them)."}
 		}
 	}
 	if len(res.Timelines) == 1 {
@@ -129,12 +138,39 @@ func decodeOutput(data json.RawMessage, bin map[string][]byte) (out results.Poli
 }
 
 // finishResults turns a finished run into the results on show, and asks a
-// worker to draw the figures that span policies.
+// worker to draw the figures that span policies. Results computed when the
+// site was built (see Preview) stay on show until the live run's figures
+// are drawn, and are then replaced by them.
 func (a *App) finishResults(r *Run) {
-	sc, err := scenario.Parse([]byte(r.Doc))
+	res, sc, err := a.newResults(r)
 	if err != nil {
 		a.setNotice("The run's scenario no longer parses: "+err.Error(), true)
 		return
+	}
+	built := a.Res
+	if built == nil || !built.Built || built.Doc != res.Doc || built.Seed != res.Seed {
+		built = nil
+		a.showResults(res)
+	}
+	req, bin := res.drawRequest(append([]string{"jct_cdf", "queue_by_model"}, extraKinds(sc)...), "png", -1)
+	req.Width = a.figureWidth()
+	a.pool.draw(req, bin, func(m protocol.Message) {
+		if a.record {
+			res.drawn = m
+		}
+		a.applyDrawn(res, m)
+		if built != nil && a.Res == built {
+			a.replaceBuilt(built, res)
+		}
+	})
+}
+
+// newResults builds the results of a finished run, its figures that span
+// policies still to be drawn.
+func (a *App) newResults(r *Run) (*Results, *scenario.Scenario, error) {
+	sc, err := scenario.Parse([]byte(r.Doc))
+	if err != nil {
+		return nil, nil, err
 	}
 	c, _ := cluster.New(sc.Cluster)
 	res := &Results{RunID: r.ID, Doc: r.Doc, Name: sc.Name, Title: sc.Title, Description: sc.Description, Seed: r.Seed, Cluster: c, WallMS: r.WallMS}
@@ -150,6 +186,11 @@ func (a *App) finishResults(r *Run) {
 		Caption: "For each time on the x axis, the share of jobs that completed within it (arrival to finish). Higher and further left is better."}
 	res.Queue = &Figure{Name: "queue_by_model", Title: "Average queuing delay per model", Pending: true,
 		Caption: "How long jobs of each model waited between arriving and first starting."}
+	return res, sc, nil
+}
+
+// showResults puts res on show in place of the results before it.
+func (a *App) showResults(res *Results) {
 	if old := a.Res; old != nil {
 		old.release(a.P)
 	}
@@ -158,36 +199,37 @@ func (a *App) finishResults(r *Run) {
 		a.TL.Policy = 0
 	}
 	a.TL.reset(res)
-	a.setNotice(fmt.Sprintf("Simulated %s in %s.", plural(len(r.Parts), "policy"), results.Duration(r.WallMS/1000)), false)
-	req, bin := res.drawRequest(append([]string{"jct_cdf", "queue_by_model"}, extraKinds(sc)...), "png", -1)
-	req.Width = a.figureWidth()
-	a.pool.draw(req, bin, func(m protocol.Message) {
-		for _, f := range []*Figure{res.CDF, res.Queue} {
-			f.Pending = false
+	a.setNotice(fmt.Sprintf("Simulated %s in %s.", plural(len(res.Policies), "policy"), results.Duration(res.WallMS/1000)), false)
+}
+
+// applyDrawn takes the figures that span policies from a worker's reply
+// to the draw request of finishResults.
+func (a *App) applyDrawn(res *Results, m protocol.Message) {
+	for _, f := range []*Figure{res.CDF, res.Queue} {
+		f.Pending = false
+	}
+	if m.Type != protocol.TypeDrawn {
+		var e protocol.Error
+		_ = json.Unmarshal(m.JSON, &e)
+		res.CDF.Err, res.Queue.Err = e.Message, e.Message
+		return
+	}
+	for _, f := range []*Figure{res.CDF, res.Queue} {
+		if b, ok := m.Bin[f.Name]; ok {
+			f.PNG = b
+			f.URL = a.P.BlobURL(b, "image/png")
+		} else {
+			f.Err = "nothing to draw"
 		}
-		if m.Type != protocol.TypeDrawn {
-			var e protocol.Error
-			_ = json.Unmarshal(m.JSON, &e)
-			res.CDF.Err, res.Queue.Err = e.Message, e.Message
-			return
+	}
+	var drawn protocol.Drawn
+	_ = json.Unmarshal(m.JSON, &drawn)
+	for _, d := range drawn.Figures {
+		if b, ok := m.Bin[d.Name]; ok && d.Name != res.CDF.Name && d.Name != res.Queue.Name {
+			res.Extra = append(res.Extra, &Figure{Name: d.Name, Title: d.Title, Caption: extraCaption(d.Kind),
+				PNG: b, URL: a.P.BlobURL(b, "image/png")})
 		}
-		for _, f := range []*Figure{res.CDF, res.Queue} {
-			if b, ok := m.Bin[f.Name]; ok {
-				f.PNG = b
-				f.URL = a.P.BlobURL(b, "image/png")
-			} else {
-				f.Err = "nothing to draw"
-			}
-		}
-		var drawn protocol.Drawn
-		_ = json.Unmarshal(m.JSON, &drawn)
-		for _, d := range drawn.Figures {
-			if b, ok := m.Bin[d.Name]; ok && d.Name != res.CDF.Name && d.Name != res.Queue.Name {
-				res.Extra = append(res.Extra, &Figure{Name: d.Name, Title: d.Title, Caption: extraCaption(d.Kind),
-					PNG: b, URL: a.P.BlobURL(b, "image/png")})
-			}
-		}
-	})
+	}
 }
 
 // release frees the blob URLs of old results.

@@ -86,7 +86,7 @@ func (a *App) roundView(p *PolicyResult, v *snapViews) *RoundView {
 	out.Hidden = len(a.Res.Cluster.Servers) - len(out.After)
 	for _, pr := range r.Pairs {
 		h, g := p.jobName(pr.Host), p.jobName(pr.Guest)
-		out.Pairs = append(out.Pairs, PairRow{Host: h, Guest: g, HostStyle: JobStyle(h), GuestStyle: JobStyle(g),
+		out.Pairs = append(out.Pairs, PairRow{Host: h, Guest: g, HostStyle: p.jobStyle(pr.Host), GuestStyle: p.jobStyle(pr.Guest),
 			Combined: fmt.Sprintf("%.2f", pr.Combined), Score: fmt.Sprintf("%.4g", pr.Score)})
 	}
 	out.Counts = fmt.Sprintf("%s of %d ranked jobs · %s · %s · %s", plural(len(r.Pairs), "pair"), r.Ordered,
@@ -138,7 +138,7 @@ func (a *App) roundMap(p *PolicyResult, gpus [][]int, moved, started []int, keep
 			if int(g) < len(gpus) {
 				for _, j := range gpus[g] {
 					name := p.jobName(j)
-					ch := RoundChip{Name: name, Style: JobStyle(name), Moved: slices.Contains(moved, j), Start: slices.Contains(started, j)}
+					ch := RoundChip{Name: name, Style: p.jobStyle(j), Moved: slices.Contains(moved, j), Start: slices.Contains(started, j)}
 					cell.Jobs = append(cell.Jobs, ch)
 					w := name
 					if ch.Moved {

@@ -66,6 +66,9 @@ type Part struct {
 	Result   *PolicyResult
 	// heard is when its worker last said something about it.
 	heard time.Time
+	// msg is the worker's result message, kept when the App records
+	// (Preview).
+	msg protocol.Message
 }
 
 // WorkerID is the engine worker the part runs on (-1 before it starts).
@@ -244,6 +247,9 @@ func (a *App) handleRunMessage(r *Run, p *Part, m protocol.Message) {
 		}
 		p.Result = res
 		p.State = PartDone
+		if a.record {
+			p.msg = m
+		}
 	case protocol.TypeError:
 		var e protocol.Error
 		_ = json.Unmarshal(m.JSON, &e)

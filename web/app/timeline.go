@@ -235,7 +235,7 @@ func (a *App) TLGrid() []ServerRow {
 			cell := GPUCell{Name: fmt.Sprintf("s%d/g%d", s.ID, c.GPUs[g].Slot)}
 			for _, j := range on[g] {
 				name := p.Out.Jobs[j].ID
-				cell.Jobs = append(cell.Jobs, JobChip{Name: name, Style: JobStyle(name)})
+				cell.Jobs = append(cell.Jobs, JobChip{Name: name, Style: p.jobStyle(int(j))})
 			}
 			cell.Shared = len(cell.Jobs) > 1
 			cell.Title = cell.Name + ": idle"
@@ -327,7 +327,7 @@ func (a *App) tlState(p *PolicyResult) (TLCounts, []WaitingJob) {
 			n.Running++
 		default:
 			n.Waiting++
-			waiting = append(waiting, WaitingJob{Name: j.ID, Model: j.Model, GPUs: j.GPUs, Waited: results.Duration(t - j.ArrivalS), Style: JobStyle(j.ID)})
+			waiting = append(waiting, WaitingJob{Name: j.ID, Model: j.Model, GPUs: j.GPUs, Waited: results.Duration(t - j.ArrivalS), Style: p.jobStyle(i)})
 			since = append(since, j.ArrivalS)
 		}
 	}
@@ -379,13 +379,51 @@ func (a *App) TLLogNote() string {
 	return fmt.Sprintf("The log is cut after %s entries (at %s); %s later entries are not shown.", results.Thousands(len(p.Timeline.Log)), last, results.Thousands(p.Timeline.LogOmitted))
 }
 
-// JobStyle is the CSS colour of a job: the colour the Gantt charts give it
-// (results.KeyColor), so a job looks the same in the grid as in the chart.
-func JobStyle(name string) string {
-	c := results.KeyColor(name)
+// ModelStyle is the CSS colour of a job of model in a run whose jobs'
+// models have the palette kp: the colour the Gantt charts give it, so a
+// job looks the same in the grid as in the chart.
+func ModelStyle(kp *results.KeyPalette, model string) string {
+	c := kp.Color(model)
 	fg := "#fff"
 	if results.DarkText(c) {
 		fg = "#000"
 	}
 	return "background:" + results.CSSColor(c) + ";color:" + fg
+}
+
+// Palette is the colours of the run's models, as its Gantt chart has
+// them (sim/experiment colours a job by its model).
+func (p *PolicyResult) Palette() *results.KeyPalette {
+	if p.palette == nil {
+		models := make([]string, len(p.Out.Jobs))
+		for i, j := range p.Out.Jobs {
+			models[i] = j.Model
+		}
+		p.palette = results.NewKeyPalette(models)
+	}
+	return p.palette
+}
+
+// jobStyle is the CSS colour of job j (an index into the run's jobs).
+func (p *PolicyResult) jobStyle(j int) string { return ModelStyle(p.Palette(), p.jobModel(j)) }
+
+// ModelChip names a colour of the timeline's grid.
+type ModelChip struct{ Name, Style string }
+
+// TLLegend lists the models of the replayed run with their colours, in
+// the order of the Gantt chart's legend.
+func (a *App) TLLegend() []ModelChip {
+	p := a.TLRun()
+	if p == nil {
+		return nil
+	}
+	kp := p.Palette()
+	var out []ModelChip
+	for _, m := range kp.Keys {
+		out = append(out, ModelChip{Name: m, Style: ModelStyle(kp, m)})
+	}
+	if kp.HasOther {
+		out = append(out, ModelChip{Name: results.OtherName, Style: ModelStyle(kp, "")})
+	}
+	return out
 }

@@ -1,0 +1,76 @@
+//go:build !js
+
+package e2e
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/schedlab/schedlab/build/static"
+)
+
+// builtShown holds while the results on show are those computed when the
+// site was built.
+const builtShown = `(document.querySelector(".results") || {dataset: {}}).dataset.source === "build"`
+
+// The page shows the default scenario's results computed when the site
+// was built before its engine has even downloaded (the test holds the
+// engine back), labelled as such and with the command line's numbers;
+// once the engine arrives, the browser's own run replaces them, is found
+// identical, and the label goes.
+func TestBuiltResults(t *testing.T) {
+	dir := site(t)
+	release := make(chan struct{})
+	var once sync.Once
+	open := func() { once.Do(func() { close(release) }) }
+	defer open()
+	files := static.Handler(dir)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/engine.") {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		files.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	defer open() // before Close, which waits for the held request
+	ctx, cancel := browser(t, 4*time.Minute)
+	defer cancel()
+	errs := consoleErrors(ctx)
+	p := &page{t: t, ctx: ctx}
+	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
+	p.wait(builtShown+` && (`+plotsShown+`)`, statusJS, 2*time.Minute)
+	if got := p.text("built"); !strings.Contains(got, "Computed when this site was built") {
+		t.Errorf("the build-time results' label reads %q", got)
+	}
+	if line := eval[string](p, `document.querySelector(".intro .muted").textContent`); !strings.Contains(line, "computed when the site was built") {
+		t.Errorf("the run line reads %q", line)
+	}
+	checkCLIMetrics(t, p.metrics())
+	time.Sleep(time.Second)
+	if !eval[bool](p, builtShown) {
+		t.Fatal("the build-time results went away while the engine was held back")
+	}
+
+	open()
+	p.wait(liveShown+` && (`+plotsShown+`)`, statusJS, 2*time.Minute)
+	if got := eval[string](p, `document.querySelector(".results").dataset.check`); got != "same" {
+		t.Errorf("the live results compared with the build-time ones: %q, want \"same\"", got)
+	}
+	if eval[bool](p, `!!document.getElementById("built")`) {
+		t.Error("the build-time label stays over the live results")
+	}
+	checkCLIMetrics(t, p.metrics())
+	if e := errs(); len(e) > 0 {
+		t.Errorf("console errors: %q", e)
+	}
+}
