@@ -22,7 +22,7 @@ func TestNotices(t *testing.T) {
 	}
 	want := map[string]string{
 		"workload.generator":                 "bigger than the cluster, up to 16 GPUs where it has 8",
-		"workload.generator.models[0].model": `did you mean "vgg19"?`,
+		"workload.generator.models[0].model": `did you mean "vgg11"?`, // the first known vgg (Tiresias's vgg11 is known)
 		"workload.generator.models[1].model": `did you mean "ncf"?`,
 		"workload.generator.models[2].model": `did you mean "bert"?`,
 	}
