@@ -64,6 +64,14 @@ func (r Requires) PerfText() string {
 	return "one of the perf models " + strings.Join(r.PerfModels, ", ")
 }
 
+// GPUTypeChecker is implemented by parameters that hold a value per GPU
+// type (Gavel's prices), so that the scenario validator refuses a cluster
+// they do not cover before a run instead of the policy failing in it. It
+// returns the parameter's field name and a sentence, or "" and "".
+type GPUTypeChecker interface {
+	CheckGPUTypes(types []string) (field, msg string)
+}
+
 // NoParams is the parameter struct of a policy without parameters.
 type NoParams struct{}
 

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/schema"
@@ -27,6 +28,11 @@ func (sc *Scenario) checkRequires() []schema.Problem {
 				"%s works only with %s, but perf.model is %q; choose that model or another policy",
 				sc.PolicyLabel(i), r.PerfText(), model)})
 		}
+		if c, ok := sc.policyParams[i].(policy.GPUTypeChecker); ok {
+			if field, msg := c.CheckGPUTypes(sc.gpuTypes()); msg != "" {
+				ps = append(ps, schema.Problem{Path: schema.Index("policies", i) + ".params." + field, Msg: msg})
+			}
+		}
 		if !r.Batch {
 			continue
 		}
@@ -37,6 +43,17 @@ func (sc *Scenario) checkRequires() []schema.Problem {
 		}
 	}
 	return ps
+}
+
+// gpuTypes lists the cluster's GPU types, each once, in order.
+func (sc *Scenario) gpuTypes() []string {
+	var out []string
+	for _, g := range sc.Cluster.Servers {
+		if g.GPUType != "" && !slices.Contains(out, g.GPUType) {
+			out = append(out, g.GPUType)
+		}
+	}
+	return out
 }
 
 // arrivalsOverTime says how the workload makes a job arrive after time 0,

@@ -47,6 +47,23 @@ func defaultCommon() Common {
 		Quirks: Quirks{ResetAtZero: true, IntegerSteps: true, SplitSteps: true, UnallocatedWait: true, IdleUntilArrival: true}}
 }
 
+// CheckGPUTypes refuses a cluster with a GPU type that has no price: every
+// Gavel policy accounts for cost, so the run would fail at its first
+// recompute (policy.GPUTypeChecker).
+func (c *Common) CheckGPUTypes(types []string) (field, msg string) {
+	var missing []string
+	for _, t := range types {
+		if _, err := c.priceList([]string{t}); err != nil {
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) == 0 {
+		return "", ""
+	}
+	return "prices", fmt.Sprintf("GPU type %s has no price (the defaults price only V100, P100 and K80, and every Gavel policy accounts for cost); add one, e.g. [{\"gpu_type\": %q, \"usd_per_hour\": 1.0}]",
+		strings.Join(missing, ", "), missing[0])
+}
+
 func (c *Common) priceList(types []string) ([]float64, error) {
 	out := make([]float64, len(types))
 	for j, t := range types {
