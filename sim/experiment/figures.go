@@ -99,14 +99,11 @@ func gantts(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 		// in every policy's chart; the label on a bar names the job.
 		bars := make([]plot.GanttBar, len(r.Result.Intervals))
 		for i, iv := range r.Result.Intervals {
-			spec := r.spec(iv.Job)
-			bars[i] = plot.GanttBar{Row: int(iv.GPU), Start: iv.StartS, End: iv.EndS, Label: spec.Name, Key: spec.Model}
+			name, model := r.nameModel(iv.Job)
+			bars[i] = plot.GanttBar{Row: int(iv.GPU), Start: iv.StartS, End: iv.EndS, Label: name, Key: model}
 		}
 		ko := o
-		ko.Keys = make([]string, len(r.Inputs.Jobs))
-		for i := range r.Inputs.Jobs {
-			ko.Keys[i] = r.Inputs.Jobs[i].Model
-		}
+		ko.Keys = r.modelKeys()
 		title := fmt.Sprintf("GPU allocation: %s", r.Policy)
 		f, err := plot.Gantt(title, rows, bars, ko)
 		if err != nil {
@@ -115,6 +112,37 @@ func gantts(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 		out = append(out, NamedFigure{Name: "gantt-" + Slug(r.Policy), Title: title, Figure: f})
 	}
 	return out, nil
+}
+
+// nameModel names a job and its model from the run's job records, or from
+// its inputs when the run kept no records (a streamed run; a run rebuilt
+// from its output has records but no inputs).
+func (r *Run) nameModel(id workload.JobID) (name, model string) {
+	if int(id) >= 0 && int(id) < len(r.Result.Jobs) {
+		j := &r.Result.Jobs[id]
+		return j.Name, j.Model
+	}
+	spec := r.spec(id)
+	return spec.Name, spec.Model
+}
+
+// modelKeys is every job's model, the colour keys of the run's Gantt chart.
+func (r *Run) modelKeys() []string {
+	if n := len(r.Result.Jobs); n > 0 {
+		keys := make([]string, n)
+		for i := range r.Result.Jobs {
+			keys[i] = r.Result.Jobs[i].Model
+		}
+		return keys
+	}
+	if r.Inputs == nil {
+		return nil
+	}
+	keys := make([]string, len(r.Inputs.Jobs))
+	for i := range r.Inputs.Jobs {
+		keys[i] = r.Inputs.Jobs[i].Model
+	}
+	return keys
 }
 
 // byModel draws one bar per model and policy of a per-model time metric
