@@ -181,7 +181,7 @@ func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]repr
 		r.mu.Lock()
 		r.frac, r.name = make([]float64, counts[i]), e.Scenario.Name
 		r.mu.Unlock()
-		st, err := experiment.RunStudy(ctx, e.Scenario, experiment.StudyOptions{Quick: r.quick, Workers: r.workers, Progress: r.update})
+		st, err := experiment.RunStudy(ctx, e.Scenario, experiment.StudyOptions{Quick: r.quick, Workers: r.workers, Progress: r.update, Compact: true})
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %w", e.Scenario.Name, err)
 		}

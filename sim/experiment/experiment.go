@@ -59,7 +59,8 @@ type Run struct {
 	Small     metrics.Group
 	Large     metrics.Group
 
-	index int // of the policy in the scenario
+	index int      // of the policy in the scenario
+	kept  *keptRun // a compact study's values, once Result and Inputs are dropped
 }
 
 // Report is every run of a scenario, ordered by seed, then policy.
