@@ -60,9 +60,10 @@ func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
 			}
 		}
 	}
+	free := freeByServer(c, taken)
 	for i, e := range chosen {
 		if !done[i] {
-			out[i].gpus = m.consolidated(c, taken, e.j, e.sf)
+			out[i].gpus = m.consolidated(c, taken, free, e.j, e.sf)
 		}
 	}
 	return out
@@ -107,20 +108,13 @@ func allFree(taken []bool, gpus []cluster.GPUID) bool {
 	return len(gpus) > 0
 }
 
-func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, j, n int) []cluster.GPUID {
-	freeOn := func(id cluster.ServerID) int {
-		srv := &c.Servers[id]
-		k := 0
-		for g := srv.FirstGPU; g < srv.FirstGPU+cluster.GPUID(srv.NumGPUs); g++ {
-			if !taken[g] {
-				k++
-			}
-		}
-		return k
-	}
+// consolidated takes n free GPUs of type j: on the fullest server that
+// has them all, else from the servers with most free GPUs first. free is
+// each server's number of untaken GPUs, kept up to date with taken.
+func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j, n int) []cluster.GPUID {
 	bestSrv, bestFree := cluster.ServerID(-1), math.MaxInt
 	for _, id := range m.gpu.servers[j] {
-		if f := freeOn(id); f >= n && f < bestFree {
+		if f := free[id]; f >= n && f < bestFree {
 			bestSrv, bestFree = id, f
 			if f == n {
 				break // an exact fit: no later server is fuller and fits
@@ -134,6 +128,7 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, j, n int) []c
 			if len(out) < n && !taken[g] {
 				out = append(out, g)
 				taken[g] = true
+				free[id]--
 			}
 		}
 	}
@@ -145,7 +140,7 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, j, n int) []c
 		return out // no server has a free GPU: cannot happen, pick counts GPUs
 	}
 	srvs := append([]cluster.ServerID(nil), m.gpu.servers[j]...)
-	sort.SliceStable(srvs, func(a, b int) bool { return freeOn(srvs[a]) > freeOn(srvs[b]) })
+	sort.SliceStable(srvs, func(a, b int) bool { return free[srvs[a]] > free[srvs[b]] })
 	for _, id := range srvs {
 		if len(out) == n {
 			break
@@ -153,6 +148,20 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, j, n int) []c
 		take(id)
 	}
 	return out
+}
+
+// freeByServer is the number of untaken GPUs of each server.
+func freeByServer(c *cluster.Cluster, taken []bool) []int {
+	free := make([]int, len(c.Servers))
+	for id := range c.Servers {
+		srv := &c.Servers[id]
+		for g := srv.FirstGPU; g < srv.FirstGPU+cluster.GPUID(srv.NumGPUs); g++ {
+			if !taken[g] {
+				free[id]++
+			}
+		}
+	}
+	return free
 }
 
 // apply preempts the jobs that lost or changed their GPUs and starts the

@@ -68,16 +68,17 @@ type Mechanism struct {
 	jobs    []*track // by job id; nil until the job arrives
 	ledger  ledger
 	rounds  rounds
-	cost    float64   // dollars spent so far
-	busy    []bool    // scratch of pick, by job
-	perType [][]entry // scratch of pick
-	all     []entry   // scratch of pick
-	heapIdx []int32   // scratch of pick
-	chosen  []entry   // scratch of pick, valid until the next round
-	ghosts  []entry   // scratch of pick
-	lastAt  []int32   // scratch of place, by job
-	sortBuf []entry   // scratch of place
-	wanted  wanted    // scratch of apply
+	cost    float64          // dollars spent so far
+	busy    []bool           // scratch of pick, by job
+	perType [][]entry        // scratch of pick
+	all     []entry          // scratch of pick
+	heapIdx []int32          // scratch of pick
+	chosen  []entry          // scratch of pick, valid until the next round
+	ghosts  []entry          // scratch of pick
+	lastAt  []int32          // scratch of place, by job
+	sortBuf []entry          // scratch of place
+	wanted  wanted           // scratch of apply
+	seen    map[float64]bool // scratch of roundEnds
 
 	// quirk IntegerSteps: the jobs given a micro-task that stops before
 	// the round ends, by stop time, those before stopHead stopped, and the

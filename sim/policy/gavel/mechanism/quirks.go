@@ -161,7 +161,11 @@ func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 // completion (its completion event ends the round instead, so that a
 // round never ends a hair before the job does).
 func (m *Mechanism) roundEnds(s *engine.State, placed []placement, end float64, completes bool) error {
-	seen := map[float64]bool{}
+	if m.seen == nil {
+		m.seen = map[float64]bool{}
+	}
+	seen := m.seen
+	clear(seen)
 	for _, pl := range placed {
 		for _, id := range pl.k.members() {
 			t := m.jobs[id].stopAt
