@@ -228,7 +228,7 @@ func (r *reproducer) study(ctx context.Context, sc *scenario.Scenario) (*experim
 		}
 		return st, failed, nil
 	}
-	st, err := experiment.RunStudy(ctx, sc, experiment.StudyOptions{Quick: r.quick, Workers: r.workers, Progress: r.update})
+	st, err := experiment.RunStudy(ctx, sc, experiment.StudyOptions{Quick: r.quick, Workers: r.workers, Progress: r.update, Compact: true})
 	if err != nil {
 		return nil, 0, err
 	}

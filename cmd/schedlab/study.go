@@ -21,7 +21,7 @@ func runStudy(sc *scenario.Scenario, quick bool, format, out string, workers int
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	prog := newProgress(stderr)
-	st, err := experiment.RunStudy(ctx, sc, experiment.StudyOptions{Quick: quick, Workers: workers, Paranoid: paranoid, Progress: prog.update, LPSink: sink})
+	st, err := experiment.RunStudy(ctx, sc, experiment.StudyOptions{Quick: quick, Workers: workers, Paranoid: paranoid, Progress: prog.update, LPSink: sink, Compact: out == ""})
 	prog.done()
 	if err != nil {
 		fmt.Fprintln(stderr, "schedlab:", err)

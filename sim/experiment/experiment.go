@@ -69,7 +69,8 @@ type Run struct {
 	Streamed   bool
 	CDFX, CDFY []float64
 
-	index int // of the policy in the scenario
+	index int      // of the policy in the scenario
+	kept  *keptRun // a compact study's values, once Result and Inputs are dropped
 }
 
 // DefaultStreamAbove is the job count above which the command line and

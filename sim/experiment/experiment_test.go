@@ -175,6 +175,10 @@ func TestEmbeddedStudiesQuick(t *testing.T) {
 					t.Fatal(err)
 				}
 				sameBytes(t, name, studyBytes(t, st), studyBytes(t, again))
+				// Dropping the records once a study's quantities
+				// are evaluated (a compact study) changes no output.
+				experiment.Compact(again)
+				sameBytes(t, name+" compact", outputBytes(t, st), outputBytes(t, again))
 			}
 			for _, p := range st.Points {
 				for _, r := range p.Report.Failed() {
@@ -292,6 +296,18 @@ func reportBytes(t *testing.T, rep *experiment.Report) []byte {
 		}
 	}
 	return b.Bytes()
+}
+
+// outputBytes is the study's JSON output, then its text report.
+func outputBytes(t *testing.T, st *experiment.Study) []byte {
+	t.Helper()
+	out, err := json.Marshal(st.Output())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	st.WriteText(&b)
+	return append(out, b.Bytes()...)
 }
 
 // studyBytes is the study's JSON output followed by reportBytes of each

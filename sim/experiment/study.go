@@ -40,6 +40,13 @@ type StudyOptions struct {
 	Lean     bool
 	Progress func(Progress)
 	LPSink   LPSink
+	// Compact keeps of each run only what the study's output, figures
+	// and checks read (its summary, the values of StudyQuantities and the
+	// named output metrics) and drops its records and inputs as soon as
+	// every policy of its sweep value and seed is done, so a study's
+	// memory no longer grows with its number of runs. Per-run records
+	// (jobs.csv, a run's own figures) are then gone.
+	Compact bool
 
 	shuffle uint64 // tests: dispatch runs in a seeded random order (see pool)
 }
@@ -54,8 +61,7 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 	}
 	st := &Study{Scenario: base, Quick: o.Quick && sc.Quick != nil}
 	var runs []*Run
-	var scs []*scenario.Scenario
-	inputs := map[*scenario.Scenario]map[uint64]*scenario.Inputs{}
+	var groups []*runGroup // of each run
 	for _, x := range values {
 		v := base
 		if base.Sweep != nil {
@@ -64,30 +70,45 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 			}
 		}
 		p := &Point{X: x, Swept: base.Sweep != nil, Scenario: v, Report: &Report{Scenario: v}}
-		inputs[v] = map[uint64]*scenario.Inputs{}
 		for _, seed := range seeds {
 			in, err := v.Build(seed)
 			if err != nil {
 				return nil, fmt.Errorf("%s seed %d: %w", p.label(), seed, err)
 			}
-			inputs[v][seed] = in
+			g := &runGroup{point: p, inputs: in}
 			for i := range v.Policies {
 				r := &Run{Policy: v.PolicyLabel(i), PolicyName: v.Policies[i].Name, Seed: seed, X: x, Swept: p.Swept, index: i}
 				p.Report.Runs = append(p.Report.Runs, r)
+				g.runs = append(g.runs, r)
 				runs = append(runs, r)
-				scs = append(scs, v)
+				groups = append(groups, g)
 			}
+			g.left = len(g.runs)
 		}
 		st.Points = append(st.Points, p)
 	}
+	var mu sync.Mutex // guards every group's left and inputs
 	pool(ctx, len(runs), o.Workers, o.shuffle, func(k int) {
-		r := runs[k]
+		r, g := runs[k], groups[k]
 		progress := func(p engine.Progress) {
 			if o.Progress != nil {
 				o.Progress(Progress{Policy: r.label(), Seed: r.Seed, Run: k, Runs: len(runs), Progress: p})
 			}
 		}
-		runOne(ctx, scs[k], r, inputs[scs[k]][r.Seed], Options{Paranoid: o.Paranoid, Lean: o.Lean, LPSink: o.LPSink}, progress)
+		mu.Lock()
+		in := g.inputs
+		mu.Unlock()
+		runOne(ctx, g.point.Scenario, r, in, Options{Paranoid: o.Paranoid, Lean: o.Lean, LPSink: o.LPSink}, progress)
+		mu.Lock()
+		g.left--
+		last := g.left == 0
+		if last && o.Compact {
+			g.inputs = nil
+		}
+		mu.Unlock()
+		if last && o.Compact {
+			g.compact()
+		}
 	})
 	if err := ctx.Err(); err != nil {
 		return st, fmt.Errorf("cancelled: %w", err)
@@ -208,19 +229,22 @@ func (st *Study) Value(q scenario.Quantity) Value {
 			v.Saturated = true
 			continue
 		}
+		if r.Err == nil && r.kept != nil {
+			x, err := r.kept.value(q.Metric, q.Group)
+			if err != nil {
+				return Value{Err: fmt.Errorf("%s seed %d: %w", r.label(), r.Seed, err)}
+			}
+			xs = append(xs, x)
+			continue
+		}
 		if r.Err != nil || r.Result == nil {
 			return Value{Err: fmt.Errorf("%s seed %d failed: %v", r.label(), r.Seed, r.Err)}
 		}
-		group := q.Group
-		if group == "" {
-			group = "all"
-		}
-		sel, err := metrics.Select(group, p.Scenario.Measured(r.Result.Jobs), r.Inputs.Jobs, p.Scenario.LargeJobGPUs())
+		x, err := runValue(p.Scenario, r, def, q.Group, peers(p.Report, r))
 		if err != nil {
 			return Value{Err: err}
 		}
-		xs = append(xs, def.Fn(metrics.Context{Selected: sel, Result: r.Result, Jobs: r.Inputs.Jobs,
-			NumGPUs: r.Inputs.Cluster.NumGPUs(), Peers: peers(p.Report, r)}))
+		xs = append(xs, x)
 	}
 	if len(xs) == 0 && !v.Saturated {
 		return Value{Err: fmt.Errorf("no runs of policy %q", q.Policy)}

@@ -95,7 +95,10 @@ func (st *Study) runOutputs() []StudyRunOutput {
 	for _, p := range st.Points {
 		for _, r := range p.Report.Runs {
 			ro := StudyRunOutput{Policy: r.Policy, Seed: r.Seed, Saturated: r.Saturated, Metrics: r.Summary}
-			if r.Result != nil && r.Err == nil && !r.Saturated {
+			switch {
+			case r.kept != nil && r.Err == nil && !r.Saturated:
+				ro.Named = r.kept.named
+			case r.Result != nil && r.Err == nil && !r.Saturated:
 				ro.Named = p.Report.named(r)
 			}
 			if p.Swept {

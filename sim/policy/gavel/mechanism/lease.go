@@ -16,6 +16,7 @@ import (
 // placement is one combination running on GPUs of one type for a round.
 type placement struct {
 	k    ckey
+	c    *combo
 	j    int
 	gpus []cluster.GPUID
 	prio float64
@@ -29,33 +30,73 @@ type placement struct {
 func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
 	c := s.Cluster()
 	taken := make([]bool, c.NumGPUs())
-	slices.SortStableFunc(chosen, func(a, b entry) int {
-		if a.j != b.j {
-			return a.j - b.j
-		}
-		return b.sf - a.sf
-	})
-	prevGPUs := map[ckey]placement{}
-	for _, pl := range m.rounds.last {
-		prevGPUs[pl.k] = pl
+	m.byTypeAndSize(chosen)
+	// Last round's placement of each combination, by its first job (a
+	// job is in one placement per round): index + 1 into rounds.last.
+	last := m.rounds.last
+	if len(m.lastAt) < s.NumJobs() {
+		m.lastAt = make([]int32, s.NumJobs())
 	}
+	for i, pl := range last {
+		m.lastAt[pl.k.a] = int32(i + 1)
+	}
+	defer func() {
+		for _, pl := range last {
+			m.lastAt[pl.k.a] = 0
+		}
+	}()
 	out := make([]placement, len(chosen))
 	done := make([]bool, len(chosen))
 	for i, e := range chosen {
-		out[i] = placement{k: e.k, j: e.j, prio: e.prio, x: e.x}
-		if pl, ok := prevGPUs[e.k]; ok && pl.j == e.j && allFree(taken, pl.gpus) {
+		out[i] = placement{k: e.k, c: e.c, j: e.j, prio: e.prio, x: e.x}
+		at := m.lastAt[e.k.a] - 1
+		if at < 0 || last[at].k != e.k {
+			continue
+		}
+		if pl := last[at]; pl.j == e.j && allFree(taken, pl.gpus) {
 			out[i].gpus, out[i].kept, done[i] = pl.gpus, true, true
 			for _, g := range pl.gpus {
 				taken[g] = true
 			}
 		}
 	}
+	free := freeByServer(c, taken)
 	for i, e := range chosen {
 		if !done[i] {
-			out[i].gpus = m.consolidated(c, taken, e.j, e.sf)
+			out[i].gpus = m.consolidated(c, taken, free, e.j, e.sf)
 		}
 	}
 	return out
+}
+
+// byTypeAndSize sorts the chosen entries by type, then largest first,
+// stably: a counting sort by type (a round chooses many entries of few
+// types), then a stable sort by size of each type's run where sizes differ.
+func (m *Mechanism) byTypeAndSize(chosen []entry) {
+	count := make([]int, len(m.gpu.types)+1)
+	for _, e := range chosen {
+		count[e.j+1]++
+	}
+	for j := 1; j < len(count); j++ {
+		count[j] += count[j-1]
+	}
+	buf := append(m.sortBuf[:0], chosen...)
+	m.sortBuf = buf
+	for _, e := range buf {
+		chosen[count[e.j]] = e
+		count[e.j]++
+	}
+	bySize := func(a, b entry) int { return b.sf - a.sf }
+	for from := 0; from < len(chosen); {
+		to := from + 1
+		for to < len(chosen) && chosen[to].j == chosen[from].j {
+			to++
+		}
+		if run := chosen[from:to]; !slices.IsSortedFunc(run, bySize) {
+			slices.SortStableFunc(run, bySize)
+		}
+		from = to
+	}
 }
 
 func allFree(taken []bool, gpus []cluster.GPUID) bool {
@@ -67,30 +108,27 @@ func allFree(taken []bool, gpus []cluster.GPUID) bool {
 	return len(gpus) > 0
 }
 
-func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, j, n int) []cluster.GPUID {
-	freeOn := func(id cluster.ServerID) int {
-		srv := &c.Servers[id]
-		k := 0
-		for g := srv.FirstGPU; g < srv.FirstGPU+cluster.GPUID(srv.NumGPUs); g++ {
-			if !taken[g] {
-				k++
-			}
-		}
-		return k
-	}
+// consolidated takes n free GPUs of type j: on the fullest server that
+// has them all, else from the servers with most free GPUs first. free is
+// each server's number of untaken GPUs, kept up to date with taken.
+func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j, n int) []cluster.GPUID {
 	bestSrv, bestFree := cluster.ServerID(-1), math.MaxInt
 	for _, id := range m.gpu.servers[j] {
-		if f := freeOn(id); f >= n && f < bestFree {
+		if f := free[id]; f >= n && f < bestFree {
 			bestSrv, bestFree = id, f
+			if f == n {
+				break // an exact fit: no later server is fuller and fits
+			}
 		}
 	}
-	var out []cluster.GPUID
+	out := make([]cluster.GPUID, 0, n)
 	take := func(id cluster.ServerID) {
 		srv := &c.Servers[id]
 		for g := srv.FirstGPU; g < srv.FirstGPU+cluster.GPUID(srv.NumGPUs); g++ {
 			if len(out) < n && !taken[g] {
 				out = append(out, g)
 				taken[g] = true
+				free[id]--
 			}
 		}
 	}
@@ -102,7 +140,7 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, j, n int) []c
 		return out // no server has a free GPU: cannot happen, pick counts GPUs
 	}
 	srvs := append([]cluster.ServerID(nil), m.gpu.servers[j]...)
-	sort.SliceStable(srvs, func(a, b int) bool { return freeOn(srvs[a]) > freeOn(srvs[b]) })
+	sort.SliceStable(srvs, func(a, b int) bool { return free[srvs[a]] > free[srvs[b]] })
 	for _, id := range srvs {
 		if len(out) == n {
 			break
@@ -112,20 +150,28 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, j, n int) []c
 	return out
 }
 
+// freeByServer is the number of untaken GPUs of each server.
+func freeByServer(c *cluster.Cluster, taken []bool) []int {
+	free := make([]int, len(c.Servers))
+	for id := range c.Servers {
+		srv := &c.Servers[id]
+		for g := srv.FirstGPU; g < srv.FirstGPU+cluster.GPUID(srv.NumGPUs); g++ {
+			if !taken[g] {
+				free[id]++
+			}
+		}
+	}
+	return free
+}
+
 // apply preempts the jobs that lost or changed their GPUs and starts the
 // others, and logs why.
 func (m *Mechanism) apply(s *engine.State, placed []placement) error {
-	want := map[workload.JobID][]cluster.GPUID{}
-	why := map[workload.JobID]*placement{}
-	for i := range placed {
-		for _, id := range placed[i].k.members() {
-			want[id] = placed[i].gpus
-			why[id] = &placed[i]
-		}
-	}
+	want := m.want(s.NumJobs(), placed)
+	defer want.clear(placed)
 	var movers []workload.JobID
 	for _, id := range s.Running() {
-		g, ok := want[id]
+		g, ok := want.get(id)
 		if ok && sameGPUs(g, s.GPUsOf(id)) && !m.jobs[id].failing {
 			continue
 		}
@@ -207,6 +253,37 @@ func (m *Mechanism) reason(pl *placement) string {
 	return fmt.Sprintf("priority %.3g = target share %.3g ÷ its share of all %s time received %.3g", pl.prio, pl.x, m.gpu.types[pl.j], pl.x/pl.prio)
 }
 
+// wanted is each placed job's GPUs this round, by job id: a scratch of
+// the mechanism that clear empties again.
+type wanted struct {
+	gpus []([]cluster.GPUID)
+	ok   []bool
+}
+
+// want fills the mechanism's wanted scratch with the placements' GPUs.
+func (m *Mechanism) want(jobs int, placed []placement) wanted {
+	w := &m.wanted
+	if len(w.ok) < jobs {
+		w.gpus, w.ok = make([][]cluster.GPUID, jobs), make([]bool, jobs)
+	}
+	for i := range placed {
+		for _, id := range placed[i].k.members() {
+			w.gpus[id], w.ok[id] = placed[i].gpus, true
+		}
+	}
+	return *w
+}
+
+func (w wanted) get(id workload.JobID) ([]cluster.GPUID, bool) { return w.gpus[id], w.ok[id] }
+
+func (w wanted) clear(placed []placement) {
+	for i := range placed {
+		for _, id := range placed[i].k.members() {
+			w.gpus[id], w.ok[id] = nil, false
+		}
+	}
+}
+
 func sameGPUs(a, b []cluster.GPUID) bool {
 	if len(a) != len(b) {
 		return false
@@ -222,11 +299,12 @@ func sameGPUs(a, b []cluster.GPUID) bool {
 // migrateAll moves each running job to its new GPUs, in an order where
 // each target has room. A cycle of moves between full GPUs is broken by
 // preempting one job of it; apply then restarts it on its new GPUs.
-func migrateAll(s *engine.State, moves []workload.JobID, want map[workload.JobID][]cluster.GPUID) error {
+func migrateAll(s *engine.State, moves []workload.JobID, want wanted) error {
 	for len(moves) > 0 {
 		var left []workload.JobID
 		for _, id := range moves {
-			err := s.Migrate(id, want[id], engine.ActionOptions{})
+			g, _ := want.get(id)
+			err := s.Migrate(id, g, engine.ActionOptions{})
 			var ae *engine.ActionError
 			if errors.As(err, &ae) {
 				left = append(left, id)

@@ -65,12 +65,28 @@ type Mechanism struct {
 	ready   bool // set up for the run's cluster
 	tracing bool // record per-job series and log every lease (small runs)
 	gpu     gpuTypes
-	jobs    map[workload.JobID]*track
+	jobs    []*track // by job id; nil until the job arrives
 	ledger  ledger
 	rounds  rounds
-	cost    float64         // dollars spent so far
-	runs    map[ckey][]bool // whether each combination can run on each type
-	busy    []bool          // scratch of pick, by job
+	cost    float64          // dollars spent so far
+	busy    []bool           // scratch of pick, by job
+	perType [][]entry        // scratch of pick
+	all     []entry          // scratch of pick
+	heapIdx []int32          // scratch of pick
+	chosen  []entry          // scratch of pick, valid until the next round
+	ghosts  []entry          // scratch of pick
+	lastAt  []int32          // scratch of place, by job
+	sortBuf []entry          // scratch of place
+	wanted  wanted           // scratch of apply
+	seen    map[float64]bool // scratch of roundEnds
+
+	// quirk IntegerSteps: the jobs given a micro-task that stops before
+	// the round ends, by stop time, those before stopHead stopped, and the
+	// earliest stop still to come, so that the many events of a round that
+	// stop nothing cost no scan.
+	stops    []workload.JobID
+	stopHead int
+	nextStop float64
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the
@@ -136,8 +152,8 @@ func (m *Mechanism) setup(s *engine.State) error {
 	}
 	m.ledger.init(len(m.gpu.types), m.cfg.RoundS, m.cfg.Mode == "clean")
 	m.ledger.resetAtZero = m.cfg.Quirks.ResetAtZero
-	m.jobs = map[workload.JobID]*track{}
-	m.runs = map[ckey][]bool{}
+	m.jobs = make([]*track, s.NumJobs())
+	m.nextStop = math.Inf(1)
 	m.tracing = s.NumJobs() <= m.cfg.TraceJobs && s.Recording()
 	m.rounds.end = math.Inf(-1)
 	m.ready = true
@@ -279,7 +295,7 @@ func (m *Mechanism) account(s *engine.State, now float64) {
 			tr.recv[pl.j] += e
 			exec = math.Max(exec, e)
 		}
-		m.ledger.ran(pl.k, pl.j, exec)
+		m.ledger.ran(pl.c, pl.j, exec)
 		m.cost += m.gpu.prices[pl.j] * float64(len(pl.gpus)) * exec / 3600
 	}
 	m.rounds.prev = nil

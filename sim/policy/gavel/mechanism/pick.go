@@ -10,6 +10,7 @@ import (
 // entry is a (combination, type) candidate of one round.
 type entry struct {
 	k       ckey
+	c       *combo
 	j       int
 	sf      int
 	prio    float64
@@ -20,10 +21,19 @@ type entry struct {
 
 // pick ranks the entries and chooses greedily (spec 001 §3.3).
 func (m *Mechanism) pick(s *engine.State) []entry {
-	var perType = make([][]entry, len(m.gpu.types))
-	var all []entry
+	if len(m.perType) != len(m.gpu.types) {
+		m.perType = make([][]entry, len(m.gpu.types))
+	}
+	perType := m.perType
+	for j := range perType {
+		perType[j] = perType[j][:0]
+	}
+	all := m.all[:0]
+	defer func() { m.all = all }()
 	o := m.oracle(s)
-	for order, k := range m.ledger.keys {
+	now := s.Now()
+	for order, c := range m.ledger.keys {
+		k := c.k
 		ok := true
 		for _, id := range k.members() {
 			ok = ok && s.Status(id) != engine.Finished
@@ -32,26 +42,24 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 			continue
 		}
 		sf := s.Job(k.a).GPUs
-		ok2 := m.runs[k]
-		if ok2 == nil {
-			ok2 = make([]bool, len(m.gpu.types))
+		if c.runs == nil {
+			c.runs = make([]bool, len(m.gpu.types))
 			for j := range m.gpu.types {
-				ok2[j] = m.canRun(s, o, k, j)
+				c.runs[j] = m.canRun(s, o, k, j)
 			}
-			m.runs[k] = ok2
 		}
 		for j := range m.gpu.types {
-			if !ok2[j] {
+			if !c.runs[j] {
 				continue
 			}
-			e := entry{k: k, j: j, sf: sf, order: order}
-			if x := m.ledger.x[k]; x != nil {
-				e.x = x[j]
+			e := entry{k: k, c: c, j: j, sf: sf, order: order}
+			if c.x != nil {
+				e.x = c.x[j]
 			}
-			if d := m.ledger.deficit[k]; d != nil {
-				e.deficit = d[j]
+			if c.deficit != nil {
+				e.deficit = c.deficit[j]
 			}
-			e.prio = m.ledger.priority(k, j, e.x, s.Now())
+			e.prio = m.ledger.priority(c, j, e.x, now)
 			if m.cfg.Mode == "clean" {
 				if e.x > 0 {
 					all = append(all, e)
@@ -66,17 +74,20 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 		m.busy = make([]bool, s.NumJobs())
 	}
 	busy := m.busy
-	var chosen, ghosts []entry
+	chosen, ghosts := m.chosen[:0], m.ghosts[:0]
 	defer func() {
-		for _, e := range append(chosen, ghosts...) {
-			for _, id := range e.k.members() {
-				busy[id] = false
+		for _, es := range [][]entry{chosen, ghosts} {
+			for _, e := range es {
+				for _, id := range e.k.members() {
+					busy[id] = false
+				}
 			}
 		}
+		m.chosen, m.ghosts = chosen, ghosts
 	}()
 	take := func(h *entryHeap) {
 		for h.len() > 0 {
-			if m.cfg.Mode != "clean" && free[h.es[0].j] <= 0 {
+			if m.cfg.Mode != "clean" && free[h.top().j] <= 0 {
 				return // this type is full: the rest of its list cannot run
 			}
 			e := h.pop()
@@ -94,7 +105,7 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 			for _, id := range e.k.members() {
 				busy[id] = true
 			}
-			if m.cfg.Quirks.UnallocatedWait && m.ledger.x[e.k] == nil && s.Job(e.k.a).ArrivalS > m.ledger.reset {
+			if m.cfg.Quirks.UnallocatedWait && e.c.x == nil && s.Job(e.k.a).ArrivalS > m.ledger.reset {
 				// The reference takes the GPUs of a job that arrived
 				// after the last recompute but gives it no workers. A
 				// job the last recompute saw and gave no row (Gandiva's
@@ -107,56 +118,72 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 		}
 	}
 	if m.cfg.Mode == "clean" {
-		take(newEntryHeap(all))
+		take(newEntryHeap(all, m.heapIdx))
 	} else {
 		order := typeOrder(m.gpu.types)
 		if m.cfg.Shuffle {
 			s.Rand().Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 		}
 		for _, j := range order {
-			take(newEntryHeap(perType[j]))
+			h := newEntryHeap(perType[j], m.heapIdx)
+			take(h)
+			m.heapIdx = h.idx
 		}
 	}
 	return chosen
 }
 
 // entryHeap yields entries in entryCmp order, lazily: a round usually
-// needs only the first few of a long list.
-type entryHeap struct{ es []entry }
+// needs only the first few of a long list. It orders indices into the
+// list, as entries are large to move.
+type entryHeap struct {
+	es  []entry
+	idx []int32
+}
 
-func newEntryHeap(es []entry) *entryHeap {
-	h := &entryHeap{es: es}
-	for i := len(es)/2 - 1; i >= 0; i-- {
+func newEntryHeap(es []entry, idx []int32) *entryHeap {
+	idx = idx[:0]
+	for i := range es {
+		idx = append(idx, int32(i))
+	}
+	h := &entryHeap{es: es, idx: idx}
+	for i := len(idx)/2 - 1; i >= 0; i-- {
 		h.down(i)
 	}
 	return h
 }
 
-func (h *entryHeap) len() int { return len(h.es) }
+func (h *entryHeap) len() int { return len(h.idx) }
+
+// top is the first entry left.
+func (h *entryHeap) top() *entry { return &h.es[h.idx[0]] }
 
 func (h *entryHeap) pop() entry {
-	top := h.es[0]
-	n := len(h.es) - 1
-	h.es[0] = h.es[n]
-	h.es = h.es[:n]
+	top := h.es[h.idx[0]]
+	n := len(h.idx) - 1
+	h.idx[0] = h.idx[n]
+	h.idx = h.idx[:n]
 	h.down(0)
 	return top
 }
 
+func (h *entryHeap) less(a, b int32) bool { return entryCmp(&h.es[a], &h.es[b]) < 0 }
+
 func (h *entryHeap) down(i int) {
+	idx := h.idx
 	for {
 		l := 2*i + 1
-		if l >= len(h.es) {
+		if l >= len(idx) {
 			return
 		}
 		c := l
-		if r := l + 1; r < len(h.es) && entryCmp(h.es[r], h.es[l]) < 0 {
+		if r := l + 1; r < len(idx) && h.less(idx[r], idx[l]) {
 			c = r
 		}
-		if entryCmp(h.es[c], h.es[i]) >= 0 {
+		if !h.less(idx[c], idx[i]) {
 			return
 		}
-		h.es[i], h.es[c] = h.es[c], h.es[i]
+		idx[i], idx[c] = idx[c], idx[i]
 		i = c
 	}
 }
@@ -164,7 +191,7 @@ func (h *entryHeap) down(i int) {
 // entryCmp orders by priority, then deficit, then target, all
 // descending, then by combination age and type: a total order, so the
 // heap's result does not depend on its input order.
-func entryCmp(x, y entry) int {
+func entryCmp(x, y *entry) int {
 	{
 		switch {
 		case x.prio != y.prio:

@@ -1,7 +1,9 @@
 package mechanism
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/workload"
@@ -77,6 +79,7 @@ func (m *Mechanism) markFailures(s *engine.State, placed []placement) {
 func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64, completes bool) {
 	now := s.Now()
 	end = now
+	m.stops, m.stopHead, m.nextStop = m.stops[:0], 0, math.Inf(1)
 	for i := range placed {
 		pl := &placed[i]
 		for _, id := range pl.k.members() {
@@ -100,6 +103,7 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 			if steps < whole(rem) {
 				t, done = now+steps/rate, false
 				tr.stopAt = t
+				m.stops = append(m.stops, id)
 			}
 			tr.taskEnd = t
 			if t > end {
@@ -107,22 +111,47 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 			}
 		}
 	}
+	slices.SortFunc(m.stops, func(a, b workload.JobID) int { return cmp.Compare(m.jobs[a].stopAt, m.jobs[b].stopAt) })
+	if len(m.stops) > 0 {
+		m.nextStop = m.jobs[m.stops[0]].stopAt
+	}
 	return end, completes
 }
 
 // stopMicroTasks pauses the jobs whose micro-task is done (quirk
 // IntegerSteps); their GPUs stay idle until the round ends. A pause is
 // not a preemption: the job keeps its lease if the next round renews it.
+//
+// Only the jobs microTasks gave a stop can have one: every running job was
+// placed in the round, and a job starts only in a round's apply, right
+// before microTasks sets its stop. m.stops holds them by stop time; the
+// jobs whose stop has come are paused in job order (the engine's order of
+// running jobs), and leave the list whether they were paused or not (they
+// no longer run, or the round is over and the next one sets their stops).
 func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
-	for _, id := range s.Running() {
+	if !(m.nextStop <= now) {
+		return nil
+	}
+	n := m.stopHead
+	for n < len(m.stops) && m.jobs[m.stops[n]].stopAt <= now {
+		n++
+	}
+	due := m.stops[m.stopHead:n]
+	slices.Sort(due)
+	for _, id := range due {
 		tr := m.jobs[id]
-		if tr.stopAt <= now && now < m.rounds.end {
+		if s.Status(id) == engine.Running && now < m.rounds.end {
 			tr.stopAt = math.Inf(1)
 			if err := s.Pause(id); err != nil {
 				return err
 			}
 			tr.stopped = true
 		}
+	}
+	m.stopHead = n
+	m.nextStop = math.Inf(1)
+	if n < len(m.stops) {
+		m.nextStop = m.jobs[m.stops[n]].stopAt
 	}
 	return nil
 }
@@ -132,7 +161,11 @@ func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 // completion (its completion event ends the round instead, so that a
 // round never ends a hair before the job does).
 func (m *Mechanism) roundEnds(s *engine.State, placed []placement, end float64, completes bool) error {
-	seen := map[float64]bool{}
+	if m.seen == nil {
+		m.seen = map[float64]bool{}
+	}
+	seen := m.seen
+	clear(seen)
 	for _, pl := range placed {
 		for _, id := range pl.k.members() {
 			t := m.jobs[id].stopAt

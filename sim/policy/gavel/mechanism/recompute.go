@@ -12,9 +12,16 @@ import (
 
 // active returns the unfinished arrived jobs in arrival order.
 func (m *Mechanism) active(s *engine.State) []workload.JobID {
-	ids := append(s.Pending(), s.Running()...)
-	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
-	return ids
+	p, r := s.Pending(), s.Running() // each in arrival order: merge them
+	ids := make([]workload.JobID, 0, len(p)+len(r))
+	for len(p) > 0 && len(r) > 0 {
+		if p[0] < r[0] {
+			ids, p = append(ids, p[0]), p[1:]
+		} else {
+			ids, r = append(ids, r[0]), r[1:]
+		}
+	}
+	return append(append(ids, p...), r...)
 }
 
 // recompute asks the allocator for a new allocation and restarts the
@@ -49,13 +56,6 @@ func (m *Mechanism) recompute(s *engine.State) error {
 	}
 	keys, x := combinations(in, al, ids)
 	m.ledger.restart(now, keys, x)
-	runs := map[ckey][]bool{}
-	for _, k := range keys {
-		if r, ok := m.runs[k]; ok {
-			runs[k] = r
-		}
-	}
-	m.runs = runs
 	m.record(s, in, al)
 	return nil
 }

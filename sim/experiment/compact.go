@@ -1,0 +1,107 @@
+package experiment
+
+import (
+	"fmt"
+
+	"github.com/schedlab/schedlab/sim/metrics"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// A compact study (StudyOptions.Compact) evaluates, once every policy of
+// one sweep value and seed is done, each run's values of the quantities
+// its study may ask for, then drops the runs' records: a Gavel figure's
+// 225 runs of 7,000 jobs each would otherwise all stay in memory until
+// the checks are read. The values are computed by the same code as
+// Study.Value on full records (runValue), so outputs are identical.
+
+// runGroup is the runs of one sweep value and seed: they share inputs,
+// and the metrics that compare policies (Peers) read each other's records.
+type runGroup struct {
+	point  *Point
+	inputs *scenario.Inputs // nil once a compact study dropped them
+	runs   []*Run
+	left   int // runs not finished yet
+}
+
+// keptKey names a metric of a group of jobs.
+type keptKey struct{ metric, group string }
+
+// keptValue is one run's value of a quantity, or why it has none.
+type keptValue struct {
+	v   float64
+	err error
+}
+
+// keptRun is what a compact study keeps of a run's records.
+type keptRun struct {
+	values map[keptKey]keptValue
+	named  map[string]float64 // Report.named
+}
+
+// value is the kept value of metric over group ("" means all).
+func (k *keptRun) value(metric, group string) (float64, error) {
+	if group == "" {
+		group = "all"
+	}
+	v, ok := k.values[keptKey{metric, group}]
+	if !ok {
+		return 0, fmt.Errorf("%s of group %q was not kept: the study dropped its records after evaluating the quantities it names", metric, group)
+	}
+	return v.v, v.err
+}
+
+// compact evaluates every finished run of the group and drops its records
+// and inputs. Runs that failed or saturated keep nothing (Study.Value
+// reads only their error or saturation).
+func (g *runGroup) compact() {
+	sc := g.point.Scenario
+	names, groups := sc.StudyQuantities()
+	kept := make([]*keptRun, len(g.runs))
+	for i, r := range g.runs {
+		if r.Err != nil || r.Saturated || r.Result == nil {
+			continue
+		}
+		k := &keptRun{values: map[keptKey]keptValue{}, named: g.point.Report.named(r)}
+		ps := groupPeers(g.runs, r)
+		for _, m := range names {
+			def, err := metrics.Lookup(m)
+			if err != nil {
+				continue // Study.Value fails on the lookup before reading any run
+			}
+			for _, gr := range groups {
+				v, err := runValue(sc, r, def, gr, ps)
+				k.values[keptKey{m, gr}] = keptValue{v, err}
+			}
+		}
+		kept[i] = k
+	}
+	for i, r := range g.runs {
+		r.kept, r.Result, r.Inputs = kept[i], nil, nil
+	}
+}
+
+// groupPeers are the other successful runs of r's group, as peers picks
+// them from a report.
+func groupPeers(runs []*Run, r *Run) []metrics.Peer {
+	var out []metrics.Peer
+	for _, o := range runs {
+		if o != r && o.Result != nil && o.Err == nil && !o.Saturated {
+			out = append(out, metrics.Peer{Label: o.Policy, Name: o.PolicyName, Result: o.Result})
+		}
+	}
+	return out
+}
+
+// runValue is one successful run's value of a metric over a group of its
+// measured jobs ("" means all).
+func runValue(sc *scenario.Scenario, r *Run, def metrics.Def, group string, peers []metrics.Peer) (float64, error) {
+	if group == "" {
+		group = "all"
+	}
+	sel, err := metrics.Select(group, sc.Measured(r.Result.Jobs), r.Inputs.Jobs, sc.LargeJobGPUs())
+	if err != nil {
+		return 0, err
+	}
+	return def.Fn(metrics.Context{Selected: sel, Result: r.Result, Jobs: r.Inputs.Jobs,
+		NumGPUs: r.Inputs.Cluster.NumGPUs(), Peers: peers}), nil
+}

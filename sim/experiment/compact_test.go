@@ -1,0 +1,73 @@
+package experiment
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// A compact study drops every run's records and inputs, yet gives the
+// same output as one that keeps them, on any number of workers and in
+// any order; a quantity its scenario never names is an error, not a
+// silent zero.
+func TestCompactStudySameOutput(t *testing.T) {
+	doc := `{"name": "sweep", "title": "FIFO and SJF against load",
+	 "cluster": {"servers": [{"count": 2, "gpus": 4, "gpu_type": "V100"}]},
+	 "workload": {"generator": {"kind": "poisson", "jobs": 60, "jobs_per_hour": 20,
+	   "gpu_mix": [{"gpus": 1, "weight": 3}, {"gpus": 4, "weight": 1}],
+	   "duration": {"dist": "lognormal", "mean_s": 1800, "sigma": 1.2},
+	   "models": [{"model": "m", "weight": 2}, {"model": "n", "weight": 1}]}},
+	 "policies": [{"name": "fifo"}, {"name": "sjf"}],
+	 "seeds": [1, 2, 3],
+	 "measure": {"jobs_from": 10, "jobs_to": 50},
+	 "sweep": {"label": "load", "values": [0.5, 1, 2], "scale": ["workload.generator.jobs_per_hour"]},
+	 "checks": [{"id": "sjf-wins", "description": "SJF's average JCT is no worse than FIFO's at the highest load", "kind": "ratio",
+	             "metric": "avg_jct_s", "x": 2, "num": {"policy": "SJF"}, "den": {"policy": "FIFO"}, "max": 1.0},
+	            {"id": "models", "description": "SJF no worse per model", "kind": "order", "metric": "avg_queue_s", "x": 1, "policies": ["SJF", "FIFO"], "groups": ["model:m", "model:n"], "at_least": 1},
+	            {"id": "grows", "description": "FIFO's JCT grows with load", "kind": "trend", "metric": "avg_jct_s", "num": {"policy": "FIFO"}, "direction": "increasing"}]}`
+	sc, err := scenario.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := RunStudy(context.Background(), sc, StudyOptions{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compact, err := RunStudy(context.Background(), sc, StudyOptions{Workers: 3, Compact: true, shuffle: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range compact.Points {
+		for _, r := range p.Report.Runs {
+			if r.Result != nil || r.Inputs != nil || r.kept == nil {
+				t.Fatalf("%s seed %d at %g: records kept", r.Policy, r.Seed, p.X)
+			}
+		}
+	}
+	if a, b := studyJSON(t, full), studyJSON(t, compact); a != b {
+		t.Errorf("outputs differ:\nfull:    %s\ncompact: %s", a, b)
+	}
+	x := 1.0
+	v := compact.Value(scenario.Quantity{Policy: "FIFO", Metric: "avg_jct_s", Group: "model:m", X: &x})
+	if v.Err != nil {
+		t.Errorf("a kept quantity: %v", v.Err)
+	}
+	v = compact.Value(scenario.Quantity{Policy: "FIFO", Metric: "makespan_s", X: &x})
+	if v.Err == nil || !strings.Contains(v.Err.Error(), "not kept") {
+		t.Errorf("a quantity the scenario never names: %v, want a not-kept error", v.Err)
+	}
+}
+
+func studyJSON(t *testing.T, st *Study) string {
+	t.Helper()
+	out, err := json.Marshal(st.Output())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	st.WriteText(&b)
+	return string(out) + b.String()
+}
