@@ -128,6 +128,13 @@ func TestGalleryFigures(t *testing.T) {
 				}
 				p.shot("figure-"+name, 1280, 800)
 				p.shot("figure-"+name, 390, 844)
+				// On a phone, all five tabs (Figure among them) fit the width.
+				p.do(chromedp.EmulateViewport(390, 844))
+				time.Sleep(300 * time.Millisecond)
+				if w := eval[int](p, `Math.ceil(Math.max(document.documentElement.scrollWidth, ...[...document.querySelectorAll(".tabs .tab")].map(b => b.getBoundingClientRect().right)))`); w > 390 {
+					t.Errorf("at 390 px the page or its tabs reach %d px", w)
+				}
+				p.do(chromedp.EmulateViewport(1280, 800))
 			}
 			if name == "sjf-bsbf-fig6a" || name == "gavel-fig8-las-single" {
 				if !eval[bool](p, `!!document.querySelector("#figure-curve .paper .mark")`) {
