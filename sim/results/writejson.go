@@ -200,6 +200,14 @@ func (jw *jsonWriter) float(f float64) {
 		}
 		return
 	}
+	if f == 0 {
+		if math.Signbit(f) {
+			jw.raw("-0")
+		} else {
+			jw.raw("0")
+		}
+		return
+	}
 	abs := math.Abs(f)
 	if abs < 1e15 && abs >= 1 && f == math.Trunc(f) {
 		// A whole number below 1e15 is spaced more finely than 1, so its
@@ -227,42 +235,45 @@ func (jw *jsonWriter) float(f float64) {
 	jw.out = b
 }
 
-// pow10 are the scales appendFewDecimals tries, fewest decimals first.
-var pow10 = [...]float64{1, 10, 100, 1000}
+// fracPad[d] is 10^(d-1): a fraction of d digits below it needs leading
+// zeros.
+var fracPad = [...]int64{0, 1, 10, 100}
 
 // appendFewDecimals appends f, of magnitude abs, when it has a shortest
 // form of at most three decimals (times rounded to the millisecond, as
 // most of a run's are), several times faster than strconv; it reports
 // false otherwise. Below 1e9 two float64s are less than 1.2e-7 apart, so
-// at most one number of k ≤ 3 decimals reads back as f, Round(abs·10^k)
-// finds it (the product is off by under 1e-3), and the fewest k for which
-// it reads back (m/10^k == abs: division and parsing both round to
-// nearest) gives strconv's shortest digits.
+// at most one number of three decimals reads back as f; Round(abs·1000)
+// finds it (the product is off by far less than 0.5), m/1000 == abs says
+// whether it reads back (division and parsing both round to nearest), and
+// with its trailing zeros dropped it is strconv's shortest form, since a
+// shorter one would also be a number of three decimals.
 func appendFewDecimals(b []byte, f, abs float64) ([]byte, bool) {
 	if !(abs >= 1e-3 && abs < 1e9) {
 		return b, false
 	}
-	for k, p := range pow10 {
-		m := math.Round(abs * p)
-		if m/p != abs {
-			continue
-		}
-		if f < 0 {
-			b = append(b, '-')
-		}
-		n, q := int64(m), int64(p)
-		b = strconv.AppendInt(b, n/q, 10)
-		if k > 0 {
-			b = append(b, '.')
-			frac := n % q
-			for d := q / 10; d > 1 && frac < d; d /= 10 {
-				b = append(b, '0')
-			}
-			b = strconv.AppendInt(b, frac, 10)
-		}
+	m := math.Round(abs * 1000)
+	if m/1000 != abs {
+		return b, false
+	}
+	if f < 0 {
+		b = append(b, '-')
+	}
+	n := int64(m)
+	b = strconv.AppendInt(b, n/1000, 10)
+	frac, digits := n%1000, 3
+	if frac == 0 {
 		return b, true
 	}
-	return b, false
+	for frac%10 == 0 {
+		frac /= 10
+		digits--
+	}
+	b = append(b, '.')
+	for d := fracPad[digits]; d > 1 && frac < d; d /= 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, frac, 10), true
 }
 
 // floatPtr writes a *float64 field's value: null or the number.
