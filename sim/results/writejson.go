@@ -243,8 +243,8 @@ var fracPad = [...]int64{0, 1, 10, 100}
 // form of at most three decimals (times rounded to the millisecond, as
 // most of a run's are), several times faster than strconv; it reports
 // false otherwise. Below 1e9 two float64s are less than 1.2e-7 apart, so
-// at most one number of three decimals reads back as f; Round(abs·1000)
-// finds it (the product is off by far less than 0.5), m/1000 == abs says
+// at most one number of three decimals reads back as f; abs·1000 rounded
+// finds it (the product is off by far less than 0.5), n/1000 == abs says
 // whether it reads back (division and parsing both round to nearest), and
 // with its trailing zeros dropped it is strconv's shortest form, since a
 // shorter one would also be a number of three decimals.
@@ -252,14 +252,14 @@ func appendFewDecimals(b []byte, f, abs float64) ([]byte, bool) {
 	if !(abs >= 1e-3 && abs < 1e9) {
 		return b, false
 	}
-	m := math.Round(abs * 1000)
-	if m/1000 != abs {
+	// Rounded by conversion: math.Round is a call on plain amd64.
+	n := int64(abs*1000 + 0.5)
+	if float64(n)/1000 != abs {
 		return b, false
 	}
 	if f < 0 {
 		b = append(b, '-')
 	}
-	n := int64(m)
 	b = strconv.AppendInt(b, n/1000, 10)
 	frac, digits := n%1000, 3
 	if frac == 0 {
