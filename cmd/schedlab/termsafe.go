@@ -16,7 +16,25 @@ type safeWriter struct {
 	lead bool // the last byte written was 0xC2, the first of a C1 control
 }
 
+// needsCare are the bytes Write may change: C0 controls but newline and
+// tab, DEL, and 0xC2 (the lead byte of a C1 control).
+var needsCare = func() (t [256]bool) {
+	for b := range 0x20 {
+		t[b] = b != '\n' && b != '\t'
+	}
+	t[0x7F], t[0xC2] = true, true
+	return t
+}()
+
 func (s *safeWriter) Write(p []byte) (int, error) {
+	if !s.lead && clean(p) {
+		// Nearly all output (45 MB of JSON for a 100,000-job run): passed
+		// on without a copy.
+		if _, err := s.w.Write(p); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
 	out := make([]byte, 0, len(p)+16)
 	for _, b := range p {
 		if s.lead {
@@ -42,6 +60,16 @@ func (s *safeWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// clean reports whether p has no byte that Write would change.
+func clean(p []byte) bool {
+	for _, b := range p {
+		if needsCare[b] {
+			return false
+		}
+	}
+	return true
 }
 
 // Flush writes a 0xC2 held back at the very end of the output.

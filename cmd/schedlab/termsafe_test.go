@@ -12,8 +12,8 @@ import (
 // bytes written one at a time give the same text (a C1 control split
 // across writes is still caught).
 func TestSafeWriterEscapes(t *testing.T) {
-	in := "FIFO\x1b[2J \xc2\x9b31m ok\tdone\r\n é\x7f"
-	want := `FIFO\u001b[2J \u009b31m ok` + "\tdone" + `\u000d` + "\n é" + `\u007f`
+	in := "FIFO\x1b[2J \xc2\x9b31m ok\tdone\r\n é\x7f \xc2A"
+	want := `FIFO\u001b[2J \u009b31m ok` + "\tdone" + `\u000d` + "\n é" + `\u007f` + " \xc2A"
 	var whole, bytewise bytes.Buffer
 	w := &safeWriter{w: &whole}
 	w.Write([]byte(in))
@@ -25,6 +25,16 @@ func TestSafeWriterEscapes(t *testing.T) {
 	b.Flush()
 	if whole.String() != want || bytewise.String() != want {
 		t.Fatalf("got %q and %q, want %q", whole.String(), bytewise.String(), want)
+	}
+	// In writes of a few bytes (clean ones pass without a copy).
+	var split bytes.Buffer
+	w = &safeWriter{w: &split}
+	for i := 0; i < len(in); i += 3 {
+		w.Write([]byte(in[i:min(i+3, len(in))]))
+	}
+	w.Flush()
+	if split.String() != want {
+		t.Fatalf("got %q in writes of 3 bytes, want %q", split.String(), want)
 	}
 }
 
