@@ -18,6 +18,7 @@ import (
 func (h *Handler) readBody(r *http.Request) ([]byte, *Error) {
 	limit := h.o.Limits.MaxBodyBytes
 	if r.ContentLength > limit {
+		drain(r.Body, limit)
 		return nil, tooLarge(r.ContentLength, limit)
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
@@ -25,9 +26,18 @@ func (h *Handler) readBody(r *http.Request) ([]byte, *Error) {
 		return nil, &Error{Status: http.StatusBadRequest, Msg: "reading the body: " + err.Error()}
 	}
 	if int64(len(data)) > limit {
+		drain(r.Body, limit)
 		return nil, tooLarge(-1, limit)
 	}
 	return data, nil
+}
+
+// drain reads and drops up to n more bytes of a refused body, so that a
+// client still sending it gets to read the 413 rather than a reset
+// connection (workerd closes the connection when the handler answers
+// before the body is read). A body larger still may see the reset.
+func drain(body io.Reader, n int64) {
+	io.Copy(io.Discard, io.LimitReader(body, n))
 }
 
 func tooLarge(n, limit int64) *Error {
