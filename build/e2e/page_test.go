@@ -431,30 +431,49 @@ func TestPage(t *testing.T) {
 // `schedlab run fifo-vs-sjf --format json`: the same numbers.
 func checkCLIMetrics(t *testing.T, before map[string]map[string]string) {
 	t.Helper()
-	out, err := exec.Command(cli(t), "run", "fifo-vs-sjf", "--format", "json").Output()
+	want := cliMetrics(t, "fifo-vs-sjf")
+	if len(before) != len(want) {
+		t.Fatalf("the page shows %d policies, the CLI %d", len(before), len(want))
+	}
+	compareMetrics(t, before, want)
+	for _, r := range want {
+		if len(before[r.Policy]) != 6 {
+			t.Errorf("%s: %d metrics shown", r.Policy, len(before[r.Policy]))
+		}
+	}
+}
+
+// policyMetrics is one policy's metrics in `schedlab run --format json`.
+type policyMetrics struct {
+	Policy  string             `json:"policy"`
+	Metrics map[string]float64 `json:"metrics"`
+}
+
+// cliMetrics runs `schedlab run SCENARIO --format json` and returns each
+// policy's metrics.
+func cliMetrics(t *testing.T, scenario string) []policyMetrics {
+	t.Helper()
+	out, err := exec.Command(cli(t), "run", scenario, "--format", "json").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var want struct {
-		Results []struct {
-			Policy  string             `json:"policy"`
-			Metrics map[string]float64 `json:"metrics"`
-		} `json:"results"`
+		Results []policyMetrics `json:"results"`
 	}
 	if err := json.Unmarshal(out, &want); err != nil {
 		t.Fatal(err)
 	}
-	if len(before) != len(want.Results) {
-		t.Fatalf("the page shows %d policies, the CLI %d", len(before), len(want.Results))
-	}
-	for _, r := range want.Results {
-		for k, v := range before[r.Policy] {
+	return want.Results
+}
+
+// compareMetrics checks that every metric the page shows equals the CLI's.
+func compareMetrics(t *testing.T, page map[string]map[string]string, cli []policyMetrics) {
+	t.Helper()
+	for _, r := range cli {
+		for k, v := range page[r.Policy] {
 			if cliV := strconv.FormatFloat(r.Metrics[k], 'g', -1, 64); v != cliV {
 				t.Errorf("%s %s: page %s, CLI %s", r.Policy, k, v, cliV)
 			}
-		}
-		if len(before[r.Policy]) != 6 {
-			t.Errorf("%s: %d metrics shown", r.Policy, len(before[r.Policy]))
 		}
 	}
 }

@@ -3,12 +3,10 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -65,29 +63,13 @@ func TestTraceDropInBrowser(t *testing.T) {
 	if out, err := exec.Command(cli(t), "import", "tiresias", file, "--name", "small-trace", "--out", scen).CombinedOutput(); err != nil {
 		t.Fatalf("schedlab import: %v\n%s", err, out)
 	}
-	out, err := exec.Command(cli(t), "run", scen, "--format", "json").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want struct {
-		Results []struct {
-			Policy  string             `json:"policy"`
-			Metrics map[string]float64 `json:"metrics"`
-		} `json:"results"`
-	}
-	if err := json.Unmarshal(out, &want); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range want.Results {
+	want := cliMetrics(t, scen)
+	for _, r := range want {
 		if len(got[r.Policy]) == 0 {
 			t.Errorf("the page shows no %s row: %v", r.Policy, got)
 		}
-		for k, v := range got[r.Policy] {
-			if cliV := strconv.FormatFloat(r.Metrics[k], 'g', -1, 64); v != cliV {
-				t.Errorf("%s %s: page %s, CLI %s", r.Policy, k, v, cliV)
-			}
-		}
 	}
+	compareMetrics(t, got, want)
 	p.click("tab-scenario")
 	p.shot("trace-import", 1280, 800)
 	p.shot("trace-import", 390, 844)

@@ -136,11 +136,7 @@ func (h *Handler) run(ctx context.Context, body []byte) (any, *Error) {
 	if e := decode(body, &req); e != nil {
 		return nil, e
 	}
-	doc, e := scenarioDoc(req.Scenario)
-	if e != nil {
-		return nil, e
-	}
-	sc, e := parse(doc)
+	sc, e := loadScenario(req.Scenario)
 	if e != nil {
 		return nil, e
 	}
@@ -214,11 +210,7 @@ func (h *Handler) sweepPoint(ctx context.Context, body []byte) (any, *Error) {
 	if e := decode(body, &req); e != nil {
 		return nil, e
 	}
-	doc, e := scenarioDoc(req.Scenario)
-	if e != nil {
-		return nil, e
-	}
-	sc, e := parse(doc)
+	sc, e := loadScenario(req.Scenario)
 	if e != nil {
 		return nil, e
 	}

@@ -121,6 +121,16 @@ func scenarioDoc(raw json.RawMessage) ([]byte, *Error) {
 
 // parse parses and validates a scenario document; its problems come back
 // with their JSON paths inside the scenario.
+// loadScenario reads a request's scenario field (a built-in name or a
+// document) and parses it.
+func loadScenario(raw json.RawMessage) (*scenario.Scenario, *Error) {
+	doc, e := scenarioDoc(raw)
+	if e != nil {
+		return nil, e
+	}
+	return parse(doc)
+}
+
 func parse(doc []byte) (*scenario.Scenario, *Error) {
 	sc, err := scenario.Parse(doc)
 	if err == nil {

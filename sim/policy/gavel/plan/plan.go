@@ -92,42 +92,7 @@ func (o Oracle) Pair(a, b *workload.Job, t string) (float64, float64) {
 	if len(gpus) < a.GPUs {
 		return 0, 0
 	}
-	ps := &pairState{c: o.Cluster, jobs: [2]workload.Job{*a, *b}, gpus: gpus}
-	ps.jobs[0].ID, ps.jobs[1].ID = 0, 1 // a job may be paired with its own class
-	return o.Model.Rate(ps, 0), o.Model.Rate(ps, 1)
-}
-
-// pairState is a perf.State in which two jobs share the same GPUs and
-// nothing else runs.
-type pairState struct {
-	c    *cluster.Cluster
-	jobs [2]workload.Job
-	gpus []cluster.GPUID
-}
-
-func (p *pairState) Cluster() *cluster.Cluster { return p.c }
-
-func (p *pairState) Job(id workload.JobID) *workload.Job {
-	if id == 0 || id == 1 {
-		return &p.jobs[id]
-	}
-	return nil
-}
-
-func (p *pairState) Placement(id workload.JobID) perf.Placement {
-	if id == 0 || id == 1 {
-		return perf.Placement{GPUs: p.gpus}
-	}
-	return perf.Placement{}
-}
-
-func (p *pairState) JobsOn(g cluster.GPUID) []workload.JobID {
-	for _, x := range p.gpus {
-		if x == g {
-			return []workload.JobID{0, 1}
-		}
-	}
-	return nil
+	return perf.PairRates(o.Model, o.Cluster, a, b, gpus)
 }
 
 func (in *Input) TotalGPUs() float64 {
