@@ -121,7 +121,11 @@ func consoleErrors(ctx context.Context) func() []string {
 			}
 			if m.Type == chromedp.ConsoleException || m.Type == "error" {
 				mu.Lock()
-				errs = append(errs, m.String())
+				msg := m.String()
+				if m.URL != "" {
+					msg += " [" + m.URL + "]"
+				}
+				errs = append(errs, msg)
 				mu.Unlock()
 			}
 		}

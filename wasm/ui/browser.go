@@ -205,7 +205,22 @@ func (b *browser) BlobURL(data []byte, mime string) string {
 	return b.global.Get("URL").Call("createObjectURL", blob).String()
 }
 
-func (b *browser) RevokeURL(url string) { b.global.Get("URL").Call("revokeObjectURL", url) }
+// RevokeURL frees an object URL a little later rather than at once: the
+// results that held it are replaced before the page re-renders, and an
+// image that had not fetched its blob yet (one in a hidden panel, on a
+// loaded machine) would fail with ERR_FILE_NOT_FOUND.
+func (b *browser) RevokeURL(url string) {
+	var revoke js.Func
+	revoke = js.FuncOf(func(js.Value, []js.Value) any {
+		b.global.Get("URL").Call("revokeObjectURL", url)
+		revoke.Release()
+		return nil
+	})
+	b.global.Call("setTimeout", revoke, revokeDelayMS)
+}
+
+// revokeDelayMS is how long a replaced object URL stays loadable.
+const revokeDelayMS = 10_000
 
 func (b *browser) Download(name, mime string, data []byte) { download(name, mime, data) }
 
