@@ -335,7 +335,7 @@ func TestLargerSparseAgainstGonum(t *testing.T) {
 //
 // Beale's classic cycling example (below) is solved in 2 pivots with or
 // without Harris's relaxation: among exact ties the second pass takes the
-// largest pivot, and after 50 degenerate pivots the solver falls back to
+// largest pivot, and after 300 degenerate pivots the solver falls back to
 // Bland's rule, which cannot cycle. What the relaxation guards is this:
 // tiny pivots within the tolerance of a larger one.
 func TestDegenerateNearParallelRowsNeedHarris(t *testing.T) {
