@@ -143,6 +143,9 @@ type App struct {
 	Previous any
 	// record keeps the workers' replies for Preview (see Record).
 	record bool
+
+	// ahead is the message OnWorkerAhead is applying, decoded ahead.
+	ahead *Ahead
 }
 
 // GalleryItem is one built-in scenario.
