@@ -35,10 +35,11 @@ new MutationObserver((_, o) => {
 }).observe(document, { subtree: true, childList: true });`
 
 // longTaskBound is where the browser tests fail on a main-thread task:
-// four times the 100 ms target, which they report, since a loaded
-// machine slows every task several-fold; the page's own tasks measure
-// under 100 ms on a quiet one.
-const longTaskBound = 400.0
+// ten times the 100 ms target, which they report. A loaded machine slows
+// every task several-fold: with five builds and test runs on 2 cores
+// (load 12), tasks that take 60 to 90 ms on a quieter machine took 500 to
+// 660 ms, and a 400 ms bound failed two runs of five.
+const longTaskBound = 1000.0
 
 // usableJS is the time (ms since navigation) at which the page itself is
 // up (the Vugu page replaced the placeholder and shows its Run button),
