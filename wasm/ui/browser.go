@@ -40,19 +40,6 @@ func (b *browser) locked(f func()) {
 	}()
 }
 
-// later runs f with the UI locked in a task of the browser's own, after
-// those already queued (a goroutine started now would run in the current
-// one: Go returns to the browser only when none is left to run).
-func (b *browser) later(f func()) {
-	var cb js.Func
-	cb = js.FuncOf(func(js.Value, []js.Value) any {
-		cb.Release()
-		b.locked(f)
-		return nil
-	})
-	b.global.Call("setTimeout", cb, 0)
-}
-
 // guard catches JavaScript exceptions (a full localStorage, a browser
 // without clipboard access) so that they never stop the page.
 func guard(what string, f func()) (err error) {

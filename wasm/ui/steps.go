@@ -48,3 +48,22 @@ func decodeAhead(id int, m protocol.Message) (ah *app.Ahead) {
 	}()
 	return app.DecodeAhead(id, m, yield)
 }
+
+// galleryInSteps reads the gallery's cards after the page is on screen,
+// one scenario per task of the browser, outside the UI lock, and shows
+// them with one render.
+func (b *browser) galleryInSteps() {
+	var cb js.Func
+	cb = js.FuncOf(func(js.Value, []js.Value) any {
+		cb.Release()
+		go func() {
+			g := app.ReadGallery(yield)
+			b.env.Lock()
+			defer b.env.UnlockRender()
+			defer b.app.Recover()
+			b.app.SetGallery(g)
+		}()
+		return nil
+	})
+	b.global.Call("setTimeout", cb, 0)
+}
