@@ -2105,13 +2105,9 @@ func (c *ImportTrace) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "spinner small"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
 				vgparent.AppendChild(vgn)
 				vgn.SetInnerHTML(vugu.HTML(""))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Reading "}
-				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.App.Trace.Name)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " in the simulator…"}
-				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML("Reading " + c.App.Trace.Name + " in the simulator…")
 			}
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
