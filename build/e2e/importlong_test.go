@@ -27,8 +27,10 @@ const importedJS = `window.__imported = 0;
 	};
 }`
 
-// importBound is where TestTraceImportLongTasks fails.
-const importBound = 2000.0
+// importBound is where TestTraceImportLongTasks fails: far below the 20
+// to 34 s of reading the log on the main thread, far above the 0.1 to
+// 1.5 s tasks of handing it over on a heavily loaded machine.
+const importBound = 5000.0
 
 // TestTraceImportLongTasks drops the whole Philly log (74,426 jobs, from
 // ../shared/data) on the page and reports the main-thread tasks from the
