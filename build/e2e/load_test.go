@@ -34,6 +34,13 @@ new MutationObserver((_, o) => {
 	if (document.getElementById("run")) { window.__usable = performance.now(); o.disconnect(); }
 }).observe(document, { subtree: true, childList: true });`
 
+// longTaskBound is where the browser tests fail on a main-thread task:
+// ten times the 100 ms target, which they report. A loaded machine slows
+// every task several-fold: with five builds and test runs on 2 cores
+// (load 12), tasks that take 60 to 90 ms on a quieter machine took 500 to
+// 660 ms, and a 400 ms bound failed two runs of five.
+const longTaskBound = 1000.0
+
 // usableJS is the time (ms since navigation) at which the page itself is
 // up (the Vugu page replaced the placeholder and shows its Run button),
 // or 0 before.
@@ -138,7 +145,7 @@ func waitTime(p *page, js string) float64 {
 // the page runs 20,000 jobs. The figures are logged, not asserted against
 // the targets (under 1 s usable and 2 s to results on localhost, 6 s
 // throttled, no task over 100 ms): a loaded machine slows every one of
-// them several-fold. SCHEDLAB_LOAD_PLAIN=1 serves the files uncompressed,
+// them several-fold. Only a task over longTaskBound during the run fails. SCHEDLAB_LOAD_PLAIN=1 serves the files uncompressed,
 // as a plain static server would.
 func TestLoadFigures(t *testing.T) {
 	dir := site(t)
@@ -179,5 +186,8 @@ func TestLoadFigures(t *testing.T) {
 		}
 		t.Logf("long tasks: %s", strings.Join(each, ", "))
 		t.Logf("20,000 jobs: run and drawing took %.1f s; %d long tasks, the longest %.0f ms (target: none over 100 ms)", (end-start)/1000, n, longest)
+		if longest > longTaskBound {
+			t.Errorf("a main-thread task of %.0f ms during the 20,000-job run, over the bound of %.0f ms", longest, longTaskBound)
+		}
 	})
 }

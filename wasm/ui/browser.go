@@ -40,39 +40,6 @@ func (b *browser) locked(f func()) {
 	}()
 }
 
-// lockedInSteps is locked for work that may be long (a run's results:
-// thousands of job records to decode, then the results to draw): copying
-// the message, f and the render each run in a task of the browser's own,
-// so that none holds the main thread as long as all three together did.
-// (A goroutine that sleeps gives the event loop back to the browser.)
-func (b *browser) lockedInSteps(f func()) {
-	go func() {
-		time.Sleep(time.Millisecond)
-		b.env.Lock()
-		func() {
-			defer b.app.Recover()
-			f()
-		}()
-		b.env.UnlockOnly()
-		time.Sleep(time.Millisecond)
-		b.env.Lock()
-		b.env.UnlockRender()
-	}()
-}
-
-// later runs f with the UI locked in a task of the browser's own, after
-// those already queued (a goroutine started now would run in the current
-// one: Go returns to the browser only when none is left to run).
-func (b *browser) later(f func()) {
-	var cb js.Func
-	cb = js.FuncOf(func(js.Value, []js.Value) any {
-		cb.Release()
-		b.locked(f)
-		return nil
-	})
-	b.global.Call("setTimeout", cb, 0)
-}
-
 // guard catches JavaScript exceptions (a full localStorage, a browser
 // without clipboard access) so that they never stop the page.
 func guard(what string, f func()) (err error) {
@@ -106,11 +73,12 @@ func (b *browser) ViewportWidth() int {
 func (b *browser) StartWorker(id int) {
 	w := b.global.Get("schedlab").Call("newWorker")
 	onMessage := js.FuncOf(func(this js.Value, args []js.Value) any {
-		m := protocol.FromJS(args[0].Get("data"))
-		if m.Type == protocol.TypeResult || m.Type == protocol.TypeDrawn {
-			b.lockedInSteps(func() { b.app.OnWorker(id, m) })
+		data := args[0].Get("data")
+		if t := data.Get("type").String(); t == protocol.TypeResult || t == protocol.TypeDrawn {
+			b.inSteps(id, data) // steps.go
 			return nil
 		}
+		m := protocol.FromJS(data)
 		b.locked(func() { b.app.OnWorker(id, m) })
 		return nil
 	})

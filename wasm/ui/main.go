@@ -43,7 +43,7 @@ func main() {
 	a.Start()
 	b.showPreview(a)
 	b.fetchReport(a)
-	b.later(func() { a.LoadGallery() })
+	b.galleryInSteps() // steps.go
 	shown := a.Tab
 	for {
 		if err := render(renderer, buildEnv, root); err != nil {

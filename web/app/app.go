@@ -143,6 +143,9 @@ type App struct {
 	Previous any
 	// record keeps the workers' replies for Preview (see Record).
 	record bool
+
+	// ahead is the message OnWorkerAhead is applying, decoded ahead.
+	ahead *Ahead
 }
 
 // GalleryItem is one built-in scenario.
@@ -192,11 +195,24 @@ func New(p Platform) *App {
 var DeferGallery bool
 
 // LoadGallery reads the gallery's cards from the built-in scenarios, once.
-func (a *App) LoadGallery() {
-	if a.Cards != nil {
-		return
-	}
+func (a *App) LoadGallery() { a.SetGallery(ReadGallery(nil)) }
+
+// GalleryCards is the gallery read from the built-in scenarios.
+type GalleryCards struct {
+	cards []*Card
+	items []GalleryItem
+}
+
+// ReadGallery reads the gallery's cards, calling yield (when not nil)
+// after each scenario: a page reads them outside its UI lock and hands
+// its main thread back between them (all of them in one piece made a
+// long task at the page's start). It touches no App state.
+func ReadGallery(yield func()) GalleryCards {
+	var g GalleryCards
 	for _, n := range scenarios.Names() {
+		if yield != nil {
+			yield()
+		}
 		data, _ := scenarios.Read(n)
 		sc, err := galleryInfo(data)
 		if err != nil {
@@ -206,10 +222,19 @@ func (a *App) LoadGallery() {
 		if heavy(sc) {
 			desc += " The page opens its quick version (fewer jobs); `schedlab run " + n + "` runs the paper's full preset with every seed and check."
 		}
-		a.Cards = append(a.Cards, newCard(n, sc))
-		a.Cards[len(a.Cards)-1].Default = n == scenarios.Default
-		a.Gallery = append(a.Gallery, GalleryItem{Name: n, Title: sc.Title, Description: desc, Tags: sc.Tags, Default: n == scenarios.Default})
+		g.cards = append(g.cards, newCard(n, sc))
+		g.cards[len(g.cards)-1].Default = n == scenarios.Default
+		g.items = append(g.items, GalleryItem{Name: n, Title: sc.Title, Description: desc, Tags: sc.Tags, Default: n == scenarios.Default})
 	}
+	return g
+}
+
+// SetGallery shows the gallery ReadGallery read, unless one is shown.
+func (a *App) SetGallery(g GalleryCards) {
+	if a.Cards != nil {
+		return
+	}
+	a.Cards, a.Gallery = g.cards, g.items
 }
 
 // Undo brings back the scenario the last Open, Import or Revert replaced.

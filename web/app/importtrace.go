@@ -1,11 +1,14 @@
 package app
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/trace"
+	"github.com/schedlab/schedlab/web/protocol"
 )
 
 // TraceImport is the trace file last opened and what importing it gave:
@@ -20,10 +23,11 @@ type TraceImport struct {
 	Err                                           string
 	// Warned counts every warning; Warnings lists the first ones.
 	Warned int
+	// Reading is set while an engine worker reads the file; seq tells
+	// its reply from that of an earlier import.
+	Reading bool
+	seq     int
 }
-
-// maxShownWarnings bounds the warnings the panel lists.
-const maxShownWarnings = 20
 
 // OpenFile loads a file picked or dropped: a JSON document as a
 // scenario, anything else as a trace.
@@ -50,6 +54,10 @@ func (a *App) ImportTrace(name, text string) {
 }
 
 // ReimportTrace imports the trace again with the options of the panel.
+// An engine worker reads it (the whole Philly log froze the tab for
+// seconds on the page's main thread); the panel says so meanwhile, and
+// the reply fills it (traceImported). Without a working engine the page
+// reads it itself.
 func (a *App) ReimportTrace() {
 	t := a.Trace
 	if t == nil {
@@ -61,32 +69,48 @@ func (a *App) ReimportTrace() {
 		t.Err = err.Error()
 		return
 	}
-	res, err := trace.Import(t.Format, strings.NewReader(t.text), opt)
-	if err != nil {
-		t.Err = fmt.Sprintf("%s could not be read as %s: %v", t.Name, t.Format, firstLines(err.Error(), 10))
-		return
-	}
-	t.Summary, t.Notes, t.Warned = res.Summary(), res.Notes, res.Warned
-	for _, w := range res.Warnings[:min(len(res.Warnings), maxShownWarnings)] {
-		t.Warnings = append(t.Warnings, w.String())
-	}
-	if more := res.Warned - len(t.Warnings); more > 0 {
-		t.Warnings = append(t.Warnings, fmt.Sprintf("… and %d more", more))
-	}
-	if len(res.Jobs) == 0 {
-		t.Err = "No job was left to simulate; see the reasons above."
-		return
-	}
 	base := t.Name
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
 		base = base[:i]
 	}
-	doc, err := res.Scenario(trace.ScenarioInfo{Name: slug(base), Source: t.Name})
-	if err != nil {
-		t.Err = err.Error()
+	req := protocol.ImportRequest{Name: t.Name, Format: t.Format, Options: opt, Scenario: slug(base)}
+	if a.pool.loadErr != "" {
+		a.traceImported(t, protocol.ImportTrace(req, []byte(t.text)))
 		return
 	}
-	a.Import(t.Name, string(doc))
+	t.Reading = true
+	t.seq++
+	seq := t.seq
+	a.pool.importTrace(req, []byte(t.text), func(m protocol.Message) {
+		if a.Trace != t || t.seq != seq {
+			return // closed, replaced or imported again since
+		}
+		t.Reading = false
+		var im protocol.Imported
+		var err error
+		if m.Type == protocol.TypeImported {
+			err = json.Unmarshal(m.JSON, &im)
+		} else {
+			var e protocol.Error
+			err = json.Unmarshal(m.JSON, &e)
+			if err == nil {
+				err = errors.New(e.Message)
+			}
+		}
+		if err != nil {
+			im = protocol.Imported{Err: fmt.Sprintf("%s could not be read: %v", t.Name, err)}
+		}
+		a.traceImported(t, im)
+	})
+}
+
+// traceImported fills the panel with what reading the trace gave and
+// opens its scenario.
+func (a *App) traceImported(t *TraceImport, im protocol.Imported) {
+	t.Summary, t.Notes, t.Warnings, t.Warned, t.Err = im.Summary, im.Notes, im.Warnings, im.Warned, im.Err
+	if t.Err == "" {
+		a.Import(t.Name, im.Document)
+	}
 }
 
 // CloseTrace hides the import panel.
@@ -135,11 +159,3 @@ func TraceFormats() []trace.Format {
 
 // TraceClusters are the cluster presets the panel offers.
 func TraceClusters() []trace.Cluster { return trace.Clusters() }
-
-func firstLines(s string, n int) string {
-	lines := strings.SplitN(s, "\n", n+1)
-	if len(lines) > n {
-		lines[n] = "…"
-	}
-	return strings.Join(lines, "; ")
-}

@@ -16,9 +16,11 @@ func TestImportTrace(t *testing.T) {
 	csv := "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n" +
 		"0,1,0,606,vgg19,164,30\n1,8,30,133,vgg11,147,23\n2,0,53,157,inception4,127,26\n3,2,79,513,vgg16,121,20\n"
 	a.OpenFile("small.csv", csv)
-	if a.Trace == nil || a.Trace.Format != "tiresias" {
-		t.Fatalf("trace panel %+v", a.Trace)
+	if a.Trace == nil || a.Trace.Format != "tiresias" || !a.Trace.Reading {
+		t.Fatalf("trace panel %+v, want it reading the file in a worker", a.Trace)
 	}
+	read := func() { f.Pump(a, func() bool { return !a.Trace.Reading }) }
+	read()
 	if a.Trace.Err != "" || !strings.Contains(a.Trace.Summary, "3 jobs kept") {
 		t.Fatalf("summary %q, error %q", a.Trace.Summary, a.Trace.Err)
 	}
@@ -34,8 +36,19 @@ func TestImportTrace(t *testing.T) {
 	}
 	a.Trace.Sample, a.Trace.Seed = "2", "5"
 	a.ReimportTrace()
+	read()
 	if !strings.Contains(a.Trace.Summary, "2 jobs kept") {
 		t.Errorf("re-import with a sample of 2: %q %q", a.Trace.Summary, a.Trace.Err)
+	}
+	// Imported again before the first reply: only the last one counts.
+	a.Trace.Sample = "1"
+	a.ReimportTrace()
+	a.Trace.Sample = "3"
+	a.ReimportTrace()
+	read()
+	f.Pump(a, func() bool { return strings.Contains(a.Trace.Summary, "jobs kept") })
+	if !strings.Contains(a.Trace.Summary, "3 jobs kept") {
+		t.Errorf("imported with a sample of 1, then 3: %q", a.Trace.Summary)
 	}
 	a.Trace.Sample = "x"
 	a.ReimportTrace()
@@ -43,6 +56,7 @@ func TestImportTrace(t *testing.T) {
 		t.Errorf("a bad sample: %q", a.Trace.Err)
 	}
 	a.OpenFile("broken.csv", strings.Replace(csv, "0,1,0,606", "0,one,0,606", 1))
+	read()
 	if !strings.Contains(a.Trace.Err, `line 2: column num_gpu: "one" is not a number`) {
 		t.Errorf("broken trace: %q", a.Trace.Err)
 	}

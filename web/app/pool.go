@@ -34,6 +34,7 @@ type request struct {
 	run    *Run
 	part   *Part
 	draw   *protocol.DrawRequest
+	imp    *protocol.ImportRequest // a trace to read, instead of draw
 	bin    map[string][]byte
 	onDraw func(protocol.Message)
 }
@@ -123,6 +124,10 @@ func (p *pool) dispatch() {
 		if len(p.draws) > 0 {
 			req := p.draws[0]
 			p.draws = p.draws[1:]
+			if req.imp != nil {
+				p.send(w, req, protocol.TypeImport, req.imp)
+				continue
+			}
 			p.send(w, req, protocol.TypeDraw, req.draw)
 			continue
 		}
@@ -163,6 +168,15 @@ func (p *pool) send(w *worker, req *request, typ string, payload any) {
 // reply.
 func (p *pool) draw(d protocol.DrawRequest, bin map[string][]byte, onDone func(protocol.Message)) {
 	p.draws = append(p.draws, &request{draw: &d, bin: bin, onDraw: onDone})
+	p.ensure(1)
+	p.dispatch()
+}
+
+// importTrace queues a trace to read (text in bin protocol.TraceKey)
+// with the drawing requests; onDone receives the "imported" or "error"
+// reply.
+func (p *pool) importTrace(req protocol.ImportRequest, text []byte, onDone func(protocol.Message)) {
+	p.draws = append(p.draws, &request{imp: &req, bin: map[string][]byte{protocol.TraceKey: text}, onDraw: onDone})
 	p.ensure(1)
 	p.dispatch()
 }

@@ -79,11 +79,7 @@ type Results struct {
 
 // policyResult decodes a worker's result for one policy.
 func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
-	var res protocol.Result
-	if err := json.Unmarshal(m.JSON, &res); err != nil {
-		return nil, err
-	}
-	out, raw, err := decodeOutput(res.Output, m.Bin)
+	res, out, raw, err := a.decoded(m)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +90,10 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 				Caption: "Which job held which GPU over time under " + pr.Label + ". Each row is a GPU and each bar a job, named on the bar where it fits; the colour is the job's model (the legend names them)."}
 		}
 	}
-	if len(res.Timelines) == 1 {
+	if len(res.Timelines) == 1 && a.ahead != nil && a.ahead.id == m.ID {
+		pr.Timeline = res.Timelines[0]
+		pr.Timeline.Log, pr.Intervals = a.ahead.log, a.ahead.iv
+	} else if len(res.Timelines) == 1 {
 		pr.Timeline = res.Timelines[0]
 		if b, ok := m.Bin[protocol.LogKey]; ok {
 			if pr.Timeline.Log, err = protocol.DecodeLog(b); err != nil {
@@ -114,6 +113,12 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 // a compact result (protocol.RunRequest.Compact), the job records from
 // their binary and the exact JSON from its bin.
 func decodeOutput(data json.RawMessage, bin map[string][]byte) (out results.PolicyOutput, raw json.RawMessage, err error) {
+	return decodeOutputYielding(data, bin, nil)
+}
+
+// decodeOutputYielding is decodeOutput decoding job records in pieces,
+// with yield (when not nil) between them.
+func decodeOutputYielding(data json.RawMessage, bin map[string][]byte, yield func()) (out results.PolicyOutput, raw json.RawMessage, err error) {
 	var whole results.Output
 	if err := json.Unmarshal(data, &whole); err != nil {
 		return out, nil, err
@@ -123,7 +128,7 @@ func decodeOutput(data json.RawMessage, bin map[string][]byte) (out results.Poli
 	}
 	out = whole.Results[0]
 	if jobs, ok := bin[protocol.JobsKey]; ok {
-		if out.Jobs, err = protocol.DecodeJobs(jobs); err != nil {
+		if out.Jobs, err = protocol.DecodeJobsYielding(jobs, yield); err != nil {
 			return out, nil, err
 		}
 		return out, bin[protocol.OutputKey], nil

@@ -111,7 +111,18 @@ func (r *jobReader) float() float64 {
 }
 
 // DecodeJobs unpacks EncodeJobs' bytes.
-func DecodeJobs(b []byte) ([]results.JobOutput, error) {
+func DecodeJobs(b []byte) ([]results.JobOutput, error) { return DecodeJobsYielding(b, nil) }
+
+// YieldEvery is how many records (jobs, log entries, intervals) the
+// Yielding decoders read between two calls of their yield: a few
+// milliseconds of a page's main thread under WebAssembly.
+const YieldEvery = 2000
+
+// DecodeJobsYielding is DecodeJobs calling yield (when not nil) after
+// every YieldEvery records, so that a page can hand its main thread back
+// to the browser between pieces: 20,000 records in one piece took the
+// page about 0.1 s.
+func DecodeJobsYielding(b []byte, yield func()) ([]results.JobOutput, error) {
 	r := newReader(b)
 	n := r.uvarint()
 	if n > uint64(len(b)) { // every record takes more than a byte
@@ -122,6 +133,9 @@ func DecodeJobs(b []byte) ([]results.JobOutput, error) {
 	// each.
 	times := make([]float64, 0, 6*n)
 	for i := range jobs {
+		if yield != nil && i > 0 && i%YieldEvery == 0 {
+			yield()
+		}
 		j := &jobs[i]
 		j.ID, j.Model, j.Status, j.Entity, j.Reason = r.str(), r.str(), r.str(), r.str(), r.str()
 		j.GPUs, j.Preemptions, j.Migrations = int(r.uvarint()), int(r.uvarint()), int(r.uvarint())
@@ -167,7 +181,11 @@ func EncodeLog(log []LogEntry) []byte {
 }
 
 // DecodeLog unpacks EncodeLog's bytes.
-func DecodeLog(b []byte) ([]LogEntry, error) {
+func DecodeLog(b []byte) ([]LogEntry, error) { return DecodeLogYielding(b, nil) }
+
+// DecodeLogYielding is DecodeLog calling yield (when not nil) after every
+// YieldEvery entries (see DecodeJobsYielding).
+func DecodeLogYielding(b []byte, yield func()) ([]LogEntry, error) {
 	r := newReader(b)
 	n := r.uvarint()
 	if n > uint64(len(b)) {
@@ -175,6 +193,9 @@ func DecodeLog(b []byte) ([]LogEntry, error) {
 	}
 	log := make([]LogEntry, n)
 	for i := range log {
+		if yield != nil && i > 0 && i%YieldEvery == 0 {
+			yield()
+		}
 		log[i].T = r.float()
 		job, k := binary.Varint(r.b)
 		if k <= 0 {

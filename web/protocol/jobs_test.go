@@ -50,3 +50,35 @@ func TestLogRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// The yielding decoders give what the plain ones give and yield once per
+// YieldEvery records (10×YieldEvery intervals), never at the start.
+func TestDecodeYielding(t *testing.T) {
+	const n = 2*YieldEvery + 1
+	jobs := make([]results.JobOutput, n)
+	log := make([]LogEntry, n)
+	iv := make([]Interval, 20*YieldEvery+1)
+	for i := range jobs {
+		jobs[i] = results.JobOutput{ID: "j" + string(rune('a'+i%26)), Status: "pending", ArrivalS: float64(i)}
+		log[i] = LogEntry{T: float64(i), Job: i, Msg: "m"}
+	}
+	for i := range iv {
+		iv[i] = Interval{GPU: int32(i % 8), Job: int32(i), StartS: float64(i), EndS: float64(i + 1)}
+	}
+	yields := 0
+	yield := func() { yields++ }
+	gotJobs, err := DecodeJobsYielding(EncodeJobs(jobs), yield)
+	if err != nil || !reflect.DeepEqual(gotJobs, jobs) || yields != 2 {
+		t.Errorf("jobs: equal %v, err %v, %d yields, want 2", reflect.DeepEqual(gotJobs, jobs), err, yields)
+	}
+	yields = 0
+	gotLog, err := DecodeLogYielding(EncodeLog(log), yield)
+	if err != nil || !reflect.DeepEqual(gotLog, log) || yields != 2 {
+		t.Errorf("log: equal %v, err %v, %d yields, want 2", reflect.DeepEqual(gotLog, log), err, yields)
+	}
+	yields = 0
+	gotIv, err := DecodeIntervalsYielding(EncodeIntervals(iv), yield)
+	if err != nil || !reflect.DeepEqual(gotIv, iv) || yields != 2 {
+		t.Errorf("intervals: equal %v, err %v, %d yields, want 2", reflect.DeepEqual(gotIv, iv), err, yields)
+	}
+}

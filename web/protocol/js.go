@@ -5,7 +5,12 @@ package protocol
 import "syscall/js"
 
 // FromJS copies a {type, id, json, bin} message object into Go.
-func FromJS(v js.Value) Message {
+func FromJS(v js.Value) Message { return FromJSYielding(v, nil) }
+
+// FromJSYielding is FromJS calling yield (when not nil) after each
+// binary part, so that a page copying a big result can hand its main
+// thread back to the browser between parts.
+func FromJSYielding(v js.Value, yield func()) Message {
 	m := Message{Type: v.Get("type").String()}
 	if id := v.Get("id"); id.Type() == js.TypeNumber {
 		m.ID = id.Int()
@@ -22,6 +27,9 @@ func FromJS(v js.Value) Message {
 			data := make([]byte, arr.Get("length").Int())
 			js.CopyBytesToGo(data, arr)
 			m.Bin[k] = data
+			if yield != nil {
+				yield()
+			}
 		}
 	}
 	return m

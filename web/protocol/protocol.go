@@ -277,12 +277,19 @@ func EncodeIntervals(iv []Interval) []byte {
 }
 
 // DecodeIntervals unpacks EncodeIntervals' bytes.
-func DecodeIntervals(b []byte) ([]Interval, error) {
+func DecodeIntervals(b []byte) ([]Interval, error) { return DecodeIntervalsYielding(b, nil) }
+
+// DecodeIntervalsYielding is DecodeIntervals calling yield (when not nil)
+// after every 10×YieldEvery intervals (a simpler record than a job's).
+func DecodeIntervalsYielding(b []byte, yield func()) ([]Interval, error) {
 	if len(b)%intervalSize != 0 {
 		return nil, fmt.Errorf("protocol: %d bytes of intervals is not a multiple of %d", len(b), intervalSize)
 	}
 	iv := make([]Interval, len(b)/intervalSize)
 	for i := range iv {
+		if yield != nil && i > 0 && i%(10*YieldEvery) == 0 {
+			yield()
+		}
 		o := b[i*intervalSize:]
 		iv[i] = Interval{
 			GPU:    int32(binary.LittleEndian.Uint32(o)),

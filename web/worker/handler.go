@@ -81,6 +81,13 @@ func (h *Handler) Handle(m protocol.Message) {
 		if h.decode(m.ID, m.JSON, &req, "verdicts") {
 			go h.guard(m.ID, func() { h.verdicts(m.ID, req) })
 		}
+	case protocol.TypeImport:
+		var req protocol.ImportRequest
+		if h.decode(m.ID, m.JSON, &req, "import") {
+			go h.guard(m.ID, func() {
+				h.send(protocol.NewMessage(protocol.TypeImported, m.ID, protocol.ImportTrace(req, m.Bin[protocol.TraceKey])))
+			})
+		}
 	case protocol.TypeCancel:
 		h.mu.Lock()
 		if c := h.cancels[m.ID]; c != nil {

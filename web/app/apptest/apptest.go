@@ -215,8 +215,10 @@ func (b *Browser) Pump(a *app.App, cond func() bool) {
 			}
 			continue
 		}
+		// Results are decoded ahead, as the browser does (with a yield
+		// that does nothing here).
 		for _, d := range batch {
-			a.OnWorker(d.worker, d.m)
+			a.OnWorkerAhead(d.worker, d.m, app.DecodeAhead(d.worker, d.m, func() {}))
 		}
 	}
 }

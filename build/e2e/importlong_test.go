@@ -1,0 +1,100 @@
+//go:build !js
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// importedJS notes when a worker's "imported" reply reaches the page: the
+// task that handles it (opening the imported scenario) is told apart from
+// those while the worker reads the trace.
+const importedJS = `window.__imported = 0;
+{
+	const W = window.Worker;
+	window.Worker = function (...args) {
+		const w = new W(...args);
+		w.addEventListener("message", (e) => { if (e.data && e.data.type === "imported") window.__imported = performance.now(); });
+		return w;
+	};
+}`
+
+// importBound is where TestTraceImportLongTasks fails: far below the 20
+// to 34 s of reading the log on the main thread, far above the 0.1 to
+// 1.5 s tasks of handing it over on a heavily loaded machine.
+const importBound = 5000.0
+
+// TestTraceImportLongTasks drops the whole Philly log (74,426 jobs, from
+// ../shared/data) on the page and reports the main-thread tasks from the
+// drop until the import's summary and its scenario are shown. The trace
+// is read in an engine worker, so no task while it reads may take
+// seconds, as reading it on the main thread did (20 s on a loaded
+// machine): the test fails at importBound. Handing the 3.4 MB text over
+// (the test's own drop script, the file's text, the copy to the worker)
+// still makes tasks of 0.1 to 0.6 s on a loaded machine. The task that then opens the 74,426-job scenario in the
+// editor is reported, not asserted: it still takes seconds (the editor's
+// document model; see docs/page-loading.md).
+func TestTraceImportLongTasks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports a 3.4 MB trace")
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "pollux", "traces", "philly.csv"))
+	if err != nil {
+		// a clone of the project alone has no ../shared
+		t.Skipf("the Philly log is not available: %v", err)
+	}
+	dir := site(t)
+	srv := serve(t, dir)
+	ctx, cancel := browser(t, 5*time.Minute)
+	defer cancel()
+	p := &page{t: t, ctx: ctx}
+	if _, err := chromedp.Call(ctx, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: longTaskJS + importedJS}); err != nil {
+		t.Fatal(err)
+	}
+	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
+	p.wait(plotsShown, statusJS, 2*time.Minute)
+	time.Sleep(time.Second) // let the start's tasks end
+	start := eval[float64](p, `performance.now()`)
+	// Whether the panel ever says it is reading (the file's text arrives
+	// in a later task than the drop).
+	eval[any](p, `window.__sawReading = false; new MutationObserver((_, o) => {
+		if (document.getElementById("trace-reading")) { window.__sawReading = true; o.disconnect(); }
+	}).observe(document, { subtree: true, childList: true })`)
+	eval[any](p, dropJS("philly.csv", string(data)))
+	end := waitTime(p, `(!!document.getElementById("trace-summary") && !document.getElementById("trace-reading")) ? performance.now() : 0`)
+	time.Sleep(time.Second) // the scenario opened in the editor: its drawing
+	reading := eval[bool](p, `window.__sawReading`)
+	summary := p.text("trace-summary")
+	if !strings.Contains(summary, "jobs kept") {
+		t.Errorf("summary %q", summary)
+	}
+	replied := eval[float64](p, `window.__imported`)
+	longest, opening, each := 0.0, 0.0, []string{}
+	for _, e := range eval[[][2]float64](p, `window.__longTasks`) {
+		if e[0] < start {
+			continue
+		}
+		each = append(each, fmt.Sprintf("%.0f ms at %.1f s", e[1], (e[0]-start)/1000))
+		if replied > 0 && e[0]+e[1] >= replied {
+			opening = max(opening, e[1])
+		} else {
+			longest = max(longest, e[1])
+		}
+	}
+	t.Logf("Philly log: %q shown %.1f s after the drop (read by a worker: %v, its reply at %.1f s); long tasks: %s", summary, (end-start)/1000, reading, (replied-start)/1000, strings.Join(each, ", "))
+	t.Logf("Philly log: the longest task while the worker read it %.0f ms (target: none over 100 ms); opening its scenario in the editor %.0f ms", longest, opening)
+	if longest > importBound {
+		t.Errorf("a main-thread task of %.0f ms while a worker read the Philly log, over the bound of %.0f ms", longest, importBound)
+	}
+	if !reading || replied == 0 {
+		t.Errorf("the trace was not read by a worker (status line %v, reply at %.0f ms)", reading, replied)
+	}
+}
