@@ -5,10 +5,14 @@ import (
 	"unsafe"
 )
 
-// Every job of a run has a jobState for the whole run: a million jobs cost
-// a million of them, so a field that grows it should be a choice.
+// Every job of a run has a jobRec for the whole run: a million jobs cost
+// a million of them, so a field that grows it should be a choice. A
+// jobRun exists only while a job is pending or running.
 func TestJobStateSize(t *testing.T) {
-	if n := unsafe.Sizeof(jobState{}); n > 192 {
-		t.Errorf("jobState is %d bytes, more than 192", n)
+	if n := unsafe.Sizeof(jobRec{}); n > 88 {
+		t.Errorf("jobRec is %d bytes, more than 88", n)
+	}
+	if n := unsafe.Sizeof(jobRun{}); n > 96 {
+		t.Errorf("jobRun is %d bytes, more than 96", n)
 	}
 }
