@@ -24,8 +24,9 @@ const (
 	// holds.
 	MaxJobRuns = 1_000_000
 	// MaxStreamedJobRuns bounds jobs × policies of streamed runs: the
-	// workers run side by side, each holding its run's engine state.
-	MaxStreamedJobRuns = 2_000_000
+	// workers run side by side, each holding its run's engine state, so
+	// one policy may have 1,000,000 jobs and two 750,000.
+	MaxStreamedJobRuns = 1_500_000
 	// MaxGPUs is the most GPUs a cluster may have in the page (its
 	// timeline draws every GPU).
 	MaxGPUs = 65_536
