@@ -75,13 +75,16 @@ func TestStreamedRunInBrowser(t *testing.T) {
 	p.wait(`(document.getElementById("results-notices") || {textContent: ""}).textContent.includes("FIFO streamed")`,
 		`(document.getElementById("results-notices") || {textContent: "no notices in the results"}).textContent + " | " + `+statusJS, 10*time.Second)
 	notice := p.text("results-notices")
-	for _, want := range []string{results.Thousands(n) + " jobs are more than the 200,000", "job table", "are not shown"} {
+	for _, want := range []string{results.Thousands(n) + " jobs are more than the 200,000", "Jobs CSV", "are not shown"} {
 		if !strings.Contains(notice, want) {
 			t.Errorf("notice %q does not say %q", notice, want)
 		}
 	}
 	if done := eval[string](p, `document.querySelector("#metrics tbody tr td:last-child").textContent`); done != results.Thousands(n)+" of "+results.Thousands(n) {
 		t.Errorf("jobs done: %q", done)
+	}
+	if line := eval[string](p, `document.querySelector(".intro .muted").textContent`); !strings.Contains(line, results.Thousands(n)+" jobs each") {
+		t.Errorf("run line: %q", line)
 	}
 	p.wait(`(() => { const i = document.getElementById("plot-jct_cdf"); return !!i && i.complete && i.naturalWidth > 0; })()`, statusJS, time.Minute)
 	heap := eval[float64](p, `performance.memory ? performance.memory.usedJSHeapSize / 1048576 : -1`)
@@ -90,7 +93,7 @@ func TestStreamedRunInBrowser(t *testing.T) {
 	p.shot("streamed", 390, 844)
 
 	p.click("tab-timeline")
-	time.Sleep(time.Second)
+	p.wait(`document.body.textContent.includes("This run streamed")`, statusJS, 10*time.Second)
 	p.shot("streamed-timeline", 1280, 800)
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(e, "\n"))

@@ -18,8 +18,20 @@ func streamedNotices(ps []*PolicyResult) []string {
 		}
 		out = append(out, fmt.Sprintf("%s streamed: its %s jobs are more than the %s above which the page keeps no record per job, "+
 			"so the metrics, the per-model summaries and the JCT CDF (drawn from %s points) were summarised as the run ended. "+
-			"The job table, the Jobs CSV and the timeline's jobs and GPU allocations are not shown for it.",
+			"The Jobs CSV and the timeline's jobs and GPU grid are not shown for it.",
 			p.Label, results.Thousands(p.Out.Metrics.Jobs), results.Thousands(experiment.DefaultStreamAbove), results.Thousands(experiment.CDFPoints)))
 	}
 	return out
+}
+
+// streamedGridNote is the timeline's note for a streamed run.
+const streamedGridNote = "This run streamed: the page kept no record per job, so the grid and the waiting jobs stay empty; the decision log is still shown."
+
+// JobCount is the number of jobs of the policy's run: its records, or
+// for a streamed run, which sends none, its metrics' count.
+func (p *PolicyResult) JobCount() int {
+	if p.Out.Streamed {
+		return p.Out.Metrics.Jobs
+	}
+	return len(p.Out.Jobs)
 }
