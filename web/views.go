@@ -298,7 +298,7 @@ func (c *ResultsView) RunLine() string {
 		when = "computed when the site was built"
 	}
 	return fmt.Sprintf("Seed %d · %d policies · %s jobs each · %s%s", r.Seed, len(r.Policies),
-		results.Thousands(len(r.Policies[0].Out.Jobs)), when, drawing)
+		results.Thousands(r.Policies[0].JobCount()), when, drawing)
 }
 
 // Source says where the results on show come from, for tests: "build"

@@ -49,7 +49,8 @@ func (s *State) Start(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) 
 		return err
 	}
 	s.settle(id)
-	j.wait += s.now - j.waitSince
+	r := s.run(id)
+	j.wait += s.now - r.waitSince
 	overhead := s.cfg.Overheads.FirstStartS
 	if j.starts > 0 {
 		overhead = s.cfg.Overheads.RestartS
@@ -62,7 +63,7 @@ func (s *State) Start(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) 
 	s.pending.remove(int(id))
 	s.running.add(int(id))
 	j.status = Running
-	j.subBatch = o.SubBatch
+	r.subBatch = o.SubBatch
 	s.occupy(id, gpus)
 	s.beginOverhead(id, pickOverhead(overhead, o))
 	s.res.Stats.Actions++
@@ -82,8 +83,9 @@ func (s *State) Preempt(id workload.JobID) error {
 	s.release(id)
 	j.status = Pending
 	j.preempts++
-	j.waitSince = s.now
-	j.overheadEnd = -inf
+	r := s.run(id)
+	r.waitSince = s.now
+	r.overheadEnd = -inf
 	s.running.remove(int(id))
 	s.pending.add(int(id))
 	s.res.Stats.Actions++
@@ -126,11 +128,12 @@ func (s *State) move(action string, id workload.JobID, gpus []cluster.GPUID, o A
 	if j.status != Running {
 		return s.refuse(action, id, "it is %s, not running", j.status)
 	}
-	if action == "migrate" && len(gpus) != len(j.gpus) {
-		return s.refuse(action, id, "it holds %d GPUs but was given %d (use Resize to change the count)", len(j.gpus), len(gpus))
+	r := s.run(id)
+	if action == "migrate" && len(gpus) != len(r.gpus) {
+		return s.refuse(action, id, "it holds %d GPUs but was given %d (use Resize to change the count)", len(r.gpus), len(gpus))
 	}
 	if o.SubBatch == 0 {
-		o.SubBatch = j.subBatch
+		o.SubBatch = r.subBatch
 	}
 	if err := s.checkGPUs(action, id, gpus, o.SubBatch); err != nil {
 		return err
@@ -144,7 +147,7 @@ func (s *State) move(action string, id workload.JobID, gpus []cluster.GPUID, o A
 	} else {
 		j.migrations++
 	}
-	j.subBatch = o.SubBatch
+	r.subBatch = o.SubBatch
 	s.occupy(id, gpus)
 	s.beginOverhead(id, pickOverhead(overhead, o))
 	s.res.Stats.Actions++
@@ -176,7 +179,10 @@ func (s *State) checkGPUs(action string, id workload.JobID, gpus []cluster.GPUID
 		return s.refuse(action, id, "sub-batch %d is outside 1..%d", subBatch, job.BatchSize)
 	}
 	mem := perf.JobMemoryGB(s.cfg.Perf, job, subBatch)
-	held := &s.js[id]
+	var held jobRun // what the job holds now; nothing before it arrives
+	if r := s.run(id); r != nil {
+		held = *r
+	}
 	for i, g := range gpus {
 		if g < 0 || int(g) >= len(s.c.GPUs) {
 			return s.refuse(action, id, "GPU %d does not exist (the cluster has %d)", g, len(s.c.GPUs))
@@ -229,7 +235,7 @@ func count(gpus []cluster.GPUID, g cluster.GPUID) int {
 
 // occupy places job id on gpus and marks affected rates for recomputation.
 func (s *State) occupy(id workload.JobID, gpus []cluster.GPUID) {
-	j := &s.js[id]
+	j := s.run(id)
 	j.gpus = append(j.gpus[:0], gpus...)
 	s.split.placed(s.c, int(id), gpus)
 	j.mem = perf.JobMemoryGB(s.cfg.Perf, &s.jobs[id], j.subBatch)
@@ -251,7 +257,7 @@ func (s *State) occupy(id workload.JobID, gpus []cluster.GPUID) {
 
 // release takes job id off its GPUs, recording its intervals.
 func (s *State) release(id workload.JobID) {
-	j := &s.js[id]
+	j := s.run(id)
 	s.markAffected(id)
 	compute := s.jobs[id].Compute
 	for _, g := range j.gpus {
@@ -294,7 +300,7 @@ func (s *State) bucketMove(srv, from, to int) {
 
 // beginOverhead starts an overhead of d seconds for job id.
 func (s *State) beginOverhead(id workload.JobID, d float64) {
-	j := &s.js[id]
+	j := s.run(id)
 	if d <= 0 {
 		j.overheadEnd = -inf
 		return

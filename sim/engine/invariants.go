@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -36,10 +37,10 @@ func (s *State) CheckInvariants() error {
 		for _, r := range rs {
 			j := &s.js[r.job]
 			listed[r.job]++
-			if j.status != Running {
+			if j.status != Running || j.slot == 0 {
 				return fmt.Errorf("GPU %d holds job %s, which is %s", g, s.jobs[r.job].Name, j.status)
 			}
-			mem += j.mem
+			mem += s.run(r.job).mem
 			comp += s.jobs[r.job].Compute
 		}
 		if c := s.c.GPUs[g].MemoryGB; c > 0 && mem > c+1e-6 {
@@ -75,23 +76,30 @@ func (s *State) CheckInvariants() error {
 		if err := s.checkArrival(i); err != nil {
 			return err
 		}
+		var gpus []cluster.GPUID
+		if r := s.run(workload.JobID(i)); r != nil {
+			gpus = r.gpus
+		}
+		if active := j.status == Pending || j.status == Running; active != (j.slot > 0) {
+			return fmt.Errorf("job %s is %s but has running state: %v", job.Name, j.status, j.slot > 0)
+		}
 		switch j.status {
 		case Running:
 			running++
-			if !s.opts.Elastic && len(j.gpus) != job.GPUs {
-				return fmt.Errorf("job %s holds %d of its %d GPUs", job.Name, len(j.gpus), job.GPUs)
+			if !s.opts.Elastic && len(gpus) != job.GPUs {
+				return fmt.Errorf("job %s holds %d of its %d GPUs", job.Name, len(gpus), job.GPUs)
 			}
-			for _, g := range j.gpus {
+			for _, g := range gpus {
 				if !holds(s.residents[g], workload.JobID(i)) {
 					return fmt.Errorf("job %s thinks it holds GPU %d, which does not list it", job.Name, g)
 				}
 			}
-			if listed[i] != len(j.gpus) {
-				return fmt.Errorf("job %s holds %d GPUs but the GPU books list it on %d", job.Name, len(j.gpus), listed[i])
+			if listed[i] != len(gpus) {
+				return fmt.Errorf("job %s holds %d GPUs but the GPU books list it on %d", job.Name, len(gpus), listed[i])
 			}
 		case Pending, Finished, NotArrived, Unschedulable:
-			if len(j.gpus) != 0 {
-				return fmt.Errorf("job %s is %s but holds %d GPUs", job.Name, j.status, len(j.gpus))
+			if len(gpus) != 0 {
+				return fmt.Errorf("job %s is %s but holds %d GPUs", job.Name, j.status, len(gpus))
 			}
 		}
 		if j.status == Pending && !s.pending.has(i) || j.status != Pending && s.pending.has(i) {
@@ -132,8 +140,8 @@ func (s *State) checkClock() error {
 		return fmt.Errorf("time goes back: job %s arrives at t=%v, before the current time t=%v", s.jobs[s.next].Name, s.jobs[s.next].ArrivalS, s.now)
 	}
 	for i := range s.js {
-		if s.js[i].last > s.now {
-			return fmt.Errorf("time goes back: job %s was advanced to t=%v, after the current time t=%v", s.jobs[i].Name, s.js[i].last, s.now)
+		if r := s.run(workload.JobID(i)); r != nil && r.last > s.now {
+			return fmt.Errorf("time goes back: job %s was advanced to t=%v, after the current time t=%v", s.jobs[i].Name, r.last, s.now)
 		}
 	}
 	return nil
@@ -158,17 +166,29 @@ func (s *State) checkWork() error {
 		if j.status != Finished {
 			continue
 		}
-		tol := 1e-6*job.Iterations + 1e-9
+		tol := s.workTolerance(workload.JobID(i))
+		f := s.faults[workload.JobID(i)]
 		switch {
-		case j.residual > tol:
-			return fmt.Errorf("job %s completed with %.9g of its %.9g iterations left", job.Name, j.residual, job.Iterations)
-		case j.overshoot > tol:
-			return fmt.Errorf("job %s ran %.9g iterations past its end", job.Name, j.overshoot)
+		case f.residual > tol:
+			return fmt.Errorf("job %s completed with %.9g of its %.9g iterations left", job.Name, f.residual, job.Iterations)
+		case f.overshoot > tol:
+			return fmt.Errorf("job %s ran %.9g iterations past its end", job.Name, f.overshoot)
 		case math.Abs(j.done-job.Iterations) > tol:
 			return fmt.Errorf("job %s finished after %.9g of its %.9g iterations", job.Name, j.done, job.Iterations)
 		}
 	}
 	return nil
+}
+
+// workTolerance is the work a job may miss or overrun by rounding.
+func (s *State) workTolerance(id workload.JobID) float64 { return 1e-6*s.jobs[id].Iterations + 1e-9 }
+
+// noteFault keeps a job's work fault for checkWork.
+func (s *State) noteFault(id workload.JobID, f workFault) {
+	if s.faults == nil {
+		s.faults = map[workload.JobID]workFault{}
+	}
+	s.faults[id] = f
 }
 
 // stallEvents is how many events in a row may pass, while jobs wait or
@@ -222,7 +242,7 @@ func (s *State) resetStall() {
 func (s *State) anyAdvancing() bool {
 	found := false
 	s.running.each(func(i int) bool {
-		found = s.js[i].rate > 0
+		found = s.run(workload.JobID(i)).rate > 0
 		return !found
 	})
 	return found

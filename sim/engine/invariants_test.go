@@ -87,7 +87,7 @@ func list(s *State, g cluster.GPUID, id workload.JobID) {
 		s.busyGPUs++
 	}
 	s.residents[g] = append(s.residents[g], resident{job: id, since: s.now})
-	s.memUsed[g] += s.js[id].mem
+	s.memUsed[g] += s.run(id).mem
 	s.slots++
 }
 
@@ -100,7 +100,7 @@ func unlist(s *State, g cluster.GPUID, id workload.JobID) {
 			break
 		}
 	}
-	s.memUsed[g] -= s.js[id].mem
+	s.memUsed[g] -= s.run(id).mem
 	s.slots--
 	if len(s.residents[g]) == 0 {
 		s.setServerFree(s.c.GPUs[g].Server, +1, g)
@@ -119,7 +119,7 @@ func TestCheckInvariantsCatchesCorruptStates(t *testing.T) {
 		want    string
 	}{
 		{"GPU over its memory", 2, func(s *State) {
-			s.js[solo].mem = 20
+			s.run(solo).mem = 20
 			s.memUsed[4] = 20
 		}, "GPU 4 holds 20 GB, over its 16 GB"},
 		{"memory books disagree", 2, func(s *State) {
@@ -132,14 +132,14 @@ func TestCheckInvariantsCatchesCorruptStates(t *testing.T) {
 		}, "job gang holds 4 GPUs but the GPU books list it on 8"},
 		{"gang job on fewer GPUs than it needs", 2, func(s *State) {
 			unlist(s, 3, gang)
-			s.js[gang].gpus = s.js[gang].gpus[:3]
+			s.run(gang).gpus = s.run(gang).gpus[:3]
 		}, "job gang holds 3 of its 4 GPUs"},
 		{"job books name a GPU that does not list it", 2, func(s *State) {
-			s.js[solo].gpus[0] = 5
+			s.run(solo).gpus[0] = 5
 		}, "job solo thinks it holds GPU 5, which does not list it"},
 		{"more jobs per GPU than the sharing limit", 1, func(s *State) {
 			list(s, 0, solo)
-			s.js[solo].gpus = append(s.js[solo].gpus, 0)
+			s.run(solo).gpus = append(s.run(solo).gpus, 0)
 		}, "GPU 0 holds 2 jobs, over the sharing limit 1"},
 		{"free-GPU counters drift", 2, func(s *State) {
 			s.freeTotal++
@@ -161,7 +161,7 @@ func TestCheckInvariantsCatchesCorruptStates(t *testing.T) {
 			s.now = 600
 		}, "time goes back: job late arrives at t=500, before the current time t=600"},
 		{"a job advanced into the future", 2, func(s *State) {
-			s.js[gang].last = 11
+			s.run(gang).last = 11
 		}, "time goes back: job gang was advanced to t=11, after the current time t=10"},
 		{"more work done than the job has", 2, func(s *State) {
 			s.js[gang].done = 2 * s.jobs[gang].Iterations

@@ -140,7 +140,7 @@ func newState(cfg Config) (*State, error) {
 	}
 	c := cfg.Cluster
 	s := &State{
-		cfg: cfg, c: c, jobs: cfg.Jobs, js: make([]jobState, len(cfg.Jobs)), limit: limit, opts: opts,
+		cfg: cfg, c: c, jobs: cfg.Jobs, js: make([]jobRec, len(cfg.Jobs)), limit: limit, opts: opts,
 		believed: cfg.Believed, pending: newIDSet(len(cfg.Jobs)), running: newIDSet(len(cfg.Jobs)),
 		residents: make([][]resident, c.NumGPUs()), memUsed: make([]float64, c.NumGPUs()),
 		compute: make([]float64, c.NumGPUs()), serverFree: make([]int32, len(c.Servers)),
@@ -173,9 +173,7 @@ func newState(cfg Config) (*State, error) {
 	}
 	for i := range s.js {
 		j := &s.js[i]
-		j.remaining = cfg.Jobs[i].Iterations
 		j.firstStart, j.lastStart, j.finish, j.solo = -1, -1, -1, -1
-		j.overheadEnd = -inf
 	}
 	if !cfg.NoIntervals {
 		// about two steps per job up to the cap: large runs skip the
@@ -305,8 +303,7 @@ func sortEvents(batch []event) {
 func (s *State) stale(e event) bool {
 	switch e.kind {
 	case Completion, OverheadEnd, RateChange:
-		j := &s.js[e.job]
-		return j.status != Running || j.ver != e.ver
+		return s.js[e.job].status != Running || s.run(e.job).ver != e.ver
 	}
 	return false
 }
@@ -321,7 +318,7 @@ func (s *State) apply(e event) bool {
 		s.complete(e.job)
 	case OverheadEnd:
 		s.settle(e.job)
-		s.js[e.job].overheadEnd = -inf
+		s.run(e.job).overheadEnd = -inf
 		s.markDirty(e.job)
 	case RateChange:
 		s.settle(e.job)
@@ -354,19 +351,24 @@ func (s *State) arrive(id workload.JobID) bool {
 		return false
 	}
 	j.status = Pending
-	j.waitSince = s.now
-	j.last = s.now
+	r := s.activate(id)
+	r.waitSince = s.now
+	r.last = s.now
 	s.pending.add(int(id))
 	return true
 }
 
 func (s *State) complete(id workload.JobID) {
 	s.settle(id)
-	j := &s.js[id]
-	j.residual = j.remaining // should be rounding dust; checkWork verifies
-	j.remaining = 0
+	j, r := &s.js[id], s.run(id)
+	if r.remaining > s.workTolerance(id) { // should be rounding dust; checkWork reports it
+		f := s.faults[id]
+		f.residual = r.remaining
+		s.noteFault(id, f)
+	}
+	r.remaining = 0
 	s.release(id)
-	j.gpus = nil // a finished job never holds GPUs again: free the slice
+	s.deactivate(id) // a finished job never holds GPUs again: free its state
 	j.status = Finished
 	j.finish = s.now
 	s.running.remove(int(id))
@@ -378,22 +380,29 @@ func (s *State) complete(id workload.JobID) {
 
 // settle advances a running job's progress to now at its current rate.
 func (s *State) settle(id workload.JobID) {
-	j := &s.js[id]
-	dt := s.now - j.last
+	j, r := &s.js[id], s.run(id)
+	if r == nil {
+		return
+	}
+	dt := s.now - r.last
 	if j.status == Running && dt > 0 {
-		work := j.rate * dt
+		work := r.rate * dt
 		s.stall.progressed = s.stall.progressed || work > 0
-		if work > j.remaining {
-			j.overshoot = max(j.overshoot, work-j.remaining)
-			work = j.remaining
+		if work > r.remaining {
+			if over := work - r.remaining; over > s.workTolerance(id) {
+				f := s.faults[id]
+				f.overshoot = max(f.overshoot, over)
+				s.noteFault(id, f)
+			}
+			work = r.remaining
 		}
-		j.remaining -= work
+		r.remaining -= work
 		j.done += work
 		s.split.progressed(int(id), work)
-		j.gpuSeconds += float64(len(j.gpus)) * dt
+		j.gpuSeconds += float64(len(r.gpus)) * dt
 		j.runTime += dt
 	}
-	j.last = s.now
+	r.last = s.now
 }
 
 func (s *State) markDirty(id workload.JobID) {
@@ -411,14 +420,14 @@ func (s *State) markAffected(id workload.JobID) {
 	s.markDirty(id)
 	switch s.cfg.Perf.Coupling() {
 	case perf.SharedGPU:
-		for _, g := range s.js[id].gpus {
+		for _, g := range s.run(id).gpus {
 			for _, r := range s.residents[g] {
 				s.settleDirty(r.job)
 			}
 		}
 	case perf.SharedServer:
 		var seen []cluster.ServerID
-		for _, g := range s.js[id].gpus {
+		for _, g := range s.run(id).gpus {
 			srv := s.c.GPUs[g].Server
 			if containsServer(seen, srv) {
 				continue
@@ -456,11 +465,11 @@ func containsServer(list []cluster.ServerID, x cluster.ServerID) bool {
 func (s *State) recompute() error {
 	timed, _ := s.cfg.Perf.(perf.Timed)
 	for _, id := range s.dirtyList {
-		j := &s.js[id]
-		j.dirty = false
-		if j.status != Running {
+		s.js[id].dirty = false
+		if s.js[id].status != Running {
 			continue
 		}
+		j := s.run(id)
 		s.res.Stats.RateRecompute++
 		r := s.cfg.Perf.Rate(s, id)
 		s.split.update(s, int(id))
@@ -531,7 +540,7 @@ func (s *State) finalize() {
 	s.res.Stats.FinishedJobs = s.finished
 	s.EachRunning(func(id workload.JobID) bool {
 		s.settle(id)
-		for _, g := range s.js[id].gpus {
+		for _, g := range s.run(id).gpus {
 			for _, r := range s.residents[g] {
 				if r.job == id {
 					s.recordInterval(g, id, r.since)
@@ -557,7 +566,7 @@ func (s *State) finalize() {
 			r.QueueS = j.firstStart - job.ArrivalS
 		}
 		if j.status == Pending {
-			r.WaitS += s.now - j.waitSince
+			r.WaitS += s.now - s.act[j.slot-1].waitSince
 		}
 		if s.cfg.OnRecord != nil {
 			s.cfg.OnRecord(&r)

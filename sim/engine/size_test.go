@@ -1,14 +1,63 @@
 package engine
 
 import (
+	"context"
+	"fmt"
 	"testing"
 	"unsafe"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// Every job of a run has a jobState for the whole run: a million jobs cost
-// a million of them, so a field that grows it should be a choice.
+// Every job of a run has a jobRec for the whole run: a million jobs cost
+// a million of them, so a field that grows it should be a choice. A
+// jobRun exists only while a job is pending or running.
 func TestJobStateSize(t *testing.T) {
-	if n := unsafe.Sizeof(jobState{}); n > 192 {
-		t.Errorf("jobState is %d bytes, more than 192", n)
+	if n := unsafe.Sizeof(jobRec{}); n > 88 {
+		t.Errorf("jobRec is %d bytes, more than 88", n)
+	}
+	if n := unsafe.Sizeof(jobRun{}); n > 96 {
+		t.Errorf("jobRun is %d bytes, more than 96", n)
+	}
+}
+
+// The running state of a job is freed when it finishes and its slot
+// reused: 1,000 one-GPU jobs arriving one after another on one GPU, each
+// done before the next arrives, need one slot, and every finished job's
+// record keeps its numbers.
+func TestRunningStateReused(t *testing.T) {
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1, GPUs: 1, GPUType: "V100"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := perf.NewConstant(perf.ConstantParams{})
+	var in []workload.Job
+	for i := range 1000 {
+		in = append(in, workload.Job{Name: fmt.Sprint("j", i), ArrivalS: float64(10 * i), GPUs: 1, DurationS: 5, Model: "m"})
+	}
+	jobs, err := workload.Finalize(in)
+	if err == nil {
+		err = m.Prepare(c, jobs)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newState(Config{Cluster: c, Jobs: jobs, Perf: m, Policy: firstFit{1}, Paranoid: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.loop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.act) != 1 || len(s.freeAct) != 1 {
+		t.Errorf("%d slots, %d free: finished jobs' slots were not reused", len(s.act), len(s.freeAct))
+	}
+	s.finalize()
+	for _, r := range s.res.Jobs {
+		if r.Status != Finished || r.FinishS-r.ArrivalS != 5 || r.RunS != 5 || r.Iterations != jobs[r.Job].Iterations {
+			t.Fatalf("record %+v", r)
+		}
 	}
 }

@@ -54,7 +54,7 @@ func (l *splitLog) update(s *State, j int) {
 }
 
 // records returns each job's servers and mean split.
-func (l *splitLog) records(js []jobState) []JobSplit {
+func (l *splitLog) records(js []jobRec) []JobSplit {
 	if l == nil {
 		return nil
 	}

@@ -11,10 +11,33 @@ import (
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// jobState is the runtime state of one job. Every job has one for the
-// whole run, so its fields are ordered and sized to keep it small (192
-// bytes); the rare unschedulable reason lives in State.reasons.
-type jobState struct {
+// jobRec is what the engine keeps of every job for the whole run: its
+// times, counters and status, enough for its record and for JobInfo. It
+// is kept small (88 bytes), since a run of a million jobs has a million
+// of them; what a job needs only while it is active lives in a jobRun.
+type jobRec struct {
+	firstStart float64
+	lastStart  float64
+	finish     float64
+	solo       float64
+	wait       float64
+	runTime    float64
+	gpuSeconds float64
+	done       float64 // integral of the rate over time
+	starts     int32
+	preempts   int32
+	migrations int32
+	resizes    int32
+	slot       int32 // 1 + index of its jobRun in State.act; 0 when it has none
+	status     Status
+	dirty      bool
+}
+
+// jobRun is the running state of an active job, from its arrival to its
+// end (pending or running). Slots are reused once a job finishes, so the
+// engine holds as many as there are jobs in the system at once, not one
+// per job of the run.
+type jobRun struct {
 	gpus        []cluster.GPUID
 	mem         float64 // memory held on each GPU
 	remaining   float64 // iterations left at time last
@@ -22,26 +45,15 @@ type jobState struct {
 	modelRate   float64 // the perf model's rate, ignoring overhead
 	last        float64 // time remaining, service, done were settled
 	overheadEnd float64 // end of the current overhead, or -inf
-	gpuSeconds  float64
-	runTime     float64
-	done        float64 // integral of the rate over time
-	residual    float64 // work left when the completion fired
-	overshoot   float64 // work beyond the job's total (a missed completion)
 	waitSince   float64 // start of the current stretch with no GPUs
-	wait        float64
-	firstStart  float64
-	lastStart   float64
-	finish      float64
-	solo        float64
 	subBatch    int
 	ver         uint32
-	starts      int32
-	preempts    int32
-	migrations  int32
-	resizes     int32
-	status      Status
-	dirty       bool
 }
+
+// workFault is a finished job's work that checkWork reports: the work left
+// when its completion fired, or the most it ran past its end. Only values
+// over the tolerance are kept, so that a healthy run keeps none.
+type workFault struct{ residual, overshoot float64 }
 
 // resident is a job holding a GPU since a time.
 type resident struct {
@@ -56,7 +68,9 @@ type State struct {
 	cfg      Config
 	c        *cluster.Cluster
 	jobs     []workload.Job
-	js       []jobState
+	js       []jobRec // every job, by ID
+	act      []jobRun // active jobs' running state, by slot (see jobRec.slot)
+	freeAct  []int32  // free slots of act
 	limit    int
 	opts     Options
 	believed perf.Model
@@ -98,6 +112,7 @@ type State struct {
 	split         *splitLog                 // per-job iteration splits, for perf.Splitter models
 	alone         perf.Alone                // scratch of soloTime
 	reasons       map[workload.JobID]string // why each unschedulable job can never run
+	faults        map[workload.JobID]workFault
 }
 
 // Now is the current simulated time in seconds.
@@ -117,8 +132,11 @@ func (s *State) Status(id workload.JobID) Status { return s.js[id].status }
 
 // Placement implements perf.State.
 func (s *State) Placement(id workload.JobID) perf.Placement {
-	j := &s.js[id]
-	return perf.Placement{GPUs: j.gpus, SubBatch: j.subBatch}
+	r := s.run(id)
+	if r == nil {
+		return perf.Placement{}
+	}
+	return perf.Placement{GPUs: r.gpus, SubBatch: r.subBatch}
 }
 
 // JobsOn lists the jobs holding GPU g, in the order they took it. The
@@ -135,24 +153,72 @@ func (s *State) JobsOn(g cluster.GPUID) []workload.JobID {
 func (s *State) NumJobsOn(g cluster.GPUID) int { return len(s.residents[g]) }
 
 // GPUsOf returns the GPUs a job holds (read-only).
-func (s *State) GPUsOf(id workload.JobID) []cluster.GPUID { return s.js[id].gpus }
+func (s *State) GPUsOf(id workload.JobID) []cluster.GPUID {
+	if r := s.run(id); r != nil {
+		return r.gpus
+	}
+	return nil
+}
 
 // Info returns a job's runtime state at the current time.
 func (s *State) Info(id workload.JobID) JobInfo {
 	j := &s.js[id]
-	dt := s.now - j.last
 	info := JobInfo{
-		Status: j.status, GPUs: j.gpus, SubBatch: j.subBatch,
-		Remaining: j.remaining, Rate: j.rate, AttainedGPU: j.gpuSeconds, RunTime: j.runTime,
+		Status: j.status, AttainedGPU: j.gpuSeconds, RunTime: j.runTime,
 		FirstStart: j.firstStart, LastStart: j.lastStart, Starts: int(j.starts), Preemptions: int(j.preempts),
-		Migrations: int(j.migrations), Resizes: int(j.resizes), InOverhead: j.overheadEnd > s.now,
+		Migrations: int(j.migrations), Resizes: int(j.resizes),
 	}
-	if j.status == Running && dt > 0 {
-		info.Remaining = max(0, j.remaining-j.rate*dt)
-		info.AttainedGPU += float64(len(j.gpus)) * dt
+	r := s.run(id)
+	if r == nil {
+		if j.status != Finished {
+			info.Remaining = s.jobs[id].Iterations // not arrived, or never to run
+		}
+		return info
+	}
+	info.GPUs, info.SubBatch, info.Remaining, info.Rate, info.InOverhead = r.gpus, r.subBatch, r.remaining, r.rate, r.overheadEnd > s.now
+	if dt := s.now - r.last; j.status == Running && dt > 0 {
+		info.Remaining = max(0, r.remaining-r.rate*dt)
+		info.AttainedGPU += float64(len(r.gpus)) * dt
 		info.RunTime += dt
 	}
 	return info
+}
+
+// run returns the running state of an active job, nil for a job that has
+// not arrived, has finished or can never run.
+func (s *State) run(id workload.JobID) *jobRun {
+	if k := s.js[id].slot; k > 0 {
+		return &s.act[k-1]
+	}
+	return nil
+}
+
+// activate gives an arriving job its running state, in a free slot if
+// there is one. Pointers into act are not kept across calls, so growing
+// it is safe.
+func (s *State) activate(id workload.JobID) *jobRun {
+	var k int32
+	if n := len(s.freeAct); n > 0 {
+		k, s.freeAct = s.freeAct[n-1], s.freeAct[:n-1]
+	} else {
+		s.act = append(s.act, jobRun{})
+		k = int32(len(s.act) - 1)
+	}
+	s.js[id].slot = k + 1
+	r := &s.act[k]
+	*r = jobRun{remaining: s.jobs[id].Iterations, overheadEnd: -inf}
+	return r
+}
+
+// deactivate frees a finished job's running state.
+func (s *State) deactivate(id workload.JobID) {
+	j := &s.js[id]
+	if j.slot == 0 {
+		return
+	}
+	s.act[j.slot-1] = jobRun{}
+	s.freeAct = append(s.freeAct, j.slot-1)
+	j.slot = 0
 }
 
 // Remaining returns a job's iterations left at the current time.

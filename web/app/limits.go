@@ -4,21 +4,29 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
 )
 
 // What the page asks of a browser. Each policy of a comparison runs in
-// its own engine worker, a WebAssembly program of at most 4 GB, and the
-// page then holds every policy's job records: a 200,000-job FIFO run
-// peaks near 400 MB natively, so half a million jobs per policy stays
-// well inside a worker and a million job records inside the page.
+// its own engine worker, a WebAssembly program of at most 4 GB. A run of
+// more than experiment.DefaultStreamAbove jobs streams: the worker keeps
+// no job records and sends none (a 1,000,000-job FIFO run peaks under
+// 400 MB natively); smaller runs send every record, and the page holds
+// them all.
 const (
 	// MaxJobs is the most jobs one policy's run may have in the page.
-	MaxJobs = 500_000
-	// MaxJobRuns bounds jobs × policies, the job records the page holds.
+	MaxJobs = 1_000_000
+	// MaxJobRuns bounds jobs × policies of runs that keep their records
+	// (at most experiment.DefaultStreamAbove jobs), the records the page
+	// holds.
 	MaxJobRuns = 1_000_000
+	// MaxStreamedJobRuns bounds jobs × policies of streamed runs: the
+	// workers run side by side, each holding its run's engine state, so
+	// one policy may have 1,000,000 jobs and two 750,000.
+	MaxStreamedJobRuns = 1_500_000
 	// MaxGPUs is the most GPUs a cluster may have in the page (its
 	// timeline draws every GPU).
 	MaxGPUs = 65_536
@@ -82,10 +90,10 @@ func budgetProblems(s Size) []schema.Problem {
 		ps = append(ps, schema.Problem{Path: s.JobsPath, Msg: fmt.Sprintf(
 			"the page simulates at most %s jobs per policy in a browser and %s %s; lower it to %s or fewer, %s",
 			results.Thousands(MaxJobs), s.JobsWhat, results.Thousands(s.Jobs), results.Thousands(MaxJobs), cli)})
-	case s.JobRuns() > MaxJobRuns:
+	case s.JobRuns() > s.maxJobRuns():
 		ps = append(ps, schema.Problem{Path: "policies", Msg: fmt.Sprintf(
 			"%s policies × %s jobs is %s job runs, more than the %s the page holds in a browser; compare fewer policies or lower the jobs to %s, %s",
-			results.Thousands(s.Policies), results.Thousands(s.Jobs), results.Thousands(s.JobRuns()), results.Thousands(MaxJobRuns), results.Thousands(MaxJobRuns/max(1, s.Policies)), cli)})
+			results.Thousands(s.Policies), results.Thousands(s.Jobs), results.Thousands(s.JobRuns()), results.Thousands(s.maxJobRuns()), results.Thousands(s.maxJobRuns()/max(1, s.Policies)), cli)})
 	}
 	if s.GPUs > MaxGPUs {
 		ps = append(ps, schema.Problem{Path: "cluster.servers", Msg: fmt.Sprintf(
@@ -93,6 +101,15 @@ func budgetProblems(s Size) []schema.Problem {
 			results.Thousands(s.GPUs), results.Thousands(MaxGPUs), cli)})
 	}
 	return ps
+}
+
+// maxJobRuns is the bound on jobs × policies for runs of this size:
+// streamed runs keep no records, so more of them fit.
+func (s Size) maxJobRuns() int {
+	if s.Jobs > experiment.DefaultStreamAbove {
+		return MaxStreamedJobRuns
+	}
+	return MaxJobRuns
 }
 
 // autoRuns reports whether a scenario is small enough to run without

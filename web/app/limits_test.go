@@ -75,23 +75,19 @@ func TestBigLinkWaits(t *testing.T) {
 // A scenario within the command line's limits but beyond what a browser
 // can simulate is refused before any run, with a sentence at the field to change that says how far.
 func TestOverBudgetRefused(t *testing.T) {
-	gavel := `{"name": "huge", "cluster": {"servers": [{"count": 4, "gpus": 4, "gpu_type": "V100"}]},
+	streamed := `{"name": "huge", "cluster": {"servers": [{"count": 4, "gpus": 4, "gpu_type": "V100"}]},
 	  "workload": {"generator": {"kind": "gavel", "jobs": 800000, "jobs_per_hour": 5}},
-	  "policies": [{"name": "fifo"}]}`
-	bsbf := `{"name": "huge", "cluster": {"servers": [{"count": 4, "gpus": 4, "gpu_type": "V100"}]},
-	  "workload": {"generator": {"kind": "sjf-bsbf-sim", "base_jobs": 100000, "scale": 6}},
-	  "policies": [{"name": "fifo"}]}`
+	  "policies": [{"name": "fifo"}, {"name": "sjf"}]}`
 	gpus := `{"name": "huge", "cluster": {"servers": [{"count": 625, "gpus": 64, "gpu_type": "V100"}, {"count": 625, "gpus": 64, "gpu_type": "V100"}]},
 	  "workload": {"generator": {"kind": "gavel", "jobs": 10, "jobs_per_hour": 5}},
 	  "policies": [{"name": "fifo"}]}`
 	runs := `{"name": "huge", "cluster": {"servers": [{"count": 4, "gpus": 4, "gpu_type": "V100"}]},
-	  "workload": {"generator": {"kind": "gavel", "jobs": 400000, "jobs_per_hour": 5}},
-	  "policies": [{"name": "fifo"}, {"name": "sjf"}, {"name": "fifo", "label": "FIFO again"}]}`
+	  "workload": {"generator": {"kind": "gavel", "jobs": 200000, "jobs_per_hour": 5}},
+	  "policies": [{"name": "fifo"}, {"name": "sjf"}, {"name": "fifo", "label": "FIFO 2"}, {"name": "fifo", "label": "FIFO 3"}, {"name": "fifo", "label": "FIFO 4"}, {"name": "fifo", "label": "FIFO 5"}]}`
 	for _, c := range []struct{ name, doc, path, want string }{
-		{"gavel", gavel, "workload.generator.jobs", "at most 500,000 jobs per policy in a browser and this scenario has 800,000; lower it to 500,000 or fewer"},
-		{"sjf-bsbf-sim", bsbf, "workload.generator.base_jobs", "base jobs × scale makes 600,000"},
+		{"streamed", streamed, "policies", "2 policies × 800,000 jobs is 1,600,000 job runs, more than the 1,500,000 the page holds"},
 		{"gpus", gpus, "cluster.servers", "the cluster has 80,000 GPUs and the page simulates at most 65,536"},
-		{"policies", runs, "policies", "3 policies × 400,000 jobs is 1,200,000 job runs"},
+		{"policies", runs, "policies", "6 policies × 200,000 jobs is 1,200,000 job runs, more than the 1,000,000"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := apptest.New(t)

@@ -186,6 +186,7 @@ func (a *App) newResults(r *Run) (*Results, *scenario.Scenario, error) {
 	for _, p := range r.Parts {
 		res.Policies = append(res.Policies, p.Result)
 	}
+	res.Notices = append(res.Notices, streamedNotices(res.Policies)...)
 	res.Reference = referenceFor(sc, res)
 	res.CDF = &Figure{Name: "jct_cdf", Title: "Job completion times (CDF)", Pending: true,
 		Caption: "For each time on the x axis, the share of jobs that completed within it (arrival to finish). Higher and further left is better."}

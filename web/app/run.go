@@ -182,6 +182,9 @@ func (r *Run) Totals() (finished, total int, frac float64) {
 		switch {
 		case p.State == PartDone && p.Result != nil:
 			n := len(p.Result.Out.Jobs)
+			if p.Result.Out.Streamed {
+				n = p.Result.Out.Metrics.Jobs // a streamed run sends no job records
+			}
 			finished += p.Result.Out.Metrics.Finished
 			total += n
 			done++

@@ -264,6 +264,9 @@ func (a *App) TLGridNote() string {
 	if p == nil {
 		return ""
 	}
+	if p.Out.Streamed {
+		return streamedGridNote
+	}
 	if p.Timeline.IntervalsOmitted > 0 {
 		return fmt.Sprintf("This run recorded %s GPU intervals, too many to send to the page, so the grid stays empty; the waiting jobs and the log are still shown.", results.Thousands(p.Timeline.IntervalsOmitted))
 	}

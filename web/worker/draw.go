@@ -115,8 +115,13 @@ func rebuild(sc *scenario.Scenario, req protocol.DrawRequest, bin map[string][]b
 				res.Intervals = append(res.Intervals, engine.Interval{GPU: cluster.GPUID(x.GPU), Job: engineJob(x.Job), StartS: x.StartS, EndS: x.EndS})
 			}
 		}
-		rep.Runs = append(rep.Runs, &experiment.Run{Policy: dr.Label, PolicyName: dr.Name, Seed: req.Seed,
-			Inputs: &scenario.Inputs{Cluster: c}, Result: res, ByModel: po.ByModel, Summary: po.Metrics})
+		run := &experiment.Run{Policy: dr.Label, PolicyName: dr.Name, Seed: req.Seed,
+			Inputs: &scenario.Inputs{Cluster: c}, Result: res, ByModel: po.ByModel, Summary: po.Metrics}
+		if po.Streamed && po.JCTCDF != nil {
+			// no job records: the CDF comes thinned with the output
+			run.Streamed, run.CDFX, run.CDFY = true, po.JCTCDF.X, po.JCTCDF.Y
+		}
+		rep.Runs = append(rep.Runs, run)
 	}
 	return rep, nil
 }

@@ -169,7 +169,7 @@ func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 		}
 	}
 	var last time.Time
-	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: []uint64{seed}, Snapshots: req.Timeline, Progress: func(p experiment.Progress) {
+	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: []uint64{seed}, Snapshots: req.Timeline, StreamAbove: experiment.DefaultStreamAbove, Progress: func(p experiment.Progress) {
 		if time.Since(last) >= h.ProgressEvery {
 			last = time.Now()
 			h.send(protocol.NewMessage(protocol.TypeProgress, id, protocol.Progress{Policy: p.Policy, Run: p.Run, Runs: p.Runs,
@@ -247,7 +247,8 @@ func timeline(r *experiment.Run, maxIntervals, maxLog int) (protocol.Timeline, [
 	res := r.Result
 	tl.EndS = res.Stats.EndS
 	var iv []protocol.Interval
-	if n := len(res.Intervals); n > maxIntervals {
+	if n := len(res.Intervals); n > maxIntervals || r.Streamed {
+		// a streamed run has no job records for the intervals to name
 		tl.IntervalsOmitted = n
 	} else {
 		iv = make([]protocol.Interval, n)
