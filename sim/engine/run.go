@@ -251,6 +251,7 @@ func (s *State) progress() {
 
 // nextTime is the time of the next event, from the queue or the arrivals.
 func (s *State) nextTime() (float64, bool) {
+	s.compactEvents()
 	for s.events.Len() > 0 && s.stale(s.events.Top()) {
 		s.events.Pop()
 	}
