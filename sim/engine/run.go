@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -566,15 +565,6 @@ func (s *State) finalize() {
 			s.res.Jobs[i] = r
 		}
 	}
-	sort.Slice(s.res.Intervals, func(a, b int) bool {
-		x, y := s.res.Intervals[a], s.res.Intervals[b]
-		if x.GPU != y.GPU {
-			return x.GPU < y.GPU
-		}
-		if x.StartS != y.StartS {
-			return x.StartS < y.StartS
-		}
-		return x.Job < y.Job
-	})
+	sortIntervals(s.res.Intervals, len(s.c.GPUs))
 	s.progress()
 }
