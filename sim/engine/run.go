@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -249,6 +248,7 @@ func (s *State) progress() {
 
 // nextTime is the time of the next event, from the queue or the arrivals.
 func (s *State) nextTime() (float64, bool) {
+	s.compactEvents()
 	for s.events.Len() > 0 && s.stale(s.events.Top()) {
 		s.events.Pop()
 	}
@@ -574,15 +574,6 @@ func (s *State) finalize() {
 			s.res.Jobs[i] = r
 		}
 	}
-	sort.Slice(s.res.Intervals, func(a, b int) bool {
-		x, y := s.res.Intervals[a], s.res.Intervals[b]
-		if x.GPU != y.GPU {
-			return x.GPU < y.GPU
-		}
-		if x.StartS != y.StartS {
-			return x.StartS < y.StartS
-		}
-		return x.Job < y.Job
-	})
+	sortIntervals(s.res.Intervals, len(s.c.GPUs))
 	s.progress()
 }

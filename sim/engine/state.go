@@ -79,6 +79,8 @@ type State struct {
 	events minheap.Heap[event]
 	next   int // next job to arrive
 
+	compactAt int // the queue length at which stale events are dropped
+
 	pending, running idSet
 	finished         int
 	windowDone       int // finished jobs inside the measurement window

@@ -39,7 +39,22 @@ func (h *Heap[T]) Pop() T {
 	last := len(a) - 1
 	a[0] = a[last]
 	a = a[:last]
-	for i := 0; ; {
+	a.down(0)
+	*h = a
+	return top
+}
+
+// Init restores the heap order of a slice whose values were changed or
+// removed in place, in linear time.
+func (h Heap[T]) Init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// down sifts the value at i down to its place.
+func (a Heap[T]) down(i int) {
+	for {
 		l := 2*i + 1
 		if l >= len(a) {
 			break
@@ -54,6 +69,4 @@ func (h *Heap[T]) Pop() T {
 		a[i], a[m] = a[m], a[i]
 		i = m
 	}
-	*h = a
-	return top
 }

@@ -38,3 +38,30 @@ func TestPopsInOrder(t *testing.T) {
 		}
 	}
 }
+
+// Values dropped in place and the rest re-ordered with Init pop in order.
+func TestInitAfterFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 50; trial++ {
+		var h Heap[num]
+		for i := 0; i < r.IntN(300); i++ {
+			h.Push(num(r.IntN(100)))
+		}
+		kept := h[:0]
+		var want []int
+		for _, x := range h {
+			if x%3 != 0 {
+				kept = append(kept, x)
+				want = append(want, int(x))
+			}
+		}
+		h = kept
+		h.Init()
+		sort.Ints(want)
+		for _, w := range want {
+			if got := int(h.Pop()); got != w {
+				t.Fatalf("popped %d, want %d", got, w)
+			}
+		}
+	}
+}

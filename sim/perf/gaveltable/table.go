@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Placement says whether a multi-GPU job's workers share servers.
@@ -94,6 +95,17 @@ func (t *Table) Index(key string, sf int) int {
 
 // GPUIndex returns the column of a GPU type (any case), or -1.
 func (t *Table) GPUIndex(gpu string) int {
+	// A rate query per running job per event asks this, with the
+	// cluster's upper-case names: lowering an ASCII name as it is compared
+	// spares strings.ToLower's copy each time, with the same result.
+	if isASCII(gpu) {
+		for i, x := range t.gpus {
+			if equalLowered(x, gpu) {
+				return i
+			}
+		}
+		return -1
+	}
 	g := strings.ToLower(gpu)
 	for i, x := range t.gpus {
 		if x == g {
@@ -101,6 +113,32 @@ func (t *Table) GPUIndex(gpu string) int {
 		}
 	}
 	return -1
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// equalLowered reports whether x == strings.ToLower(s) for an ASCII s.
+func equalLowered(x, s string) bool {
+	if len(x) != len(s) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if x[i] != c {
+			return false
+		}
+	}
+	return true
 }
 
 // Solo is the throughput of job row i alone on GPU column g, 0 when it

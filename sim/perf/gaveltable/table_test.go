@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -136,5 +137,22 @@ func TestParseRejectsBadInput(t *testing.T) {
 	}
 	if _, err := Convert([]byte(`{"v100": {"bad key": {"null": 1}}}`)); err == nil {
 		t.Error("converted a bad key")
+	}
+}
+
+// GPUIndex's lowering as it compares finds what strings.ToLower would,
+// for ASCII, mixed-case and non-ASCII names.
+func TestGPUIndexAnyCase(t *testing.T) {
+	tb := &Table{gpus: []string{"v100", "K80", "ǆ1", "k80"}}
+	for _, name := range []string{"v100", "V100", "v10", "v1000", "K80", "k80", "Ǆ1", "ǅ1", "ǆ1", "V١00", ""} {
+		want := -1
+		for i, x := range tb.gpus {
+			if x == strings.ToLower(name) {
+				want = i
+			}
+		}
+		if got := tb.GPUIndex(name); got != want {
+			t.Errorf("GPUIndex(%q) = %d, want %d", name, got, want)
+		}
 	}
 }

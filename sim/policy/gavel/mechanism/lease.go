@@ -45,7 +45,9 @@ func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
 			m.lastAt[pl.k.a] = 0
 		}
 	}()
-	out := make([]placement, len(chosen))
+	// The round before last's list is free again (see round).
+	out := slices.Grow(m.rounds.spare[:0], len(chosen))[:len(chosen)]
+	m.rounds.spare = nil
 	done := make([]bool, len(chosen))
 	for i, e := range chosen {
 		out[i] = placement{k: e.k, c: e.c, j: e.j, prio: e.prio, x: e.x}

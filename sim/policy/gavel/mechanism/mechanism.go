@@ -104,6 +104,7 @@ type rounds struct {
 	start, end float64
 	prev       []placement // this round's leases, accounted at its end
 	last       []placement // for lease renewal
+	spare      []placement // a list no longer read, for the next round's
 }
 
 // New returns the mechanism for one run of a policy.
@@ -253,6 +254,9 @@ func (m *Mechanism) round(s *engine.State) error {
 		for _, id := range pl.k.members() {
 			m.jobs[id].stopped = false // a lease not renewed at once is a restart
 		}
+	}
+	if len(old) > 0 && (len(placed) == 0 || &old[0] != &placed[0]) {
+		m.rounds.spare = old
 	}
 	m.rounds.prev = placed
 	if m.cfg.Quirks.IntegerSteps && len(placed) > 0 {

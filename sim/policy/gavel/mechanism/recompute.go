@@ -32,6 +32,7 @@ func (m *Mechanism) recompute(s *engine.State) error {
 	o := m.oracle(s)
 	in := &plan.Input{Now: now, Types: m.gpu.types, Count: m.gpu.count, Rand: s.Rand(), Oracle: o}
 	M := len(ids)
+	in.Jobs = make([]plan.Job, 0, M)
 	for _, id := range ids {
 		job := s.Job(id)
 		info := s.Info(id)
