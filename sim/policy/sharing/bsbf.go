@@ -54,27 +54,34 @@ type bsbf struct {
 
 	ok []candidate // those that pass the test, for one pending job
 
-	// declined remembers pairs (new, running) the test turned down and the
-	// memory the running job's GPUs had left then. As the running job
-	// progresses its remaining time only shrinks, which only makes sharing
-	// worse (spec 000 §2.6), so the pair stays declined until more memory
-	// frees up; it is neither re-evaluated nor logged again.
-	declined [][]decline // per new job
-	mark     []float64   // per running job: the memory it declined at, for the job being placed
-	markAt   []uint32    // per running job: which placement mark belongs to
-	stamp    uint32
+	// declined remembers, per running job, the pending jobs the test
+	// turned down beside it and the most memory its shareable GPUs had
+	// left when one did. As the running job progresses its remaining time
+	// only shrinks, which only makes sharing worse (spec 000 §2.6), so the
+	// pair stays declined until more memory frees up; it is neither
+	// re-evaluated nor logged again. The order of a map's keys never
+	// matters here: only counts and lookups are made.
+	declined []map[workload.JobID]float64
+	// byJob holds the same pairs per pending job, for its placement to
+	// look up in one short list (finished running jobs are dropped).
+	byJob  [][]decline
+	mark   []float64 // per running job: the memory it declined at, for the job being placed
+	markAt []uint32  // per running job: which placement mark belongs to
+	placed uint32
+	// blocked counts, per pending job, the current candidates that
+	// declined it (at no less memory than they have now), and counted the
+	// candidates it was counted against with their memory: a job whose
+	// count is len(cands) has nothing to evaluate and is skipped whole.
+	blocked []int32
+	counted []candidate
+	seenMem []float64 // per running job: its memory in counted, when seenAt is the stamp
+	seenAt  []uint32
+	stamp   uint32
 
 	lr   []float64 // per job: L_R, and the time it was computed
 	lrAt []float64
 
 	recheck bool // evaluate declined pairs again (tests: the cache changes nothing)
-}
-
-// decline is a running job that turned a new job down, and the memory its
-// shareable GPUs had left then.
-type decline struct {
-	r   workload.JobID
-	mem float64
 }
 
 // candidate is a running job whose GPUs the new job could share.
@@ -102,7 +109,8 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 		if job.GPUType != "" && !b.ofType(s, &c, job.GPUType) {
 			continue
 		}
-		if !b.recheck && b.markAt[c.id] == b.stamp && c.memFree <= b.mark[c.id] {
+		wasBlocked := b.isBlocked(&c)
+		if !b.recheck && wasBlocked {
 			continue
 		}
 		lR := b.remainingSolo(s, c.id)
@@ -116,7 +124,7 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 			logPair(s, id, c.id, c.choice, lR, lnSeq, xiR, xiN)
 		}
 		if !c.choice.Share {
-			b.declined[id] = append(b.declined[id], decline{c.id, c.memFree})
+			b.decline(id, &c, wasBlocked)
 			continue
 		}
 		b.ok = append(b.ok, c)
@@ -156,18 +164,110 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 	return chosen, sub
 }
 
-// loadDeclines marks the running jobs that declined job id before.
+// decline is a running job that turned a new job down, and the most
+// memory its shareable GPUs had left when it did.
+type decline struct {
+	r   workload.JobID
+	mem float64
+}
+
+// loadDeclines marks the running jobs that declined job id before, and
+// forgets those that have finished.
 func (b *bsbf) loadDeclines(s *engine.State, id workload.JobID) {
-	if len(b.declined) < s.NumJobs() {
-		b.declined = make([][]decline, s.NumJobs())
+	b.placed++
+	keep := b.byJob[id][:0]
+	for _, d := range b.byJob[id] {
+		if s.Status(d.r) != engine.Finished {
+			keep = append(keep, d)
+			b.mark[d.r], b.markAt[d.r] = d.mem, b.placed
+		}
 	}
-	if len(b.mark) < s.NumJobs() {
+	b.byJob[id] = keep
+}
+
+// isBlocked reports whether candidate c declined the job loadDeclines
+// marked for at no less memory than it has now.
+func (b *bsbf) isBlocked(c *candidate) bool {
+	return b.markAt[c.id] == b.placed && c.memFree <= b.mark[c.id]
+}
+
+// decline records that candidate c turned job id down at its memory now.
+func (b *bsbf) decline(id workload.JobID, c *candidate, wasBlocked bool) {
+	if b.declined[c.id] == nil {
+		b.declined[c.id] = map[workload.JobID]float64{}
+	}
+	b.declined[c.id][id] = c.memFree
+	b.mark[c.id], b.markAt[c.id] = c.memFree, b.placed
+	i := 0
+	for i < len(b.byJob[id]) && b.byJob[id][i].r != c.id {
+		i++
+	}
+	if i == len(b.byJob[id]) {
+		b.byJob[id] = append(b.byJob[id], decline{r: c.id})
+	}
+	b.byJob[id][i].mem = c.memFree
+	if !wasBlocked {
+		b.blocked[id]++
+	}
+}
+
+// recount brings blocked in step with a new list of candidates: a
+// candidate that left, or whose memory changed, no longer counts for the
+// jobs that declined it; one that arrived, or changed, counts for those
+// that declined it at no less memory. Unchanged candidates cost nothing.
+func (b *bsbf) recount(s *engine.State) {
+	if len(b.blocked) < s.NumJobs() {
+		b.blocked = make([]int32, s.NumJobs())
+		b.declined = make([]map[workload.JobID]float64, s.NumJobs())
+		b.byJob = make([][]decline, s.NumJobs())
 		b.mark, b.markAt = make([]float64, s.NumJobs()), make([]uint32, s.NumJobs())
+		b.seenMem, b.seenAt = make([]float64, s.NumJobs()), make([]uint32, s.NumJobs())
 	}
-	b.stamp++
-	for _, d := range b.declined[id] { // later entries (more memory) win
-		b.mark[d.r], b.markAt[d.r] = d.mem, b.stamp
+	b.stamp += 2 // stamp: counted before; stamp+1: counted and unchanged
+	for _, c := range b.counted {
+		b.seenMem[c.id], b.seenAt[c.id] = c.memFree, b.stamp
 	}
+	for _, c := range b.cands {
+		if b.seenAt[c.id] == b.stamp && b.seenMem[c.id] == c.memFree {
+			b.seenAt[c.id] = b.stamp + 1
+			continue
+		}
+		b.count(c.id, c.memFree, 1)
+	}
+	for _, c := range b.counted {
+		if b.seenAt[c.id] == b.stamp+1 {
+			continue
+		}
+		b.count(c.id, c.memFree, -1)
+		if s.Status(c.id) == engine.Finished {
+			b.declined[c.id] = nil // never a candidate again
+		}
+	}
+	b.counted = append(b.counted[:0], b.cands...)
+}
+
+// forget drops every declined pair (benchmarks: evaluate afresh).
+func (b *bsbf) forget() {
+	clear(b.declined)
+	clear(b.byJob)
+	clear(b.blocked)
+}
+
+// count adds delta to the count of every job that declined running job
+// r at memory mem or more.
+func (b *bsbf) count(r workload.JobID, mem float64, delta int32) {
+	for id, m := range b.declined[r] {
+		if mem <= m {
+			b.blocked[id] += delta
+		}
+	}
+}
+
+// idle reports that placing job id by sharing would do nothing: every
+// candidate declined it before at no less memory than it has now.
+func (b *bsbf) idle(sc *scheduler, s *engine.State, id workload.JobID) bool {
+	b.collect(sc, s)
+	return !b.recheck && b.blocked[id] >= int32(len(b.cands))
 }
 
 // better orders candidates: lowest pair JCT (or largest benefit) first,
@@ -242,6 +342,7 @@ func (b *bsbf) collect(sc *scheduler, s *engine.State) {
 	for _, cd := range b.cands {
 		b.slot[cd.id] = 0
 	}
+	b.recount(s)
 }
 
 // remainingSolo is L_R: a running job's remaining iterations at its solo

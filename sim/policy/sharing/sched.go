@@ -42,6 +42,10 @@ type Params struct {
 // and sub-batch to start with, or nil.
 type brancher interface {
 	place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluster.GPUID, int)
+	// idle reports that place would return nil for job id now, and do
+	// nothing else that shows (no log entry, nothing remembered); it may
+	// answer false when unsure. The GPUs hold too few free ones for it.
+	idle(sc *scheduler, s *engine.State, id workload.JobID) bool
 }
 
 // scheduler is Algorithm 1 (spec 000 §3.1) with a pluggable sharing branch.
@@ -53,6 +57,9 @@ type scheduler struct {
 	waits  policy.WaitNotes
 
 	queue []queued // pending jobs, shortest first
+	// tryAll tries every pending job at every pass, as before idle
+	// existed (tests: skipping changes nothing).
+	tryAll bool
 	// Per-pass view of the GPUs, rebuilt after each start; version counts
 	// the rebuilds so that branches can cache what they derive from it.
 	free, shareable []cluster.GPUID
@@ -109,7 +116,7 @@ func (sc *scheduler) Decide(s *engine.State, triggers []engine.Trigger) error {
 	keep := sc.queue[:0]
 	for _, q := range sc.queue {
 		started := false
-		if len(sc.free)+len(sc.shareable) > 0 {
+		if len(sc.free)+len(sc.shareable) > 0 && (sc.tryAll || !sc.idle(s, q.id)) {
 			var err error
 			if started, err = sc.try(s, q.id); err != nil {
 				return err
@@ -121,6 +128,21 @@ func (sc *scheduler) Decide(s *engine.State, triggers []engine.Trigger) error {
 	}
 	sc.queue = keep
 	return nil
+}
+
+// idle reports that trying job id now would do nothing: it cannot start
+// alone and the sharing branch would not place it. The checks are the
+// ones try makes, on counts only, so a long queue of jobs waiting for the
+// same GPUs costs a few comparisons each per pass.
+func (sc *scheduler) idle(s *engine.State, id workload.JobID) bool {
+	g, free := s.Job(id).GPUs, len(sc.free)
+	switch {
+	case g <= free: // it may start alone (counts of its type are at most these)
+		return false
+	case sc.p.MaxJobsPerGPU < 2 || g > free+len(sc.shareable):
+		return true
+	}
+	return sc.branch.idle(sc, s, id)
 }
 
 // key is the job's place in the queue: its L_k (spec 000 A9).
