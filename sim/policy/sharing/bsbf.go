@@ -100,7 +100,7 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 	if len(b.cands) == 0 {
 		return nil, 0
 	}
-	b.loadDeclines(s, id)
+	b.loadDeclines(sc, id)
 	opts := sc.options(s, id)
 	lnSeq := opts[0].LNShare
 	logging := s.Logging()
@@ -173,11 +173,11 @@ type decline struct {
 
 // loadDeclines marks the running jobs that declined job id before, and
 // forgets those that have finished.
-func (b *bsbf) loadDeclines(s *engine.State, id workload.JobID) {
+func (b *bsbf) loadDeclines(sc *scheduler, id workload.JobID) {
 	b.placed++
 	keep := b.byJob[id][:0]
 	for _, d := range b.byJob[id] {
-		if s.Status(d.r) != engine.Finished {
+		if !sc.gone[d.r] {
 			keep = append(keep, d)
 			b.mark[d.r], b.markAt[d.r] = d.mem, b.placed
 		}
@@ -244,6 +244,17 @@ func (b *bsbf) recount(s *engine.State) {
 		}
 	}
 	b.counted = append(b.counted[:0], b.cands...)
+}
+
+// started drops the pairs job id was declined in: it waits no more.
+func (b *bsbf) started(id workload.JobID) {
+	if int(id) >= len(b.byJob) {
+		return
+	}
+	for _, d := range b.byJob[id] {
+		delete(b.declined[d.r], id)
+	}
+	b.byJob[id] = nil
 }
 
 // forget drops every declined pair (benchmarks: evaluate afresh).

@@ -57,6 +57,8 @@ type ffs struct {
 	version int
 }
 
+func (f *ffs) started(workload.JobID) {}
+
 // idle reports that job id cannot get enough GPUs: fewer than it needs
 // are free or shareable with room for its smallest sub-batch (whatever
 // their type, so that the answer is safe on mixed clusters).
