@@ -8,8 +8,8 @@ import "math/bits"
 // a policy can keep a long pending queue in arrival order without sorting
 // it at every decision.
 type IDSet struct {
-	words []uint64
-	n     int
+	words  []uint64
+	n      int
 	lo, hi int // every member lies in words lo to hi
 }
 
