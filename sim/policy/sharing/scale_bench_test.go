@@ -81,7 +81,13 @@ func BenchmarkFFSOverloaded20000Jobs64GPUs(b *testing.B) {
 	benchScale(b, 20000, func() engine.Policy { return NewFFS(DefaultFFSParams()) })
 }
 
-// SJF-BSBF on 5,000 of those jobs, for a quicker profile.
+// SJF-FFS on 5,000 of those jobs.
+func BenchmarkFFSOverloaded5000Jobs64GPUs(b *testing.B) {
+	benchScale(b, 5000, func() engine.Policy { return NewFFS(DefaultFFSParams()) })
+}
+
+// SJF-BSBF on 5,000 of those jobs, for a quicker profile and before/after
+// comparisons.
 func BenchmarkBSBFOverloaded5000Jobs64GPUs(b *testing.B) {
 	benchScale(b, 5000, func() engine.Policy { return NewBSBF(DefaultBSBFParams()) })
 }
