@@ -59,14 +59,17 @@ type bsbf struct {
 	// left when one did. As the running job progresses its remaining time
 	// only shrinks, which only makes sharing worse (spec 000 §2.6), so the
 	// pair stays declined until more memory frees up; it is neither
-	// re-evaluated nor logged again. The order of a map's keys never
-	// matters here: only counts and lookups are made.
-	declined []map[workload.JobID]float64
+	// re-evaluated nor logged again. Entries of jobs that started, or that
+	// declined again at more memory, are dropped in place (id -1) and
+	// compacted away once they are half of a list.
+	declined [][]decliner
+	dead     []int32 // per running job: dropped entries in its list
 	// byJob holds the same pairs per pending job, for its placement to
 	// look up in one short list (finished running jobs are dropped).
 	byJob  [][]decline
 	mark   []float64 // per running job: the memory it declined at, for the job being placed
 	markAt []uint32  // per running job: which placement mark belongs to
+	markIx []int32   // per running job: its place in the placed job's byJob list
 	placed uint32
 	// blocked counts, per pending job, the current candidates that
 	// declined it (at no less memory than they have now), and counted the
@@ -164,10 +167,18 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 	return chosen, sub
 }
 
-// decline is a running job that turned a new job down, and the most
-// memory its shareable GPUs had left when it did.
+// decline is a running job that turned a new job down, the most memory
+// its shareable GPUs had left when it did, and where the pair is in the
+// running job's list.
 type decline struct {
 	r   workload.JobID
+	mem float64
+	at  int32
+}
+
+// decliner is a pending job a running job turned down, at mem.
+type decliner struct {
+	id  workload.JobID // -1: dropped
 	mem float64
 }
 
@@ -178,8 +189,8 @@ func (b *bsbf) loadDeclines(sc *scheduler, id workload.JobID) {
 	keep := b.byJob[id][:0]
 	for _, d := range b.byJob[id] {
 		if !sc.gone[d.r] {
+			b.mark[d.r], b.markAt[d.r], b.markIx[d.r] = d.mem, b.placed, int32(len(keep))
 			keep = append(keep, d)
-			b.mark[d.r], b.markAt[d.r] = d.mem, b.placed
 		}
 	}
 	b.byJob[id] = keep
@@ -193,22 +204,51 @@ func (b *bsbf) isBlocked(c *candidate) bool {
 
 // decline records that candidate c turned job id down at its memory now.
 func (b *bsbf) decline(id workload.JobID, c *candidate, wasBlocked bool) {
-	if b.declined[c.id] == nil {
-		b.declined[c.id] = map[workload.JobID]float64{}
+	r := c.id
+	i := int(b.markIx[r])
+	if b.markAt[r] == b.placed { // loadDeclines found it: declined before at less memory
+		b.drop(r, b.byJob[id][i].at)
+	} else {
+		i = len(b.byJob[id])
+		b.byJob[id] = append(b.byJob[id], decline{r: r})
 	}
-	b.declined[c.id][id] = c.memFree
-	b.mark[c.id], b.markAt[c.id] = c.memFree, b.placed
-	i := 0
-	for i < len(b.byJob[id]) && b.byJob[id][i].r != c.id {
-		i++
-	}
-	if i == len(b.byJob[id]) {
-		b.byJob[id] = append(b.byJob[id], decline{r: c.id})
-	}
-	b.byJob[id][i].mem = c.memFree
+	b.mark[r], b.markAt[r], b.markIx[r] = c.memFree, b.placed, int32(i)
+	b.byJob[id][i].mem, b.byJob[id][i].at = c.memFree, int32(len(b.declined[r]))
+	b.declined[r] = append(b.declined[r], decliner{id, c.memFree})
 	if !wasBlocked {
 		b.blocked[id]++
 	}
+}
+
+// drop marks entry at of running job r's list as gone.
+func (b *bsbf) drop(r workload.JobID, at int32) {
+	if b.declined[r] != nil { // nil once r has finished
+		b.declined[r][at].id = -1
+		b.dead[r]++
+	}
+}
+
+// compact removes the dropped entries of r's list once they are half of
+// it, and tells the jobs left where their entries moved.
+func (b *bsbf) compact(r workload.JobID) {
+	list := b.declined[r]
+	if len(list) < 64 || int(b.dead[r])*2 < len(list) {
+		return
+	}
+	k := 0
+	for _, d := range list {
+		if d.id < 0 {
+			continue
+		}
+		list[k] = d
+		for j := range b.byJob[d.id] {
+			if b.byJob[d.id][j].r == r {
+				b.byJob[d.id][j].at = int32(k)
+			}
+		}
+		k++
+	}
+	b.declined[r], b.dead[r] = list[:k], 0
 }
 
 // recount brings blocked in step with a new list of candidates: a
@@ -218,9 +258,9 @@ func (b *bsbf) decline(id workload.JobID, c *candidate, wasBlocked bool) {
 func (b *bsbf) recount(s *engine.State) {
 	if len(b.blocked) < s.NumJobs() {
 		b.blocked = make([]int32, s.NumJobs())
-		b.declined = make([]map[workload.JobID]float64, s.NumJobs())
+		b.declined, b.dead = make([][]decliner, s.NumJobs()), make([]int32, s.NumJobs())
 		b.byJob = make([][]decline, s.NumJobs())
-		b.mark, b.markAt = make([]float64, s.NumJobs()), make([]uint32, s.NumJobs())
+		b.mark, b.markAt, b.markIx = make([]float64, s.NumJobs()), make([]uint32, s.NumJobs()), make([]int32, s.NumJobs())
 		b.seenMem, b.seenAt = make([]float64, s.NumJobs()), make([]uint32, s.NumJobs())
 	}
 	b.stamp += 2 // stamp: counted before; stamp+1: counted and unchanged
@@ -240,7 +280,7 @@ func (b *bsbf) recount(s *engine.State) {
 		}
 		b.count(c.id, c.memFree, -1)
 		if s.Status(c.id) == engine.Finished {
-			b.declined[c.id] = nil // never a candidate again
+			b.declined[c.id], b.dead[c.id] = nil, 0 // never a candidate again
 		}
 	}
 	b.counted = append(b.counted[:0], b.cands...)
@@ -251,25 +291,35 @@ func (b *bsbf) started(id workload.JobID) {
 	if int(id) >= len(b.byJob) {
 		return
 	}
-	for _, d := range b.byJob[id] {
-		delete(b.declined[d.r], id)
-	}
+	list := b.byJob[id]
 	b.byJob[id] = nil
+	for _, d := range list {
+		b.drop(d.r, d.at)
+		if b.declined[d.r] != nil {
+			b.compact(d.r)
+		}
+	}
 }
 
-// forget drops every declined pair (benchmarks: evaluate afresh).
+// forget drops every declined pair, keeping the lists' memory
+// (benchmarks: evaluate afresh).
 func (b *bsbf) forget() {
-	clear(b.declined)
-	clear(b.byJob)
+	for i := range b.declined {
+		b.declined[i], b.dead[i] = b.declined[i][:0], 0
+	}
+	for i := range b.byJob {
+		b.byJob[i] = b.byJob[i][:0]
+	}
 	clear(b.blocked)
+	b.placed++ // no mark left from before
 }
 
 // count adds delta to the count of every job that declined running job
 // r at memory mem or more.
 func (b *bsbf) count(r workload.JobID, mem float64, delta int32) {
-	for id, m := range b.declined[r] {
-		if mem <= m {
-			b.blocked[id] += delta
+	for _, d := range b.declined[r] {
+		if d.id >= 0 && mem <= d.mem {
+			b.blocked[d.id] += delta
 		}
 	}
 }
