@@ -56,7 +56,7 @@ func (p *passBench) Decide(s *engine.State, triggers []engine.Trigger) error {
 	branch := p.inner.branch.(*bsbf)
 	for range p.b.N {
 		if !p.warm {
-			branch.declined = nil // every pair is evaluated afresh
+			branch.forget() // every pair is evaluated afresh
 		}
 		if err := p.inner.Decide(s, nil); err != nil {
 			return err

@@ -54,27 +54,37 @@ type bsbf struct {
 
 	ok []candidate // those that pass the test, for one pending job
 
-	// declined remembers pairs (new, running) the test turned down and the
-	// memory the running job's GPUs had left then. As the running job
-	// progresses its remaining time only shrinks, which only makes sharing
-	// worse (spec 000 §2.6), so the pair stays declined until more memory
-	// frees up; it is neither re-evaluated nor logged again.
-	declined [][]decline // per new job
-	mark     []float64   // per running job: the memory it declined at, for the job being placed
-	markAt   []uint32    // per running job: which placement mark belongs to
-	stamp    uint32
+	// declined remembers, per running job, the pending jobs the test
+	// turned down beside it and the most memory its shareable GPUs had
+	// left when one did. As the running job progresses its remaining time
+	// only shrinks, which only makes sharing worse (spec 000 §2.6), so the
+	// pair stays declined until more memory frees up; it is neither
+	// re-evaluated nor logged again. Entries of jobs that started, or that
+	// declined again at more memory, are dropped in place (id -1) and
+	// compacted away once they are half of a list.
+	declined [][]decliner
+	dead     []int32 // per running job: dropped entries in its list
+	// byJob holds the same pairs per pending job, for its placement to
+	// look up in one short list (finished running jobs are dropped).
+	byJob  [][]decline
+	mark   []float64 // per running job: the memory it declined at, for the job being placed
+	markAt []uint32  // per running job: which placement mark belongs to
+	markIx []int32   // per running job: its place in the placed job's byJob list
+	placed uint32
+	// blocked counts, per pending job, the current candidates that
+	// declined it (at no less memory than they have now), and counted the
+	// candidates it was counted against with their memory: a job whose
+	// count is len(cands) has nothing to evaluate and is skipped whole.
+	blocked []int32
+	counted []candidate
+	seenMem []float64 // per running job: its memory in counted, when seenAt is the stamp
+	seenAt  []uint32
+	stamp   uint32
 
 	lr   []float64 // per job: L_R, and the time it was computed
 	lrAt []float64
 
 	recheck bool // evaluate declined pairs again (tests: the cache changes nothing)
-}
-
-// decline is a running job that turned a new job down, and the memory its
-// shareable GPUs had left then.
-type decline struct {
-	r   workload.JobID
-	mem float64
 }
 
 // candidate is a running job whose GPUs the new job could share.
@@ -93,7 +103,7 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 	if len(b.cands) == 0 {
 		return nil, 0
 	}
-	b.loadDeclines(s, id)
+	b.loadDeclines(sc, id)
 	opts := sc.options(s, id)
 	lnSeq := opts[0].LNShare
 	logging := s.Logging()
@@ -102,7 +112,8 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 		if job.GPUType != "" && !b.ofType(s, &c, job.GPUType) {
 			continue
 		}
-		if !b.recheck && b.markAt[c.id] == b.stamp && c.memFree <= b.mark[c.id] {
+		wasBlocked := b.isBlocked(&c)
+		if !b.recheck && wasBlocked {
 			continue
 		}
 		lR := b.remainingSolo(s, c.id)
@@ -116,7 +127,7 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 			logPair(s, id, c.id, c.choice, lR, lnSeq, xiR, xiN)
 		}
 		if !c.choice.Share {
-			b.declined[id] = append(b.declined[id], decline{c.id, c.memFree})
+			b.decline(id, &c, wasBlocked)
 			continue
 		}
 		b.ok = append(b.ok, c)
@@ -156,18 +167,168 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 	return chosen, sub
 }
 
-// loadDeclines marks the running jobs that declined job id before.
-func (b *bsbf) loadDeclines(s *engine.State, id workload.JobID) {
-	if len(b.declined) < s.NumJobs() {
-		b.declined = make([][]decline, s.NumJobs())
+// decline is a running job that turned a new job down, the most memory
+// its shareable GPUs had left when it did, and where the pair is in the
+// running job's list.
+type decline struct {
+	r   workload.JobID
+	mem float64
+	at  int32
+}
+
+// decliner is a pending job a running job turned down, at mem.
+type decliner struct {
+	id  workload.JobID // -1: dropped
+	mem float64
+}
+
+// loadDeclines marks the running jobs that declined job id before, and
+// forgets those that have finished.
+func (b *bsbf) loadDeclines(sc *scheduler, id workload.JobID) {
+	b.placed++
+	keep := b.byJob[id][:0]
+	for _, d := range b.byJob[id] {
+		if !sc.gone[d.r] {
+			b.mark[d.r], b.markAt[d.r], b.markIx[d.r] = d.mem, b.placed, int32(len(keep))
+			keep = append(keep, d)
+		}
 	}
-	if len(b.mark) < s.NumJobs() {
-		b.mark, b.markAt = make([]float64, s.NumJobs()), make([]uint32, s.NumJobs())
+	b.byJob[id] = keep
+}
+
+// isBlocked reports whether candidate c declined the job loadDeclines
+// marked for at no less memory than it has now.
+func (b *bsbf) isBlocked(c *candidate) bool {
+	return b.markAt[c.id] == b.placed && c.memFree <= b.mark[c.id]
+}
+
+// decline records that candidate c turned job id down at its memory now.
+func (b *bsbf) decline(id workload.JobID, c *candidate, wasBlocked bool) {
+	r := c.id
+	i := int(b.markIx[r])
+	if b.markAt[r] == b.placed { // loadDeclines found it: declined before at less memory
+		b.drop(r, b.byJob[id][i].at)
+	} else {
+		i = len(b.byJob[id])
+		b.byJob[id] = append(b.byJob[id], decline{r: r})
 	}
-	b.stamp++
-	for _, d := range b.declined[id] { // later entries (more memory) win
-		b.mark[d.r], b.markAt[d.r] = d.mem, b.stamp
+	b.mark[r], b.markAt[r], b.markIx[r] = c.memFree, b.placed, int32(i)
+	b.byJob[id][i].mem, b.byJob[id][i].at = c.memFree, int32(len(b.declined[r]))
+	b.declined[r] = append(b.declined[r], decliner{id, c.memFree})
+	if !wasBlocked {
+		b.blocked[id]++
 	}
+}
+
+// drop marks entry at of running job r's list as gone.
+func (b *bsbf) drop(r workload.JobID, at int32) {
+	if b.declined[r] != nil { // nil once r has finished
+		b.declined[r][at].id = -1
+		b.dead[r]++
+	}
+}
+
+// compact removes the dropped entries of r's list once they are half of
+// it, and tells the jobs left where their entries moved.
+func (b *bsbf) compact(r workload.JobID) {
+	list := b.declined[r]
+	if len(list) < 64 || int(b.dead[r])*2 < len(list) {
+		return
+	}
+	k := 0
+	for _, d := range list {
+		if d.id < 0 {
+			continue
+		}
+		list[k] = d
+		for j := range b.byJob[d.id] {
+			if b.byJob[d.id][j].r == r {
+				b.byJob[d.id][j].at = int32(k)
+			}
+		}
+		k++
+	}
+	b.declined[r], b.dead[r] = list[:k], 0
+}
+
+// recount brings blocked in step with a new list of candidates: a
+// candidate that left, or whose memory changed, no longer counts for the
+// jobs that declined it; one that arrived, or changed, counts for those
+// that declined it at no less memory. Unchanged candidates cost nothing.
+func (b *bsbf) recount(s *engine.State) {
+	if len(b.blocked) < s.NumJobs() {
+		b.blocked = make([]int32, s.NumJobs())
+		b.declined, b.dead = make([][]decliner, s.NumJobs()), make([]int32, s.NumJobs())
+		b.byJob = make([][]decline, s.NumJobs())
+		b.mark, b.markAt, b.markIx = make([]float64, s.NumJobs()), make([]uint32, s.NumJobs()), make([]int32, s.NumJobs())
+		b.seenMem, b.seenAt = make([]float64, s.NumJobs()), make([]uint32, s.NumJobs())
+	}
+	b.stamp += 2 // stamp: counted before; stamp+1: counted and unchanged
+	for _, c := range b.counted {
+		b.seenMem[c.id], b.seenAt[c.id] = c.memFree, b.stamp
+	}
+	for _, c := range b.cands {
+		if b.seenAt[c.id] == b.stamp && b.seenMem[c.id] == c.memFree {
+			b.seenAt[c.id] = b.stamp + 1
+			continue
+		}
+		b.count(c.id, c.memFree, 1)
+	}
+	for _, c := range b.counted {
+		if b.seenAt[c.id] == b.stamp+1 {
+			continue
+		}
+		b.count(c.id, c.memFree, -1)
+		if s.Status(c.id) == engine.Finished {
+			b.declined[c.id], b.dead[c.id] = nil, 0 // never a candidate again
+		}
+	}
+	b.counted = append(b.counted[:0], b.cands...)
+}
+
+// started drops the pairs job id was declined in: it waits no more.
+func (b *bsbf) started(id workload.JobID) {
+	if int(id) >= len(b.byJob) {
+		return
+	}
+	list := b.byJob[id]
+	b.byJob[id] = nil
+	for _, d := range list {
+		b.drop(d.r, d.at)
+		if b.declined[d.r] != nil {
+			b.compact(d.r)
+		}
+	}
+}
+
+// forget drops every declined pair, keeping the lists' memory
+// (benchmarks: evaluate afresh).
+func (b *bsbf) forget() {
+	for i := range b.declined {
+		b.declined[i], b.dead[i] = b.declined[i][:0], 0
+	}
+	for i := range b.byJob {
+		b.byJob[i] = b.byJob[i][:0]
+	}
+	clear(b.blocked)
+	b.placed++ // no mark left from before
+}
+
+// count adds delta to the count of every job that declined running job
+// r at memory mem or more.
+func (b *bsbf) count(r workload.JobID, mem float64, delta int32) {
+	for _, d := range b.declined[r] {
+		if d.id >= 0 && mem <= d.mem {
+			b.blocked[d.id] += delta
+		}
+	}
+}
+
+// idle reports that placing job id by sharing would do nothing: every
+// candidate declined it before at no less memory than it has now.
+func (b *bsbf) idle(sc *scheduler, s *engine.State, id workload.JobID) bool {
+	b.collect(sc, s)
+	return !b.recheck && b.blocked[id] >= int32(len(b.cands))
 }
 
 // better orders candidates: lowest pair JCT (or largest benefit) first,
@@ -242,6 +403,7 @@ func (b *bsbf) collect(sc *scheduler, s *engine.State) {
 	for _, cd := range b.cands {
 		b.slot[cd.id] = 0
 	}
+	b.recount(s)
 }
 
 // remainingSolo is L_R: a running job's remaining iterations at its solo

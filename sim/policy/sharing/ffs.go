@@ -1,6 +1,10 @@
 package sharing
 
 import (
+	"cmp"
+	"slices"
+	"sort"
+
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy"
@@ -44,7 +48,34 @@ func NewFFS(p FFSParams) engine.Policy {
 // then GPUs holding fewer than C jobs in index order (first fit), skipping
 // those where the job does not fit even at its smallest sub-batch; no
 // benefit test.
-type ffs struct{ p FFSParams }
+type ffs struct {
+	p FFSParams
+
+	// The memory left on each shareable GPU, most first, for the view
+	// version: how many could take a job at its smallest sub-batch.
+	mem     []float64
+	version int
+}
+
+func (f *ffs) started(workload.JobID) {}
+
+// idle reports that job id cannot get enough GPUs: fewer than it needs
+// are free or shareable with room for its smallest sub-batch (whatever
+// their type, so that the answer is safe on mixed clusters).
+func (f *ffs) idle(sc *scheduler, s *engine.State, id workload.JobID) bool {
+	if f.version != sc.version || f.mem == nil {
+		f.version = sc.version
+		f.mem = f.mem[:0]
+		for _, g := range sc.shareable {
+			f.mem = append(f.mem, s.MemoryFreeGB(g))
+		}
+		slices.SortFunc(f.mem, func(a, b float64) int { return cmp.Compare(b, a) })
+	}
+	opts := sc.options(s, id)
+	smallest := opts[len(opts)-1].MemoryGB
+	room := sort.Search(len(f.mem), func(i int) bool { return f.mem[i] < smallest-1e-9 })
+	return len(sc.free)+room < s.Job(id).GPUs
+}
 
 func (f *ffs) place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluster.GPUID, int) {
 	job := s.Job(id)

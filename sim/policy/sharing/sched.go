@@ -42,6 +42,12 @@ type Params struct {
 // and sub-batch to start with, or nil.
 type brancher interface {
 	place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluster.GPUID, int)
+	// idle reports that place would return nil for job id now, and do
+	// nothing else that shows (no log entry, nothing remembered); it may
+	// answer false when unsure. The GPUs hold too few free ones for it.
+	idle(sc *scheduler, s *engine.State, id workload.JobID) bool
+	// started lets go of what the branch kept about job id while it waited.
+	started(id workload.JobID)
 }
 
 // scheduler is Algorithm 1 (spec 000 §3.1) with a pluggable sharing branch.
@@ -53,6 +59,9 @@ type scheduler struct {
 	waits  policy.WaitNotes
 
 	queue []queued // pending jobs, shortest first
+	// tryAll tries every pending job at every pass, as before idle
+	// existed (tests: skipping changes nothing).
+	tryAll bool
 	// Per-pass view of the GPUs, rebuilt after each start; version counts
 	// the rebuilds so that branches can cache what they derive from it.
 	free, shareable []cluster.GPUID
@@ -62,11 +71,13 @@ type scheduler struct {
 	modelIx []int32    // per job: index of its model in models
 	models  []string
 	xiCache [][]float64 // xiCache[a][b]: ξ of model a beside model b; 0 = not yet known
+	gone    []bool      // per job: finished
 }
 
 type queued struct {
-	key float64
-	id  workload.JobID
+	key  float64
+	id   workload.JobID
+	gpus int32 // its GPU count, at hand for idle
 }
 
 func (a queued) before(b queued) bool {
@@ -90,14 +101,16 @@ func (sc *scheduler) Decide(s *engine.State, triggers []engine.Trigger) error {
 			return err
 		}
 		sc.place = p
+		sc.gone = make([]bool, s.NumJobs())
 	}
 	completed := false
 	for _, t := range triggers {
 		switch t.Kind {
 		case engine.Arrival:
-			sc.push(queued{sc.key(s, t.Job), t.Job})
+			sc.push(queued{sc.key(s, t.Job), t.Job, int32(s.Job(t.Job).GPUs)})
 		case engine.Completion:
 			completed = true
+			sc.gone[t.Job] = true
 		}
 	}
 	if completed && sc.p.RestoreFullBatch {
@@ -109,18 +122,35 @@ func (sc *scheduler) Decide(s *engine.State, triggers []engine.Trigger) error {
 	keep := sc.queue[:0]
 	for _, q := range sc.queue {
 		started := false
-		if len(sc.free)+len(sc.shareable) > 0 {
+		if len(sc.free)+len(sc.shareable) > 0 && (sc.tryAll || !sc.idle(s, q)) {
 			var err error
 			if started, err = sc.try(s, q.id); err != nil {
 				return err
 			}
 		}
-		if !started {
+		if started {
+			sc.branch.started(q.id)
+		} else {
 			keep = append(keep, q)
 		}
 	}
 	sc.queue = keep
 	return nil
+}
+
+// idle reports that trying job id now would do nothing: it cannot start
+// alone and the sharing branch would not place it. The checks are the
+// ones try makes, on counts only, so a long queue of jobs waiting for the
+// same GPUs costs a few comparisons each per pass.
+func (sc *scheduler) idle(s *engine.State, q queued) bool {
+	g, free, id := int(q.gpus), len(sc.free), q.id
+	switch {
+	case g <= free: // it may start alone (counts of its type are at most these)
+		return false
+	case sc.p.MaxJobsPerGPU < 2 || g > free+len(sc.shareable):
+		return true
+	}
+	return sc.branch.idle(sc, s, id)
 }
 
 // key is the job's place in the queue: its L_k (spec 000 A9).

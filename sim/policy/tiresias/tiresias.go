@@ -53,9 +53,11 @@ type tiresias struct {
 	// the starvation guard.
 	stoppedAt, lastRun []float64
 	order              []entry
-	lines              lines // the queues as lines, for queue_order running-first
+	lines              lines          // the queues as lines, for queue_order running-first
+	pending            *pendingQueues // kept across rounds when a pending job's queue cannot change
 	place              policy.Placement
 	waits              policy.WaitNotes
+	sortAll            bool // tests: sort every active job each round, as before pendingQueues
 }
 
 type entry struct {
@@ -77,6 +79,17 @@ func (t *tiresias) Decide(s *engine.State, triggers []engine.Trigger) error {
 		t.place = p
 		if q := t.p.QueueOrder; q != "" && q != "arrival" && q != "running-first" {
 			return fmt.Errorf("queue_order: must be one of arrival, running-first, got %q", q)
+		}
+		if t.p.QueueOrder != "running-first" && t.p.PromoteKnob == 0 && !t.sortAll {
+			t.pending = &pendingQueues{}
+			t.pending.init(s, len(t.p.ThresholdsGPUH)+1)
+			s.EachPending(func(id workload.JobID) bool { t.pending.sync(t, s, id); return true })
+		}
+	} else if t.pending != nil {
+		for _, tr := range triggers {
+			if tr.Kind == engine.Arrival {
+				t.pending.sync(t, s, tr.Job)
+			}
 		}
 	}
 	// In rounds, arrivals and completions only make sure a round is due.
@@ -113,6 +126,16 @@ func (t *tiresias) queueOf(s *engine.State, id workload.JobID, info engine.JobIn
 
 // schedule picks the jobs to run this round and applies the difference.
 func (t *tiresias) schedule(s *engine.State) error {
+	if t.pending != nil {
+		t.pending.order(t, s)
+		if err := t.apply(s); err != nil {
+			return err
+		}
+		for _, e := range t.order { // file the preempted, drop the started
+			t.pending.sync(t, s, e.id)
+		}
+		return nil
+	}
 	t.order = t.order[:0]
 	add := func(id workload.JobID) bool {
 		t.order = append(t.order, entry{t.queueOf(s, id, s.Info(id)), id})
