@@ -74,16 +74,15 @@ type Run struct {
 }
 
 // DefaultStreamAbove is the job count above which the command line and
-// the page stream a run (Options.StreamAbove): a job record costs about
-// 200 bytes, so a run of 200,000 jobs keeps about 40 MB of records.
-const DefaultStreamAbove = 200_000
+// the page stream a run (Options.StreamAbove); see metrics.DefaultStreamAbove.
+const DefaultStreamAbove = metrics.DefaultStreamAbove
 
 // StreamIntervals caps the GPU intervals a streamed run keeps.
 const StreamIntervals = 1 << 16
 
-// CDFPoints is how many points a streamed run keeps of its JCT CDF: the
-// CDF drawn is within 1/CDFPoints of the exact one everywhere.
-const CDFPoints = 2000
+// CDFPoints is how many points a streamed run keeps of its JCT CDF; see
+// metrics.StreamCDFPoints.
+const CDFPoints = metrics.StreamCDFPoints
 
 // Notes says what the run summarised or left out: the recorder's notes
 // and, in streaming mode, that job records were not kept.

@@ -7,6 +7,17 @@ import (
 	"github.com/schedlab/schedlab/sim/engine"
 )
 
+// DefaultStreamAbove is the job count above which the command line and
+// the page stream a run: a job record costs about 200 bytes, so a run of
+// 200,000 jobs keeps about 40 MB of records. It lives here, beside
+// Stream, so the page can name it without linking the experiment runner.
+const DefaultStreamAbove = 200_000
+
+// StreamCDFPoints is how many points a streamed run keeps of its JCT
+// CDF: the CDF drawn is within 1/StreamCDFPoints of the exact one
+// everywhere.
+const StreamCDFPoints = 2000
+
 // Stream summarises a run's job records one at a time, for runs too large
 // to keep every record (streaming mode, see engine.Config.OnRecord). It
 // keeps 12 bytes per finished job (its JCT, so that percentiles stay

@@ -2,9 +2,9 @@ package app
 
 import (
 	"fmt"
+	"github.com/schedlab/schedlab/sim/metrics"
 	"math"
 
-	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
@@ -12,7 +12,7 @@ import (
 
 // What the page asks of a browser. Each policy of a comparison runs in
 // its own engine worker, a WebAssembly program of at most 4 GB. A run of
-// more than experiment.DefaultStreamAbove jobs streams: the worker keeps
+// more than metrics.DefaultStreamAbove jobs streams: the worker keeps
 // no job records and sends none (a 1,000,000-job FIFO run peaks under
 // 400 MB natively); smaller runs send every record, and the page holds
 // them all.
@@ -20,7 +20,7 @@ const (
 	// MaxJobs is the most jobs one policy's run may have in the page.
 	MaxJobs = 1_000_000
 	// MaxJobRuns bounds jobs × policies of runs that keep their records
-	// (at most experiment.DefaultStreamAbove jobs), the records the page
+	// (at most metrics.DefaultStreamAbove jobs), the records the page
 	// holds.
 	MaxJobRuns = 1_000_000
 	// MaxStreamedJobRuns bounds jobs × policies of streamed runs: the
@@ -106,7 +106,7 @@ func budgetProblems(s Size) []schema.Problem {
 // maxJobRuns is the bound on jobs × policies for runs of this size:
 // streamed runs keep no records, so more of them fit.
 func (s Size) maxJobRuns() int {
-	if s.Jobs > experiment.DefaultStreamAbove {
+	if s.Jobs > metrics.DefaultStreamAbove {
 		return MaxStreamedJobRuns
 	}
 	return MaxJobRuns

@@ -2,13 +2,13 @@ package app
 
 import (
 	"fmt"
+	"github.com/schedlab/schedlab/sim/metrics"
 
-	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/results"
 )
 
 // streamedNotices says in words which policies' runs streamed (more jobs
-// than experiment.DefaultStreamAbove, the size above which the engine
+// than metrics.DefaultStreamAbove, the size above which the engine
 // worker keeps no job records) and what the results then leave out.
 func streamedNotices(ps []*PolicyResult) []string {
 	var out []string
@@ -19,7 +19,7 @@ func streamedNotices(ps []*PolicyResult) []string {
 		out = append(out, fmt.Sprintf("%s streamed: its %s jobs are more than the %s above which the page keeps no record per job, "+
 			"so the metrics, the per-model summaries and the JCT CDF (drawn from %s points) were summarised as the run ended. "+
 			"The Jobs CSV and the timeline's jobs and GPU grid are not shown for it.",
-			p.Label, results.Thousands(p.Out.Metrics.Jobs), results.Thousands(experiment.DefaultStreamAbove), results.Thousands(experiment.CDFPoints)))
+			p.Label, results.Thousands(p.Out.Metrics.Jobs), results.Thousands(metrics.DefaultStreamAbove), results.Thousands(metrics.StreamCDFPoints)))
 	}
 	return out
 }
