@@ -3,6 +3,7 @@ package lp
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Status is the outcome of a solve.
@@ -128,6 +129,17 @@ type solver struct {
 	want       []VarStatus
 	basics     []int32
 	inBasis    []bool
+
+	// The factorisation start made, while nothing has changed it since:
+	// factors counts factorisations; kept is false once the matrix is
+	// reloaded. A later start on the same matrix that asks for the same
+	// basics in the same order would factorise the same columns in the
+	// same order, so it reuses this one (the tie-break LP after a max-min
+	// LP that needed no pivot).
+	factors      int
+	startFactors int
+	startBasics  []int32
+	kept         bool
 }
 
 // Solve solves p. The error is for malformed problems only; infeasible
@@ -193,6 +205,7 @@ func (s *solver) loadMatrix(p *Problem) {
 	}
 	s.scale()
 	s.rowWise()
+	s.kept = false
 }
 
 // loadCosts sets the scaled bounds and costs from p, whose matrix s holds.
@@ -405,13 +418,24 @@ func (s *solver) start(warm *Basis) {
 		s.stat[j] = Basic
 	}
 	s.basics = basics
+	if s.kept && s.factors == s.startFactors && s.f.numUpdates() == 0 && slices.Equal(basics, s.startBasics) {
+		// The factorisation of these columns is still the one start
+		// made, and it needed no repair: only the basic values change.
+		s.computeXB()
+		s.fresh = false
+		return
+	}
 	s.refactor()
+	s.startBasics = append(s.startBasics[:0], basics...)
+	s.startFactors = s.factors
+	s.kept = slices.Equal(s.head, basics) // no singular column swapped out
 }
 
 // refactor factors the basis afresh, swapping in logicals for dependent
 // columns, and recomputes the basic values.
 func (s *solver) refactor() {
 	for tries := 0; ; tries++ {
+		s.factors++
 		for k, j := range s.head {
 			s.bRows[k], s.bVals[k] = s.column(int(j))
 		}
