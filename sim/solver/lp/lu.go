@@ -36,6 +36,19 @@ type factor struct {
 
 	work  []float64
 	work2 []float64
+
+	sc luScratch
+}
+
+// luScratch is factorize's working storage, kept from one factorisation
+// to the next (and, in a Workspace, from one solve to the next).
+type luScratch struct {
+	rowStart, rowPos, fill     []int32
+	activeRow, activeCol, done []bool
+	colCount, rowCount, queue  []int32
+	cols, rowOrder, good, nzc  []int32
+	rowCnt, colCnt, rows, open []int32
+	dense                      []float64
 }
 
 type pivot struct {
@@ -68,7 +81,8 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	f.work2 = resizeF(f.work2, m)
 
 	// Row lists: for each row, the positions with a nonzero in it.
-	rowStart := make([]int32, m+1)
+	f.sc.rowStart = zeroI32(f.sc.rowStart, m+1)
+	rowStart := f.sc.rowStart
 	for p := 0; p < m; p++ {
 		for _, r := range colRows[p] {
 			rowStart[r+1]++
@@ -77,25 +91,26 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	for i := 0; i < m; i++ {
 		rowStart[i+1] += rowStart[i]
 	}
-	rowPos := make([]int32, rowStart[m])
-	fill := append([]int32(nil), rowStart[:m]...)
+	f.sc.rowPos = resizeI32(f.sc.rowPos, int(rowStart[m]))
+	rowPos := f.sc.rowPos
+	fill := append(f.sc.fill[:0], rowStart[:m]...)
+	f.sc.fill = fill
 	for p := 0; p < m; p++ {
 		for _, r := range colRows[p] {
 			rowPos[fill[r]] = int32(p)
 			fill[r]++
 		}
 	}
-	activeRow := make([]bool, m)
-	activeCol := make([]bool, m)
-	colCount := make([]int32, m)
-	rowCount := make([]int32, m)
+	f.sc.activeRow, f.sc.activeCol = resizeBool(f.sc.activeRow, m), resizeBool(f.sc.activeCol, m)
+	f.sc.colCount, f.sc.rowCount = resizeI32(f.sc.colCount, m), zeroI32(f.sc.rowCount, m)
+	activeRow, activeCol, colCount, rowCount := f.sc.activeRow, f.sc.activeCol, f.sc.colCount, f.sc.rowCount
 	for i := range activeRow {
 		activeRow[i], activeCol[i] = true, true
 		colCount[i] = int32(len(colRows[i]))
 	}
 
 	// Column singletons.
-	queue := make([]int32, 0, m)
+	queue := f.sc.queue[:0]
 	for p := 0; p < m; p++ {
 		if colCount[p] == 1 {
 			queue = append(queue, int32(p))
@@ -192,14 +207,16 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 			f.kind[i] = rowNucleus
 		}
 	}
-	var cols []int32
+	cols := f.sc.cols[:0]
 	for p := 0; p < m; p++ {
 		if activeCol[p] {
 			cols = append(cols, int32(p))
 		}
 	}
 	nr := len(f.nRows)
-	dense := make([]float64, nr*len(cols))
+	f.sc.queue, f.sc.cols = queue, cols
+	f.sc.dense = zeroF(f.sc.dense, nr*len(cols))
+	dense := f.sc.dense
 	for c, p := range cols {
 		for k, i := range colRows[p] {
 			if x := f.nIndex[i]; x >= 0 {
@@ -209,18 +226,21 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	}
 	// Eliminate: rows are permuted, columns that find no pivot are singular.
 	nc := len(cols)
-	rowOrder := make([]int32, nr)
+	f.sc.rowOrder = resizeI32(f.sc.rowOrder, nr)
+	rowOrder := f.sc.rowOrder
 	for i := range rowOrder {
 		rowOrder[i] = int32(i)
 	}
 	k := 0
-	var good, nzc []int32
+	good, nzc := f.sc.good[:0], f.sc.nzc[:0]
+	defer func() { f.sc.good, f.sc.nzc = good, nzc }()
 	// Markowitz-style order: the active column with fewest nonzeros, then
 	// among its rows within a factor 10 of the largest entry (threshold
 	// partial pivoting) the one with fewest nonzeros, to keep fill low.
-	rowCnt := make([]int32, nr) // by nucleus row index: active nonzeros
-	colCnt := make([]int32, nc)
-	done := make([]bool, nc)
+	f.sc.rowCnt, f.sc.colCnt = zeroI32(f.sc.rowCnt, nr), zeroI32(f.sc.colCnt, nc) // rowCnt by nucleus row index: active nonzeros
+	f.sc.done = resizeBool(f.sc.done, nc)
+	rowCnt, colCnt, done := f.sc.rowCnt, f.sc.colCnt, f.sc.done
+	clear(done)
 	for i := 0; i < nr; i++ {
 		for c := 0; c < nc; c++ {
 			if dense[i*nc+c] != 0 {
@@ -229,21 +249,30 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 			}
 		}
 	}
+	// open lists the columns not yet done, in increasing order, so the
+	// choice below is the lowest-numbered column of fewest nonzeros.
+	open := f.sc.open[:0]
+	for cc := 0; cc < nc; cc++ {
+		open = append(open, int32(cc))
+	}
+	f.sc.open = open
 	for left := nc; left > 0 && k < nr; left-- {
-		c := -1
-		for cc := 0; cc < nc; cc++ {
-			if !done[cc] && (c < 0 || colCnt[cc] < colCnt[c]) {
-				c = cc
+		c, at := -1, -1
+		for x, cc := range open {
+			if c < 0 || colCnt[cc] < colCnt[c] {
+				c, at = int(cc), x
 			}
 		}
+		open = append(open[:at], open[at+1:]...)
 		done[c] = true
-		best, colMax := 0.0, 0.0
-		for i := 0; i < nr; i++ {
-			v := math.Abs(dense[int(rowOrder[i])*nc+c])
-			colMax = math.Max(colMax, v)
-			if i >= k {
-				best = math.Max(best, v)
-			}
+		colMax := 0.0
+		for _, r := range rowOrder[:k] {
+			colMax = maxAbs(colMax, math.Abs(dense[int(r)*nc+c]))
+		}
+		best := 0.0
+		for _, r := range rowOrder[k:] {
+			v := math.Abs(dense[int(r)*nc+c])
+			colMax, best = maxAbs(colMax, v), maxAbs(best, v)
 		}
 		if best < pivotTol || best < 1e-9*colMax {
 			singular = append(singular, int(cols[c]))
@@ -320,7 +349,8 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	}
 	f.sparseLU(dense, nc, good)
 	// nRows in pivot order, and nIndex to match.
-	rows := make([]int32, k)
+	f.sc.rows = resizeI32(f.sc.rows, k)
+	rows := f.sc.rows
 	for a := 0; a < k; a++ {
 		rows[a] = f.nRows[f.perm[a]]
 	}
@@ -362,21 +392,21 @@ func (f *factor) sparseLU(dense []float64, nc int, good []int32) {
 		}
 	}
 	f.lrS[nd], f.urS[nd] = int32(len(f.lrI)), int32(len(f.urI))
-	f.lcI, f.lcV = transposeRows(f.lrS, f.lrI, f.lrV, f.lcS, f.lcI, f.lcV)
-	f.ucI, f.ucV = transposeRows(f.urS, f.urI, f.urV, f.ucS, f.ucI, f.ucV)
+	f.lcI, f.lcV = transposeRows(f.lrS, f.lrI, f.lrV, f.lcS, f.lcI, f.lcV, &f.sc.fill)
+	f.ucI, f.ucV = transposeRows(f.urS, f.urI, f.urV, f.ucS, f.ucI, f.ucV, &f.sc.fill)
 }
 
 // transposeRows turns row lists (rs, ri, rv) into column lists whose
 // starts cs hold, on entry, each column's count at cs[c+1]. Within a
 // column the rows come in increasing order.
-func transposeRows(rs, ri []int32, rv []float64, cs, ci []int32, cv []float64) ([]int32, []float64) {
+func transposeRows(rs, ri []int32, rv []float64, cs, ci []int32, cv []float64, scratch *[]int32) ([]int32, []float64) {
 	nd := len(rs) - 1
 	for c := 0; c < nd; c++ {
 		cs[c+1] += cs[c]
 	}
 	ci, cv = resizeI32(ci, len(ri)), resizeF(cv, len(rv))
-	fill := make([]int32, nd)
-	copy(fill, cs[:nd])
+	fill := append((*scratch)[:0], cs[:nd]...)
+	*scratch = fill
 	for a := 0; a < nd; a++ {
 		for k := rs[a]; k < rs[a+1]; k++ {
 			c := ri[k]
@@ -591,4 +621,45 @@ func resizeI8(s []int8, n int) []int8 {
 		return make([]int8, n)
 	}
 	return s[:n]
+}
+
+// zeroF, zeroI32, resizeVS and resizeBool are resize's kin: zeroF and
+// zeroI32 clear what they return; the others leave it to the caller.
+func zeroF(s []float64, n int) []float64 {
+	s = resizeF(s, n)
+	clear(s)
+	return s
+}
+
+func zeroI32(s []int32, n int) []int32 {
+	s = resizeI32(s, n)
+	clear(s)
+	return s
+}
+
+func resizeVS(s []VarStatus, n int) []VarStatus {
+	if cap(s) < n {
+		return make([]VarStatus, n)
+	}
+	return s[:n]
+}
+
+func resizeBool(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	return s[:n]
+}
+
+// maxAbs is math.Max(m, v) for m and v each an absolute value or NaN (so
+// never −0), without math.Max's call in the common case: the nucleus's
+// column scans made that call a tenth of a factorisation.
+func maxAbs(m, v float64) float64 {
+	if v > m {
+		return v
+	}
+	if v != v || m != m {
+		return math.Max(m, v)
+	}
+	return m
 }

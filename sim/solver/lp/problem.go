@@ -45,6 +45,10 @@ type Problem struct {
 	rowLo, rowHi []float64
 	rowNames     []string
 	nnz          int
+	// matrix counts changes to the columns, rows and coefficients (not
+	// to bounds or objective), so a Workspace can tell that the scaled
+	// matrix it holds is still this problem's.
+	matrix uint64
 }
 
 // New returns an empty problem.
@@ -59,6 +63,7 @@ func (p *Problem) AddCol(name string, lo, hi, obj float64) int {
 	p.obj = append(p.obj, obj)
 	p.colRows = append(p.colRows, nil)
 	p.colVals = append(p.colVals, nil)
+	p.matrix++
 	return len(p.obj) - 1
 }
 
@@ -67,6 +72,7 @@ func (p *Problem) AddRow(name string, lo, hi float64) int {
 	p.rowNames = append(p.rowNames, name)
 	p.rowLo = append(p.rowLo, lo)
 	p.rowHi = append(p.rowHi, hi)
+	p.matrix++
 	return len(p.rowLo) - 1
 }
 
@@ -75,6 +81,7 @@ func (p *Problem) Set(row, col int, v float64) {
 	if v == 0 {
 		return
 	}
+	p.matrix++
 	rs := p.colRows[col]
 	for k, r := range rs {
 		if int(r) == row {

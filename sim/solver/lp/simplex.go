@@ -3,6 +3,7 @@ package lp
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Status is the outcome of a solve.
@@ -120,15 +121,59 @@ type solver struct {
 	touch  []int32
 	// dw are the dual method's Devex weights, by basis position.
 	dw []float64
+
+	// Scratch kept from solve to solve: rowWise's fill pointers, scale's
+	// per-row extremes, start's wanted statuses and basics.
+	fill       []int32
+	scLo, scHi []float64
+	want       []VarStatus
+	basics     []int32
+	inBasis    []bool
+
+	// The factorisation start made, while nothing has changed it since:
+	// factors counts factorisations; kept is false once the matrix is
+	// reloaded. A later start on the same matrix that asks for the same
+	// basics in the same order would factorise the same columns in the
+	// same order, so it reuses this one (the tie-break LP after a max-min
+	// LP that needed no pivot).
+	factors      int
+	startFactors int
+	startBasics  []int32
+	kept         bool
 }
 
 // Solve solves p. The error is for malformed problems only; infeasible
 // and unbounded problems are reported in the Solution's Status.
 func Solve(p *Problem, o Options) (*Solution, error) {
+	var w Workspace
+	return w.Solve(p, o)
+}
+
+// Workspace solves a sequence of problems with one solver's storage, so a
+// re-solve allocates little; when it solves the same Problem again and
+// only bounds or objective changed since (as for a tie-break LP solved
+// after its max-min LP), the scaled matrix and its row-wise copy are kept
+// too. Every solve is the same arithmetic as Solve's: the results are
+// identical. The zero value is ready; a Workspace is not safe for
+// concurrent use.
+type Workspace struct {
+	s      solver
+	p      *Problem // whose matrix s holds, scaled
+	matrix uint64   // p.matrix when it was loaded
+}
+
+// Solve solves p like the package's Solve.
+func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	s := newSolver(p)
+	s := &w.s
+	if w.p != p || w.matrix != p.matrix {
+		s.loadMatrix(p)
+		w.p, w.matrix = p, p.matrix
+	}
+	s.loadCosts(p)
+	s.reset()
 	s.maxIter = o.MaxIterations
 	if s.maxIter == 0 {
 		s.maxIter = 50*(s.n+s.m) + 10000
@@ -143,25 +188,35 @@ func Solve(p *Problem, o Options) (*Solution, error) {
 	return s.solution(p, st), nil
 }
 
-func newSolver(p *Problem) *solver {
+// loadMatrix copies p's matrix by columns, scales it and builds its
+// row-wise copy.
+func (s *solver) loadMatrix(p *Problem) {
 	n, m := p.NumCols(), p.NumRows()
-	s := &solver{n: n, m: m, sign: 1}
-	if p.Maximize {
-		s.sign = -1
-	}
-	s.cs = make([]int32, n+1)
+	s.n, s.m = n, m
+	s.cs = resizeI32(s.cs, n+1)
+	s.cs[0] = 0
 	for j := 0; j < n; j++ {
 		s.cs[j+1] = s.cs[j] + int32(len(p.colRows[j]))
 	}
-	s.ri = make([]int32, 0, s.cs[n])
-	s.rv = make([]float64, 0, s.cs[n])
+	s.ri, s.rv = s.ri[:0], s.rv[:0]
 	for j := 0; j < n; j++ {
 		s.ri = append(s.ri, p.colRows[j]...)
 		s.rv = append(s.rv, p.colVals[j]...)
 	}
 	s.scale()
+	s.rowWise()
+	s.kept = false
+}
+
+// loadCosts sets the scaled bounds and costs from p, whose matrix s holds.
+func (s *solver) loadCosts(p *Problem) {
+	n, m := s.n, s.m
+	s.sign = 1
+	if p.Maximize {
+		s.sign = -1
+	}
 	N := n + m
-	s.lo, s.hi, s.c = make([]float64, N), make([]float64, N), make([]float64, N)
+	s.lo, s.hi, s.c = resizeF(s.lo, N), resizeF(s.hi, N), zeroF(s.c, N)
 	big := 0.0
 	for j := 0; j < n; j++ {
 		s.lo[j], s.hi[j] = p.colLo[j]/s.colScale[j], p.colHi[j]/s.colScale[j]
@@ -178,38 +233,50 @@ func newSolver(p *Problem) *solver {
 	for i := 0; i < m; i++ {
 		s.lo[n+i], s.hi[n+i] = p.rowLo[i]*s.rowScale[i], p.rowHi[i]*s.rowScale[i]
 	}
-	s.x = make([]float64, N)
-	s.stat = make([]VarStatus, N)
-	s.head = make([]int32, m)
-	s.posOf = make([]int32, N)
-	s.bRows, s.bVals = make([][]int32, m), make([][]float64, m)
-	s.logRow = make([][]int32, m)
-	for i := range s.logRow {
-		s.logRow[i] = []int32{int32(i)}
+}
+
+// reset gives the solve's state the values a new solver starts with,
+// reusing the storage of the solve before.
+func (s *solver) reset() {
+	n, m := s.n, s.m
+	N := n + m
+	s.x = zeroF(s.x, N)
+	s.stat = resizeVS(s.stat, N)
+	clear(s.stat)
+	s.head = zeroI32(s.head, m)
+	s.posOf = zeroI32(s.posOf, N)
+	if cap(s.bRows) < m {
+		s.bRows, s.bVals = make([][]int32, m), make([][]float64, m)
+	}
+	s.bRows, s.bVals = s.bRows[:m], s.bVals[:m]
+	for i := len(s.logRow); i < m; i++ {
+		s.logRow = append(s.logRow, []int32{int32(i)})
 	}
 	s.logVal = []float64{-1}
-	s.y, s.cb, s.alpha, s.rhs = make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
-	s.d, s.w, s.alphaR, s.mark = make([]float64, N), make([]float64, N), make([]float64, N), make([]bool, N)
-	s.prevCb, s.rho = make([]float64, m), make([]float64, m)
+	s.y, s.cb, s.alpha, s.rhs = zeroF(s.y, m), zeroF(s.cb, m), zeroF(s.alpha, m), zeroF(s.rhs, m)
+	s.d, s.w, s.alphaR = zeroF(s.d, N), resizeF(s.w, N), zeroF(s.alphaR, N)
+	s.mark = resizeBool(s.mark, N)
+	clear(s.mark)
+	s.prevCb, s.rho = zeroF(s.prevCb, m), zeroF(s.rho, m)
 	for j := range s.w {
 		s.w[j] = 1
 	}
-	s.rowWise()
-	return s
+	s.touch, s.cand, s.dw = s.touch[:0], s.cand[:0], s.dw[:0]
+	s.iters, s.bland, s.degenerate, s.fresh = 0, false, 0, false
 }
 
 // rowWise builds the row-wise copy of the scaled matrix.
 func (s *solver) rowWise() {
-	s.rs = make([]int32, s.m+1)
+	s.rs = zeroI32(s.rs, s.m+1)
 	for _, i := range s.ri {
 		s.rs[i+1]++
 	}
 	for i := 0; i < s.m; i++ {
 		s.rs[i+1] += s.rs[i]
 	}
-	s.rc = make([]int32, len(s.ri))
-	s.rvr = make([]float64, len(s.ri))
-	fill := append([]int32(nil), s.rs[:s.m]...)
+	s.rc = resizeI32(s.rc, len(s.ri))
+	s.rvr = resizeF(s.rvr, len(s.ri))
+	fill := append(s.fill[:0], s.rs[:s.m]...)
 	for j := 0; j < s.n; j++ {
 		for k := s.cs[j]; k < s.cs[j+1]; k++ {
 			i := s.ri[k]
@@ -217,20 +284,22 @@ func (s *solver) rowWise() {
 			fill[i]++
 		}
 	}
+	s.fill = fill
 }
 
 // scale equilibrates rows and columns by powers of two (exact), a few
 // geometric-mean passes.
 func (s *solver) scale() {
-	s.colScale = make([]float64, s.n)
-	s.rowScale = make([]float64, s.m)
+	s.colScale = resizeF(s.colScale, s.n)
+	s.rowScale = resizeF(s.rowScale, s.m)
 	for j := range s.colScale {
 		s.colScale[j] = 1
 	}
 	for i := range s.rowScale {
 		s.rowScale[i] = 1
 	}
-	lo, hi := make([]float64, s.m), make([]float64, s.m)
+	s.scLo, s.scHi = resizeF(s.scLo, s.m), resizeF(s.scHi, s.m)
+	lo, hi := s.scLo, s.scHi
 	for pass := 0; pass < 2; pass++ {
 		for i := range lo {
 			lo[i], hi[i] = math.Inf(1), 0
@@ -301,7 +370,8 @@ func (s *solver) nonbasicAt(j int, want VarStatus) {
 // start sets up the slack basis or a warm one.
 func (s *solver) start(warm *Basis) {
 	N := s.n + s.m
-	want := make([]VarStatus, N)
+	s.want = resizeVS(s.want, N)
+	want := s.want
 	useWarm := warm != nil && len(warm.Cols) == s.n && len(warm.Rows) == s.m
 	for j := 0; j < N; j++ {
 		want[j] = AtLower
@@ -317,7 +387,7 @@ func (s *solver) start(warm *Basis) {
 		}
 	}
 	// Exactly m basics: structurals first, then logicals.
-	var basics []int32
+	basics := s.basics[:0]
 	for j := 0; j < s.n; j++ {
 		if want[j] == Basic && len(basics) < s.m {
 			basics = append(basics, int32(j))
@@ -325,7 +395,9 @@ func (s *solver) start(warm *Basis) {
 			s.nonbasicAt(j, want[j])
 		}
 	}
-	inBasis := make([]bool, s.m)
+	s.inBasis = resizeBool(s.inBasis, s.m)
+	inBasis := s.inBasis
+	clear(inBasis)
 	for i := 0; i < s.m; i++ {
 		j := s.n + i
 		if want[j] == Basic && len(basics) < s.m {
@@ -345,13 +417,25 @@ func (s *solver) start(warm *Basis) {
 		s.posOf[j] = int32(k)
 		s.stat[j] = Basic
 	}
+	s.basics = basics
+	if s.kept && s.factors == s.startFactors && s.f.numUpdates() == 0 && slices.Equal(basics, s.startBasics) {
+		// The factorisation of these columns is still the one start
+		// made, and it needed no repair: only the basic values change.
+		s.computeXB()
+		s.fresh = false
+		return
+	}
 	s.refactor()
+	s.startBasics = append(s.startBasics[:0], basics...)
+	s.startFactors = s.factors
+	s.kept = slices.Equal(s.head, basics) // no singular column swapped out
 }
 
 // refactor factors the basis afresh, swapping in logicals for dependent
 // columns, and recomputes the basic values.
 func (s *solver) refactor() {
 	for tries := 0; ; tries++ {
+		s.factors++
 		for k, j := range s.head {
 			s.bRows[k], s.bVals[k] = s.column(int(j))
 		}

@@ -14,6 +14,10 @@ type LPs struct {
 	prev   map[string]*lp.Problem
 	basis  map[string]*lp.Basis
 	Solved int // how many LPs were solved
+	// ws keeps the solver's storage between solves, and the scaled
+	// matrix between an LP and its tie-break (same Problem, new bounds
+	// and objective).
+	ws lp.Workspace
 }
 
 // DumpLPs implements lp.Dumper: every later LP goes to sink.
@@ -27,7 +31,7 @@ func (r *LPs) solve(family string, p *lp.Problem, warm *lp.Basis) (*lp.Solution,
 	if warm == nil && r.prev[family] != nil {
 		warm = r.basis[family].Remap(r.prev[family], p)
 	}
-	sol, err := lp.Solve(p, lp.Options{Warm: warm})
+	sol, err := r.ws.Solve(p, lp.Options{Warm: warm})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,67 @@
+package lp_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/solver/lp"
+)
+
+// sameSolution reports whether two solutions agree bit for bit.
+func sameSolution(a, b *lp.Solution) bool {
+	if a.Status != b.Status || a.Iterations != b.Iterations || math.Float64bits(a.Objective) != math.Float64bits(b.Objective) {
+		return false
+	}
+	for j := range a.X {
+		if math.Float64bits(a.X[j]) != math.Float64bits(b.X[j]) {
+			return false
+		}
+	}
+	return reflect.DeepEqual(a.Basis, b.Basis)
+}
+
+// A Workspace gives exactly Solve's results over a sequence of problems of
+// changing shapes, of re-solves of one problem after its bounds and
+// objective change (the kept matrix, and the kept factorisation when the
+// solve before needed no pivot) and after a coefficient changes (the
+// matrix reloaded), warm and cold.
+func TestWorkspaceSameAsSolve(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var ws lp.Workspace
+	for trial := 0; trial < 200; trial++ {
+		p := randomLP(r, 4+r.IntN(14), 3+r.IntN(10), r.IntN(2) == 0)
+		var warm *lp.Basis
+		for step := 0; step < 5; step++ {
+			switch step {
+			case 1: // the same problem from its optimal basis: no pivot
+			case 2: // bounds and objective only
+				i := r.IntN(p.NumRows())
+				lo, hi := p.RowBounds(i)
+				if !math.IsInf(hi, 1) {
+					p.SetRowBounds(i, lo, hi+1)
+				}
+				j := r.IntN(p.NumCols())
+				p.SetObj(j, p.Obj(j)+0.5)
+				lo, hi = p.ColBounds(j)
+				p.SetColBounds(j, lo, hi+2)
+			case 3: // a coefficient: the kept matrix is stale
+				p.Set(r.IntN(p.NumRows()), r.IntN(p.NumCols()), 3)
+			case 4: // a new row
+				row := p.AddRow("extra", math.Inf(-1), 7)
+				p.Set(row, r.IntN(p.NumCols()), 1)
+			}
+			o := lp.Options{Warm: warm, Dual: step == 2 && trial%2 == 0}
+			want, err1 := lp.Solve(p, o)
+			got, err2 := ws.Solve(p, o)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("trial %d step %d: %v, %v", trial, step, err1, err2)
+			}
+			if !sameSolution(want, got) {
+				t.Fatalf("trial %d step %d: Solve gives %v, the workspace %v", trial, step, want, got)
+			}
+			warm = want.Basis
+		}
+	}
+}
