@@ -131,6 +131,12 @@ type placer struct {
 	table  *pack.Table
 	perf   *perfRates // pair_rates perf; nil packs with table
 	rounds int
+	// The order across rounds (see kept); sortAll sorts every active job
+	// every round instead, the reference the tests compare with.
+	kept      kept
+	preempted []workload.JobID // by the last round, for kept.sync
+	sortAll   bool
+	rank      []int32 // per job: its index in this round's order
 	// Totals, for the decision log and tests.
 	migrated, forced, fellBack, pairs int
 }
@@ -162,6 +168,33 @@ func (t *placer) Decide(s *engine.State, triggers []engine.Trigger) error {
 		next += t.p.RoundS
 	}
 	return s.WakeAt(next)
+}
+
+// eachActive calls fn on the active jobs in the order's priority until fn
+// returns false: from the jobs kept in order across rounds under las and
+// fifo, by sorting them all under ftf, whose keys move with the clock.
+func (t *placer) eachActive(s *engine.State, fn func(workload.JobID) bool) {
+	if t.sortAll || t.p.Order == "ftf" {
+		t.preempted = t.preempted[:0]
+		for _, id := range t.active(s) {
+			if !fn(id) {
+				return
+			}
+		}
+		return
+	}
+	las := t.p.Order == "las"
+	key := func(id workload.JobID) float64 { return s.Job(id).ArrivalS }
+	if las {
+		key = func(id workload.JobID) float64 { return s.Info(id).AttainedGPU }
+	}
+	var pre []workload.JobID
+	if las {
+		pre = t.preempted
+	}
+	t.kept.sync(s, pre, key)
+	t.preempted = t.preempted[:0]
+	t.kept.each(s, las, key, fn)
 }
 
 // active lists the running and pending jobs in the order's priority.
