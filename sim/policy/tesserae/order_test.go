@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -54,7 +55,10 @@ func runOrder(tb testing.TB, servers int, jobs []workload.Job, p Params, sortAll
 	if err != nil {
 		tb.Fatal(err)
 	}
-	pol.(*placer).sortAll = sortAll
+	if sortAll {
+		pl := pol.(*placer)
+		pl.ref = func(s *engine.State) []workload.JobID { return sortedActive(pl, s) }
+	}
 	cfg := engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: pol, Paranoid: log, NoLog: !log, MaxLogEntries: 1 << 30}
 	res, err := engine.Run(context.Background(), cfg)
 	if err != nil {
@@ -63,8 +67,44 @@ func runOrder(tb testing.TB, servers int, jobs []workload.Job, p Params, sortAll
 	return res
 }
 
-// The order kept across rounds (and the pass that stops once the GPUs are
-// taken) decides exactly as sorting every active job at every round: the
+// sortedActive is the order as it was computed before the kept order and
+// the cached keys: every active job sorted every round, each comparison
+// computing both keys.
+func sortedActive(t *placer, s *engine.State) []workload.JobID {
+	var ids []workload.JobID
+	s.EachRunning(func(id workload.JobID) bool { ids = append(ids, id); return true })
+	s.EachPending(func(id workload.JobID) bool { ids = append(ids, id); return true })
+	key := func(id workload.JobID) float64 {
+		switch t.p.Order {
+		case "las":
+			return s.Info(id).AttainedGPU
+		case "ftf":
+			return -ftfRho(s, id)
+		}
+		return s.Job(id).ArrivalS
+	}
+	slices.SortStableFunc(ids, func(a, b workload.JobID) int {
+		ka, kb := key(a), key(b)
+		switch {
+		case ka < kb:
+			return -1
+		case ka > kb:
+			return 1
+		}
+		if aa, ab := s.Job(a).ArrivalS, s.Job(b).ArrivalS; aa != ab {
+			if aa < ab {
+				return -1
+			}
+			return 1
+		}
+		return int(a - b)
+	})
+	return ids
+}
+
+// The order kept across rounds, the cached keys (ftf) and the pass that
+// stops once the GPUs are taken decide exactly as sorting every active job
+// at every round: the
 // same records, intervals and decision log, for every variant of the
 // family and each order, on an overloaded queue with preemptions.
 func TestKeptOrderMatchesFullSort(t *testing.T) {

@@ -131,11 +131,11 @@ type placer struct {
 	table  *pack.Table
 	perf   *perfRates // pair_rates perf; nil packs with table
 	rounds int
-	// The order across rounds (see kept); sortAll sorts every active job
-	// every round instead, the reference the tests compare with.
+	// The order across rounds (see kept); ref, when set, orders every
+	// active job every round instead (the tests' reference).
 	kept      kept
 	preempted []workload.JobID // by the last round, for kept.sync
-	sortAll   bool
+	ref       func(*engine.State) []workload.JobID
 	rank      []int32 // per job: its index in this round's order
 	// Totals, for the decision log and tests.
 	migrated, forced, fellBack, pairs int
@@ -174,9 +174,13 @@ func (t *placer) Decide(s *engine.State, triggers []engine.Trigger) error {
 // returns false: from the jobs kept in order across rounds under las and
 // fifo, by sorting them all under ftf, whose keys move with the clock.
 func (t *placer) eachActive(s *engine.State, fn func(workload.JobID) bool) {
-	if t.sortAll || t.p.Order == "ftf" {
+	if t.ref != nil || t.p.Order == "ftf" {
 		t.preempted = t.preempted[:0]
-		for _, id := range t.active(s) {
+		order := t.active
+		if t.ref != nil {
+			order = t.ref
+		}
+		for _, id := range order(s) {
 			if !fn(id) {
 				return
 			}
@@ -197,11 +201,11 @@ func (t *placer) eachActive(s *engine.State, fn func(workload.JobID) bool) {
 	t.kept.each(s, las, key, fn)
 }
 
-// active lists the running and pending jobs in the order's priority.
+// active lists the running and pending jobs in the order's priority,
+// each key computed once (ftf's costs a solo-time estimate), then sorted
+// stably from the same starting order with the same comparisons as
+// before the keys were cached, so ties and any NaN land the same way.
 func (t *placer) active(s *engine.State) []workload.JobID {
-	var ids []workload.JobID
-	s.EachRunning(func(id workload.JobID) bool { ids = append(ids, id); return true })
-	s.EachPending(func(id workload.JobID) bool { ids = append(ids, id); return true })
 	key := func(id workload.JobID) float64 {
 		switch t.p.Order {
 		case "las":
@@ -211,22 +215,18 @@ func (t *placer) active(s *engine.State) []workload.JobID {
 		}
 		return s.Job(id).ArrivalS
 	}
-	slices.SortStableFunc(ids, func(a, b workload.JobID) int {
-		ka, kb := key(a), key(b)
-		switch {
-		case ka < kb:
-			return -1
-		case ka > kb:
-			return 1
-		}
-		if aa, ab := s.Job(a).ArrivalS, s.Job(b).ArrivalS; aa != ab {
-			if aa < ab {
-				return -1
-			}
-			return 1
-		}
-		return int(a - b)
-	})
+	var ks []keyed
+	add := func(id workload.JobID) bool {
+		ks = append(ks, keyed{key: key(id), arrival: s.Job(id).ArrivalS, id: id})
+		return true
+	}
+	s.EachRunning(add)
+	s.EachPending(add)
+	slices.SortStableFunc(ks, cmpKeyed)
+	ids := make([]workload.JobID, len(ks))
+	for i, k := range ks {
+		ids[i] = k.id
+	}
 	return ids
 }
 
