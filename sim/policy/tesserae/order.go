@@ -49,9 +49,8 @@ type kept struct {
 // sync drops the filed jobs that have started since, and files the jobs
 // preempted by the last round (they wait now, with their final key).
 func (k *kept) sync(s *engine.State, preempted []workload.JobID, key func(workload.JobID) float64) {
-	if k.ver == nil {
-		k.ver = make([]uint32, s.NumJobs())
-		k.in = make([]bool, s.NumJobs())
+	if len(k.ver) != s.NumJobs() { // first round (or another run's jobs)
+		*k = kept{ver: make([]uint32, s.NumJobs()), in: make([]bool, s.NumJobs())}
 	}
 	k.add = k.add[:0]
 	for _, id := range preempted {
