@@ -34,6 +34,7 @@ func (t *placer) apply(s *engine.State, prev, final migrate.Plan) error {
 			if err := s.Preempt(id); err != nil {
 				return err
 			}
+			t.preempted = append(t.preempted, id)
 		}
 	}
 	var moves, starts []workload.JobID

@@ -34,7 +34,7 @@ func (t *placer) round(s *engine.State) error {
 	moved := migrate.Migrated(prev, final)
 	clock("migration")
 	t.log(s, pairs, moved)
-	if err := t.snapshot(s, len(rank), prev, final, pairs, moved); err != nil {
+	if err := t.snapshot(s, s.NumRunning()+s.NumPending(), prev, final, pairs, moved); err != nil {
 		return err
 	}
 	return t.apply(s, prev, final)
@@ -57,29 +57,44 @@ func (t *placer) stopwatch(s *engine.State) func(part string) {
 }
 
 // schedule orders the active jobs and runs the exclusive pass: the fresh
-// plan, the jobs it placed and those left waiting, and each job's rank.
-func (t *placer) schedule(s *engine.State) (fresh migrate.Plan, placed, waiting []workload.JobID, rank map[workload.JobID]int) {
-	order := t.active(s)
-	rank = make(map[workload.JobID]int, len(order))
-	for i, id := range order {
-		rank[id] = i
+// plan, the jobs it placed and those left waiting, and each job's rank
+// (its index in the order; set for the jobs the pass reached).
+//
+// A job needing more GPUs than are still free cannot be placed (both of
+// exclusive's ways need that many free), so it waits without trying.
+// Without packing the waiting jobs are not used, so the pass stops once
+// every GPU is taken: the jobs after would all wait.
+func (t *placer) schedule(s *engine.State) (fresh migrate.Plan, placed, waiting []workload.JobID, rank func(workload.JobID) int) {
+	if len(t.rank) != s.NumJobs() {
+		t.rank = make([]int32, s.NumJobs())
 	}
 	fresh = shape(s.Cluster())
 	free := make([]int, len(fresh.Nodes))
+	left := 0
 	for n := range fresh.Nodes {
 		free[n] = len(fresh.Nodes[n])
+		left += free[n]
 	}
-	for _, id := range order {
-		if locs := exclusive(fresh, free, s.Job(id).GPUs, t.usable(s, id)); locs != nil {
-			for _, l := range locs {
-				fresh.Nodes[l.Node][l.GPU] = []workload.JobID{id}
+	stop := t.p.Packing == "none"
+	i := 0
+	t.eachActive(s, func(id workload.JobID) bool {
+		t.rank[id] = int32(i)
+		i++
+		gpus := s.Job(id).GPUs
+		if gpus <= left {
+			if locs := exclusive(fresh, free, gpus, t.usable(s, id)); locs != nil {
+				for _, l := range locs {
+					fresh.Nodes[l.Node][l.GPU] = []workload.JobID{id}
+				}
+				placed = append(placed, id)
+				left -= gpus
+				return !stop || left > 0
 			}
-			placed = append(placed, id)
-		} else {
-			waiting = append(waiting, id)
 		}
-	}
-	return fresh, placed, waiting, rank
+		waiting = append(waiting, id)
+		return !stop || left > 0
+	})
+	return fresh, placed, waiting, func(id workload.JobID) int { return int(t.rank[id]) }
 }
 
 // exclusive is the consolidated pass (spec 003 §1.3 [ours, Blox's
@@ -281,8 +296,7 @@ func (t *placer) fitsMemory(s *engine.State, pr pack.Pair, locs []migrate.Loc, f
 }
 
 // land is the migration step.
-func (t *placer) land(prev, fresh migrate.Plan, rank map[workload.JobID]int) (migrate.Plan, error) {
-	byRank := func(id workload.JobID) int { return rank[id] }
+func (t *placer) land(prev, fresh migrate.Plan, byRank func(workload.JobID) int) (migrate.Plan, error) {
 	switch t.p.Migration {
 	case "none":
 		return fresh, nil

@@ -131,6 +131,12 @@ type placer struct {
 	table  *pack.Table
 	perf   *perfRates // pair_rates perf; nil packs with table
 	rounds int
+	// The order across rounds (see kept); ref, when set, orders every
+	// active job every round instead (the tests' reference).
+	kept      kept
+	preempted []workload.JobID // by the last round, for kept.sync
+	ref       func(*engine.State) []workload.JobID
+	rank      []int32 // per job: its index in this round's order
 	// Totals, for the decision log and tests.
 	migrated, forced, fellBack, pairs int
 }
@@ -164,11 +170,42 @@ func (t *placer) Decide(s *engine.State, triggers []engine.Trigger) error {
 	return s.WakeAt(next)
 }
 
-// active lists the running and pending jobs in the order's priority.
+// eachActive calls fn on the active jobs in the order's priority until fn
+// returns false: from the jobs kept in order across rounds under las and
+// fifo, by sorting them all under ftf, whose keys move with the clock.
+func (t *placer) eachActive(s *engine.State, fn func(workload.JobID) bool) {
+	if t.ref != nil || t.p.Order == "ftf" {
+		t.preempted = t.preempted[:0]
+		order := t.active
+		if t.ref != nil {
+			order = t.ref
+		}
+		for _, id := range order(s) {
+			if !fn(id) {
+				return
+			}
+		}
+		return
+	}
+	las := t.p.Order == "las"
+	key := func(id workload.JobID) float64 { return s.Job(id).ArrivalS }
+	if las {
+		key = func(id workload.JobID) float64 { return s.Info(id).AttainedGPU }
+	}
+	var pre []workload.JobID
+	if las {
+		pre = t.preempted
+	}
+	t.kept.sync(s, pre, key)
+	t.preempted = t.preempted[:0]
+	t.kept.each(s, las, key, fn)
+}
+
+// active lists the running and pending jobs in the order's priority,
+// each key computed once (ftf's costs a solo-time estimate), then sorted
+// stably from the same starting order with the same comparisons as
+// before the keys were cached, so ties and any NaN land the same way.
 func (t *placer) active(s *engine.State) []workload.JobID {
-	var ids []workload.JobID
-	s.EachRunning(func(id workload.JobID) bool { ids = append(ids, id); return true })
-	s.EachPending(func(id workload.JobID) bool { ids = append(ids, id); return true })
 	key := func(id workload.JobID) float64 {
 		switch t.p.Order {
 		case "las":
@@ -178,22 +215,18 @@ func (t *placer) active(s *engine.State) []workload.JobID {
 		}
 		return s.Job(id).ArrivalS
 	}
-	slices.SortStableFunc(ids, func(a, b workload.JobID) int {
-		ka, kb := key(a), key(b)
-		switch {
-		case ka < kb:
-			return -1
-		case ka > kb:
-			return 1
-		}
-		if aa, ab := s.Job(a).ArrivalS, s.Job(b).ArrivalS; aa != ab {
-			if aa < ab {
-				return -1
-			}
-			return 1
-		}
-		return int(a - b)
-	})
+	var ks []keyed
+	add := func(id workload.JobID) bool {
+		ks = append(ks, keyed{key: key(id), arrival: s.Job(id).ArrivalS, id: id})
+		return true
+	}
+	s.EachRunning(add)
+	s.EachPending(add)
+	slices.SortStableFunc(ks, cmpKeyed)
+	ids := make([]workload.JobID, len(ks))
+	for i, k := range ks {
+		ids[i] = k.id
+	}
 	return ids
 }
 
