@@ -6,6 +6,7 @@ import (
 
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/experiment"
+	"github.com/schedlab/schedlab/sim/internal/cputime"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
 
@@ -36,7 +37,7 @@ func BenchmarkGavelFigure8Point(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for range b.N {
 		rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Seeds: []uint64{0}, Workers: 1})
 		if err != nil {
@@ -48,5 +49,5 @@ func BenchmarkGavelFigure8Point(b *testing.B) {
 	}
 	// CPU seconds per point, issue 16's measure (wall time on a shared
 	// machine mostly measures the other processes).
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Process()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 }

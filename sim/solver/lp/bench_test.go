@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/sim/internal/cputime"
 	"github.com/schedlab/schedlab/sim/solver/lp"
 )
 
@@ -91,7 +92,7 @@ func BenchmarkDumped(b *testing.B) {
 			}
 			iters := 0
 			b.ResetTimer()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				sol, err := lp.Solve(p, lp.Options{})
 				if err != nil {
@@ -100,7 +101,7 @@ func BenchmarkDumped(b *testing.B) {
 				iters = sol.Iterations
 			}
 			b.ReportMetric(float64(iters), "iterations/op")
-			if cpu := cpuTime() - cpu0; cpu > 0 {
+			if cpu := cputime.Process() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 			}
 		})

@@ -1,15 +1,15 @@
 //go:build unix
 
-package experiment_test
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the process's user and system CPU time (every thread, so the
-// collector's too): on a shared machine it is steadier than wall time.
-func cpuTime() time.Duration {
+// Process is the process's user and system CPU time (every thread, so the
+// collector's too), or 0 when it cannot be read.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0

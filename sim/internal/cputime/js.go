@@ -1,15 +1,16 @@
 //go:build js
 
-package experiment_test
+package cputime
 
 import (
 	"syscall/js"
 	"time"
 )
 
-// cpuTime is node's process CPU time (process.cpuUsage: user and system,
-// every thread of node, so the compiler's and collector's threads too).
-func cpuTime() time.Duration {
+// Process is node's process CPU time (process.cpuUsage: user and system,
+// every thread of node, so its compiler's and collector's threads too),
+// or 0 outside node.
+func Process() time.Duration {
 	proc := js.Global().Get("process")
 	if proc.IsUndefined() {
 		return 0
