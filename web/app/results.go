@@ -73,6 +73,8 @@ type Results struct {
 	// them: "" before, CheckSame or CheckDiffers.
 	Built bool
 	Check string
+	// builtWidth is the figure width built results were drawn at.
+	builtWidth float64
 	// drawn is the draw reply, kept when the App records (Preview).
 	drawn protocol.Message
 }
@@ -165,7 +167,7 @@ func (a *App) finishResults(r *Run) {
 		}
 		a.applyDrawn(res, m)
 		if built != nil && a.Res == built {
-			a.replaceBuilt(built, res)
+			a.replaceBuilt(built, res, drawnAtBuiltWidth(r, req.Width, built.builtWidth))
 		}
 	})
 }

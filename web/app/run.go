@@ -69,6 +69,8 @@ type Part struct {
 	// msg is the worker's result message, kept when the App records
 	// (Preview).
 	msg protocol.Message
+	// width is the figure width its Gantt chart was asked for at.
+	width float64
 }
 
 // WorkerID is the engine worker the part runs on (-1 before it starts).
