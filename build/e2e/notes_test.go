@@ -65,7 +65,7 @@ func TestNotesInBrowser(t *testing.T) {
 		eval[any](p, `localStorage.setItem("schedlab.scenario.v1", `+strconv.Quote(damaged)+`)`)
 		p.do(chromedp.Reload())
 		p.wait(`!!document.getElementById("note-corrupt")`, statusJS, 30*time.Second)
-		p.wait(plotsShown, statusJS, 60*time.Second) // the default ran …
+		p.wait(plotsShown+" && "+startupRunDone, statusJS, 60*time.Second) // the default ran …
 		if !strings.Contains(p.text("note-corrupt"), "could not be read") {
 			t.Errorf("note: %q", p.text("note-corrupt"))
 		}

@@ -89,6 +89,12 @@ func (p *page) wait(cond, describe string, timeout time.Duration) {
 	}
 }
 
+// startupRunDone is true once the run the page starts by itself has ended
+// and said so. Its progress bar then gives way to a status line above every
+// view, which moves what is below it: a click aimed before the move lands
+// elsewhere, so tests that click in a view wait for this first.
+const startupRunDone = `!document.getElementById("cancel") && /Simulated/.test((document.getElementById("status") || {}).textContent)`
+
 const statusJS = `(document.getElementById("status") || {}).textContent + " | " + (document.getElementById("problems") || {}).textContent`
 
 // click clicks an element by id.

@@ -158,6 +158,11 @@ func (a *App) finishResults(r *Run) {
 	if built == nil || !built.Built || built.Doc != res.Doc || built.Seed != res.Seed {
 		built = nil
 		a.showResults(res)
+	} else {
+		// The build-time results stay on show until the live figures are
+		// drawn; the run's line says it ended meanwhile, in the place of
+		// its progress bar, so that nothing below moves twice.
+		a.setNotice(simulated(res), false)
 	}
 	req, bin := res.drawRequest(append([]string{"jct_cdf", "queue_by_model"}, extraKinds(sc)...), "png", -1)
 	req.Width = a.figureWidth()
@@ -207,7 +212,12 @@ func (a *App) showResults(res *Results) {
 		a.TL.Policy = 0
 	}
 	a.TL.reset(res)
-	a.setNotice(fmt.Sprintf("Simulated %s in %s.", plural(len(res.Policies), "policy"), results.Duration(res.WallMS/1000)), false)
+	a.setNotice(simulated(res), false)
+}
+
+// simulated is the run bar's line for results just simulated.
+func simulated(res *Results) string {
+	return fmt.Sprintf("Simulated %s in %s.", plural(len(res.Policies), "policy"), results.Duration(res.WallMS/1000))
 }
 
 // applyDrawn takes the figures that span policies from a worker's reply

@@ -1,6 +1,7 @@
 package prebuild
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/web/app"
@@ -26,6 +27,13 @@ func TestPreviewThenIdenticalLiveResults(t *testing.T) {
 		t.Fatalf("the build-time results are not on show with their figures: %+v", a.Res)
 	}
 	built := a.Res
+	// When the live run ends, its line takes the progress bar's place at
+	// once, while its figures are still being drawn: a gap there would move
+	// the whole view up and back down under a reader's pointer.
+	b.Pump(a, apptest.Done(a))
+	if a.Res != built || !strings.HasPrefix(a.Notice, "Simulated 2 policies in ") {
+		t.Fatalf("the live run ended with results %p (built %p) and the line %q; want the built ones and a line saying it was simulated", a.Res, built, a.Notice)
+	}
 	b.Pump(a, func() bool { return a.Res != built && a.Res != nil && !a.Res.CDF.Pending })
 	if a.Res.Built || a.Res.Check != app.CheckSame {
 		t.Fatalf("live results: built %v, check %q; want live and %q", a.Res.Built, a.Res.Check, app.CheckSame)
