@@ -250,6 +250,17 @@ func (s *solver) dualRatio(below bool, infeas float64, longStep bool) int {
 // It returns the breakpoints left, the first that could not be passed
 // among them.
 func (s *solver) passBreakpoints(bps []breakpoint, slope float64) []breakpoint {
+	// Most often the first breakpoint cannot be passed: find it without
+	// ordering the rest.
+	first := 0
+	for k, b := range bps {
+		if b.less(bps[first]) {
+			first = k
+		}
+	}
+	if b := bps[first]; s.stat[b.j] == AtZero || !(slope-b.a*(s.hi[b.j]-s.lo[b.j]) > 0) {
+		return bps
+	}
 	n := len(bps)
 	for i := n/2 - 1; i >= 0; i-- {
 		siftDown(bps[:n], i)
@@ -271,16 +282,15 @@ func (s *solver) passBreakpoints(bps []breakpoint, slope float64) []breakpoint {
 
 // siftDown restores the min-heap order (by ratio, then index) below i.
 func siftDown(h []breakpoint, i int) {
-	less := func(a, b breakpoint) bool { return a.t < b.t || (a.t == b.t && a.j < b.j) }
 	for {
 		l := 2*i + 1
 		if l >= len(h) {
 			return
 		}
-		if r := l + 1; r < len(h) && less(h[r], h[l]) {
+		if r := l + 1; r < len(h) && h[r].less(h[l]) {
 			l = r
 		}
-		if !less(h[l], h[i]) {
+		if !h[l].less(h[i]) {
 			return
 		}
 		h[i], h[l] = h[l], h[i]
@@ -294,6 +304,9 @@ type breakpoint struct {
 	j    int32
 	t, a float64
 }
+
+// less orders breakpoints by ratio, then index.
+func (a breakpoint) less(b breakpoint) bool { return a.t < b.t || (a.t == b.t && a.j < b.j) }
 
 // applyFlips moves the variables in s.flips to their other bound and the
 // basics with them: x_B −= B⁻¹ Σ a_j Δx_j (into s.rho, free at this point).
@@ -351,7 +364,7 @@ func (s *solver) perturbCosts() {
 
 // perturbBase is the relative size of the cost perturbation (the scaled
 // costs are at most 1 in magnitude).
-const perturbBase = 5e-7
+var perturbBase = 5e-7
 
 // artBound is an artificial bound of a cold dual start: variable j's true
 // bounds.
