@@ -84,9 +84,9 @@ func TestDumpedLPsAgainstHiGHS(t *testing.T) {
 // shows in the pivots of one dumped LP: the dual start proves Figure 12's
 // FTF LP infeasible at once (the primal method takes 514 pivots), the
 // bound-flipping ratio test passes the makespan LP's boxed columns in
-// long steps (1,894 pivots without it, 517 with), and the cost
+// long steps (1,894 pivots without it, 498 with), and the cost
 // perturbation keeps the dual method from stalling on the hierarchical LP
-// whose costs are mostly 0 (1,045 pivots without it, 417 with). Each
+// whose costs are mostly 0 (1,045 pivots without it, 418 with). Each
 // optimum is also checked against HiGHS's by TestDumpedLPsAgainstHiGHS.
 func TestColdDualPivots(t *testing.T) {
 	for _, c := range []struct {

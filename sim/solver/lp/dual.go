@@ -2,8 +2,9 @@ package lp
 
 import "math"
 
-// dual runs the dual simplex method from a warm basis when that basis is
-// dual feasible (every reduced cost has the sign its bound asks for). That is the case after
+// dual runs the dual simplex method from a basis that is dual feasible
+// (every reduced cost has the sign its bound asks for): the slack basis of
+// a cold start (coldDual), or a warm basis. A warm basis is dual feasible after
 // a re-solve in which only row or column bounds changed, such as each step
 // of a bisection: the old optimal basis stays dual feasible, and the dual
 // method restores primal feasibility in a few pivots where the primal
@@ -88,6 +89,9 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 		}
 		step := (s.x[out] - target) / arq
 		if s.d[q] == 0 {
+			if s.longStep && !s.perturbed {
+				s.perturbNonbasic()
+			}
 			if stalled++; stalled > 200 {
 				return 0, false
 			}
@@ -115,13 +119,8 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 
 // dualFeasible reports whether every nonbasic reduced cost has the sign
 // its bound asks for; with flip, boxed variables with the wrong sign go to
-// their other bound instead. Flipping is what lets a dual method start
-// cold from the slack basis, but on the LPs of Gavel's rounds (most
-// columns in [0, 1]) it throws the point far off: cold dual solves of the
-// dumped LPs took 4× the primal method's time on gavel-makespan's and
-// 3.5× on Figure 12's cost LP (though 1.6× less on the hierarchical ones
-// and one pivot to prove Figure 12's FTF LP infeasible), so Solve starts
-// cold with the primal method and warm re-solves never flip.
+// their other bound instead. Flipping is what lets a cold start (coldDual)
+// begin from the slack basis; warm re-solves never flip.
 func (s *solver) dualFeasible(flip bool) bool {
 	flipped := false
 	for j, d := range s.d {
@@ -337,14 +336,17 @@ func (s *solver) applyFlips() {
 	}
 }
 
-// perturbCosts adds to each structural column's cost a small amount in
-// the direction its cost already points (up for a column at its lower
-// bound or of cost 0), different for every column, so that the dual
-// method does not stall on LPs where most costs are 0 (many reduced
-// costs tie at 0, and each pivot makes a step of 0). The perturbation is
-// a fixed function of the column's index: solves stay deterministic.
-// The primal method finishes with the true costs.
-func (s *solver) perturbCosts() {
+// perturbNonbasic adds to the cost of each nonbasic structural column a
+// small amount in the direction its bound asks for (up at a lower bound,
+// down at an upper one), different for every column, and the same to its
+// reduced cost, so the basis stays dual feasible. A cold dual start does
+// this at its first pivot that makes a dual step of 0: on LPs where most
+// costs are 0 many reduced costs tie at 0 and the method would stall
+// (1,045 pivots on Figure 12's hierarchical LP at 2,048 jobs, 418 with the
+// perturbation). It is a fixed function of the column's index, so solves
+// stay deterministic; the primal method finishes with the true costs.
+func (s *solver) perturbNonbasic() {
+	s.perturbed = true
 	for j := 0; j < s.n; j++ {
 		if s.lo[j] == s.hi[j] {
 			continue
@@ -353,18 +355,20 @@ func (s *solver) perturbCosts() {
 		// A hash of j to [1, 2): Knuth's multiplicative constant.
 		u := 1 + float64(uint32(j+1)*2654435761)/(1<<32)
 		delta := perturbBase * (1 + math.Abs(c)) * u
-		switch {
-		case c < 0, c == 0 && math.IsInf(s.lo[j], -1):
-			s.c[j] = c - delta
-		default:
-			s.c[j] = c + delta
+		switch s.stat[j] {
+		case AtLower:
+			s.c[j] += delta
+			s.d[j] += delta
+		case AtUpper:
+			s.c[j] -= delta
+			s.d[j] -= delta
 		}
 	}
 }
 
 // perturbBase is the relative size of the cost perturbation (the scaled
 // costs are at most 1 in magnitude).
-var perturbBase = 5e-7
+const perturbBase = 5e-7
 
 // artBound is an artificial bound of a cold dual start: variable j's true
 // bounds.
@@ -411,7 +415,7 @@ func (s *solver) coldDual() (st Status, done bool) {
 	}
 	s.longStep = true
 	s.cSave = append(s.cSave[:0], s.c...)
-	s.perturbCosts()
+	s.perturbed = false
 	st, done = s.dual(true)
 	copy(s.c, s.cSave)
 	s.fresh = false

@@ -130,8 +130,9 @@ type solver struct {
 	flips    []int32
 	longStep bool
 	// artif lists the artificial bounds a cold dual start set.
-	artif []artBound
-	cSave []float64
+	artif     []artBound
+	cSave     []float64
+	perturbed bool
 
 	// Scratch kept from solve to solve: rowWise's fill pointers, scale's
 	// per-row extremes, start's wanted statuses and basics.
