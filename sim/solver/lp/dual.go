@@ -2,8 +2,9 @@ package lp
 
 import "math"
 
-// dual runs the dual simplex method from a warm basis when that basis is
-// dual feasible (every reduced cost has the sign its bound asks for). That is the case after
+// dual runs the dual simplex method from a basis that is dual feasible
+// (every reduced cost has the sign its bound asks for): the slack basis of
+// a cold start (coldDual), or a warm basis. A warm basis is dual feasible after
 // a re-solve in which only row or column bounds changed, such as each step
 // of a bisection: the old optimal basis stays dual feasible, and the dual
 // method restores primal feasibility in a few pivots where the primal
@@ -48,7 +49,11 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 		s.pivotRow(r)
 		out := int(s.head[r])
 		below := s.x[out] < s.lo[out]
-		q := s.dualRatio(below)
+		infeas := s.x[out] - s.hi[out]
+		if below {
+			infeas = s.lo[out] - s.x[out]
+		}
+		q := s.dualRatio(below, infeas, s.longStep)
 		if q < 0 {
 			// No entering variable: row r has no feasible value. Confirm
 			// on a fresh factorisation first.
@@ -77,12 +82,16 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 			s.refactor()
 			continue
 		}
+		s.applyFlips()
 		target := s.hi[out]
 		if below {
 			target = s.lo[out]
 		}
 		step := (s.x[out] - target) / arq
 		if s.d[q] == 0 {
+			if s.longStep && !s.perturbed {
+				s.perturbNonbasic()
+			}
 			if stalled++; stalled > 200 {
 				return 0, false
 			}
@@ -110,13 +119,8 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 
 // dualFeasible reports whether every nonbasic reduced cost has the sign
 // its bound asks for; with flip, boxed variables with the wrong sign go to
-// their other bound instead. Flipping is what lets a dual method start
-// cold from the slack basis, but on the LPs of Gavel's rounds (most
-// columns in [0, 1]) it throws the point far off: cold dual solves of the
-// dumped LPs took 4× the primal method's time on gavel-makespan's and
-// 3.5× on Figure 12's cost LP (though 1.6× less on the hierarchical ones
-// and one pivot to prove Figure 12's FTF LP infeasible), so Solve starts
-// cold with the primal method and warm re-solves never flip.
+// their other bound instead. Flipping is what lets a cold start (coldDual)
+// begin from the slack basis; warm re-solves never flip.
 func (s *solver) dualFeasible(flip bool) bool {
 	flipped := false
 	for j, d := range s.d {
@@ -185,45 +189,255 @@ func (s *solver) dualLeaving() int {
 	return r
 }
 
-// dualRatio is Harris's two-pass ratio test on the pivot row s.alphaR:
-// the entering variable that keeps every reduced cost's sign, for a
-// leaving variable below its lower bound (below) or above its upper one.
-// It returns −1 when none can enter.
-func (s *solver) dualRatio(below bool) int {
+// dualRatio is the dual ratio test on the pivot row s.alphaR for a
+// leaving variable below its lower bound (below) or above its upper one:
+// the entering variable, −1 when none can enter. With long steps it is
+// the bound-flipping test: the breakpoints |d_j/α_j| are passed in
+// increasing order while the leaving row stays infeasible after flipping
+// the boxed variable there to its other bound (s.flips lists them), so a
+// step passes many boxed columns at once; the entering variable is then
+// chosen by Harris's two-pass test among the breakpoints left.
+func (s *solver) dualRatio(below bool, infeas float64, longStep bool) int {
 	sgn := 1.0
 	if !below {
 		sgn = -1
 	}
-	eligible := func(j int32) (float64, bool) {
+	s.flips = s.flips[:0]
+	bps := s.bps[:0]
+	for _, j := range s.touch {
 		a := s.alphaR[j] * sgn
 		if math.Abs(a) < 1e-9 || s.lo[j] == s.hi[j] {
-			return 0, false
-		}
-		switch s.stat[j] {
-		case AtLower:
-			return a, a < 0
-		case AtUpper:
-			return a, a > 0
-		case AtZero:
-			return a, true
-		}
-		return 0, false
-	}
-	tmax := math.Inf(1)
-	for _, j := range s.touch {
-		if a, ok := eligible(j); ok {
-			tmax = math.Min(tmax, (math.Abs(s.d[j])+dualTol)/math.Abs(a))
-		}
-	}
-	q, big := -1, 0.0
-	for _, j := range s.touch {
-		a, ok := eligible(j)
-		if !ok || math.Abs(s.d[j])/math.Abs(a) > tmax {
 			continue
 		}
-		if math.Abs(a) > big || (math.Abs(a) == big && int(j) < q) {
-			q, big = int(j), math.Abs(a)
+		ok := false
+		switch s.stat[j] {
+		case AtLower:
+			ok = a < 0
+		case AtUpper:
+			ok = a > 0
+		case AtZero:
+			ok = true
+		}
+		if ok {
+			bps = append(bps, breakpoint{j, math.Abs(s.d[j]) / math.Abs(a), math.Abs(a)})
+		}
+	}
+	s.bps = bps
+	if longStep && len(bps) > 1 {
+		bps = s.passBreakpoints(bps, infeas)
+	}
+	tmax := math.Inf(1)
+	for _, b := range bps {
+		tmax = math.Min(tmax, (math.Abs(s.d[b.j])+dualTol)/b.a)
+	}
+	q, big := -1, 0.0
+	for _, b := range bps {
+		if b.t > tmax {
+			continue
+		}
+		if b.a > big || (b.a == big && int(b.j) < q) {
+			q, big = int(b.j), b.a
 		}
 	}
 	return q
+}
+
+// passBreakpoints takes the breakpoints in increasing order (a heap: most
+// steps pass few of them, so sorting them all would cost more than the
+// rest of the iteration) and flips each boxed variable whose breakpoint
+// the step can pass with the leaving row still infeasible (slope > 0).
+// It returns the breakpoints left, the first that could not be passed
+// among them.
+func (s *solver) passBreakpoints(bps []breakpoint, slope float64) []breakpoint {
+	// Most often the first breakpoint cannot be passed: find it without
+	// ordering the rest.
+	first := 0
+	for k, b := range bps {
+		if b.less(bps[first]) {
+			first = k
+		}
+	}
+	if b := bps[first]; s.stat[b.j] == AtZero || !(slope-b.a*(s.hi[b.j]-s.lo[b.j]) > 0) {
+		return bps
+	}
+	n := len(bps)
+	for i := n/2 - 1; i >= 0; i-- {
+		siftDown(bps[:n], i)
+	}
+	for n > 1 {
+		b := bps[0]
+		drop := b.a * (s.hi[b.j] - s.lo[b.j])
+		if s.stat[b.j] == AtZero || !(slope-drop > 0) {
+			break
+		}
+		slope -= drop
+		s.flips = append(s.flips, b.j)
+		n--
+		bps[0] = bps[n]
+		siftDown(bps[:n], 0)
+	}
+	return bps[:n]
+}
+
+// siftDown restores the min-heap order (by ratio, then index) below i.
+func siftDown(h []breakpoint, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		if r := l + 1; r < len(h) && h[r].less(h[l]) {
+			l = r
+		}
+		if !h[l].less(h[i]) {
+			return
+		}
+		h[i], h[l] = h[l], h[i]
+		i = l
+	}
+}
+
+// breakpoint is a candidate of the dual ratio test: variable j, its ratio
+// t = |d_j/α_j| and |α_j|.
+type breakpoint struct {
+	j    int32
+	t, a float64
+}
+
+// less orders breakpoints by ratio, then index.
+func (a breakpoint) less(b breakpoint) bool { return a.t < b.t || (a.t == b.t && a.j < b.j) }
+
+// applyFlips moves the variables in s.flips to their other bound and the
+// basics with them: x_B −= B⁻¹ Σ a_j Δx_j (into s.rho, free at this point).
+func (s *solver) applyFlips() {
+	if len(s.flips) == 0 {
+		return
+	}
+	clear(s.rhs)
+	for _, j := range s.flips {
+		var dx float64
+		if s.stat[j] == AtLower {
+			dx = s.hi[j] - s.lo[j]
+			s.stat[j], s.x[j] = AtUpper, s.hi[j]
+		} else {
+			dx = s.lo[j] - s.hi[j]
+			s.stat[j], s.x[j] = AtLower, s.lo[j]
+		}
+		rows, vals := s.column(int(j))
+		for k, i := range rows {
+			s.rhs[i] += vals[k] * dx
+		}
+	}
+	s.f.ftran(s.rhs, s.rho)
+	for k, j := range s.head {
+		if v := s.rho[k]; v != 0 {
+			s.x[j] -= v
+		}
+	}
+}
+
+// perturbNonbasic adds to the cost of each nonbasic structural column a
+// small amount in the direction its bound asks for (up at a lower bound,
+// down at an upper one), different for every column, and the same to its
+// reduced cost, so the basis stays dual feasible. A cold dual start does
+// this at its first pivot that makes a dual step of 0: on LPs where most
+// costs are 0 many reduced costs tie at 0 and the method would stall
+// (1,045 pivots on Figure 12's hierarchical LP at 2,048 jobs, 418 with the
+// perturbation). It is a fixed function of the column's index, so solves
+// stay deterministic; the primal method finishes with the true costs.
+func (s *solver) perturbNonbasic() {
+	s.perturbed = true
+	for j := 0; j < s.n; j++ {
+		if s.lo[j] == s.hi[j] {
+			continue
+		}
+		c := s.c[j]
+		// A hash of j to [1, 2): Knuth's multiplicative constant.
+		u := 1 + float64(uint32(j+1)*2654435761)/(1<<32)
+		delta := perturbBase * (1 + math.Abs(c)) * u
+		switch s.stat[j] {
+		case AtLower:
+			s.c[j] += delta
+			s.d[j] += delta
+		case AtUpper:
+			s.c[j] -= delta
+			s.d[j] -= delta
+		}
+	}
+}
+
+// perturbBase is the relative size of the cost perturbation (the scaled
+// costs are at most 1 in magnitude).
+const perturbBase = 5e-7
+
+// artBound is an artificial bound of a cold dual start: variable j's true
+// bounds.
+type artBound struct {
+	j      int32
+	lo, hi float64
+}
+
+// artificialBound is the bound, in scaled units, that a cold dual start
+// gives a variable whose reduced cost asks for a bound it lacks.
+const artificialBound = 1e6
+
+// coldDual starts the dual simplex method from the slack basis: boxed
+// columns go to the bound their cost asks for, and a column whose cost
+// asks for an infinite bound gets an artificial one (artificialBound), so
+// the basis is dual feasible. After the dual method the true bounds come
+// back; a variable left at an artificial bound moves to a true one and the
+// primal method finishes. done is true only when the dual method's answer
+// holds for the true bounds.
+func (s *solver) coldDual() (st Status, done bool) {
+	for k, j := range s.head {
+		s.cb[k] = s.c[j]
+	}
+	s.reducedCosts(false)
+	s.artif = s.artif[:0]
+	for j, d := range s.d {
+		if s.stat[j] == Basic {
+			continue
+		}
+		switch {
+		case d < -dualTol && math.IsInf(s.hi[j], 1):
+			s.artif = append(s.artif, artBound{int32(j), s.lo[j], s.hi[j]})
+			s.hi[j] = math.Max(s.lo[j], 0) + artificialBound
+			if math.IsInf(s.lo[j], -1) {
+				s.lo[j] = -artificialBound
+			}
+		case d > dualTol && math.IsInf(s.lo[j], -1):
+			s.artif = append(s.artif, artBound{int32(j), s.lo[j], s.hi[j]})
+			s.lo[j] = math.Min(s.hi[j], 0) - artificialBound
+			if math.IsInf(s.hi[j], 1) {
+				s.hi[j] = artificialBound
+			}
+		}
+	}
+	s.longStep = true
+	s.cSave = append(s.cSave[:0], s.c...)
+	s.perturbed = false
+	st, done = s.dual(true)
+	copy(s.c, s.cSave)
+	s.fresh = false
+	s.longStep = false
+	if len(s.artif) == 0 {
+		return st, done
+	}
+	moved := false
+	for _, a := range s.artif {
+		j := int(a.j)
+		s.lo[j], s.hi[j] = a.lo, a.hi
+		if st := s.stat[j]; st == AtUpper && math.IsInf(a.hi, 1) || st == AtLower && math.IsInf(a.lo, -1) {
+			s.nonbasicAt(j, nearest(s.x[j], a.lo, a.hi))
+			moved = true
+		}
+	}
+	if moved {
+		s.computeXB()
+		done = false
+	}
+	if st == Infeasible {
+		done = false // proved under the artificial bounds only
+	}
+	return st, done
 }

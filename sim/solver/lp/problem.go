@@ -1,5 +1,5 @@
 // Package lp is schedlab's linear-programming solver: a sparse,
-// bounded-variable primal simplex method in pure Go (so it runs in
+// bounded-variable simplex method (dual and primal) in pure Go (so it runs in
 // WebAssembly), with warm starts from a previous solve's basis, and free-
 // format MPS reading and writing so that any LP a policy solves can be
 // checked with another solver.
@@ -11,12 +11,14 @@
 //	                        colLo ≤ x ≤ colHi
 //
 // with ±Inf for absent bounds. Solve scales it (powers of two, so scaling
-// is exact), runs phase 1 (sum of infeasibilities) and phase 2 from the
-// slack basis or a warm basis, and returns the solution in the original
-// units. Pricing is Devex (approximate steepest edge), with the reduced
-// costs updated from the pivot row rather than recomputed; a warm basis
-// that stays dual feasible may start the dual simplex method instead
-// (Options.Dual). The basis is kept as a block-triangular LU factorisation
+// is exact) and returns the solution in the original units. A cold solve
+// starts with the dual simplex method from the slack basis (bound-flipping
+// ratio test, dual Devex, a cost perturbation against stalling); the
+// primal method (phase 1 on the sum of infeasibilities, then phase 2)
+// finishes, and starts warm solves. Primal pricing is Devex (approximate
+// steepest edge), with the reduced costs updated from the pivot row rather
+// than recomputed; a warm basis that stays dual feasible may start the
+// dual method instead (Options.Dual). The basis is kept as a block-triangular LU factorisation
 // (column and row singletons, then the remaining nucleus, ordered for
 // sparsity and stored sparse) with product-form updates between
 // refactorisations.

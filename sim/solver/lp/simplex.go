@@ -52,6 +52,9 @@ type Options struct {
 	// average) it saved no pivots and cost time; on random LPs whose row
 	// bounds move it takes a third fewer pivots than a primal warm start.
 	Dual bool
+	// Primal starts a cold solve (no Warm basis) with the primal method
+	// instead of the dual one; for comparisons.
+	Primal bool
 }
 
 // Solution is the result of a solve, in the problem's own units.
@@ -121,6 +124,15 @@ type solver struct {
 	touch  []int32
 	// dw are the dual method's Devex weights, by basis position.
 	dw []float64
+	// The dual ratio test's breakpoints and the bound flips it chose;
+	// longStep turns bound flipping on.
+	bps      []breakpoint
+	flips    []int32
+	longStep bool
+	// artif lists the artificial bounds a cold dual start set.
+	artif     []artBound
+	cSave     []float64
+	perturbed bool
 
 	// Scratch kept from solve to solve: rowWise's fill pointers, scale's
 	// per-row extremes, start's wanted statuses and basics.
@@ -179,6 +191,11 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 		s.maxIter = 50*(s.n+s.m) + 10000
 	}
 	s.start(o.Warm)
+	if o.Warm == nil && !o.Primal {
+		if st, done := s.coldDual(); done {
+			return s.solution(p, st), nil
+		}
+	}
 	if o.Warm != nil && o.Dual {
 		if st, done := s.dual(false); done {
 			return s.solution(p, st), nil
