@@ -29,7 +29,7 @@ func TestCSP(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
-	p.wait(plotsShown, statusJS, 60*time.Second)
+	p.started()
 	csp := eval[string](p, `(document.querySelector('meta[http-equiv="Content-Security-Policy"]') || {content: ""}).content`)
 	for _, want := range []string{"script-src 'self' 'wasm-unsafe-eval'", "object-src 'none'"} {
 		if !strings.Contains(csp, want) {

@@ -39,7 +39,7 @@ func TestGalleryFigures(t *testing.T) {
 	errs := consoleErrors(ctx)
 	p := &page{t: t, ctx: ctx}
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
-	p.wait(startupRunDone, statusJS, 2*time.Minute)
+	p.started()
 	p.click("tab-gallery")
 	p.wait(`!!document.getElementById("paper-gavel")`, statusJS, 10*time.Second)
 	var sections []string

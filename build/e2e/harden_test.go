@@ -67,7 +67,7 @@ func TestDeadWorkerInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
-	p.wait(plotsShown, statusJS, 60*time.Second)
+	p.started()
 	p.click("tab-scenario")
 	p.setValue("f-workload-generator-jobs", "200000")
 	p.wait(`!document.getElementById("run").disabled`, statusJS, 5*time.Second)

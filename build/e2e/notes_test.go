@@ -56,7 +56,7 @@ func TestNotesInBrowser(t *testing.T) {
 	errs := consoleErrors(ctx)
 	p := &page{t: t, ctx: ctx}
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
-	p.wait(plotsShown, statusJS, 60*time.Second)
+	p.started()
 
 	t.Run("a damaged stored scenario is kept and reported", func(t *testing.T) {
 		p.t = t

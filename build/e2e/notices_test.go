@@ -27,7 +27,7 @@ func TestNotices(t *testing.T) {
 	errs := consoleErrors(ctx)
 	p := &page{t: t, ctx: ctx}
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
-	p.wait(plotsShown, statusJS, 90*time.Second)
+	p.started()
 
 	p.click("tab-scenario")
 	p.wait(`!!document.getElementById("f-cluster-servers-0-count")`, statusJS, 10*time.Second)

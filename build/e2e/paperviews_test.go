@@ -40,7 +40,7 @@ func TestOJPPViewInBrowser(t *testing.T) {
 	errs := consoleErrors(ctx)
 	p := &page{t: t, ctx: ctx}
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
-	p.wait(`!!document.getElementById("tab-gallery")`, statusJS, 60*time.Second)
+	p.started()
 	p.openScenario("ojpp-fig4")
 	p.click("tab-timeline")
 	p.wait(`!!document.getElementById("ojpp-view")`, statusJS, 10*time.Second)
@@ -108,7 +108,7 @@ func TestTesseraeRoundsInBrowser(t *testing.T) {
 	errs := consoleErrors(ctx)
 	p := &page{t: t, ctx: ctx}
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
-	p.wait(`!!document.getElementById("tab-gallery")`, statusJS, 60*time.Second)
+	p.started()
 	p.openScenario("tesserae-fig11-migrations")
 	p.click("tab-timeline")
 	p.click("tl-policy-0") // Tesserae

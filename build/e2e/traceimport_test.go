@@ -40,7 +40,7 @@ func TestTraceDropInBrowser(t *testing.T) {
 	errs := consoleErrors(ctx)
 	p := &page{t: t, ctx: ctx}
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
-	p.wait(plotsShown, statusJS, 90*time.Second)
+	p.started()
 
 	eval[any](p, dropJS("small-trace.csv", traceCSV))
 	p.wait(`!!document.getElementById("trace-summary")`, `(document.getElementById("trace-import") || {textContent: "no panel"}).textContent`, 10*time.Second)
