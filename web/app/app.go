@@ -561,11 +561,14 @@ func (a *App) Open(name string) {
 // load replaces the scenario being edited; the one it replaces can be
 // brought back with Undo.
 func (a *App) load(tree any) {
-	if a.Ed.JSON() != string(doc.Compact(tree)) {
-		a.Previous = doc.Clone(a.Ed.Tree)
+	// The editor's compact JSON is compared after loading, so that a big
+	// document is encoded once; the replaced tree is no longer edited.
+	prevTree, prevJSON := a.Ed.Tree, a.Ed.JSON()
+	a.Ed.Load(tree)
+	if a.Ed.JSON() != prevJSON {
+		a.Previous = prevTree
 		_ = a.P.Save(keyPrevious, string(doc.Marshal(a.Previous))) // kept in memory too
 	}
-	a.Ed.Load(tree)
 	a.Ed.Stash = map[string]any{}
 	a.Restored = ""
 	a.saving = false
