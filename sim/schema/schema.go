@@ -105,6 +105,9 @@ func Parse(data []byte) (any, error) {
 	if n := countElements(data, MaxElements); n > MaxElements {
 		return nil, fmt.Errorf("the document has more than %s elements (values, keys and lists), the limit for one document (schema.MaxElements); use a generator instead of listing every job", thousands(MaxElements))
 	}
+	if tree, ok := ScanJSON(data, newMap, setMap); ok {
+		return tree, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var tree any
@@ -118,6 +121,9 @@ func Parse(data []byte) (any, error) {
 	}
 	return tree, nil
 }
+
+func newMap() map[string]any                   { return map[string]any{} }
+func setMap(m map[string]any, k string, v any) { m[k] = v }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
