@@ -81,7 +81,7 @@ func Join(parent, child string) string {
 }
 
 // Index returns the path of element i of the array at path.
-func Index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+func Index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 // Prefix returns ps with every path placed under parent.
 func Prefix(parent string, ps []Problem) []Problem {
