@@ -18,6 +18,56 @@ type scanner[O any] struct {
 	depth  int
 	newObj func() O
 	set    func(O, string, any)
+	// strs holds the short strings read so far, and boxed the short
+	// strings and numbers as values: the keys, model names and GPU counts
+	// of tens of thousands of jobs are a few strings repeated, and making
+	// each anew (a string, then its box in an interface) was most of the
+	// allocations of reading them.
+	strs  map[string]string
+	boxed map[string]any // by the text as written: "1" and 1 differ in their first byte
+}
+
+// maxInterned bounds strs and boxed (job ids are all different).
+const maxInterned = 4096
+
+// box returns str as a value, the same box for the same short string.
+func (s *scanner[O]) box(str string) any {
+	if len(str) > 31 { // with its quote, 32 bytes: the key is made without allocating
+		return str
+	}
+	if v, ok := s.boxed["\""+str]; ok {
+		return v
+	}
+	return s.keep("\""+str, str)
+}
+
+// keep remembers the boxed value v of text, while there is room.
+func (s *scanner[O]) keep(text string, v any) any {
+	if s.boxed == nil {
+		s.boxed = map[string]any{}
+	}
+	if len(s.boxed) < maxInterned {
+		s.boxed[text] = v
+	}
+	return v
+}
+
+// intern returns b as a string, the same string for the same short bytes.
+func (s *scanner[O]) intern(b []byte) string {
+	if len(b) > 32 {
+		return string(b)
+	}
+	if str, ok := s.strs[string(b)]; ok { // no allocation for the lookup
+		return str
+	}
+	str := string(b)
+	if s.strs == nil {
+		s.strs = map[string]string{}
+	}
+	if len(s.strs) < maxInterned {
+		s.strs[str] = str
+	}
+	return str
 }
 
 // ScanJSON reads a JSON document into a tree of objects made by newObj
@@ -59,7 +109,8 @@ func (s *scanner[O]) value() (any, bool) {
 	case c == '[':
 		return s.array()
 	case c == '"':
-		return s.str()
+		str, ok := s.str()
+		return s.box(str), ok
 	case c == '-' || c >= '0' && c <= '9':
 		return s.number()
 	}
@@ -105,7 +156,7 @@ func (s *scanner[O]) object() (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		s.set(o, k.(string), v)
+		s.set(o, k, v)
 		s.space()
 		if s.i >= len(s.data) {
 			return nil, false
@@ -159,7 +210,7 @@ func (s *scanner[O]) array() (any, bool) {
 // str reads a string. One without escapes, in valid UTF-8, is its bytes;
 // any other is decoded by encoding/json, so that escapes and invalid
 // bytes come out exactly as the token reader gives them.
-func (s *scanner[O]) str() (any, bool) {
+func (s *scanner[O]) str() (string, bool) {
 	start := s.i
 	s.i++ // '"'
 	plain := true
@@ -170,23 +221,23 @@ func (s *scanner[O]) str() (any, bool) {
 			s.i++
 			raw := s.data[start:s.i]
 			if plain && utf8.Valid(raw) {
-				return string(raw[1 : len(raw)-1]), true
+				return s.intern(raw[1 : len(raw)-1]), true
 			}
 			var out string
 			if json.Unmarshal(raw, &out) != nil {
-				return nil, false
+				return "", false
 			}
 			return out, true
 		case c == '\\':
 			plain = false
 			s.i += 2
 		case c < 0x20:
-			return nil, false
+			return "", false
 		default:
 			s.i++
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 // number reads a JSON number as written:
@@ -219,7 +270,14 @@ func (s *scanner[O]) number() (any, bool) {
 			return nil, false
 		}
 	}
-	return json.Number(s.data[start:s.i]), true
+	b := s.data[start:s.i]
+	if len(b) > 32 {
+		return json.Number(b), true
+	}
+	if v, ok := s.boxed[string(b)]; ok { // no allocation for the lookup
+		return v, true
+	}
+	return s.keep(string(b), json.Number(b)), true
 }
 
 func (s *scanner[O]) peek() byte {

@@ -679,13 +679,15 @@ func (d *decoder) checkStruct(v reflect.Value, node any, p *pathNode, ti *typeIn
 		}
 		val, given := obj[f.name]
 		given = given && val != nil
-		child := pathNode{parent: p, key: f.name}
 		if f.ranged && len(d.rest) < 2*MaxProblems {
-			d.rest = checkField(fv, &f, &child, given, d.rest)
+			here := pathNode{parent: p, key: f.name} // stays on the stack
+			d.rest = checkField(fv, &f, &here, given, d.rest)
 		} else if f.ranged {
 			d.more++
 		}
-		d.check(fv, val, &child)
+		if typeInfoOf(fv.Type()).needsCheck { // else check returns at once: no path node to make
+			d.check(fv, val, &pathNode{parent: p, key: f.name})
+		}
 	}
 }
 

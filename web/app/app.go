@@ -571,8 +571,11 @@ func (a *App) load(tree any) {
 	}
 	a.Ed.Stash = map[string]any{}
 	a.Restored = ""
+	// Stored in a task of its own (Platform.Soon): encoding and storing a
+	// document of tens of thousands of jobs is work the opening need not
+	// wait for.
 	a.saving = false
-	a.write()
+	a.save()
 }
 
 // LoadTree replaces the scenario being edited (as an import does).

@@ -47,6 +47,8 @@ func renderEditor(a *app.App) {
 func BenchmarkOpenPhilly(b *testing.B) {
 	text := phillyDocument(b)
 	b.ResetTimer()
+	cpu := processCPU()
+	defer func() { b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e9, "cpu-s/op") }()
 	for range b.N {
 		a := app.New(apptest.New(b))
 		a.Import("philly.csv", text)
