@@ -130,6 +130,8 @@ type App struct {
 	Trace *TraceImport
 	// saving is set while a save is scheduled.
 	saving bool
+	// checking is set while a check of a big document is due (checkSoon).
+	checking bool
 	// holdStored stops saving over a stored scenario that could not be
 	// read nor copied aside, until the user has downloaded it or
 	// dismissed the note about it.
@@ -165,6 +167,7 @@ func New(p Platform) *App {
 	}
 	tree, replaced := a.initialTree()
 	a.Ed = NewEditor(tree)
+	a.Ed.Defer = true
 	if s, ok := p.Load(keyStash); ok {
 		if t, err := doc.Parse([]byte(s)); err == nil {
 			if o, ok := t.(*doc.Object); ok {
@@ -492,8 +495,28 @@ func (a *App) setNotice(msg string, isErr bool) {
 // is hidden or closed).
 const SaveDelay = 200 * time.Millisecond
 
-// save stores the scenario soon.
+// CheckDelay gathers the edits of a burst of typing into one check of a
+// big document (Editor.Defer).
+const CheckDelay = 300 * time.Millisecond
+
+// checkSoon checks a big document's edits in a task of their own, and
+// draws the verdict.
+func (a *App) checkSoon() {
+	if !a.Ed.Stale() || a.checking {
+		return
+	}
+	a.checking = true
+	a.P.Soon(CheckDelay, func() {
+		a.checking = false
+		if a.Ed.CheckNow() {
+			a.P.After(0, func() {}) // draw the verdict
+		}
+	})
+}
+
+// save stores the scenario soon (and has a big one checked).
 func (a *App) save() {
+	a.checkSoon()
 	if a.saving {
 		return
 	}

@@ -10,7 +10,10 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/sim/schema"
 	"github.com/schedlab/schedlab/sim/trace"
 	"github.com/schedlab/schedlab/web/app"
 	"github.com/schedlab/schedlab/web/app/apptest"
@@ -153,9 +156,53 @@ func TestBigJobTable(t *testing.T) {
 		t.Errorf("the share link gives another scenario (%v)", err)
 	}
 
+	// An editor that defers checking a big document keeps its verdict
+	// until CheckNow.
+	tree, _ = doc.Parse(exported)
+	e := app.NewEditor(tree)
+	e.Defer = true
+	cell := e.JobRows()[0].Cells[0]
+	e.SetText(cell, "")
+	if !e.Stale() || !e.Valid() {
+		t.Errorf("an edit to a big document was checked at once (stale %v, valid %v)", e.Stale(), e.Valid())
+	}
+	if !e.CheckNow() || e.Valid() || e.Problem(cell.Path) == "" || e.Stale() {
+		t.Errorf("CheckNow: valid %v, problem at %s %q", e.Valid(), cell.Path, e.Problem(cell.Path))
+	}
+
 	b := app.New(apptest.New(t))
 	b.Import("big.json", string(exported))
 	if b.Ed.JSON() != a.Ed.JSON() || !b.Ed.Valid() {
 		t.Error("imported again, the scenario differs")
+	}
+}
+
+// BenchmarkOpenPhillyPhases times the parts of opening the imported
+// Philly log one by one (wall time: run it in WebAssembly under Node.js,
+// where it is the page's main thread's, with
+// GOOS=js GOARCH=wasm go test -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec").
+func BenchmarkOpenPhillyPhases(b *testing.B) {
+	text := phillyDocument(b)
+	reply, _ := json.Marshal(protocol.Imported{Document: text})
+	phases := map[string]time.Duration{}
+	timed := func(name string, f func()) {
+		t0 := time.Now()
+		f()
+		phases[name] += time.Since(t0)
+	}
+	b.ResetTimer()
+	for range b.N {
+		var im protocol.Imported
+		timed("1-reply", func() { _ = json.Unmarshal(reply, &im) })
+		var tree any
+		timed("2-parse", func() { tree, _ = doc.Parse([]byte(im.Document)) })
+		var compact []byte
+		timed("3-compact", func() { compact = doc.Compact(tree) })
+		timed("4-schema-parse", func() { _, _ = schema.Parse(compact) })
+		timed("5-validate", func() { _, _ = scenario.Parse(compact) })
+		timed("6-marshal", func() { _ = doc.Marshal(tree) })
+	}
+	for _, k := range []string{"1-reply", "2-parse", "3-compact", "4-schema-parse", "5-validate", "6-marshal"} {
+		b.ReportMetric(float64(phases[k].Milliseconds())/float64(b.N), k+"-ms/op")
 	}
 }

@@ -70,6 +70,7 @@ func (e *Editor) SetWorkloadMode(mode string) string {
 
 // generated returns the jobs of the current scenario's first seed.
 func (e *Editor) generated() ([]workload.Job, error) {
+	e.CheckNow()
 	sc := e.Scenario()
 	if sc == nil || !e.Valid() {
 		return nil, fmt.Errorf("the scenario has problems")
