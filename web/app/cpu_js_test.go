@@ -2,7 +2,18 @@
 
 package app_test
 
-import "time"
+import (
+	"syscall/js"
+	"time"
+)
 
-// processCPU is not known in WebAssembly.
-func processCPU() time.Duration { return 0 }
+// processCPU is the CPU time of the Node.js process running the test in
+// WebAssembly (process.cpuUsage), or 0 in a browser.
+func processCPU() time.Duration {
+	proc := js.Global().Get("process")
+	if !proc.Truthy() || !proc.Get("cpuUsage").Truthy() {
+		return 0
+	}
+	u := proc.Call("cpuUsage")
+	return time.Duration(u.Get("user").Float()+u.Get("system").Float()) * time.Microsecond
+}
