@@ -594,11 +594,15 @@ func (a *App) load(tree any) {
 	}
 	a.Ed.Stash = map[string]any{}
 	a.Restored = ""
-	// Stored in a task of its own (Platform.Soon): encoding and storing a
-	// document of tens of thousands of jobs is work the opening need not
-	// wait for.
 	a.saving = false
-	a.save()
+	if len(a.Ed.JSON()) >= BigDocument {
+		// Stored in a task of its own (Platform.Soon): encoding and
+		// storing tens of thousands of jobs is work the opening need not
+		// wait for.
+		a.save()
+		return
+	}
+	a.write()
 }
 
 // LoadTree replaces the scenario being edited (as an import does).
