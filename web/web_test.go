@@ -65,7 +65,9 @@ func TestGeneratedCodeIsCurrent(t *testing.T) {
 }
 
 // render renders the page as HTML.
-func render(t *testing.T, a *app.App) string {
+func render(t *testing.T, a *app.App) string { return renderTB(t, a) }
+
+func renderTB(t testing.TB, a *app.App) string {
 	t.Helper()
 	var buf bytes.Buffer
 	env, err := vugu.NewBuildEnv()

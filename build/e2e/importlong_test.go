@@ -39,9 +39,10 @@ const importBound = 5000.0
 // seconds, as reading it on the main thread did (20 s on a loaded
 // machine): the test fails at importBound. Handing the 3.4 MB text over
 // (the test's own drop script, the file's text, the copy to the worker)
-// still makes tasks of 0.1 to 0.6 s on a loaded machine. The task that then opens the 74,426-job scenario in the
-// editor is reported, not asserted: it still takes seconds (the editor's
-// document model; see docs/page-loading.md).
+// still makes tasks of 0.1 to 0.6 s on a loaded machine. The tasks that
+// then open the 74,426-job scenario in the editor (reading it, checking
+// it, drawing and storing it) are reported, not asserted: checking it
+// still takes over a second of a loaded machine (see docs/page-loading.md).
 func TestTraceImportLongTasks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports a 3.4 MB trace")
@@ -70,14 +71,17 @@ func TestTraceImportLongTasks(t *testing.T) {
 	}).observe(document, { subtree: true, childList: true })`)
 	eval[any](p, dropJS("philly.csv", string(data)))
 	end := waitTime(p, `(!!document.getElementById("trace-summary") && !document.getElementById("trace-reading")) ? performance.now() : 0`)
-	time.Sleep(time.Second) // the scenario opened in the editor: its drawing
+	// The scenario is then read, checked and drawn in tasks of their own,
+	// and stored.
+	opened := waitTime(p, `(document.getElementById("status") || {textContent: ""}).textContent.includes("Imported philly.csv") ? performance.now() : 0`)
+	time.Sleep(2 * time.Second) // its storing, and the long tasks' reports
 	reading := eval[bool](p, `window.__sawReading`)
 	summary := p.text("trace-summary")
 	if !strings.Contains(summary, "jobs kept") {
 		t.Errorf("summary %q", summary)
 	}
 	replied := eval[float64](p, `window.__imported`)
-	longest, opening, each := 0.0, 0.0, []string{}
+	longest, opening, openingSum, each := 0.0, 0.0, 0.0, []string{}
 	for _, e := range eval[[][2]float64](p, `window.__longTasks`) {
 		if e[0] < start {
 			continue
@@ -85,12 +89,13 @@ func TestTraceImportLongTasks(t *testing.T) {
 		each = append(each, fmt.Sprintf("%.0f ms at %.1f s", e[1], (e[0]-start)/1000))
 		if replied > 0 && e[0]+e[1] >= replied {
 			opening = max(opening, e[1])
+			openingSum += e[1]
 		} else {
 			longest = max(longest, e[1])
 		}
 	}
-	t.Logf("Philly log: %q shown %.1f s after the drop (read by a worker: %v, its reply at %.1f s); long tasks: %s", summary, (end-start)/1000, reading, (replied-start)/1000, strings.Join(each, ", "))
-	t.Logf("Philly log: the longest task while the worker read it %.0f ms (target: none over 100 ms); opening its scenario in the editor %.0f ms", longest, opening)
+	t.Logf("Philly log: %q shown %.1f s after the drop (read by a worker: %v, its reply at %.1f s, the scenario open at %.1f s); long tasks: %s", summary, (end-start)/1000, reading, (replied-start)/1000, (opened-start)/1000, strings.Join(each, ", "))
+	t.Logf("Philly log: the longest task while the worker read it %.0f ms (target: none over 100 ms); opening its scenario in the editor: the longest task %.0f ms, long tasks %.0f ms in all", longest, opening, openingSum)
 	if longest > importBound {
 		t.Errorf("a main-thread task of %.0f ms while a worker read the Philly log, over the bound of %.0f ms", longest, importBound)
 	}

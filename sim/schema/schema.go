@@ -81,7 +81,7 @@ func Join(parent, child string) string {
 }
 
 // Index returns the path of element i of the array at path.
-func Index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+func Index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 // Prefix returns ps with every path placed under parent.
 func Prefix(parent string, ps []Problem) []Problem {
@@ -105,6 +105,9 @@ func Parse(data []byte) (any, error) {
 	if n := countElements(data, MaxElements); n > MaxElements {
 		return nil, fmt.Errorf("the document has more than %s elements (values, keys and lists), the limit for one document (schema.MaxElements); use a generator instead of listing every job", thousands(MaxElements))
 	}
+	if tree, ok := ScanJSON(data, newMap, setMap); ok {
+		return tree, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var tree any
@@ -118,6 +121,9 @@ func Parse(data []byte) (any, error) {
 	}
 	return tree, nil
 }
+
+func newMap() map[string]any                   { return map[string]any{} }
+func setMap(m map[string]any, k string, v any) { m[k] = v }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
@@ -673,13 +679,15 @@ func (d *decoder) checkStruct(v reflect.Value, node any, p *pathNode, ti *typeIn
 		}
 		val, given := obj[f.name]
 		given = given && val != nil
-		child := pathNode{parent: p, key: f.name}
 		if f.ranged && len(d.rest) < 2*MaxProblems {
-			d.rest = checkField(fv, &f, &child, given, d.rest)
+			here := pathNode{parent: p, key: f.name} // stays on the stack
+			d.rest = checkField(fv, &f, &here, given, d.rest)
 		} else if f.ranged {
 			d.more++
 		}
-		d.check(fv, val, &child)
+		if typeInfoOf(fv.Type()).needsCheck { // else check returns at once: no path node to make
+			d.check(fv, val, &pathNode{parent: p, key: f.name})
+		}
 	}
 }
 

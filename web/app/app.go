@@ -130,6 +130,8 @@ type App struct {
 	Trace *TraceImport
 	// saving is set while a save is scheduled.
 	saving bool
+	// checking is set while a check of a big document is due (checkSoon).
+	checking bool
 	// holdStored stops saving over a stored scenario that could not be
 	// read nor copied aside, until the user has downloaded it or
 	// dismissed the note about it.
@@ -165,6 +167,7 @@ func New(p Platform) *App {
 	}
 	tree, replaced := a.initialTree()
 	a.Ed = NewEditor(tree)
+	a.Ed.Defer = true
 	if s, ok := p.Load(keyStash); ok {
 		if t, err := doc.Parse([]byte(s)); err == nil {
 			if o, ok := t.(*doc.Object); ok {
@@ -492,8 +495,28 @@ func (a *App) setNotice(msg string, isErr bool) {
 // is hidden or closed).
 const SaveDelay = 200 * time.Millisecond
 
-// save stores the scenario soon.
+// CheckDelay gathers the edits of a burst of typing into one check of a
+// big document (Editor.Defer).
+const CheckDelay = 300 * time.Millisecond
+
+// checkSoon checks a big document's edits in a task of their own, and
+// draws the verdict.
+func (a *App) checkSoon() {
+	if !a.Ed.Stale() || a.checking {
+		return
+	}
+	a.checking = true
+	a.P.Soon(CheckDelay, func() {
+		a.checking = false
+		if a.Ed.CheckNow() {
+			a.P.After(0, func() {}) // draw the verdict
+		}
+	})
+}
+
+// save stores the scenario soon (and has a big one checked).
 func (a *App) save() {
+	a.checkSoon()
 	if a.saving {
 		return
 	}
@@ -561,14 +584,24 @@ func (a *App) Open(name string) {
 // load replaces the scenario being edited; the one it replaces can be
 // brought back with Undo.
 func (a *App) load(tree any) {
-	if a.Ed.JSON() != string(doc.Compact(tree)) {
-		a.Previous = doc.Clone(a.Ed.Tree)
+	// The editor's compact JSON is compared after loading, so that a big
+	// document is encoded once; the replaced tree is no longer edited.
+	prevTree, prevJSON := a.Ed.Tree, a.Ed.JSON()
+	a.Ed.Load(tree)
+	if a.Ed.JSON() != prevJSON {
+		a.Previous = prevTree
 		_ = a.P.Save(keyPrevious, string(doc.Marshal(a.Previous))) // kept in memory too
 	}
-	a.Ed.Load(tree)
 	a.Ed.Stash = map[string]any{}
 	a.Restored = ""
 	a.saving = false
+	if len(a.Ed.JSON()) >= BigDocument {
+		// Stored in a task of its own (Platform.Soon): encoding and
+		// storing tens of thousands of jobs is work the opening need not
+		// wait for.
+		a.save()
+		return
+	}
 	a.write()
 }
 

@@ -124,6 +124,7 @@ func (a *App) Reduce() {
 	}
 	a.dropNote(NoteEngine)
 	a.save()
+	a.Ed.CheckNow()
 	if a.Ed.Valid() {
 		a.Tab = TabResults
 		a.StartRun()

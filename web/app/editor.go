@@ -40,6 +40,14 @@ type Editor struct {
 	Stash map[string]any
 	// Rev counts changes.
 	Rev int
+	// Defer leaves checking a big document (BigDocument bytes of JSON or
+	// more) after an edit to CheckNow, which the App calls in a task of
+	// its own once typing pauses: checking 74,426 jobs takes a second of
+	// the page's main thread in WebAssembly, too long for each key
+	// pressed. Until then the previous verdict stands. Loading a document
+	// always checks it.
+	Defer bool
+	stale bool
 
 	// View state of the editor (not part of the scenario).
 	JobsPage    int
@@ -87,13 +95,39 @@ func (e *Editor) Load(tree any) {
 	e.raw = map[string]string{}
 	e.JobsPage = 0
 	e.changed()
+	e.CheckNow()
 }
 
-// changed revalidates after any change.
+// changed revalidates after any change (or, for a big document with
+// Defer set, marks it to be checked).
 func (e *Editor) changed() {
 	e.Rev++
 	e.memo = nil
 	e.compact = string(doc.Compact(e.Tree))
+	if e.Defer && len(e.compact) >= BigDocument {
+		e.stale = true
+		return
+	}
+	e.check()
+}
+
+// Stale reports a change not checked yet (see Defer).
+func (e *Editor) Stale() bool { return e.stale }
+
+// CheckNow checks a change left unchecked, and reports whether there was
+// one.
+func (e *Editor) CheckNow() bool {
+	if !e.stale {
+		return false
+	}
+	e.memo = nil // what is derived from the verdict
+	e.check()
+	return true
+}
+
+// check validates the document.
+func (e *Editor) check() {
+	e.stale = false
 	e.sc = nil
 	e.size = Size{}
 	e.Problems = nil

@@ -65,6 +65,7 @@ func (a *App) OpenFigure(name string) {
 // re-run after an edit redraws it. A figure in progress is cancelled.
 func (a *App) RunFigure() {
 	a.Tab = TabFigure
+	a.Ed.CheckNow() // an edit to a big document not checked yet
 	if !a.Ed.Valid() {
 		a.setNotice("Fix the problems in the Scenario view before running the figure.", true)
 		return

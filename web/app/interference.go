@@ -276,8 +276,8 @@ func (e *Editor) WorkloadModels() []string {
 		}
 	}
 	if e.WorkloadMode() == ModeJobs {
-		for i := range doc.List(e.Tree, "workload.jobs") {
-			add(e.Str(doc.Index("workload.jobs", i) + ".model"))
+		for _, job := range doc.List(e.Tree, "workload.jobs") {
+			add(doc.Str(job, "model"))
 		}
 	} else {
 		switch v := e.Get("workload.generator.models").(type) {

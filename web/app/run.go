@@ -101,6 +101,7 @@ func (a *App) CanRun() bool { return a.Ed.Valid() && !a.Running() }
 // StartRun runs the scenario as it is now. A run in progress is
 // cancelled first.
 func (a *App) StartRun() {
+	a.Ed.CheckNow() // an edit to a big document not checked yet
 	if !a.Ed.Valid() {
 		a.setNotice("Fix the problems listed below before running.", true)
 		return

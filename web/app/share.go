@@ -76,16 +76,57 @@ func (a *App) Export() {
 // Import loads a scenario from a file's text. A file that is not JSON is
 // refused with its line and column; a JSON scenario with problems is
 // loaded, and its problems show in the editor.
+//
+// A big document (an imported trace of tens of thousands of jobs) is read
+// and then checked in tasks of their own (Platform.Soon), with the page
+// drawn in between saying so, rather than in one task of seconds.
 func (a *App) Import(filename, text string) {
+	if len(text) < BigDocument {
+		a.importText(filename, text)
+		return
+	}
+	a.setNotice("Opening "+filename+" ("+sizeText(len(text))+")…", false)
+	a.P.Soon(0, func() {
+		tree, ok := a.parseImport(filename, text)
+		if !ok {
+			a.setNotice("", false)
+			a.P.After(0, func() {}) // draw the error
+			return
+		}
+		a.P.Soon(0, func() {
+			a.importTree(filename, tree)
+			a.P.After(0, func() {}) // draw the scenario
+		})
+	})
+}
+
+// BigDocument is the size of document text (1 MB) that Import reads and
+// checks in separate tasks.
+const BigDocument = 1 << 20
+
+func (a *App) importText(filename, text string) {
+	if tree, ok := a.parseImport(filename, text); ok {
+		a.importTree(filename, tree)
+	}
+}
+
+// parseImport reads an imported document, or says why it is not a
+// scenario.
+func (a *App) parseImport(filename, text string) (any, bool) {
 	tree, err := doc.Parse([]byte(text))
 	if err != nil {
 		a.ImportErr = fmt.Sprintf("%s is not a JSON document: %v", filename, err)
-		return
+		return nil, false
 	}
 	if _, ok := tree.(*doc.Object); !ok {
 		a.ImportErr = fmt.Sprintf("%s holds JSON but not a scenario object", filename)
-		return
+		return nil, false
 	}
+	return tree, true
+}
+
+// importTree opens an imported document in the editor (checking it).
+func (a *App) importTree(filename string, tree any) {
 	a.ImportErr = ""
 	a.load(tree)
 	a.Show("The imported scenario") // runs it, as every way of loading does

@@ -20,14 +20,22 @@ import (
 	"strings"
 )
 
-// Object is a JSON object that keeps its keys in insertion order.
+// Object is a JSON object that keeps its keys in insertion order. Its
+// values sit beside its keys: most objects of a scenario are small (a
+// job has five to ten keys), and a map for each of the 74,426 jobs of an
+// imported trace was most of the memory, and of the garbage collector's
+// work, of opening it. Big objects also get an index.
 type Object struct {
-	keys []string
-	vals map[string]any
+	keys  []string
+	vals  []any
+	index map[string]int // for objects over indexFrom keys
 }
 
+// indexFrom is the number of keys past which an object is indexed.
+const indexFrom = 16
+
 // NewObject returns an empty object.
-func NewObject() *Object { return &Object{vals: map[string]any{}} }
+func NewObject() *Object { return &Object{} }
 
 // Keys returns the keys in order. The slice must not be modified.
 func (o *Object) Keys() []string { return o.keys }
@@ -35,36 +43,80 @@ func (o *Object) Keys() []string { return o.keys }
 // Len is the number of keys.
 func (o *Object) Len() int { return len(o.keys) }
 
+// find returns the position of key k, or -1.
+func (o *Object) find(k string) int {
+	if o.index != nil {
+		if i, ok := o.index[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, x := range o.keys {
+		if x == k {
+			return i
+		}
+	}
+	return -1
+}
+
 // Get returns the value of key k.
 func (o *Object) Get(k string) (any, bool) {
-	v, ok := o.vals[k]
-	return v, ok
+	if i := o.find(k); i >= 0 {
+		return o.vals[i], true
+	}
+	return nil, false
 }
 
 // Set sets key k, appending it when new.
 func (o *Object) Set(k string, v any) {
-	if _, ok := o.vals[k]; !ok {
-		o.keys = append(o.keys, k)
+	if i := o.find(k); i >= 0 {
+		o.vals[i] = v
+		return
 	}
-	o.vals[k] = v
+	o.keys = append(o.keys, k)
+	o.vals = append(o.vals, v)
+	switch n := len(o.keys); {
+	case o.index != nil:
+		o.index[k] = n - 1
+	case n > indexFrom:
+		o.reindex()
+	}
+}
+
+func (o *Object) reindex() {
+	o.index = nil
+	if len(o.keys) <= indexFrom {
+		return
+	}
+	o.index = make(map[string]int, len(o.keys))
+	for i, k := range o.keys {
+		o.index[k] = i
+	}
 }
 
 // Delete removes key k.
 func (o *Object) Delete(k string) {
-	if _, ok := o.vals[k]; !ok {
+	i := o.find(k)
+	if i < 0 {
 		return
 	}
-	delete(o.vals, k)
-	for i, x := range o.keys {
-		if x == k {
-			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
-			break
-		}
-	}
+	// New slices: a caller may be ranging over Keys().
+	o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
+	o.vals = append(o.vals[:i:i], o.vals[i+1:]...)
+	o.reindex()
 }
 
 // Parse reads a JSON document into an ordered tree.
 func Parse(data []byte) (any, error) {
+	if v, ok := fastParse(data); ok {
+		return v, nil
+	}
+	return parseTokens(data)
+}
+
+// parseTokens is Parse through encoding/json's token reader: the
+// reference fastParse is tested against, and the source of the errors.
+func parseTokens(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := parseValue(dec)
@@ -165,10 +217,29 @@ func Compact(v any) []byte {
 }
 
 func writeString(b *bytes.Buffer, s string) {
+	if plainASCII(s) {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)       // strings always encode
 	b.Truncate(b.Len() - 1) // Encode's newline
+}
+
+// plainASCII reports whether s is printable ASCII without a quote or a
+// backslash, which encoding/json (with HTML escaping off) writes as is:
+// nearly every string of a scenario, and writing it directly spares an
+// encoder per string (most of marshalling a 74,426-job document).
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 func writeScalar(b *bytes.Buffer, v any) {
@@ -199,7 +270,7 @@ func write(b *bytes.Buffer, v any, indent string) {
 			b.WriteString(inner)
 			writeString(b, k)
 			b.WriteString(": ")
-			write(b, x.vals[k], inner)
+			write(b, x.vals[i], inner)
 			if i < len(x.keys)-1 {
 				b.WriteByte(',')
 			}
@@ -236,7 +307,7 @@ func writeCompact(b *bytes.Buffer, v any) {
 			}
 			writeString(b, k)
 			b.WriteByte(':')
-			writeCompact(b, x.vals[k])
+			writeCompact(b, x.vals[i])
 		}
 		b.WriteByte('}')
 	case []any:
@@ -257,10 +328,11 @@ func writeCompact(b *bytes.Buffer, v any) {
 func Clone(v any) any {
 	switch x := v.(type) {
 	case *Object:
-		o := &Object{keys: append([]string(nil), x.keys...), vals: make(map[string]any, len(x.vals))}
-		for k, e := range x.vals {
-			o.vals[k] = Clone(e)
+		o := &Object{keys: append([]string(nil), x.keys...), vals: make([]any, len(x.vals))}
+		for i, e := range x.vals {
+			o.vals[i] = Clone(e)
 		}
+		o.reindex()
 		return o
 	case []any:
 		arr := make([]any, len(x))
@@ -462,7 +534,7 @@ func Num(root any, path string) (float64, bool) {
 }
 
 // Index returns the path of element i of the list at path.
-func Index(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
+func Index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 // Join appends a key to a path.
 func Join(path, key string) string {

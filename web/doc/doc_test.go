@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/schedlab/schedlab/scenarios"
@@ -96,6 +97,39 @@ func TestParseErrors(t *testing.T) {
 	for _, src := range []string{``, `{"a": }`, `{"a": 1} x`, `[1, 2`} {
 		if _, err := Parse([]byte(src)); err == nil {
 			t.Errorf("%q: no error", src)
+		}
+	}
+}
+
+// Objects keep their order and find their keys, small (no index) and big
+// (indexed), through sets, replacements and deletions.
+func TestObjectSizes(t *testing.T) {
+	for _, n := range []int{3, indexFrom, indexFrom + 1, 40} {
+		o := NewObject()
+		for i := range n {
+			o.Set(Index("k", i), json.Number(strconv.Itoa(i)))
+		}
+		o.Set("k[1]", "one")
+		o.Delete("k[0]")
+		o.Delete("absent")
+		o.Set("k[0]", true)
+		c := Clone(o).(*Object)
+		c.Delete(Index("k", n-1))
+		for _, obj := range []*Object{o, c} {
+			if v, _ := obj.Get("k[1]"); v != "one" {
+				t.Errorf("%d keys: k[1] = %v", n, v)
+			}
+			if v, ok := obj.Get("k[0]"); v != true || !ok || obj.Keys()[obj.Len()-1] != "k[0]" {
+				t.Errorf("%d keys: k[0] = %v, keys %v", n, v, obj.Keys())
+			}
+			for i := 2; i < n-1; i++ {
+				if v, _ := obj.Get(Index("k", i)); v != json.Number(strconv.Itoa(i)) {
+					t.Errorf("%d keys: k[%d] = %v", n, i, v)
+				}
+			}
+		}
+		if _, ok := c.Get(Index("k", n-1)); ok || o.Len() != n || c.Len() != n-1 {
+			t.Errorf("%d keys: deleted from the clone: %v; lengths %d %d", n, ok, o.Len(), c.Len())
 		}
 	}
 }

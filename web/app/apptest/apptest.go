@@ -17,7 +17,7 @@ import (
 
 // Browser implements app.Platform for tests.
 type Browser struct {
-	T       *testing.T
+	T       testing.TB
 	NCores  int
 	Storage map[string]string
 	Frag    string
@@ -50,7 +50,7 @@ type timer struct {
 }
 
 // New returns a browser with two cores and empty storage.
-func New(t *testing.T) *Browser {
+func New(t testing.TB) *Browser {
 	return &Browser{T: t, NCores: 2, Storage: map[string]string{}, Files: map[string][]byte{}, wake: make(chan struct{}, 1),
 		workers: map[int]*worker.Handler{}, frozen: map[int]bool{}, now: time.Unix(1e9, 0)}
 }
