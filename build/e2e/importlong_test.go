@@ -102,4 +102,16 @@ func TestTraceImportLongTasks(t *testing.T) {
 	if !reading || replied == 0 {
 		t.Errorf("the trace was not read by a worker (status line %v, reply at %.0f ms)", reading, replied)
 	}
+	// The imported scenario is kept in the browser, so a reload brings it
+	// back: compact, it fits the browser's storage.
+	p.wait(`(localStorage.getItem("schedlab.scenario.v1") || "").startsWith("s=") || !!document.getElementById("note-save")`,
+		`(document.getElementById("note-save") || {textContent: "no note"}).textContent`, 30*time.Second)
+	if note := p.text("note-save"); note != "" {
+		t.Errorf("the imported scenario was not stored: %s", note)
+	}
+	t.Logf("Philly log: stored in %.1f MB", float64(len(eval[string](p, `localStorage.getItem("schedlab.scenario.v1")`)))/1e6)
+	p.do(chromedp.Reload())
+	p.wait(`!!document.getElementById("tab-scenario")`, statusJS, time.Minute)
+	p.click("tab-scenario")
+	p.wait(`/74,426 jobs|74426 jobs/.test(document.getElementById("view").textContent)`, `document.getElementById("view").textContent.slice(0, 300)`, time.Minute)
 }

@@ -7,6 +7,7 @@
 package app
 
 import (
+	"compress/flate"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -302,7 +303,13 @@ func (a *App) initialTree() (tree, previous any) {
 
 // readScenario reads a stored scenario: a JSON object.
 func readScenario(s string) (any, error) {
-	t, err := doc.Parse([]byte(s))
+	var t any
+	var err error
+	if strings.HasPrefix(s, "s=") {
+		t, err = DecodeShare(s) // a big scenario, stored deflated
+	} else {
+		t, err = doc.Parse([]byte(s))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -542,7 +549,7 @@ func (a *App) write() {
 				a.P.After(0, func() {})
 			}
 		}()
-		data := doc.Marshal(a.Ed.Tree)
+		data := a.storedForm()
 		if err := a.P.Save(KeyScenario, string(data)); err != nil {
 			a.note(NoteSave, fmt.Sprintf("Your latest changes are not saved in this browser (%v; the scenario is %s). Export it to keep it: reloading the page would bring back the last version saved.", err, sizeText(len(data))),
 				true, NoteAction{Name: "export", Label: "Export the scenario", do: a.Export})
@@ -555,6 +562,18 @@ func (a *App) write() {
 		stash.Set(k, v)
 	}
 	_ = a.P.Save(keyStash, string(doc.Compact(sortedObject(stash)))) // what a switch put aside; losing it loses no scenario
+}
+
+// storedForm is the scenario as the browser stores it: laid out as an
+// export is, except a big document (an imported trace), stored as a share
+// link's payload is (the compact JSON deflated, in base64). The 74,426-job
+// Philly log is 12.6 MB indented and 7.3 MB compact, over the browser's
+// quota of about 5 million characters; deflated it fits.
+func (a *App) storedForm() []byte {
+	if c := a.Ed.JSON(); len(c) >= BigDocument {
+		return []byte(encodeDeflated([]byte(c), flate.BestSpeed))
+	}
+	return doc.Marshal(a.Ed.Tree)
 }
 
 // sortedObject orders an object's keys, so that saving is deterministic.

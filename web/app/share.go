@@ -21,9 +21,15 @@ const maxShared = 32 << 20
 
 // EncodeShare returns the fragment (without "#") for a tree.
 func EncodeShare(tree any) string {
+	return encodeDeflated(doc.Compact(tree), flate.BestCompression)
+}
+
+// encodeDeflated is "s=" and the compact JSON deflated at level and
+// base64url-encoded: a link's fragment, or a big stored scenario.
+func encodeDeflated(compact []byte, level int) string {
 	var b bytes.Buffer
-	w, _ := flate.NewWriter(&b, flate.BestCompression) // level is valid
-	w.Write(doc.Compact(tree))
+	w, _ := flate.NewWriter(&b, level) // the levels passed are valid
+	w.Write(compact)
 	w.Close()
 	return "s=" + base64.RawURLEncoding.EncodeToString(b.Bytes())
 }
