@@ -21,6 +21,7 @@ type combo struct {
 	own     []float64 // clean mode: seconds on each type since the reset, from a prior of X·R/2; nil without a row
 	deficit []float64 // time owed by earlier allocations, a tie-breaker; nil until the first reset that saw it
 	runs    []bool    // whether it can run on each type; nil until a round asked
+	sf      int       // GPUs it takes, set with runs
 }
 
 // ledger is the target allocation and what each combination received
@@ -121,7 +122,7 @@ func (l *ledger) carry(k ckey, prev *combo, x []float64, elapsed float64) *combo
 			c.deficit[j] += xv*elapsed - (prev.recv[j] - l.roundS/2)
 		}
 		c.recv = fill(l.types, l.roundS/2)
-		c.runs = prev.runs
+		c.runs, c.sf = prev.runs, prev.sf
 	case k.b >= 0:
 		c.recv = make([]float64, l.types) // a new pair starts at 0
 	default:

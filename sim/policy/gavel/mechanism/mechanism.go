@@ -70,11 +70,9 @@ type Mechanism struct {
 	rounds  rounds
 	cost    float64          // dollars spent so far
 	busy    []bool           // scratch of pick, by job
-	perType [][]entry        // scratch of pick
-	all     []entry          // scratch of pick
-	heapIdx []int32          // scratch of pick
-	chosen  []entry          // scratch of pick, valid until the next round
-	ghosts  []entry          // scratch of pick
+	perType [][]cand         // scratch of pick
+	all     []cand           // scratch of pick
+	picker  picker           // scratch of pick
 	lastAt  []int32          // scratch of place, by job
 	sortBuf []entry          // scratch of place
 	wanted  wanted           // scratch of apply
