@@ -76,15 +76,15 @@ type Mechanism struct {
 	lastAt  []int32          // scratch of place, by job
 	sortBuf []entry          // scratch of place
 	wanted  wanted           // scratch of apply
-	seen    map[float64]bool // scratch of roundEnds
 
 	// quirk IntegerSteps: the jobs given a micro-task that stops before
 	// the round ends, by stop time, those before stopHead stopped, and the
 	// earliest stop still to come, so that the many events of a round that
 	// stop nothing cost no scan.
-	stops    []workload.JobID
+	stops    []stop
 	stopHead int
 	nextStop float64
+	due      []workload.JobID // scratch of stopMicroTasks
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the
@@ -260,7 +260,7 @@ func (m *Mechanism) round(s *engine.State) error {
 	if m.cfg.Quirks.IntegerSteps && len(placed) > 0 {
 		end, completes := m.microTasks(s, placed)
 		m.rounds.start, m.rounds.end = now, end
-		return m.roundEnds(s, placed, end, completes)
+		return m.roundEnds(s, end, completes)
 	}
 	if m.cfg.Quirks.IdleUntilArrival && len(placed) == 0 && s.NumPending() > 0 {
 		if done, err := m.idle(s); done || err != nil {
