@@ -68,14 +68,14 @@ type Mechanism struct {
 	jobs    []*track // by job id; nil until the job arrives
 	ledger  ledger
 	rounds  rounds
-	cost    float64          // dollars spent so far
-	busy    []bool           // scratch of pick, by job
-	perType [][]cand         // scratch of pick
-	all     []cand           // scratch of pick
-	picker  picker           // scratch of pick
-	lastAt  []int32          // scratch of place, by job
-	sortBuf []entry          // scratch of place
-	wanted  wanted           // scratch of apply
+	cost    float64  // dollars spent so far
+	busy    []bool   // scratch of pick, by job
+	perType [][]cand // scratch of pick
+	all     []cand   // scratch of pick
+	picker  picker   // scratch of pick
+	lastAt  []int32  // scratch of place, by job
+	sortBuf []entry  // scratch of place
+	wanted  wanted   // scratch of apply
 
 	// quirk IntegerSteps: the jobs given a micro-task that stops before
 	// the round ends, by stop time, those before stopHead stopped, and the
