@@ -100,6 +100,7 @@ type State struct {
 	dirtyList []workload.JobID
 	rng       *rand.Rand
 	res       *Result
+	ivs       intervalLog // the GPU intervals until finalize sorts them into res
 	maxLog    int
 	deciding  bool
 	wakes     map[float64]bool
