@@ -41,6 +41,7 @@ type ledger struct {
 	force       bool // quirk IdleUntilArrival: the next recompute may not wait
 
 	buf       []float64        // restart's allocation for the records' vectors, what is left of it
+	slab      []combo          // restart's allocation for the records, what is left of it
 	x         byKey[[]float64] // scratch of recompute: the new targets
 	old, made byKey[*combo]    // scratch of restart
 }
@@ -95,8 +96,10 @@ func (l *ledger) restart(now float64, keys []ckey) {
 	for j := range l.total {
 		l.total[j] = 0
 	}
-	// The records' vectors share one allocation (three per record at most).
+	// The records, and their vectors (three per record at most), share
+	// one allocation each.
 	l.buf = make([]float64, 3*l.types*len(keys))
+	l.slab = make([]combo, len(keys))
 	next := make([]*combo, len(keys))
 	for i, k := range keys {
 		c, ok := l.made.get(k)
@@ -123,7 +126,9 @@ func (l *ledger) restart(now float64, keys []ckey) {
 // carry is combination k's record after a reset, from its record before
 // (nil if it had none) and its new target x.
 func (l *ledger) carry(k ckey, prev *combo, x []float64, elapsed float64) *combo {
-	c := &combo{k: k, x: x, deficit: l.floats()}
+	c := &l.slab[0]
+	l.slab = l.slab[1:]
+	*c = combo{k: k, x: x, deficit: l.floats()}
 	switch {
 	case prev != nil:
 		if prev.deficit != nil {

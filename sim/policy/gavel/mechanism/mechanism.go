@@ -61,21 +61,22 @@ type Config struct {
 // Mechanism is Gavel's round-based scheduling mechanism (spec 001 §3)
 // around an allocator; it is the engine.Policy of every Gavel policy.
 type Mechanism struct {
-	cfg     Config
-	ready   bool // set up for the run's cluster
-	tracing bool // record per-job series and log every lease (small runs)
-	gpu     gpuTypes
-	jobs    []*track // by job id; nil until the job arrives
-	ledger  ledger
-	rounds  rounds
-	cost    float64  // dollars spent so far
-	busy    []bool   // scratch of pick, by job
-	perType [][]cand // scratch of pick
-	all     []cand   // scratch of pick
-	picker  picker   // scratch of pick
-	lastAt  []int32  // scratch of place, by job
-	sortBuf []entry  // scratch of place
-	wanted  wanted   // scratch of apply
+	cfg        Config
+	ready      bool // set up for the run's cluster
+	tracing    bool // record per-job series and log every lease (small runs)
+	gpu        gpuTypes
+	jobs       []*track // by job id; nil until the job arrives
+	ledger     ledger
+	rounds     rounds
+	cost       float64  // dollars spent so far
+	busy       []bool   // scratch of pick, by job
+	perType    [][]cand // scratch of pick
+	all        []cand   // scratch of pick
+	picker     picker   // scratch of pick
+	lastAt     []int32  // scratch of place, by job
+	fullBefore []int    // scratch of place, by type: see consolidated
+	sortBuf    []entry  // scratch of place
+	wanted     wanted   // scratch of apply
 
 	// quirk IntegerSteps: the jobs given a micro-task that stops before
 	// the round ends, by stop time, those before stopHead stopped, and the
