@@ -14,18 +14,35 @@ func sortIntervals(iv []Interval, gpus int) {
 	if len(iv) < 2 {
 		return
 	}
+	copy(iv, sortedIntervals([][]Interval{iv}, gpus))
+}
+
+// sortedIntervals is the intervals of chunks, in order, sorted as
+// sortIntervals sorts them, in a new slice (nil if there are none).
+func sortedIntervals(chunks [][]Interval, gpus int) []Interval {
+	n := 0
+	for _, c := range chunks {
+		n += len(c)
+	}
+	if n == 0 {
+		return nil
+	}
 	start := make([]int, gpus+1)
-	for _, x := range iv {
-		start[x.GPU+1]++
+	for _, c := range chunks {
+		for _, x := range c {
+			start[x.GPU+1]++
+		}
 	}
 	for g := 1; g <= gpus; g++ {
 		start[g] += start[g-1]
 	}
-	out := make([]Interval, len(iv))
+	out := make([]Interval, n)
 	next := slices.Clone(start[:gpus])
-	for _, x := range iv {
-		out[next[x.GPU]] = x
-		next[x.GPU]++
+	for _, c := range chunks {
+		for _, x := range c {
+			out[next[x.GPU]] = x
+			next[x.GPU]++
+		}
 	}
 	for g := range gpus {
 		run := out[start[g]:start[g+1]]
@@ -33,7 +50,27 @@ func sortIntervals(iv []Interval, gpus int) {
 			slices.SortFunc(run, cmpInterval)
 		}
 	}
-	copy(iv, out)
+	return out
+}
+
+// intervalLog holds the intervals as they are recorded, in chunks of
+// fixed size: a run of a million intervals never copies them to grow one
+// slice (finalize's sort writes them out once).
+type intervalLog struct {
+	chunks [][]Interval
+	n      int
+}
+
+const intervalChunk = 1 << 14
+
+func (l *intervalLog) add(iv Interval) {
+	k := len(l.chunks) - 1
+	if k < 0 || len(l.chunks[k]) == cap(l.chunks[k]) {
+		l.chunks = append(l.chunks, make([]Interval, 0, intervalChunk))
+		k++
+	}
+	l.chunks[k] = append(l.chunks[k], iv)
+	l.n++
 }
 
 func cmpInterval(x, y Interval) int {

@@ -42,3 +42,25 @@ func TestSortIntervalsAsComparisonSort(t *testing.T) {
 		}
 	}
 }
+
+// The interval log keeps every interval in order across its chunks, and
+// sorting the chunks gives what sorting the whole list gives.
+func TestIntervalLogChunks(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var l intervalLog
+	var all []Interval
+	for i := range 3*intervalChunk + 5 {
+		start := float64(r.IntN(1000))
+		iv := Interval{GPU: cluster.GPUID(r.IntN(9)), Job: workload.JobID(i), StartS: start, EndS: start + 1}
+		l.add(iv)
+		all = append(all, iv)
+	}
+	if len(l.chunks) != 4 || l.n != len(all) || !slices.Equal(slices.Concat(l.chunks...), all) {
+		t.Fatalf("%d chunks, n = %d: the log does not hold the %d intervals in order", len(l.chunks), l.n, len(all))
+	}
+	got := sortedIntervals(l.chunks, 9)
+	sortIntervals(all, 9)
+	if !slices.Equal(got, all) {
+		t.Fatal("sorting the chunks differs from sorting the whole list")
+	}
+}

@@ -32,6 +32,11 @@ func (p *chaos) Options() engine.Options {
 }
 
 func (p *chaos) Decide(s *engine.State, _ []engine.Trigger) error {
+	for id := range workload.JobID(s.NumJobs()) {
+		if r, info := s.Remaining(id), s.Info(id); r != info.Remaining {
+			return fmt.Errorf("job %d (%v) at %v: Remaining %v, Info's Remaining %v", id, info.Status, s.Now(), r, info.Remaining)
+		}
+	}
 	n := s.Cluster().NumGPUs()
 	try := func(err error) error {
 		if _, refused := err.(*engine.ActionError); refused {

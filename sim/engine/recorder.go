@@ -331,12 +331,12 @@ func (s *State) recordInterval(g cluster.GPUID, id workload.JobID, since float64
 	if s.cfg.NoIntervals || s.now <= since {
 		return
 	}
-	if len(s.res.Intervals) >= s.caps.Intervals {
+	if s.ivs.n >= s.caps.Intervals {
 		if s.res.Stats.DroppedIntervals == 0 {
 			s.res.Stats.IntervalsUntilS = s.now
 		}
 		s.res.Stats.DroppedIntervals++
 		return
 	}
-	s.res.Intervals = append(s.res.Intervals, Interval{GPU: g, Job: id, StartS: since, EndS: s.now})
+	s.ivs.add(Interval{GPU: g, Job: id, StartS: since, EndS: s.now})
 }

@@ -574,6 +574,7 @@ func (s *State) finalize() {
 			s.res.Jobs[i] = r
 		}
 	}
-	sortIntervals(s.res.Intervals, len(s.c.GPUs))
+	s.res.Intervals = sortedIntervals(s.ivs.chunks, len(s.c.GPUs))
+	s.ivs = intervalLog{}
 	s.progress()
 }

@@ -100,6 +100,7 @@ type State struct {
 	dirtyList []workload.JobID
 	rng       *rand.Rand
 	res       *Result
+	ivs       intervalLog // the GPU intervals until finalize sorts them into res
 	maxLog    int
 	deciding  bool
 	wakes     map[float64]bool
@@ -223,8 +224,22 @@ func (s *State) deactivate(id workload.JobID) {
 	j.slot = 0
 }
 
-// Remaining returns a job's iterations left at the current time.
-func (s *State) Remaining(id workload.JobID) float64 { return s.Info(id).Remaining }
+// Remaining returns a job's iterations left at the current time: Info's
+// Remaining without the rest of Info (policies ask for it per job per
+// round).
+func (s *State) Remaining(id workload.JobID) float64 {
+	r := s.run(id)
+	if r == nil {
+		if s.js[id].status != Finished {
+			return s.jobs[id].Iterations // not arrived, or never to run
+		}
+		return 0
+	}
+	if dt := s.now - r.last; s.js[id].status == Running && dt > 0 {
+		return max(0, r.remaining-r.rate*dt)
+	}
+	return r.remaining
+}
 
 // NumPending is the number of arrived jobs holding no GPUs.
 func (s *State) NumPending() int { return s.pending.n }

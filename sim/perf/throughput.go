@@ -35,14 +35,11 @@ type ThroughputParams struct {
 type Throughput struct {
 	t       *gaveltable.Table
 	servers bool
-	rows    map[rowKey]int
+	rows    map[string][]rowAt // by model (a map keyed by string alone is the fast kind: Row is asked at every rate query)
 }
 
-type rowKey struct {
-	model string
-	batch int
-	sf    int
-}
+// rowAt is the table row of one batch size and scale factor of a model.
+type rowAt struct{ batch, sf, row int }
 
 // NewThroughput builds the model over the embedded table.
 func NewThroughput(p ThroughputParams) (*Throughput, error) {
@@ -50,17 +47,40 @@ func NewThroughput(p ThroughputParams) (*Throughput, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Throughput{t: t, servers: p.Placement == "servers", rows: map[rowKey]int{}}
+	m := &Throughput{t: t, servers: p.Placement == "servers", rows: map[string][]rowAt{}}
 	// Filled once here and only read afterwards: one model serves runs in
 	// parallel.
 	for _, tm := range workload.GavelZoo {
 		for _, jt := range t.Jobs() {
 			if jt.Key == tm.Key() {
-				m.rows[rowKey{tm.Model, tm.BatchSize, jt.SF}] = t.Index(jt.Key, jt.SF)
+				m.setRow(tm.Model, tm.BatchSize, jt.SF, t.Index(jt.Key, jt.SF))
 			}
 		}
 	}
 	return m, nil
+}
+
+// lookup is the row recorded for model at batch size batch and sf GPUs.
+func (m *Throughput) lookup(model string, batch, sf int) (int, bool) {
+	for _, r := range m.rows[model] {
+		if r.batch == batch && r.sf == sf {
+			return r.row, true
+		}
+	}
+	return 0, false
+}
+
+// setRow records the row of model at batch size batch and sf GPUs,
+// replacing an earlier one.
+func (m *Throughput) setRow(model string, batch, sf, row int) {
+	rs := m.rows[model]
+	for i := range rs {
+		if rs[i].batch == batch && rs[i].sf == sf {
+			rs[i].row = row
+			return
+		}
+	}
+	m.rows[model] = append(rs, rowAt{batch, sf, row})
 }
 
 // Table is the throughput table.
@@ -68,8 +88,7 @@ func (m *Throughput) Table() *gaveltable.Table { return m.t }
 
 // Row returns the table row of job j at sf GPUs, or -1.
 func (m *Throughput) Row(j *workload.Job, sf int) int {
-	k := rowKey{j.Model, j.BatchSize, sf}
-	if r, ok := m.rows[k]; ok {
+	if r, ok := m.lookup(j.Model, j.BatchSize, sf); ok {
 		return r
 	}
 	key := workload.Template{Model: j.Model, BatchSize: j.BatchSize}.Key()

@@ -101,3 +101,36 @@ func TestThroughputPrepareErrors(t *testing.T) {
 		}
 	}
 }
+
+// Row finds every zoo job type at every scale factor the table has in the
+// model's list, at the table's own index of its key.
+func TestThroughputRowByModel(t *testing.T) {
+	m, err := NewThroughput(ThroughputParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, tm := range workload.GavelZoo {
+		for _, jt := range m.t.Jobs() {
+			if jt.Key != tm.Key() {
+				continue
+			}
+			want := m.t.Index(jt.Key, jt.SF)
+			got, ok := m.lookup(tm.Model, tm.BatchSize, jt.SF)
+			if !ok || got != want {
+				t.Fatalf("%s at %d GPUs: row %d (found %v), the table's %d", tm.Key(), jt.SF, got, ok, want)
+			}
+			j := &workload.Job{Model: tm.Model, BatchSize: tm.BatchSize, GPUs: jt.SF}
+			if r := m.Row(j, jt.SF); r != want {
+				t.Fatalf("%s at %d GPUs: Row %d, the table's %d", tm.Key(), jt.SF, r, want)
+			}
+			found++
+		}
+	}
+	if found < len(workload.GavelZoo) {
+		t.Fatalf("only %d rows found for %d job types", found, len(workload.GavelZoo))
+	}
+	if _, ok := m.lookup(workload.GavelZoo[0].Model, -7, 1); ok {
+		t.Fatal("an unknown batch size has a row")
+	}
+}

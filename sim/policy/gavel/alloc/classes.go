@@ -15,6 +15,7 @@ import (
 // row per class: exact, and independent of the number of jobs.
 type fclass struct {
 	key     string
+	names   *classNames
 	members []int
 	sf      int
 	w       float64 // weight in the max-min objective; 0 leaves it out
@@ -27,7 +28,10 @@ type fclass struct {
 // classify groups jobs by key; plan gives each job's planned throughputs.
 // Jobs are matched on the bits of their values (the map key), and only a
 // new class pays for its readable key, which names its LP rows.
-func classify(in *plan.Input, planned [][]float64, w, level []float64, frozen []bool, byType bool) []*fclass {
+//
+// names keeps each class's readable key and LP names from one recompute
+// to the next (the classes of a run recur); nil makes them afresh.
+func classify(in *plan.Input, planned [][]float64, w, level []float64, frozen []bool, byType bool, names map[string]*classNames) []*fclass {
 	index := map[string]*fclass{}
 	var out []*fclass
 	var b []byte
@@ -50,7 +54,14 @@ func classify(in *plan.Input, planned [][]float64, w, level []float64, frozen []
 		}
 		c, ok := index[string(b)]
 		if !ok {
-			c = &fclass{key: classKey(p, planned[i], w[i], level[i], frozen[i], byType), sf: p.SF, w: w[i], level: level[i],
+			n := names[string(b)]
+			if n == nil {
+				n = &classNames{key: classKey(p, planned[i], w[i], level[i], frozen[i], byType)}
+				if names != nil {
+					names[string(b)] = n
+				}
+			}
+			c = &fclass{key: n.key, names: n, sf: p.SF, w: w[i], level: level[i],
 				frozen: frozen[i], thr: planned[i], eq: in.ThrEqual(planned[i])}
 			index[string(b)] = c
 			out = append(out, c)
@@ -87,4 +98,34 @@ func classKey(p *plan.Job, planned []float64, w, level float64, frozen, byType b
 		}
 	}
 	return string(b)
+}
+
+// classNames are a class's readable key and the names of its LP columns
+// and rows, each made when first asked for.
+type classNames struct {
+	key             string
+	s               []typedName // S|key|type, by type
+	time, fair, low string
+}
+
+type typedName struct{ typ, name string }
+
+// sCol is the name of the class's column on type j, called typ.
+func (n *classNames) sCol(j int, typ string) string {
+	if j >= len(n.s) {
+		n.s = append(n.s, make([]typedName, j+1-len(n.s))...)
+	}
+	if t := &n.s[j]; t.name == "" || t.typ != typ {
+		*t = typedName{typ, "S|" + n.key + "|" + typ}
+	}
+	return n.s[j].name
+}
+
+// row is the name of one of the class's rows: *slot, made as prefix|key
+// the first time.
+func (n *classNames) row(slot *string, prefix string) string {
+	if *slot == "" {
+		*slot = prefix + "|" + n.key
+	}
+	return *slot
 }

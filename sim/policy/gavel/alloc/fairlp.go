@@ -42,7 +42,7 @@ func buildFair(name string, in *plan.Input, cls []*fclass, pairs bool, threshold
 		for j, t := range cl.thr {
 			f.s[c][j] = -1
 			if t > 0 {
-				f.s[c][j] = p.AddCol("S|"+cl.key+"|"+in.Types[j], 0, float64(len(cl.members)), 0)
+				f.s[c][j] = p.AddCol(cl.names.sCol(j, in.Types[j]), 0, float64(len(cl.members)), 0)
 			}
 		}
 	}
@@ -56,7 +56,7 @@ func buildFair(name string, in *plan.Input, cls []*fclass, pairs bool, threshold
 	f.t = p.AddCol("t", 0, lp.Inf, 1)
 	// Time: each job at most all of its time.
 	for c, cl := range cls {
-		row := p.AddRow("time|"+cl.key, math.Inf(-1), float64(len(cl.members)))
+		row := p.AddRow(cl.names.row(&cl.names.time, "time"), math.Inf(-1), float64(len(cl.members)))
 		for j := range in.Types {
 			if col := f.s[c][j]; col >= 0 {
 				p.Set(row, col, 1)
@@ -88,13 +88,13 @@ func buildFair(name string, in *plan.Input, cls []*fclass, pairs bool, threshold
 		if cl.w > 0 && !cl.frozen {
 			// t ≤ (sf/w)(ñ_c − level_c)
 			coef := float64(cl.sf) / cl.w
-			row := p.AddRow("fair|"+cl.key, math.Inf(-1), -coef*cl.level)
+			row := p.AddRow(cl.names.row(&cl.names.fair, "fair"), math.Inf(-1), -coef*cl.level)
 			p.Set(row, f.t, 1)
 			f.addNorm(row, c, -coef)
 			f.fair[c] = row
 		}
 		if cl.level > 0 {
-			row := p.AddRow("low|"+cl.key, cl.level, lp.Inf)
+			row := p.AddRow(cl.names.row(&cl.names.low, "low"), cl.level, lp.Inf)
 			f.addNorm(row, c, 1)
 		}
 	}

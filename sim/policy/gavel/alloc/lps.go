@@ -18,6 +18,24 @@ type LPs struct {
 	// matrix between an LP and its tie-break (same Problem, new bounds
 	// and objective).
 	ws lp.Workspace
+	// names are the LP names of the classes seen so far, by class.
+	names map[string]*classNames
+}
+
+// maxNames bounds the classes whose names a run keeps.
+const maxNames = 4096
+
+// classNames is the run's store of class names; nil for a nil LPs.
+func (r *LPs) classNames() map[string]*classNames {
+	if r == nil {
+		return nil
+	}
+	if r.names == nil || len(r.names) > maxNames {
+		// Water filling's levels make new classes at every step: start
+		// afresh rather than grow without bound.
+		r.names = map[string]*classNames{}
+	}
+	return r.names
 }
 
 // DumpLPs implements lp.Dumper: every later LP goes to sink.

@@ -32,7 +32,7 @@ func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocati
 		if !active {
 			break
 		}
-		cls := classify(in, planned, w, level, frozen, a.SpaceSharing)
+		cls := classify(in, planned, w, level, frozen, a.SpaceSharing, a.LPs.classNames())
 		f := buildFair("waterfill", in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
 		sol, err := a.LPs.solve("waterfill", f.p, nil)
 		if err != nil {

@@ -63,6 +63,7 @@ func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
 		}
 	}
 	free := freeByServer(c, taken)
+	m.fullBefore = append(m.fullBefore[:0], make([]int, len(m.gpu.types))...)
 	for i, e := range chosen {
 		if !done[i] {
 			out[i].gpus = m.consolidated(c, taken, free, e.j, e.sf)
@@ -115,7 +116,15 @@ func allFree(taken []bool, gpus []cluster.GPUID) bool {
 // each server's number of untaken GPUs, kept up to date with taken.
 func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j, n int) []cluster.GPUID {
 	bestSrv, bestFree := cluster.ServerID(-1), math.MaxInt
-	for _, id := range m.gpu.servers[j] {
+	// The servers of type j before fullBefore[j] have no free GPU left
+	// this round (free GPUs only get taken during a placement), so no
+	// search needs to look at them again.
+	srvs, k := m.gpu.servers[j], m.fullBefore[j]
+	for k < len(srvs) && free[srvs[k]] == 0 {
+		k++
+	}
+	m.fullBefore[j] = k
+	for _, id := range srvs[k:] {
 		if f := free[id]; f >= n && f < bestFree {
 			bestSrv, bestFree = id, f
 			if f == n {
@@ -141,7 +150,7 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j
 	if n == 1 {
 		return out // no server has a free GPU: cannot happen, pick counts GPUs
 	}
-	srvs := append([]cluster.ServerID(nil), m.gpu.servers[j]...)
+	srvs = append([]cluster.ServerID(nil), m.gpu.servers[j]...)
 	sort.SliceStable(srvs, func(a, b int) bool { return free[srvs[a]] > free[srvs[b]] })
 	for _, id := range srvs {
 		if len(out) == n {

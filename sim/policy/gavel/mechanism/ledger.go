@@ -21,6 +21,7 @@ type combo struct {
 	own     []float64 // clean mode: seconds on each type since the reset, from a prior of X·R/2; nil without a row
 	deficit []float64 // time owed by earlier allocations, a tie-breaker; nil until the first reset that saw it
 	runs    []bool    // whether it can run on each type; nil until a round asked
+	sf      int       // GPUs it takes, set with runs
 }
 
 // ledger is the target allocation and what each combination received
@@ -38,6 +39,11 @@ type ledger struct {
 
 	resetAtZero bool // quirk ResetAtZero: a last recompute at t = 0 does not hold the next one back
 	force       bool // quirk IdleUntilArrival: the next recompute may not wait
+
+	buf       []float64        // restart's allocation for the records' vectors, what is left of it
+	slab      []combo          // restart's allocation for the records, what is left of it
+	x         byKey[[]float64] // scratch of recompute: the new targets
+	old, made byKey[*combo]    // scratch of restart
 }
 
 func (l *ledger) init(types int, roundS float64, clean bool) {
@@ -48,7 +54,11 @@ func (l *ledger) init(types int, roundS float64, clean bool) {
 // arrive adds a job alone, with no target yet and R/2 received on every
 // type, and asks for a recompute.
 func (l *ledger) arrive(id workload.JobID) {
-	l.keys = append(l.keys, &combo{k: ckey{id, -1}, recv: fill(l.types, l.roundS/2)})
+	recv := make([]float64, l.types)
+	for j := range recv {
+		recv[j] = l.roundS / 2
+	}
+	l.keys = append(l.keys, &combo{k: ckey{id, -1}, recv: recv})
 	for j := range l.total {
 		l.total[j] += l.roundS / 2
 	}
@@ -70,35 +80,44 @@ func (l *ledger) dueAt(now, minS float64) bool {
 	return l.due && (l.resets == 0 || l.force || (l.resetAtZero && l.reset == 0) || now >= l.reset+minS)
 }
 
-// restart begins the allocation x over the combinations keys at time now:
-// deficit += X·(time since the last reset) − (received − R/2); received
-// goes back to R/2 (0 for a pair that is new). A combination the ledger
-// already held keeps what rounds learnt of where it can run.
-func (l *ledger) restart(now float64, keys []ckey, newX map[ckey][]float64) {
+// restart begins the allocation l.x over the combinations keys at time
+// now: deficit += X·(time since the last reset) − (received − R/2);
+// received goes back to R/2 (0 for a pair that is new). A combination the
+// ledger already held keeps what rounds learnt of where it can run.
+func (l *ledger) restart(now float64, keys []ckey) {
 	elapsed := now - l.reset
 	if l.resets == 0 {
 		elapsed = 0
 	}
-	old := make(map[ckey]*combo, len(l.keys))
-	for _, c := range l.keys {
-		old[c.k] = c
+	prev := l.keys
+	for _, c := range prev {
+		l.old.put(c.k, c)
 	}
 	for j := range l.total {
 		l.total[j] = 0
 	}
-	made := make(map[ckey]*combo, len(keys))
+	// The records, and their vectors (three per record at most), share
+	// one allocation each.
+	l.buf = make([]float64, 3*l.types*len(keys))
+	l.slab = make([]combo, len(keys))
 	next := make([]*combo, len(keys))
 	for i, k := range keys {
-		c := made[k]
-		if c == nil {
-			c = l.carry(k, old[k], newX[k], elapsed)
-			made[k] = c
+		c, ok := l.made.get(k)
+		if !ok {
+			old, _ := l.old.get(k)
+			x, _ := l.x.get(k)
+			c = l.carry(k, old, x, elapsed)
+			l.made.put(k, c)
 		}
 		for j, v := range c.recv {
 			l.total[j] += v
 		}
 		next[i] = c
 	}
+	for _, c := range prev {
+		l.old.del(c.k)
+	}
+	l.made.clear(keys)
 	l.keys = next
 	l.reset, l.due, l.force = now, false, false
 	l.resets++
@@ -107,7 +126,9 @@ func (l *ledger) restart(now float64, keys []ckey, newX map[ckey][]float64) {
 // carry is combination k's record after a reset, from its record before
 // (nil if it had none) and its new target x.
 func (l *ledger) carry(k ckey, prev *combo, x []float64, elapsed float64) *combo {
-	c := &combo{k: k, x: x, deficit: make([]float64, l.types)}
+	c := &l.slab[0]
+	l.slab = l.slab[1:]
+	*c = combo{k: k, x: x, deficit: l.floats()}
 	switch {
 	case prev != nil:
 		if prev.deficit != nil {
@@ -120,20 +141,98 @@ func (l *ledger) carry(k ckey, prev *combo, x []float64, elapsed float64) *combo
 			}
 			c.deficit[j] += xv*elapsed - (prev.recv[j] - l.roundS/2)
 		}
-		c.recv = fill(l.types, l.roundS/2)
-		c.runs = prev.runs
+		c.recv = l.fill(l.roundS / 2)
+		c.runs, c.sf = prev.runs, prev.sf
 	case k.b >= 0:
-		c.recv = make([]float64, l.types) // a new pair starts at 0
+		c.recv = l.floats() // a new pair starts at 0
 	default:
-		c.recv = fill(l.types, l.roundS/2)
+		c.recv = l.fill(l.roundS / 2)
 	}
 	if x != nil {
-		c.own = make([]float64, len(x))
+		c.own = l.floats()
+		if len(x) != len(c.own) {
+			c.own = make([]float64, len(x))
+		}
 		for j, v := range x {
 			c.own[j] = v * l.roundS / 2
 		}
 	}
 	return c
+}
+
+// floats is a zero vector of one value per type, from restart's shared
+// allocation.
+func (l *ledger) floats() []float64 {
+	n := l.types
+	if len(l.buf) < n {
+		return make([]float64, n)
+	}
+	v := l.buf[:n:n]
+	l.buf = l.buf[n:]
+	return v
+}
+
+func (l *ledger) fill(v float64) []float64 {
+	x := l.floats()
+	for i := range x {
+		x[i] = v
+	}
+	return x
+}
+
+// byKey maps combinations to values: singles by job id in a slice, pairs
+// in a map (most combinations are singles, and a map per recompute cost
+// more than the rest of the ledger's restart).
+type byKey[V any] struct {
+	single []V
+	has    []bool
+	pairs  map[ckey]V
+}
+
+func (b *byKey[V]) put(k ckey, v V) {
+	if k.b >= 0 {
+		if b.pairs == nil {
+			b.pairs = map[ckey]V{}
+		}
+		b.pairs[k] = v
+		return
+	}
+	if int(k.a) >= len(b.single) {
+		n := max(int(k.a)+1, 2*len(b.single))
+		b.single = append(b.single, make([]V, n-len(b.single))...)
+		b.has = append(b.has, make([]bool, n-len(b.has))...)
+	}
+	b.single[k.a], b.has[k.a] = v, true
+}
+
+func (b *byKey[V]) get(k ckey) (V, bool) {
+	if k.b >= 0 {
+		v, ok := b.pairs[k]
+		return v, ok
+	}
+	if int(k.a) >= len(b.single) {
+		var zero V
+		return zero, false
+	}
+	return b.single[k.a], b.has[k.a]
+}
+
+func (b *byKey[V]) del(k ckey) {
+	if k.b >= 0 {
+		delete(b.pairs, k)
+		return
+	}
+	if int(k.a) < len(b.single) {
+		var zero V
+		b.single[k.a], b.has[k.a] = zero, false
+	}
+}
+
+// clear deletes keys, leaving the map empty if they were all it held.
+func (b *byKey[V]) clear(keys []ckey) {
+	for _, k := range keys {
+		b.del(k)
+	}
 }
 
 // priority is X over the fraction received since the last reset; 0 where
@@ -158,12 +257,4 @@ func (l *ledger) priority(c *combo, j int, x, now float64) float64 {
 		return x * 1e9
 	}
 	return x * l.total[j] / r[j]
-}
-
-func fill(n int, v float64) []float64 {
-	x := make([]float64, n)
-	for i := range x {
-		x[i] = v
-	}
-	return x
 }

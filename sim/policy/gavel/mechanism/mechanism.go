@@ -61,32 +61,31 @@ type Config struct {
 // Mechanism is Gavel's round-based scheduling mechanism (spec 001 §3)
 // around an allocator; it is the engine.Policy of every Gavel policy.
 type Mechanism struct {
-	cfg     Config
-	ready   bool // set up for the run's cluster
-	tracing bool // record per-job series and log every lease (small runs)
-	gpu     gpuTypes
-	jobs    []*track // by job id; nil until the job arrives
-	ledger  ledger
-	rounds  rounds
-	cost    float64          // dollars spent so far
-	busy    []bool           // scratch of pick, by job
-	perType [][]entry        // scratch of pick
-	all     []entry          // scratch of pick
-	heapIdx []int32          // scratch of pick
-	chosen  []entry          // scratch of pick, valid until the next round
-	ghosts  []entry          // scratch of pick
-	lastAt  []int32          // scratch of place, by job
-	sortBuf []entry          // scratch of place
-	wanted  wanted           // scratch of apply
-	seen    map[float64]bool // scratch of roundEnds
+	cfg        Config
+	ready      bool // set up for the run's cluster
+	tracing    bool // record per-job series and log every lease (small runs)
+	gpu        gpuTypes
+	jobs       []*track // by job id; nil until the job arrives
+	ledger     ledger
+	rounds     rounds
+	cost       float64  // dollars spent so far
+	busy       []bool   // scratch of pick, by job
+	perType    [][]cand // scratch of pick
+	all        []cand   // scratch of pick
+	picker     picker   // scratch of pick
+	lastAt     []int32  // scratch of place, by job
+	fullBefore []int    // scratch of place, by type: see consolidated
+	sortBuf    []entry  // scratch of place
+	wanted     wanted   // scratch of apply
 
 	// quirk IntegerSteps: the jobs given a micro-task that stops before
 	// the round ends, by stop time, those before stopHead stopped, and the
 	// earliest stop still to come, so that the many events of a round that
 	// stop nothing cost no scan.
-	stops    []workload.JobID
+	stops    []stop
 	stopHead int
 	nextStop float64
+	due      []workload.JobID // scratch of stopMicroTasks
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the
@@ -262,7 +261,7 @@ func (m *Mechanism) round(s *engine.State) error {
 	if m.cfg.Quirks.IntegerSteps && len(placed) > 0 {
 		end, completes := m.microTasks(s, placed)
 		m.rounds.start, m.rounds.end = now, end
-		return m.roundEnds(s, placed, end, completes)
+		return m.roundEnds(s, end, completes)
 	}
 	if m.cfg.Quirks.IdleUntilArrival && len(placed) == 0 && s.NumPending() > 0 {
 		if done, err := m.idle(s); done || err != nil {

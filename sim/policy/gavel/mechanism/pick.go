@@ -7,7 +7,7 @@ import (
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 )
 
-// entry is a (combination, type) candidate of one round.
+// entry is a (combination, type) candidate a round chose.
 type entry struct {
 	k       ckey
 	c       *combo
@@ -19,40 +19,83 @@ type entry struct {
 	order   int
 }
 
+// cand is a (combination, type) candidate as the ranking compares it:
+// its keys and where to find the rest. It is small, so that the heap
+// moves values instead of chasing indices into a list.
+type cand struct {
+	prio, deficit, x float64
+	order            int32 // the combination's index in the ledger's keys
+	j                int32 // the GPU type
+}
+
 // pick ranks the entries and chooses greedily (spec 001 §3.3).
 func (m *Mechanism) pick(s *engine.State) []entry {
+	m.candidates(s)
+	if len(m.busy) < s.NumJobs() {
+		m.busy = make([]bool, s.NumJobs())
+	}
+	p := &m.picker
+	p.keys, p.busy, p.fifo = m.ledger.keys, m.busy, m.cfg.FIFO
+	p.free = append(p.free[:0], m.gpu.count...)
+	p.chosen, p.ghosts = p.chosen[:0], p.ghosts[:0]
+	p.ghost = nil
+	if m.cfg.Quirks.UnallocatedWait {
+		// The reference takes the GPUs of a job that arrived after the
+		// last recompute but gives it no workers. A job the last
+		// recompute saw and gave no row (Gandiva's pairs) is not one:
+		// holding it back would wait for a recompute that nothing makes
+		// due.
+		p.ghost = func(c *combo) bool { return c.x == nil && m.jobs[c.k.a].arrival > m.ledger.reset }
+	}
+	if m.cfg.Mode == "clean" {
+		p.take(m.all, false)
+	} else {
+		order := typeOrder(m.gpu.types)
+		if m.cfg.Shuffle {
+			s.Rand().Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+		}
+		for _, j := range order {
+			p.take(m.perType[j], true)
+		}
+	}
+	p.release()
+	return p.chosen
+}
+
+// candidates lists this round's candidates with their priorities: per
+// type in mode ref-compat (m.perType), those with a target in mode clean
+// (m.all), each in the ledger's order.
+func (m *Mechanism) candidates(s *engine.State) {
 	if len(m.perType) != len(m.gpu.types) {
-		m.perType = make([][]entry, len(m.gpu.types))
+		m.perType = make([][]cand, len(m.gpu.types))
 	}
-	perType := m.perType
-	for j := range perType {
-		perType[j] = perType[j][:0]
+	for j := range m.perType {
+		m.perType[j] = m.perType[j][:0]
 	}
-	all := m.all[:0]
-	defer func() { m.all = all }()
-	o := m.oracle(s)
+	m.all = m.all[:0]
+	clean := m.cfg.Mode == "clean"
+	var o plan.Oracle
 	now := s.Now()
 	for order, c := range m.ledger.keys {
 		k := c.k
-		ok := true
-		for _, id := range k.members() {
-			ok = ok && s.Status(id) != engine.Finished
-		}
-		if !ok {
+		if s.Status(k.a) == engine.Finished || (k.b >= 0 && s.Status(k.b) == engine.Finished) {
 			continue
 		}
-		sf := s.Job(k.a).GPUs
 		if c.runs == nil {
+			if o.Model == nil {
+				o = m.oracle(s)
+			}
 			c.runs = make([]bool, len(m.gpu.types))
 			for j := range m.gpu.types {
 				c.runs[j] = m.canRun(s, o, k, j)
 			}
+			c.sf = s.Job(k.a).GPUs
 		}
-		for j := range m.gpu.types {
-			if !c.runs[j] {
+		for j, ok := range c.runs {
+			if !ok {
 				continue
 			}
-			e := entry{k: k, c: c, j: j, sf: sf, order: order}
+			e := cand{order: int32(order), j: int32(j)}
 			if c.x != nil {
 				e.x = c.x[j]
 			}
@@ -60,151 +103,179 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 				e.deficit = c.deficit[j]
 			}
 			e.prio = m.ledger.priority(c, j, e.x, now)
-			if m.cfg.Mode == "clean" {
+			if clean {
 				if e.x > 0 {
-					all = append(all, e)
+					m.all = append(m.all, e)
 				}
 				continue
 			}
-			perType[j] = append(perType[j], e)
+			m.perType[j] = append(m.perType[j], e)
 		}
 	}
-	free := append([]float64(nil), m.gpu.count...)
-	if len(m.busy) < s.NumJobs() {
-		m.busy = make([]bool, s.NumJobs())
-	}
-	busy := m.busy
-	chosen, ghosts := m.chosen[:0], m.ghosts[:0]
-	defer func() {
-		for _, es := range [][]entry{chosen, ghosts} {
-			for _, e := range es {
-				for _, id := range e.k.members() {
-					busy[id] = false
-				}
-			}
-		}
-		m.chosen, m.ghosts = chosen, ghosts
-	}()
-	take := func(h *entryHeap) {
-		for h.len() > 0 {
-			if m.cfg.Mode != "clean" && free[h.top().j] <= 0 {
-				return // this type is full: the rest of its list cannot run
-			}
-			e := h.pop()
-			if free[e.j] < float64(e.sf) || (m.cfg.FIFO && e.prio == 0) {
-				continue
-			}
-			taken := false
-			for _, id := range e.k.members() {
-				taken = taken || busy[id]
-			}
-			if taken {
-				continue
-			}
-			free[e.j] -= float64(e.sf)
-			for _, id := range e.k.members() {
-				busy[id] = true
-			}
-			if m.cfg.Quirks.UnallocatedWait && e.c.x == nil && s.Job(e.k.a).ArrivalS > m.ledger.reset {
-				// The reference takes the GPUs of a job that arrived
-				// after the last recompute but gives it no workers. A
-				// job the last recompute saw and gave no row (Gandiva's
-				// pairs) is not one: holding it back would wait for a
-				// recompute that nothing makes due.
-				ghosts = append(ghosts, e)
-				continue
-			}
-			chosen = append(chosen, e)
-		}
-	}
-	if m.cfg.Mode == "clean" {
-		take(newEntryHeap(all, m.heapIdx))
-	} else {
-		order := typeOrder(m.gpu.types)
-		if m.cfg.Shuffle {
-			s.Rand().Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
-		}
-		for _, j := range order {
-			h := newEntryHeap(perType[j], m.heapIdx)
-			take(h)
-			m.heapIdx = h.idx
-		}
-	}
-	return chosen
 }
 
-// entryHeap yields entries in entryCmp order, lazily: a round usually
-// needs only the first few of a long list. It orders indices into the
-// list, as entries are large to move.
-type entryHeap struct {
-	es  []entry
-	idx []int32
+// picker chooses a round's entries greedily in rank order: an entry is
+// taken if its type has GPUs enough left, none of its jobs is taken yet
+// and (FIFO) its priority is not 0.
+type picker struct {
+	keys   []*combo
+	free   []float64 // GPUs left per type
+	busy   []bool    // by job: in a taken entry
+	fifo   bool
+	ghost  func(*combo) bool // takes GPUs but does not run (quirk UnallocatedWait); nil: none
+	heap   candHeap
+	chosen []entry // valid until the next round
+	ghosts []entry
 }
 
-func newEntryHeap(es []entry, idx []int32) *entryHeap {
-	idx = idx[:0]
-	for i := range es {
-		idx = append(idx, int32(i))
+// take visits cs in rank order and takes what fits. typed: every
+// candidate is of one type, and the visit ends when that type is full
+// (the rest of its list cannot run).
+//
+// A candidate that could not be taken now can never be taken later in
+// the round (GPUs left only shrink, taken jobs stay taken), so those are
+// dropped before ranking: the heap holds only what may still be taken,
+// and a late type's list, whose jobs mostly ran on an earlier type,
+// shrinks to a few.
+func (p *picker) take(cs []cand, typed bool) {
+	h := &p.heap
+	h.cs = h.cs[:0]
+	for _, c := range cs {
+		if p.open(&c) {
+			h.cs = append(h.cs, c)
+		}
 	}
-	h := &entryHeap{es: es, idx: idx}
-	for i := len(idx)/2 - 1; i >= 0; i-- {
+	h.init()
+	for len(h.cs) > 0 {
+		if typed && p.free[h.cs[0].j] <= 0 {
+			return
+		}
+		c := h.pop()
+		if !p.open(&c) {
+			continue
+		}
+		e := p.entry(&c)
+		p.free[e.j] -= float64(e.sf)
+		for _, id := range e.k.members() {
+			p.busy[id] = true
+		}
+		if p.ghost != nil && p.ghost(e.c) {
+			p.ghosts = append(p.ghosts, e)
+			continue
+		}
+		p.chosen = append(p.chosen, e)
+	}
+}
+
+// open: c fits in what its type has left, no member is taken, and FIFO
+// does not rule it out.
+func (p *picker) open(c *cand) bool {
+	k := p.keys[c.order]
+	if p.free[c.j] < float64(k.sf) || (p.fifo && c.prio == 0) || p.busy[k.k.a] {
+		return false
+	}
+	return k.k.b < 0 || !p.busy[k.k.b]
+}
+
+func (p *picker) entry(c *cand) entry {
+	k := p.keys[c.order]
+	return entry{k: k.k, c: k, j: int(c.j), sf: k.sf, prio: c.prio, deficit: c.deficit, x: c.x, order: int(c.order)}
+}
+
+// release frees the taken jobs' marks for the next round.
+func (p *picker) release() {
+	for _, es := range [][]entry{p.chosen, p.ghosts} {
+		for _, e := range es {
+			for _, id := range e.k.members() {
+				p.busy[id] = false
+			}
+		}
+	}
+}
+
+// candHeap yields candidates in candCmp order, lazily: a round usually
+// needs only the first few of a long list.
+type candHeap struct{ cs []cand }
+
+func (h *candHeap) init() {
+	for i := len(h.cs)/2 - 1; i >= 0; i-- {
 		h.down(i)
 	}
-	return h
 }
 
-func (h *entryHeap) len() int { return len(h.idx) }
-
-// top is the first entry left.
-func (h *entryHeap) top() *entry { return &h.es[h.idx[0]] }
-
-func (h *entryHeap) pop() entry {
-	top := h.es[h.idx[0]]
-	n := len(h.idx) - 1
-	h.idx[0] = h.idx[n]
-	h.idx = h.idx[:n]
-	h.down(0)
+// pop takes the first candidate out. The hole it leaves moves down to a
+// leaf along the better child (one comparison a level), and the last
+// candidate fills it from there upwards (usually at once): fewer
+// comparisons than sifting the last candidate down from the root.
+func (h *candHeap) pop() cand {
+	cs := h.cs
+	top := cs[0]
+	n := len(cs) - 1
+	last := cs[n]
+	cs = cs[:n]
+	h.cs = cs
+	if n == 0 {
+		return top
+	}
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && candCmp(&cs[r], &cs[l]) < 0 {
+			c = r
+		}
+		cs[i] = cs[c]
+		i = c
+	}
+	for i > 0 {
+		p := (i - 1) / 2
+		if candCmp(&last, &cs[p]) >= 0 {
+			break
+		}
+		cs[i] = cs[p]
+		i = p
+	}
+	cs[i] = last
 	return top
 }
 
-func (h *entryHeap) less(a, b int32) bool { return entryCmp(&h.es[a], &h.es[b]) < 0 }
-
-func (h *entryHeap) down(i int) {
-	idx := h.idx
+func (h *candHeap) down(i int) {
+	cs := h.cs
 	for {
 		l := 2*i + 1
-		if l >= len(idx) {
+		if l >= len(cs) {
 			return
 		}
 		c := l
-		if r := l + 1; r < len(idx) && h.less(idx[r], idx[l]) {
+		if r := l + 1; r < len(cs) && candCmp(&cs[r], &cs[l]) < 0 {
 			c = r
 		}
-		if !h.less(idx[c], idx[i]) {
+		if candCmp(&cs[c], &cs[i]) >= 0 {
 			return
 		}
-		idx[i], idx[c] = idx[c], idx[i]
+		cs[i], cs[c] = cs[c], cs[i]
 		i = c
 	}
 }
 
-// entryCmp orders by priority, then deficit, then target, all
+// candCmp orders by priority, then deficit, then target, all
 // descending, then by combination age and type: a total order, so the
 // heap's result does not depend on its input order.
-func entryCmp(x, y *entry) int {
-	{
-		switch {
-		case x.prio != y.prio:
-			return cmpDesc(x.prio, y.prio)
-		case x.deficit != y.deficit:
-			return cmpDesc(x.deficit, y.deficit)
-		case x.x != y.x:
-			return cmpDesc(x.x, y.x)
-		case x.order != y.order:
-			return x.order - y.order
-		}
-		return x.j - y.j
+func candCmp(x, y *cand) int {
+	switch {
+	case x.prio != y.prio:
+		return cmpDesc(x.prio, y.prio)
+	case x.deficit != y.deficit:
+		return cmpDesc(x.deficit, y.deficit)
+	case x.x != y.x:
+		return cmpDesc(x.x, y.x)
+	case x.order != y.order:
+		return int(x.order - y.order)
 	}
+	return int(x.j - y.j)
 }
 
 func cmpDesc(a, b float64) int {

@@ -1,7 +1,6 @@
 package mechanism
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -57,7 +56,7 @@ func (m *Mechanism) markFailures(s *engine.State, placed []placement) {
 			continue
 		}
 		tr := m.jobs[pl.k.a]
-		rem := whole(s.Info(pl.k.a).Remaining)
+		rem := whole(s.Remaining(pl.k.a))
 		if rem >= float64(len(pl.gpus)) {
 			tr.failures = 0 // the reference counts failures in a row
 			continue
@@ -87,7 +86,7 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 			tr.stopAt = math.Inf(1)
 			if tr.failing {
 				tr.taskEnd = now // a failed micro-task counts no time
-				d := whole(s.Info(id).Remaining) / tr.thr[pl.j]
+				d := whole(s.Remaining(id)) / tr.thr[pl.j]
 				if now+d > end {
 					end, completes = now+d, false
 				}
@@ -97,13 +96,13 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 			if !(rate > 0) {
 				rate = tr.thr[pl.j]
 			}
-			rem := s.Info(id).Remaining
+			rem := s.Remaining(id)
 			steps := math.Max(1, math.Floor(rate*m.cfg.RoundS))
 			t, done := now+rem/rate, true
 			if steps < whole(rem) {
 				t, done = now+steps/rate, false
 				tr.stopAt = t
-				m.stops = append(m.stops, id)
+				m.stops = append(m.stops, stop{t, id})
 			}
 			tr.taskEnd = t
 			if t > end {
@@ -111,11 +110,67 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 			}
 		}
 	}
-	slices.SortFunc(m.stops, func(a, b workload.JobID) int { return cmp.Compare(m.jobs[a].stopAt, m.jobs[b].stopAt) })
+	sortStops(m.stops)
 	if len(m.stops) > 0 {
-		m.nextStop = m.jobs[m.stops[0]].stopAt
+		m.nextStop = m.stops[0].t
 	}
 	return end, completes
+}
+
+// stop is a micro-task's stop: when, and whose.
+type stop struct {
+	t  float64
+	id workload.JobID
+}
+
+// sortStops sorts stops by time (the order of equal times does not
+// matter: stopMicroTasks takes all stops due at once and pauses them in
+// job order). A quicksort written for the type: each round sorts about a
+// hundred stops, and the generic sort's comparison calls were most of
+// that cost.
+func sortStops(st []stop) {
+	for len(st) > 12 {
+		// Median of three as pivot, then Hoare's partition.
+		a, b, c := 0, len(st)/2, len(st)-1
+		if st[b].t < st[a].t {
+			a, b = b, a
+		}
+		if st[c].t < st[b].t {
+			b = c
+			if st[b].t < st[a].t {
+				b = a
+			}
+		}
+		p := st[b].t
+		i, j := 0, len(st)-1
+		for {
+			for st[i].t < p {
+				i++
+			}
+			for p < st[j].t {
+				j--
+			}
+			if i >= j {
+				break
+			}
+			st[i], st[j] = st[j], st[i]
+			i++
+			j--
+		}
+		// Recurse on the smaller side, loop on the larger.
+		if j+1 < len(st)-j-1 {
+			sortStops(st[:j+1])
+			st = st[j+1:]
+		} else {
+			sortStops(st[j+1:])
+			st = st[:j+1]
+		}
+	}
+	for i := 1; i < len(st); i++ {
+		for k := i; k > 0 && st[k].t < st[k-1].t; k-- {
+			st[k], st[k-1] = st[k-1], st[k]
+		}
+	}
 }
 
 // stopMicroTasks pauses the jobs whose micro-task is done (quirk
@@ -133,10 +188,12 @@ func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 		return nil
 	}
 	n := m.stopHead
-	for n < len(m.stops) && m.jobs[m.stops[n]].stopAt <= now {
+	due := m.due[:0]
+	for n < len(m.stops) && m.stops[n].t <= now {
+		due = append(due, m.stops[n].id)
 		n++
 	}
-	due := m.stops[m.stopHead:n]
+	m.due = due
 	slices.Sort(due)
 	for _, id := range due {
 		tr := m.jobs[id]
@@ -151,7 +208,7 @@ func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 	m.stopHead = n
 	m.nextStop = math.Inf(1)
 	if n < len(m.stops) {
-		m.nextStop = m.jobs[m.stops[n]].stopAt
+		m.nextStop = m.stops[n].t
 	}
 	return nil
 }
@@ -159,26 +216,20 @@ func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 // roundEnds schedules the round's wake-ups under quirk IntegerSteps: one
 // per micro-task that stops, and the round's end unless that is a job's
 // completion (its completion event ends the round instead, so that a
-// round never ends a hair before the job does).
-func (m *Mechanism) roundEnds(s *engine.State, placed []placement, end float64, completes bool) error {
-	if m.seen == nil {
-		m.seen = map[float64]bool{}
-	}
-	seen := m.seen
-	clear(seen)
-	for _, pl := range placed {
-		for _, id := range pl.k.members() {
-			t := m.jobs[id].stopAt
-			if math.IsInf(t, 1) || t <= s.Now() || seen[t] {
-				continue
-			}
-			seen[t] = true
-			if err := s.WakeAt(t); err != nil {
-				return err
-			}
+// round never ends a hair before the job does). The stops are those
+// microTasks has just listed, in time order, so equal times are adjacent.
+func (m *Mechanism) roundEnds(s *engine.State, end float64, completes bool) error {
+	last := math.NaN() // the last stop woken for
+	for _, st := range m.stops {
+		if st.t <= s.Now() || st.t == last {
+			continue
+		}
+		last = st.t
+		if err := s.WakeAt(st.t); err != nil {
+			return err
 		}
 	}
-	if completes || seen[end] {
+	if completes || last == end {
 		return nil
 	}
 	return s.WakeAt(end)

@@ -55,32 +55,35 @@ func (m *Mechanism) recompute(s *engine.State) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", m.cfg.Title, err)
 	}
-	keys, x := combinations(in, al, ids)
-	m.ledger.restart(now, keys, x)
+	x := &m.ledger.x
+	keys := combinations(in, al, ids, x)
+	m.ledger.restart(now, keys)
+	x.clear(keys)
 	m.record(s, in, al)
 	return nil
 }
 
 // combinations names the allocation's rows by job ids, with a row of
-// X = 0 for every active job the allocation leaves out.
-func combinations(in *plan.Input, al *plan.Allocation, ids []workload.JobID) ([]ckey, map[ckey][]float64) {
-	x := map[ckey][]float64{}
-	var keys []ckey
+// X = 0 for every active job the allocation leaves out. x holds each
+// key's target (the last row of a key named twice) until the caller
+// clears it.
+func combinations(in *plan.Input, al *plan.Allocation, ids []workload.JobID, x *byKey[[]float64]) []ckey {
+	keys := make([]ckey, 0, len(al.Combos)+len(ids))
 	for _, c := range al.Combos {
 		k := ckey{in.Jobs[c.A].ID, -1}
 		if c.B >= 0 {
 			a, b := in.Jobs[c.A].ID, in.Jobs[c.B].ID
 			k = ckey{min(a, b), max(a, b)}
 		}
-		x[k] = c.X
+		x.put(k, c.X)
 		keys = append(keys, k)
 	}
 	for _, id := range ids {
-		if _, ok := x[ckey{id, -1}]; !ok {
+		if _, ok := x.get(ckey{id, -1}); !ok {
 			keys = append(keys, ckey{id, -1}) // X = 0 everywhere
 		}
 	}
-	return keys, x
+	return keys
 }
 
 // record writes the learner's series and a log line.
