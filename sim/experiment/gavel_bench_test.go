@@ -6,7 +6,7 @@ import (
 
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/experiment"
-	"github.com/schedlab/schedlab/sim/internal/cputime"
+	"github.com/schedlab/schedlab/internal/cputime"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
 

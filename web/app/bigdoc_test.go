@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/internal/cputime"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
 	"github.com/schedlab/schedlab/sim/trace"
@@ -57,8 +58,8 @@ func renderEditor(a *app.App) {
 func BenchmarkOpenPhilly(b *testing.B) {
 	text := phillyDocument(b)
 	b.ResetTimer()
-	cpu := processCPU()
-	defer func() { b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e9, "cpu-s/op") }()
+	cpu := cputime.Process()
+	defer func() { b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N)/1e9, "cpu-s/op") }()
 	for range b.N {
 		a := app.New(apptest.New(b))
 		a.Import("philly.csv", text)
@@ -206,9 +207,9 @@ func BenchmarkOpenPhillyPhases(b *testing.B) {
 	reply, _ := json.Marshal(protocol.Imported{Document: text})
 	phases := map[string]time.Duration{}
 	timed := func(name string, f func()) {
-		t0 := processCPU()
+		t0 := cputime.Process()
 		f()
-		phases[name] += processCPU() - t0
+		phases[name] += cputime.Process() - t0
 	}
 	b.ResetTimer()
 	for range b.N {

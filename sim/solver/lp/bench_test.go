@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/schedlab/schedlab/sim/internal/cputime"
+	"github.com/schedlab/schedlab/internal/cputime"
 	"github.com/schedlab/schedlab/sim/solver/lp"
 )
 
