@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/schedlab/schedlab/internal/cputime"
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/experiment"
-	"github.com/schedlab/schedlab/internal/cputime"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
 
