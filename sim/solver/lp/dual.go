@@ -1,6 +1,10 @@
 package lp
 
-import "math"
+import (
+	"math"
+
+	"github.com/schedlab/schedlab/sim/internal/minheap"
+)
 
 // dual runs the dual simplex method from a basis that is dual feasible
 // (every reduced cost has the sign its bound asks for): the slack basis of
@@ -253,48 +257,26 @@ func (s *solver) passBreakpoints(bps []breakpoint, slope float64) []breakpoint {
 	// ordering the rest.
 	first := 0
 	for k, b := range bps {
-		if b.less(bps[first]) {
+		if b.Less(bps[first]) {
 			first = k
 		}
 	}
 	if b := bps[first]; s.stat[b.j] == AtZero || !(slope-b.a*(s.hi[b.j]-s.lo[b.j]) > 0) {
 		return bps
 	}
-	n := len(bps)
-	for i := n/2 - 1; i >= 0; i-- {
-		siftDown(bps[:n], i)
-	}
-	for n > 1 {
-		b := bps[0]
+	h := minheap.Heap[breakpoint](bps)
+	h.Init()
+	for h.Len() > 1 {
+		b := h.Top()
 		drop := b.a * (s.hi[b.j] - s.lo[b.j])
 		if s.stat[b.j] == AtZero || !(slope-drop > 0) {
 			break
 		}
 		slope -= drop
 		s.flips = append(s.flips, b.j)
-		n--
-		bps[0] = bps[n]
-		siftDown(bps[:n], 0)
+		h.Pop()
 	}
-	return bps[:n]
-}
-
-// siftDown restores the min-heap order (by ratio, then index) below i.
-func siftDown(h []breakpoint, i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		if r := l + 1; r < len(h) && h[r].less(h[l]) {
-			l = r
-		}
-		if !h[l].less(h[i]) {
-			return
-		}
-		h[i], h[l] = h[l], h[i]
-		i = l
-	}
+	return h
 }
 
 // breakpoint is a candidate of the dual ratio test: variable j, its ratio
@@ -304,8 +286,8 @@ type breakpoint struct {
 	t, a float64
 }
 
-// less orders breakpoints by ratio, then index.
-func (a breakpoint) less(b breakpoint) bool { return a.t < b.t || (a.t == b.t && a.j < b.j) }
+// Less orders breakpoints by ratio, then index.
+func (a breakpoint) Less(b breakpoint) bool { return a.t < b.t || (a.t == b.t && a.j < b.j) }
 
 // applyFlips moves the variables in s.flips to their other bound and the
 // basics with them: x_B −= B⁻¹ Σ a_j Δx_j (into s.rho, free at this point).
