@@ -1,6 +1,7 @@
 package mechanism
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -125,52 +126,9 @@ type stop struct {
 
 // sortStops sorts stops by time (the order of equal times does not
 // matter: stopMicroTasks takes all stops due at once and pauses them in
-// job order). A quicksort written for the type: each round sorts about a
-// hundred stops, and the generic sort's comparison calls were most of
-// that cost.
+// job order).
 func sortStops(st []stop) {
-	for len(st) > 12 {
-		// Median of three as pivot, then Hoare's partition.
-		a, b, c := 0, len(st)/2, len(st)-1
-		if st[b].t < st[a].t {
-			a, b = b, a
-		}
-		if st[c].t < st[b].t {
-			b = c
-			if st[b].t < st[a].t {
-				b = a
-			}
-		}
-		p := st[b].t
-		i, j := 0, len(st)-1
-		for {
-			for st[i].t < p {
-				i++
-			}
-			for p < st[j].t {
-				j--
-			}
-			if i >= j {
-				break
-			}
-			st[i], st[j] = st[j], st[i]
-			i++
-			j--
-		}
-		// Recurse on the smaller side, loop on the larger.
-		if j+1 < len(st)-j-1 {
-			sortStops(st[:j+1])
-			st = st[j+1:]
-		} else {
-			sortStops(st[j+1:])
-			st = st[:j+1]
-		}
-	}
-	for i := 1; i < len(st); i++ {
-		for k := i; k > 0 && st[k].t < st[k-1].t; k-- {
-			st[k], st[k-1] = st[k-1], st[k]
-		}
-	}
+	slices.SortFunc(st, func(a, b stop) int { return cmp.Compare(a.t, b.t) })
 }
 
 // stopMicroTasks pauses the jobs whose micro-task is done (quirk
