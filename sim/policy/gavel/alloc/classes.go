@@ -30,35 +30,39 @@ type fclass struct {
 // new class pays for its readable key, which names its LP rows.
 //
 // names keeps each class's readable key and LP names from one recompute
-// to the next (the classes of a run recur); nil makes them afresh.
-func classify(in *plan.Input, planned [][]float64, w, level []float64, frozen []bool, byType bool, names map[string]*classNames) []*fclass {
+// to the next (the classes of a run recur); nil makes them afresh. With
+// steady, a class is named by what does not change while water filling
+// raises and freezes it (its job type, scale factor, job weight and
+// planned throughputs, not its weight of the step, level or state), so
+// the LPs of successive steps share their names and each step's LP starts
+// from the basis of the step before; a class that shares those with
+// another of the same step is told apart by its first job's id.
+func classify(in *plan.Input, planned [][]float64, w, level []float64, frozen []bool, byType, steady bool, names map[string]*classNames) []*fclass {
 	index := map[string]*fclass{}
 	var out []*fclass
-	var b []byte
+	var b, nb []byte
+	var taken map[*classNames]bool
+	if steady {
+		taken = map[*classNames]bool{}
+	}
 	for i := range in.Jobs {
 		p := &in.Jobs[i]
-		b = b[:0]
-		if byType {
-			b = append(append(b, p.Job.Model...), 0)
-			b = binary.LittleEndian.AppendUint64(b, uint64(p.Job.BatchSize))
-		}
-		b = binary.LittleEndian.AppendUint64(b, uint64(p.SF))
+		b = classBits(b[:0], p, planned[i], byType)
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(w[i]))
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(level[i]))
 		b = append(b, boolByte(frozen[i]))
-		for j, t := range planned[i] {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(t))
-			// An agnostic plan hides where a job can run; classes keep
-			// jobs that can run on the same types together.
-			b = append(b, boolByte(p.Thr[j] > 0))
-		}
 		c, ok := index[string(b)]
 		if !ok {
-			n := names[string(b)]
-			if n == nil {
-				n = &classNames{key: classKey(p, planned[i], w[i], level[i], frozen[i], byType)}
-				if names != nil {
-					names[string(b)] = n
+			var n *classNames
+			if steady {
+				n = steadyNames(nb, p, planned[i], byType, names, taken)
+			} else {
+				n = names[string(b)]
+				if n == nil {
+					n = &classNames{key: classKey(p, planned[i], w[i], level[i], frozen[i], byType)}
+					if names != nil {
+						names[string(b)] = n
+					}
 				}
 			}
 			c = &fclass{key: n.key, names: n, sf: p.SF, w: w[i], level: level[i],
@@ -69,6 +73,49 @@ func classify(in *plan.Input, planned [][]float64, w, level []float64, frozen []
 		c.members = append(c.members, i)
 	}
 	return out
+}
+
+// classBits appends what a job's class is matched on besides its
+// water-filling state.
+func classBits(b []byte, p *plan.Job, planned []float64, byType bool) []byte {
+	if byType {
+		b = append(append(b, p.Job.Model...), 0)
+		b = binary.LittleEndian.AppendUint64(b, uint64(p.Job.BatchSize))
+	}
+	b = binary.LittleEndian.AppendUint64(b, uint64(p.SF))
+	for j, t := range planned {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(t))
+		// An agnostic plan hides where a job can run; classes keep
+		// jobs that can run on the same types together.
+		b = append(b, boolByte(p.Thr[j] > 0))
+	}
+	return b
+}
+
+// steadyNames names a new class of water filling (see classify): by its
+// steady traits, or, if a class of this step already has that name, by
+// those and its first job's id.
+func steadyNames(nb []byte, p *plan.Job, planned []float64, byType bool, names map[string]*classNames, taken map[*classNames]bool) *classNames {
+	nb = classBits(nb[:0], p, planned, byType)
+	nb = binary.LittleEndian.AppendUint64(nb, math.Float64bits(p.Weight))
+	nb = append(append(nb, p.Job.Entity...), 0)
+	key := func() string { return classKey(p, planned, p.Weight, 0, false, byType) }
+	n := names[string(nb)]
+	if n != nil && taken[n] {
+		nb = strconv.AppendInt(append(nb, '#'), int64(p.ID), 10)
+		n = names[string(nb)]
+		key = func() string {
+			return classKey(p, planned, p.Weight, 0, false, byType) + "#" + strconv.FormatInt(int64(p.ID), 10)
+		}
+	}
+	if n == nil {
+		n = &classNames{key: key()}
+		if names != nil {
+			names[string(nb)] = n
+		}
+	}
+	taken[n] = true
+	return n
 }
 
 func boolByte(v bool) byte {

@@ -47,7 +47,7 @@ func (a *Fair) Allocate(in *plan.Input) (*plan.Allocation, error) {
 	for i, p := range in.Jobs {
 		w[i] = p.Weight
 	}
-	cls := classify(in, planned, w, make([]float64, n), make([]bool, n), a.SpaceSharing, a.LPs.classNames())
+	cls := classify(in, planned, w, make([]float64, n), make([]bool, n), a.SpaceSharing, false, a.LPs.classNames())
 	f := buildFair("las", in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
 	sol, err := a.LPs.solve("las", f.p, nil)
 	if err != nil {

@@ -32,7 +32,7 @@ func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocati
 		if !active {
 			break
 		}
-		cls := classify(in, planned, w, level, frozen, a.SpaceSharing, a.LPs.classNames())
+		cls := classify(in, planned, w, level, frozen, a.SpaceSharing, true, a.LPs.classNames())
 		f := buildFair("waterfill", in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
 		sol, err := a.LPs.solve("waterfill", f.p, nil)
 		if err != nil {
@@ -90,8 +90,13 @@ func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocati
 }
 
 // bottlenecked reports, per class, whether its jobs' ñ cannot rise while
-// every class keeps its level. One LP first raises everyone a little at
-// once (a class that rises there is free); the rest get an LP each.
+// every class keeps its level. An LP raises every class still in question
+// a little at once, as far as it can (up to capGain each, weighted by
+// class size); a class that rises there is free, since it can also rise
+// alone (the others may drop back to their levels). When none of those
+// left rises, none can rise alone either (that would raise the sum), so
+// all are bottlenecked: usually two LPs in all, where one LP per class
+// would test the same.
 func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass) ([]bool, error) {
 	const capGain = 1e-4
 	test := make([]*fclass, len(cls))
@@ -104,6 +109,8 @@ func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass) ([]bool, error) {
 	f.p.SetObj(f.t, 0)
 	f.p.SetColBounds(f.t, 0, 0)
 	u := make([]int, len(cls))
+	stuck := make([]bool, len(cls))
+	open := 0
 	for c, cl := range test {
 		u[c] = -1
 		if cls[c].w <= 0 || cls[c].frozen {
@@ -113,40 +120,46 @@ func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass) ([]bool, error) {
 		row := f.p.AddRow("gain|"+cl.key, math.Inf(-1), -cl.level)
 		f.p.Set(row, u[c], 1)
 		f.addNorm(row, c, -1)
+		stuck[c] = true
+		open++
 	}
-	sol, err := a.LPs.solve("bottleneck", f.p, nil)
-	if err != nil {
-		return nil, err
-	}
-	if sol.Status != lp.Optimal {
-		return nil, fmt.Errorf("bottleneck LP is %v", sol.Status)
-	}
-	stuck := make([]bool, len(cls))
-	basis := sol.Basis
-	for c := range cls {
-		if u[c] < 0 || sol.X[u[c]] > 1e-9 {
-			continue
-		}
-		// Can class c alone rise?
-		for k := range u {
-			if u[k] >= 0 {
-				f.p.SetObj(u[k], 0)
-				f.p.SetColBounds(u[k], 0, 0)
-			}
-		}
-		f.p.SetColBounds(u[c], 0, capGain)
-		f.p.SetObj(u[c], 1)
-		s, err := a.LPs.solve("bottleneck-one", f.p, basis)
+	var basis *lp.Basis
+	for pass := 0; open > 0; pass++ {
+		sol, err := a.LPs.solve("bottleneck", f.p, basis)
 		if err != nil {
 			return nil, err
 		}
-		if s.Status != lp.Optimal {
-			return nil, fmt.Errorf("bottleneck test LP is %v", s.Status)
+		if sol.Status != lp.Optimal {
+			return nil, fmt.Errorf("bottleneck LP is %v", sol.Status)
 		}
-		basis = s.Basis
-		stuck[c] = s.X[u[c]] <= 1e-9*math.Max(1, cls[c].level)
+		basis = sol.Basis
+		rose := false
+		for c := range cls {
+			if !stuck[c] || sol.X[u[c]] <= riseTol(pass, cls[c].level) {
+				continue
+			}
+			// Free: it keeps its level from now on, and leaves the sum.
+			stuck[c] = false
+			f.p.SetObj(u[c], 0)
+			f.p.SetColBounds(u[c], 0, 0)
+			open--
+			rose = true
+		}
+		if !rose {
+			break
+		}
 	}
 	return stuck, nil
+}
+
+// riseTol is how far a class's gain must exceed 0 to count as a rise: in
+// absolute terms when every class rises at once, relative to its level
+// once only the doubtful ones are left.
+func riseTol(pass int, level float64) float64 {
+	if pass == 0 {
+		return 1e-9
+	}
+	return 1e-9 * math.Max(1, level)
 }
 
 // reweight gives each unfrozen job its weight for this iteration.

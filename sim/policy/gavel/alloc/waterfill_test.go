@@ -1,0 +1,128 @@
+package alloc
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
+	"github.com/schedlab/schedlab/sim/solver/lp"
+)
+
+// oneByOne is the bottleneck test stated directly: class c is stuck when
+// an LP that raises c alone, every other class held at its level, cannot
+// raise it.
+func oneByOne(t *testing.T, a *Fair, in *plan.Input, cls []*fclass) []bool {
+	stuck := make([]bool, len(cls))
+	for c, cl := range cls {
+		if cl.w <= 0 || cl.frozen {
+			continue
+		}
+		test := make([]*fclass, len(cls))
+		for d, other := range cls {
+			cp := *other
+			cp.w = 0
+			test[d] = &cp
+		}
+		f := buildFair("one", in, test, a.SpaceSharing && a.Aware, a.PairThreshold)
+		f.p.SetObj(f.t, 0)
+		f.p.SetColBounds(f.t, 0, 0)
+		u := f.p.AddCol("u", 0, 1e-4, 1)
+		row := f.p.AddRow("gain", math.Inf(-1), -cl.level)
+		f.p.Set(row, u, 1)
+		f.addNorm(row, c, -1)
+		sol, err := lp.Solve(f.p, lp.Options{})
+		if err != nil || sol.Status != lp.Optimal {
+			t.Fatalf("one-class test LP: %v %v", err, sol)
+		}
+		stuck[c] = sol.X[u] <= 1e-9*math.Max(1, cl.level)
+	}
+	return stuck
+}
+
+// The joint bottleneck test (a few LPs over all classes) finds the same
+// bottlenecked classes as one LP per class, at every step of water filling
+// on random inputs.
+func TestBottleneckedSameAsOneByOne(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	steps, stuckSeen, freeSeen := 0, 0, 0
+	for trial := 0; trial < 40; trial++ {
+		in := randomInput(r, false)
+		a := &Fair{Aware: trial%2 == 0, SpaceSharing: trial%4 == 0, WaterFilling: true, PairThreshold: 1, LPs: &LPs{}}
+		planned := a.plan(in)
+		n := len(in.Jobs)
+		level, frozen := make([]float64, n), make([]bool, n)
+		for step := 0; step <= n; step++ {
+			w := a.reweight(in, frozen)
+			active := false
+			for i := range w {
+				active = active || (w[i] > 0 && !frozen[i])
+			}
+			if !active {
+				break
+			}
+			cls := classify(in, planned, w, level, frozen, a.SpaceSharing, true, nil)
+			f := buildFair("waterfill", in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
+			sol, err := lp.Solve(f.p, lp.Options{})
+			if err != nil || sol.Status != lp.Optimal {
+				t.Fatalf("trial %d step %d: max-min LP: %v %v", trial, step, err, sol)
+			}
+			for _, cl := range cls {
+				if cl.w > 0 && !cl.frozen {
+					cl.level += sol.X[f.t] * cl.w / float64(cl.sf)
+					for _, m := range cl.members {
+						level[m] = cl.level
+					}
+				}
+			}
+			// Just below the levels every rising class is free, but the
+			// room is shared: one LP raising all at once leaves some at 0.
+			below := make([]*fclass, len(cls))
+			for c, cl := range cls {
+				cp := *cl
+				cp.level *= 1 - 1e-6
+				below[c] = &cp
+			}
+			got, err := a.bottlenecked(in, below)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c, cl := range below {
+				if got[c] {
+					t.Fatalf("trial %d step %d class %s: bottlenecked just below its level", trial, step, cl.key)
+				}
+			}
+			got, err = a.bottlenecked(in, cls)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := oneByOne(t, a, in, cls)
+			steps++
+			froze := false
+			for c, cl := range cls {
+				if got[c] != want[c] {
+					t.Fatalf("trial %d step %d class %s: bottlenecked %v, one LP per class says %v", trial, step, cl.key, got[c], want[c])
+				}
+				if cl.w > 0 && !cl.frozen {
+					if want[c] {
+						stuckSeen++
+						froze = true
+						for _, m := range cl.members {
+							frozen[m] = true
+						}
+					} else {
+						freeSeen++
+					}
+				}
+			}
+			if !froze {
+				break
+			}
+		}
+	}
+	// The comparison means something only if both answers came up often.
+	if stuckSeen < 50 || freeSeen < 50 {
+		t.Errorf("%d steps: %d stuck and %d free classes compared", steps, stuckSeen, freeSeen)
+	}
+	t.Logf("%d steps: %d stuck and %d free classes compared", steps, stuckSeen, freeSeen)
+}
