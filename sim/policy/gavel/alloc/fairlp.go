@@ -25,8 +25,12 @@ type fairLP struct {
 	cls   []*fclass
 	s     [][]int
 	pairs []pairVar
-	t     int
-	fair  []int
+	// ofClass and ofType list the pairs of each class (as c or d) and on
+	// each type, in pair order: the rows built per class and per type
+	// visit only theirs.
+	ofClass, ofType [][]int
+	t               int
+	fair            []int
 }
 
 // buildFair builds the LP. With pairs, single-GPU classes may share GPUs
@@ -53,6 +57,7 @@ func buildFair(name string, in *plan.Input, cls []*fclass, pairs bool, threshold
 			}
 		}
 	}
+	f.indexPairs(len(in.Types))
 	f.t = p.AddCol("t", 0, lp.Inf, 1)
 	// Time: each job at most all of its time.
 	for c, cl := range cls {
@@ -62,10 +67,9 @@ func buildFair(name string, in *plan.Input, cls []*fclass, pairs bool, threshold
 				p.Set(row, col, 1)
 			}
 		}
-		for _, pv := range f.pairs {
-			if pv.c == c || pv.d == c {
-				p.Set(row, pv.col, mu(pv, c))
-			}
+		for _, k := range f.ofClass[c] {
+			pv := f.pairs[k]
+			p.Set(row, pv.col, mu(pv, c))
 		}
 	}
 	// Capacity: a pair uses its devices once.
@@ -76,10 +80,9 @@ func buildFair(name string, in *plan.Input, cls []*fclass, pairs bool, threshold
 				p.Set(row, col, float64(cl.sf))
 			}
 		}
-		for _, pv := range f.pairs {
-			if pv.j == j {
-				p.Set(row, pv.col, float64(cls[pv.c].sf))
-			}
+		for _, k := range f.ofType[j] {
+			pv := f.pairs[k]
+			p.Set(row, pv.col, float64(cls[pv.c].sf))
 		}
 	}
 	f.fair = make([]int, len(cls))
@@ -99,6 +102,18 @@ func buildFair(name string, in *plan.Input, cls []*fclass, pairs bool, threshold
 		}
 	}
 	return f
+}
+
+// indexPairs lists each class's and each type's pairs.
+func (f *fairLP) indexPairs(types int) {
+	f.ofClass, f.ofType = make([][]int, len(f.cls)), make([][]int, types)
+	for k, pv := range f.pairs {
+		f.ofClass[pv.c] = append(f.ofClass[pv.c], k)
+		if pv.d != pv.c {
+			f.ofClass[pv.d] = append(f.ofClass[pv.d], k)
+		}
+		f.ofType[pv.j] = append(f.ofType[pv.j], k)
+	}
 }
 
 func mu(pv pairVar, c int) float64 {
@@ -140,11 +155,11 @@ func (f *fairLP) addNorm(row, c int, scale float64) {
 			f.p.Set(row, col, k*cl.thr[j])
 		}
 	}
-	for _, pv := range f.pairs {
+	for _, x := range f.ofClass[c] {
+		pv := f.pairs[x]
 		if pv.c == c {
 			f.p.Set(row, pv.col, k*mu(pv, c)*pv.tc)
-		}
-		if pv.d == c && pv.c != c {
+		} else {
 			f.p.Set(row, pv.col, k*pv.td)
 		}
 	}
@@ -231,10 +246,11 @@ func (f *fairLP) addObjNorm(c int, scale float64) {
 			add(col, k*cl.thr[j])
 		}
 	}
-	for _, pv := range f.pairs {
+	for _, x := range f.ofClass[c] {
+		pv := f.pairs[x]
 		if pv.c == c {
 			add(pv.col, k*mu(pv, c)*pv.tc)
-		} else if pv.d == c {
+		} else {
 			add(pv.col, k*pv.td)
 		}
 	}
