@@ -176,11 +176,12 @@ type Workspace struct {
 
 // Solve solves p like the package's Solve.
 func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
-	if err := p.check(); err != nil {
+	s := &w.s
+	reload := w.p != p || w.matrix != p.matrix
+	if err := p.check(reload); err != nil {
 		return nil, err
 	}
-	s := &w.s
-	if w.p != p || w.matrix != p.matrix {
+	if reload {
 		s.loadMatrix(p)
 		w.p, w.matrix = p, p.matrix
 	}
@@ -202,7 +203,31 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 		}
 	}
 	st := s.run()
+	s.noteEnd()
 	return s.solution(p, st), nil
+}
+
+// sortHead puts the basic variables in increasing order, the order start
+// gives a warm basis's basics; the caller refactors.
+func (s *solver) sortHead() {
+	slices.Sort(s.head)
+	for k, j := range s.head {
+		s.posOf[j] = int32(k)
+	}
+}
+
+// noteEnd lets the next start keep the factorisation this solve ended
+// with when it is one start itself would make: fresh (no updates) and of
+// the basics in increasing order. A re-solve of the same matrix warm
+// from this solve's basis (Gavel's bottleneck tests, which change only
+// bounds and objective) then factorises nothing.
+func (s *solver) noteEnd() {
+	if s.f.numUpdates() != 0 || !slices.IsSorted(s.head) {
+		return
+	}
+	s.startBasics = append(s.startBasics[:0], s.head...)
+	s.startFactors = s.factors
+	s.kept = true
 }
 
 // loadMatrix copies p's matrix by columns, scales it and builds its
@@ -323,9 +348,17 @@ func (s *solver) scale() {
 		}
 		for j := 0; j < s.n; j++ {
 			for k := s.cs[j]; k < s.cs[j+1]; k++ {
+				// v is finite and not −0 (an absolute value times a
+				// power of two), so comparisons are math.Min and
+				// math.Max without their calls' cost.
 				v := math.Abs(s.rv[k]) * s.colScale[j]
 				i := s.ri[k]
-				lo[i], hi[i] = math.Min(lo[i], v), math.Max(hi[i], v)
+				if v < lo[i] {
+					lo[i] = v
+				}
+				if v > hi[i] {
+					hi[i] = v
+				}
 			}
 		}
 		for i := range lo {
@@ -337,7 +370,12 @@ func (s *solver) scale() {
 			a, b := math.Inf(1), 0.0
 			for k := s.cs[j]; k < s.cs[j+1]; k++ {
 				v := math.Abs(s.rv[k]) * s.rowScale[s.ri[k]]
-				a, b = math.Min(a, v), math.Max(b, v)
+				if v < a {
+					a = v
+				}
+				if v > b {
+					b = v
+				}
 			}
 			if b > 0 {
 				s.colScale[j] = pow2(1 / math.Sqrt(a*b))
@@ -559,6 +597,9 @@ func (s *solver) run() Status {
 			// Confirm on a fresh factorisation before concluding.
 			if verified < 2 && s.f.numUpdates() > 0 {
 				verified++
+				// In start's order, so that a re-solve from the basis
+				// this solve ends at can keep the factorisation.
+				s.sortHead()
 				s.refactor()
 				continue
 			}
