@@ -217,15 +217,25 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	f.sc.queue, f.sc.cols = queue, cols
 	f.sc.dense = zeroF(f.sc.dense, nr*len(cols))
 	dense := f.sc.dense
+	// Eliminate: rows are permuted, columns that find no pivot are singular.
+	nc := len(cols)
+	// rowCnt and colCnt count the active nonzeros, by nucleus row index
+	// and by nucleus column; the scatter counts them (a basis column
+	// holds each row once).
+	f.sc.rowCnt, f.sc.colCnt = zeroI32(f.sc.rowCnt, nr), zeroI32(f.sc.colCnt, nc)
+	rowCnt, colCnt := f.sc.rowCnt, f.sc.colCnt
 	for c, p := range cols {
 		for k, i := range colRows[p] {
 			if x := f.nIndex[i]; x >= 0 {
-				dense[int(x)*len(cols)+c] = colVals[p][k]
+				v := colVals[p][k]
+				dense[int(x)*nc+c] = v
+				if v != 0 {
+					rowCnt[x]++
+					colCnt[c]++
+				}
 			}
 		}
 	}
-	// Eliminate: rows are permuted, columns that find no pivot are singular.
-	nc := len(cols)
 	f.sc.rowOrder = resizeI32(f.sc.rowOrder, nr)
 	rowOrder := f.sc.rowOrder
 	for i := range rowOrder {
@@ -237,18 +247,9 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	// Markowitz-style order: the active column with fewest nonzeros, then
 	// among its rows within a factor 10 of the largest entry (threshold
 	// partial pivoting) the one with fewest nonzeros, to keep fill low.
-	f.sc.rowCnt, f.sc.colCnt = zeroI32(f.sc.rowCnt, nr), zeroI32(f.sc.colCnt, nc) // rowCnt by nucleus row index: active nonzeros
 	f.sc.done = resizeBool(f.sc.done, nc)
-	rowCnt, colCnt, done := f.sc.rowCnt, f.sc.colCnt, f.sc.done
+	done := f.sc.done
 	clear(done)
-	for i := 0; i < nr; i++ {
-		for c := 0; c < nc; c++ {
-			if dense[i*nc+c] != 0 {
-				rowCnt[i]++
-				colCnt[c]++
-			}
-		}
-	}
 	// open lists the columns not yet done, in increasing order, so the
 	// choice below is the lowest-numbered column of fewest nonzeros.
 	open := f.sc.open[:0]
