@@ -266,14 +266,19 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		}
 		open = append(open[:at], open[at+1:]...)
 		done[c] = true
+		// A zero entry (most) changes neither maximum: both are ≥ 0 or
+		// NaN.
 		colMax := 0.0
 		for _, r := range rowOrder[:k] {
-			colMax = maxAbs(colMax, math.Abs(dense[int(r)*nc+c]))
+			if v := math.Abs(dense[int(r)*nc+c]); v != 0 {
+				colMax = maxAbs(colMax, v)
+			}
 		}
 		best := 0.0
 		for _, r := range rowOrder[k:] {
-			v := math.Abs(dense[int(r)*nc+c])
-			colMax, best = maxAbs(colMax, v), maxAbs(best, v)
+			if v := math.Abs(dense[int(r)*nc+c]); v != 0 {
+				colMax, best = maxAbs(colMax, v), maxAbs(best, v)
+			}
 		}
 		if best < pivotTol || best < 1e-9*colMax {
 			singular = append(singular, int(cols[c]))
@@ -305,7 +310,11 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		for i := k + 1; i < nr; i++ {
 			r := rowOrder[i]
 			row := int(r) * nc
-			l := dense[row+c] / pv
+			a := dense[row+c]
+			if a == 0 {
+				continue // l would be 0 (pv is finite and not 0): no division
+			}
+			l := a / pv
 			if l == 0 {
 				continue
 			}
@@ -660,7 +669,12 @@ func maxAbs(m, v float64) float64 {
 		return v
 	}
 	if v != v || m != m {
-		return math.Max(m, v)
+		return maxNaN(m, v)
 	}
 	return m
 }
+
+// maxNaN is maxAbs's rare case, out of line so that maxAbs inlines.
+//
+//go:noinline
+func maxNaN(m, v float64) float64 { return math.Max(m, v) }

@@ -177,3 +177,43 @@ func BenchmarkWaterfillReplay(b *testing.B) {
 		b.ReportMetric(float64(cpu.Nanoseconds())/1000/float64(solves), "cpu-µs/LP")
 	}
 }
+
+// BenchmarkResolve is the per-solve overhead alone: the last step's
+// bottleneck LP (LP 28 of the steps) re-solved on the same Problem with
+// its own bounds and objective and those of its three re-solves (LPs
+// 29–31) in turn, each warm from the basis the solve before ended at
+// (0 to 2 pivots each).
+func BenchmarkResolve(b *testing.B) {
+	orig, work, resolve := replaySetup(b)
+	if !resolve[29] || !resolve[30] || !resolve[31] {
+		b.Fatal("LPs 29–31 are not re-solves of LP 28")
+	}
+	p := work[28]
+	set := func(o *lp.Problem) {
+		for j := 0; j < o.NumCols(); j++ {
+			lo, hi := o.ColBounds(j)
+			p.SetColBounds(j, lo, hi)
+			p.SetObj(j, o.Obj(j))
+		}
+	}
+	var ws lp.Workspace
+	sol, err := ws.Solve(p, lp.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	pivots := 0
+	b.ResetTimer()
+	cpu0 := cputime.Process()
+	for i := range b.N {
+		set(orig[28+i%4])
+		if sol, err = ws.Solve(p, lp.Options{Warm: sol.Basis}); err != nil || sol.Status != lp.Optimal {
+			b.Fatal(sol, err)
+		}
+		pivots += sol.Iterations
+	}
+	cpu := cputime.Process() - cpu0
+	b.ReportMetric(float64(pivots)/float64(b.N), "pivots/LP")
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/1000/float64(b.N), "cpu-µs/LP")
+	}
+}
