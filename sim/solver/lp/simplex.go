@@ -142,12 +142,14 @@ type solver struct {
 	basics     []int32
 	inBasis    []bool
 
-	// The factorisation start made, while nothing has changed it since:
-	// factors counts factorisations; kept is false once the matrix is
-	// reloaded. A later start on the same matrix that asks for the same
-	// basics in the same order would factorise the same columns in the
-	// same order, so it reuses this one (the tie-break LP after a max-min
-	// LP that needed no pivot).
+	// A factorisation a later start can take over: the one start made
+	// while nothing has changed it since, or the fresh one a solve ended
+	// with when its basics are in start's order (noteEnd). factors
+	// counts factorisations; kept is false once the matrix is reloaded.
+	// A later start on the same matrix that asks for the same basics in
+	// the same order would factorise the same columns in the same order,
+	// so it reuses this one (the tie-break LP after a max-min LP, a
+	// bottleneck test after the bottleneck LP).
 	factors      int
 	startFactors int
 	startBasics  []int32
@@ -165,8 +167,9 @@ func Solve(p *Problem, o Options) (*Solution, error) {
 // re-solve allocates little; when it solves the same Problem again and
 // only bounds or objective changed since (as for a tie-break LP solved
 // after its max-min LP), the scaled matrix and its row-wise copy are kept
-// too. Every solve is the same arithmetic as Solve's: the results are
-// identical. The zero value is ready; a Workspace is not safe for
+// too, and so is the factorisation of the basis the solve before ended at
+// when the new solve starts warm from it. Every solve is the same
+// arithmetic as Solve's: the results are identical. The zero value is ready; a Workspace is not safe for
 // concurrent use.
 type Workspace struct {
 	s      solver
