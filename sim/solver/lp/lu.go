@@ -217,15 +217,25 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	f.sc.queue, f.sc.cols = queue, cols
 	f.sc.dense = zeroF(f.sc.dense, nr*len(cols))
 	dense := f.sc.dense
+	// Eliminate: rows are permuted, columns that find no pivot are singular.
+	nc := len(cols)
+	// rowCnt and colCnt count the active nonzeros, by nucleus row index
+	// and by nucleus column; the scatter counts them (a basis column
+	// holds each row once).
+	f.sc.rowCnt, f.sc.colCnt = zeroI32(f.sc.rowCnt, nr), zeroI32(f.sc.colCnt, nc)
+	rowCnt, colCnt := f.sc.rowCnt, f.sc.colCnt
 	for c, p := range cols {
 		for k, i := range colRows[p] {
 			if x := f.nIndex[i]; x >= 0 {
-				dense[int(x)*len(cols)+c] = colVals[p][k]
+				v := colVals[p][k]
+				dense[int(x)*nc+c] = v
+				if v != 0 {
+					rowCnt[x]++
+					colCnt[c]++
+				}
 			}
 		}
 	}
-	// Eliminate: rows are permuted, columns that find no pivot are singular.
-	nc := len(cols)
 	f.sc.rowOrder = resizeI32(f.sc.rowOrder, nr)
 	rowOrder := f.sc.rowOrder
 	for i := range rowOrder {
@@ -237,18 +247,9 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	// Markowitz-style order: the active column with fewest nonzeros, then
 	// among its rows within a factor 10 of the largest entry (threshold
 	// partial pivoting) the one with fewest nonzeros, to keep fill low.
-	f.sc.rowCnt, f.sc.colCnt = zeroI32(f.sc.rowCnt, nr), zeroI32(f.sc.colCnt, nc) // rowCnt by nucleus row index: active nonzeros
 	f.sc.done = resizeBool(f.sc.done, nc)
-	rowCnt, colCnt, done := f.sc.rowCnt, f.sc.colCnt, f.sc.done
+	done := f.sc.done
 	clear(done)
-	for i := 0; i < nr; i++ {
-		for c := 0; c < nc; c++ {
-			if dense[i*nc+c] != 0 {
-				rowCnt[i]++
-				colCnt[c]++
-			}
-		}
-	}
 	// open lists the columns not yet done, in increasing order, so the
 	// choice below is the lowest-numbered column of fewest nonzeros.
 	open := f.sc.open[:0]
@@ -265,14 +266,19 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		}
 		open = append(open[:at], open[at+1:]...)
 		done[c] = true
+		// A zero entry (most) changes neither maximum: both are ≥ 0 or
+		// NaN.
 		colMax := 0.0
 		for _, r := range rowOrder[:k] {
-			colMax = maxAbs(colMax, math.Abs(dense[int(r)*nc+c]))
+			if v := math.Abs(dense[int(r)*nc+c]); v != 0 {
+				colMax = maxAbs(colMax, v)
+			}
 		}
 		best := 0.0
 		for _, r := range rowOrder[k:] {
-			v := math.Abs(dense[int(r)*nc+c])
-			colMax, best = maxAbs(colMax, v), maxAbs(best, v)
+			if v := math.Abs(dense[int(r)*nc+c]); v != 0 {
+				colMax, best = maxAbs(colMax, v), maxAbs(best, v)
+			}
 		}
 		if best < pivotTol || best < 1e-9*colMax {
 			singular = append(singular, int(cols[c]))
@@ -304,7 +310,11 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		for i := k + 1; i < nr; i++ {
 			r := rowOrder[i]
 			row := int(r) * nc
-			l := dense[row+c] / pv
+			a := dense[row+c]
+			if a == 0 {
+				continue // l would be 0 (pv is finite and not 0): no division
+			}
+			l := a / pv
 			if l == 0 {
 				continue
 			}
@@ -659,7 +669,12 @@ func maxAbs(m, v float64) float64 {
 		return v
 	}
 	if v != v || m != m {
-		return math.Max(m, v)
+		return maxNaN(m, v)
 	}
 	return m
 }
+
+// maxNaN is maxAbs's rare case, out of line so that maxAbs inlines.
+//
+//go:noinline
+func maxNaN(m, v float64) float64 { return math.Max(m, v) }

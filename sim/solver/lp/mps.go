@@ -366,7 +366,7 @@ lines:
 		}
 		p.rowLo[i], p.rowHi[i] = lo, hi
 	}
-	if err := p.check(); err != nil {
+	if err := p.check(true); err != nil {
 		return nil, fmt.Errorf("mps: %w", err)
 	}
 	return p, nil

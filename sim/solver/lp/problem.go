@@ -159,8 +159,10 @@ func (p *Problem) Violation(x []float64) float64 {
 	return worst
 }
 
-// check reports the first malformed bound or coefficient.
-func (p *Problem) check() error {
+// check reports the first malformed bound or coefficient; with
+// coefficients false it checks bounds and objective only (for a matrix
+// checked before and not changed since).
+func (p *Problem) check(coefficients bool) error {
 	bad := func(v float64) bool { return math.IsNaN(v) }
 	for j := range p.obj {
 		if bad(p.obj[j]) || math.IsInf(p.obj[j], 0) {
@@ -168,6 +170,9 @@ func (p *Problem) check() error {
 		}
 		if bad(p.colLo[j]) || bad(p.colHi[j]) || p.colLo[j] > p.colHi[j] || math.IsInf(p.colLo[j], 1) || math.IsInf(p.colHi[j], -1) {
 			return fmt.Errorf("lp: column %s has bounds [%v, %v]", p.colNames[j], p.colLo[j], p.colHi[j])
+		}
+		if !coefficients {
+			continue
 		}
 		for k, v := range p.colVals[j] {
 			if bad(v) || math.IsInf(v, 0) {

@@ -142,12 +142,14 @@ type solver struct {
 	basics     []int32
 	inBasis    []bool
 
-	// The factorisation start made, while nothing has changed it since:
-	// factors counts factorisations; kept is false once the matrix is
-	// reloaded. A later start on the same matrix that asks for the same
-	// basics in the same order would factorise the same columns in the
-	// same order, so it reuses this one (the tie-break LP after a max-min
-	// LP that needed no pivot).
+	// A factorisation a later start can take over: the one start made
+	// while nothing has changed it since, or the fresh one a solve ended
+	// with when its basics are in start's order (noteEnd). factors
+	// counts factorisations; kept is false once the matrix is reloaded.
+	// A later start on the same matrix that asks for the same basics in
+	// the same order would factorise the same columns in the same order,
+	// so it reuses this one (the tie-break LP after a max-min LP, a
+	// bottleneck test after the bottleneck LP).
 	factors      int
 	startFactors int
 	startBasics  []int32
@@ -165,8 +167,9 @@ func Solve(p *Problem, o Options) (*Solution, error) {
 // re-solve allocates little; when it solves the same Problem again and
 // only bounds or objective changed since (as for a tie-break LP solved
 // after its max-min LP), the scaled matrix and its row-wise copy are kept
-// too. Every solve is the same arithmetic as Solve's: the results are
-// identical. The zero value is ready; a Workspace is not safe for
+// too, and so is the factorisation of the basis the solve before ended at
+// when the new solve starts warm from it. Every solve is the same
+// arithmetic as Solve's: the results are identical. The zero value is ready; a Workspace is not safe for
 // concurrent use.
 type Workspace struct {
 	s      solver
@@ -176,11 +179,12 @@ type Workspace struct {
 
 // Solve solves p like the package's Solve.
 func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
-	if err := p.check(); err != nil {
+	s := &w.s
+	reload := w.p != p || w.matrix != p.matrix
+	if err := p.check(reload); err != nil {
 		return nil, err
 	}
-	s := &w.s
-	if w.p != p || w.matrix != p.matrix {
+	if reload {
 		s.loadMatrix(p)
 		w.p, w.matrix = p, p.matrix
 	}
@@ -202,7 +206,31 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 		}
 	}
 	st := s.run()
+	s.noteEnd()
 	return s.solution(p, st), nil
+}
+
+// sortHead puts the basic variables in increasing order, the order start
+// gives a warm basis's basics; the caller refactors.
+func (s *solver) sortHead() {
+	slices.Sort(s.head)
+	for k, j := range s.head {
+		s.posOf[j] = int32(k)
+	}
+}
+
+// noteEnd lets the next start keep the factorisation this solve ended
+// with when it is one start itself would make: fresh (no updates) and of
+// the basics in increasing order. A re-solve of the same matrix warm
+// from this solve's basis (Gavel's bottleneck tests, which change only
+// bounds and objective) then factorises nothing.
+func (s *solver) noteEnd() {
+	if s.f.numUpdates() != 0 || !slices.IsSorted(s.head) {
+		return
+	}
+	s.startBasics = append(s.startBasics[:0], s.head...)
+	s.startFactors = s.factors
+	s.kept = true
 }
 
 // loadMatrix copies p's matrix by columns, scales it and builds its
@@ -323,9 +351,17 @@ func (s *solver) scale() {
 		}
 		for j := 0; j < s.n; j++ {
 			for k := s.cs[j]; k < s.cs[j+1]; k++ {
+				// v is finite and not −0 (an absolute value times a
+				// power of two), so comparisons are math.Min and
+				// math.Max without their calls' cost.
 				v := math.Abs(s.rv[k]) * s.colScale[j]
 				i := s.ri[k]
-				lo[i], hi[i] = math.Min(lo[i], v), math.Max(hi[i], v)
+				if v < lo[i] {
+					lo[i] = v
+				}
+				if v > hi[i] {
+					hi[i] = v
+				}
 			}
 		}
 		for i := range lo {
@@ -337,7 +373,12 @@ func (s *solver) scale() {
 			a, b := math.Inf(1), 0.0
 			for k := s.cs[j]; k < s.cs[j+1]; k++ {
 				v := math.Abs(s.rv[k]) * s.rowScale[s.ri[k]]
-				a, b = math.Min(a, v), math.Max(b, v)
+				if v < a {
+					a = v
+				}
+				if v > b {
+					b = v
+				}
 			}
 			if b > 0 {
 				s.colScale[j] = pow2(1 / math.Sqrt(a*b))
@@ -559,6 +600,9 @@ func (s *solver) run() Status {
 			// Confirm on a fresh factorisation before concluding.
 			if verified < 2 && s.f.numUpdates() > 0 {
 				verified++
+				// In start's order, so that a re-solve from the basis
+				// this solve ends at can keep the factorisation.
+				s.sortHead()
 				s.refactor()
 				continue
 			}

@@ -65,3 +65,63 @@ func TestWorkspaceSameAsSolve(t *testing.T) {
 		}
 	}
 }
+
+// A re-solve of the same matrix warm from the basis the workspace just
+// ended at keeps its factorisation: solving an optimal problem again from
+// its own basis factorises nothing, and re-solves after new column bounds
+// and objective (Gavel's bottleneck tests) give Solve's results bit for
+// bit while factorising less than Solve does.
+func TestWorkspaceKeepsFactorization(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	var ws lp.Workspace
+	optimal, kept, fresh, reused := 0, 0, 0, 0
+	for trial := 0; trial < 300; trial++ {
+		p := randomLP(r, 6+r.IntN(20), 4+r.IntN(14), true)
+		sol, err := ws.Solve(p, lp.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sol.Status != lp.Optimal {
+			continue
+		}
+		optimal++
+		f0 := lp.Factorizations(&ws)
+		again, err := ws.Solve(p, lp.Options{Warm: sol.Basis})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Iterations == 0 && lp.Factorizations(&ws) == f0 {
+			kept++
+		}
+		basis := again.Basis
+		for step := 0; step < 4; step++ {
+			j := r.IntN(p.NumCols())
+			lo, hi := p.ColBounds(j)
+			p.SetColBounds(j, lo, hi+float64(r.IntN(3))-1)
+			if lo, hi = p.ColBounds(j); lo > hi {
+				p.SetColBounds(j, hi, hi)
+			}
+			p.SetObj(r.IntN(p.NumCols()), float64(r.IntN(11)-5))
+			var fresh0 lp.Workspace
+			want, err1 := fresh0.Solve(p, lp.Options{Warm: basis})
+			f1 := lp.Factorizations(&ws)
+			got, err2 := ws.Solve(p, lp.Options{Warm: basis})
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if !sameSolution(want, got) {
+				t.Fatalf("trial %d step %d: a fresh workspace gives %v, the one keeping its factorisation %v", trial, step, want, got)
+			}
+			fresh += lp.Factorizations(&fresh0)
+			reused += lp.Factorizations(&ws) - f1
+			basis = got.Basis
+		}
+	}
+	if optimal < 100 || kept != optimal {
+		t.Errorf("%d of %d optimal problems re-solved from their own basis without a factorisation", kept, optimal)
+	}
+	if reused >= fresh {
+		t.Errorf("re-solves factorised %d times, fresh solves %d", reused, fresh)
+	}
+	t.Logf("%d optimal problems; re-solves factorised %d times, fresh solves %d", optimal, reused, fresh)
+}

@@ -1,0 +1,4 @@
+package lp
+
+// Factorizations counts the factorisations w has made, for tests.
+func Factorizations(w *Workspace) int { return w.s.factors }
