@@ -77,6 +77,10 @@ type Mechanism struct {
 	fullBefore []int    // scratch of place, by type: see consolidated
 	sortBuf    []entry  // scratch of place
 	wanted     wanted   // scratch of apply
+	order      []int    // scratch of pick: this round's order of types
+	taken      []bool   // scratch of place, by GPU
+	done       []bool   // scratch of place, by chosen entry
+	free       []int    // scratch of place, by server
 
 	// quirk IntegerSteps: the jobs given a micro-task that stops before
 	// the round ends, by stop time, those before stopHead stopped, and the
@@ -95,6 +99,8 @@ type gpuTypes struct {
 	count   []float64 // GPUs
 	prices  []float64 // dollars per GPU-hour
 	servers [][]cluster.ServerID
+	order   []int             // the reference's order of visiting types (typeOrder)
+	single  [][]cluster.GPUID // single[g] is {g}: a one-GPU placement's GPUs, shared and never changed
 }
 
 // rounds is the round in progress and the one before.
@@ -139,6 +145,11 @@ func (m *Mechanism) setup(s *engine.State) error {
 	}
 	for _, srv := range c.Servers {
 		m.gpu.servers[idx[srv.Type]] = append(m.gpu.servers[idx[srv.Type]], srv.ID)
+	}
+	m.gpu.order = typeOrder(m.gpu.types)
+	m.gpu.single = make([][]cluster.GPUID, len(c.GPUs))
+	for g := range c.GPUs {
+		m.gpu.single[g] = []cluster.GPUID{cluster.GPUID(g)}
 	}
 	prices, err := m.cfg.Prices(m.gpu.types)
 	if err != nil {

@@ -50,7 +50,9 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 	if m.cfg.Mode == "clean" {
 		p.take(m.all, false)
 	} else {
-		order := typeOrder(m.gpu.types)
+		// the fixed order, copied: a shuffle starts from it every round
+		order := append(m.order[:0], m.gpu.order...)
+		m.order = order
 		if m.cfg.Shuffle {
 			s.Rand().Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 		}
@@ -124,6 +126,7 @@ type picker struct {
 	fifo   bool
 	ghost  func(*combo) bool // takes GPUs but does not run (quirk UnallocatedWait); nil: none
 	heap   candHeap
+	rest   []cand  // candidates of priority 0 (see take)
 	chosen []entry // valid until the next round
 	ghosts []entry
 }
@@ -137,18 +140,39 @@ type picker struct {
 // dropped before ranking: the heap holds only what may still be taken,
 // and a late type's list, whose jobs mostly ran on an earlier type,
 // shrinks to a few.
+//
+// Every candidate of positive priority ranks before every other, and
+// the others (about half a list: no target on the type, or its share
+// already received) are rarely reached before the type is full, so they
+// are ranked only if the visit of the positive ones ends with room left.
 func (p *picker) take(cs []cand, typed bool) {
 	h := &p.heap
-	h.cs = h.cs[:0]
+	h.cs, p.rest = h.cs[:0], p.rest[:0]
 	for _, c := range cs {
-		if p.open(&c) {
+		if !p.open(&c) {
+			continue
+		}
+		if c.prio > 0 {
 			h.cs = append(h.cs, c)
+		} else {
+			p.rest = append(p.rest, c)
 		}
 	}
+	if !p.visit(typed) || len(p.rest) == 0 {
+		return
+	}
+	h.cs = append(h.cs[:0], p.rest...)
+	p.visit(typed)
+}
+
+// visit pops the heap in rank order and takes what fits; it reports false
+// when it stopped because the type was full.
+func (p *picker) visit(typed bool) bool {
+	h := &p.heap
 	h.init()
 	for len(h.cs) > 0 {
 		if typed && p.free[h.cs[0].j] <= 0 {
-			return
+			return false
 		}
 		c := h.pop()
 		if !p.open(&c) {
@@ -165,6 +189,7 @@ func (p *picker) take(cs []cand, typed bool) {
 		}
 		p.chosen = append(p.chosen, e)
 	}
+	return true
 }
 
 // open: c fits in what its type has left, no member is taken, and FIFO
