@@ -1,7 +1,6 @@
 package mechanism
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -79,7 +78,7 @@ func (m *Mechanism) markFailures(s *engine.State, placed []placement) {
 func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64, completes bool) {
 	now := s.Now()
 	end = now
-	m.stops, m.stopHead, m.nextStop = m.stops[:0], 0, math.Inf(1)
+	m.stops, m.nextStop = m.stops[:0], math.Inf(1)
 	for i := range placed {
 		pl := &placed[i]
 		for _, id := range pl.k.members() {
@@ -104,16 +103,13 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 				t, done = now+steps/rate, false
 				tr.stopAt = t
 				m.stops = append(m.stops, stop{t, id})
+				m.nextStop = math.Min(m.nextStop, t)
 			}
 			tr.taskEnd = t
 			if t > end {
 				end, completes = t, done
 			}
 		}
-	}
-	sortStops(m.stops)
-	if len(m.stops) > 0 {
-		m.nextStop = m.stops[0].t
 	}
 	return end, completes
 }
@@ -124,34 +120,34 @@ type stop struct {
 	id workload.JobID
 }
 
-// sortStops sorts stops by time (the order of equal times does not
-// matter: stopMicroTasks takes all stops due at once and pauses them in
-// job order).
-func sortStops(st []stop) {
-	slices.SortFunc(st, func(a, b stop) int { return cmp.Compare(a.t, b.t) })
-}
-
 // stopMicroTasks pauses the jobs whose micro-task is done (quirk
 // IntegerSteps); their GPUs stay idle until the round ends. A pause is
 // not a preemption: the job keeps its lease if the next round renews it.
 //
 // Only the jobs microTasks gave a stop can have one: every running job was
 // placed in the round, and a job starts only in a round's apply, right
-// before microTasks sets its stop. m.stops holds them by stop time; the
-// jobs whose stop has come are paused in job order (the engine's order of
-// running jobs), and leave the list whether they were paused or not (they
-// no longer run, or the round is over and the next one sets their stops).
+// before microTasks sets its stop. m.stops holds the stops still to come,
+// in no particular order, and m.nextStop the earliest, so that the events
+// of a round that stop nothing cost one comparison; the jobs whose stop
+// has come are paused in job order (the engine's order of running jobs),
+// and leave the list whether they were paused or not (they no longer run,
+// or the round is over and the next one sets their stops). A round has
+// about a hundred stops at a few dozen distinct times: scanning what is
+// left at each of those times costs less than sorting the stops.
 func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 	if !(m.nextStop <= now) {
 		return nil
 	}
-	n := m.stopHead
-	due := m.due[:0]
-	for n < len(m.stops) && m.stops[n].t <= now {
-		due = append(due, m.stops[n].id)
-		n++
+	due, left, next := m.due[:0], m.stops[:0], math.Inf(1)
+	for _, st := range m.stops {
+		if st.t <= now {
+			due = append(due, st.id)
+			continue
+		}
+		left = append(left, st)
+		next = math.Min(next, st.t)
 	}
-	m.due = due
+	m.due, m.stops, m.nextStop = due, left, next
 	slices.Sort(due)
 	for _, id := range due {
 		tr := m.jobs[id]
@@ -163,31 +159,25 @@ func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 			tr.stopped = true
 		}
 	}
-	m.stopHead = n
-	m.nextStop = math.Inf(1)
-	if n < len(m.stops) {
-		m.nextStop = m.stops[n].t
-	}
 	return nil
 }
 
 // roundEnds schedules the round's wake-ups under quirk IntegerSteps: one
-// per micro-task that stops, and the round's end unless that is a job's
-// completion (its completion event ends the round instead, so that a
-// round never ends a hair before the job does). The stops are those
-// microTasks has just listed, in time order, so equal times are adjacent.
+// per distinct time of the micro-tasks' stops (State.WakeAt keeps one
+// wake-up per time, so a stop at the round's end adds none), and the
+// round's end unless that is a job's completion (its completion event ends
+// the round instead, so that a round never ends a hair before the job
+// does).
 func (m *Mechanism) roundEnds(s *engine.State, end float64, completes bool) error {
-	last := math.NaN() // the last stop woken for
 	for _, st := range m.stops {
-		if st.t <= s.Now() || st.t == last {
+		if st.t <= s.Now() {
 			continue
 		}
-		last = st.t
 		if err := s.WakeAt(st.t); err != nil {
 			return err
 		}
 	}
-	if completes || last == end {
+	if completes {
 		return nil
 	}
 	return s.WakeAt(end)
