@@ -198,7 +198,7 @@ func (m *Mechanism) Decide(s *engine.State, triggers []engine.Trigger) error {
 		}
 		// The last micro-task's end, or its job's completion, ends the
 		// round (within rounding of the predicted time).
-		roundOver = roundOver || now >= m.rounds.end-1e-9*math.Max(1, math.Abs(m.rounds.end))
+		roundOver = roundOver || now >= m.rounds.end-1e-9*max(1, math.Abs(m.rounds.end))
 	}
 	// An idle cluster does not wait for the round to end (the reference
 	// jumps to the next arrival; a round whose jobs all finished early
@@ -301,11 +301,11 @@ func (m *Mechanism) account(s *engine.State, now float64) {
 				end = tr.finish
 			}
 			if m.cfg.Quirks.IntegerSteps {
-				end = math.Min(end, tr.taskEnd)
+				end = min(end, tr.taskEnd)
 			}
-			e := math.Max(0, end-m.rounds.start)
+			e := max(0, end-m.rounds.start)
 			tr.recv[pl.j] += e
-			exec = math.Max(exec, e)
+			exec = max(exec, e)
 		}
 		m.ledger.ran(pl.c, pl.j, exec)
 		m.cost += m.gpu.prices[pl.j] * float64(len(pl.gpus)) * exec / 3600

@@ -39,7 +39,7 @@ const maxFailedAttempts = 5
 // whole is the remaining work in whole steps: progress in rounds of whole
 // steps leaves float dust that would otherwise count as a step.
 func whole(rem float64) float64 {
-	if r := math.Round(rem); math.Abs(rem-r) <= 1e-6*math.Max(1, r) {
+	if r := math.Round(rem); math.Abs(rem-r) <= 1e-6*max(1, r) {
 		return r
 	}
 	return rem
@@ -97,13 +97,13 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 				rate = tr.thr[pl.j]
 			}
 			rem := s.Remaining(id)
-			steps := math.Max(1, math.Floor(rate*m.cfg.RoundS))
+			steps := max(1, math.Floor(rate*m.cfg.RoundS))
 			t, done := now+rem/rate, true
 			if steps < whole(rem) {
 				t, done = now+steps/rate, false
 				tr.stopAt = t
 				m.stops = append(m.stops, stop{t, id})
-				m.nextStop = math.Min(m.nextStop, t)
+				m.nextStop = min(m.nextStop, t)
 			}
 			tr.taskEnd = t
 			if t > end {
@@ -145,7 +145,7 @@ func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 			continue
 		}
 		left = append(left, st)
-		next = math.Min(next, st.t)
+		next = min(next, st.t)
 	}
 	m.due, m.stops, m.nextStop = due, left, next
 	slices.Sort(due)
@@ -168,11 +168,22 @@ func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 // round's end unless that is a job's completion (its completion event ends
 // the round instead, so that a round never ends a hair before the job
 // does).
+//
+// Most stops share their time with others (a time per job type and GPU
+// type), so a small table of times already asked for, indexed by a hash
+// of the time, spares most calls; a time it misses is asked again, which
+// WakeAt ignores.
 func (m *Mechanism) roundEnds(s *engine.State, end float64, completes bool) error {
+	var asked [64]float64 // 0 is never a stop's time: stops lie after now >= 0
 	for _, st := range m.stops {
 		if st.t <= s.Now() {
 			continue
 		}
+		h := (math.Float64bits(st.t) * 0x9e3779b97f4a7c15) >> 58
+		if asked[h] == st.t {
+			continue
+		}
+		asked[h] = st.t
 		if err := s.WakeAt(st.t); err != nil {
 			return err
 		}
