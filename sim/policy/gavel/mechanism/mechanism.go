@@ -83,10 +83,13 @@ type Mechanism struct {
 	free       []int    // scratch of place, by server
 
 	// quirk IntegerSteps: the jobs given a micro-task that stops before
-	// the round ends and not stopped yet, and the earliest of their stops,
-	// so that the many events of a round that stop nothing cost no scan.
+	// the round ends, by stop time, those before stopHead stopped, and the
+	// earliest stop still to come, so that the many events of a round that
+	// stop nothing cost no scan.
 	stops    []stop
+	stopHead int
 	nextStop float64
+	sorter   stopSorter       // scratch of microTasks
 	due      []workload.JobID // scratch of stopMicroTasks
 }
 

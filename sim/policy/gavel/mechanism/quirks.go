@@ -78,7 +78,7 @@ func (m *Mechanism) markFailures(s *engine.State, placed []placement) {
 func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64, completes bool) {
 	now := s.Now()
 	end = now
-	m.stops, m.nextStop = m.stops[:0], math.Inf(1)
+	m.stops, m.stopHead, m.nextStop = m.stops[:0], 0, math.Inf(1)
 	for i := range placed {
 		pl := &placed[i]
 		for _, id := range pl.k.members() {
@@ -103,13 +103,16 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 				t, done = now+steps/rate, false
 				tr.stopAt = t
 				m.stops = append(m.stops, stop{t, id})
-				m.nextStop = min(m.nextStop, t)
 			}
 			tr.taskEnd = t
 			if t > end {
 				end, completes = t, done
 			}
 		}
+	}
+	m.sorter.sort(m.stops)
+	if len(m.stops) > 0 {
+		m.nextStop = m.stops[0].t
 	}
 	return end, completes
 }
@@ -126,28 +129,21 @@ type stop struct {
 //
 // Only the jobs microTasks gave a stop can have one: every running job was
 // placed in the round, and a job starts only in a round's apply, right
-// before microTasks sets its stop. m.stops holds the stops still to come,
-// in no particular order, and m.nextStop the earliest, so that the events
-// of a round that stop nothing cost one comparison; the jobs whose stop
-// has come are paused in job order (the engine's order of running jobs),
-// and leave the list whether they were paused or not (they no longer run,
-// or the round is over and the next one sets their stops). A round has
-// about a hundred stops at a few dozen distinct times: scanning what is
-// left at each of those times costs less than sorting the stops.
+// before microTasks sets its stop. m.stops holds them by stop time; the
+// jobs whose stop has come are paused in job order (the engine's order of
+// running jobs), and leave the list whether they were paused or not (they
+// no longer run, or the round is over and the next one sets their stops).
 func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 	if !(m.nextStop <= now) {
 		return nil
 	}
-	due, left, next := m.due[:0], m.stops[:0], math.Inf(1)
-	for _, st := range m.stops {
-		if st.t <= now {
-			due = append(due, st.id)
-			continue
-		}
-		left = append(left, st)
-		next = min(next, st.t)
+	n := m.stopHead
+	due := m.due[:0]
+	for n < len(m.stops) && m.stops[n].t <= now {
+		due = append(due, m.stops[n].id)
+		n++
 	}
-	m.due, m.stops, m.nextStop = due, left, next
+	m.due = due
 	slices.Sort(due)
 	for _, id := range due {
 		tr := m.jobs[id]
@@ -159,36 +155,31 @@ func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 			tr.stopped = true
 		}
 	}
+	m.stopHead = n
+	m.nextStop = math.Inf(1)
+	if n < len(m.stops) {
+		m.nextStop = m.stops[n].t
+	}
 	return nil
 }
 
 // roundEnds schedules the round's wake-ups under quirk IntegerSteps: one
-// per distinct time of the micro-tasks' stops (State.WakeAt keeps one
-// wake-up per time, so a stop at the round's end adds none), and the
-// round's end unless that is a job's completion (its completion event ends
-// the round instead, so that a round never ends a hair before the job
-// does).
-//
-// Most stops share their time with others (a time per job type and GPU
-// type), so a small table of times already asked for, indexed by a hash
-// of the time, spares most calls; a time it misses is asked again, which
-// WakeAt ignores.
+// per micro-task that stops, and the round's end unless that is a job's
+// completion (its completion event ends the round instead, so that a
+// round never ends a hair before the job does). The stops are those
+// microTasks has just listed, in time order, so equal times are adjacent.
 func (m *Mechanism) roundEnds(s *engine.State, end float64, completes bool) error {
-	var asked [64]float64 // 0 is never a stop's time: stops lie after now >= 0
+	last := math.NaN() // the last stop woken for
 	for _, st := range m.stops {
-		if st.t <= s.Now() {
+		if st.t <= s.Now() || st.t == last {
 			continue
 		}
-		h := (math.Float64bits(st.t) * 0x9e3779b97f4a7c15) >> 58
-		if asked[h] == st.t {
-			continue
-		}
-		asked[h] = st.t
+		last = st.t
 		if err := s.WakeAt(st.t); err != nil {
 			return err
 		}
 	}
-	if completes {
+	if completes || last == end {
 		return nil
 	}
 	return s.WakeAt(end)
