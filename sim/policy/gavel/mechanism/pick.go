@@ -147,17 +147,17 @@ type picker struct {
 // are ranked only if the visit of the positive ones ends with room left.
 func (p *picker) take(cs []cand, typed bool) {
 	h := &p.heap
-	h.cs, p.rest = h.cs[:0], p.rest[:0]
-	for _, c := range cs {
-		if !p.open(&c) {
-			continue
-		}
-		if c.prio > 0 {
-			h.cs = append(h.cs, c)
-		} else {
-			p.rest = append(p.rest, c)
+	top, rest := h.cs[:0], p.rest[:0]
+	for i := range cs {
+		if c := &cs[i]; p.open(c) {
+			if c.prio > 0 {
+				top = append(top, *c)
+			} else {
+				rest = append(rest, *c)
+			}
 		}
 	}
+	h.cs, p.rest = top, rest
 	if !p.visit(typed) || len(p.rest) == 0 {
 		return
 	}
@@ -249,7 +249,7 @@ func (h *candHeap) pop() cand {
 			break
 		}
 		c := l
-		if r := l + 1; r < n && candCmp(&cs[r], &cs[l]) < 0 {
+		if r := l + 1; r < n && before(&cs[r], &cs[l]) {
 			c = r
 		}
 		cs[i] = cs[c]
@@ -257,7 +257,7 @@ func (h *candHeap) pop() cand {
 	}
 	for i > 0 {
 		p := (i - 1) / 2
-		if candCmp(&last, &cs[p]) >= 0 {
+		if !before(&last, &cs[p]) {
 			break
 		}
 		cs[i] = cs[p]
@@ -275,15 +275,25 @@ func (h *candHeap) down(i int) {
 			return
 		}
 		c := l
-		if r := l + 1; r < len(cs) && candCmp(&cs[r], &cs[l]) < 0 {
+		if r := l + 1; r < len(cs) && before(&cs[r], &cs[l]) {
 			c = r
 		}
-		if candCmp(&cs[c], &cs[i]) >= 0 {
+		if !before(&cs[c], &cs[i]) {
 			return
 		}
 		cs[i], cs[c] = cs[c], cs[i]
 		i = c
 	}
+}
+
+// before reports whether x ranks before y, candCmp(x, y) < 0: priorities
+// nearly always differ, so the rest of the order is out of line and the
+// heap's comparisons inline.
+func before(x, y *cand) bool {
+	if x.prio != y.prio {
+		return x.prio > y.prio
+	}
+	return candCmp(x, y) < 0
 }
 
 // candCmp orders by priority, then deficit, then target, all
