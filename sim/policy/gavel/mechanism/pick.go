@@ -30,7 +30,7 @@ type cand struct {
 
 // pick ranks the entries and chooses greedily (spec 001 §3.3).
 func (m *Mechanism) pick(s *engine.State) []entry {
-	m.candidates(s)
+	m.liveCombos(s)
 	if len(m.busy) < s.NumJobs() {
 		m.busy = make([]bool, s.NumJobs())
 	}
@@ -47,8 +47,9 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 		// due.
 		p.ghost = func(c *combo) bool { return c.x == nil && m.jobs[c.k.a].arrival > m.ledger.reset }
 	}
+	now := s.Now()
 	if m.cfg.Mode == "clean" {
-		p.take(m.all, false)
+		p.take(m.cleanCandidates(now), false)
 	} else {
 		// the fixed order, copied: a shuffle starts from it every round
 		order := append(m.order[:0], m.gpu.order...)
@@ -57,27 +58,19 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 			s.Rand().Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 		}
 		for _, j := range order {
-			p.take(m.perType[j], true)
+			p.take(m.typeCandidates(j, now), true)
 		}
 	}
 	p.release()
 	return p.chosen
 }
 
-// candidates lists this round's candidates with their priorities: per
-// type in mode ref-compat (m.perType), those with a target in mode clean
-// (m.all), each in the ledger's order.
-func (m *Mechanism) candidates(s *engine.State) {
-	if len(m.perType) != len(m.gpu.types) {
-		m.perType = make([][]cand, len(m.gpu.types))
-	}
-	for j := range m.perType {
-		m.perType[j] = m.perType[j][:0]
-	}
-	m.all = m.all[:0]
-	clean := m.cfg.Mode == "clean"
+// liveCombos lists the ledger's combinations whose jobs are all
+// unfinished (m.live, indices into the ledger's keys, in its order), and
+// learns where each new one can run.
+func (m *Mechanism) liveCombos(s *engine.State) {
 	var o plan.Oracle
-	now := s.Now()
+	m.live = m.live[:0]
 	for order, c := range m.ledger.keys {
 		k := c.k
 		if s.Status(k.a) == engine.Finished || (k.b >= 0 && s.Status(k.b) == engine.Finished) {
@@ -93,27 +86,59 @@ func (m *Mechanism) candidates(s *engine.State) {
 			}
 			c.sf = s.Job(k.a).GPUs
 		}
+		m.live = append(m.live, int32(order))
+	}
+}
+
+// typeCandidates lists the candidates of type j in mode ref-compat, with
+// their priorities, in the ledger's order. It is called when type j's
+// turn comes, after the earlier types were chosen: a combination with a
+// member chosen already could never be taken (picker.open), so it is left
+// out before its priority is computed.
+func (m *Mechanism) typeCandidates(j int, now float64) []cand {
+	list := m.list[:0]
+	keys, busy := m.ledger.keys, m.busy
+	for _, order := range m.live {
+		c := keys[order]
+		if !c.runs[j] || busy[c.k.a] || (c.k.b >= 0 && busy[c.k.b]) {
+			continue
+		}
+		list = append(list, m.cand(c, order, j, now))
+	}
+	m.list = list
+	return list
+}
+
+// cleanCandidates lists the candidates with a target in mode clean, with
+// their priorities, in the ledger's order.
+func (m *Mechanism) cleanCandidates(now float64) []cand {
+	all := m.list[:0]
+	for _, order := range m.live {
+		c := m.ledger.keys[order]
 		for j, ok := range c.runs {
 			if !ok {
 				continue
 			}
-			e := cand{order: int32(order), j: int32(j)}
-			if c.x != nil {
-				e.x = c.x[j]
+			if e := m.cand(c, order, j, now); e.x > 0 {
+				all = append(all, e)
 			}
-			if c.deficit != nil {
-				e.deficit = c.deficit[j]
-			}
-			e.prio = m.ledger.priority(c, j, e.x, now)
-			if clean {
-				if e.x > 0 {
-					m.all = append(m.all, e)
-				}
-				continue
-			}
-			m.perType[j] = append(m.perType[j], e)
 		}
 	}
+	m.list = all
+	return all
+}
+
+// cand is combination c (at index order of the ledger) on type j.
+func (m *Mechanism) cand(c *combo, order int32, j int, now float64) cand {
+	e := cand{order: order, j: int32(j)}
+	if c.x != nil {
+		e.x = c.x[j]
+	}
+	if c.deficit != nil {
+		e.deficit = c.deficit[j]
+	}
+	e.prio = m.ledger.priority(c, j, e.x, now)
+	return e
 }
 
 // picker chooses a round's entries greedily in rank order: an entry is
