@@ -138,6 +138,12 @@ func newState(cfg Config) (*State, error) {
 		limit = cfg.SharingLimit
 	}
 	c := cfg.Cluster
+	// Models with per-run tables (perf.Binder) answer each rate query
+	// without looking the job up by name; the bound copies are this run's.
+	cfg.Perf = perf.Bind(cfg.Perf, c, cfg.Jobs)
+	if cfg.Believed != nil {
+		cfg.Believed = perf.Bind(cfg.Believed, c, cfg.Jobs)
+	}
 	s := &State{
 		cfg: cfg, c: c, jobs: cfg.Jobs, js: make([]jobRec, len(cfg.Jobs)), limit: limit, opts: opts,
 		believed: cfg.Believed, pending: newIDSet(len(cfg.Jobs)), running: newIDSet(len(cfg.Jobs)),

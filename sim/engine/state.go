@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedlab/schedlab/sim/cluster"
-	"github.com/schedlab/schedlab/sim/internal/minheap"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -76,7 +75,7 @@ type State struct {
 	believed perf.Model
 
 	now    float64
-	events minheap.Heap[event]
+	events eventQueue
 	next   int // next job to arrive
 
 	compactAt int // the queue length at which stale events are dropped

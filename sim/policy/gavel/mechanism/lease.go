@@ -29,7 +29,7 @@ type placement struct {
 // set, on one server if any fits (the fullest that fits).
 func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
 	c := s.Cluster()
-	taken := make([]bool, c.NumGPUs())
+	taken := reset(&m.taken, c.NumGPUs())
 	m.byTypeAndSize(chosen)
 	// Last round's placement of each combination, by its first job (a
 	// job is in one placement per round): index + 1 into rounds.last.
@@ -48,7 +48,7 @@ func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
 	// The round before last's list is free again (see round).
 	out := slices.Grow(m.rounds.spare[:0], len(chosen))[:len(chosen)]
 	m.rounds.spare = nil
-	done := make([]bool, len(chosen))
+	done := reset(&m.done, len(chosen))
 	for i, e := range chosen {
 		out[i] = placement{k: e.k, c: e.c, j: e.j, prio: e.prio, x: e.x}
 		at := m.lastAt[e.k.a] - 1
@@ -62,7 +62,7 @@ func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
 			}
 		}
 	}
-	free := freeByServer(c, taken)
+	free := m.freeByServer(c, taken)
 	m.fullBefore = append(m.fullBefore[:0], make([]int, len(m.gpu.types))...)
 	for i, e := range chosen {
 		if !done[i] {
@@ -132,6 +132,18 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j
 			}
 		}
 	}
+	if bestSrv >= 0 && n == 1 {
+		// one GPU: the shared {g} of the first untaken GPU, as take
+		// would pick it, instead of a new slice per placement
+		srv := &c.Servers[bestSrv]
+		for g := srv.FirstGPU; g < srv.FirstGPU+cluster.GPUID(srv.NumGPUs); g++ {
+			if !taken[g] {
+				taken[g] = true
+				free[bestSrv]--
+				return m.gpu.single[g]
+			}
+		}
+	}
 	out := make([]cluster.GPUID, 0, n)
 	take := func(id cluster.ServerID) {
 		srv := &c.Servers[id]
@@ -161,9 +173,19 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j
 	return out
 }
 
+// reset returns *buf resized to n and cleared, reusing its storage.
+func reset[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	*buf = (*buf)[:n]
+	clear(*buf)
+	return *buf
+}
+
 // freeByServer is the number of untaken GPUs of each server.
-func freeByServer(c *cluster.Cluster, taken []bool) []int {
-	free := make([]int, len(c.Servers))
+func (m *Mechanism) freeByServer(c *cluster.Cluster, taken []bool) []int {
+	free := reset(&m.free, len(c.Servers))
 	for id := range c.Servers {
 		srv := &c.Servers[id]
 		for g := srv.FirstGPU; g < srv.FirstGPU+cluster.GPUID(srv.NumGPUs); g++ {

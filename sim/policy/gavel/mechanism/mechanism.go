@@ -68,15 +68,19 @@ type Mechanism struct {
 	jobs       []*track // by job id; nil until the job arrives
 	ledger     ledger
 	rounds     rounds
-	cost       float64  // dollars spent so far
-	busy       []bool   // scratch of pick, by job
-	perType    [][]cand // scratch of pick
-	all        []cand   // scratch of pick
-	picker     picker   // scratch of pick
-	lastAt     []int32  // scratch of place, by job
-	fullBefore []int    // scratch of place, by type: see consolidated
-	sortBuf    []entry  // scratch of place
-	wanted     wanted   // scratch of apply
+	cost       float64 // dollars spent so far
+	busy       []bool  // scratch of pick, by job
+	live       []int32 // scratch of pick: the combinations still running, by index
+	list       []cand  // scratch of pick: the candidates of one type
+	picker     picker  // scratch of pick
+	lastAt     []int32 // scratch of place, by job
+	fullBefore []int   // scratch of place, by type: see consolidated
+	sortBuf    []entry // scratch of place
+	wanted     wanted  // scratch of apply
+	order      []int   // scratch of pick: this round's order of types
+	taken      []bool  // scratch of place, by GPU
+	done       []bool  // scratch of place, by chosen entry
+	free       []int   // scratch of place, by server
 
 	// quirk IntegerSteps: the jobs given a micro-task that stops before
 	// the round ends, by stop time, those before stopHead stopped, and the
@@ -85,6 +89,7 @@ type Mechanism struct {
 	stops    []stop
 	stopHead int
 	nextStop float64
+	sorter   stopSorter       // scratch of microTasks
 	due      []workload.JobID // scratch of stopMicroTasks
 }
 
@@ -95,6 +100,8 @@ type gpuTypes struct {
 	count   []float64 // GPUs
 	prices  []float64 // dollars per GPU-hour
 	servers [][]cluster.ServerID
+	order   []int             // the reference's order of visiting types (typeOrder)
+	single  [][]cluster.GPUID // single[g] is {g}: a one-GPU placement's GPUs, shared and never changed
 }
 
 // rounds is the round in progress and the one before.
@@ -139,6 +146,11 @@ func (m *Mechanism) setup(s *engine.State) error {
 	}
 	for _, srv := range c.Servers {
 		m.gpu.servers[idx[srv.Type]] = append(m.gpu.servers[idx[srv.Type]], srv.ID)
+	}
+	m.gpu.order = typeOrder(m.gpu.types)
+	m.gpu.single = make([][]cluster.GPUID, len(c.GPUs))
+	for g := range c.GPUs {
+		m.gpu.single[g] = []cluster.GPUID{cluster.GPUID(g)}
 	}
 	prices, err := m.cfg.Prices(m.gpu.types)
 	if err != nil {
@@ -189,7 +201,7 @@ func (m *Mechanism) Decide(s *engine.State, triggers []engine.Trigger) error {
 		}
 		// The last micro-task's end, or its job's completion, ends the
 		// round (within rounding of the predicted time).
-		roundOver = roundOver || now >= m.rounds.end-1e-9*math.Max(1, math.Abs(m.rounds.end))
+		roundOver = roundOver || now >= m.rounds.end-1e-9*max(1, math.Abs(m.rounds.end))
 	}
 	// An idle cluster does not wait for the round to end (the reference
 	// jumps to the next arrival; a round whose jobs all finished early
@@ -292,11 +304,11 @@ func (m *Mechanism) account(s *engine.State, now float64) {
 				end = tr.finish
 			}
 			if m.cfg.Quirks.IntegerSteps {
-				end = math.Min(end, tr.taskEnd)
+				end = min(end, tr.taskEnd)
 			}
-			e := math.Max(0, end-m.rounds.start)
+			e := max(0, end-m.rounds.start)
 			tr.recv[pl.j] += e
-			exec = math.Max(exec, e)
+			exec = max(exec, e)
 		}
 		m.ledger.ran(pl.c, pl.j, exec)
 		m.cost += m.gpu.prices[pl.j] * float64(len(pl.gpus)) * exec / 3600

@@ -30,7 +30,7 @@ type cand struct {
 
 // pick ranks the entries and chooses greedily (spec 001 §3.3).
 func (m *Mechanism) pick(s *engine.State) []entry {
-	m.candidates(s)
+	m.liveCombos(s)
 	if len(m.busy) < s.NumJobs() {
 		m.busy = make([]bool, s.NumJobs())
 	}
@@ -47,35 +47,30 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 		// due.
 		p.ghost = func(c *combo) bool { return c.x == nil && m.jobs[c.k.a].arrival > m.ledger.reset }
 	}
+	now := s.Now()
 	if m.cfg.Mode == "clean" {
-		p.take(m.all, false)
+		p.take(m.cleanCandidates(now), false)
 	} else {
-		order := typeOrder(m.gpu.types)
+		// the fixed order, copied: a shuffle starts from it every round
+		order := append(m.order[:0], m.gpu.order...)
+		m.order = order
 		if m.cfg.Shuffle {
 			s.Rand().Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 		}
 		for _, j := range order {
-			p.take(m.perType[j], true)
+			p.take(m.typeCandidates(j, now), true)
 		}
 	}
 	p.release()
 	return p.chosen
 }
 
-// candidates lists this round's candidates with their priorities: per
-// type in mode ref-compat (m.perType), those with a target in mode clean
-// (m.all), each in the ledger's order.
-func (m *Mechanism) candidates(s *engine.State) {
-	if len(m.perType) != len(m.gpu.types) {
-		m.perType = make([][]cand, len(m.gpu.types))
-	}
-	for j := range m.perType {
-		m.perType[j] = m.perType[j][:0]
-	}
-	m.all = m.all[:0]
-	clean := m.cfg.Mode == "clean"
+// liveCombos lists the ledger's combinations whose jobs are all
+// unfinished (m.live, indices into the ledger's keys, in its order), and
+// learns where each new one can run.
+func (m *Mechanism) liveCombos(s *engine.State) {
 	var o plan.Oracle
-	now := s.Now()
+	m.live = m.live[:0]
 	for order, c := range m.ledger.keys {
 		k := c.k
 		if s.Status(k.a) == engine.Finished || (k.b >= 0 && s.Status(k.b) == engine.Finished) {
@@ -91,27 +86,59 @@ func (m *Mechanism) candidates(s *engine.State) {
 			}
 			c.sf = s.Job(k.a).GPUs
 		}
+		m.live = append(m.live, int32(order))
+	}
+}
+
+// typeCandidates lists the candidates of type j in mode ref-compat, with
+// their priorities, in the ledger's order. It is called when type j's
+// turn comes, after the earlier types were chosen: a combination with a
+// member chosen already could never be taken (picker.open), so it is left
+// out before its priority is computed.
+func (m *Mechanism) typeCandidates(j int, now float64) []cand {
+	list := m.list[:0]
+	keys, busy := m.ledger.keys, m.busy
+	for _, order := range m.live {
+		c := keys[order]
+		if !c.runs[j] || busy[c.k.a] || (c.k.b >= 0 && busy[c.k.b]) {
+			continue
+		}
+		list = append(list, m.cand(c, order, j, now))
+	}
+	m.list = list
+	return list
+}
+
+// cleanCandidates lists the candidates with a target in mode clean, with
+// their priorities, in the ledger's order.
+func (m *Mechanism) cleanCandidates(now float64) []cand {
+	all := m.list[:0]
+	for _, order := range m.live {
+		c := m.ledger.keys[order]
 		for j, ok := range c.runs {
 			if !ok {
 				continue
 			}
-			e := cand{order: int32(order), j: int32(j)}
-			if c.x != nil {
-				e.x = c.x[j]
+			if e := m.cand(c, order, j, now); e.x > 0 {
+				all = append(all, e)
 			}
-			if c.deficit != nil {
-				e.deficit = c.deficit[j]
-			}
-			e.prio = m.ledger.priority(c, j, e.x, now)
-			if clean {
-				if e.x > 0 {
-					m.all = append(m.all, e)
-				}
-				continue
-			}
-			m.perType[j] = append(m.perType[j], e)
 		}
 	}
+	m.list = all
+	return all
+}
+
+// cand is combination c (at index order of the ledger) on type j.
+func (m *Mechanism) cand(c *combo, order int32, j int, now float64) cand {
+	e := cand{order: order, j: int32(j)}
+	if c.x != nil {
+		e.x = c.x[j]
+	}
+	if c.deficit != nil {
+		e.deficit = c.deficit[j]
+	}
+	e.prio = m.ledger.priority(c, j, e.x, now)
+	return e
 }
 
 // picker chooses a round's entries greedily in rank order: an entry is
@@ -124,6 +151,7 @@ type picker struct {
 	fifo   bool
 	ghost  func(*combo) bool // takes GPUs but does not run (quirk UnallocatedWait); nil: none
 	heap   candHeap
+	rest   []cand  // candidates of priority 0 (see take)
 	chosen []entry // valid until the next round
 	ghosts []entry
 }
@@ -137,18 +165,39 @@ type picker struct {
 // dropped before ranking: the heap holds only what may still be taken,
 // and a late type's list, whose jobs mostly ran on an earlier type,
 // shrinks to a few.
+//
+// Every candidate of positive priority ranks before every other, and
+// the others (about half a list: no target on the type, or its share
+// already received) are rarely reached before the type is full, so they
+// are ranked only if the visit of the positive ones ends with room left.
 func (p *picker) take(cs []cand, typed bool) {
 	h := &p.heap
-	h.cs = h.cs[:0]
-	for _, c := range cs {
-		if p.open(&c) {
-			h.cs = append(h.cs, c)
+	top, rest := h.cs[:0], p.rest[:0]
+	for i := range cs {
+		if c := &cs[i]; p.open(c) {
+			if c.prio > 0 {
+				top = append(top, *c)
+			} else {
+				rest = append(rest, *c)
+			}
 		}
 	}
+	h.cs, p.rest = top, rest
+	if !p.visit(typed) || len(p.rest) == 0 {
+		return
+	}
+	h.cs = append(h.cs[:0], p.rest...)
+	p.visit(typed)
+}
+
+// visit pops the heap in rank order and takes what fits; it reports false
+// when it stopped because the type was full.
+func (p *picker) visit(typed bool) bool {
+	h := &p.heap
 	h.init()
 	for len(h.cs) > 0 {
 		if typed && p.free[h.cs[0].j] <= 0 {
-			return
+			return false
 		}
 		c := h.pop()
 		if !p.open(&c) {
@@ -165,6 +214,7 @@ func (p *picker) take(cs []cand, typed bool) {
 		}
 		p.chosen = append(p.chosen, e)
 	}
+	return true
 }
 
 // open: c fits in what its type has left, no member is taken, and FIFO
@@ -224,7 +274,7 @@ func (h *candHeap) pop() cand {
 			break
 		}
 		c := l
-		if r := l + 1; r < n && candCmp(&cs[r], &cs[l]) < 0 {
+		if r := l + 1; r < n && before(&cs[r], &cs[l]) {
 			c = r
 		}
 		cs[i] = cs[c]
@@ -232,7 +282,7 @@ func (h *candHeap) pop() cand {
 	}
 	for i > 0 {
 		p := (i - 1) / 2
-		if candCmp(&last, &cs[p]) >= 0 {
+		if !before(&last, &cs[p]) {
 			break
 		}
 		cs[i] = cs[p]
@@ -250,15 +300,25 @@ func (h *candHeap) down(i int) {
 			return
 		}
 		c := l
-		if r := l + 1; r < len(cs) && candCmp(&cs[r], &cs[l]) < 0 {
+		if r := l + 1; r < len(cs) && before(&cs[r], &cs[l]) {
 			c = r
 		}
-		if candCmp(&cs[c], &cs[i]) >= 0 {
+		if !before(&cs[c], &cs[i]) {
 			return
 		}
 		cs[i], cs[c] = cs[c], cs[i]
 		i = c
 	}
+}
+
+// before reports whether x ranks before y, candCmp(x, y) < 0: priorities
+// nearly always differ, so the rest of the order is out of line and the
+// heap's comparisons inline.
+func before(x, y *cand) bool {
+	if x.prio != y.prio {
+		return x.prio > y.prio
+	}
+	return candCmp(x, y) < 0
 }
 
 // candCmp orders by priority, then deficit, then target, all

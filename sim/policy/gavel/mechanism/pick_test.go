@@ -117,3 +117,50 @@ func TestPickerSameAsStraight(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeCandidatesLeaveOutTaken: a type's candidates, listed when its
+// turn comes, are every live combination that can run on it, in the
+// ledger's order, except those with a member already taken (which the
+// picker could never take), with the same keys as the full list.
+func TestTypeCandidatesLeaveOutTaken(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 4))
+	for round := range 500 {
+		types := 1 + r.IntN(3)
+		keys, _, jobs := randomRound(r, types)
+		m := &Mechanism{busy: make([]bool, jobs)}
+		m.ledger.init(types, 360, false)
+		m.ledger.keys = keys
+		for i, c := range keys {
+			c.runs = make([]bool, types)
+			c.recv = make([]float64, types)
+			c.x = make([]float64, types)
+			for j := range types {
+				c.runs[j] = r.IntN(4) != 0
+				c.recv[j] = float64(r.IntN(3)) * 100
+				c.x[j] = float64(r.IntN(3)) / 2
+			}
+			if r.IntN(5) != 0 {
+				m.live = append(m.live, int32(i))
+			}
+		}
+		for j := range types {
+			m.ledger.total[j] = 1000
+		}
+		for id := range jobs {
+			m.busy[id] = r.IntN(3) == 0
+		}
+		for j := range types {
+			var want []cand
+			for _, order := range m.live {
+				c := keys[order]
+				if !c.runs[j] || m.busy[c.k.a] || (c.k.b >= 0 && m.busy[c.k.b]) {
+					continue
+				}
+				want = append(want, cand{prio: m.ledger.priority(c, j, c.x[j], 50), x: c.x[j], order: order, j: int32(j)})
+			}
+			if got := m.typeCandidates(j, 50); !slices.Equal(got, want) {
+				t.Fatalf("round %d, type %d: %v, want %v", round, j, got, want)
+			}
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package mechanism
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -40,7 +39,7 @@ const maxFailedAttempts = 5
 // whole is the remaining work in whole steps: progress in rounds of whole
 // steps leaves float dust that would otherwise count as a step.
 func whole(rem float64) float64 {
-	if r := math.Round(rem); math.Abs(rem-r) <= 1e-6*math.Max(1, r) {
+	if r := math.Round(rem); math.Abs(rem-r) <= 1e-6*max(1, r) {
 		return r
 	}
 	return rem
@@ -98,7 +97,7 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 				rate = tr.thr[pl.j]
 			}
 			rem := s.Remaining(id)
-			steps := math.Max(1, math.Floor(rate*m.cfg.RoundS))
+			steps := max(1, math.Floor(rate*m.cfg.RoundS))
 			t, done := now+rem/rate, true
 			if steps < whole(rem) {
 				t, done = now+steps/rate, false
@@ -111,7 +110,7 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 			}
 		}
 	}
-	sortStops(m.stops)
+	m.sorter.sort(m.stops)
 	if len(m.stops) > 0 {
 		m.nextStop = m.stops[0].t
 	}
@@ -122,13 +121,6 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 type stop struct {
 	t  float64
 	id workload.JobID
-}
-
-// sortStops sorts stops by time (the order of equal times does not
-// matter: stopMicroTasks takes all stops due at once and pauses them in
-// job order).
-func sortStops(st []stop) {
-	slices.SortFunc(st, func(a, b stop) int { return cmp.Compare(a.t, b.t) })
 }
 
 // stopMicroTasks pauses the jobs whose micro-task is done (quirk

@@ -1,0 +1,153 @@
+package perf
+
+import (
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/perf/gaveltable"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// Binder is implemented by models that answer rate queries faster with
+// tables built for one run's cluster and jobs. Bind returns a model that
+// gives exactly the receiver's answers and implements the same interfaces;
+// it may keep mutable caches, so it serves one run (one goroutine) only,
+// while the receiver stays read-only (runs in parallel share it).
+type Binder interface {
+	Bind(c *cluster.Cluster, jobs []workload.Job) Model
+}
+
+// Bind returns m bound to one run's cluster and jobs (see Binder): the
+// model itself, or a Composite's base, when it is a Binder; otherwise m.
+func Bind(m Model, c *cluster.Cluster, jobs []workload.Job) Model {
+	switch b := m.(type) {
+	case *Composite:
+		base := Bind(b.Base, c, jobs)
+		if base == b.Base {
+			return m
+		}
+		return &Composite{Base: base, Factors: b.Factors}
+	case Binder:
+		return b.Bind(c, jobs)
+	}
+	return m
+}
+
+// jobCounter is implemented by states that count the jobs on a GPU
+// without listing them (the engine's); NumJobsOn(g) is len(JobsOn(g)).
+type jobCounter interface {
+	NumJobsOn(g cluster.GPUID) int
+}
+
+// boundThroughput is the Throughput model for one run: each job's table
+// row at its own scale factor, found by model name once and then read by
+// job id, and each GPU's type as an index, so that a rate query compares
+// no strings. A query about another cluster or other jobs (a what-if
+// state) goes to the model itself.
+type boundThroughput struct {
+	*Throughput
+	c    *cluster.Cluster
+	jobs []workload.Job
+	rows []int32 // by job: 1 + Row(job, job.GPUs), 0 until first asked
+	kind []int16 // by GPU: its type's index in c.Types()
+	cols []int   // by type index: the table's column, -1 if none
+}
+
+// Bind implements Binder.
+func (m *Throughput) Bind(c *cluster.Cluster, jobs []workload.Job) Model {
+	b := &boundThroughput{Throughput: m, c: c, jobs: jobs, rows: make([]int32, len(jobs)),
+		kind: make([]int16, len(c.GPUs)), cols: make([]int, len(c.Types()))}
+	at := make(map[string]int, len(c.Types()))
+	for i, t := range c.Types() {
+		at[t] = i
+		b.cols[i] = m.t.GPUIndex(t)
+	}
+	for g := range c.GPUs {
+		b.kind[g] = int16(at[c.GPUs[g].Type])
+	}
+	return b
+}
+
+// ours reports whether job id of state s is one of the bound run's jobs
+// on the bound cluster, so that the tables built for them answer.
+func (b *boundThroughput) ours(s State, id workload.JobID, j *workload.Job) bool {
+	return int(id) >= 0 && int(id) < len(b.jobs) && j == &b.jobs[id] && s.Cluster() == b.c
+}
+
+// row is Row(j, sf) for job id of the run.
+func (b *boundThroughput) row(id workload.JobID, j *workload.Job, sf int) int {
+	if sf != j.GPUs {
+		return b.Throughput.Row(j, sf)
+	}
+	if r := b.rows[id]; r != 0 {
+		return int(r - 1)
+	}
+	r := b.Throughput.Row(j, sf)
+	b.rows[id] = int32(r + 1)
+	return r
+}
+
+// Rate implements Model: Throughput.Rate, step for step, with the row and
+// column read from the tables.
+func (b *boundThroughput) Rate(s State, id workload.JobID) float64 {
+	j := s.Job(id)
+	if !b.ours(s, id, j) {
+		return b.Throughput.Rate(s, id)
+	}
+	gpus := s.Placement(id).GPUs
+	if len(gpus) == 0 {
+		return 0
+	}
+	k := b.kind[gpus[0]]
+	for _, g := range gpus[1:] {
+		if b.kind[g] != k {
+			return 0
+		}
+	}
+	place := gaveltable.Consolidated
+	if b.servers && b.c.ServersSpanned(gpus) > 1 {
+		place = gaveltable.Unconsolidated
+	}
+	row, col := b.row(id, j, len(gpus)), b.cols[k]
+	if n, ok := s.(jobCounter); ok && alone(n, gpus) {
+		return b.t.Solo(row, col, place)
+	}
+	partner := workload.JobID(-1)
+	for _, g := range gpus {
+		for _, p := range s.JobsOn(g) {
+			switch {
+			case p == id || p == partner:
+			case partner < 0:
+				partner = p
+			default:
+				return 0 // more than two jobs on a GPU: not measured
+			}
+		}
+	}
+	if partner < 0 {
+		return b.t.Solo(row, col, place)
+	}
+	pg := s.Placement(partner).GPUs
+	if len(pg) != len(gpus) || !sameSet(pg, gpus) {
+		return 0 // pairs share all their GPUs or none
+	}
+	pj := s.Job(partner)
+	prow := 0
+	if b.ours(s, partner, pj) {
+		prow = b.row(partner, pj, len(pg))
+	} else {
+		prow = b.Throughput.Row(pj, len(pg))
+	}
+	own, _ := b.t.Pair(row, prow, col, place)
+	return own
+}
+
+// alone reports whether each of gpus holds exactly one job: the job whose
+// placement they are (a job holds every GPU of its placement), so it has
+// no partner.
+func alone(n jobCounter, gpus []cluster.GPUID) bool {
+	for _, g := range gpus {
+		if n.NumJobsOn(g) != 1 {
+			return false
+		}
+	}
+	return true
+}

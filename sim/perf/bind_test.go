@@ -1,0 +1,121 @@
+package perf
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// countingState is fakeState with the engine's NumJobsOn, so that the
+// bound model's shortcut for GPUs holding one job is taken.
+type countingState struct{ *fakeState }
+
+func (c countingState) NumJobsOn(g cluster.GPUID) int { return len(c.JobsOn(g)) }
+
+// TestBoundThroughputSameRates checks the bound model's rates against the
+// model's own, bit for bit, over random placements: jobs alone and in
+// pairs, gangs over one or several types and servers, GPUs listed twice,
+// more than two jobs on a GPU, scale factors other than the job's own, a
+// type the table lacks, and states whose jobs are not the bound run's
+// (which must not leave their rows in the bound model's memo).
+func TestBoundThroughputSameRates(t *testing.T) {
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{
+		{Count: 2, GPUs: 2, GPUType: "V100"}, {Count: 1, GPUs: 4, GPUType: "K80"},
+		{Count: 2, GPUs: 1, GPUType: "P100"}, {Count: 1, GPUs: 2, GPUType: "T4"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	zoo := workload.GavelZoo
+	newJobs := func() []workload.Job {
+		jobs := make([]workload.Job, 12)
+		for i := range jobs {
+			tm := zoo[rng.IntN(len(zoo))]
+			jobs[i] = workload.Job{ID: workload.JobID(i), Name: tm.Model, Model: tm.Model, BatchSize: tm.BatchSize,
+				GPUs: []int{1, 1, 2, 4}[rng.IntN(4)], Iterations: 1}
+		}
+		jobs[3].Model = "no such model"
+		return jobs
+	}
+	for _, placement := range []string{"", "servers"} {
+		m, err := NewThroughput(ThroughputParams{Placement: placement})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := newJobs()
+		b := Bind(m, c, jobs)
+		if _, ok := b.(*boundThroughput); !ok {
+			t.Fatalf("Bind gave %T", b)
+		}
+		queries, solo, pairs := 0, 0, 0
+		for round := 0; round < 400; round++ {
+			own := &fakeState{c: c, jobs: jobs, at: map[workload.JobID][]cluster.GPUID{}}
+			foreign := &fakeState{c: c, jobs: newJobs(), at: own.at} // other jobs, same ids
+			for id := range jobs {
+				if rng.IntN(4) == 0 {
+					continue // not placed
+				}
+				n := jobs[id].GPUs
+				if rng.IntN(8) == 0 {
+					n = 1 + rng.IntN(4) // not its own scale factor
+				}
+				gpus := make([]cluster.GPUID, n)
+				first := rng.IntN(c.NumGPUs())
+				for k := range gpus {
+					gpus[k] = cluster.GPUID((first + k) % c.NumGPUs())
+					if rng.IntN(10) == 0 {
+						gpus[k] = cluster.GPUID(rng.IntN(c.NumGPUs()))
+					}
+				}
+				own.at[workload.JobID(id)] = gpus
+			}
+			for _, s := range []State{foreign, countingState{own}, own, countingState{foreign}} {
+				for id := range jobs {
+					got, want := b.Rate(s, workload.JobID(id)), m.Rate(s, workload.JobID(id))
+					if got != want {
+						t.Fatalf("placement %q, round %d, job %d on %v: bound rate %v, model's %v", placement, round, id, own.at[workload.JobID(id)], got, want)
+					}
+					queries++
+					if got > 0 && len(s.JobsOn(own.at[workload.JobID(id)][0])) == 1 {
+						solo++
+					} else if got > 0 {
+						pairs++
+					}
+				}
+			}
+		}
+		if solo < 100 || pairs < 20 {
+			t.Fatalf("placement %q: %d queries, only %d solo and %d pair rates above 0", placement, queries, solo, pairs)
+		}
+	}
+}
+
+// TestBindComposite binds a Composite's base and keeps its factors; a
+// model that is no Binder comes back as it is.
+func TestBindComposite(t *testing.T) {
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1, GPUs: 2, GPUType: "V100"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewThroughput(ThroughputParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	factors := []Factor{NewInterference(InterferenceSpec{})}
+	b, ok := Bind(&Composite{Base: m, Factors: factors}, c, nil).(*Composite)
+	if !ok || len(b.Factors) != 1 {
+		t.Fatalf("bound composite %#v", b)
+	}
+	if _, ok := b.Base.(*boundThroughput); !ok {
+		t.Fatalf("base bound to %T", b.Base)
+	}
+	if _, ok := b.Base.(Throughputs); !ok {
+		t.Fatal("the bound model lost the Throughputs interface")
+	}
+	k := NewConstant(ConstantParams{})
+	if Bind(k, c, nil) != Model(k) {
+		t.Fatal("a model that is no Binder was replaced")
+	}
+}
