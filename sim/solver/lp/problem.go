@@ -27,6 +27,7 @@ package lp
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Inf is an absent bound.
@@ -43,10 +44,20 @@ type Problem struct {
 	colNames     []string
 	colRows      [][]int32
 	colVals      [][]float64
+	// colTop is the highest row with a coefficient in each column (-1:
+	// none): a builder that fills rows in order sets coefficients without
+	// looking for one to add to.
+	colTop []int32
 
 	rowLo, rowHi []float64
 	rowNames     []string
 	nnz          int
+	// slabRows and slabVals hold the first coefficients of each column
+	// (colChunk of them), so a problem built one coefficient at a time
+	// allocates a few large arrays rather than two small ones per column;
+	// a column with more spills into its own arrays, as append does.
+	slabRows []int32
+	slabVals []float64
 	// matrix counts changes to the columns, rows and coefficients (not
 	// to bounds or objective), so a Workspace can tell that the scaled
 	// matrix it holds is still this problem's.
@@ -55,6 +66,21 @@ type Problem struct {
 
 // New returns an empty problem.
 func New(name string) *Problem { return &Problem{Name: name} }
+
+// Reserve makes room for cols more columns and rows more rows, so a
+// builder that knows its size does not grow the arrays as it adds them.
+func (p *Problem) Reserve(cols, rows int) {
+	p.colNames = slices.Grow(p.colNames, cols)
+	p.colLo = slices.Grow(p.colLo, cols)
+	p.colHi = slices.Grow(p.colHi, cols)
+	p.obj = slices.Grow(p.obj, cols)
+	p.colRows = slices.Grow(p.colRows, cols)
+	p.colVals = slices.Grow(p.colVals, cols)
+	p.colTop = slices.Grow(p.colTop, cols)
+	p.rowNames = slices.Grow(p.rowNames, rows)
+	p.rowLo = slices.Grow(p.rowLo, rows)
+	p.rowHi = slices.Grow(p.rowHi, rows)
+}
 
 // AddCol adds a variable with bounds [lo, hi] and objective coefficient
 // obj, and returns its index.
@@ -65,6 +91,7 @@ func (p *Problem) AddCol(name string, lo, hi, obj float64) int {
 	p.obj = append(p.obj, obj)
 	p.colRows = append(p.colRows, nil)
 	p.colVals = append(p.colVals, nil)
+	p.colTop = append(p.colTop, -1)
 	p.matrix++
 	return len(p.obj) - 1
 }
@@ -85,15 +112,40 @@ func (p *Problem) Set(row, col int, v float64) {
 	}
 	p.matrix++
 	rs := p.colRows[col]
-	for k, r := range rs {
-		if int(r) == row {
-			p.colVals[col][k] += v
-			return
+	if row <= int(p.colTop[col]) {
+		for k, r := range rs {
+			if int(r) == row {
+				p.colVals[col][k] += v
+				return
+			}
 		}
+	} else {
+		p.colTop[col] = int32(row)
 	}
-	p.colRows[col] = append(rs, int32(row))
+	if cap(rs) == 0 {
+		p.carve(col)
+	}
+	p.colRows[col] = append(p.colRows[col], int32(row))
 	p.colVals[col] = append(p.colVals[col], v)
 	p.nnz++
+}
+
+// colChunk is how many coefficients of a column the slab holds; slabSize
+// how many the slab holds in all before a new one is started.
+const colChunk, slabSize = 8, 4096
+
+// carve gives an empty column its first colChunk coefficients' room in the
+// slab. The three-index slices cap that room, so one column's append
+// never writes into the next one's.
+func (p *Problem) carve(col int) {
+	off := len(p.slabRows)
+	if off+colChunk > cap(p.slabRows) {
+		p.slabRows, p.slabVals = make([]int32, 0, slabSize), make([]float64, 0, slabSize)
+		off = 0
+	}
+	p.slabRows, p.slabVals = p.slabRows[:off+colChunk], p.slabVals[:off+colChunk]
+	p.colRows[col] = p.slabRows[off : off : off+colChunk]
+	p.colVals[col] = p.slabVals[off : off : off+colChunk]
 }
 
 // SetObj changes a column's objective coefficient.
@@ -200,6 +252,8 @@ type Dumper interface {
 // Clone returns a deep copy of p.
 func (p *Problem) Clone() *Problem {
 	q := *p
+	q.slabRows, q.slabVals = nil, nil // the slab's free room stays p's
+	q.colTop = append([]int32(nil), p.colTop...)
 	q.obj = append([]float64(nil), p.obj...)
 	q.colLo = append([]float64(nil), p.colLo...)
 	q.colHi = append([]float64(nil), p.colHi...)

@@ -40,6 +40,7 @@ func buildFair(name string, in *plan.Input, cls []*fclass, pairs bool, threshold
 	f := &fairLP{p: lp.New(name), cls: cls}
 	p := f.p
 	p.Maximize = true
+	p.Reserve(len(cls)*len(in.Types)+1, 3*len(cls)+len(in.Types))
 	f.s = make([][]int, len(cls))
 	for c, cl := range cls {
 		f.s[c] = make([]int, len(in.Types))

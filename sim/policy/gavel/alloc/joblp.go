@@ -29,6 +29,7 @@ type jobPair struct {
 func buildJobLP(name string, in *plan.Input, planned [][]float64, pairs bool, candidates int, threshold float64) *jobLP {
 	f := &jobLP{p: lp.New(name), x: make([][]int, len(in.Jobs))}
 	p := f.p
+	p.Reserve(len(in.Jobs)*len(in.Types), 2*len(in.Jobs)+len(in.Types))
 	for m, pj := range in.Jobs {
 		f.x[m] = make([]int, len(in.Types))
 		for j, t := range planned[m] {

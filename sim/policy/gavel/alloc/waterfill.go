@@ -108,6 +108,7 @@ func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass) ([]bool, error) {
 	f := buildFair("bottleneck", in, test, a.SpaceSharing && a.Aware, a.PairThreshold)
 	f.p.SetObj(f.t, 0)
 	f.p.SetColBounds(f.t, 0, 0)
+	f.p.Reserve(len(cls), len(cls))
 	u := make([]int, len(cls))
 	stuck := make([]bool, len(cls))
 	open := 0
