@@ -55,6 +55,9 @@ type Options struct {
 	// Primal starts a cold solve (no Warm basis) with the primal method
 	// instead of the dual one; for comparisons.
 	Primal bool
+	// Duals asks an optimal solve for its row duals (Solution.RowDuals),
+	// at the cost of one more solve with the basis.
+	Duals bool
 }
 
 // Solution is the result of a solve, in the problem's own units.
@@ -65,6 +68,12 @@ type Solution struct {
 	Row        []float64 // row activities A x
 	Basis      *Basis
 	Iterations int
+	// RowDuals, with Options.Duals and an optimal solve, is each row's
+	// dual value: how fast the objective would change per unit of the
+	// row's binding bound (0 for a row off its bounds). In a maximisation
+	// a binding upper bound has a dual ≥ 0, a binding lower bound ≤ 0; in
+	// a minimisation the other way round.
+	RowDuals []float64
 }
 
 const (
@@ -197,17 +206,45 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 	s.start(o.Warm)
 	if o.Warm == nil && !o.Primal {
 		if st, done := s.coldDual(); done {
-			return s.solution(p, st), nil
+			return s.finish(p, st, o), nil
 		}
 	}
 	if o.Warm != nil && o.Dual {
 		if st, done := s.dual(false); done {
-			return s.solution(p, st), nil
+			return s.finish(p, st, o), nil
 		}
 	}
 	st := s.run()
 	s.noteEnd()
-	return s.solution(p, st), nil
+	return s.finish(p, st, o), nil
+}
+
+// finish builds the solution and, when asked for, its row duals.
+func (s *solver) finish(p *Problem, st Status, o Options) *Solution {
+	sol := s.solution(p, st)
+	if o.Duals && st == Optimal {
+		sol.RowDuals = s.rowDuals()
+	}
+	return sol
+}
+
+// rowDuals solves yᵀB = c_B with the true costs and undoes the scaling
+// and the sign of a maximisation: the reduced cost of row i's activity
+// is y_i, and the activity is r_i·rowScale_i in the scaled problem, whose
+// objective is sign·objScale times the problem's.
+func (s *solver) rowDuals() []float64 {
+	for k, j := range s.head {
+		s.rhs[k] = s.c[j]
+	}
+	y := make([]float64, s.m)
+	s.f.btran(s.rhs, y)
+	for i := range y {
+		y[i] *= s.sign * s.rowScale[i] / s.objScale
+		if s.stat[s.n+i] == Basic {
+			y[i] = 0 // exactly: a basic activity's reduced cost is 0
+		}
+	}
+	return y
 }
 
 // sortHead puts the basic variables in increasing order, the order start

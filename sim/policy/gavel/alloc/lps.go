@@ -42,6 +42,13 @@ func (r *LPs) classNames() map[string]*classNames {
 func (r *LPs) DumpLPs(sink func(*lp.Problem)) { r.sink = sink }
 
 func (r *LPs) solve(family string, p *lp.Problem, warm *lp.Basis) (*lp.Solution, error) {
+	return r.solveWith(family, p, lp.Options{Warm: warm})
+}
+
+// solveWith is solve with options; a nil Warm starts from the family's last
+// basis, as in solve.
+func (r *LPs) solveWith(family string, p *lp.Problem, o lp.Options) (*lp.Solution, error) {
+	warm := o.Warm
 	if r.sink != nil {
 		r.sink(p)
 	}
@@ -49,7 +56,8 @@ func (r *LPs) solve(family string, p *lp.Problem, warm *lp.Basis) (*lp.Solution,
 	if warm == nil && r.prev[family] != nil {
 		warm = r.basis[family].Remap(r.prev[family], p)
 	}
-	sol, err := r.ws.Solve(p, lp.Options{Warm: warm})
+	o.Warm = warm
+	sol, err := r.ws.Solve(p, o)
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocati
 		}
 		cls := classify(in, planned, w, level, frozen, a.SpaceSharing, true, a.LPs.classNames())
 		f := buildFair("waterfill", in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
-		sol, err := a.LPs.solve("waterfill", f.p, nil)
+		sol, err := a.LPs.solveWith("waterfill", f.p, lp.Options{Duals: true})
 		if err != nil {
 			return nil, err
 		}
@@ -51,7 +51,7 @@ func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocati
 				}
 			}
 		}
-		stuck, err := a.bottlenecked(in, cls)
+		stuck, err := a.bottlenecked(in, cls, certified(f, sol))
 		if err != nil {
 			return nil, err
 		}
@@ -89,16 +89,85 @@ func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocati
 	return last, nil
 }
 
+// verdict is what a step's water-filling LP proves about a class.
+type verdict int8
+
+const (
+	undecided verdict = iota
+	provenStuck
+	provenFree
+)
+
+// certified reads the water-filling LP's solution for proofs, per class,
+// that it is bottlenecked or that it is free.
+//
+// Stuck: with y_c ≥ 0 the duals of the rows t ≤ g_c(x) (g_c =
+// (sf/w)(ñ_c − level_c)), duality gives Σ y_c g_c(x) ≤ t* for every
+// allocation x, and Σ y_c ≥ 1; an allocation that keeps every class at its
+// new level has each g_c(x) ≥ t*, so every class with y_c > 0 stays at
+// exactly t*: it cannot rise.
+//
+// Free: the LP's own allocation keeps every class at its new level or
+// above, so a class it puts above its new level can rise.
+//
+// Classes with neither proof (tight rows with 0 duals, as degenerate LPs
+// have) are left to the bottleneck LPs.
+func certified(f *fairLP, sol *lp.Solution) []verdict {
+	out := make([]verdict, len(f.cls))
+	for c, row := range f.fair {
+		if row < 0 {
+			continue
+		}
+		_, hi := f.p.RowBounds(row)
+		coef := float64(f.cls[c].sf) / f.cls[c].w
+		gain := (hi - sol.Row[row]) / coef // ñ_c above its new level
+		switch {
+		case sol.RowDuals[row] > dualProof:
+			out[c] = provenStuck
+		case gain > freeProof*math.Max(1, f.cls[c].level):
+			out[c] = provenFree
+		}
+	}
+	return out
+}
+
+// dualProof is the smallest dual taken as a proof of a bottleneck, and
+// freeProof the smallest rise (relative to the level, or absolute below
+// 1) taken as a proof of freedom: both far above the solver's rounding
+// (the duals here sum to about 1), so that only what the bottleneck LPs
+// would find is decided without them.
+const dualProof, freeProof = 1e-6, 1e-7
+
 // bottlenecked reports, per class, whether its jobs' ñ cannot rise while
-// every class keeps its level. An LP raises every class still in question
+// every class keeps its level; known holds what is already proven (nil:
+// nothing). An LP raises every class still in question
 // a little at once, as far as it can (up to capGain each, weighted by
 // class size); a class that rises there is free, since it can also rise
 // alone (the others may drop back to their levels). When none of those
 // left rises, none can rise alone either (that would raise the sum), so
 // all are bottlenecked: usually two LPs in all, where one LP per class
 // would test the same.
-func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass) ([]bool, error) {
+func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass, known []verdict) ([]bool, error) {
 	const capGain = 1e-4
+	stuck := make([]bool, len(cls))
+	doubt := make([]bool, len(cls))
+	open := 0
+	for c, cl := range cls {
+		if cl.w <= 0 || cl.frozen {
+			continue
+		}
+		switch {
+		case known != nil && known[c] == provenStuck:
+			stuck[c] = true
+		case known != nil && known[c] == provenFree:
+		default:
+			doubt[c] = true
+			open++
+		}
+	}
+	if open == 0 {
+		return stuck, nil
+	}
 	test := make([]*fclass, len(cls))
 	for c, cl := range cls {
 		cp := *cl
@@ -110,11 +179,9 @@ func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass) ([]bool, error) {
 	f.p.SetColBounds(f.t, 0, 0)
 	f.p.Reserve(len(cls), len(cls))
 	u := make([]int, len(cls))
-	stuck := make([]bool, len(cls))
-	open := 0
 	for c, cl := range test {
 		u[c] = -1
-		if cls[c].w <= 0 || cls[c].frozen {
+		if !doubt[c] {
 			continue
 		}
 		u[c] = f.p.AddCol("u|"+cl.key, 0, capGain, float64(len(cl.members)))
@@ -122,7 +189,6 @@ func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass) ([]bool, error) {
 		f.p.Set(row, u[c], 1)
 		f.addNorm(row, c, -1)
 		stuck[c] = true
-		open++
 	}
 	var basis *lp.Basis
 	for pass := 0; open > 0; pass++ {
@@ -136,7 +202,7 @@ func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass) ([]bool, error) {
 		basis = sol.Basis
 		rose := false
 		for c := range cls {
-			if !stuck[c] || sol.X[u[c]] <= riseTol(pass, cls[c].level) {
+			if u[c] < 0 || !stuck[c] || sol.X[u[c]] <= riseTol(pass, cls[c].level) {
 				continue
 			}
 			// Free: it keeps its level from now on, and leaves the sum.

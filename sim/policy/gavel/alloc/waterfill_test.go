@@ -42,10 +42,12 @@ func oneByOne(t *testing.T, a *Fair, in *plan.Input, cls []*fclass) []bool {
 
 // The joint bottleneck test (a few LPs over all classes) finds the same
 // bottlenecked classes as one LP per class, at every step of water filling
-// on random inputs.
+// on random inputs, with and without what the step's LP proves; and every
+// class the step's LP proves stuck or free is.
 func TestBottleneckedSameAsOneByOne(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	steps, stuckSeen, freeSeen := 0, 0, 0
+	proofs := map[verdict]int{}
 	for trial := 0; trial < 40; trial++ {
 		in := randomInput(r, false)
 		a := &Fair{Aware: trial%2 == 0, SpaceSharing: trial%4 == 0, WaterFilling: true, PairThreshold: 1, LPs: &LPs{}}
@@ -63,7 +65,7 @@ func TestBottleneckedSameAsOneByOne(t *testing.T) {
 			}
 			cls := classify(in, planned, w, level, frozen, a.SpaceSharing, true, nil)
 			f := buildFair("waterfill", in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
-			sol, err := lp.Solve(f.p, lp.Options{})
+			sol, err := lp.Solve(f.p, lp.Options{Duals: true})
 			if err != nil || sol.Status != lp.Optimal {
 				t.Fatalf("trial %d step %d: max-min LP: %v %v", trial, step, err, sol)
 			}
@@ -83,7 +85,7 @@ func TestBottleneckedSameAsOneByOne(t *testing.T) {
 				cp.level *= 1 - 1e-6
 				below[c] = &cp
 			}
-			got, err := a.bottlenecked(in, below)
+			got, err := a.bottlenecked(in, below, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,11 +94,28 @@ func TestBottleneckedSameAsOneByOne(t *testing.T) {
 					t.Fatalf("trial %d step %d class %s: bottlenecked just below its level", trial, step, cl.key)
 				}
 			}
-			got, err = a.bottlenecked(in, cls)
+			got, err = a.bottlenecked(in, cls, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := oneByOne(t, a, in, cls)
+			known := certified(f, sol)
+			withProofs, err := a.bottlenecked(in, cls, known)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c, cl := range cls {
+				if cl.w <= 0 || cl.frozen {
+					continue
+				}
+				proofs[known[c]]++
+				if known[c] == provenStuck && !want[c] || known[c] == provenFree && want[c] {
+					t.Fatalf("trial %d step %d class %s: proven %v, one LP per class says bottlenecked %v", trial, step, cl.key, known[c], want[c])
+				}
+				if withProofs[c] != want[c] {
+					t.Fatalf("trial %d step %d class %s: with proofs bottlenecked %v, one LP per class says %v", trial, step, cl.key, withProofs[c], want[c])
+				}
+			}
 			steps++
 			froze := false
 			for c, cl := range cls {
@@ -121,8 +140,9 @@ func TestBottleneckedSameAsOneByOne(t *testing.T) {
 		}
 	}
 	// The comparison means something only if both answers came up often.
-	if stuckSeen < 50 || freeSeen < 50 {
-		t.Errorf("%d steps: %d stuck and %d free classes compared", steps, stuckSeen, freeSeen)
+	if stuckSeen < 50 || freeSeen < 50 || proofs[provenStuck] < 20 || proofs[provenFree] < 10 {
+		t.Errorf("%d steps: %d stuck and %d free classes compared; proofs %v", steps, stuckSeen, freeSeen, proofs)
 	}
-	t.Logf("%d steps: %d stuck and %d free classes compared", steps, stuckSeen, freeSeen)
+	t.Logf("%d steps: %d stuck and %d free classes compared; %d proven stuck, %d proven free, %d left to the LPs",
+		steps, stuckSeen, freeSeen, proofs[provenStuck], proofs[provenFree], proofs[undecided])
 }
