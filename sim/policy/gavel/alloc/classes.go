@@ -99,13 +99,13 @@ func steadyNames(nb []byte, p *plan.Job, planned []float64, byType bool, names m
 	nb = classBits(nb[:0], p, planned, byType)
 	nb = binary.LittleEndian.AppendUint64(nb, math.Float64bits(p.Weight))
 	nb = append(append(nb, p.Job.Entity...), 0)
-	key := func() string { return classKey(p, planned, p.Weight, 0, false, byType) }
+	key := func() string { return steadyKey(p, planned, byType) }
 	n := names[string(nb)]
 	if n != nil && taken[n] {
 		nb = strconv.AppendInt(append(nb, '#'), int64(p.ID), 10)
 		n = names[string(nb)]
 		key = func() string {
-			return classKey(p, planned, p.Weight, 0, false, byType) + "#" + strconv.FormatInt(int64(p.ID), 10)
+			return steadyKey(p, planned, byType) + "#" + strconv.FormatInt(int64(p.ID), 10)
 		}
 	}
 	if n == nil {
@@ -116,6 +116,17 @@ func steadyNames(nb []byte, p *plan.Job, planned []float64, byType bool, names m
 	}
 	taken[n] = true
 	return n
+}
+
+// steadyKey is a water-filling class's readable name: its steady traits,
+// and its entity after "@", since classes of two entities with the same
+// traits are two classes whose LP columns and rows need their own names.
+func steadyKey(p *plan.Job, planned []float64, byType bool) string {
+	k := classKey(p, planned, p.Weight, 0, false, byType)
+	if p.Job.Entity != "" {
+		k += "@" + p.Job.Entity
+	}
+	return k
 }
 
 func boolByte(v bool) byte {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/solver/lp"
+	"github.com/schedlab/schedlab/sim/workload"
 )
 
 // oneByOne is the bottleneck test stated directly: class c is stuck when
@@ -145,4 +146,41 @@ func TestBottleneckedSameAsOneByOne(t *testing.T) {
 	}
 	t.Logf("%d steps: %d stuck and %d free classes compared; %d proven stuck, %d proven free, %d left to the LPs",
 		steps, stuckSeen, freeSeen, proofs[provenStuck], proofs[provenFree], proofs[undecided])
+}
+
+// Two entities' jobs of the same type are two classes in water filling;
+// their LP columns and rows must not share names (warm starts match by
+// name, and an MPS file needs them distinct).
+func TestWaterFillingNamesUnique(t *testing.T) {
+	f := &fakeThr{types: []string{"V100", "P100"}, solo: map[string][]float64{"m": {4, 2}}}
+	var jobs []workload.Job
+	for _, e := range []string{"a", "b", "a", "b"} {
+		jobs = append(jobs, workload.Job{Model: "m", Iterations: 1000, Weight: 1, Entity: e})
+	}
+	in := input(f, []float64{2, 2}, jobs)
+	a := &Fair{Aware: true, WaterFilling: true, PairThreshold: 1, LPs: &LPs{},
+		Entities: []plan.Entity{{Name: "a", Weight: 1, Policy: "fairness"}, {Name: "b", Weight: 2, Policy: "fairness"}}}
+	var seen int
+	a.LPs.DumpLPs(func(p *lp.Problem) {
+		seen++
+		names := map[string]bool{}
+		for j := range p.NumCols() {
+			if names[p.ColName(j)] {
+				t.Fatalf("LP %s: two columns named %s", p.Name, p.ColName(j))
+			}
+			names[p.ColName(j)] = true
+		}
+		for i := range p.NumRows() {
+			if names[p.RowName(i)] {
+				t.Fatalf("LP %s: two rows named %s", p.Name, p.RowName(i))
+			}
+			names[p.RowName(i)] = true
+		}
+	})
+	if _, err := a.Allocate(in); err != nil {
+		t.Fatal(err)
+	}
+	if seen == 0 {
+		t.Fatal("no LP solved")
+	}
 }
