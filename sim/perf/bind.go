@@ -110,31 +110,19 @@ func (b *boundThroughput) Rate(s State, id workload.JobID) float64 {
 	if n, ok := s.(jobCounter); ok && alone(n, gpus) {
 		return b.t.Solo(row, col, place)
 	}
-	partner := workload.JobID(-1)
-	for _, g := range gpus {
-		for _, p := range s.JobsOn(g) {
-			switch {
-			case p == id || p == partner:
-			case partner < 0:
-				partner = p
-			default:
-				return 0 // more than two jobs on a GPU: not measured
-			}
-		}
-	}
-	if partner < 0 {
+	partner, measured := pairPartner(s, id, gpus)
+	switch {
+	case !measured:
+		return 0
+	case partner < 0:
 		return b.t.Solo(row, col, place)
-	}
-	pg := s.Placement(partner).GPUs
-	if len(pg) != len(gpus) || !sameSet(pg, gpus) {
-		return 0 // pairs share all their GPUs or none
 	}
 	pj := s.Job(partner)
 	prow := 0
 	if b.ours(s, partner, pj) {
-		prow = b.row(partner, pj, len(pg))
+		prow = b.row(partner, pj, len(gpus))
 	} else {
-		prow = b.Throughput.Row(pj, len(pg))
+		prow = b.Throughput.Row(pj, len(gpus))
 	}
 	own, _ := b.t.Pair(row, prow, col, place)
 	return own

@@ -130,7 +130,22 @@ func (m *Throughput) Rate(s State, id workload.JobID) float64 {
 	}
 	j := s.Job(id)
 	row, col := m.Row(j, len(gpus)), m.t.GPUIndex(typ)
-	partner := workload.JobID(-1)
+	partner, measured := pairPartner(s, id, gpus)
+	switch {
+	case !measured:
+		return 0
+	case partner < 0:
+		return m.t.Solo(row, col, place)
+	}
+	own, _ := m.t.Pair(row, m.Row(s.Job(partner), len(gpus)), col, place)
+	return own
+}
+
+// pairPartner finds the job that shares id's GPUs: -1 when id runs alone.
+// measured is false where the table has no rate: more than two jobs on a
+// GPU, or two jobs that share some of their GPUs but not all.
+func pairPartner(s State, id workload.JobID, gpus []cluster.GPUID) (partner workload.JobID, measured bool) {
+	partner = -1
 	for _, g := range gpus {
 		for _, p := range s.JobsOn(g) {
 			switch {
@@ -138,19 +153,18 @@ func (m *Throughput) Rate(s State, id workload.JobID) float64 {
 			case partner < 0:
 				partner = p
 			default:
-				return 0 // more than two jobs on a GPU: not measured
+				return -1, false
 			}
 		}
 	}
 	if partner < 0 {
-		return m.t.Solo(row, col, place)
+		return -1, true
 	}
 	pg := s.Placement(partner).GPUs
 	if len(pg) != len(gpus) || !sameSet(pg, gpus) {
-		return 0 // pairs share all their GPUs or none
+		return -1, false
 	}
-	own, _ := m.t.Pair(row, m.Row(s.Job(partner), len(pg)), col, place)
-	return own
+	return partner, true
 }
 
 func sameSet(a, b []cluster.GPUID) bool {

@@ -1,7 +1,9 @@
 package lp_test
 
 import (
+	"bytes"
 	"compress/gzip"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -36,7 +38,17 @@ var dumped = []struct {
 
 func readDumped(tb testing.TB, name string) *lp.Problem {
 	tb.Helper()
-	f, err := os.Open(filepath.Join("testdata", name+".mps.gz"))
+	p, err := lp.ReadMPS(bytes.NewReader(gunzipTestdata(tb, name+".mps.gz")))
+	if err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	return p
+}
+
+// gunzipTestdata returns the contents of the gzipped file testdata/name.
+func gunzipTestdata(tb testing.TB, name string) []byte {
+	tb.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -45,11 +57,11 @@ func readDumped(tb testing.TB, name string) *lp.Problem {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p, err := lp.ReadMPS(zr)
+	data, err := io.ReadAll(zr)
 	if err != nil {
 		tb.Fatalf("%s: %v", name, err)
 	}
-	return p
+	return data
 }
 
 // Every dumped LP has HiGHS's optimum to 1e-7 relative, with a feasible

@@ -3,9 +3,6 @@ package lp_test
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -20,18 +17,9 @@ import (
 // the same matrix with other bounds and objective).
 func waterfillSteps(tb testing.TB) []*lp.Problem {
 	tb.Helper()
-	f, err := os.Open(filepath.Join("testdata", "waterfill-steps.mps.gz"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	var ps []*lp.Problem
 	var cur bytes.Buffer
-	sc := bufio.NewScanner(zr)
+	sc := bufio.NewScanner(bytes.NewReader(gunzipTestdata(tb, "waterfill-steps.mps.gz")))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		cur.Write(sc.Bytes())

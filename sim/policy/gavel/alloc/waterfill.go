@@ -25,11 +25,7 @@ func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocati
 	iters := 0
 	for ; iters <= n; iters++ {
 		w := a.reweight(in, frozen)
-		active := false
-		for i := range w {
-			active = active || (w[i] > 0 && !frozen[i])
-		}
-		if !active {
+		if !rising(w, frozen) {
 			break
 		}
 		cls := classify(in, planned, w, level, frozen, a.SpaceSharing, true, a.LPs.classNames())
@@ -138,6 +134,16 @@ func certified(f *fairLP, sol *lp.Solution) []verdict {
 // would find is decided without them.
 const dualProof, freeProof = 1e-6, 1e-7
 
+// rising reports whether some job still rises: one with weight, not frozen.
+func rising(w []float64, frozen []bool) bool {
+	for i := range w {
+		if w[i] > 0 && !frozen[i] {
+			return true
+		}
+	}
+	return false
+}
+
 // bottlenecked reports, per class, whether its jobs' ñ cannot rise while
 // every class keeps its level; known holds what is already proven (nil:
 // nothing). An LP raises every class still in question
@@ -177,7 +183,7 @@ func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass, known []verdict) ([]b
 	f := buildFair("bottleneck", in, test, a.SpaceSharing && a.Aware, a.PairThreshold)
 	f.p.SetObj(f.t, 0)
 	f.p.SetColBounds(f.t, 0, 0)
-	f.p.Reserve(len(cls), len(cls))
+	f.p.Reserve(open, open)
 	u := make([]int, len(cls))
 	for c, cl := range test {
 		u[c] = -1

@@ -57,11 +57,7 @@ func TestBottleneckedSameAsOneByOne(t *testing.T) {
 		level, frozen := make([]float64, n), make([]bool, n)
 		for step := 0; step <= n; step++ {
 			w := a.reweight(in, frozen)
-			active := false
-			for i := range w {
-				active = active || (w[i] > 0 && !frozen[i])
-			}
-			if !active {
+			if !rising(w, frozen) {
 				break
 			}
 			cls := classify(in, planned, w, level, frozen, a.SpaceSharing, true, nil)
