@@ -10,7 +10,7 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ADDR    ?= localhost:8080
 
-.PHONY: all run site edge edge-run generate test test-native test-race test-wasm test-e2e bench chromium need-chromium vet clean reproduce axe
+.PHONY: all run site edge edge-run generate test test-native test-race test-wasm test-e2e bench chromium need-chromium need-axe vet clean reproduce axe
 
 all: site
 
@@ -28,9 +28,10 @@ run:
 	@$(MAKE) --no-print-directory site
 	$(GO) run ./build/serve -dir $(OUT) -addr $(ADDR)
 
-# need-chromium comes first, so that a machine without a browser learns it
-# at once rather than after the other tests.
-test: need-chromium vet test-native test-race test-wasm test-e2e
+# need-chromium and need-axe come first, so that a machine without the
+# browser or the accessibility checker learns it at once rather than after
+# the other tests.
+test: need-chromium need-axe vet test-native test-race test-wasm test-e2e
 
 vet:
 	@test -z "$$(gofmt -l .)" || (echo "gofmt needed:"; gofmt -l .; exit 1)
@@ -90,6 +91,12 @@ need-chromium:
 	  echo "make test: the browser tests need Chromium, and none of $(BROWSERS) is on the PATH."; \
 	  echo "Run 'make chromium' once (it installs Debian's chromium with apt-get, through sudo when not root), then make test again."; \
 	  exit 1
+
+need-axe:
+	@test -f build/axe/node_modules/axe-core/axe.min.js || { \
+	  echo "make test: the browser tests check accessibility with axe-core, which is not in build/axe."; \
+	  echo "Run 'make axe' once (it installs $(AXE) from npm into build/axe), then make test again."; \
+	  exit 1; }
 
 # Installs Debian's chromium when no browser is there (.ci/run calls it).
 chromium:
