@@ -123,7 +123,7 @@ func (a *FIFO) agnostic(in *plan.Input) *plan.Allocation {
 	if a.sticky == nil {
 		a.sticky = map[workload.JobID]int{}
 	}
-	active := map[workload.JobID]int{}
+	active := make(map[workload.JobID]int, len(in.Jobs))
 	var queue []int
 	for i, p := range in.Jobs {
 		active[p.ID] = i

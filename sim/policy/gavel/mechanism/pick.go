@@ -58,7 +58,7 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 			s.Rand().Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 		}
 		for _, j := range order {
-			p.take(m.typeCandidates(j, now), true)
+			m.takeType(j, now)
 		}
 	}
 	p.release()
@@ -90,12 +90,26 @@ func (m *Mechanism) liveCombos(s *engine.State) {
 	}
 }
 
-// typeCandidates lists the candidates of type j in mode ref-compat, with
-// their priorities, in the ledger's order. It is called when type j's
-// turn comes, after the earlier types were chosen: a combination with a
-// member chosen already could never be taken (picker.open), so it is left
-// out before its priority is computed.
-func (m *Mechanism) typeCandidates(j int, now float64) []cand {
+// takeType takes what fits of type j's candidates in mode ref-compat. Its
+// candidates of positive priority rank before all others and usually
+// fill the type, so the others are listed only if room is left after
+// them (and never for FIFO, which does not run them). Listing them then
+// rather than at once changes nothing: the ones left out since are those
+// with a member taken meanwhile, which picker.open would reject anyway.
+func (m *Mechanism) takeType(j int, now float64) {
+	p := &m.picker
+	if p.take(m.typeCandidates(j, now, true), true) && !p.fifo {
+		p.take(m.typeCandidates(j, now, false), true)
+	}
+}
+
+// typeCandidates lists the candidates of type j in mode ref-compat of
+// positive priority (or, with positive false, of priority 0), with their
+// priorities, in the ledger's order. It is called when type j's turn
+// comes, after the earlier types were chosen: a combination with a member
+// chosen already could never be taken (picker.open), so it is left out
+// before its priority is computed.
+func (m *Mechanism) typeCandidates(j int, now float64, positive bool) []cand {
 	list := m.list[:0]
 	keys, busy := m.ledger.keys, m.busy
 	for _, order := range m.live {
@@ -103,7 +117,12 @@ func (m *Mechanism) typeCandidates(j int, now float64) []cand {
 		if !c.runs[j] || busy[c.k.a] || (c.k.b >= 0 && busy[c.k.b]) {
 			continue
 		}
-		list = append(list, m.cand(c, order, j, now))
+		if positive && (c.x == nil || c.x[j] <= 0) {
+			continue // no target here: priority 0 (ledger.priority)
+		}
+		if e := m.cand(c, order, j, now); (e.prio > 0) == positive {
+			list = append(list, e)
+		}
 	}
 	m.list = list
 	return list
@@ -170,7 +189,10 @@ type picker struct {
 // the others (about half a list: no target on the type, or its share
 // already received) are rarely reached before the type is full, so they
 // are ranked only if the visit of the positive ones ends with room left.
-func (p *picker) take(cs []cand, typed bool) {
+//
+// take reports whether the visit ended with room left on the type (with
+// typed) or every candidate visited.
+func (p *picker) take(cs []cand, typed bool) bool {
 	h := &p.heap
 	top, rest := h.cs[:0], p.rest[:0]
 	for i := range cs {
@@ -183,11 +205,14 @@ func (p *picker) take(cs []cand, typed bool) {
 		}
 	}
 	h.cs, p.rest = top, rest
-	if !p.visit(typed) || len(p.rest) == 0 {
-		return
+	if !p.visit(typed) {
+		return false
+	}
+	if len(p.rest) == 0 {
+		return true
 	}
 	h.cs = append(h.cs[:0], p.rest...)
-	p.visit(typed)
+	return p.visit(typed)
 }
 
 // visit pops the heap in rank order and takes what fits; it reports false

@@ -158,9 +158,67 @@ func TestTypeCandidatesLeaveOutTaken(t *testing.T) {
 				}
 				want = append(want, cand{prio: m.ledger.priority(c, j, c.x[j], 50), x: c.x[j], order: order, j: int32(j)})
 			}
-			if got := m.typeCandidates(j, 50); !slices.Equal(got, want) {
-				t.Fatalf("round %d, type %d: %v, want %v", round, j, got, want)
+			for _, positive := range []bool{true, false} {
+				tier := slices.DeleteFunc(slices.Clone(want), func(c cand) bool { return (c.prio > 0) != positive })
+				if got := m.typeCandidates(j, 50, positive); !slices.Equal(got, tier) {
+					t.Fatalf("round %d, type %d, positive %v: %v, want %v", round, j, positive, got, tier)
+				}
 			}
+		}
+	}
+}
+
+// TestTakeTypeSameAsFullList: taking each type's candidates in two tiers,
+// the second listed only when the first leaves room, chooses what the
+// greedy choice over each type's full list chooses, with and without FIFO.
+func TestTakeTypeSameAsFullList(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 8))
+	for round := range 2000 {
+		types := 1 + r.IntN(3)
+		keys, _, jobs := randomRound(r, types)
+		m := &Mechanism{busy: make([]bool, jobs)}
+		m.ledger.init(types, 360, false)
+		m.ledger.keys = keys
+		for i, c := range keys {
+			c.runs, c.recv, c.x = make([]bool, types), make([]float64, types), make([]float64, types)
+			for j := range types {
+				c.runs[j] = r.IntN(4) != 0
+				c.recv[j] = float64(r.IntN(3)) * 100
+				c.x[j] = float64(r.IntN(3)) / 2
+			}
+			if r.IntN(3) == 0 {
+				c.x = nil // a job the last recompute left out
+			}
+			if r.IntN(5) != 0 {
+				m.live = append(m.live, int32(i))
+			}
+		}
+		free := make([]float64, types)
+		for j := range types {
+			m.ledger.total[j] = 1000
+			free[j] = float64(r.IntN(jobs))
+		}
+		fifo := r.IntN(2) == 0
+		var lists [][]cand
+		for j := range types {
+			var l []cand
+			for _, order := range m.live {
+				if c := keys[order]; c.runs[j] {
+					l = append(l, m.cand(c, order, j, 50))
+				}
+			}
+			lists = append(lists, l)
+		}
+		want, _ := pickStraight(keys, lists, true, free, jobs, fifo, nil)
+
+		p := &m.picker
+		p.keys, p.busy, p.fifo = keys, m.busy, fifo
+		p.free = append(p.free[:0], free...)
+		for j := range types {
+			m.takeType(j, 50)
+		}
+		if !slices.Equal(p.chosen, want) {
+			t.Fatalf("round %d (fifo %v): chose %v, want %v", round, fifo, p.chosen, want)
 		}
 	}
 }
