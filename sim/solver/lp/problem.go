@@ -131,7 +131,7 @@ func (p *Problem) Set(row, col int, v float64) {
 }
 
 // colChunk is how many coefficients of a column the slab holds; slabSize
-// how many the slab holds in all before a new one is started.
+// the most a slab holds in all before a new one is started.
 const colChunk, slabSize = 8, 4096
 
 // carve gives an empty column its first colChunk coefficients' room in the
@@ -140,12 +140,23 @@ const colChunk, slabSize = 8, 4096
 func (p *Problem) carve(col int) {
 	off := len(p.slabRows)
 	if off+colChunk > cap(p.slabRows) {
-		p.slabRows, p.slabVals = make([]int32, 0, slabSize), make([]float64, 0, slabSize)
+		n := p.slabFor(col)
+		p.slabRows, p.slabVals = make([]int32, 0, n), make([]float64, 0, n)
 		off = 0
 	}
 	p.slabRows, p.slabVals = p.slabRows[:off+colChunk], p.slabVals[:off+colChunk]
 	p.colRows[col] = p.slabRows[off : off : off+colChunk]
 	p.colVals[col] = p.slabVals[off : off : off+colChunk]
+}
+
+// slabFor sizes a new slab when column col needs room: enough for the
+// columns from col on that the problem has room for (Reserve), at least
+// twice the last slab, at most slabSize. A slab of slabSize for every
+// problem would make a small LP, built many times a second, allocate far
+// more than it uses.
+func (p *Problem) slabFor(col int) int {
+	n := max((cap(p.colRows)-col)*colChunk, 2*cap(p.slabRows), 4*colChunk)
+	return min(n, slabSize)
 }
 
 // SetObj changes a column's objective coefficient.

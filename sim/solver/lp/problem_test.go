@@ -1,6 +1,7 @@
 package lp_test
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/solver/lp"
@@ -82,5 +83,35 @@ func TestCoefficientsAddUp(t *testing.T) {
 	}
 	if rs, _ := p.Col(0); len(rs) != 2 {
 		t.Errorf("a coefficient set in the clone reached the original: rows %v", rs)
+	}
+}
+
+// TestSmallProblemAllocatesLittle: water filling builds LPs of a few
+// dozen columns thousands of times a run, so a small problem's room for
+// coefficients must fit its size, not a slab made for large ones.
+func TestSmallProblemAllocatesLittle(t *testing.T) {
+	const cols, rows, builds = 20, 10, 200
+	build := func() {
+		p := lp.New("small")
+		p.Reserve(cols, rows)
+		for range rows {
+			p.AddRow("r", 0, 1)
+		}
+		for j := range cols {
+			p.AddCol("c", 0, 1, 0)
+			for i := range 5 {
+				p.Set((j+i)%rows, j, 1)
+			}
+		}
+	}
+	build()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range builds {
+		build()
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / builds; per > 16<<10 {
+		t.Errorf("a problem of %d columns and %d rows allocates %d bytes to build, want under 16 KiB", cols, rows, per)
 	}
 }
