@@ -62,7 +62,9 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 	st := &Study{Scenario: base, Quick: o.Quick && sc.Quick != nil}
 	var runs []*Run
 	var groups []*runGroup // of each run
+	var starts []int       // each point's first run
 	for _, x := range values {
+		starts = append(starts, len(runs))
 		v := base
 		if base.Sweep != nil {
 			if v, err = base.SweepVariant(x); err != nil {
@@ -87,6 +89,7 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 		}
 		st.Points = append(st.Points, p)
 	}
+	runs, groups = lastPointFirst(runs, starts), lastPointFirst(groups, starts)
 	var mu sync.Mutex // guards every group's left and inputs
 	pool(ctx, len(runs), o.Workers, o.shuffle, func(k int) {
 		r, g := runs[k], groups[k]
@@ -114,6 +117,21 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 		return st, fmt.Errorf("cancelled: %w", err)
 	}
 	return st, nil
+}
+
+// lastPointFirst reorders a study's runs (or their groups) so that the
+// last sweep value's come first, then the one before it, and so on. In a
+// sweep of load or of jobs, the runs get longer with the value; started
+// first, they leave the short ones for last, and the workers finish
+// together instead of one waiting on the other's long last run.
+func lastPointFirst[T any](xs []T, starts []int) []T {
+	out := make([]T, 0, len(xs))
+	end := len(xs)
+	for i := len(starts) - 1; i >= 0; i-- {
+		out = append(out, xs[starts[i]:end]...)
+		end = starts[i]
+	}
+	return out
 }
 
 // plan picks the scenario, seeds and sweep values to run.

@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -244,5 +245,22 @@ func TestSweepRatioSeries(t *testing.T) {
 	}
 	if f, err := st.SweepFigure(plotOptions()); err != nil || f == nil {
 		t.Errorf("ratio figure: %v", err)
+	}
+}
+
+func TestLastPointFirst(t *testing.T) {
+	for _, c := range []struct {
+		xs     []string
+		starts []int
+		want   []string
+	}{
+		{[]string{"a", "b", "c", "d", "e", "f"}, []int{0, 2, 5}, []string{"f", "c", "d", "e", "a", "b"}},
+		{[]string{"a", "b"}, []int{0}, []string{"a", "b"}},
+		{[]string{"a", "b", "c"}, []int{0, 1, 2}, []string{"c", "b", "a"}},
+		{nil, nil, []string{}},
+	} {
+		if got := lastPointFirst(c.xs, c.starts); !slices.Equal(got, c.want) {
+			t.Errorf("lastPointFirst(%v, %v) = %v, want %v", c.xs, c.starts, got, c.want)
+		}
 	}
 }
