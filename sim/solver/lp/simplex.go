@@ -429,8 +429,25 @@ func (s *solver) scale() {
 	}
 }
 
-// pow2 rounds v > 0 to the nearest power of two.
+// pow2 rounds v > 0 to the nearest power of two (in the geometric sense:
+// up from √2 times a power of two). A normal v is 1.m × 2^e, so the answer
+// is 2^e or 2^(e+1) by its mantissa alone, read from its bits; scaling
+// calls it once a row and column every pass of every solve.
 func pow2(v float64) float64 {
+	const mantissa = 1<<52 - 1
+	b := math.Float64bits(v)
+	e := b >> 52 // v > 0: no sign bit
+	if e == 0 || e >= 0x7fe {
+		return pow2Frexp(v) // subnormal, or 2^(e+1) might not be finite
+	}
+	if b&mantissa >= math.Float64bits(math.Sqrt2)&mantissa {
+		e++
+	}
+	return math.Float64frombits(e << 52)
+}
+
+// pow2Frexp is pow2 for any v > 0.
+func pow2Frexp(v float64) float64 {
 	frac, exp := math.Frexp(v)
 	if frac < math.Sqrt2/2 {
 		exp--
