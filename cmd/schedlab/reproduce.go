@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -169,7 +171,21 @@ type reproducer struct {
 	frac         []float64 // the current figure's runs, fraction done
 	name         string
 	last         time.Time
-	remote       *api.RemoteOptions // run sweep points on these servers
+	remote       *api.RemoteOptions   // run sweep points on these servers
+	share        *experiment.RunShare // runs that figures repeat, run once
+}
+
+// copiedNote says how many of a study's runs were copied from identical
+// runs of the figures before it.
+func copiedNote(copied map[string]int) string {
+	var parts []string
+	for _, from := range slices.Sorted(maps.Keys(copied)) {
+		parts = append(parts, fmt.Sprintf("%d the same as %s's, copied", copied[from], from))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(parts, ", ")
 }
 
 func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]reproduce.Done, int, error) {
@@ -184,6 +200,17 @@ func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]repr
 	}
 	if err := os.MkdirAll(filepath.Join(r.out, "figures"), 0o755); err != nil {
 		return nil, 0, err
+	}
+	if r.remote == nil {
+		scs := make([]*scenario.Scenario, len(entries))
+		for i, e := range entries {
+			scs[i] = e.Scenario
+		}
+		share, err := experiment.NewRunShare(scs, r.quick)
+		if err != nil {
+			return nil, 0, err
+		}
+		r.share = share
 	}
 	var done []reproduce.Done
 	failed := 0
@@ -207,7 +234,7 @@ func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]repr
 		r.frac = nil
 		r.mu.Unlock()
 		r.took[e.Paper] += time.Since(t0)
-		fmt.Fprintf(r.stderr, "%s: %s done in %.1f s (%d runs); %s\n", e.Paper, e.Scenario.Name, time.Since(t0).Seconds(), counts[i], r.estimate())
+		fmt.Fprintf(r.stderr, "%s: %s done in %.1f s (%d runs%s); %s\n", e.Paper, e.Scenario.Name, time.Since(t0).Seconds(), counts[i], copiedNote(st.Copied), r.estimate())
 	}
 	return done, failed, nil
 }
@@ -228,7 +255,7 @@ func (r *reproducer) study(ctx context.Context, sc *scenario.Scenario) (*experim
 		}
 		return st, failed, nil
 	}
-	st, err := experiment.RunStudy(ctx, sc, experiment.StudyOptions{Quick: r.quick, Workers: r.workers, Progress: r.update, Compact: true})
+	st, err := experiment.RunStudy(ctx, sc, experiment.StudyOptions{Quick: r.quick, Workers: r.workers, Progress: r.update, Compact: true, Share: r.share})
 	if err != nil {
 		return nil, 0, err
 	}

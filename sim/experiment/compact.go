@@ -58,6 +58,10 @@ func (g *runGroup) compact() {
 	names, groups := sc.StudyQuantities()
 	kept := make([]*keptRun, len(g.runs))
 	for i, r := range g.runs {
+		if r.sharedFrom != "" {
+			kept[i] = r.kept // copied with its values (RunShare)
+			continue
+		}
 		if r.Err != nil || r.Saturated || r.Result == nil {
 			continue
 		}

@@ -71,6 +71,9 @@ type Run struct {
 
 	index int      // of the policy in the scenario
 	kept  *keptRun // a compact study's values, once Result and Inputs are dropped
+	// sharedFrom names the earlier study whose identical run this one's
+	// results were copied from (RunShare); it did not run itself.
+	sharedFrom string
 }
 
 // DefaultStreamAbove is the job count above which the command line and

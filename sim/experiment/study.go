@@ -20,6 +20,10 @@ type Study struct {
 	Quick    bool
 	Points   []*Point
 
+	// Copied counts the runs whose results were copied from an identical
+	// run of an earlier study (StudyOptions.Share), by that study.
+	Copied map[string]int
+
 	autoUnit string      // display unit of durations when no paper gives one
 	split    *splitTable // the values of a split study (see AssembleStudy)
 }
@@ -47,6 +51,10 @@ type StudyOptions struct {
 	// memory no longer grows with its number of runs. Per-run records
 	// (jobs.csv, a run's own figures) are then gone.
 	Compact bool
+	// Share, with Compact, copies the results of runs an earlier study of
+	// the same RunShare ran, and keeps this study's runs that later ones
+	// copy. Without Compact it is not used.
+	Share *RunShare
 
 	shuffle uint64 // tests: dispatch runs in a seeded random order (see pool)
 }
@@ -60,8 +68,13 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 		return nil, err
 	}
 	st := &Study{Scenario: base, Quick: o.Quick && sc.Quick != nil}
+	share := o.Share
+	if !o.Compact {
+		share = nil
+	}
 	var runs []*Run
 	var groups []*runGroup // of each run
+	var keys []string      // of each run, with a share
 	var starts []int       // each point's first run
 	for _, x := range values {
 		starts = append(starts, len(runs))
@@ -82,14 +95,27 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 				r := &Run{Policy: v.PolicyLabel(i), PolicyName: v.Policies[i].Name, Seed: seed, X: x, Swept: p.Swept, index: i}
 				p.Report.Runs = append(p.Report.Runs, r)
 				g.runs = append(g.runs, r)
-				runs = append(runs, r)
-				groups = append(groups, g)
+				var key string
+				if share != nil {
+					key = v.RunKey(i, seed)
+					if from, ok := share.take(key, r, sc.Name); ok {
+						if st.Copied == nil {
+							st.Copied = map[string]int{}
+						}
+						st.Copied[from]++
+						continue
+					}
+				}
+				runs, groups, keys = append(runs, r), append(groups, g), append(keys, key)
+				g.left++
 			}
-			g.left = len(g.runs)
+			if g.left == 0 {
+				g.inputs = nil // every run copied: nothing reads them
+			}
 		}
 		st.Points = append(st.Points, p)
 	}
-	runs, groups = lastPointFirst(runs, starts), lastPointFirst(groups, starts)
+	runs, groups, keys = lastPointFirst(runs, starts), lastPointFirst(groups, starts), lastPointFirst(keys, starts)
 	var mu sync.Mutex // guards every group's left and inputs
 	pool(ctx, len(runs), o.Workers, o.shuffle, func(k int) {
 		r, g := runs[k], groups[k]
@@ -102,6 +128,9 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 		in := g.inputs
 		mu.Unlock()
 		runOne(ctx, g.point.Scenario, r, in, Options{Paranoid: o.Paranoid, Lean: o.Lean, LPSink: o.LPSink}, progress)
+		if share.wanted(keys[k]) {
+			share.keep(keys[k], g.point, r, sc.Name) // before its group drops its records
+		}
 		mu.Lock()
 		g.left--
 		last := g.left == 0

@@ -1,0 +1,83 @@
+package experiment
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// shareDoc is a study of FIFO and SJF under load; first and second differ
+// in their names, labels, checks and what they measure per model, and
+// the second lists SJF with its default parameters spelled out.
+func shareDoc(name, policies, checks string) string {
+	return `{"name": "` + name + `", "title": "FIFO and SJF against load",
+	 "cluster": {"servers": [{"count": 2, "gpus": 4, "gpu_type": "V100"}]},
+	 "workload": {"generator": {"kind": "poisson", "jobs": 60, "jobs_per_hour": 20,
+	   "gpu_mix": [{"gpus": 1, "weight": 3}, {"gpus": 4, "weight": 1}],
+	   "duration": {"dist": "lognormal", "mean_s": 1800, "sigma": 1.2},
+	   "models": [{"model": "m", "weight": 2}, {"model": "n", "weight": 1}]}},
+	 "policies": ` + policies + `,
+	 "seeds": [1, 2],
+	 "measure": {"jobs_from": 10, "jobs_to": 50},
+	 "sweep": {"label": "load", "values": [0.5, 1, 2], "scale": ["workload.generator.jobs_per_hour"]},
+	 "checks": ` + checks + `}`
+}
+
+// TestRunShareSameOutput: a study that copies an earlier study's
+// identical runs gives the same output as one that runs them, runs only
+// the others, and copies none when one of its own runs differs.
+func TestRunShareSameOutput(t *testing.T) {
+	first := shareDoc("first", `[{"name": "fifo"}, {"name": "sjf"}]`,
+		`[{"id": "grows", "description": "FIFO's JCT grows", "kind": "trend", "metric": "avg_jct_s", "num": {"policy": "FIFO"}, "direction": "increasing"}]`)
+	second := shareDoc("second", `[{"name": "sjf", "label": "Shortest first", "params": {"backfill": true}}, {"name": "fifo", "label": "No backfill", "params": {"backfill": false}}]`,
+		`[{"id": "models", "description": "per model", "kind": "order", "metric": "avg_queue_s", "x": 1, "policies": ["Shortest first", "No backfill"], "groups": ["model:m", "model:n"], "at_least": 1},
+		  {"id": "ratio", "description": "SJF against FIFO", "kind": "ratio", "metric": "makespan_s", "x": 2, "num": {"policy": "Shortest first"}, "den": {"policy": "No backfill"}, "max": 2}]`)
+	parse := func(doc string) *scenario.Scenario {
+		sc, err := scenario.Parse([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sc
+	}
+	a, b := parse(first), parse(second)
+	share, err := NewRunShare([]*scenario.Scenario{a, b}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := share.Shared(); got != 6 { // SJF at 3 loads × 2 seeds
+		t.Fatalf("%d runs planned to be copied, want 6", got)
+	}
+	if _, err := RunStudy(context.Background(), a, StudyOptions{Workers: 2, Compact: true, Share: share}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	ran := map[int]bool{} // runs that reported progress
+	count := func(p Progress) {
+		mu.Lock()
+		ran[p.Run] = true
+		mu.Unlock()
+	}
+	copied, err := RunStudy(context.Background(), b, StudyOptions{Workers: 2, Compact: true, Share: share, Progress: count})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := RunStudy(context.Background(), b, StudyOptions{Workers: 2, Compact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := copied.Copied["first"]; got != 6 {
+		t.Errorf("copied %d runs from the first study, want 6", got)
+	}
+	if n := len(ran); n != 6 {
+		t.Errorf("the second study ran %d runs with the share, want 6 (the FIFO ones without backfill)", n)
+	}
+	if x, y := studyJSON(t, copied), studyJSON(t, alone); x != y {
+		t.Errorf("outputs differ:\ncopied: %s\nalone:  %s", x, y)
+	}
+	if !strings.Contains(studyJSON(t, copied), "Shortest first") {
+		t.Errorf("a copied run lost its own label")
+	}
+}
