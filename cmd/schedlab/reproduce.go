@@ -180,7 +180,7 @@ type reproducer struct {
 func copiedNote(copied map[string]int) string {
 	var parts []string
 	for _, from := range slices.Sorted(maps.Keys(copied)) {
-		parts = append(parts, fmt.Sprintf("%d the same as %s's, copied", copied[from], from))
+		parts = append(parts, fmt.Sprintf("%d copied from %s", copied[from], from))
 	}
 	if len(parts) == 0 {
 		return ""
