@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 
+	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
@@ -51,15 +52,19 @@ func (k *keptRun) value(metric, group string) (float64, error) {
 }
 
 // compact evaluates every finished run of the group and drops its records
-// and inputs. Runs that failed or saturated keep nothing (Study.Value
-// reads only their error or saturation).
-func (g *runGroup) compact() {
+// and inputs (in, which the group's runs were built from). Runs that
+// failed or saturated keep nothing (Study.Value reads only their error or
+// saturation).
+func (g *runGroup) compact(in *scenario.Inputs) {
 	sc := g.point.Scenario
 	names, groups := sc.StudyQuantities()
 	kept := make([]*keptRun, len(g.runs))
 	for i, r := range g.runs {
 		if r.sharedFrom != "" {
-			kept[i] = r.kept // copied with its values (RunShare)
+			// Copied with its values (RunShare), but for the metrics
+			// that compare it with this group's other runs.
+			g.peerValues(r, in, names, groups)
+			kept[i] = r.kept
 			continue
 		}
 		if r.Err != nil || r.Saturated || r.Result == nil {
@@ -80,17 +85,44 @@ func (g *runGroup) compact() {
 		kept[i] = k
 	}
 	for i, r := range g.runs {
-		r.kept, r.Result, r.Inputs = kept[i], nil, nil
+		r.kept, r.Result, r.Inputs, r.peerJobs = kept[i], nil, nil, nil
+	}
+}
+
+// peerValues adds to a copied run's values those of the metrics that read
+// peers (metrics.RegisterPeers), with this group's other runs as its
+// peers: they read of the run only its job records, which it kept.
+func (g *runGroup) peerValues(r *Run, in *scenario.Inputs, names, groups []string) {
+	if r.kept == nil || r.peerJobs == nil || in == nil {
+		return
+	}
+	own := &Run{Result: &engine.Result{Jobs: r.peerJobs}, Inputs: in}
+	ps := groupPeers(g.runs, r)
+	for _, m := range names {
+		def, err := metrics.Lookup(m)
+		if err != nil || !metrics.NeedsPeers(m) {
+			continue
+		}
+		for _, gr := range groups {
+			v, err := runValue(g.point.Scenario, own, def, gr, ps)
+			r.kept.values[keptKey{m, gr}] = keptValue{v, err}
+		}
 	}
 }
 
 // groupPeers are the other successful runs of r's group, as peers picks
-// them from a report.
+// them from a report; a copied run (RunShare) serves its kept job records.
 func groupPeers(runs []*Run, r *Run) []metrics.Peer {
 	var out []metrics.Peer
 	for _, o := range runs {
-		if o != r && o.Result != nil && o.Err == nil && !o.Saturated {
-			out = append(out, metrics.Peer{Label: o.Policy, Name: o.PolicyName, Result: o.Result})
+		if o == r || o.Err != nil || o.Saturated {
+			continue
+		}
+		switch {
+		case o.Result != nil:
+			out = append(out, metrics.Peer{Label: o.Policy, Name: o.PolicyName, Jobs: o.Result.Jobs})
+		case o.sharedFrom != "" && o.peerJobs != nil:
+			out = append(out, metrics.Peer{Label: o.Policy, Name: o.PolicyName, Jobs: o.peerJobs})
 		}
 	}
 	return out

@@ -74,6 +74,9 @@ type Run struct {
 	// sharedFrom names the earlier study whose identical run this one's
 	// results were copied from (RunShare); it did not run itself.
 	sharedFrom string
+	// peerJobs are a copied run's job records, kept until its group is
+	// compacted when its study's metrics compare runs with each other.
+	peerJobs []engine.JobRecord
 }
 
 // DefaultStreamAbove is the job count above which the command line and

@@ -28,7 +28,7 @@ func Compact(st *Study) {
 			groups[i].runs = append(groups[i].runs, r)
 		}
 		for _, g := range groups {
-			g.compact()
+			g.compact(nil)
 		}
 	}
 }

@@ -17,8 +17,10 @@ import (
 // The first study to reach a run computes it; later studies copy what a
 // compact study keeps of it (its summaries, error and saturation, and the
 // values of every quantity those later studies read), so no run's records
-// outlive its own study. A study whose quantities compare policies
-// (metrics.NeedsPeers) reads its peers' records and never copies.
+// outlive its own study but for one thing: when a later study's metrics
+// compare its runs with each other (metrics.NeedsPeers, which read only
+// job records), the run's job records are kept until that study has
+// copied it, and its values for those metrics are computed there.
 type RunShare struct {
 	mu   sync.Mutex
 	runs map[string]*sharedRun
@@ -27,6 +29,8 @@ type RunShare struct {
 // sharedRun is one run that later studies copy.
 type sharedRun struct {
 	metrics, groups map[string]bool // the quantities its copies read
+	peers           bool            // some copy's study reads peers
+	left            int             // copies still to be taken
 	done            bool
 	from            string // the study that ran it
 	copy            Run    // what a copy takes: results only (see copyTo)
@@ -43,19 +47,21 @@ func NewRunShare(studies []*scenario.Scenario, quick bool) (*RunShare, error) {
 			return nil, err
 		}
 		ms, gs := base.StudyQuantities()
-		copies := !needsPeers(ms)
+		peers := needsPeers(ms)
 		err = eachRun(base, seeds, values, func(v *scenario.Scenario, i int, seed uint64) {
 			key := v.RunKey(i, seed)
 			switch {
 			case key == "":
 			case !seen[key]:
 				seen[key] = true
-			case copies:
+			default:
 				s := sh.runs[key]
 				if s == nil {
 					s = &sharedRun{metrics: map[string]bool{}, groups: map[string]bool{}}
 					sh.runs[key] = s
 				}
+				s.left++
+				s.peers = s.peers || peers
 				for _, m := range ms {
 					s.metrics[m] = true
 				}
@@ -90,6 +96,7 @@ func eachRun(base *scenario.Scenario, seeds []uint64, values []float64, f func(v
 	return nil
 }
 
+// needsPeers reports whether any of the metrics reads peers.
 func needsPeers(names []string) bool {
 	for _, m := range names {
 		if metrics.NeedsPeers(m) {
@@ -118,10 +125,13 @@ func (sh *RunShare) take(key string, r *Run, study string) (from string, ok bool
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	s := sh.runs[key]
-	if s == nil || !s.done || s.from == study {
+	if s == nil || !s.done || s.from == study || s.left == 0 {
 		return "", false
 	}
 	s.copyTo(r)
+	if s.left--; s.left == 0 {
+		s.copy = Run{} // the last copy is taken: let its records go
+	}
 	return s.from, true
 }
 
@@ -151,10 +161,13 @@ func (sh *RunShare) keep(key string, p *Point, r *Run, study string) {
 		Streamed: r.Streamed, CDFX: r.CDFX, CDFY: r.CDFY}
 	if r.Err == nil && !r.Saturated && r.Result != nil {
 		k := &keptRun{values: map[keptKey]keptValue{}, named: p.Report.named(r)}
+		if s.peers {
+			c.peerJobs = r.Result.Jobs
+		}
 		for m := range s.metrics {
 			def, err := metrics.Lookup(m)
-			if err != nil {
-				continue
+			if err != nil || metrics.NeedsPeers(m) {
+				continue // a peer metric: the copy's study computes it (runGroup.peerValues)
 			}
 			for g := range s.groups {
 				v, err := runValue(p.Scenario, r, def, g, nil)
@@ -177,5 +190,6 @@ func (s *sharedRun) copyTo(r *Run) {
 	if c.kept != nil {
 		r.kept = &keptRun{values: maps.Clone(c.kept.values), named: maps.Clone(c.kept.named)}
 	}
+	r.peerJobs = c.peerJobs
 	r.sharedFrom = s.from
 }

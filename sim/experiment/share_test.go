@@ -2,10 +2,13 @@ package experiment
 
 import (
 	"context"
+	"math"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
 
@@ -80,4 +83,78 @@ func TestRunShareSameOutput(t *testing.T) {
 	if !strings.Contains(studyJSON(t, copied), "Shortest first") {
 		t.Errorf("a copied run lost its own label")
 	}
+}
+
+// peerRatio is a metric that reads peers: the mean, over measured
+// finished jobs, of a job's JCT over its JCT in the first peer's run.
+func peerRatio(c metrics.Context) float64 {
+	if len(c.Peers) == 0 {
+		return math.NaN()
+	}
+	peer := c.Peers[0].Jobs
+	sum, n := 0.0, 0
+	for _, r := range c.Selected {
+		if int(r.Job) < len(peer) && r.Status == engine.Finished && peer[r.Job].Status == engine.Finished && peer[r.Job].JCT() > 0 {
+			sum += r.JCT() / peer[r.Job].JCT()
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
+}
+
+func init() {
+	metrics.RegisterPeers(metrics.Def{Name: "test_peer_ratio", Doc: "a test's metric that reads peers", Fn: peerRatio})
+}
+
+// TestRunShareWithPeers: a study whose metrics compare its runs with each
+// other copies runs too, serving a copy's job records to the other runs
+// and computing the copy's own values against them, with the same output
+// as the study run alone.
+func TestRunShareWithPeers(t *testing.T) {
+	first := shareDoc("first", `[{"name": "fifo"}, {"name": "sjf"}]`,
+		`[{"id": "grows", "description": "FIFO's JCT grows", "kind": "trend", "metric": "avg_jct_s", "num": {"policy": "FIFO"}, "direction": "increasing"}]`)
+	second := shareDoc("second", `[{"name": "fifo", "label": "No backfill", "params": {"backfill": false}}, {"name": "sjf", "label": "Shortest first"}]`,
+		`[{"id": "a", "description": "against SJF", "kind": "value", "metric": "test_peer_ratio", "x": 2, "of": {"policy": "No backfill"}, "target": 1, "tolerance": 10},
+		  {"id": "b", "description": "against FIFO", "kind": "value", "metric": "test_peer_ratio", "x": 2, "of": {"policy": "Shortest first"}, "target": 1, "tolerance": 10}]`)
+	a, b := mustParse(t, first), mustParse(t, second)
+	share, err := NewRunShare([]*scenario.Scenario{a, b}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunStudy(context.Background(), a, StudyOptions{Workers: 2, Compact: true, Share: share}); err != nil {
+		t.Fatal(err)
+	}
+	copied, err := RunStudy(context.Background(), b, StudyOptions{Workers: 2, Compact: true, Share: share})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := RunStudy(context.Background(), b, StudyOptions{Workers: 2, Compact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := copied.Copied["first"]; got != 6 {
+		t.Errorf("copied %d runs from the first study, want 6", got)
+	}
+	x, y := studyJSON(t, copied), studyJSON(t, alone)
+	if x != y {
+		t.Errorf("outputs differ:\ncopied: %s\nalone:  %s", x, y)
+	}
+	for _, pol := range []string{"No backfill", "Shortest first"} {
+		x := 2.0
+		if v := copied.Value(scenario.Quantity{Policy: pol, Metric: "test_peer_ratio", X: &x}); v.Err != nil || math.IsNaN(v.Mean) {
+			t.Errorf("%s against its peer: %v, %v", pol, v.Mean, v.Err)
+		}
+	}
+}
+
+func mustParse(t *testing.T, doc string) *scenario.Scenario {
+	t.Helper()
+	sc, err := scenario.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }

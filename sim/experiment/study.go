@@ -109,8 +109,9 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 				runs, groups, keys = append(runs, r), append(groups, g), append(keys, key)
 				g.left++
 			}
-			if g.left == 0 {
-				g.inputs = nil // every run copied: nothing reads them
+			if g.left == 0 { // every run copied
+				g.compact(in)
+				g.inputs = nil
 			}
 		}
 		st.Points = append(st.Points, p)
@@ -135,11 +136,11 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 		g.left--
 		last := g.left == 0
 		if last && o.Compact {
-			g.inputs = nil
+			in, g.inputs = g.inputs, nil
 		}
 		mu.Unlock()
 		if last && o.Compact {
-			g.compact()
+			g.compact(in)
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -309,7 +310,7 @@ func peers(rep *Report, r *Run) []metrics.Peer {
 	var out []metrics.Peer
 	for _, o := range rep.Runs {
 		if o != r && o.Seed == r.Seed && o.Result != nil && o.Err == nil && !o.Saturated {
-			out = append(out, metrics.Peer{Label: o.Policy, Name: o.PolicyName, Result: o.Result})
+			out = append(out, metrics.Peer{Label: o.Policy, Name: o.PolicyName, Jobs: o.Result.Jobs})
 		}
 	}
 	return out

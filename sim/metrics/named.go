@@ -26,11 +26,13 @@ type Context struct {
 	Peers []Peer
 }
 
-// Peer is another policy's run of the same trace.
+// Peer is another policy's run of the same trace. A metric reads of it
+// only its job records, which is what lets a study copy a run from
+// another study (experiment.RunShare) and still serve it as a peer.
 type Peer struct {
-	Label  string // the policy's label in the scenario
-	Name   string // its registry name
-	Result *engine.Result
+	Label string             // the policy's label in the scenario
+	Name  string             // its registry name
+	Jobs  []engine.JobRecord // every job's record, measured or not
 }
 
 // Def is a named metric.

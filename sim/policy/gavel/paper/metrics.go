@@ -24,10 +24,10 @@ func Metrics() []metrics.Def {
 // isolated policy's run of the same trace; jobs that did not finish there
 // are left out.
 func ftfRhoIsolated(c metrics.Context) float64 {
-	var iso *engine.Result
+	var iso []engine.JobRecord
 	for _, p := range c.Peers {
 		if p.Name == "gavel-isolated" {
-			iso = p.Result
+			iso = p.Jobs
 			break
 		}
 	}
@@ -36,10 +36,10 @@ func ftfRhoIsolated(c metrics.Context) float64 {
 	}
 	sum, n := 0.0, 0
 	for _, r := range c.Selected {
-		if r.Status != engine.Finished || int(r.Job) >= len(iso.Jobs) || iso.Jobs[r.Job].Job != r.Job {
+		if r.Status != engine.Finished || int(r.Job) >= len(iso) || iso[r.Job].Job != r.Job {
 			continue
 		}
-		b := iso.Jobs[r.Job]
+		b := iso[r.Job]
 		if b.Status == engine.Finished && b.JCT() > 0 {
 			sum += r.JCT() / b.JCT()
 			n++

@@ -27,7 +27,7 @@ func TestFTFRhoAgainstTheIsolatedRun(t *testing.T) {
 		t.Fatal("no metric ftf_rho")
 	}
 	c := metrics.Context{Selected: ours, Result: &engine.Result{Jobs: ours},
-		Peers: []metrics.Peer{{Label: "LAS", Name: "gavel-las", Result: &engine.Result{Jobs: ours}}, {Label: "Isolated", Name: "gavel-isolated", Result: iso}}}
+		Peers: []metrics.Peer{{Label: "LAS", Name: "gavel-las", Jobs: ours}, {Label: "Isolated", Name: "gavel-isolated", Jobs: iso.Jobs}}}
 	if got, want := def.Fn(c), (300.0/200+200.0/400)/2; math.Abs(got-want) > 1e-12 {
 		t.Errorf("ρ = %g, want %g", got, want)
 	}
