@@ -30,32 +30,15 @@ func shareDoc(name, policies, checks string) string {
 }
 
 // TestRunShareSameOutput: a study that copies an earlier study's
-// identical runs gives the same output as one that runs them, runs only
-// the others, and copies none when one of its own runs differs.
+// identical runs gives the same output as one that runs them, and runs
+// only the runs that differ.
 func TestRunShareSameOutput(t *testing.T) {
 	first := shareDoc("first", `[{"name": "fifo"}, {"name": "sjf"}]`,
 		`[{"id": "grows", "description": "FIFO's JCT grows", "kind": "trend", "metric": "avg_jct_s", "num": {"policy": "FIFO"}, "direction": "increasing"}]`)
 	second := shareDoc("second", `[{"name": "sjf", "label": "Shortest first", "params": {"backfill": true}}, {"name": "fifo", "label": "No backfill", "params": {"backfill": false}}]`,
 		`[{"id": "models", "description": "per model", "kind": "order", "metric": "avg_queue_s", "x": 1, "policies": ["Shortest first", "No backfill"], "groups": ["model:m", "model:n"], "at_least": 1},
 		  {"id": "ratio", "description": "SJF against FIFO", "kind": "ratio", "metric": "makespan_s", "x": 2, "num": {"policy": "Shortest first"}, "den": {"policy": "No backfill"}, "max": 2}]`)
-	parse := func(doc string) *scenario.Scenario {
-		sc, err := scenario.Parse([]byte(doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sc
-	}
-	a, b := parse(first), parse(second)
-	share, err := NewRunShare([]*scenario.Scenario{a, b}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := share.Shared(); got != 6 { // SJF at 3 loads × 2 seeds
-		t.Fatalf("%d runs planned to be copied, want 6", got)
-	}
-	if _, err := RunStudy(context.Background(), a, StudyOptions{Workers: 2, Compact: true, Share: share}); err != nil {
-		t.Fatal(err)
-	}
+	a, b := mustParse(t, first), mustParse(t, second)
 	var mu sync.Mutex
 	ran := map[int]bool{} // runs that reported progress
 	count := func(p Progress) {
@@ -63,14 +46,7 @@ func TestRunShareSameOutput(t *testing.T) {
 		ran[p.Run] = true
 		mu.Unlock()
 	}
-	copied, err := RunStudy(context.Background(), b, StudyOptions{Workers: 2, Compact: true, Share: share, Progress: count})
-	if err != nil {
-		t.Fatal(err)
-	}
-	alone, err := RunStudy(context.Background(), b, StudyOptions{Workers: 2, Compact: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	copied, alone := runShared(t, a, b, count)
 	if got := copied.Copied["first"]; got != 6 {
 		t.Errorf("copied %d runs from the first study, want 6", got)
 	}
@@ -119,27 +95,11 @@ func TestRunShareWithPeers(t *testing.T) {
 	second := shareDoc("second", `[{"name": "fifo", "label": "No backfill", "params": {"backfill": false}}, {"name": "sjf", "label": "Shortest first"}]`,
 		`[{"id": "a", "description": "against SJF", "kind": "value", "metric": "test_peer_ratio", "x": 2, "of": {"policy": "No backfill"}, "target": 1, "tolerance": 10},
 		  {"id": "b", "description": "against FIFO", "kind": "value", "metric": "test_peer_ratio", "x": 2, "of": {"policy": "Shortest first"}, "target": 1, "tolerance": 10}]`)
-	a, b := mustParse(t, first), mustParse(t, second)
-	share, err := NewRunShare([]*scenario.Scenario{a, b}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := RunStudy(context.Background(), a, StudyOptions{Workers: 2, Compact: true, Share: share}); err != nil {
-		t.Fatal(err)
-	}
-	copied, err := RunStudy(context.Background(), b, StudyOptions{Workers: 2, Compact: true, Share: share})
-	if err != nil {
-		t.Fatal(err)
-	}
-	alone, err := RunStudy(context.Background(), b, StudyOptions{Workers: 2, Compact: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	copied, alone := runShared(t, mustParse(t, first), mustParse(t, second), nil)
 	if got := copied.Copied["first"]; got != 6 {
 		t.Errorf("copied %d runs from the first study, want 6", got)
 	}
-	x, y := studyJSON(t, copied), studyJSON(t, alone)
-	if x != y {
+	if x, y := studyJSON(t, copied), studyJSON(t, alone); x != y {
 		t.Errorf("outputs differ:\ncopied: %s\nalone:  %s", x, y)
 	}
 	for _, pol := range []string{"No backfill", "Shortest first"} {
@@ -148,6 +108,29 @@ func TestRunShareWithPeers(t *testing.T) {
 			t.Errorf("%s against its peer: %v, %v", pol, v.Mean, v.Err)
 		}
 	}
+}
+
+// runShared runs study a, then b copying what it can from a (reporting
+// b's progress to progress), then b alone.
+func runShared(t *testing.T, a, b *scenario.Scenario, progress func(Progress)) (copied, alone *Study) {
+	t.Helper()
+	share, err := NewRunShare([]*scenario.Scenario{a, b}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := share.Shared(); got != 6 { // SJF at 3 loads × 2 seeds
+		t.Fatalf("%d runs planned to be copied, want 6", got)
+	}
+	if _, err := RunStudy(context.Background(), a, StudyOptions{Workers: 2, Compact: true, Share: share}); err != nil {
+		t.Fatal(err)
+	}
+	if copied, err = RunStudy(context.Background(), b, StudyOptions{Workers: 2, Compact: true, Share: share, Progress: progress}); err != nil {
+		t.Fatal(err)
+	}
+	if alone, err = RunStudy(context.Background(), b, StudyOptions{Workers: 2, Compact: true}); err != nil {
+		t.Fatal(err)
+	}
+	return copied, alone
 }
 
 func mustParse(t *testing.T, doc string) *scenario.Scenario {

@@ -118,6 +118,35 @@ func TestPickerSameAsStraight(t *testing.T) {
 	}
 }
 
+// randomMechanism is a mechanism whose ledger holds a random round's
+// combinations, each with random types it can run on, service received
+// and targets (with leftOut, some with no targets at all: jobs the last
+// recompute left out), most of them live.
+func randomMechanism(r *rand.Rand, types int, leftOut bool) (m *Mechanism, keys []*combo, jobs int) {
+	keys, _, jobs = randomRound(r, types)
+	m = &Mechanism{busy: make([]bool, jobs)}
+	m.ledger.init(types, 360, false)
+	m.ledger.keys = keys
+	for i, c := range keys {
+		c.runs, c.recv, c.x = make([]bool, types), make([]float64, types), make([]float64, types)
+		for j := range types {
+			c.runs[j] = r.IntN(4) != 0
+			c.recv[j] = float64(r.IntN(3)) * 100
+			c.x[j] = float64(r.IntN(3)) / 2
+		}
+		if leftOut && r.IntN(3) == 0 {
+			c.x = nil
+		}
+		if r.IntN(5) != 0 {
+			m.live = append(m.live, int32(i))
+		}
+	}
+	for j := range types {
+		m.ledger.total[j] = 1000
+	}
+	return m, keys, jobs
+}
+
 // TestTypeCandidatesLeaveOutTaken: a type's candidates, listed when its
 // turn comes, are every live combination that can run on it, in the
 // ledger's order, except those with a member already taken (which the
@@ -126,26 +155,7 @@ func TestTypeCandidatesLeaveOutTaken(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 4))
 	for round := range 500 {
 		types := 1 + r.IntN(3)
-		keys, _, jobs := randomRound(r, types)
-		m := &Mechanism{busy: make([]bool, jobs)}
-		m.ledger.init(types, 360, false)
-		m.ledger.keys = keys
-		for i, c := range keys {
-			c.runs = make([]bool, types)
-			c.recv = make([]float64, types)
-			c.x = make([]float64, types)
-			for j := range types {
-				c.runs[j] = r.IntN(4) != 0
-				c.recv[j] = float64(r.IntN(3)) * 100
-				c.x[j] = float64(r.IntN(3)) / 2
-			}
-			if r.IntN(5) != 0 {
-				m.live = append(m.live, int32(i))
-			}
-		}
-		for j := range types {
-			m.ledger.total[j] = 1000
-		}
+		m, keys, jobs := randomMechanism(r, types, false)
 		for id := range jobs {
 			m.busy[id] = r.IntN(3) == 0
 		}
@@ -175,27 +185,9 @@ func TestTakeTypeSameAsFullList(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 8))
 	for round := range 2000 {
 		types := 1 + r.IntN(3)
-		keys, _, jobs := randomRound(r, types)
-		m := &Mechanism{busy: make([]bool, jobs)}
-		m.ledger.init(types, 360, false)
-		m.ledger.keys = keys
-		for i, c := range keys {
-			c.runs, c.recv, c.x = make([]bool, types), make([]float64, types), make([]float64, types)
-			for j := range types {
-				c.runs[j] = r.IntN(4) != 0
-				c.recv[j] = float64(r.IntN(3)) * 100
-				c.x[j] = float64(r.IntN(3)) / 2
-			}
-			if r.IntN(3) == 0 {
-				c.x = nil // a job the last recompute left out
-			}
-			if r.IntN(5) != 0 {
-				m.live = append(m.live, int32(i))
-			}
-		}
+		m, keys, jobs := randomMechanism(r, types, true)
 		free := make([]float64, types)
 		for j := range types {
-			m.ledger.total[j] = 1000
 			free[j] = float64(r.IntN(jobs))
 		}
 		fifo := r.IntN(2) == 0
