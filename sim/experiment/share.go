@@ -135,22 +135,14 @@ func (sh *RunShare) take(key string, r *Run, study string) (from string, ok bool
 	return s.from, true
 }
 
-// wanted reports whether a later study copies the run of key.
-func (sh *RunShare) wanted(key string) bool {
-	if sh == nil || key == "" {
-		return false
-	}
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	s := sh.runs[key]
-	return s != nil && !s.done
-}
-
 // keep records a finished run, with its records still in hand, for the
-// later studies that copy it: the values of every quantity they read,
-// from the same code a compact study's own runs use (runValue; their
-// metrics read no peers).
+// later studies that copy it (if any do): the values of every quantity
+// they read, from the same code a compact study's own runs use
+// (runValue), but for those that read peers (runGroup.peerValues).
 func (sh *RunShare) keep(key string, p *Point, r *Run, study string) {
+	if sh == nil || key == "" {
+		return
+	}
 	sh.mu.Lock()
 	s := sh.runs[key]
 	sh.mu.Unlock()

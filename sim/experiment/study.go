@@ -129,14 +129,12 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 		in := g.inputs
 		mu.Unlock()
 		runOne(ctx, g.point.Scenario, r, in, Options{Paranoid: o.Paranoid, Lean: o.Lean, LPSink: o.LPSink}, progress)
-		if share.wanted(keys[k]) {
-			share.keep(keys[k], g.point, r, sc.Name) // before its group drops its records
-		}
+		share.keep(keys[k], g.point, r, sc.Name) // before its group drops its records
 		mu.Lock()
 		g.left--
 		last := g.left == 0
 		if last && o.Compact {
-			in, g.inputs = g.inputs, nil
+			g.inputs = nil
 		}
 		mu.Unlock()
 		if last && o.Compact {
