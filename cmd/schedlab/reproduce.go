@@ -40,8 +40,9 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	markdown := fs.String("markdown", "", "also write the Markdown report to this file, its image links relative to it")
 	formats := fs.String("formats", "svg,png", "figure formats: svg, png or both")
 	fonts := fs.Bool("embed-fonts", false, "embed the fonts in the SVGs (exact in any browser, about 0.5 MB more each)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the runs to this file (for go tool pprof)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schedlab reproduce [--paper P] [--figure F] [--quick] [--seeds N] [--out DIR] [--parallel N] [--markdown FILE] [--formats svg,png] [--remote URL,URL]")
+		fmt.Fprintln(stderr, "usage: schedlab reproduce [--paper P] [--figure F] [--quick] [--seeds N] [--out DIR] [--parallel N] [--markdown FILE] [--formats svg,png] [--remote URL,URL] [--cpuprofile FILE]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -66,6 +67,12 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	for _, e := range entries {
 		overrideSeeds(e.Scenario, *seeds)
 	}
+	stopProfile, err := startCPUProfile(*cpuProfile, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "schedlab reproduce:", err)
+		return exitInvalid
+	}
+	defer stopProfile()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	r := &reproducer{out: *out, quick: *quick, workers: *parallel, svg: svg, png: png,

@@ -34,9 +34,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	remote := fs.String("remote", "", "a study: run its sweep points on these API servers (comma-separated URLs, see schedlab serve) instead of here")
 	parallel := fs.Int("parallel", 4, "with --remote: sweep points in flight at once")
 	streamAbove := fs.Int("stream-above", experiment.DefaultStreamAbove, "runs of more jobs than this stream: their metrics are summarised as they end and no per-job records are kept (0: always keep them)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the runs to this file (for go tool pprof)")
 	policies := fs.String("policies", "", "run these registered policies (comma-separated, default parameters) instead of the scenario's own; a paper scenario's reference numbers and checks are dropped")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B] [--stream-above N] [--remote URL,URL --parallel N]")
+		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B] [--stream-above N] [--remote URL,URL --parallel N] [--cpuprofile FILE]")
 		fs.PrintDefaults()
 	}
 	// Accept flags before or after the scenario argument.
@@ -69,6 +70,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	printNotices(stderr, "", sc)
+	stopProfile, err := startCPUProfile(*cpuProfile, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "schedlab:", err)
+		return exitInvalid
+	}
+	defer stopProfile()
 	var sink experiment.LPSink
 	var dumper *lpDumper
 	if *dumpLP != "" {

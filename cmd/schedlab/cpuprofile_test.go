@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCPUProfile: run and reproduce write a gzipped profile where asked,
+// and refuse a path they cannot create, naming the flag.
+func TestCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"run", "gavel-small", "--quick"},
+		{"reproduce", "--paper", "sjf-bco", "--figure", "Fig. 2", "--seeds", "1", "--formats", "svg", "--out", filepath.Join(dir, "r")},
+	} {
+		path := filepath.Join(dir, args[0]+".prof")
+		var out, errOut bytes.Buffer
+		if code := dispatch(append(args, "--cpuprofile", path), &out, &errOut); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err == nil {
+			_, err = io.ReadAll(zr)
+		}
+		f.Close()
+		if err != nil {
+			t.Errorf("%v: the profile is not gzipped protobuf: %v", args, err)
+		}
+
+		bad := filepath.Join(dir, "missing", "x.prof")
+		out.Reset()
+		errOut.Reset()
+		if code := dispatch(append(args, "--cpuprofile", bad), &out, &errOut); code != exitInvalid || !strings.Contains(errOut.String(), "--cpuprofile") {
+			t.Errorf("%v with an uncreatable path: exit %d, %q", args, code, errOut.String())
+		}
+	}
+}
