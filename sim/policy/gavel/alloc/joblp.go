@@ -72,14 +72,11 @@ func buildJobLP(name string, in *plan.Input, planned [][]float64, pairs bool, ca
 }
 
 func (f *jobLP) addPairs(in *plan.Input, planned [][]float64, candidates int, threshold float64) {
-	type cand struct {
-		b    int
-		gain float64
-	}
 	chosen := map[[2]int]bool{}
 	var keys [][2]int
+	best := make([]partner, 0, candidates)
 	for a := range in.Jobs {
-		var cs []cand
+		best = best[:0]
 		for b := range in.Jobs {
 			if a == b || in.Jobs[a].SF != in.Jobs[b].SF {
 				continue
@@ -95,11 +92,10 @@ func (f *jobLP) addPairs(in *plan.Input, planned [][]float64, candidates int, th
 				}
 			}
 			if g > threshold {
-				cs = append(cs, cand{b, g})
+				best = keepBest(best, partner{b, g}, candidates)
 			}
 		}
-		sort.SliceStable(cs, func(x, y int) bool { return cs[x].gain > cs[y].gain })
-		for _, c := range cs[:min(len(cs), candidates)] {
+		for _, c := range best {
 			k := [2]int{min(a, c.b), max(a, c.b)}
 			if !chosen[k] {
 				chosen[k] = true
@@ -129,6 +125,32 @@ func (f *jobLP) addPairs(in *plan.Input, planned [][]float64, candidates int, th
 			f.pairs = append(f.pairs, jobPair{a: a, b: b, j: j, col: col, ta: ta * sa, tb: tb * sb})
 		}
 	}
+}
+
+// partner is a job b that job a could share a GPU with, and the pair's
+// summed normalised throughput.
+type partner struct {
+	b    int
+	gain float64
+}
+
+// keepBest adds c to best, the k best partners so far by gain, highest
+// first and earliest first among equals: the first k of a stable sort of
+// all of them, without sorting all of them.
+func keepBest(best []partner, c partner, k int) []partner {
+	at := len(best)
+	for at > 0 && best[at-1].gain < c.gain {
+		at--
+	}
+	if at >= k {
+		return best
+	}
+	if len(best) < k {
+		best = append(best, partner{})
+	}
+	copy(best[at+1:], best[at:len(best)-1])
+	best[at] = c
+	return best
 }
 
 // addThr adds scale·thr(m, X) to a row (row ≥ 0) or, with row = -1, to

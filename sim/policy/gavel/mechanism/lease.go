@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -162,13 +161,42 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j
 	if n == 1 {
 		return out // no server has a free GPU: cannot happen, pick counts GPUs
 	}
-	srvs = append([]cluster.ServerID(nil), m.gpu.servers[j]...)
-	sort.SliceStable(srvs, func(a, b int) bool { return free[srvs[a]] > free[srvs[b]] })
-	for _, id := range srvs {
+	for _, id := range m.mostFreeFirst(srvs[k:], free) {
 		if len(out) == n {
 			break
 		}
 		take(id)
+	}
+	return out
+}
+
+// mostFreeFirst orders the servers with free GPUs by their number of free
+// GPUs, most first, and by their order in srvs among equals: a stable
+// counting sort, since a server has few GPUs. Servers with none are left
+// out (taking from them takes nothing). The result is scratch, valid until
+// the next call.
+func (m *Mechanism) mostFreeFirst(srvs []cluster.ServerID, free []int) []cluster.ServerID {
+	most := 0
+	for _, id := range srvs {
+		most = max(most, free[id])
+	}
+	// at[f] is where the servers with f free GPUs start, counting down
+	// from most.
+	at := reset(&m.freeAt, most+2)
+	for _, id := range srvs {
+		if f := free[id]; f > 0 {
+			at[most-f+1]++
+		}
+	}
+	for f := 1; f < len(at); f++ {
+		at[f] += at[f-1]
+	}
+	out := reset(&m.srvBuf, at[most])
+	for _, id := range srvs {
+		if f := free[id]; f > 0 {
+			out[at[most-f]] = id
+			at[most-f]++
+		}
 	}
 	return out
 }

@@ -1,0 +1,40 @@
+package mechanism
+
+import (
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+)
+
+// TestMostFreeFirstIsStableSort: the counting sort gives the order of a
+// stable sort by free GPUs, most first, without the servers that have
+// none, on random servers of up to 9 GPUs.
+func TestMostFreeFirstIsStableSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var m Mechanism
+	for trial := range 2000 {
+		free := make([]int, 1+r.IntN(60))
+		most := r.IntN(10)
+		for id := range free {
+			free[id] = r.IntN(most + 1)
+		}
+		srvs := make([]cluster.ServerID, len(free))
+		for i := range srvs {
+			srvs[i] = cluster.ServerID(i)
+		}
+		r.Shuffle(len(srvs), func(a, b int) { srvs[a], srvs[b] = srvs[b], srvs[a] })
+		srvs = srvs[:r.IntN(len(srvs)+1)]
+
+		want := slices.Clone(srvs)
+		sort.SliceStable(want, func(a, b int) bool { return free[want[a]] > free[want[b]] })
+		for len(want) > 0 && free[want[len(want)-1]] == 0 {
+			want = want[:len(want)-1]
+		}
+		if got := m.mostFreeFirst(srvs, free); !slices.Equal(got, want) {
+			t.Fatalf("trial %d: free %v, servers %v: got %v, want %v", trial, free, srvs, got, want)
+		}
+	}
+}
