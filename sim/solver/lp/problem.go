@@ -67,6 +67,24 @@ type Problem struct {
 // New returns an empty problem.
 func New(name string) *Problem { return &Problem{Name: name} }
 
+// Reset empties p for a new problem named name, keeping its storage: a
+// builder that makes many problems of about the same size in turn (water
+// filling's steps) allocates almost nothing after the first. Nothing of
+// the old problem may be used after: its columns' storage is reused.
+func (p *Problem) Reset(name string) {
+	clear(p.colNames) // let the collector have the names
+	clear(p.rowNames)
+	p.Name, p.Maximize = name, false
+	p.obj, p.colLo, p.colHi, p.colNames = p.obj[:0], p.colLo[:0], p.colHi[:0], p.colNames[:0]
+	p.colRows, p.colVals, p.colTop = p.colRows[:0], p.colVals[:0], p.colTop[:0]
+	p.rowLo, p.rowHi, p.rowNames = p.rowLo[:0], p.rowHi[:0], p.rowNames[:0]
+	p.nnz = 0
+	p.slabRows, p.slabVals = p.slabRows[:0], p.slabVals[:0]
+	// A Workspace that holds the old matrix must see a change: matrix
+	// only ever grows.
+	p.matrix++
+}
+
 // Reserve makes room for cols more columns and rows more rows, so a
 // builder that knows its size does not grow the arrays as it adds them.
 func (p *Problem) Reserve(cols, rows int) {

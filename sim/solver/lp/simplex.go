@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 )
 
 // Status is the outcome of a solve.
@@ -1021,11 +1022,12 @@ func (s *solver) solution(p *Problem, st Status) *Solution {
 // names: what both have keeps its status; new columns start at a bound and
 // new rows with their activity basic.
 func (b *Basis) Remap(old, p *Problem) *Basis {
-	cols := make(map[string]VarStatus, len(b.Cols))
+	m := remapMaps.Get().(*nameStatus)
+	defer m.put()
+	cols, rows := m.cols, m.rows
 	for j, st := range b.Cols {
 		cols[old.colNames[j]] = st
 	}
-	rows := make(map[string]VarStatus, len(b.Rows))
 	for i, st := range b.Rows {
 		rows[old.rowNames[i]] = st
 	}
@@ -1045,6 +1047,28 @@ func (b *Basis) Remap(old, p *Problem) *Basis {
 		}
 	}
 	return nb
+}
+
+// nameStatus is Remap's scratch: the old basis's statuses by column and
+// row name. Water filling remaps a basis for each of its many small LPs,
+// so the maps are kept for the next Remap rather than built afresh.
+type nameStatus struct{ cols, rows map[string]VarStatus }
+
+var remapMaps = sync.Pool{New: func() any {
+	return &nameStatus{cols: map[string]VarStatus{}, rows: map[string]VarStatus{}}
+}}
+
+// maxKeptNames is the most names a kept map may hold: clearing a map
+// costs its size, so one grown by a large LP is left to the collector.
+const maxKeptNames = 4096
+
+func (m *nameStatus) put() {
+	if len(m.cols) > maxKeptNames || len(m.rows) > maxKeptNames {
+		return
+	}
+	clear(m.cols)
+	clear(m.rows)
+	remapMaps.Put(m)
 }
 
 // String describes a solution briefly.

@@ -33,12 +33,11 @@ type fairLP struct {
 	fair            []int
 }
 
-// buildFair builds the LP. With pairs, single-GPU classes may share GPUs
+// buildFair builds the LP into p, an empty problem. With pairs, single-GPU classes may share GPUs
 // in pairs whose normalised throughput α+β exceeds threshold (α+β ≤ 1 is
 // dominated by time slicing, so the default 1 loses nothing).
-func buildFair(name string, in *plan.Input, cls []*fclass, pairs bool, threshold float64) *fairLP {
-	f := &fairLP{p: lp.New(name), cls: cls}
-	p := f.p
+func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, threshold float64) *fairLP {
+	f := &fairLP{p: p, cls: cls}
 	p.Maximize = true
 	p.Reserve(len(cls)*len(in.Types)+1, 3*len(cls)+len(in.Types))
 	f.s = make([][]int, len(cls))

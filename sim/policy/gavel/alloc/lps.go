@@ -20,6 +20,43 @@ type LPs struct {
 	ws lp.Workspace
 	// names are the LP names of the classes seen so far, by class.
 	names map[string]*classNames
+	// spare holds, by family, a problem of the family's that is free for
+	// reuse; handedOut are the problems reusable has handed out, by family.
+	spare     map[string]*lp.Problem
+	handedOut map[*lp.Problem]string
+}
+
+// reusable returns an empty problem named name for family. It reuses the
+// storage of one of the family's earlier problems from reusable, once a
+// later problem of the family has been solved (its warm start has read
+// the earlier one's names): the caller must not use a problem it got
+// from reusable after solving the family's next problem but one. A nil
+// LPs, or one whose problems go to a dump sink (which may keep them),
+// returns a new problem.
+func (r *LPs) reusable(family, name string) *lp.Problem {
+	if r == nil || r.sink != nil {
+		return lp.New(name)
+	}
+	if r.handedOut == nil {
+		r.spare, r.handedOut = map[string]*lp.Problem{}, map[*lp.Problem]string{}
+	}
+	p := r.spare[family]
+	if p == nil {
+		p = lp.New(name)
+		r.handedOut[p] = family
+		return p
+	}
+	delete(r.spare, family)
+	p.Reset(name)
+	return p
+}
+
+// retire notes that family's problem old has been followed by another: if
+// reusable handed it out, its storage is free for the family's next one.
+func (r *LPs) retire(family string, old *lp.Problem) {
+	if r.handedOut[old] == family && r.sink == nil {
+		r.spare[family] = old
+	}
 }
 
 // maxNames bounds the classes whose names a run keeps.
@@ -66,6 +103,9 @@ func (r *LPs) solveWith(family string, p *lp.Problem, o lp.Options) (*lp.Solutio
 	}
 	if r.prev == nil {
 		r.prev, r.basis = map[string]*lp.Problem{}, map[string]*lp.Basis{}
+	}
+	if old := r.prev[family]; old != nil && old != p {
+		r.retire(family, old)
 	}
 	r.prev[family], r.basis[family] = p, sol.Basis
 	return sol, nil

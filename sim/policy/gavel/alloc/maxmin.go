@@ -48,7 +48,7 @@ func (a *Fair) Allocate(in *plan.Input) (*plan.Allocation, error) {
 		w[i] = p.Weight
 	}
 	cls := classify(in, planned, w, make([]float64, n), make([]bool, n), a.SpaceSharing, false, a.LPs.classNames())
-	f := buildFair("las", in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
+	f := buildFair(lp.New("las"), in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
 	sol, err := a.LPs.solve("las", f.p, nil)
 	if err != nil {
 		return nil, err

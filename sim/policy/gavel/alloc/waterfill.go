@@ -29,7 +29,7 @@ func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocati
 			break
 		}
 		cls := classify(in, planned, w, level, frozen, a.SpaceSharing, true, a.LPs.classNames())
-		f := buildFair("waterfill", in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
+		f := buildFair(a.LPs.reusable("waterfill", "waterfill"), in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
 		sol, err := a.LPs.solveWith("waterfill", f.p, lp.Options{Duals: true})
 		if err != nil {
 			return nil, err
@@ -180,7 +180,7 @@ func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass, known []verdict) ([]b
 		cp.w = 0 // no max-min rows: only levels as lower bounds
 		test[c] = &cp
 	}
-	f := buildFair("bottleneck", in, test, a.SpaceSharing && a.Aware, a.PairThreshold)
+	f := buildFair(a.LPs.reusable("bottleneck", "bottleneck"), in, test, a.SpaceSharing && a.Aware, a.PairThreshold)
 	f.p.SetObj(f.t, 0)
 	f.p.SetColBounds(f.t, 0, 0)
 	f.p.Reserve(open, open)

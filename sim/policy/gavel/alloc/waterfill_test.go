@@ -3,6 +3,7 @@ package alloc
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
@@ -25,7 +26,7 @@ func oneByOne(t *testing.T, a *Fair, in *plan.Input, cls []*fclass) []bool {
 			cp.w = 0
 			test[d] = &cp
 		}
-		f := buildFair("one", in, test, a.SpaceSharing && a.Aware, a.PairThreshold)
+		f := buildFair(lp.New("one"), in, test, a.SpaceSharing && a.Aware, a.PairThreshold)
 		f.p.SetObj(f.t, 0)
 		f.p.SetColBounds(f.t, 0, 0)
 		u := f.p.AddCol("u", 0, 1e-4, 1)
@@ -61,7 +62,7 @@ func TestBottleneckedSameAsOneByOne(t *testing.T) {
 				break
 			}
 			cls := classify(in, planned, w, level, frozen, a.SpaceSharing, true, nil)
-			f := buildFair("waterfill", in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
+			f := buildFair(lp.New("waterfill"), in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
 			sol, err := lp.Solve(f.p, lp.Options{Duals: true})
 			if err != nil || sol.Status != lp.Optimal {
 				t.Fatalf("trial %d step %d: max-min LP: %v %v", trial, step, err, sol)
@@ -178,5 +179,34 @@ func TestWaterFillingNamesUnique(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Fatal("no LP solved")
+	}
+}
+
+// TestWaterFillingReusesProblems: water filling on problems whose
+// storage it reuses (LPs.reusable) gives bit for bit what it gives on new
+// problems (an LPs with a dump sink never reuses), over a sliding window
+// of recomputes that warm-start from each other, and the reuse keeps it
+// to two problems of each family.
+func TestWaterFillingReusesProblems(t *testing.T) {
+	for _, aware := range []bool{true, false} {
+		inputs := fillingWindow(40, 25)
+		reuse := &Fair{Aware: aware, WaterFilling: true, PairThreshold: 1, LPs: &LPs{}}
+		fresh := &Fair{Aware: aware, WaterFilling: true, PairThreshold: 1, LPs: &LPs{}}
+		seen := map[*lp.Problem]bool{}
+		fresh.LPs.DumpLPs(func(p *lp.Problem) { seen[p] = true })
+		for k, in := range inputs {
+			got, err1 := reuse.Allocate(in)
+			want, err2 := fresh.Allocate(in)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("aware %v, recompute %d: %v, %v", aware, k, err1, err2)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("aware %v, recompute %d: reused problems give %+v, new ones %+v", aware, k, got, want)
+			}
+		}
+		if reuse.LPs.Solved != fresh.LPs.Solved || len(reuse.LPs.handedOut) > 4 || len(seen) < 20 {
+			t.Errorf("aware %v: %d LPs solved reusing %d problems, %d solved on %d new problems",
+				aware, reuse.LPs.Solved, len(reuse.LPs.handedOut), fresh.LPs.Solved, len(seen))
+		}
 	}
 }
