@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,27 @@ func TestCPUProfile(t *testing.T) {
 		if code := dispatch(append(args, "--cpuprofile", bad), &out, &errOut); code != exitInvalid || !strings.Contains(errOut.String(), "--cpuprofile") {
 			t.Errorf("%v with an uncreatable path: exit %d, %q", args, code, errOut.String())
 		}
+	}
+}
+
+// TestCollectLessOften: reproduce's GOGC applies only when the
+// environment sets none, and is undone after.
+func TestCollectLessOften(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	t.Setenv("GOGC", "")
+	restore := collectLessOften()
+	if got := debug.SetGCPercent(reproduceGOGC); got != reproduceGOGC {
+		t.Errorf("GOGC unset: percent %d, want %d", got, reproduceGOGC)
+	}
+	restore()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("after restore: percent %d, want 100", got)
+	}
+	t.Setenv("GOGC", "150")
+	restore = collectLessOften()
+	got := debug.SetGCPercent(100)
+	restore()
+	if got != 100 {
+		t.Errorf("GOGC set in the environment: percent changed to %d", got)
 	}
 }

@@ -73,6 +73,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	defer stopProfile()
+	defer collectLessOften()()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	r := &reproducer{out: *out, quick: *quick, workers: *parallel, svg: svg, png: png,
