@@ -29,13 +29,21 @@ func (a *PerJob) ftf(in *plan.Input, planned [][]float64) (*plan.Allocation, err
 		f.addThr(rows[m], m, planned, 1/p.Rem)
 	}
 	f.p.Maximize = true
-	feasible := func(rho float64, warm *lp.Basis) (*lp.Solution, bool, error) {
+	// at sets every job's row to ρ; false when some job cannot meet it
+	// (its deadline has passed).
+	at := func(rho float64) bool {
 		for m, p := range in.Jobs {
 			slack := rho*D[m] - p.Elapsed
 			if slack <= 0 {
-				return nil, false, nil
+				return false
 			}
 			f.p.SetRowBounds(rows[m], 1/slack, lp.Inf)
+		}
+		return true
+	}
+	feasible := func(rho float64, warm *lp.Basis) (*lp.Solution, bool, error) {
+		if !at(rho) {
+			return nil, false, nil
 		}
 		sol, err := a.LPs.solve("ftf", f.p, warm)
 		if err != nil {
@@ -73,6 +81,9 @@ func (a *PerJob) ftf(in *plan.Input, planned [][]float64) (*plan.Allocation, err
 	}
 	x := last.X
 	if a.TieBreak {
+		// At the ρ found: the rows hold the last ρ the bisection tried,
+		// which may have been infeasible.
+		at(hi)
 		for m := range in.Jobs {
 			if b := plan.Best(planned[m]); b > 0 {
 				f.addThr(-1, m, planned, 1/b)
