@@ -128,6 +128,8 @@ bench:
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/experiment/
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/policy/sjfbco/
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 3x -exec="$(WASMEXEC)" ./sim/solver/lp/
+	# every Gavel figure in full, once (about a quarter of an hour)
+	$(GO) test -run '^$$' -bench GavelStudiesFull -benchtime 1x -timeout 90m ./cmd/schedlab/
 
 clean:
 	rm -rf $(OUT)
