@@ -9,8 +9,7 @@ import (
 )
 
 // startCPUProfile writes a CPU profile of the rest of the command to path
-// (for go tool pprof, or as a default.pgo for profile-guided builds); an
-// empty path profiles nothing. The returned stop ends the profile and
+// (for go tool pprof); an empty path profiles nothing. The returned stop ends the profile and
 // says on stderr if it could not be written.
 func startCPUProfile(path string, stderr io.Writer) (stop func(), err error) {
 	if path == "" {
@@ -34,11 +33,11 @@ func startCPUProfile(path string, stderr io.Writer) (stop func(), err error) {
 
 // reproduceGOGC is the garbage collector's GOGC while reproduce runs,
 // unless the environment sets GOGC. Gavel's allocators build and drop
-// many small LPs a second while little stays live between runs, so the
-// default of 100 spends about a tenth of the CPU collecting; at 200 the
-// heap may grow to three times what is live rather than two (about 1.3×
-// the peak memory of the Gavel studies) and the water-filling runs take
-// about 5% less CPU.
+// many small LPs a second while little stays live between runs, so at
+// the default of 100 allocating and collecting take about a tenth of the
+// CPU; at 200 the heap may grow to three times what is live rather than
+// two (the Gavel studies' peak memory 869 → 1,252 MiB) and their runs
+// take 1–7% less CPU (docs/gavel-performance.md, eighth pass).
 const reproduceGOGC = 200
 
 // collectLessOften sets GOGC to reproduceGOGC unless the environment sets
