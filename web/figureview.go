@@ -90,22 +90,33 @@ func (c *FigureView) VerdictText(k protocol.CheckView) string {
 		return "✓ holds"
 	case "fails":
 		return "✗ fails"
+	case "n/a":
+		return "– n/a"
 	}
 	return k.Verdict
 }
 
-// VerdictNote qualifies a verdict: calibrated, or not expected to hold in
-// the quick version.
+// VerdictNote qualifies a verdict: how it counts, and why it fails or
+// could not be judged.
 func (c *FigureView) VerdictNote(k protocol.CheckView) string {
-	switch {
-	case k.Verdict == "waiting":
-		return ""
-	case k.Calibrated:
-		return "calibrated: not counted"
-	case k.Verdict == "fails" && !k.Required:
-		return "not expected in the quick version"
+	var note string
+	switch k.Class {
+	case "calibrated":
+		note = "calibrated: shown, not counted"
+	case "exploration":
+		note = "exploration: counted apart"
+	case "detail":
+		note = "detail: not counted"
+	case "robustness":
+		note = "over draws of unpublished inputs"
 	}
-	return ""
+	if k.Why != "" && k.Verdict != "waiting" && k.Verdict != "holds" {
+		if note != "" {
+			note += "; "
+		}
+		note += k.Why
+	}
+	return note
 }
 
 // VerdictClass colours a verdict.

@@ -104,12 +104,12 @@ func TestGalleryFigures(t *testing.T) {
 				t.Fatal(err)
 			}
 			var want struct {
-				Summary struct{ Checks, Passed int }
+				Summary struct{ Claims, Passed int }
 			}
 			if err := json.Unmarshal(out, &want); err != nil {
 				t.Fatal(err)
 			}
-			if w := fmt.Sprintf("%d of %d checks hold", want.Summary.Passed, want.Summary.Checks); summary != w {
+			if w := fmt.Sprintf("%d of %d claims hold", want.Summary.Passed, want.Summary.Claims); summary != w {
 				t.Errorf("page: %s; command line: %s", summary, w)
 			}
 			if name == "compare-memshare" {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -32,7 +33,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	paper := fs.String("paper", "", "only this paper's figures, e.g. gavel")
 	figure := fs.String("figure", "", "only this figure: a scenario name, e.g. gavel-fig8-las-single, or a label such as \"Figure 8\"")
-	quick := fs.Bool("quick", false, "run the quick version of each figure (fewer seeds, sweep values and jobs)")
+	quick := fs.Bool("quick", false, "run the quick version of each figure (fewer seeds, sweep values and jobs; not the record)")
 	seeds := fs.Int("seeds", 0, "run this many seeds per point instead of the scenarios' own (the first N of their seeds, then the next numbers)")
 	out := fs.String("out", "reproduction-out", "write report.json, report.md and figures/ into this directory")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "runs in parallel (with --remote: sweep points in flight)")
@@ -86,24 +87,39 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 		}
 		r.remote = &api.RemoteOptions{URLs: urls, Parallel: *parallel}
 	}
+	cpu0 := cpuSeconds()
 	done, failed, err := r.run(ctx, entries)
 	if err != nil {
 		fmt.Fprintln(stderr, "schedlab reproduce:", err)
 		return exitFailed
 	}
 	rep := reproduce.Build(*quick, *seeds, done)
+	rep.Run = &results.RunInfo{Date: r.start.UTC().Format("2006-01-02"), WallS: math.Round(time.Since(r.start).Seconds()),
+		CPUS: math.Round(cpuSeconds() - cpu0), Cores: runtime.NumCPU(), Parallel: *parallel}
 	if err := writeReport(rep, *out, *markdown); err != nil {
 		fmt.Fprintln(stderr, "schedlab reproduce:", err)
 		return exitFailed
 	}
 	var figs int
+	if *quick {
+		fmt.Fprintln(stdout, "quick mode, not the record: fewer seeds, sweep values and jobs than the papers' set-ups")
+	}
 	for _, p := range rep.Papers {
 		t := reproduce.Count(p.Figures...)
 		figs += len(p.Figures)
-		fmt.Fprintf(stdout, "%-10s %2d figure(s): %3d pass, %3d fail (%d required), %3d n/a, %2d calibrated  (%s)\n",
-			p.Paper, len(p.Figures), t.Pass, t.Fail, t.RequiredFail, t.NA, t.Calibrated, r.took[p.Paper].Round(100*time.Millisecond))
+		line := fmt.Sprintf("%-10s %2d figure(s): %3d claims: %3d pass, %3d fail", p.Paper, len(p.Figures), t.Claims, t.Pass, t.Fail)
+		if *quick {
+			line += fmt.Sprintf(" (%d required), %3d n/a", t.RequiredFail, t.NA)
+		} else if t.NA > 0 {
+			line += fmt.Sprintf(", %d n/a", t.NA)
+		}
+		line += fmt.Sprintf("; apart: %d calibrated, %d exploration (%d hold)", t.Calibrated, t.Exploration, t.ExplorationPass)
+		if n := len(p.CannotReproduce); n > 0 {
+			line += fmt.Sprintf("; %d cannot be reproduced", n)
+		}
+		fmt.Fprintf(stdout, "%s  (%s)\n", line, r.took[p.Paper].Round(100*time.Millisecond))
 	}
-	fmt.Fprintf(stdout, "wrote %d figure(s) and the report to %s in %s\n", figs, *out, time.Since(r.start).Round(100*time.Millisecond))
+	fmt.Fprintf(stdout, "wrote %d figure(s) and the report to %s in %s (%.0f s of CPU)\n", figs, *out, time.Since(r.start).Round(100*time.Millisecond), rep.Run.CPUS)
 	if failed > 0 {
 		fmt.Fprintf(stderr, "schedlab reproduce: %d run(s) failed; their checks fail with the error\n", failed)
 		return exitFailed

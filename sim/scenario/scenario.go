@@ -43,6 +43,10 @@ type Scenario struct {
 	Reference *Reference `json:"reference,omitempty"`
 	Checks    []Check    `json:"checks,omitempty"`
 	Quick     *Quick     `json:"quick,omitempty"`
+	// Exploration marks a whole scenario as a setting the paper does not
+	// have; its checks are counted apart from the paper's claims.
+	Exploration string      `json:"exploration,omitempty" help:"this scenario adds a setting the paper does not have (say which); its checks are shown and counted apart from the paper's claims"`
+	Robustness  *Robustness `json:"robustness,omitempty" help:"makes this scenario a robustness figure: its sweep is over draws of inputs the paper does not publish"`
 
 	raw          []byte  // the document, for variants
 	pointJobs    []int64 // jobs of one run at each sweep value (top-level documents)

@@ -273,7 +273,7 @@ func (a *App) TeachingCards() []*Card {
 }
 
 // Badge is a figure's verdict in the committed reproduction report, e.g.
-// "7 of 8 checks hold", and whether all hold; "not yet run" without it.
+// "7 of 8 claims hold", and whether all hold; "not yet run" without it.
 func (a *App) Badge(name string) (text string, all bool) {
 	if a.Repro == nil {
 		return "not yet run", false
@@ -285,7 +285,7 @@ func (a *App) Badge(name string) (text string, all bool) {
 			}
 			passed, counted := 0, 0
 			for _, c := range f.Checks {
-				if c.Calibrated || c.Verdict == "n/a" {
+				if c.Class != "" && c.Class != "claim" || c.Calibrated || c.Verdict == "n/a" {
 					continue
 				}
 				counted++
@@ -293,7 +293,7 @@ func (a *App) Badge(name string) (text string, all bool) {
 					passed++
 				}
 			}
-			return fmt.Sprintf("%d of %d checks hold", passed, counted), passed == counted
+			return fmt.Sprintf("%d of %d claims hold", passed, counted), passed == counted
 		}
 	}
 	return "not yet run", false

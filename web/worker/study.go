@@ -80,14 +80,16 @@ func View(sc *scenario.Scenario, parts []*results.StudyValues) protocol.StudyVie
 	for _, vd := range out.Checks {
 		v.Figure.Checks = append(v.Figure.Checks, checkRepro(vd))
 		cv := protocol.CheckView{ID: vd.ID, Claim: vd.Description, Verdict: "fails", Expected: vd.Expected, Observed: vd.Observed,
-			Required: vd.Required, Calibrated: vd.Calibrated}
+			Required: vd.Required, Calibrated: vd.Calibrated, Class: vd.Class, Why: vd.Why}
 		switch {
-		case vd.Passed:
-			cv.Verdict = "holds"
 		case strings.Contains(vd.Observed, experiment.ErrNotRun.Error()):
-			cv.Verdict, cv.Observed = "waiting", "waiting for its runs"
+			cv.Verdict, cv.Observed, cv.Why = "waiting", "waiting for its runs", ""
+		case vd.NotRun:
+			cv.Verdict, cv.Why = "n/a", vd.NA
+		case vd.Passed:
+			cv.Verdict, cv.Why = "holds", ""
 		}
-		if !vd.Calibrated {
+		if vd.Class == scenario.ClassClaim {
 			v.Counted++
 			if vd.Passed {
 				v.Passed++
@@ -95,7 +97,7 @@ func View(sc *scenario.Scenario, parts []*results.StudyValues) protocol.StudyVie
 		}
 		v.Checks = append(v.Checks, cv)
 	}
-	v.Summary = fmt.Sprintf("%d of %d checks hold", v.Passed, v.Counted)
+	v.Summary = fmt.Sprintf("%d of %d claims hold", v.Passed, v.Counted)
 	return v
 }
 
