@@ -93,6 +93,9 @@ func (st *Study) runsAll(c *scenario.Check) bool {
 		if q.X != nil && !st.ran(*q.X) {
 			return false
 		}
+		if q.MeanOverSweep && st.Quick && st.Scenario.Quick != nil && len(st.Scenario.Quick.Values) > 0 {
+			return false // an average over fewer values is another number
+		}
 	}
 	return true
 }

@@ -55,6 +55,7 @@ const paperDoc = `{"name": "p", "title": "paper numbers",
   {"id": "r-out", "description": "", "kind": "ratio", "metric": "avg_jct_s", "x": 1, "num": {"policy": "A"}, "den": {"policy": "B"}, "paper": 0.56, "precision": 0.01},
   {"id": "r-tight", "description": "", "kind": "ratio", "metric": "avg_jct_s", "x": 1, "num": {"policy": "A"}, "den": {"policy": "B"}, "paper": 0.45, "precision": 0.01, "tight_tolerance": 0.01, "calibrated": true},
   {"id": "r-precision", "description": "", "kind": "ratio", "metric": "avg_jct_s", "x": 2, "num": {"policy": "A"}, "den": {"policy": "B"}, "paper": 0.3, "precision": 0.1},
+  {"id": "v-mean", "description": "", "kind": "value", "metric": "avg_jct_s", "of": {"policy": "A", "mean_over_sweep": true}, "paper": 75, "precision": 1},
   {"id": "both", "description": "", "kind": "all", "checks": ["v-under", "v-over"]},
   {"id": "one", "description": "", "kind": "all", "checks": ["v-at-least", "v-at-least-near"], "at_least": 2}
  ],
@@ -99,6 +100,9 @@ func TestPaperNumberChecks(t *testing.T) {
 			t.Errorf("%s: paper %v, basis %q", v.ID, v.Paper, v.ToleranceBasis)
 		}
 	}
+	if v := byID["v-mean"]; v.Ours == nil || *v.Ours != 70 || v.OursSD == nil || *v.OursSD != 5 {
+		t.Errorf("v-mean: ours %v ± %v, want 70 ± 5", deref(v.Ours), deref(v.OursSD))
+	}
 	if b := byID["r-precision"].ToleranceBasis; !strings.HasPrefix(b, "the paper's printed precision") {
 		t.Errorf("r-precision: basis %q", b)
 	}
@@ -108,16 +112,16 @@ func TestPaperNumberChecks(t *testing.T) {
 	if byID["both"].Passed || !byID["one"].Passed {
 		t.Errorf("claims of parts: both %v (want false: v-over fails), one %v (want true)", byID["both"].Passed, byID["one"].Passed)
 	}
-	if s := summarize(vs); s != (VerdictSummary{Claims: 5, Passed: 2, Failed: 3, RequiredFailed: 4, Calibrated: 1, Exploration: 1, ExplorationPassed: 1, Details: 4, DetailsPassed: 3}) {
+	if s := summarize(vs); s != (VerdictSummary{Claims: 6, Passed: 3, Failed: 3, RequiredFailed: 4, Calibrated: 1, Exploration: 1, ExplorationPassed: 1, Details: 4, DetailsPassed: 3}) {
 		t.Errorf("summary %+v", s)
 	}
 
-	// Quick mode runs x = 1 only: r-precision at x = 2 is n/a with its
-	// reason, and so is nothing else.
+	// Quick mode runs x = 1 only: r-precision at x = 2 and the mean over
+	// the sweep are n/a with their reason, and nothing else is.
 	st.Quick = true
 	st.Points = st.Points[:1]
 	for _, v := range st.Verdicts() {
-		if v.NotRun != (v.ID == "r-precision") || (v.NotRun && !strings.Contains(v.NA, "quick mode")) {
+		if v.NotRun != (v.ID == "r-precision" || v.ID == "v-mean") || (v.NotRun && !strings.Contains(v.NA, "quick mode")) {
 			t.Errorf("quick: %s not run %v (%q)", v.ID, v.NotRun, v.NA)
 		}
 	}

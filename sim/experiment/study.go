@@ -254,6 +254,9 @@ type Value struct {
 // Value evaluates a quantity: a metric of a group of one policy's measured
 // jobs at one sweep value, averaged over seeds. Durations are in seconds.
 func (st *Study) Value(q scenario.Quantity) Value {
+	if q.MeanOverSweep {
+		return st.meanOverSweep(q)
+	}
 	p, err := st.point(q.X)
 	if err != nil {
 		return Value{Err: err}
@@ -363,4 +366,43 @@ func PlannedRuns(sc *scenario.Scenario, quick bool) (int, error) {
 		return 0, err
 	}
 	return len(values) * len(seeds) * len(sc.Policies), nil
+}
+
+// meanOverSweep is a quantity averaged over every sweep value that ran,
+// each the mean over seeds. Its spread treats the values as independent:
+// SD = √(Σ SD²) / k over k values; N is the fewest seeds of any value.
+func (st *Study) meanOverSweep(q scenario.Quantity) Value {
+	var out Value
+	var sum, sdsq float64
+	k := 0
+	for _, p := range st.Points {
+		x := p.X
+		one := q
+		one.MeanOverSweep, one.X = false, &x
+		v := st.Value(one)
+		switch {
+		case v.Err != nil:
+			return v
+		case v.Saturated:
+			out.Saturated = true
+			continue
+		}
+		sum += v.Mean
+		if !math.IsNaN(v.SD) {
+			sdsq += v.SD * v.SD
+		}
+		if k == 0 || v.N < out.N {
+			out.N = v.N
+		}
+		k++
+	}
+	if out.Saturated {
+		out.Mean = math.Inf(1)
+		return out
+	}
+	if k == 0 {
+		return Value{Err: fmt.Errorf("%s: no sweep value ran", q.String())}
+	}
+	out.Mean, out.SD = sum/float64(k), math.Sqrt(sdsq)/float64(k)
+	return out
 }

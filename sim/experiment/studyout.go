@@ -357,6 +357,9 @@ func verdictMark(v Verdict) string {
 // calibrated checks shown, not counted; ...)".
 func summaryLine(s VerdictSummary) string {
 	line := fmt.Sprintf("%d of %d claims hold", s.Passed, s.Claims)
+	if s.Claims == 0 {
+		line = "no claims of the paper"
+	}
 	if s.NA > 0 {
 		line += fmt.Sprintf(", %d n/a", s.NA)
 	}

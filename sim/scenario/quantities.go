@@ -39,6 +39,11 @@ func (sc *Scenario) StudyQuantities() (metrics, groups []string) {
 			add(&v.Quantity)
 		}
 	}
+	if r := sc.Robustness; r != nil {
+		add(r.Headline.Of)
+		add(r.Headline.Num)
+		add(r.Headline.Den)
+	}
 	return sortedKeys(ms), sortedKeys(gs)
 }
 

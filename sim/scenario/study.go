@@ -60,6 +60,10 @@ type Quantity struct {
 	Metric string   `json:"metric,omitempty" help:"metric name, e.g. avg_jct_s"`
 	Group  string   `json:"group,omitempty" help:"job group, e.g. all, large, model:bert"`
 	X      *float64 `json:"x,omitempty" help:"sweep value"`
+	// MeanOverSweep averages the quantity over every sweep value (each
+	// the mean over seeds), for a paper's number "on average" over the
+	// figure's settings.
+	MeanOverSweep bool `json:"mean_over_sweep,omitempty" help:"average over every sweep value (each the mean over seeds), e.g. a paper's number 'on average' over its four workloads; names no x"`
 }
 
 // Check is one test of what "reproduced" means: one claim of a paper, in
@@ -302,6 +306,9 @@ func (sc *Scenario) checkStudy() []schema.Problem {
 		}
 		if q.X != nil && !sc.hasSweepValue(*q.X) {
 			add(path+".x", "%v is not a sweep value", *q.X)
+		}
+		if q.MeanOverSweep && (q.X != nil || sc.Sweep == nil) {
+			add(path+".mean_over_sweep", "averages over the sweep's values, so it needs a sweep and names no x")
 		}
 	}
 	if r := sc.Reference; r != nil {
@@ -585,6 +592,9 @@ func (q Quantity) String() string {
 	}
 	if q.X != nil {
 		fmt.Fprintf(&b, " at %g", *q.X)
+	}
+	if q.MeanOverSweep {
+		b.WriteString(" (mean over the sweep)")
 	}
 	return b.String()
 }
