@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/sim/experiment/reproduce"
 	"github.com/schedlab/schedlab/sim/results"
 )
 
@@ -44,6 +45,27 @@ func TestReproduceOneFigure(t *testing.T) {
 	text, err := os.ReadFile(md)
 	if err != nil || !strings.Contains(string(text), "](r/figures/sjfbco-fig2.svg)") {
 		t.Errorf("--markdown: image links not relative to the file (%v)", err)
+	}
+	if !strings.HasPrefix(string(text), "# Not the record") || rep.Run == nil || rep.Run.Cores < 1 || rep.Run.Date == "" {
+		t.Errorf("a --seeds report: %.80q, run %+v", text, rep.Run)
+	}
+	if !strings.Contains(out.String(), "claims:") {
+		t.Errorf("stdout lacks the claims count: %s", out.String())
+	}
+}
+
+// Quick mode says so wherever it appears: on stdout and at the top of the
+// report.
+func TestReproduceQuickSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	md := filepath.Join(dir, "R.md")
+	if code := dispatch([]string{"reproduce", "--quick", "--paper", "sjf-bco", "--figure", "Fig. 2", "--out", filepath.Join(dir, "r"), "--formats", "svg", "--markdown", md}, &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	text, _ := os.ReadFile(md)
+	if !strings.HasPrefix(out.String(), "quick mode, not the record") || !strings.HasPrefix(string(text), reproduce.QuickHeading) {
+		t.Errorf("stdout %q, report %.120q", out.String(), text)
 	}
 }
 
