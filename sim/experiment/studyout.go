@@ -13,18 +13,18 @@ import (
 
 // StudyOutput is the JSON form of a study.
 type StudyOutput struct {
-	Scenario  string           `json:"scenario"`
-	Title     string           `json:"title,omitempty"`
-	Quick     bool             `json:"quick"`
-	Sweep     *scenario.Sweep  `json:"sweep,omitempty"`
-	Series    []SeriesOutput   `json:"series,omitempty"`
-	Source    string           `json:"source,omitempty"`
-	Reference []ReferenceRow   `json:"reference,omitempty"`
-	Checks    []Verdict        `json:"checks"`
-	Summary   VerdictSummary   `json:"summary"`
+	Scenario  string          `json:"scenario"`
+	Title     string          `json:"title,omitempty"`
+	Quick     bool            `json:"quick"`
+	Sweep     *scenario.Sweep `json:"sweep,omitempty"`
+	Series    []SeriesOutput  `json:"series,omitempty"`
+	Source    string          `json:"source,omitempty"`
+	Reference []ReferenceRow  `json:"reference,omitempty"`
+	Checks    []Verdict       `json:"checks"`
+	Summary   VerdictSummary  `json:"summary"`
 	// Robustness is a robustness figure's headline over its draws.
 	Robustness *RobustnessOutput `json:"robustness,omitempty"`
-	Runs      []StudyRunOutput `json:"runs"`
+	Runs       []StudyRunOutput  `json:"runs"`
 }
 
 // SeriesOutput is one policy's plotted metric across the sweep, in the

@@ -55,10 +55,10 @@ type FigureRepro struct {
 	Checks         []CheckRepro `json:"checks"`
 	Files          []string     `json:"files,omitempty"`
 	// Seeds are the workload seeds each point ran.
-	Seeds      []uint64          `json:"seeds,omitempty"`
-	Series     []SeriesRepro     `json:"series,omitempty"`
-	Reference  []ReferenceRepro  `json:"reference,omitempty"`
-	Values     []ValueRepro      `json:"values,omitempty"`
+	Seeds      []uint64         `json:"seeds,omitempty"`
+	Series     []SeriesRepro    `json:"series,omitempty"`
+	Reference  []ReferenceRepro `json:"reference,omitempty"`
+	Values     []ValueRepro     `json:"values,omitempty"`
 	Robustness *RobustnessRepro `json:"robustness,omitempty"`
 }
 

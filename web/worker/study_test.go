@@ -56,8 +56,8 @@ func TestStudyMessages(t *testing.T) {
 			}
 		}
 	}
-	if !view.Complete || view.Passed != want.Passed || view.Counted != want.Checks {
-		t.Errorf("split: %s (complete %v); whole study: %d of %d", view.Summary, view.Complete, want.Passed, want.Checks)
+	if !view.Complete || view.Passed != want.Passed || view.Counted != want.Claims {
+		t.Errorf("split: %s (complete %v); whole study: %d of %d", view.Summary, view.Complete, want.Passed, want.Claims)
 	}
 	for i, c := range view.Checks {
 		if (c.Verdict == "holds") != wantChecks[i].Passed || c.Observed != wantChecks[i].Observed {

@@ -127,3 +127,25 @@ func TestRobustnessFigure(t *testing.T) {
 		t.Errorf("the figure lacks the draws or the range (%v)", err)
 	}
 }
+
+// The record's hash of a scenario changes with anything but its
+// description.
+func TestScenarioHash(t *testing.T) {
+	parse := func(doc string) *scenario.Scenario {
+		sc, err := scenario.Parse([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sc
+	}
+	base := ScenarioHash(parse(drawsDoc))
+	described := strings.Replace(drawsDoc, `"title":`, `"description": "what it shows", "title":`, 1)
+	if ScenarioHash(parse(described)) != base {
+		t.Error("a description changed the hash")
+	}
+	for _, change := range [][2]string{{`"seeds": [1, 2]`, `"seeds": [1, 3]`}, {`SJF is no slower`, `SJF is faster`}, {`"title": "FIFO`, `"title": "Fifo`}} {
+		if ScenarioHash(parse(strings.Replace(drawsDoc, change[0], change[1], 1))) == base {
+			t.Errorf("%q → %q left the hash as it was", change[0], change[1])
+		}
+	}
+}

@@ -93,8 +93,15 @@ func writeCounts(b *strings.Builder, rep results.Reproduction) {
 	}
 	t := Count(all...)
 	fmt.Fprintf(b, "| **all** | %d | %d | %d | %d | %d | %d | %d (%d) | %d |\n", len(all), t.Claims, t.Pass, t.Fail, t.NA, t.Calibrated, t.Exploration, t.ExplorationPass, unrepro)
-	if t.Details+t.Robustness > 0 {
-		fmt.Fprintf(b, "\nBeside these: %d detail%s of claims (not counted) and %d check%s over draws of unpublished inputs (shown beside the claims they judge).\n", t.Details, plural(t.Details), t.Robustness, plural(t.Robustness))
+	var beside []string
+	if t.Details > 0 {
+		beside = append(beside, fmt.Sprintf("%d detail%s of claims (not counted)", t.Details, plural(t.Details)))
+	}
+	if t.Robustness > 0 {
+		beside = append(beside, fmt.Sprintf("%d check%s over draws of unpublished inputs (shown beside the claims they judge)", t.Robustness, plural(t.Robustness)))
+	}
+	if len(beside) > 0 {
+		fmt.Fprintf(b, "\nBeside these: %s.\n", strings.Join(beside, " and "))
 	}
 }
 
