@@ -121,6 +121,9 @@ func (c *FigureView) VerdictNote(k protocol.CheckView) string {
 
 // VerdictClass colours a verdict.
 func (c *FigureView) VerdictClass(k protocol.CheckView) string {
+	if k.Verdict == "n/a" {
+		return "verdict verdict-na"
+	}
 	return "verdict verdict-" + k.Verdict
 }
 

@@ -118,11 +118,12 @@ func stale(rep results.Reproduction, entries []Entry) []string {
 			out = append(out, fmt.Sprintf("%s: the scenario file changed after the record was made", f.Scenario))
 		}
 		var want, have []string
-		for _, c := range e.Scenario.Checks {
-			want = append(want, c.ID)
+		for i := range e.Scenario.Checks {
+			c := &e.Scenario.Checks[i]
+			want = append(want, c.ID+" ("+e.Scenario.Class(c)+")")
 		}
 		for _, c := range f.Checks {
-			have = append(have, c.ID)
+			have = append(have, c.ID+" ("+class(c)+")")
 		}
 		if strings.Join(want, ",") != strings.Join(have, ",") {
 			out = append(out, fmt.Sprintf("%s: the report has %d checks [%s], the scenario %d [%s]",
@@ -146,8 +147,9 @@ func TestStaleFindsChanges(t *testing.T) {
 				n++
 			}
 			f := results.FigureRepro{Figure: e.Figure, Scenario: e.Scenario.Name, ScenarioSHA256: ScenarioHash(e.Scenario)}
-			for _, c := range e.Scenario.Checks {
-				f.Checks = append(f.Checks, results.CheckRepro{ID: c.ID})
+			for i := range e.Scenario.Checks {
+				c := &e.Scenario.Checks[i]
+				f.Checks = append(f.Checks, results.CheckRepro{ID: c.ID, Class: e.Scenario.Class(c)})
 			}
 			rep.Papers[n-1].Figures = append(rep.Papers[n-1].Figures, f)
 		}
@@ -170,6 +172,7 @@ func TestStaleFindsChanges(t *testing.T) {
 		f.Checks = append(f.Checks, results.CheckRepro{ID: "extra"})
 	})
 	one("a renamed check", "renamed", func(r *results.Reproduction) { r.Papers[0].Figures[0].Checks[0].ID = "renamed" })
+	one("a check counted otherwise", "(exploration)", func(r *results.Reproduction) { r.Papers[0].Figures[0].Checks[0].Class = "exploration" })
 	one("a changed scenario", "changed after the record", func(r *results.Reproduction) { r.Papers[0].Figures[0].ScenarioSHA256 = "0" })
 	one("a quick report", "quick-mode", func(r *results.Reproduction) { r.Quick = true })
 	one("a figure that cannot be reproduced, dropped", "cannot be reproduced", func(r *results.Reproduction) {

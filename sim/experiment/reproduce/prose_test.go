@@ -32,7 +32,9 @@ import (
 //	wall-min / cpu-s                       the record's time
 //
 // and the format: a fmt verb, after "pct:" multiplied by 100, after
-// "change:" (x − 1) × 100, after "sep:" with thousands separators.
+// "change:" (x − 1) × 100, after "sep:" with thousands separators. A text
+// with several {} takes as many sources, separated by "; ", and one
+// format for all or one each.
 type quote struct {
 	file, text, source, format string
 }
@@ -60,16 +62,33 @@ func TestProseQuotesTheRecord(t *testing.T) {
 			}
 			texts[q.file] = text
 		}
-		x, err := fromRecord(rep, q.source)
+		want, err := renderQuote(rep, q)
 		if err != nil {
 			t.Errorf("%s: %q: %v", q.file, q.text, err)
 			continue
 		}
-		want := strings.Replace(q.text, "{}", formatQuote(q.format, x), 1)
 		if !strings.Contains(text, want) {
-			t.Errorf("%s should say %q (from the record: %s = %g); the prose is stale or the quote moved", q.file, want, q.source, x)
+			t.Errorf("%s should say %q (from the record: %s); the prose is stale or the quote moved", q.file, want, q.source)
 		}
 	}
+}
+
+// renderQuote is a quote's text with the record's numbers in it.
+func renderQuote(rep results.Reproduction, q quote) (string, error) {
+	sources := strings.Split(q.source, "; ")
+	formats := strings.Split(q.format, "; ")
+	if strings.Count(q.text, "{}") != len(sources) || (len(formats) != 1 && len(formats) != len(sources)) {
+		return "", fmt.Errorf("%d {} for %d sources and %d formats", strings.Count(q.text, "{}"), len(sources), len(formats))
+	}
+	out := q.text
+	for i, src := range sources {
+		x, err := fromRecord(rep, src)
+		if err != nil {
+			return "", err
+		}
+		out = strings.Replace(out, "{}", formatQuote(formats[min(i, len(formats)-1)], x), 1)
+	}
+	return out, nil
 }
 
 // proseOf is a doc's text, or a scenario's description.
@@ -264,5 +283,12 @@ func TestQuoteFormats(t *testing.T) {
 	}
 	if _, err := fromRecord(rep, "median s"); err == nil {
 		t.Error("an unknown source was accepted")
+	}
+	got, err := renderQuote(rep, quote{text: "A {} and {}%", source: "value s|A|m|all|; figures", format: "%.1f; pct:%.0f"})
+	if err != nil || got != "A 2.0 and 100%" {
+		t.Errorf("two numbers: %q %v", got, err)
+	}
+	if _, err := renderQuote(rep, quote{text: "A {} and {}", source: "figures", format: "%.0f"}); err == nil {
+		t.Error("two {} with one source were accepted")
 	}
 }
