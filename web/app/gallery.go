@@ -293,7 +293,11 @@ func (a *App) Badge(name string) (text string, all bool) {
 					passed++
 				}
 			}
-			return fmt.Sprintf("%d of %d claims hold", passed, counted), passed == counted
+			text := fmt.Sprintf("%d of %d claims hold", passed, counted)
+			if a.Repro.Quick {
+				text += " in quick mode"
+			}
+			return text, passed == counted
 		}
 	}
 	return "not yet run", false

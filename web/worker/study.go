@@ -98,6 +98,9 @@ func View(sc *scenario.Scenario, parts []*results.StudyValues) protocol.StudyVie
 		v.Checks = append(v.Checks, cv)
 	}
 	v.Summary = fmt.Sprintf("%d of %d claims hold", v.Passed, v.Counted)
+	if st.Quick {
+		v.Summary += " in quick mode"
+	}
 	return v
 }
 
