@@ -70,12 +70,22 @@ type input struct {
 // fails at once with a plain reason (UTF-16, binary data).
 func newInput(r io.Reader, lim LimitSet) (*input, error) {
 	in := &input{r: bufio.NewReaderSize(r, 64<<10), max: lim.MaxBytes, maxLine: lim.MaxLineBytes, line: 1}
-	head, _ := in.r.Peek(4096)
+	head, err := in.r.Peek(4096)
+	whole := err != nil // the file is shorter than the head
 	if err := checkText(head); err != nil {
 		return nil, err
 	}
 	if bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")) {
 		in.r.Discard(3) // a UTF-8 byte-order mark is not part of the first value
+		head = head[3:]
+	}
+	switch {
+	case len(head) == 0 && whole:
+		return nil, Errors{{0, "the file is empty: no header line and no data rows"}}
+	case whole && len(bytes.TrimSpace(head)) == 0:
+		return nil, Errors{{0, "no data rows: the file holds only spaces and line breaks"}}
+	case bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(bytes.TrimRight(head, "\r"), '\r') >= 0:
+		return nil, Errors{{0, "the lines end with a carriage return alone (as on classic Mac OS), so the file reads as one line; save it with Unix (LF) or Windows (CR LF) line ends"}}
 	}
 	return in, nil
 }

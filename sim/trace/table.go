@@ -79,7 +79,11 @@ func newTable(r io.Reader, b *builder, comma rune, columns, need []string, heade
 	case strings.TrimSpace(strings.Join(first, "")) == "":
 		return nil, Errors{{1, fmt.Sprintf("the first line is blank; expected a header line with the columns %s", strings.Join(columns, ","))}}
 	default:
-		return nil, Errors{{1, fmt.Sprintf("the header lacks the column(s) %s; expected the columns %s", strings.Join(missing, ", "), strings.Join(columns, ","))}}
+		hint := ""
+		if len(first) == 1 && strings.ContainsAny(first[0], ";\t|") && comma == ',' {
+			hint = " (the header has no commas: are the columns separated by something else? they must be separated by commas)"
+		}
+		return nil, Errors{{1, fmt.Sprintf("the header lacks the column(s) %s; expected the columns %s%s", strings.Join(missing, ", "), strings.Join(columns, ","), hint)}}
 	}
 	return t, nil
 }
