@@ -57,13 +57,13 @@ func (e *LimitError) Error() string { return e.Msg }
 // input reads a trace through the byte and line-length limits, after
 // dropping a UTF-8 byte-order mark and refusing what is not UTF-8 text.
 type input struct {
-	r        *bufio.Reader
-	n        int64 // bytes read
-	max      int64
-	line     int // line of the next byte, from 1
-	lineLen  int // bytes of the current line so far
-	maxLine  int
-	err      error // the limit that stopped reading
+	r       *bufio.Reader
+	n       int64 // bytes read
+	max     int64
+	line    int // line of the next byte, from 1
+	lineLen int // bytes of the current line so far
+	maxLine int
+	err     error // the limit that stopped reading
 }
 
 // newInput wraps r; what it returns reads the text of the trace, or

@@ -94,16 +94,16 @@ type Drop struct {
 
 // Result is an imported job list with what it took to get it.
 type Result struct {
-	Format   string         `json:"format"`
-	Rows     int            `json:"rows"` // data rows read
-	Jobs     []workload.Job `json:"-"`
-	Lines    []int          `json:"-"` // the line each job was read from
-	Drops    []Drop         `json:"drops,omitempty"`
-	Warnings []Issue        `json:"warnings,omitempty"` // the first maxIssues
-	Warned   int            `json:"warned"`             // all warnings
-	Cluster  Cluster        `json:"cluster"`
-	Perf     Perf           `json:"-"`
-	Notes    []string       `json:"notes,omitempty"` // how fields were mapped
+	Format   string            `json:"format"`
+	Rows     int               `json:"rows"` // data rows read
+	Jobs     []workload.Job    `json:"-"`
+	Lines    []int             `json:"-"` // the line each job was read from
+	Drops    []Drop            `json:"drops,omitempty"`
+	Warnings []Issue           `json:"warnings,omitempty"` // the first maxIssues
+	Warned   int               `json:"warned"`             // all warnings
+	Cluster  Cluster           `json:"cluster"`
+	Perf     Perf              `json:"-"`
+	Notes    []string          `json:"notes,omitempty"` // how fields were mapped
 	names    map[string]string // option labels
 	columns  map[string]string // job field -> the column it was read from
 }
