@@ -49,6 +49,10 @@ func readJobsCSV(r io.Reader, b *builder) error {
 	if err != nil {
 		return err
 	}
+	b.columns = make(map[string]string, len(jobsColumns)) // the columns are the fields
+	for _, c := range jobsColumns {
+		b.columns[c] = c
+	}
 	opt := func(name string) float64 {
 		if !t.has(name) || t.empty(name) {
 			return 0

@@ -39,6 +39,7 @@ func readGavel(r io.Reader, b *builder) error {
 	cr.Comma = '\t'
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true // commands are shell text
+	cr.ReuseRecord = true
 	t := &table{r: cr, b: b}
 	b.columns = map[string]string{"iterations": "total_steps", "gpus": "scale_factor", "weight": "priority_weight", "duration_s": "duration", "arrival_s": "arrival_time"}
 	slo := 0

@@ -59,7 +59,7 @@ func (b *builder) pipeline(opt Options, c *cluster.Cluster, absolute bool) ([]wo
 		// by more than half a millisecond.
 		j.ArrivalS = math.Round((r.submitS-t0)*scale*1000) / 1000
 		if !(j.ArrivalS >= 0 && j.ArrivalS <= workload.MaxTimeS) {
-			b.errorf(r.line, "column %s: %s", b.column("arrival_s"), arrivalProblem(j.ArrivalS, absolute))
+			b.errorf(r.line, "column %s: %s", b.column("arrival_s"), arrivalProblem((r.submitS-t0)*scale, absolute))
 		}
 		jobs[i], lines[i] = j, r.line
 	}
@@ -73,6 +73,9 @@ func (b *builder) pipeline(opt Options, c *cluster.Cluster, absolute bool) ([]wo
 
 // arrivalProblem says why an arrival is out of bounds.
 func arrivalProblem(a float64, absolute bool) string {
+	if math.IsInf(a, 0) {
+		return "the job arrives too far from the first job to compute; is this time in another unit, or from another clock than the others?"
+	}
 	if a < 0 {
 		return fmt.Sprintf("the job arrives at %g s, before time 0; times must not be negative", a)
 	}

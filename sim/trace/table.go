@@ -44,7 +44,7 @@ func newTable(r io.Reader, b *builder, comma rune, columns, need []string, heade
 	cr := csv.NewReader(r)
 	cr.Comma = comma
 	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = false
+	cr.ReuseRecord = true // kept values are copied (see pack)
 	cr.TrimLeadingSpace = true
 	t := &table{r: cr, b: b, cols: map[string]int{}}
 	first, err := cr.Read()
