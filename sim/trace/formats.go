@@ -86,7 +86,7 @@ func readPhilly(r io.Reader, b *builder) error {
 			b.add(rw)
 		}
 	}
-	b.note("Philly names no models: models come from each job's GPU-hours (spec 000 §5.3); durations are the logged run times")
+	b.note("Philly names no models: models come from each job's GPU-hours, as Pollux's workload generator does; durations are the logged run times")
 	return nil
 }
 
@@ -131,7 +131,7 @@ func readHelios(r io.Reader, b *builder) error {
 			b.add(rw)
 		}
 	}
-	b.note("Helios names no models: models come from each job's GPU-hours (spec 000 §5.3); every state (completed, failed, cancelled) is kept with its logged duration; entity is the virtual cluster")
+	b.note("Helios names no models: models come from each job's GPU-hours, as Pollux's workload generator does; every state (completed, failed, cancelled) is kept with its logged duration; entity is the virtual cluster")
 	return nil
 }
 

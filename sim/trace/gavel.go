@@ -212,6 +212,6 @@ func readPAI(r io.Reader, b *builder) error {
 			b.add(rw)
 		}
 	}
-	b.note("PAI names no models: models come from each job's GPU-hours (spec 000 §5.3); a job's GPUs are Σ instances × plan_gpu ÷ 100 over its tasks, rounded up, its arrival its first task start (the table has no submit time), its duration to its last task end; gpu_type is not kept")
+	b.note("PAI names no models: models come from each job's GPU-hours, as Pollux's workload generator does; a job's GPUs are Σ instances × plan_gpu ÷ 100 over its tasks, rounded up, its arrival its first task start (the table has no submit time), its duration to its last task end; gpu_type is not kept")
 	return nil
 }
