@@ -265,3 +265,40 @@ func TestPredictPicksTheLowestErrorAndReportsTheMAE(t *testing.T) {
 		}
 	}
 }
+
+// Eq. 7 with a batch the sub-batch does not divide: B = 24 at b = 5 takes
+// s = ⌈24/5⌉ = 5 micro-batches of 24/5 = 4.8 samples. With α = 0.05 s,
+// β = 0.01 s/sample, t_comm = 0.1 s and δ = 2: compute 0.05 + 0.048 =
+// 0.098 s each, four alone and the last overlapped with the all-reduce,
+// 4·0.098 + √(0.098² + 0.1²) = 0.392 + 0.140014 = 0.532014 s.
+func TestAccumulationRoundsUp(t *testing.T) {
+	for _, c := range []struct{ b, sub, want int }{{24, 5, 5}, {24, 12, 2}, {24, 7, 4}, {32, 16, 2}, {32, 32, 1}, {32, 40, 1}, {32, 0, 1}} {
+		if got := Accumulation(c.b, c.sub); got != c.want {
+			t.Errorf("Accumulation(%d, %d) = %d, want %d", c.b, c.sub, got, c.want)
+		}
+	}
+	m := &ModelProfile{AlphaCompS: 0.05, BetaCompS: 0.01}
+	want := 4*0.098 + math.Sqrt(0.098*0.098+0.01)
+	if got := IterTime(m, 24, Accumulation(24, 5), 0.1, 2); math.Abs(got-want) > 1e-12 {
+		t.Errorf("t_iter(24, s = 5) = %v, want %v", got, want)
+	}
+}
+
+// The time-share interference model (spec 000 §5.5, generalised to n
+// co-runners): share σ = min(u, max(1/(n+1), 1 − others)), slowdown
+// (1 + ε·n)·max(1, u/σ). With ε = 0.1:
+//
+//	u 0.7 beside 0.2:        σ = min(0.7, max(0.5, 0.8)) = 0.7, ξ = 1.1
+//	u 0.9 beside 0.6:        σ = min(0.9, max(0.5, 0.4)) = 0.5, ξ = 1.1·1.8 = 1.98
+//	u 0.6 beside 0.6 + 0.6:  σ = min(0.6, max(1/3, −0.2)) = 1/3, ξ = 1.2·1.8 = 2.16
+func TestTimeShareXiByHand(t *testing.T) {
+	for _, c := range []struct {
+		u, others float64
+		n         int
+		want      float64
+	}{{0.7, 0.2, 1, 1.1}, {0.9, 0.6, 1, 1.98}, {0.6, 1.2, 2, 2.16}, {0.6, 0, 0, 1}} {
+		if got := TimeShareXi(c.u, c.others, c.n, 0.1); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("ξ(u %v, others %v, n %d) = %v, want %v", c.u, c.others, c.n, got, c.want)
+		}
+	}
+}
