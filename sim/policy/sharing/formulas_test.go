@@ -81,3 +81,21 @@ func TestQueueKeyInTheEngine(t *testing.T) {
 		}
 	}
 }
+
+// Theorem 1's sums with the running job R finishing first and unequal
+// slowdowns, N's solo time 1,000 s at its shrunk sub-batch and 900 s at
+// its full batch (ambiguity A7): L_R = 300 s, ξ_R = 1.5, ξ_N = 1.2. Under
+// full overlap R ends at 1.5·300 = 450 s (N alone would need 1.2·1000);
+// by then N has done 450/1.2 = 375 s of its 1,000 and finishes the rest
+// alone: 450 + 625 = 1,075 s. The pair's sum is 450 + 1,075 = 1,525
+// (average 762.5). Waiting, R ends at 300 s and N at 300 + 900: sum
+// 1,500 (average 750). Waiting wins.
+func TestPairDecisionRunningFirstByHand(t *testing.T) {
+	share, avgShare, avgSeq := PairDecision(300, 1000, 900, 1.5, 1.2)
+	if share || avgShare != 762.5 || avgSeq != 750 {
+		t.Errorf("share %v, %v against %v; want false, 762.5 against 750", share, avgShare, avgSeq)
+	}
+	if tR, tN := PairTimes(300, 1000, 1.5, 1.2, 0); tR != 450 || tN != 1075 {
+		t.Errorf("completions under overlap %v, %v; want 450, 1075", tR, tN)
+	}
+}
