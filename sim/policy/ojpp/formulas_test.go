@@ -1,10 +1,12 @@
 package ojpp
 
 import (
+	"context"
 	"math"
 	"slices"
 	"testing"
 
+	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/perf"
@@ -271,5 +273,46 @@ func TestTable5MetricsByHand(t *testing.T) {
 	}
 	if got := d.Fn(c); math.Abs(got-1/1.5) > 1e-12 {
 		t.Errorf("guaranteed_perf = %v, want 1/1.5", got)
+	}
+}
+
+// Eq. 18 in the engine: OJPAP (watching only) smooths each GPU's observed
+// θ as θ̃_t = a·θ̃_{t−1} + (1 − a)·θ_t with a = 0.8, starting from the
+// first observation. An AlexNet and a CNN share the one GPU from time 0
+// (the CNN suffers 0.09, the AlexNet 0.07); a start-up spike of 0.3 lasts
+// 120 s. Ticks every 60 s observe 0.39, then 0.09, 0.09: the smoothed
+// values are 0.39, 0.8·0.39 + 0.2·0.09 = 0.33, 0.8·0.33 + 0.2·0.09 =
+// 0.282.
+func TestEWMAInTheEngine(t *testing.T) {
+	mp := *perf.DefaultMemShareParams()
+	mp.Spike = perf.Spike{Size: 0.3, DurationS: 120}
+	m, err := perf.NewMemShare(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1, GPUs: 1, GPUType: "1080Ti", GPUMemoryGB: 11}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := mkJobs(t, m, "AlexNet", 1, "CNN", 1)
+	p := preset(t, "ojpap")
+	p.Adjust = "watch"
+	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: New(p), Paranoid: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, smooth := res.FindSeries("ojpp/max_theta", -1), res.FindSeries("ojpp/max_ewma", -1)
+	if raw == nil || smooth == nil || len(smooth.V) < 3 {
+		t.Fatalf("series %v, %v", raw, smooth)
+	}
+	for i, want := range []float64{0.39, 0.09, 0.09} {
+		if math.Abs(raw.V[i]-want) > 1e-12 {
+			t.Errorf("tick %d: observed θ %v, want %v", i+1, raw.V[i], want)
+		}
+	}
+	for i, want := range []float64{0.39, 0.33, 0.282} {
+		if math.Abs(smooth.V[i]-want) > 1e-12 {
+			t.Errorf("tick %d: smoothed θ %v, want %v", i+1, smooth.V[i], want)
+		}
 	}
 }
