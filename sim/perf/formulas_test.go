@@ -302,3 +302,25 @@ func TestTimeShareXiByHand(t *testing.T) {
 		}
 	}
 }
+
+// A synchronous job runs at the pace of its most slowed GPU (spec 000
+// §1.5): a 2-GPU cifar10 job shares GPU 0 with a bert job (ξ 1.5) and
+// GPU 1 with an ncf job (ξ 1.2), so it runs 1.5 times slower than alone,
+// whichever GPU comes first; the bert job, beside cifar10 (ξ 2), 2 times.
+func TestSlowdownIsTheWorstGPU(t *testing.T) {
+	a := newAnalytic(t, func(p *AnalyticParams) {
+		p.Xi = XiParams{Model: "matrix", Models: []string{"cifar10", "bert", "ncf"},
+			Matrix: [][]float64{{1, 1.5, 1.2}, {2, 1, 1}, {1.1, 1, 1}}}
+	})
+	for _, gpus := range [][]cluster.GPUID{{0, 1}, {1, 0}} {
+		s := &shared{c: a.c, jobs: []workload.Job{{Model: "cifar10", GPUs: 2}, {Model: "bert", GPUs: 1}, {Model: "ncf", GPUs: 1}},
+			at: [][]cluster.GPUID{gpus, {0}, {1}}, sub: []int{0, 0, 0}}
+		alone := &shared{c: a.c, jobs: s.jobs, at: [][]cluster.GPUID{gpus, {4}, {5}}, sub: s.sub}
+		if got := a.Rate(alone, 0) / a.Rate(s, 0); math.Abs(got-1.5) > 1e-12 {
+			t.Errorf("GPUs %v: cifar10 %v times slower, want 1.5", gpus, got)
+		}
+		if got := a.Rate(alone, 1) / a.Rate(s, 1); math.Abs(got-2) > 1e-12 {
+			t.Errorf("GPUs %v: bert %v times slower, want 2", gpus, got)
+		}
+	}
+}
