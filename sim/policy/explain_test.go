@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -311,4 +312,42 @@ func TestFilterReasons(t *testing.T) {
 			t.Errorf("server 0 has a free GPU: %q", busy)
 		}
 	}, workload.Job{GPUs: 2, MemoryGB: 14}, workload.Job{GPUs: 1, GPUType: "K80"}, workload.Job{GPUs: 1, MemoryGB: 20})
+}
+
+// The interference and pair-match scores, by hand: two 2-GPU servers, a
+// job of model a on GPU 0 and one of model b on GPU 2; slowdowns a|a 2,
+// a|b 1.25, b|a 1.6. A new job of model a would suffer 2 on server 0 and
+// 1.25 on server 1 (scores −2 and −1.25); paired on its neighbour's GPU it
+// would make 1/2 + 1/2 = 1 on server 0 and 1/1.25 + 1/1.6 = 1.425 on
+// server 1. A placement ranking by interference puts it on server 1.
+func TestInterferenceAndPairMatch(t *testing.T) {
+	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 2, GPUs: 2, GPUType: "V100"}}}
+	m := &perf.Composite{Base: perf.NewConstant(perf.ConstantParams{}), Factors: []perf.Factor{perf.NewInterference(perf.InterferenceSpec{
+		Models: []string{"a", "b"}, Matrix: [][]float64{{2, 1.25}, {1.6, 1}}})}}
+	probeWith(t, spec, m, nil, func(s *engine.State, ids []workload.JobID) {
+		if err := s.Start(ids[1], []cluster.GPUID{0}, engine.ActionOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Start(ids[2], []cluster.GPUID{2}, engine.ActionOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		req := policy.RequestFor(s, ids[0])
+		c := s.Cluster()
+		for i, want := range [][2]float64{{-2, 1}, {-1.25, 1/1.25 + 1/1.6}} {
+			srv := &c.Servers[i]
+			if got := (policy.Interference{}).Score(req, srv); math.Abs(got-want[0]) > 1e-12 {
+				t.Errorf("server %d: interference %v, want %v", i, got, want[0])
+			}
+			if got := (policy.PairMatch{}).Score(req, srv); math.Abs(got-want[1]) > 1e-12 {
+				t.Errorf("server %d: pair match %v, want %v", i, got, want[1])
+			}
+		}
+		quiet := policy.NewPlacement(policy.PlacementSpec{Name: "quiet", Scores: []policy.Score{policy.Interference{}}})
+		if got := quiet.Pick(req); !slices.Equal(got, []cluster.GPUID{3}) {
+			t.Errorf("quiet placement: %v, want GPU 3\n%s", got, quiet.Explain(req))
+		}
+		if got := placeWith(t, s, "consolidated", false, ids[0]); !slices.Equal(got, []cluster.GPUID{1}) {
+			t.Errorf("consolidated (the emptiest, then the lowest ID): %v, want GPU 1", got)
+		}
+	}, workload.Job{GPUs: 1, Model: "a"}, workload.Job{GPUs: 1, Model: "a"}, workload.Job{GPUs: 1, Model: "b"})
 }
