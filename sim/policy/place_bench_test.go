@@ -70,10 +70,12 @@ func benchPlace(b *testing.B, name string, bestFit bool, explain bool) {
 	}
 }
 
-func BenchmarkPlaceConsolidated1024GPUs(b *testing.B)        { benchPlace(b, "consolidated", false, false) }
-func BenchmarkPlaceConsolidatedBestFit1024GPUs(b *testing.B) { benchPlace(b, "consolidated", true, false) }
-func BenchmarkPlaceStrict1024GPUs(b *testing.B)              { benchPlace(b, "strict", false, false) }
-func BenchmarkPlaceStrictBestFit1024GPUs(b *testing.B)       { benchPlace(b, "strict", true, false) }
+func BenchmarkPlaceConsolidated1024GPUs(b *testing.B) { benchPlace(b, "consolidated", false, false) }
+func BenchmarkPlaceConsolidatedBestFit1024GPUs(b *testing.B) {
+	benchPlace(b, "consolidated", true, false)
+}
+func BenchmarkPlaceStrict1024GPUs(b *testing.B)        { benchPlace(b, "strict", false, false) }
+func BenchmarkPlaceStrictBestFit1024GPUs(b *testing.B) { benchPlace(b, "strict", true, false) }
 
 // Explaining a decision scores every server: what a page pays when a
 // reader asks why a job went where it did.
