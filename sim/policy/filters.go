@@ -50,7 +50,7 @@ func (FreeMemoryFilter) Refuse(r Request, srv *cluster.Server) string {
 	switch {
 	case free == 0:
 		return fmt.Sprintf("all %d GPUs busy", srv.NumGPUs)
-	case countFree(srv, r.fits) == 0:
+	case countFree(srv, r.fit()) == 0:
 		return fmt.Sprintf("%d GPUs free, none with %.3g GB free", free, r.mem)
 	}
 	return ""
@@ -68,7 +68,7 @@ func (StrictShapeFilter) Name() string { return "strict-shape" }
 
 // Refuse implements Filter.
 func (StrictShapeFilter) Refuse(r Request, srv *cluster.Server) string {
-	usable := countFree(srv, r.fits)
+	usable := countFree(srv, r.fit())
 	big := largestServer(r.s.Cluster(), srv.Type)
 	if r.gpus <= big {
 		if usable < r.gpus {
