@@ -23,6 +23,9 @@ type QueueScheduler struct {
 	Backfill  bool
 	BestFit   bool
 	Placement string // a name from PlacementNames; "" is the default
+	// Explained, when set, is handed the explanation of every placement
+	// decision (a start, or a wait); nil costs nothing.
+	Explained func(s *engine.State, ex Explanation)
 
 	q      *SizeQueues
 	place  *Placement
@@ -95,6 +98,9 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		}
 		req := RequestFor(s, id)
 		gpus := p.place.Pick(req)
+		if p.Explained != nil {
+			p.Explained(s, p.place.Explain(req))
+		}
 		p.q.Pop(size)
 		if gpus == nil {
 			blocked = append(blocked, blockedJob{id, size, key})
