@@ -284,7 +284,7 @@ func TestGPUTypeFilterRefusesRateZero(t *testing.T) {
 
 // The filters' reasons, by hand: on two 4-GPU V100 servers (16 GB), server
 // 0 with 3 GPUs taken and server 1 with 1, a 2-GPU job of 14 GB: server 0
-// has 1 usable GPU; strict refuses it ("1 usable GPUs; strict placement
+// has 1 usable GPU; strict refuses it ("1 GPU usable; strict placement
 // keeps the job's 2 on one server"); a job asking for K80s is refused by
 // type on both; a 20 GB job by memory ("none with 20 GB free").
 func TestFilterReasons(t *testing.T) {
@@ -292,7 +292,7 @@ func TestFilterReasons(t *testing.T) {
 	probe(t, spec, []cluster.GPUID{0, 1, 2, 4}, func(s *engine.State, ids []workload.JobID) {
 		strict, _ := policy.PlacementByName("strict")
 		ex := strict.Explain(policy.RequestFor(s, ids[0]))
-		want := []string{"strict-shape: 1 usable GPUs; strict placement keeps the job's 2 on one server", ":"}
+		want := []string{"strict-shape: 1 GPU usable; strict placement keeps the job's 2 on one server", ":"}
 		for i, v := range ex.Servers {
 			if got := v.Filter + ": " + v.Reason; strings.TrimSpace(got) != want[i] {
 				t.Errorf("server %d: %q, want %q", i, got, want[i])
@@ -386,8 +386,8 @@ func TestSchedulerExplains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refused := "strict-shape: 1 usable GPUs; strict placement keeps the job's 2 on one server"
-	want := []string{"0 A [0 1 2] | passes | passes", "0 B [4 5 6] | strict-shape: 1 usable GPUs; strict placement keeps the job's 3 on one server | passes",
+	refused := "strict-shape: 1 GPU usable; strict placement keeps the job's 2 on one server"
+	want := []string{"0 A [0 1 2] | passes | passes", "0 B [4 5 6] | strict-shape: 1 GPU usable; strict placement keeps the job's 3 on one server | passes",
 		"10 C [] | " + refused + " | " + refused, "1000 C [0 1] | passes | " + refused}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("explanations\n%q\nwant\n%q", got, want)
