@@ -469,7 +469,7 @@ func containsServer(list []cluster.ServerID, x cluster.ServerID) bool {
 // recompute asks the perf model for the rates of dirty jobs and schedules
 // their completions.
 func (s *State) recompute() error {
-	timed, _ := s.cfg.Perf.(perf.Timed)
+	timed, _ := perf.As[perf.Timed](s.cfg.Perf)
 	for _, id := range s.dirtyList {
 		s.js[id].dirty = false
 		if s.js[id].status != Running {

@@ -244,10 +244,7 @@ func init() {
 // Other models, and elastic jobs (need differs from j.GPUs), are not
 // checked here.
 func Runnable(m Model, c *cluster.Cluster, j *workload.Job, need int, memGB float64) (bool, string) {
-	if comp, ok := m.(*Composite); ok {
-		m = comp.Base // factors slow a job down, they never make it runnable
-	}
-	tp, ok := m.(Throughputs)
+	tp, ok := As[Throughputs](m) // a wrapper's factors slow a job down, they never make it runnable
 	if !ok || need != j.GPUs {
 		return true, ""
 	}

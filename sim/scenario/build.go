@@ -31,10 +31,8 @@ func (sc *Scenario) Build(seed uint64) (*Inputs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workload: %w", err)
 	}
-	if p, ok := m.(perf.Preparer); ok {
-		if err := p.Prepare(c, jobs); err != nil {
-			return nil, fmt.Errorf("perf: %w", err)
-		}
+	if err := perf.Prepare(m, c, jobs); err != nil {
+		return nil, fmt.Errorf("perf: %w", err)
 	}
 	if sc.Measure.JobsTo > len(jobs) {
 		return nil, fmt.Errorf("measure.jobs_to is %d but seed %d has only %d jobs", sc.Measure.JobsTo, seed, len(jobs))
