@@ -71,6 +71,10 @@ func (m *Throughput) Bind(c *cluster.Cluster, jobs []workload.Job) Model {
 	return b
 }
 
+// Unwrap implements Wrapper: the model the tables were built from, so that
+// As[*Throughput] finds it in a bound run.
+func (b *boundThroughput) Unwrap() Model { return b.Throughput }
+
 // ours reports whether job id of state s is one of the bound run's jobs
 // on the bound cluster, so that the tables built for them answer.
 func (b *boundThroughput) ours(s State, id workload.JobID, j *workload.Job) bool {

@@ -45,12 +45,16 @@ type GPUType struct {
 // policies that schedule nothing larger, see policy.Factory.MaxJobGPUs).
 // PerfDoc is the scenario's whole perf section when the model takes
 // parameters (its "model" is Perf); nil means {"model": Perf}.
+// Interference, when set, is the perf section's "interference": slowdowns
+// of jobs sharing a GPU on top of the model, which wrap it (perf.Composite)
+// so that policies and the engine must find the model through the wrapper.
 type Setting struct {
-	Name      string // "perf/generator"
-	Perf      string
-	PerfDoc   json.RawMessage
-	Generator func(r *rand.Rand, single bool) string
-	Types     []GPUType
+	Name         string // "perf/generator", or "perf+interference/generator"
+	Perf         string
+	PerfDoc      json.RawMessage
+	Interference json.RawMessage
+	Generator    func(r *rand.Rand, single bool) string
+	Types        []GPUType
 }
 
 var (
@@ -123,22 +127,14 @@ var Settings = []Setting{
 		}
 		return fmt.Sprintf(`{"kind": "sjf-bsbf-testbed", "jobs": %d, %s, "work_gpu_s": 20000, "mean_gap_s": %d}`, 8+r.IntN(9), mix, 10+r.IntN(120))
 	}},
-	{Name: "memshare/ojpp", Perf: "memshare", Types: ojppTypes, Generator: func(r *rand.Rand, single bool) string {
-		workers := 1 + r.IntN(4)
-		if single {
-			workers = 1
-		}
-		return fmt.Sprintf(`{"kind": "ojpp", "queue": %d, "jobs": %d, "workers_max": %d, "jobs_per_hour": %d, "duration_jitter": 0.3}`,
-			1+r.IntN(4), 8+r.IntN(9), workers, arrivalRate(r, 6))
-	}},
-	{Name: "ring_allreduce/sjf-bco", Perf: "ring_allreduce", Types: rarTypes, Generator: func(r *rand.Rand, single bool) string {
-		sizes := fmt.Sprintf(`[{"gpus": 1, "count": %d}, {"gpus": 2, "count": %d}, {"gpus": 4, "count": %d}, {"gpus": 8, "count": %d}]`,
-			4+r.IntN(5), 1+r.IntN(3), 1+r.IntN(3), r.IntN(2))
-		if single {
-			sizes = fmt.Sprintf(`[{"gpus": 1, "count": %d}]`, 8+r.IntN(9))
-		}
-		return fmt.Sprintf(`{"kind": "sjf-bco", "sizes": %s, "jobs_per_hour": %d}`, sizes, arrivalRate(r, 60))
-	}},
+	{Name: "memshare/ojpp", Perf: "memshare", Types: ojppTypes, Generator: ojppJobs},
+	{Name: "ring_allreduce/sjf-bco", Perf: "ring_allreduce", Types: rarTypes, Generator: rarJobs},
+	// The same models wrapped in co-location interference (a 20% slowdown
+	// beside any partner, 30% by default): the policies that plan with
+	// memshare or ring-all-reduce and the engine's memory drift and
+	// iteration splits must see through the wrapper.
+	{Name: "memshare+interference/ojpp", Perf: "memshare", Interference: json.RawMessage(`{"uniform": 1.2}`), Types: ojppTypes, Generator: ojppJobs},
+	{Name: "ring_allreduce+interference/sjf-bco", Perf: "ring_allreduce", Interference: json.RawMessage(`{"default": 1.3, "combine": "product"}`), Types: rarTypes, Generator: rarJobs},
 	// The true slowdowns of packed pairs are the Blox-derived matrix of
 	// Tesserae's scenarios, so that packing meets what it plans on.
 	{Name: "constant/tesserae", Perf: "constant", PerfDoc: scenarioPerf("tesserae-fig11-migrations"), Types: tesseraeTypes, Generator: func(r *rand.Rand, single bool) string {
@@ -149,6 +145,26 @@ var Settings = []Setting{
 		return fmt.Sprintf(`{"kind": "tesserae", "style": %q, "jobs": %d, "jobs_per_hour": %d, "max_gpus": %d}`,
 			[]string{"shockwave", "gavel"}[r.IntN(2)], 8+r.IntN(9), 4+r.IntN(40), maxGPUs)
 	}},
+}
+
+// ojppJobs is a small workload of OJPP's generator.
+func ojppJobs(r *rand.Rand, single bool) string {
+	workers := 1 + r.IntN(4)
+	if single {
+		workers = 1
+	}
+	return fmt.Sprintf(`{"kind": "ojpp", "queue": %d, "jobs": %d, "workers_max": %d, "jobs_per_hour": %d, "duration_jitter": 0.3}`,
+		1+r.IntN(4), 8+r.IntN(9), workers, arrivalRate(r, 6))
+}
+
+// rarJobs is a small workload of SJF-BCO's generator.
+func rarJobs(r *rand.Rand, single bool) string {
+	sizes := fmt.Sprintf(`[{"gpus": 1, "count": %d}, {"gpus": 2, "count": %d}, {"gpus": 4, "count": %d}, {"gpus": 8, "count": %d}]`,
+		4+r.IntN(5), 1+r.IntN(3), 1+r.IntN(3), r.IntN(2))
+	if single {
+		sizes = fmt.Sprintf(`[{"gpus": 1, "count": %d}]`, 8+r.IntN(9))
+	}
+	return fmt.Sprintf(`{"kind": "sjf-bco", "sizes": %s, "jobs_per_hour": %d}`, sizes, arrivalRate(r, 60))
 }
 
 // Document returns the scenario of a setting for one seed: a random
@@ -200,10 +216,20 @@ func document(set Setting, seed uint64, single bool, policies []string) []byte {
 
 // perfDoc is a setting's perf section.
 func perfDoc(set Setting) any {
-	if set.PerfDoc != nil {
+	doc := map[string]any{"model": set.Perf}
+	switch {
+	case set.PerfDoc != nil && set.Interference == nil:
 		return set.PerfDoc
+	case set.PerfDoc != nil:
+		doc = nil
+		if err := json.Unmarshal(set.PerfDoc, &doc); err != nil {
+			panic(fmt.Sprintf("conformance: setting %s: its perf section is not a JSON object: %v", set.Name, err)) // a programming error
+		}
 	}
-	return map[string]any{"model": set.Perf}
+	if set.Interference != nil {
+		doc["interference"] = set.Interference
+	}
+	return doc
 }
 
 // Problem is one thing a policy got wrong in one setting and seed.

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -98,8 +99,16 @@ func TestSettingsCoverRegistries(t *testing.T) {
 		if !strings.Contains(string(doc), `"kind":"`+s.Name[strings.Index(s.Name, "/")+1:]+`"`) {
 			t.Errorf("setting %s does not use the generator its name says: %s", s.Name, doc)
 		}
-		if !strings.HasPrefix(s.Name, s.Perf+"/") {
-			t.Errorf("setting %s: its name does not start with its perf model %s", s.Name, s.Perf)
+		prefix := s.Perf + "/"
+		if s.Interference != nil {
+			prefix = s.Perf + "+interference/"
+		}
+		if !strings.HasPrefix(s.Name, prefix) {
+			t.Errorf("setting %s: its name does not start with %s", s.Name, prefix)
+		}
+		var in bytes.Buffer
+		if s.Interference != nil && (json.Compact(&in, s.Interference) != nil || !strings.Contains(string(doc), `"interference":`+in.String())) {
+			t.Errorf("setting %s: its scenario lacks its interference section: %s", s.Name, doc)
 		}
 		var p struct{ Model string }
 		if s.PerfDoc != nil && (json.Unmarshal(s.PerfDoc, &p) != nil || p.Model != s.Perf) {
