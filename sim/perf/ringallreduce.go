@@ -305,15 +305,15 @@ func (q Eq8) Tau(n, p int) float64 {
 }
 
 func init() {
-	Register(Kind{
+	Register(Family[RARParams]{
 		Name: "ring_allreduce",
 		Doc: "The SJF-BCO paper's ring-all-reduce model: a job on one server runs at its contention-free " +
 			"iteration time τ0; a job split over several servers exchanges its gradients at the inter-server " +
 			"bandwidth divided by f(α,k), k growing with the split jobs sharing its busiest server, and pays " +
 			"an overhead per server (spec 004 §1.4–§1.5, calibrated as §4.2).",
-		NewParams: func() any { return DefaultRARParams() },
-		New: func(p any, _ *cluster.Cluster) (Model, error) {
-			return NewRAR(*p.(*RARParams)), nil
+		Defaults: func() RARParams { return *DefaultRARParams() },
+		New: func(p RARParams, _ *cluster.Cluster) (Model, error) {
+			return NewRAR(p), nil
 		},
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
-	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -65,7 +64,7 @@ func (sc *Scenario) buildPerf(c *cluster.Cluster) (perf.Model, error) {
 
 // NewPolicy builds a fresh instance of policy i for one run.
 func (sc *Scenario) NewPolicy(i int) (engine.Policy, error) {
-	f, _ := policy.Lookup(sc.Policies[i].Name)
+	f, _ := sc.registry().Lookup(sc.Policies[i].Name)
 	return f.New(sc.policyParams[i])
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -27,21 +28,26 @@ type broken struct {
 // for (state kept outside the run, such as a package-level cache).
 var instances int
 
-func init() {
-	reg := func(name string, mk func() *broken) {
-		policy.Register(policy.Family[policy.NoParams]{
+// withBroken is the registered policies plus the broken ones, which stay
+// out of policy.Default: the page, the CLI and the other tests never see
+// them.
+var withBroken = func() *policy.Registry {
+	reg := policy.Default.Clone()
+	add := func(name string, mk func() *broken) {
+		reg.Add(policy.Family[policy.NoParams]{
 			Name: brokenPrefix + name, Title: name,
 			New: func(policy.NoParams) (engine.Policy, error) { return mk(), nil },
-		})
+		}.Factory())
 	}
-	reg("too-many-gpus", func() *broken { return &broken{extraGPUs: 1} })
-	reg("too-many-gpus-quiet", func() *broken { return &broken{extraGPUs: 1, quiet: true} })
-	reg("before-arrival", func() *broken { return &broken{early: true} })
-	reg("nondeterministic", func() *broken {
+	add("too-many-gpus", func() *broken { return &broken{extraGPUs: 1} })
+	add("too-many-gpus-quiet", func() *broken { return &broken{extraGPUs: 1, quiet: true} })
+	add("before-arrival", func() *broken { return &broken{early: true} })
+	add("nondeterministic", func() *broken {
 		instances++
 		return &broken{newestFirst: instances%2 == 0}
 	})
-}
+	return reg
+}()
 
 func (b *broken) Options() engine.Options { return engine.Options{} }
 
@@ -95,7 +101,7 @@ func TestBrokenPoliciesAreCaught(t *testing.T) {
 		"nondeterministic":    "not deterministic",
 	} {
 		t.Run(name, func(t *testing.T) {
-			ps := Check(context.Background(), brokenPrefix+name, Settings[:1], seeds).Problems
+			ps := Suite{Policies: withBroken, Settings: Settings[:1], Seeds: seeds}.Check(context.Background(), brokenPrefix+name).Problems
 			if len(ps) == 0 {
 				t.Fatalf("%s passed the conformance check", name)
 			}
@@ -106,5 +112,21 @@ func TestBrokenPoliciesAreCaught(t *testing.T) {
 			}
 			t.Logf("reported: %s", ps[0])
 		})
+	}
+}
+
+// The broken policies are checked from a registry of their own and never
+// enter the one scenarios read.
+func TestBrokenPoliciesStayOutOfTheRegistry(t *testing.T) {
+	for _, n := range policy.Names() {
+		if strings.HasPrefix(n, brokenPrefix) {
+			t.Errorf("%s is in policy.Default", n)
+		}
+	}
+	if _, err := scenario.Parse(Document(Settings[0], 1, brokenPrefix+"too-many-gpus")); err == nil || !strings.Contains(err.Error(), "unknown policy") {
+		t.Errorf("a scenario of a broken policy parsed without its registry: %v", err)
+	}
+	if _, ok := withBroken.Lookup(brokenPrefix + "too-many-gpus"); !ok {
+		t.Error("the test registry lacks the broken policies")
 	}
 }

@@ -20,6 +20,7 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -29,8 +30,10 @@ import (
 
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/sim/schema"
 )
 
 // GPUType is a GPU type a perf model knows, with its memory.
@@ -169,20 +172,29 @@ func rarJobs(r *rand.Rand, single bool) string {
 
 // Document returns the scenario of a setting for one seed: a random
 // cluster of the setting's GPU types (at least two of them) and its
-// generator, with the given policies at their default parameters. When one
-// of them schedules only single-GPU jobs, so does the workload.
+// generator, with the given policies of policy.Default at their default
+// parameters. When one of them schedules only single-GPU jobs, so does the
+// workload.
 func Document(set Setting, seed uint64, policies ...string) []byte {
 	single := false
-	for _, p := range policies {
+	specs := make([]policySpec, len(policies))
+	for i, p := range policies {
 		if f, ok := policy.Lookup(p); ok && f.MaxJobGPUs == 1 {
 			single = true
 		}
+		specs[i] = policySpec{Name: p}
 	}
-	return document(set, seed, single, policies)
+	return document(set, seed, single, specs)
+}
+
+// policySpec is a scenario's entry for one policy.
+type policySpec struct {
+	Name   string          `json:"name"`
+	Params json.RawMessage `json:"params,omitempty"`
 }
 
 // document is Document with the choice of single-GPU jobs made.
-func document(set Setting, seed uint64, single bool, policies []string) []byte {
+func document(set Setting, seed uint64, single bool, policies []policySpec) []byte {
 	h := fnv.New64a()
 	h.Write([]byte(set.Name))
 	r := rand.New(rand.NewPCG(seed, h.Sum64()))
@@ -195,16 +207,12 @@ func document(set Setting, seed uint64, single bool, policies []string) []byte {
 			"count": 1 + r.IntN(3), "gpus": []int{1, 2, 4}[r.IntN(3)], "gpu_type": t.Name, "gpu_memory_gb": t.MemoryGB,
 		})
 	}
-	specs := make([]map[string]string, len(policies))
-	for i, p := range policies {
-		specs[i] = map[string]string{"name": p}
-	}
 	doc := map[string]any{
 		"name":     fmt.Sprintf("conformance-%s-%d", set.Name, seed),
 		"cluster":  map[string]any{"servers": servers},
 		"workload": map[string]any{"generator": json.RawMessage(set.Generator(r, single))},
 		"perf":     perfDoc(set),
-		"policies": specs,
+		"policies": policies,
 		"seeds":    []uint64{seed},
 	}
 	data, err := json.Marshal(doc)
@@ -232,75 +240,173 @@ func perfDoc(set Setting) any {
 	return doc
 }
 
-// Problem is one thing a policy got wrong in one setting and seed.
-type Problem struct {
-	Policy, Setting string
-	Seed            uint64
-	Msg             string
+// Variant is one set of parameters a policy is checked with: its defaults,
+// or its defaults with one enum or boolean parameter changed.
+type Variant struct {
+	Label  string          // "" for the defaults, else e.g. "placement=strict"
+	Params json.RawMessage // the scenario's "params"; nil for the defaults
 }
 
-func (p Problem) String() string {
-	return fmt.Sprintf("%s on %s, seed %d: %s", p.Policy, p.Setting, p.Seed, p.Msg)
-}
-
-// Report is what Check found for one policy: its problems, the cases it
-// ran, and the cases it declares it cannot run (policy.Requires), which
-// the validator refused as it should.
-type Report struct {
-	Problems     []Problem
-	Ran, Refused int
-}
-
-// Check runs the registered policy name with its default parameters on
-// every setting and seed, twice each, where its registration says it can
-// run, and checks that the validator refuses the others.
-func Check(ctx context.Context, name string, settings []Setting, seeds []uint64) Report {
-	var out Report
-	for _, set := range settings {
-		for _, seed := range seeds {
-			why, err := incompatible(name, set, seed)
-			msg := ""
-			switch {
-			case err != nil:
-				msg = err.Error()
-			case why != "":
-				out.Refused++
-				msg = checkRefused(name, set, seed, why)
-			default:
-				out.Ran++
-				msg = checkOne(ctx, name, set, seed)
-			}
-			if msg != "" {
-				out.Problems = append(out.Problems, Problem{Policy: name, Setting: set.Name, Seed: seed, Msg: msg})
+// Variants lists the defaults of policy f and, one change at a time, each
+// other value of each of its enum parameters and the other value of each
+// boolean one, as its parameter schema gives them (schema.Describe): the
+// choices a student can make on the page with a click.
+func Variants(f policy.Factory) []Variant {
+	out := []Variant{{}}
+	add := func(name string, v any) {
+		params, err := json.Marshal(map[string]any{name: v})
+		if err != nil {
+			panic(err) // strings and booleans always marshal
+		}
+		out = append(out, Variant{Label: fmt.Sprintf("%s=%v", name, v), Params: params})
+	}
+	for _, fd := range schema.Describe(f.NewParams()) {
+		switch {
+		case fd.Kind == "bool":
+			b, _ := fd.Default.(bool)
+			add(fd.Name, !b)
+		case fd.Kind == "string" && len(fd.Enum) > 0:
+			for _, e := range fd.Enum {
+				if e != "" && e != fd.Default {
+					add(fd.Name, e) // "" stands for a default, which the default itself covers
+				}
 			}
 		}
 	}
 	return out
 }
 
+// Problem is one thing a policy got wrong in one setting and seed.
+type Problem struct {
+	Policy, Variant, Setting string
+	Seed                     uint64
+	Msg                      string
+}
+
+func (p Problem) String() string {
+	with := ""
+	if p.Variant != "" {
+		with = " with " + p.Variant
+	}
+	return fmt.Sprintf("%s%s on %s, seed %d: %s", p.Policy, with, p.Setting, p.Seed, p.Msg)
+}
+
+// Report is what Check found for one policy: its problems, the cases it
+// ran, the cases it declares it cannot run (policy.Requires), which the
+// validator refused as it should, and the variants the validator refused
+// for their parameters (a rule that spans parameters), with the reason.
+type Report struct {
+	Problems        []Problem
+	Ran, Refused    int
+	RefusedVariants []Problem
+}
+
+// Suite is what Check runs.
+type Suite struct {
+	// Policies is where Check looks policy names up: policy.Default when
+	// nil, or a clone of it with a test's own policies added.
+	Policies *policy.Registry
+	Settings []Setting
+	Seeds    []uint64
+}
+
+// Check runs the policy name with its default parameters on every setting
+// and seed, twice each, where its registration says it can run, and checks
+// that the validator refuses the others. Each other variant of its
+// parameters (Variants) runs every setting on one of the seeds, a
+// different one from variant to variant and from setting to setting, so
+// that the variants meet every seed without multiplying the runs.
+func (s Suite) Check(ctx context.Context, name string) Report {
+	c := checker{reg: s.Policies, name: name}
+	if c.reg == nil {
+		c.reg = policy.Default
+	}
+	var out Report
+	f, ok := c.reg.Lookup(name)
+	if !ok {
+		out.Problems = append(out.Problems, Problem{Policy: name, Msg: fmt.Sprintf("no policy named %q", name)})
+		return out
+	}
+	c.f = f
+	for vi, v := range Variants(f) {
+		for si, set := range s.Settings {
+			seeds := s.Seeds
+			if v.Label != "" && len(seeds) > 0 {
+				seeds = seeds[(vi+si)%len(seeds) : (vi+si)%len(seeds)+1]
+			}
+			for _, seed := range seeds {
+				k := kase{v: v, set: set, seed: seed}
+				why, err := c.incompatible(k)
+				msg := ""
+				switch {
+				case err != nil:
+					msg = err.Error()
+				case why != "":
+					out.Refused++
+					msg = c.checkRefused(k, why)
+				default:
+					var refused bool
+					msg, refused = c.checkOne(ctx, k)
+					if refused {
+						out.RefusedVariants = append(out.RefusedVariants, c.problem(k, msg))
+						msg = ""
+					} else {
+						out.Ran++
+					}
+				}
+				if msg != "" {
+					out.Problems = append(out.Problems, c.problem(k, msg))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// checker checks one policy of a registry.
+type checker struct {
+	reg  *policy.Registry
+	name string
+	f    policy.Factory
+}
+
+// kase is one case: a variant of the policy's parameters on a setting's
+// scenario of one seed.
+type kase struct {
+	v    Variant
+	set  Setting
+	seed uint64
+}
+
+func (c checker) problem(k kase, msg string) Problem {
+	return Problem{Policy: c.name, Variant: k.v.Label, Setting: k.set.Name, Seed: k.seed, Msg: msg}
+}
+
+// document is the case's scenario with the policy under test.
+func (c checker) document(k kase) []byte {
+	return document(k.set, k.seed, c.f.MaxJobGPUs == 1, []policySpec{{Name: c.name, Params: k.v.Params}})
+}
+
 // neutral is a policy that runs on any scenario, used to build a case's
 // workload without the policy under test.
 const neutral = "fifo"
 
-// incompatible says why the registration of policy name declares it
-// cannot run the case (set, seed), or "". It reads the declaration and the
-// jobs the case builds, not the validator, whose refusals it checks.
-func incompatible(name string, set Setting, seed uint64) (string, error) {
-	f, ok := policy.Lookup(name)
-	if !ok {
-		return "", fmt.Errorf("no policy named %q", name)
-	}
-	if !f.Requires.WorksWith(set.Perf) {
+// incompatible says why the registration of the policy declares it cannot
+// run the case, or "". It reads the declaration and the jobs the case
+// builds, not the validator, whose refusals it checks.
+func (c checker) incompatible(k kase) (string, error) {
+	f := c.f
+	if !f.Requires.WorksWith(k.set.Perf) {
 		return fmt.Sprintf("it needs %s", f.Requires.PerfText()), nil
 	}
 	if !f.Requires.Batch {
 		return "", nil
 	}
-	sc, err := scenario.Parse(document(set, seed, f.MaxJobGPUs == 1, []string{neutral}))
+	sc, err := scenario.Parse(document(k.set, k.seed, f.MaxJobGPUs == 1, []policySpec{{Name: neutral}}))
 	if err != nil {
 		return "", fmt.Errorf("the case's workload is refused with %s: %w", neutral, err)
 	}
-	in, err := sc.Build(seed)
+	in, err := sc.Build(k.seed)
 	if err != nil {
 		return "", fmt.Errorf("building the case's workload: %w", err)
 	}
@@ -314,8 +420,8 @@ func incompatible(name string, set Setting, seed uint64) (string, error) {
 
 // checkRefused says what is wrong when the validator does not refuse, at
 // the policy's name, a case the policy declares it cannot run.
-func checkRefused(name string, set Setting, seed uint64, why string) string {
-	_, err := scenario.Parse(Document(set, seed, name))
+func (c checker) checkRefused(k kase, why string) string {
+	_, err := scenario.ParseWith(c.reg, c.document(k))
 	switch {
 	case err == nil:
 		return fmt.Sprintf("declared unable to run it (%s), but the validator accepts the scenario", why)
@@ -325,24 +431,50 @@ func checkRefused(name string, set Setting, seed uint64, why string) string {
 	return ""
 }
 
-// checkOne runs one case twice and says what is wrong, or "".
-func checkOne(ctx context.Context, name string, set Setting, seed uint64) string {
-	doc := Document(set, seed, name)
-	first, err := run(ctx, doc, seed)
+// checkOne runs one case twice and says what is wrong, or "". refused
+// reports a variant that the validator refuses for its parameters alone
+// (the message then says why).
+func (c checker) checkOne(ctx context.Context, k kase) (msg string, refused bool) {
+	doc := c.document(k)
+	if k.v.Label != "" {
+		if _, err := scenario.ParseWith(c.reg, doc); err != nil && onlyParams(err) {
+			defaults := k
+			defaults.v = Variant{}
+			if _, derr := scenario.ParseWith(c.reg, c.document(defaults)); derr == nil {
+				return err.Error(), true // the variant's change alone is refused
+			}
+		}
+	}
+	first, err := run(ctx, c.reg, doc, k.seed)
 	if err != nil {
-		return err.Error()
+		return err.Error(), false
 	}
 	if msg := checkRecords(first); msg != "" {
-		return msg
+		return msg, false
 	}
-	again, err := run(ctx, doc, seed)
+	again, err := run(ctx, c.reg, doc, k.seed)
 	if err != nil {
-		return "the second run with the same seed failed: " + err.Error()
+		return "the second run with the same seed failed: " + err.Error(), false
 	}
 	if msg := sameRecords(first.res, again.res); msg != "" {
-		return "not deterministic: the same seed gave different records: " + msg
+		return "not deterministic: the same seed gave different records: " + msg, false
 	}
-	return ""
+	return "", false
+}
+
+// onlyParams reports whether every problem err lists is at the policy's
+// parameters.
+func onlyParams(err error) bool {
+	var ps schema.Problems
+	if !errors.As(err, &ps) || len(ps) == 0 {
+		return false
+	}
+	for _, p := range ps {
+		if !strings.HasPrefix(p.Path, "policies[0].params") {
+			return false
+		}
+	}
+	return true
 }
 
 // outcome is one run: its jobs as the engine saw them and what it recorded.
@@ -353,8 +485,8 @@ type outcome struct {
 
 // run runs the scenario's only policy with every invariant checked after
 // each instant (Paranoid).
-func run(ctx context.Context, doc []byte, seed uint64) (outcome, error) {
-	sc, err := scenario.Parse(doc)
+func run(ctx context.Context, reg *policy.Registry, doc []byte, seed uint64) (outcome, error) {
+	sc, err := scenario.ParseWith(reg, doc)
 	if err != nil {
 		return outcome{}, fmt.Errorf("the scenario is refused: %w", err)
 	}
@@ -368,7 +500,12 @@ func run(ctx context.Context, doc []byte, seed uint64) (outcome, error) {
 	}
 	cfg := sc.EngineConfig(in, p, seed)
 	cfg.Paranoid = true
-	res, err := engine.Run(ctx, cfg)
+	var res *engine.Result
+	if sim, ok := p.(experiment.Simulator); ok {
+		res, err = sim.Simulate(ctx, cfg) // a fluid model, as experiments run it
+	} else {
+		res, err = engine.Run(ctx, cfg)
+	}
 	if err != nil {
 		return outcome{}, fmt.Errorf("the run failed: %w", err)
 	}
