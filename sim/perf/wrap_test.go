@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -73,16 +74,16 @@ func TestCompositeSplitAddsInterference(t *testing.T) {
 		t.Fatal("a composite of ring-all-reduce does not split iterations")
 	}
 	got, base := sp.IterSplit(split, 0), rar.IterSplit(split, 0)
-	if !near(base.Total(), 0.03025, 1e-15) {
+	if !approx.Equal(base.Total(), 0.03025, 1e-15, 0) {
 		t.Fatalf("base iteration %v s, want 0.03025", base.Total())
 	}
-	if !near(got.Interference, 0.0075625, 1e-15) {
+	if !approx.Equal(got.Interference, 0.0075625, 1e-15, 0) {
 		t.Errorf("interference part %v s, want 0.25 × 0.03025 = 0.0075625", got.Interference)
 	}
 	if got.Compute != base.Compute || got.Inter != base.Inter || got.Contention != base.Contention || got.Overhead != base.Overhead {
 		t.Errorf("the base's parts changed: %+v, base %+v", got, base)
 	}
-	if r := comp.Rate(split, 0); !near(got.Total(), 1/r, 1e-15) {
+	if r := comp.Rate(split, 0); !approx.Equal(got.Total(), 1/r, 1e-15, 0) {
 		t.Errorf("the parts add up to %v s, the composite's iteration takes %v s", got.Total(), 1/r)
 	}
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -66,12 +67,10 @@ func TestLoneJobDoublesToTheServer(t *testing.T) {
 	iters := math.Round(3600 * perf.SoloRate(m, c, &job, []cluster.GPUID{0})) // Prepare rounds to whole iterations
 	left := iters - 60*r1 - 30*r2
 	want := 180 + 30 + left/r4
-	if !near(a.FinishS, want, 1e-6*want) {
+	if !approx.Equal(a.FinishS, want, 1e-6*want, 0) {
 		t.Errorf("finished at %v, want %v", a.FinishS, want)
 	}
 }
-
-func near(a, b, tol float64) bool { return a-b <= tol && b-a <= tol }
 
 // Overloaded: more one-GPU jobs than GPUs. Jobs that hold a GPU keep it
 // (moving them would pay the restart penalty for nothing), the others wait
