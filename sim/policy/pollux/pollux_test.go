@@ -1,7 +1,6 @@
 package pollux
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -26,26 +26,12 @@ func runJobs(t *testing.T, servers int, p Params, jobs []workload.Job) (*engine.
 // spec's servers, with the analytic model's defaults.
 func runSpec(t *testing.T, spec cluster.Spec, p Params, jobs []workload.Job, b engine.Budgets) (*engine.Result, *perf.Analytic, *cluster.Cluster) {
 	t.Helper()
-	c, err := cluster.New(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := policytest.Cluster(t, spec)
 	m, err := perf.NewAnalytic(*perf.DefaultAnalyticParams(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs, err = workload.Finalize(jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Prepare(c, jobs); err != nil {
-		t.Fatal(err)
-	}
-	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: New(p), Paranoid: true, Budgets: b})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, m, c
+	return policytest.Run(t, c, m, New(p), jobs, policytest.Budgets(b)).Result, m, c
 }
 
 // Alone on a server, a one-GPU CIFAR10 job starts on one GPU at the first

@@ -1,7 +1,6 @@
 package sharing
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -13,17 +12,14 @@ import (
 	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy/fifo"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/policy/sjf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
 func mustCluster(t testing.TB, servers, gpus int, memGB float64) *cluster.Cluster {
 	t.Helper()
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: servers, GPUs: gpus, GPUType: "2080Ti", GPUMemoryGB: memGB}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return policytest.Servers(t, servers, gpus, "2080Ti", memGB)
 }
 
 func mustAnalytic(t testing.TB, p *perf.AnalyticParams, c *cluster.Cluster) *perf.Analytic {
@@ -40,18 +36,7 @@ func mustAnalytic(t testing.TB, p *perf.AnalyticParams, c *cluster.Cluster) *per
 
 func run(t testing.TB, c *cluster.Cluster, m perf.Model, jobs []workload.Job, p engine.Policy) *engine.Result {
 	t.Helper()
-	jobs, err := workload.Finalize(jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.(perf.Preparer).Prepare(c, jobs); err != nil {
-		t.Fatal(err)
-	}
-	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p, Paranoid: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return policytest.Run(t, c, m, p, jobs).Result
 }
 
 // Example C end to end: the engine runs exactly what Algorithm 2 predicts.
