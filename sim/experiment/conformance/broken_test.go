@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/sim/schema"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -46,8 +48,32 @@ var withBroken = func() *policy.Registry {
 		instances++
 		return &broken{newestFirst: instances%2 == 0}
 	})
+	reg.Add(policy.Family[flagParams]{
+		Name: brokenPrefix + "when-flagged", Title: "when-flagged",
+		New: func(p flagParams) (engine.Policy, error) {
+			if p.Flagged {
+				return &broken{extraGPUs: 1}, nil
+			}
+			return &broken{}, nil
+		},
+	}.Factory())
 	return reg
 }()
+
+// flagParams are the parameters of a policy that is broken only with one
+// of its variants (flagged), and whose other variant (mode "b") the
+// validator refuses beside the defaults: mode b needs flagged.
+type flagParams struct {
+	Flagged bool   `json:"flagged"`
+	Mode    string `json:"mode,omitempty" enum:",a,b"`
+}
+
+func (p *flagParams) Check() []schema.Problem {
+	if p.Mode == "b" && !p.Flagged {
+		return []schema.Problem{{Path: "mode", Msg: "b needs flagged"}}
+	}
+	return nil
+}
 
 func (b *broken) Options() engine.Options { return engine.Options{} }
 
@@ -128,5 +154,50 @@ func TestBrokenPoliciesStayOutOfTheRegistry(t *testing.T) {
 	}
 	if _, ok := withBroken.Lookup(brokenPrefix + "too-many-gpus"); !ok {
 		t.Error("the test registry lacks the broken policies")
+	}
+}
+
+// The variants of a policy's parameters are run too: a fault that only
+// one of them has is caught and named; a variant the validator refuses for
+// its parameters alone is reported apart, not as the policy's fault.
+func TestBrokenVariantIsCaught(t *testing.T) {
+	f, _ := withBroken.Lookup(brokenPrefix + "when-flagged")
+	var labels []string
+	for _, v := range Variants(f) {
+		labels = append(labels, v.Label)
+	}
+	if want := []string{"", "flagged=true", "mode=a", "mode=b"}; !slices.Equal(labels, want) {
+		t.Errorf("variants %q, want %q", labels, want)
+	}
+	rep := Suite{Policies: withBroken, Settings: Settings[:1], Seeds: seeds}.Check(context.Background(), brokenPrefix+"when-flagged")
+	if len(rep.Problems) == 0 {
+		t.Fatal("the flagged variant's fault was not caught")
+	}
+	for _, p := range rep.Problems {
+		if p.Variant != "flagged=true" || !strings.Contains(p.Msg, "was given") {
+			t.Errorf("reported, but not for the flagged variant's fault: %s", p)
+		}
+	}
+	if len(rep.RefusedVariants) == 0 {
+		t.Error("mode=b, which the validator refuses, is not reported as refused")
+	}
+	for _, p := range rep.RefusedVariants {
+		if p.Variant != "mode=b" || !strings.Contains(p.Msg, "b needs flagged") {
+			t.Errorf("refused variant: %s", p)
+		}
+	}
+	t.Logf("reported: %s; refused: %s", rep.Problems[0], rep.RefusedVariants[0])
+}
+
+// Fifo's variants, by hand from its parameters.
+func TestVariantsOfFIFO(t *testing.T) {
+	f, _ := policy.Lookup("fifo")
+	var got []string
+	for _, v := range Variants(f) {
+		got = append(got, v.Label+" "+string(v.Params))
+	}
+	want := []string{" ", `backfill=false {"backfill":false}`, `best_fit=true {"best_fit":true}`, `placement=strict {"placement":"strict"}`}
+	if !slices.Equal(got, want) {
+		t.Errorf("variants\n%q\nwant\n%q", got, want)
 	}
 }

@@ -7,10 +7,19 @@
 // arrived or finished without doing its work, and a run whose records
 // differ when repeated with the same seed.
 //
+// A policy runs with its default parameters and with each variant of
+// them that its parameter schema offers (every other value of an enum
+// parameter, the other value of a boolean one, one change at a time), the
+// choices a learner makes with a click on the page.
+//
 // A policy runs only the cases its registration says it can
 // (policy.Requires: its perf models, every job at time 0); on the others
 // the check asserts that the scenario validator refuses the scenario at
 // the policy's name, so that a declaration is tested, not trusted.
+//
+// Suite.Policies lets a test check policies of its own (deliberately
+// broken ones) from a clone of policy.Default, so that they never enter
+// the registry the page and the CLI read.
 //
 // A new policy family is checked as soon as sim/policy/all imports it; a
 // new perf model or generator needs a Setting here, which the package's
@@ -30,7 +39,6 @@ import (
 
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/engine"
-	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
@@ -313,9 +321,9 @@ type Suite struct {
 // Check runs the policy name with its default parameters on every setting
 // and seed, twice each, where its registration says it can run, and checks
 // that the validator refuses the others. Each other variant of its
-// parameters (Variants) runs every setting on one of the seeds, a
-// different one from variant to variant and from setting to setting, so
-// that the variants meet every seed without multiplying the runs.
+// parameters (Variants) runs once per perf model, on one of the model's
+// settings and one seed, both turning from variant to variant, so that the
+// variants meet every setting and seed without multiplying the runs.
 func (s Suite) Check(ctx context.Context, name string) Report {
 	c := checker{reg: s.Policies, name: name}
 	if c.reg == nil {
@@ -329,36 +337,61 @@ func (s Suite) Check(ctx context.Context, name string) Report {
 	}
 	c.f = f
 	for vi, v := range Variants(f) {
-		for si, set := range s.Settings {
-			seeds := s.Seeds
-			if v.Label != "" && len(seeds) > 0 {
-				seeds = seeds[(vi+si)%len(seeds) : (vi+si)%len(seeds)+1]
+		for _, k := range s.cases(vi, v) {
+			why, err := c.incompatible(k)
+			msg := ""
+			switch {
+			case err != nil:
+				msg = err.Error()
+			case why != "":
+				out.Refused++
+				msg = c.checkRefused(k, why)
+			default:
+				var refused bool
+				msg, refused = c.checkOne(ctx, k)
+				if refused {
+					out.RefusedVariants = append(out.RefusedVariants, c.problem(k, msg))
+					msg = ""
+				} else {
+					out.Ran++
+				}
 			}
-			for _, seed := range seeds {
-				k := kase{v: v, set: set, seed: seed}
-				why, err := c.incompatible(k)
-				msg := ""
-				switch {
-				case err != nil:
-					msg = err.Error()
-				case why != "":
-					out.Refused++
-					msg = c.checkRefused(k, why)
-				default:
-					var refused bool
-					msg, refused = c.checkOne(ctx, k)
-					if refused {
-						out.RefusedVariants = append(out.RefusedVariants, c.problem(k, msg))
-						msg = ""
-					} else {
-						out.Ran++
-					}
-				}
-				if msg != "" {
-					out.Problems = append(out.Problems, c.problem(k, msg))
-				}
+			if msg != "" {
+				out.Problems = append(out.Problems, c.problem(k, msg))
 			}
 		}
+	}
+	return out
+}
+
+// cases are the cases of variant v, the vi-th: for the defaults every
+// setting and seed; for another variant one setting of each perf model
+// and one seed.
+func (s Suite) cases(vi int, v Variant) []kase {
+	var out []kase
+	if v.Label == "" {
+		for _, set := range s.Settings {
+			for _, seed := range s.Seeds {
+				out = append(out, kase{v: v, set: set, seed: seed})
+			}
+		}
+		return out
+	}
+	var models []string
+	byModel := map[string][]Setting{}
+	for _, set := range s.Settings {
+		if byModel[set.Perf] == nil {
+			models = append(models, set.Perf)
+		}
+		byModel[set.Perf] = append(byModel[set.Perf], set)
+	}
+	for mi, m := range models {
+		sets := byModel[m]
+		k := kase{v: v, set: sets[vi%len(sets)]}
+		if len(s.Seeds) > 0 {
+			k.seed = s.Seeds[(vi+mi)%len(s.Seeds)]
+		}
+		out = append(out, k)
 	}
 	return out
 }
@@ -477,6 +510,13 @@ func onlyParams(err error) bool {
 	return true
 }
 
+// simulator is experiment.Simulator: a policy whose runs the discrete
+// engine cannot express (Gavel's fluid mode) simulates itself. It is
+// repeated here so that the check does not link the experiment runner.
+type simulator interface {
+	Simulate(ctx context.Context, cfg engine.Config) (*engine.Result, error)
+}
+
 // outcome is one run: its jobs as the engine saw them and what it recorded.
 type outcome struct {
 	in  *scenario.Inputs
@@ -501,7 +541,7 @@ func run(ctx context.Context, reg *policy.Registry, doc []byte, seed uint64) (ou
 	cfg := sc.EngineConfig(in, p, seed)
 	cfg.Paranoid = true
 	var res *engine.Result
-	if sim, ok := p.(experiment.Simulator); ok {
+	if sim, ok := p.(simulator); ok {
 		res, err = sim.Simulate(ctx, cfg) // a fluid model, as experiments run it
 	} else {
 		res, err = engine.Run(ctx, cfg)

@@ -34,6 +34,8 @@ func knownFailure(pol, variant string, set Setting) string {
 		return "its sharing branch (sharing/bsbf.go, ffs.go) puts a job beside running ones and tops it up with free GPUs of any type, so on Gavel's three types it lands on a mix of types or on one where Gavel's table gives it no throughput, and the run stops with 'the perf model gives rate 0' (its exclusive starts use the shared placement, which skips such types)"
 	case pol == "pollux" && set.Perf == "throughput":
 		return "Pollux's own allocator places jobs on GPU types where Gavel's throughput table gives them no throughput, and the run stops with 'the perf model gives rate 0'"
+	case pol == "gavel-gandiva" && variant == "mode=clean" && set.Perf == "throughput":
+		return "in clean mode Gandiva can leave jobs waiting on an idle cluster for good: on throughput/gavel-static seed 3 (2 servers of 4 V100s, 1 of 2 K80s) four 4-GPU jobs stay pending after the others finish, and the run ends in a livelock error"
 	case pol == "gavel-gandiva" && variant == "mode=ideal":
 		return "the fluid model (gavel/fluid) counts a shared pair's GPU time for its first job only, so a job that ran only as a second one finishes with 0 GPU-seconds"
 	}
