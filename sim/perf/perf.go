@@ -79,7 +79,8 @@ type MemoryModel interface {
 
 // Composite is a base model slowed down by factors. It answers Rate and
 // Coupling itself and wraps its base (Unwrap), so that As finds through it
-// what only the base knows: its memory (MemoryModel), its preparation of
+// what only the base knows: its memory (MemoryModel, which it also
+// forwards itself, being asked at every placement), its preparation of
 // jobs (Preparer), when its rates change with time (Timed; factors change
 // only with placements, so the composite's rates change exactly when the
 // base's do), and the concrete model a policy plans with (MemShare, RAR,
@@ -115,6 +116,13 @@ func (c *Composite) Coupling() Coupling {
 // Unwrap implements Wrapper.
 func (c *Composite) Unwrap() Model { return c.Base }
 
+// MemoryGB implements MemoryModel: the base's memory, which factors do
+// not change. As would find it too; the engine asks at every placement,
+// and this answers without As's walk.
+func (c *Composite) MemoryGB(j *workload.Job, subBatch int) float64 {
+	return JobMemoryGB(c.Base, j, subBatch)
+}
+
 // As answers for Splitter when the base splits its iterations (see
 // As): the composite's split is the base's with the factors' extra time
 // as its Interference part, so that the parts still add up to the
@@ -125,7 +133,7 @@ func (c *Composite) As(target any) bool {
 		return false
 	}
 	base, ok := As[Splitter](c.Base)
-	if ok {
+	if ok && t != nil {
 		*t = compositeSplitter{c, base}
 	}
 	return ok
@@ -166,13 +174,16 @@ type Wrapper interface {
 // wrapper never hides what it wraps. As errors.As does, a model in the
 // chain may answer for T itself with a method As(target any) bool that
 // sets *target (a *T) and reports true, when it must change the answer of
-// what it wraps (Composite's iteration splits).
+// what it wraps (Composite's iteration splits). As first asks with a nil
+// *T whether it would (the method then reports without setting), so that
+// the many questions a hook does not answer cost no allocation: the
+// engine asks for memory at every placement.
 func As[T any](m Model) (T, bool) {
 	for m != nil {
 		if t, ok := m.(T); ok {
 			return t, true
 		}
-		if a, ok := m.(interface{ As(any) bool }); ok {
+		if a, ok := m.(interface{ As(any) bool }); ok && a.As((*T)(nil)) {
 			var t T
 			if a.As(&t) {
 				return t, true
@@ -199,6 +210,9 @@ func Prepare(m Model, c *cluster.Cluster, jobs []workload.Job) error {
 
 // JobMemoryGB returns the memory job j holds per GPU under model m.
 func JobMemoryGB(m Model, j *workload.Job, subBatch int) float64 {
+	if mm, ok := m.(MemoryModel); ok { // the common case, without As's walk
+		return mm.MemoryGB(j, subBatch)
+	}
 	if mm, ok := As[MemoryModel](m); ok {
 		return mm.MemoryGB(j, subBatch)
 	}

@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -91,5 +92,43 @@ func TestCompositeSplitAddsInterference(t *testing.T) {
 	sp, _ = As[Splitter](neutral)
 	if got := sp.IterSplit(split, 0); got != base {
 		t.Errorf("a neutral factor changed the split: %+v, want %+v", got, base)
+	}
+}
+
+// Asking a composite for what its hook does not answer allocates nothing:
+// the engine asks for memory at every placement, the shared placements for
+// throughputs at every request.
+func TestAsThroughAWrapperDoesNotAllocate(t *testing.T) {
+	m := &Composite{Base: NewConstant(ConstantParams{}), Factors: []Factor{fixedSlowdown(1.5)}}
+	j := &workload.Job{MemoryGB: 3}
+	if n := testing.AllocsPerRun(100, func() {
+		_ = JobMemoryGB(m, j, 0)
+		_, _ = As[Throughputs](m)
+		_, _ = As[Timed](m)
+	}); n != 0 {
+		t.Errorf("%v allocations per query", n)
+	}
+	if got := JobMemoryGB(m, j, 0); got != 3 {
+		t.Errorf("memory %v, want the job's 3 GB", got)
+	}
+}
+
+// JobMemoryGB directly on the memshare model and through a composite,
+// for the ratio.
+func BenchmarkJobMemoryGB(b *testing.B) {
+	ms, err := NewMemShare(*DefaultMemShareParams())
+	if err != nil {
+		b.Fatal(err)
+	}
+	jobs := []workload.Job{{Name: "a", Model: "ResNet", GPUs: 1}}
+	if err := ms.Prepare(nil, jobs); err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range []Model{ms, &Composite{Base: ms, Factors: []Factor{fixedSlowdown(1.5)}}} {
+		b.Run(fmt.Sprintf("%T", m), func(b *testing.B) {
+			for b.Loop() {
+				_ = JobMemoryGB(m, &jobs[0], 0)
+			}
+		})
 	}
 }
