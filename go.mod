@@ -20,6 +20,7 @@ require (
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/andybalholm/brotli v1.1.1 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/go-fonts/liberation v0.3.3 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/syumai/workers v0.32.0
@@ -38,3 +39,5 @@ tool (
 	github.com/vugu/vugu/cmd/vugugen
 	honnef.co/go/tools/cmd/staticcheck
 )
+
+replace codeberg.org/go-fonts/liberation => ./internal/liberation
