@@ -39,3 +39,5 @@ tool (
 )
 
 replace codeberg.org/go-fonts/liberation => ./internal/liberation
+
+replace codeberg.org/go-latex/latex => ./internal/golatex

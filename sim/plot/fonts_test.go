@@ -2,7 +2,9 @@ package plot
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	xfont "golang.org/x/image/font"
@@ -91,5 +93,31 @@ func TestFiguresUseTwoFaces(t *testing.T) {
 		if !bytes.Equal(full[i].svg, two[i].svg) || !bytes.Equal(full[i].png, two[i].png) {
 			t.Errorf("%s: drawn with only Liberation Sans Regular and Bold, the figure differs: it uses another face", c.name)
 		}
+	}
+}
+
+// TestNoLatex: schedlab's builds carry no LaTeX layout (internal/golatex
+// stands in for go-latex, whose fonts would weigh 0.6 MB), so a figure
+// drawn with gonum's LaTeX text handler fails with a message saying so
+// (gonum panics as it measures the text), rather than drawing something
+// else.
+func TestNoLatex(t *testing.T) {
+	saved := plot.DefaultTextHandler
+	defer func() { plot.DefaultTextHandler = saved }()
+	plot.DefaultTextHandler = text.Latex{Fonts: font.DefaultCache}
+	msg := func() (msg string) {
+		defer func() {
+			if v := recover(); v != nil {
+				msg = fmt.Sprint(v)
+			}
+		}()
+		f, err := CDF("JCT CDF", "JCT", cdfSeries, Options{})
+		if err == nil {
+			_, err = f.SVG()
+		}
+		return fmt.Sprint(err)
+	}()
+	if !strings.Contains(msg, "LaTeX text is not available") {
+		t.Errorf("a figure with the LaTeX handler: %s", msg)
 	}
 }
