@@ -163,8 +163,8 @@ func (h *Handler) Answer(ctx context.Context, r Request) (resp Response) {
 	}
 }
 
-// Statuses and methods by name, as net/http has them (this file does not
-// import it, see the package comment).
+// Statuses and methods by name, as net/http has them: only http.go and
+// remote.go import net/http (see the package comment).
 const (
 	statusOK                    = 200
 	statusNoContent             = 204
