@@ -178,6 +178,9 @@ func (sc *Scenario) resolve() []schema.Problem {
 	if strings.TrimSpace(sc.Name) == "" {
 		add("name", "is required")
 	}
+	if err := sc.Cluster.Expand(); err != nil {
+		add("cluster.draw", "%s", strings.TrimPrefix(err.Error(), "cluster: "))
+	}
 	if len(sc.Cluster.Servers) == 0 {
 		add("cluster.servers", "must list at least one server group")
 	}
