@@ -34,7 +34,7 @@ type Params struct {
 	Kappa      int     `json:"kappa,omitempty" min:"0" max:"4096" help:"SJF-BCO: fix κ (jobs of at most κ GPUs use FA-FFP, larger ones LBSGF), as Fig. 5 does; 0 searches every κ (Algorithm 1)"`
 	Lambda     float64 `json:"lambda" min:"1" max:"1000" help:"SJF-BCO: λ of LBSGF, candidate servers hold at least λ·G_j GPUs; larger means more fresh servers to pick from (the paper: 1; Fig. 7 sweeps 1, 2, 4, 8)"`
 	U          float64 `json:"u" min:"0.001" max:"1000" help:"u, the upper ratio of the run-time estimate: a job adds ρ̂/u to each of its GPUs' load U (spec 004 A10: 1)"`
-	Order      string  `json:"order,omitempty" enum:",input,sjf" help:"FF, LS, RAND: the job order, input (the batch's shuffled order; the paper does not say, spec 004 A16) or sjf (fewest GPUs first, as SJF-BCO); SJF-BCO always uses sjf"`
+	Order      string  `json:"order,omitempty" enum:",input,sjf,largest" help:"the job order. FF, LS, RAND: input (the batch's shuffled order; the paper does not say, spec 004 A16), sjf (fewest GPUs first, as SJF-BCO) or largest (most GPUs first). SJF-BCO uses sjf, its Algorithm 1, unless this is largest (not in the paper: it shows how much of SJF-BCO's lead its order gives)"`
 	Bisection  string  `json:"bisection,omitempty" enum:",improvement,feasibility" help:"move θ_u left when this θ improved on the best makespan so far (improvement, the paper's Algorithm 1) or when it was feasible (spec 004 A7)"`
 	KappaLoop  string  `json:"kappa_loop,omitempty" enum:",distinct,literal" help:"SJF-BCO: try κ only at the distinct job sizes (distinct, exact and faster) or at every κ from 1 to the largest job (literal)"`
 	MaxServers int     `json:"max_servers,omitempty" min:"0" max:"100000" help:"use only the cluster's first n servers (0: all), so that a sweep over n keeps capacity nested as Fig. 6 asks"`
@@ -227,7 +227,10 @@ func (p *Params) baseRule(kind string) rule {
 // jobOrder is the strict order policy kind starts jobs in: SJF-BCO's
 // fewest GPUs first, the baselines' input order unless asked otherwise.
 func jobOrder(jobs []workload.Job, kind, order string) []workload.JobID {
-	if kind == "sjf-bco" || order == "sjf" {
+	switch {
+	case order == "largest":
+		return largestOrder(jobs)
+	case kind == "sjf-bco" || order == "sjf":
 		return sjfOrder(jobs)
 	}
 	return inputOrder(jobs)
