@@ -4494,7 +4494,7 @@ func (c *LearnView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											vgn.AddAttrInterface("src", g.URL)
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "figcaption", Attr: []vugu.VGAttribute(nil)}
 											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(g.Title)
+											vgn.SetInnerHTML(g.Caption)
 										}
 									}
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
@@ -4841,14 +4841,15 @@ func (c *Linked) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn.SetInnerHTML(s.Text)
 				}
 				if s.Term != "" {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "term"}}}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "a", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "term"}}}
 					vgparent.AppendChild(vgn)
-					vgn.AddAttrInterface("aria-label", c.TermLabel(s))
 					vgn.AddAttrInterface("data-term", s.Term)
+					vgn.AddAttrInterface("href", "#term-"+s.Term)
+					vgn.AddAttrInterface("title", c.TermTitle(s))
 					vgn.SetInnerHTML(s.Text)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ShowTerm(s.Term) },
+						Func:      func(event vugu.DOMEvent) { event.PreventDefault(); defer c.App.Recover(); c.App.ShowTerm(s.Term) },
 						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 				}

@@ -138,9 +138,9 @@ func (c *LearnView) NeedsRun() bool { return c.Locked() && !c.HasReveal() && !c.
 // VerdictClass styles the verdict.
 func (c *LearnView) VerdictClass() string {
 	if c.Reveal().Verdict.Close {
-		return "verdict close"
+		return "lesson-verdict close"
 	}
-	return "verdict far"
+	return "lesson-verdict far"
 }
 
 // ShowFigure reports whether the lesson shows one of its figures.
@@ -264,12 +264,12 @@ type Linked struct {
 	Spans []learn.Span
 }
 
-// TermLabel names a term button for screen readers.
-func (c *Linked) TermLabel(s learn.Span) string {
+// TermTitle says where a term link leads.
+func (c *Linked) TermTitle(s learn.Span) string {
 	if t, ok := learn.TermByKey(s.Term); ok {
-		return s.Text + " (glossary: " + t.Name + ")"
+		return "Glossary: " + t.Name
 	}
-	return s.Text
+	return ""
 }
 
 // TermBar shows one glossary term's definition at the foot of the screen.

@@ -41,10 +41,12 @@ type LearnState struct {
 	// progress is read from the browser's storage on first use.
 	progress map[string]*LessonProgress
 	loaded   bool
-	// waitRun and waitFig are the run and figure a lesson started, whose
-	// results it waits for.
+	// waitRun and waitFig are the run and figure of a lesson's answer:
+	// its reveal waits for them.
 	waitRun int
 	waitFig *FigureRun
+	// lastFig is each sweep lesson's last finished figure.
+	lastFig map[string]*FigureRun
 	// cache holds the Run of the last key asked.
 	cacheKey string
 	cache    *learn.Run
@@ -202,6 +204,13 @@ func (a *App) Answer(l *learn.Lesson) {
 	a.Progress(l).Guess = &g
 	a.saveLearn()
 	a.runLesson(l, true)
+	// The reveal waits for this run: results of the lesson's scenario
+	// already on show were not what the answer was about.
+	if l.Sweep {
+		a.Learn.waitFig = a.Fig
+	} else if a.Run != nil {
+		a.Learn.waitRun = a.Run.ID
+	}
 }
 
 // RunLessonAgain runs the lesson's scenario as it is built in (after a
@@ -231,12 +240,8 @@ func (a *App) runLesson(l *learn.Lesson, fresh bool) {
 	}
 	if l.Sweep {
 		a.RunFigure()
-		a.Learn.waitFig = a.Fig
 	} else {
 		a.StartRun()
-		if a.Run != nil {
-			a.Learn.waitRun = a.Run.ID
-		}
 	}
 	a.Tab = TabLearn
 }
@@ -270,8 +275,11 @@ func (a *App) LessonRun(l *learn.Lesson) *learn.Run {
 		res = nil
 	}
 	fig := a.Fig
-	if !l.Sweep || fig == nil || fig.Name != l.Scenario || fig.State != RunDone || fig.View == nil || (a.Learn.waitFig != nil && fig != a.Learn.waitFig) {
-		fig = nil
+	if !l.Sweep || fig == nil || fig.Name != l.Scenario || fig.State != RunDone || fig.View == nil {
+		fig = a.Learn.lastFig[l.ID] // while another figure runs, the last one stays explained
+	}
+	if fig != nil && a.Learn.waitFig != nil && a.Learn.waitFig.Name == l.Scenario && fig != a.Learn.waitFig {
+		fig = nil // the answer's own figure is still running
 	}
 	if l.Sweep && fig == nil || !l.Sweep && res == nil {
 		return nil
@@ -523,9 +531,6 @@ func (a *App) ReplayLesson(l *learn.Lesson) {
 	a.Ed.SetValue(rp.Path, doc.FromGo(rp.Value))
 	a.save()
 	a.StartRun()
-	if a.Run != nil {
-		a.Learn.waitRun = a.Run.ID
-	}
 	a.Tab = TabLearn
 }
 
@@ -552,6 +557,19 @@ func (a *App) LessonChallenge(l *learn.Lesson) ChallengeState {
 // noticeLessons checks the challenges of the lessons whose scenario just
 // ran (results shown, or a figure done): a solved one is kept as solved.
 func (a *App) noticeLessons() {
+	if f := a.Fig; f != nil && f.State == RunDone && f.View != nil {
+		if a.Learn.lastFig == nil {
+			a.Learn.lastFig = map[string]*FigureRun{}
+		}
+		for _, l := range learn.Lessons() {
+			if l.Sweep && l.Scenario == f.Name {
+				a.Learn.lastFig[l.ID] = f
+				if a.Learn.waitFig == f {
+					a.Learn.waitFig = nil
+				}
+			}
+		}
+	}
 	for _, l := range learn.Lessons() {
 		p := a.Progress(l)
 		if p.Guess == nil || p.Solved {

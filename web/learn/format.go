@@ -11,6 +11,17 @@ import (
 // dur writes a duration in seconds as the page does ("26.6 min", "1.30 h").
 func dur(s float64) string { return results.Duration(s) }
 
+// about writes a duration in words for prose: "30 minutes", "2.5 hours".
+func about(s float64) string {
+	switch m := s / 60; {
+	case m < 1.5:
+		return "a minute"
+	case m < 100:
+		return fmt.Sprintf("%.0f minutes", m)
+	}
+	return strings.TrimSuffix(fmt.Sprintf("%.1f", s/3600), ".0") + " hours"
+}
+
 // pct writes a fraction as a whole percentage: 0.473 is "47 %".
 func pct(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {

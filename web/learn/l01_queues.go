@@ -13,7 +13,7 @@ var lessonQueues = &Lesson{
 	Steps: []Step{
 		{Title: "Jobs, GPUs and waiting", Paras: []string{
 			"A GPU cluster is shared by many people, each submitting training jobs. A job asks for a number of GPUs and runs on them, without a break, until it is done. A scheduling policy decides which waiting job starts whenever GPUs become free.",
-			"In this lesson the cluster has {servers} servers of {pergpus} GPUs, {gpus} GPUs in all, and {jobs} jobs of {sizes} GPUs arrive over about {arrival}. Each runs about {meanrun} on average once started. The policy is FIFO, first in, first out: jobs start strictly in the order they arrived, like people at a counter.",
+			"In this lesson the cluster has {servers} servers of {pergpus} GPUs, {gpus} GPUs in all, and {jobs} jobs of {sizes} GPUs arrive over about {arrival}. Their run times are drawn at random, about {meanrun} on average, some much longer, some shorter. The policy is FIFO, first in, first out: jobs start strictly in the order they arrived, like people at a counter.",
 			"What the people who submitted the jobs care about is each job's completion time (JCT): from the moment it arrives to the moment it finishes. It is the time the job waited in the queue plus the time it ran.",
 		}},
 		{Title: "Reading a CDF", Paras: []string{
@@ -22,7 +22,7 @@ var lessonQueues = &Lesson{
 		}},
 	},
 	Question: Question{
-		Prompt: "Each job runs about {meanrun} once it starts. What share of the {jobs} jobs will finish within 30 minutes of arriving?",
+		Prompt: "A job runs about {meanrun} on average once it starts. What share of the {jobs} jobs will finish within 30 minutes of arriving?",
 		Slider: &Slider{Min: 0, Max: 100, Step: 5, Start: 50, Unit: " %", Close: 10},
 		Truth: func(r *Run) (float64, error) {
 			p, err := r.Labelled("FIFO")
@@ -50,8 +50,12 @@ var lessonQueues = &Lesson{
 				dur(m.P50JCT), dur(m.P95JCT)),
 		}
 		if st, ok := r.Busiest(p); ok {
-			out = append(out, fmt.Sprintf("Why so long? The busiest moment came %s into the run: %s waiting while %d of the %d GPUs were busy. FIFO serves them one after another, and every minute a job waits adds a minute to its JCT.",
-				dur(st.T), plural(len(st.Waiting), "job")+werewas(len(st.Waiting)), r.GPUs()-st.FreeGPUs(), r.GPUs()))
+			line := fmt.Sprintf("Why so long? The busiest moment came %s into the run: %s waiting while %d of the %d GPUs were busy. FIFO serves them one after another, and every minute a job waits adds a minute to its JCT.",
+				dur(st.T), plural(len(st.Waiting), "job")+werewas(len(st.Waiting)), r.GPUs()-st.FreeGPUs(), r.GPUs())
+			if free, head := st.FreeGPUs(), p.Out.Jobs[st.Waiting[0]]; free > 0 && head.GPUs > free {
+				line += fmt.Sprintf(" (Why an idle GPU then? The first job in line, %s, needs %d GPUs and only %d%s free; nobody may pass it. Lesson 2 is about that.)", head.ID, head.GPUs, free, werewas(free))
+			}
+			out = append(out, line)
 		}
 		return out, nil
 	},

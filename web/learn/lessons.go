@@ -27,10 +27,10 @@ func facts(r *Run, more map[string]string) map[string]string {
 	}
 	if g := r.Generator(); g != nil {
 		m["sizes"] = g.Sizes()
-		m["meanrun"] = dur(g.Duration.MeanS)
+		m["meanrun"] = about(g.Duration.MeanS)
 		if g.JobsPerHour > 0 {
 			m["rate"] = num(g.JobsPerHour)
-			m["arrival"] = dur(float64(g.Jobs) / g.JobsPerHour * 3600)
+			m["arrival"] = about(float64(g.Jobs) / g.JobsPerHour * 3600)
 		}
 	}
 	for k, v := range more {
