@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/web/doc"
 	"github.com/schedlab/schedlab/web/form"
@@ -326,6 +327,9 @@ func (a *App) lessonRun(l *learn.Lesson, res *Results, fig *FigureRun) (*learn.R
 		r.Edited = res.Doc != builtinJSON
 		for i, p := range res.Policies {
 			lp := &learn.Policy{Label: p.Label, Name: p.Name, Out: p.Out, Log: p.Timeline.Log, Intervals: p.Intervals}
+			if sc.Perf.Model == "ring_allreduce" {
+				lp.Out.Jobs = withSplits(p)
+			}
 			if i < len(sc.Policies) {
 				lp.Params = learn.PolicyParams(sc.Policies[i])
 			}
@@ -352,6 +356,28 @@ func (a *App) lessonRun(l *learn.Lesson, res *Results, fig *FigureRun) (*learn.R
 	return r, nil
 }
 
+// withSplits are a policy's job records with the servers and iteration
+// splits of the ring model, which do not travel in the records' binary
+// form: they are read from the output's JSON.
+func withSplits(p *PolicyResult) []results.JobOutput {
+	var full struct {
+		Jobs []struct {
+			Servers   []int32            `json:"servers"`
+			IterSplit *results.IterSplit `json:"iter_split"`
+		} `json:"jobs"`
+	}
+	if json.Unmarshal(p.Raw, &full) != nil || len(full.Jobs) != len(p.Out.Jobs) {
+		return p.Out.Jobs
+	}
+	jobs := append([]results.JobOutput(nil), p.Out.Jobs...)
+	for i := range jobs {
+		if jobs[i].IterSplit == nil {
+			jobs[i].Servers, jobs[i].IterSplit = full.Jobs[i].Servers, full.Jobs[i].IterSplit
+		}
+	}
+	return jobs
+}
+
 // sweepOf is a figure's curve in the units the engine measures (seconds
 // for times), read from its parts: each policy's sweep metric at each
 // swept value, averaged over seeds; NaN where a run saturated or has no
@@ -365,6 +391,9 @@ func sweepOf(sc *scenario.Scenario, fig *FigureRun) *learn.Sweep {
 		group = sc.Sweep.Group
 	}
 	sw := &learn.Sweep{XLabel: fig.View.XLabel, YLabel: fig.View.YLabel, Complete: fig.View.Complete}
+	for _, c := range fig.View.Figure.Checks {
+		sw.Checks = append(sw.Checks, learn.Check{ID: c.ID, Claim: c.Claim, Verdict: c.Verdict, Observed: c.Observed, Why: c.Why, Calibrated: c.Calibrated})
+	}
 	var xs []float64
 	seen := map[float64]bool{}
 	for _, p := range fig.Parts {
@@ -606,8 +635,7 @@ func (a *App) LessonFields(l *learn.Lesson) []*form.Field {
 	return out
 }
 
-// fieldAt finds the field of a path among the editor's cluster and
-// generator fields.
+// fieldAt finds the field of a path among the editor's fields.
 func (e *Editor) fieldAt(path string) *form.Field {
 	var find func(ws []form.Widget) *form.Field
 	find = func(ws []form.Widget) *form.Field {
@@ -631,10 +659,25 @@ func (e *Editor) fieldAt(path string) *form.Field {
 		}
 		return nil
 	}
-	if strings.HasPrefix(path, "cluster.") {
+	switch {
+	case strings.HasPrefix(path, "cluster."):
 		return find(e.ClusterWidgets())
+	case strings.HasPrefix(path, "workload.generator."):
+		return find(e.GeneratorWidgets())
+	case strings.HasPrefix(path, "perf.interference"):
+		return find(e.InterferenceWidgets())
+	case strings.HasPrefix(path, "perf."):
+		return find(e.PerfWidgets())
+	case strings.HasPrefix(path, "engine."):
+		return find(e.EngineWidgets())
+	case strings.HasPrefix(path, "policies["):
+		for _, p := range e.PolicyCards() {
+			if strings.HasPrefix(path, p.Path+".") {
+				return find(p.Widgets)
+			}
+		}
 	}
-	return find(e.GeneratorWidgets())
+	return nil
 }
 
 // ShowTerm shows a glossary term in the term bar; HideTerm hides it.

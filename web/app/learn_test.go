@@ -17,10 +17,17 @@ type edit map[string]any
 // solutions are, per lesson, changes a student might try: the test tries
 // them in order and needs one that solves the challenge (it says which).
 var solutions = map[string][]edit{
-	"queues":   {{"cluster.servers[0].count": 3}, {"cluster.servers[0].count": 4}, {"cluster.servers[0].count": 6}},
-	"blocking": {{"workload.generator.gpu_mix[2].weight": 0}, {"workload.generator.gpu_mix[0].weight": 0, "workload.generator.gpu_mix[1].weight": 0}},
-	"sjf":      {{"workload.generator.duration.sigma": 1.5}, {"workload.generator.jobs_per_hour": 40}},
-	"load":     {{"cluster.servers[0].count": 5}, {"cluster.servers[0].count": 6}},
+	"queues":     {{"cluster.servers[0].count": 3}, {"cluster.servers[0].count": 4}, {"cluster.servers[0].count": 6}},
+	"blocking":   {{"workload.generator.gpu_mix[2].weight": 0}, {"workload.generator.gpu_mix[0].weight": 0, "workload.generator.gpu_mix[1].weight": 0}},
+	"sjf":        {{"workload.generator.duration.sigma": 1.5}, {"workload.generator.jobs_per_hour": 40}},
+	"load":       {{"cluster.servers[0].count": 5}, {"cluster.servers[0].count": 6}},
+	"las":        {{"workload.generator.jobs_per_hour": 24}, {"workload.generator.jobs_per_hour": 16}, {"workload.generator.jobs_per_hour": 12}},
+	"placement":  {{"cluster.servers[0].count": 8, "cluster.servers[0].gpus": 2}, {"cluster.servers[0].count": 2, "cluster.servers[0].gpus": 8}},
+	"gavel":      {{"cluster.servers[2].gpu_type": "V100"}, {"cluster.servers[1].gpu_type": "V100", "cluster.servers[2].gpu_type": "V100"}},
+	"sharing":    {{"perf.params.xi.uniform": 2}, {"perf.params.xi.uniform": 3}},
+	"tesserae":   {{"policies[1].params.migration_s": 120}, {"policies[1].params.migration_s": 600}},
+	"contention": {{"perf.params.beta": 0.2}, {"perf.params.beta": 0.05}},
+	"claims":     {{"policies[5].params.max_gpus": 4}, {"policies[5].params.growth_factor": 1}},
 }
 
 // pumpLesson delivers worker messages until the lesson's run is in.

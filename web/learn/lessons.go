@@ -13,6 +13,13 @@ var path = []*Lesson{
 	lessonBlocking,
 	lessonSJF,
 	lessonLoad,
+	lessonLAS,
+	lessonPlacement,
+	lessonGavel,
+	lessonSharing,
+	lessonTesserae,
+	lessonContention,
+	lessonClaims,
 }
 
 // baseGPUs and the like read the scenario a run ran, for facts.

@@ -53,6 +53,28 @@ type Sweep struct {
 	Series         []Series
 	// Complete is set when every point is in.
 	Complete bool
+	// Checks are the scenario's checks of a paper's claims, with their
+	// verdicts on this run.
+	Checks []Check
+}
+
+// Check is one check of a paper's claim and its verdict on a run, as the
+// reproduction report words it: "pass", "fail", "n/a" (it could not be
+// made here, e.g. its load was not run) or another label; Calibrated
+// marks a number the set-up was tuned to.
+type Check struct {
+	ID, Claim, Verdict, Observed, Why string
+	Calibrated                       bool
+}
+
+// Check returns the check with this ID.
+func (s *Sweep) Check(id string) (Check, bool) {
+	for _, c := range s.Checks {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return Check{}, false
 }
 
 // Series is one policy's curve; Y is NaN where a point is missing (not
