@@ -51,6 +51,8 @@ type LearnState struct {
 	// cache holds the Run of the last key asked.
 	cacheKey string
 	cache    *learn.Run
+	// bases holds each lesson's built-in scenario as a Run, read once.
+	bases map[string]*learn.Run
 }
 
 // LessonProgress is what the browser keeps of a lesson.
@@ -447,6 +449,9 @@ func builtinScenario(name string) (*scenario.Scenario, error) {
 // LessonBase is the lesson's scenario as built in, for the facts its
 // texts name before any run.
 func (a *App) LessonBase(l *learn.Lesson) *learn.Run {
+	if r, ok := a.Learn.bases[l.ID]; ok {
+		return r
+	}
 	sc, err := builtinScenario(l.Scenario)
 	if err != nil {
 		return nil
@@ -457,6 +462,10 @@ func (a *App) LessonBase(l *learn.Lesson) *learn.Run {
 			r.Servers = append(r.Servers, learn.Server{GPUs: s.NumGPUs, Type: s.Type})
 		}
 	}
+	if a.Learn.bases == nil {
+		a.Learn.bases = map[string]*learn.Run{}
+	}
+	a.Learn.bases[l.ID] = r
 	return r
 }
 

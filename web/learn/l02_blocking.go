@@ -18,7 +18,7 @@ var lessonBlocking = &Lesson{
 	Steps: []Step{
 		{Title: "A big job at the head of the line", Paras: []string{
 			"Some jobs need many GPUs. In this lesson's cluster of {servers} servers with {pergpus} GPUs each, a job of {big} GPUs needs the whole cluster. The {jobs} jobs need {sizes} GPUs; about {bigshare} of them need {big}.",
-			"When the first job in the queue needs {big} GPUs and only 5 are free, strict FIFO waits: nobody may pass the first job, so the free GPUs stay idle even when the jobs behind it would fit in them. This is head-of-line blocking.",
+			"When the first job in the queue needs {big} GPUs and fewer are free, strict FIFO waits: nobody may pass the first job, so the free GPUs stay idle even when the jobs behind it would fit in them. This is head-of-line blocking.",
 		}},
 		{Title: "Backfilling", Paras: []string{
 			"Backfilling lets a later job start in GPUs that the first job cannot use yet. Free GPUs no longer sit idle, so most jobs should finish sooner.",

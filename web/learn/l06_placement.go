@@ -11,14 +11,19 @@ var lessonPlacement = &Lesson{
 	Title:    "Fragmentation: enough GPUs, in the wrong places",
 	Minutes:  7,
 	Scenario: "learn-placement",
-	Facts:    func(r *Run) map[string]string { return facts(r, nil) },
+	Facts: func(r *Run) map[string]string {
+		m := map[string]string{}
+		listFacts(r, m)
+		m["leaving"] = leftOnEach(r)
+		return facts(r, m)
+	},
 	Steps: []Step{
 		{Title: "Where a job runs", Paras: []string{
 			"So far a policy only chose who runs next. It must also choose where: on which GPUs of which servers. That is placement.",
 			"GPUs inside one server exchange data over fast links; GPUs of different servers talk over the network, which is slower. A job spread over two servers may train more slowly. So many clusters keep a job that fits on one server on one server, and make it wait when no server has room for all of it: strict placement. Consolidated placement also prefers one server, but spreads a job over several when that lets it start now.",
 		}},
 		{Title: "Scattered free GPUs", Paras: []string{
-			"Here {servers} servers of {pergpus} GPUs each start with a long 3-GPU job, leaving one GPU free on every server: {servers} GPUs free, but no two on the same server. Smaller jobs of 1, 2 and 4 GPUs arrive every 5 minutes. Free GPUs scattered over servers, too few on any one of them, is fragmentation.",
+			"Here {servers} servers of {pergpus} GPUs each start with {startjobs} of {startgpus} GPUs that run long{leaving}. Smaller jobs of {latersizes} GPUs arrive {every}. Free GPUs scattered over servers, too few on any one of them, is fragmentation.",
 			"Both policies are FIFO; only the placement differs. In this simulation a job spread over servers runs as fast as on one, so the cost of strict placement shows alone.",
 		}},
 	},
@@ -121,4 +126,35 @@ func baseGPUs(r *Run) int {
 		n += g.Count * g.GPUs
 	}
 	return n
+}
+
+// leftOnEach says what the jobs that arrive at the start leave free when
+// there is one on each server, all of one size: ", one on each server,
+// leaving 1 GPU free on each: 4 GPUs free in all, but only 1 on any one
+// server"; "" otherwise.
+func leftOnEach(r *Run) string {
+	if r.Scenario == nil || len(r.Servers) == 0 {
+		return ""
+	}
+	var first []int
+	for _, j := range r.Scenario.Workload.Jobs {
+		if j.ArrivalS == 0 {
+			first = append(first, j.GPUs)
+		}
+	}
+	if len(first) != len(r.Servers) {
+		return ""
+	}
+	free := r.Servers[0].GPUs - first[0]
+	for i, s := range r.Servers {
+		if s.GPUs != r.Servers[0].GPUs || first[i] != first[0] {
+			return ""
+		}
+	}
+	if free <= 0 || 2*first[0] <= r.Servers[0].GPUs { // two would fit on one server
+
+		return ""
+	}
+	return fmt.Sprintf(", one on each server, leaving %s free on each: %s free in all, but only %d on any one server",
+		plural(free, "GPU"), plural(free*len(r.Servers), "GPU"), free)
 }

@@ -17,7 +17,8 @@ var lessonGavel = &Lesson{
 	Minutes:  9,
 	Scenario: "learn-gavel",
 	Facts: func(r *Run) map[string]string {
-		m := map[string]string{"types": strings.Join(gpuTypes(r), ", ")}
+		m := map[string]string{"types": strings.Join(gpuTypes(r), ", "), "round": roundOf(r, "Gavel", 360)}
+		listFacts(r, m)
 		if sp := speedups(r); len(sp) >= 2 {
 			hi, lo := sp[0], sp[len(sp)-1]
 			m["gain"] = fmt.Sprintf("%s trains %s, while %s trains %s", hi.model, hi.words(), lo.model, lo.words())
@@ -30,8 +31,8 @@ var lessonGavel = &Lesson{
 			"So the question is not only who runs, but who runs on which kind of GPU. A policy that treats all GPUs alike wastes the fast ones on jobs that barely gain from them.",
 		}},
 		{Title: "Effective throughput", Paras: []string{
-			"Gavel (Narayanan et al., OSDI 2020) gives each job a share of time on each GPU type. A job's effective throughput is its speed on each type weighted by its share of time there. Gavel chooses the shares so that the policy's goal holds in effective throughput; here the goal is least attained service, fairly counted across types. Every 6-minute round it carries the shares out.",
-			"The agnostic policy runs the same goal as if every GPU were the same. Both run {jobs} single-GPU jobs that arrive every 15 minutes on {gpus} GPUs.",
+			"Gavel (Narayanan et al., OSDI 2020) gives each job a share of time on each GPU type. A job's effective throughput is its speed on each type weighted by its share of time there. Gavel chooses the shares so that the policy's goal holds in effective throughput; here the goal is least attained service, fairly counted across types. It carries the shares out in rounds of {round}.",
+			"The agnostic policy runs the same goal as if every GPU were the same. Both run {jobs} {jobsize} jobs that arrive {every} on {gpus} GPUs.",
 		}},
 	},
 	Question: Question{

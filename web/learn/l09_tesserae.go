@@ -12,7 +12,7 @@ var lessonTesserae = &Lesson{
 	Minutes:  8,
 	Scenario: "learn-tesserae",
 	Facts: func(r *Run) map[string]string {
-		m := map[string]string{}
+		m := map[string]string{"round": roundOf(r, "Tesserae", 360)}
 		if sc := r.Scenario; sc != nil {
 			for i, spec := range sc.Policies {
 				if sc.PolicyLabel(i) == "Tesserae" {
@@ -28,7 +28,7 @@ var lessonTesserae = &Lesson{
 			"Migration moves a running job to other GPUs: it saves its state, stops and starts again there, losing {migration} of training here each time. It costs, but it can make room, or bring jobs that run well together onto the same GPUs.",
 		}},
 		{Title: "Packing, by Tesserae", Paras: []string{
-			"Tesserae (Bian et al., 2025) is a placement layer that works on top of a scheduling policy, here Tiresias' order (least attained service), decided every 6 minutes. At each round it packs: jobs that would otherwise wait share the GPUs of placed jobs when the pair runs well together, from measured pair speeds. Then it lays the new plan onto the GPUs so that as few running jobs as possible have to move.",
+			"Tesserae (Bian et al., 2025) is a placement layer that works on top of a scheduling policy, here Tiresias' order (least attained service), decided every {round}. At each round it packs: jobs that would otherwise wait share the GPUs of placed jobs when the pair runs well together, from measured pair speeds. Then it lays the new plan onto the GPUs so that as few running jobs as possible have to move.",
 			"Plain Tiresias, the other policy here, never shares a GPU and never moves a running job. Both run {jobs} jobs that arrive over about {arrival} at {gpus} GPUs.",
 		}},
 	},

@@ -21,6 +21,8 @@ var lessonContention = &Lesson{
 		if x, ok := ringR(r); ok {
 			m["r"] = num(x)
 		}
+		listFacts(r, m)
+		m["spreadover"], m["atonce"] = spreadFacts(r)
 		return facts(r, m)
 	},
 	Steps: []Step{
@@ -29,7 +31,7 @@ var lessonContention = &Lesson{
 			"When several jobs are spread over the same servers, their rings share each server's network link: each gets a part of its bandwidth, and every step takes longer. That is communication contention.",
 		}},
 		{Title: "Packed, spread, or balanced", Paras: []string{
-			"Here {jobs} jobs of 4 GPUs wait at the start for {servers} servers of {pergpus} GPUs. Packed, each job runs inside one server. Spread, each job puts one GPU on every server, so every server's link carries four rings at once. SJF-BCO (Yu et al., 2022) places jobs so that no server's link carries too many rings and big jobs go to the least busy servers.",
+			"Here {jobs} {jobsize} jobs wait at the start for {servers} servers of {pergpus} GPUs. Packed, each job runs inside one server when it fits there. Spread, each job is spread over {spreadover} servers, so a server's link carries the rings of up to {atonce} jobs at once. SJF-BCO (Yu et al., 2022) places jobs so that no server's link carries too many rings and big jobs go to the least busy servers.",
 			"In this set-up, a job alone spends a fraction β = {beta} of a step's time exchanging over the network (on top of computing); contention multiplies that part.",
 		}},
 	},
@@ -192,3 +194,18 @@ func meanSplit(p *Policy) (split, bool) {
 
 // ms writes seconds as milliseconds: "29.5 ms".
 func ms(s float64) string { return fmt.Sprintf("%.1f ms", 1000*s) }
+
+// spreadFacts are, for jobs all of one size, the servers a spread job
+// spans (one GPU on each, as far as the servers go) and how many such
+// jobs run at once on the cluster; "–" when the sizes differ.
+func spreadFacts(r *Run) (over, atOnce string) {
+	if r.Scenario == nil || len(r.Servers) == 0 {
+		return "–", "–"
+	}
+	sizes := sizesOf(r.Scenario.Workload.Jobs)
+	if len(sizes) != 1 {
+		return "–", "–"
+	}
+	n := sizes[0]
+	return fmt.Sprint(min(n, len(r.Servers))), fmt.Sprint(min(len(r.Scenario.Workload.Jobs), r.GPUs()/n))
+}

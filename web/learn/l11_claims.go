@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/schedlab/schedlab/sim/scenario"
 )
 
 // The paper figure lesson 11 reads, and the claims it asks about.
@@ -42,12 +44,13 @@ var lessonClaims = &Lesson{
 			}
 			m["loads"] = strings.Join(xs, " and ")
 		}
+		m["range"] = sweptJobs(sc)
 		return facts(r, m)
 	},
 	Steps: []Step{
 		{Title: "Claims, and checking them", Paras: []string{
 			"A paper sums up its results in claims, such as “our policy has the lowest average JCT at high load”. Reproducing a paper means running its experiment again and checking each claim. schedlab writes each claim as a check, with a tolerance where the paper gives a number, and reports a verdict for each one.",
-			"This lesson reruns a figure of the SJF-BSBF paper (Luo et al., 2024, Fig. 6a): the average JCT of {policies} policies on 64 GPUs as the load grows from 120 to 480 jobs. Your browser runs its quick version: the loads {loads}, one seed.",
+			"This lesson reruns a figure of the SJF-BSBF paper (Luo et al., 2024, Fig. 6a): the average JCT of {policies} policies on {gpus} GPUs as the load grows {range}. Your browser runs its quick version: the loads {loads}, one seed.",
 		}},
 		{Title: "What the verdicts mean", Paras: []string{
 			"Pass: the claim held in our rerun, within its tolerance. Fail: it did not. A failure is a finding, not a bug: the rerun differs from the paper somewhere (a detail the paper leaves out, a different trace), and the report says what was observed.",
@@ -197,4 +200,21 @@ func bsbfGap(r *Run, x float64) (float64, string, error) {
 		return 0, "", fmt.Errorf("the curve has no value at %s×", num(x))
 	}
 	return (b.At(x) - best) / best, who, nil
+}
+
+// sweptJobs says how the jobs of a sweep's runs grow: "from 120 to 480
+// jobs", read from the scenario at its first and last swept values.
+func sweptJobs(sc *scenario.Scenario) string {
+	if sc.Sweep == nil || len(sc.Sweep.Values) < 2 {
+		return ""
+	}
+	var n [2]int64
+	for i, x := range []float64{sc.Sweep.Values[0], sc.Sweep.Values[len(sc.Sweep.Values)-1]} {
+		v, err := sc.SweepVariant(x)
+		if err != nil {
+			return ""
+		}
+		n[i], _ = v.JobCount()
+	}
+	return fmt.Sprintf("from %d to %d jobs", n[0], n[1])
 }

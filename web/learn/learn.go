@@ -179,7 +179,10 @@ func (l *Lesson) Text(s string, r *Run) string {
 	if l.Facts == nil || r == nil || r.Scenario == nil {
 		return s
 	}
-	return fill(s, l.Facts(r))
+	if r.facts == nil || r.factsOf != l {
+		r.facts, r.factsOf = l.Facts(r), l // a page asks once a paragraph
+	}
+	return fill(s, r.facts)
 }
 
 // ErrNoRun is returned when a lesson is asked about a run it cannot read.

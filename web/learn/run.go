@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
+	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/web/protocol"
@@ -29,6 +29,9 @@ type Run struct {
 	Servers  []Server
 	Policies []*Policy
 	Sweep    *Sweep
+
+	facts   map[string]string // Lesson.Text's, of lesson factsOf
+	factsOf *Lesson
 }
 
 // Server is one server of the cluster.
@@ -64,7 +67,7 @@ type Sweep struct {
 // marks a number the set-up was tuned to.
 type Check struct {
 	ID, Claim, Verdict, Observed, Why string
-	Calibrated                       bool
+	Calibrated                        bool
 }
 
 // Check returns the check with this ID.
@@ -84,13 +87,38 @@ type Series struct {
 	X, Y   []float64
 }
 
-// PolicyParams decodes a policy's parameters from the scenario.
+// PolicyParams decodes a policy's parameters from the scenario, with the
+// policy's defaults for those the scenario leaves out, so that a lesson's
+// text names the values the run used.
 func PolicyParams(spec scenario.PolicySpec) map[string]any {
 	m := map[string]any{}
+	if f, ok := policy.Lookup(spec.Name); ok && f.NewParams != nil {
+		p := f.NewParams()
+		if len(spec.Params) == 0 || json.Unmarshal(spec.Params, p) == nil {
+			if data, err := json.Marshal(p); err == nil && json.Unmarshal(data, &m) == nil {
+				return m
+			}
+		}
+		m = map[string]any{}
+	}
 	if len(spec.Params) > 0 {
 		_ = json.Unmarshal(spec.Params, &m) // the scenario was validated
 	}
 	return m
+}
+
+// PolicyParamsOf decodes the parameters of the scenario's policy of this
+// label, nil when it has none of that label.
+func PolicyParamsOf(sc *scenario.Scenario, label string) *Policy {
+	if sc == nil {
+		return nil
+	}
+	for i, spec := range sc.Policies {
+		if sc.PolicyLabel(i) == label {
+			return &Policy{Label: label, Name: spec.Name, Params: PolicyParams(spec)}
+		}
+	}
+	return nil
 }
 
 // GPUs is the cluster's number of GPUs.
@@ -465,13 +493,7 @@ func (g *Generator) Sizes() string {
 			ns = append(ns, num(m.GPUs))
 		}
 	}
-	switch len(ns) {
-	case 0:
-		return ""
-	case 1:
-		return ns[0]
-	}
-	return strings.Join(ns[:len(ns)-1], ", ") + " or " + ns[len(ns)-1]
+	return orWords(ns)
 }
 
 // Load is the share of the cluster's GPU time that jobs arriving at rate
