@@ -9,7 +9,7 @@ var lessonQueues = &Lesson{
 	Title:    "Waiting in line: completion time, FIFO and the CDF",
 	Minutes:  7,
 	Scenario: "learn-queues",
-	Facts:    func(r *Run) map[string]string { return facts(r, nil) },
+	Facts:    func(r *Run) map[string]string { return facts(r, map[string]string{"within": about(queuesWithin)}) },
 	Steps: []Step{
 		{Title: "Jobs, GPUs and waiting", Paras: []string{
 			"A GPU cluster is shared by many people, each submitting training jobs. A job asks for a number of GPUs and runs on them, without a break, until it is done. A scheduling policy decides which waiting job starts whenever GPUs become free.",
@@ -22,14 +22,14 @@ var lessonQueues = &Lesson{
 		}},
 	},
 	Question: Question{
-		Prompt: "A job runs about {meanrun} on average once it starts. What share of the {jobs} jobs will finish within 30 minutes of arriving?",
+		Prompt: "A job runs about {meanrun} on average once it starts. What share of the {jobs} jobs will finish within {within} of arriving?",
 		Slider: &Slider{Min: 0, Max: 100, Step: 5, Start: 50, Unit: " %", Close: 10},
 		Truth: func(r *Run) (float64, error) {
 			p, err := r.Labelled("FIFO")
 			if err != nil {
 				return 0, err
 			}
-			share, _ := p.ShareWithin(30 * 60)
+			share, _ := p.ShareWithin(queuesWithin)
 			return 100 * share, nil
 		},
 	},
@@ -40,12 +40,12 @@ var lessonQueues = &Lesson{
 			return nil, err
 		}
 		m := p.Out.Metrics
-		share, n := p.ShareWithin(30 * 60)
+		share, n := p.ShareWithin(queuesWithin)
 		out := []string{
 			fmt.Sprintf("The %d jobs ran for %s on average once started, but their average JCT was %s: on top of running, they waited %s on average in the queue. A job's JCT is its waiting plus its running.",
 				len(p.Out.Jobs), dur(p.MeanRunning()), dur(m.AvgJCT), dur(m.AvgQueue)),
-			fmt.Sprintf("%d of the %d jobs (%s) finished within 30 minutes of arriving. In the CDF below, go up from 30 min on the x axis: the curve is at %s there.",
-				n, len(p.Out.Jobs), pct(share), pct(share)),
+			fmt.Sprintf("%d of the %d jobs (%s) finished within %s of arriving. In the CDF below, go up from %s on the x axis: the curve is at %s there.",
+				n, len(p.Out.Jobs), pct(share), about(queuesWithin), dur(queuesWithin), pct(share)),
 			fmt.Sprintf("Across from 50 %%: the median JCT is %s, so half the jobs took longer than that. Across from 95 %%: the p95 is %s; only one job in twenty took longer.",
 				dur(m.P50JCT), dur(m.P95JCT)),
 		}
@@ -100,3 +100,7 @@ func werewas(n int) string {
 	}
 	return " were"
 }
+
+// queuesWithin is the time lesson 1 asks about: the share of jobs that
+// finish within it of arriving.
+const queuesWithin = 30 * 60

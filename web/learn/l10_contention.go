@@ -23,6 +23,7 @@ var lessonContention = &Lesson{
 		}
 		listFacts(r, m)
 		m["spreadover"], m["atonce"] = spreadFacts(r)
+		m["target"] = num(contentionTarget)
 		return facts(r, m)
 	},
 	Steps: []Step{
@@ -91,7 +92,7 @@ var lessonContention = &Lesson{
 		return Moment{}, fmt.Errorf("no spread job ran over several servers here")
 	},
 	Challenge: Challenge{
-		Text:   "Give the cluster a faster network: lower the share of a step spent exchanging (β) until a spread job runs at most 1.3 times as long as a packed one.",
+		Text:   "Give the cluster a faster network: lower the share of a step spent exchanging (β) until a spread job runs at most {target} times as long as a packed one.",
 		Hint:   "β is the part of a step a job alone spends on the network; a faster network makes it smaller. Contention multiplies only that part.",
 		Fields: []Field{{"perf.params.beta", "Exchange share of a step (β)"}},
 		Check: func(r *Run) (bool, string) {
@@ -105,7 +106,7 @@ var lessonContention = &Lesson{
 				b = fmt.Sprintf("With β = %s, ", num(x))
 			}
 			status := fmt.Sprintf("%sa spread job runs %s, %.2f times a packed job's %s.", b, dur(s.MeanRunning()), ratio, dur(p.MeanRunning()))
-			return ratio <= 1.3, status
+			return ratio <= contentionTarget, status
 		},
 	},
 }
@@ -209,3 +210,7 @@ func spreadFacts(r *Run) (over, atOnce string) {
 	n := sizes[0]
 	return fmt.Sprint(min(n, len(r.Servers))), fmt.Sprint(min(len(r.Scenario.Workload.Jobs), r.GPUs()/n))
 }
+
+// contentionTarget is lesson 10's challenge: a spread job's run time at
+// most this many times a packed one's.
+const contentionTarget = 1.3
