@@ -55,6 +55,9 @@ func (c *LearnView) StartLabel() string {
 		return "Start with lesson 1"
 	}
 	n := c.App.NextLesson()
+	if c.App.Progress(n).Solved { // every lesson is solved
+		return fmt.Sprintf("All solved: go over lesson %d again, %s", c.App.LessonNumber(n), n.Title)
+	}
 	return fmt.Sprintf("Continue: lesson %d, %s", c.App.LessonNumber(n), n.Title)
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -63,5 +64,35 @@ func TestLearnRenders(t *testing.T) {
 	mustContain(t, page, `id="gallery-learn"`, `id="glesson-queues"`)
 	if strings.Contains(page, `id="gallery-learn-queues"`) || strings.Contains(page, `id="open-learn-queues"`) {
 		t.Error("a lesson's scenario shows among the teaching presets")
+	}
+}
+
+// The list's button says where to go on: the first unsolved lesson, or,
+// with every lesson solved, back to the first (not "continue").
+func TestLearnStartLabel(t *testing.T) {
+	b := apptest.New(t)
+	solved := map[string]app.LessonProgress{}
+	for i, l := range learn.Lessons() {
+		if i != 2 {
+			solved[l.ID] = app.LessonProgress{Solved: true}
+		}
+	}
+	save := func() {
+		data, err := json.Marshal(solved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Storage["schedlab.learn.v1"] = string(data)
+	}
+	save()
+	c := &LearnView{App: app.New(b)}
+	if got := c.StartLabel(); !strings.HasPrefix(got, "Continue: lesson 3, ") {
+		t.Errorf("lesson 3 unsolved: %q", got)
+	}
+	solved[learn.Lessons()[2].ID] = app.LessonProgress{Solved: true}
+	save()
+	c = &LearnView{App: app.New(b)}
+	if got := c.StartLabel(); !strings.HasPrefix(got, "All solved: go over lesson 1 again") {
+		t.Errorf("all solved: %q", got)
 	}
 }

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -89,7 +90,7 @@ var lessonLAS = &Lesson{
 			}
 		}
 		if !found {
-			return Moment{}, fmt.Errorf("Tiresias preempted no job in this run")
+			return Moment{}, errors.New("no job was preempted by Tiresias in this run")
 		}
 		j, by := t.Out.Jobs[best.Job], t.Out.Jobs[best.By]
 		return Moment{Policy: r.Index(t), T: best.T, Text: fmt.Sprintf("At %s, Tiresias pauses %s, which has had %s, so that %s, which has had less, can run.",

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -113,7 +114,7 @@ var lessonGavel = &Lesson{
 					dur(t), fast, speedup{ratio: bestFast}.words(), slow, speedup{ratio: bestSlow}.words())}, nil
 			}
 		}
-		return Moment{}, fmt.Errorf("Gavel never ran a big gainer on a V100 beside a small one on a K80 here")
+		return Moment{}, errors.New("here Gavel never ran a big gainer on a V100 beside a small one on a K80")
 	},
 	Challenge: Challenge{
 		Text:   "Make knowing the GPU types pointless: change the cluster so that Gavel's average JCT is within 3 % of the agnostic policy's, keeping the {jobs} jobs.",

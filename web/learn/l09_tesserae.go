@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -79,7 +80,7 @@ var lessonTesserae = &Lesson{
 		}
 		at, n, pairs := mostPairs(t)
 		if n == 0 {
-			return Moment{}, fmt.Errorf("Tesserae shared no GPU in this run")
+			return Moment{}, errors.New("no GPU was shared by Tesserae in this run")
 		}
 		a, b := t.Out.Jobs[pairs[0][0]], t.Out.Jobs[pairs[0][1]]
 		return Moment{Policy: r.Index(t), T: at, Text: fmt.Sprintf("At %s, Tesserae runs %d pairs of jobs on shared GPUs, %s with %s among them.", dur(at), n, a.ID, b.ID)}, nil
