@@ -37,12 +37,19 @@ func bigTrace(b *testing.B, n int) (*cluster.Cluster, []workload.Job, perf.Model
 	return c, jobs, m
 }
 
-// benchPolicy runs n jobs of bigTrace under the policy mk makes, with the
-// engine's default recording (decision log and intervals up to their
-// caps). Besides wall time it reports the process's CPU time per run and
-// events per CPU-second: on a shared machine CPU time is the steadier
-// measure, and in WebAssembly under node it includes node's compiler and
-// collector threads.
+// streamAbove is the job count above which the command line and the page
+// stream a run (experiment.DefaultStreamAbove), and streamIntervals the
+// cap on the Gantt chart's intervals they then set
+// (experiment.StreamIntervals).
+const streamAbove, streamIntervals = 200_000, 1 << 16
+
+// benchPolicy runs n jobs of bigTrace under the policy mk makes, recording
+// as the command line and the page do: the decision log and the intervals
+// up to their caps, and above streamAbove jobs each job's record handed
+// to a callback (streaming) instead of kept. Besides wall time it reports
+// the process's CPU time per run and events per CPU-second: on a shared
+// machine CPU time is the steadier measure, and in WebAssembly under node
+// it includes node's compiler and collector threads.
 func benchPolicy(b *testing.B, n int, mk func() engine.Policy) {
 	c, jobs, m := bigTrace(b, n)
 	var events int64
@@ -50,12 +57,22 @@ func benchPolicy(b *testing.B, n int, mk func() engine.Policy) {
 	b.ResetTimer()
 	cpu0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
-		res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: mk()})
+		cfg := engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: mk()}
+		var finished int
+		if n > streamAbove {
+			cfg.Caps.Intervals = streamIntervals
+			cfg.OnRecord = func(r *engine.JobRecord) {
+				if r.Status == engine.Finished {
+					finished++
+				}
+			}
+		}
+		res, err := engine.Run(context.Background(), cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if res.Stats.FinishedJobs != len(jobs) {
-			b.Fatalf("%d of %d jobs finished", res.Stats.FinishedJobs, len(jobs))
+		if res.Stats.FinishedJobs != len(jobs) || (cfg.OnRecord != nil && finished != len(jobs)) {
+			b.Fatalf("%d of %d jobs finished (%d records)", res.Stats.FinishedJobs, len(jobs), finished)
 		}
 		events = res.Stats.Events
 	}

@@ -582,5 +582,7 @@ func (s *State) finalize() {
 	}
 	s.res.Intervals = sortedIntervals(s.ivs.chunks, len(s.c.GPUs))
 	s.ivs = intervalLog{}
+	s.res.Log = s.log.entries()
+	s.log = decisionLog{}
 	s.progress()
 }

@@ -100,6 +100,7 @@ type State struct {
 	rng       *rand.Rand
 	res       *Result
 	ivs       intervalLog // the GPU intervals until finalize sorts them into res
+	log       decisionLog // the decision log until finalize writes it into res
 	maxLog    int
 	deciding  bool
 	wakes     map[float64]bool
@@ -358,6 +359,11 @@ func (s *State) Log(job workload.JobID, format string, args ...any) { s.logf(job
 // only when someone reads it. fn must capture only values that do not
 // change afterwards (copies, not the policy's scratch slices).
 func (s *State) LogFunc(job workload.JobID, fn func() string) { s.logFunc(job, fn) }
+
+// LogNote appends an entry to the decision log whose text w writes from n
+// when the entry is read: LogFunc without an allocation per entry, for
+// policies that log at every start of a large run.
+func (s *State) LogNote(job workload.JobID, w NoteWriter, n Note) { s.logNote(job, w, n) }
 
 // WakeAt asks for a wake-up at time t, which must be in the future.
 func (s *State) WakeAt(t float64) error {

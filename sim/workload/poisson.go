@@ -158,7 +158,7 @@ func (g poissonGenerator) Generate(seed uint64) ([]Job, error) {
 	for i := range jobs {
 		m := p.Models[pick(rModel, mmix)]
 		jobs[i] = Job{
-			Name: fmt.Sprintf("%s%d", prefix, i+1), ArrivalS: roundTo(arrivals[i], 1e-3),
+			ArrivalS: roundTo(arrivals[i], 1e-3),
 			Model: m.Model, BatchSize: m.BatchSize, MemoryGB: m.MemoryGB,
 			GPUs: pick(rGPU, gmix), DurationS: roundTo(p.Duration.Draw(rDur), 1e-3),
 		}
@@ -166,7 +166,8 @@ func (g poissonGenerator) Generate(seed uint64) ([]Job, error) {
 			jobs[i].Entity = pick(rEnt, emix)
 		}
 	}
-	return Finalize(jobs)
+	numberNames(jobs, prefix, 1)
+	return finalizeNumbered(jobs)
 }
 
 func init() {
