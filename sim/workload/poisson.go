@@ -159,7 +159,7 @@ func (g poissonGenerator) Generate(seed uint64) ([]Job, error) {
 		m := p.Models[pick(rModel, mmix)]
 		jobs[i] = Job{
 			ArrivalS: roundTo(arrivals[i], 1e-3),
-			Model: m.Model, BatchSize: m.BatchSize, MemoryGB: m.MemoryGB,
+			Model:    m.Model, BatchSize: m.BatchSize, MemoryGB: m.MemoryGB,
 			GPUs: pick(rGPU, gmix), DurationS: roundTo(p.Duration.Draw(rDur), 1e-3),
 		}
 		if len(emix) > 0 {
