@@ -155,7 +155,8 @@ func (s *State) JobsOn(g cluster.GPUID) []workload.JobID {
 // NumJobsOn is the number of jobs holding GPU g.
 func (s *State) NumJobsOn(g cluster.GPUID) int { return len(s.residents[g]) }
 
-// GPUsOf returns the GPUs a job holds (read-only).
+// GPUsOf returns the GPUs a job holds (read-only, and valid until its
+// placement changes: the engine reuses the slice).
 func (s *State) GPUsOf(id workload.JobID) []cluster.GPUID {
 	if r := s.run(id); r != nil {
 		return r.gpus
@@ -209,7 +210,7 @@ func (s *State) activate(id workload.JobID) *jobRun {
 	}
 	s.js[id].slot = k + 1
 	r := &s.act[k]
-	*r = jobRun{remaining: s.jobs[id].Iterations, overheadEnd: -inf}
+	*r = jobRun{gpus: r.gpus[:0], remaining: s.jobs[id].Iterations, overheadEnd: -inf}
 	return r
 }
 
@@ -219,7 +220,11 @@ func (s *State) deactivate(id workload.JobID) {
 	if j.slot == 0 {
 		return
 	}
-	s.act[j.slot-1] = jobRun{}
+	// the slot keeps its GPU list's array for the next job: a start
+	// then allocates nothing (GPUsOf and Placement are read-only views,
+	// valid until the job's placement changes)
+	r := &s.act[j.slot-1]
+	*r = jobRun{gpus: r.gpus[:0]}
 	s.freeAct = append(s.freeAct, j.slot-1)
 	j.slot = 0
 }
