@@ -154,6 +154,12 @@ func newState(cfg Config) (*State, error) {
 		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
 	}
 	s.split = newSplitLog(cfg.Perf, len(cfg.Jobs))
+	// the model's optional interfaces, asserted once: in WebAssembly an
+	// assertion to an interface is a lookup in the runtime's table at
+	// every call (natively a cache at each call site answers it)
+	s.memModel, _ = cfg.Perf.(perf.MemoryModel)
+	s.timed, _ = cfg.Perf.(perf.Timed)
+	_, s.byThroughput = perf.ThroughputsOf(cfg.Perf)
 	if s.believed == nil {
 		s.believed = cfg.Perf
 	}
@@ -342,9 +348,9 @@ func (s *State) arrive(id workload.JobID) bool {
 	if s.opts.Elastic {
 		need = 1
 	}
-	mem := perf.JobMemoryGB(s.cfg.Perf, job, 0)
+	mem := s.jobMemoryGB(job, 0)
 	ok, why := s.c.Fit(need, mem, job.GPUType)
-	if ok {
+	if ok && s.byThroughput {
 		ok, why = perf.Runnable(s.cfg.Perf, s.c, job, need, mem)
 	}
 	if !ok {
@@ -469,7 +475,7 @@ func containsServer(list []cluster.ServerID, x cluster.ServerID) bool {
 // recompute asks the perf model for the rates of dirty jobs and schedules
 // their completions.
 func (s *State) recompute() error {
-	timed, _ := s.cfg.Perf.(perf.Timed)
+	timed := s.timed
 	for _, id := range s.dirtyList {
 		s.js[id].dirty = false
 		if s.js[id].status != Running {

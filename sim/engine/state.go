@@ -114,6 +114,9 @@ type State struct {
 	stall         stallWatch                // see watchProgress
 	split         *splitLog                 // per-job iteration splits, for perf.Splitter models
 	alone         perf.Alone                // scratch of soloTime
+	memModel      perf.MemoryModel          // cfg.Perf as a MemoryModel, or nil
+	timed         perf.Timed                // cfg.Perf as a Timed model, or nil
+	byThroughput  bool                      // cfg.Perf has throughputs per GPU type (perf.ThroughputsOf)
 	reasons       map[workload.JobID]string // why each unschedulable job can never run
 	faults        map[workload.JobID]workFault
 }
@@ -343,7 +346,7 @@ func (s *State) MemoryFreeGB(g cluster.GPUID) float64 {
 // MemoryGB is the memory job id would hold per GPU at a sub-batch size (0
 // for its own batch size).
 func (s *State) MemoryGB(id workload.JobID, subBatch int) float64 {
-	return perf.JobMemoryGB(s.cfg.Perf, &s.jobs[id], subBatch)
+	return s.jobMemoryGB(&s.jobs[id], subBatch)
 }
 
 // SharingLimit is the most jobs a GPU may hold.
@@ -383,4 +386,13 @@ func (s *State) WakeAt(t float64) error {
 		s.events.Push(event{t: t, kind: WakeUp, job: -1})
 	}
 	return nil
+}
+
+// jobMemoryGB is perf.JobMemoryGB under the run's true model, whose
+// MemoryModel was asserted once.
+func (s *State) jobMemoryGB(j *workload.Job, subBatch int) float64 {
+	if s.memModel != nil {
+		return s.memModel.MemoryGB(j, subBatch)
+	}
+	return j.MemoryGB
 }

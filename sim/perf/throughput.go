@@ -244,10 +244,7 @@ func init() {
 // Other models, and elastic jobs (need differs from j.GPUs), are not
 // checked here.
 func Runnable(m Model, c *cluster.Cluster, j *workload.Job, need int, memGB float64) (bool, string) {
-	if comp, ok := m.(*Composite); ok {
-		m = comp.Base // factors slow a job down, they never make it runnable
-	}
-	tp, ok := m.(Throughputs)
+	tp, ok := ThroughputsOf(m)
 	if !ok || need != j.GPUs {
 		return true, ""
 	}
@@ -269,4 +266,16 @@ func Runnable(m Model, c *cluster.Cluster, j *workload.Job, need int, memGB floa
 	}
 	return false, fmt.Sprintf("the perf model gives %s on %d GPUs no throughput on %s, the only GPU types with %d GPUs for it",
 		j.Model, need, strings.Join(zero, " or "), need)
+}
+
+// ThroughputsOf returns the table of throughputs per GPU type that m, or a
+// Composite's base, answers from, if it has one: what Runnable checks a job
+// against. A caller asking about many jobs asks once (in WebAssembly each
+// interface assertion is a lookup in the runtime's table of interfaces).
+func ThroughputsOf(m Model) (Throughputs, bool) {
+	if comp, ok := m.(*Composite); ok {
+		m = comp.Base // factors slow a job down, they never make it runnable
+	}
+	tp, ok := m.(Throughputs)
+	return tp, ok
 }
