@@ -154,12 +154,13 @@ func newState(cfg Config) (*State, error) {
 		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
 	}
 	s.split = newSplitLog(cfg.Perf, len(cfg.Jobs))
-	// the model's optional interfaces, asserted once: in WebAssembly an
-	// assertion to an interface is a lookup in the runtime's table at
-	// every call (natively a cache at each call site answers it)
-	s.memModel, _ = cfg.Perf.(perf.MemoryModel)
-	s.timed, _ = cfg.Perf.(perf.Timed)
-	_, s.byThroughput = perf.ThroughputsOf(cfg.Perf)
+	// the model's optional interfaces, found once (through any wrappers):
+	// in WebAssembly an assertion to an interface is a lookup in the
+	// runtime's table at every call (natively a cache at each call site
+	// answers it)
+	s.memModel, _ = perf.As[perf.MemoryModel](cfg.Perf)
+	s.timed, _ = perf.As[perf.Timed](cfg.Perf)
+	_, s.byThroughput = perf.As[perf.Throughputs](cfg.Perf)
 	if s.believed == nil {
 		s.believed = cfg.Perf
 	}

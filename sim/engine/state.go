@@ -113,10 +113,10 @@ type State struct {
 	caps          RecorderCaps
 	stall         stallWatch                // see watchProgress
 	split         *splitLog                 // per-job iteration splits, for perf.Splitter models
+	timed         perf.Timed                // the model's own clock (perf.Timed), or nil
 	alone         perf.Alone                // scratch of soloTime
 	memModel      perf.MemoryModel          // cfg.Perf as a MemoryModel, or nil
-	timed         perf.Timed                // cfg.Perf as a Timed model, or nil
-	byThroughput  bool                      // cfg.Perf has throughputs per GPU type (perf.ThroughputsOf)
+	byThroughput  bool                      // cfg.Perf has throughputs per GPU type (found with perf.As)
 	reasons       map[workload.JobID]string // why each unschedulable job can never run
 	faults        map[workload.JobID]workFault
 }

@@ -222,14 +222,13 @@ func (m *Throughput) Prepare(c *cluster.Cluster, jobs []workload.Job) error {
 }
 
 func init() {
-	Register(Kind{
+	Register(Family[ThroughputParams]{
 		Name: "throughput",
 		Doc: "Gavel's measured throughputs (Narayanan et al., OSDI'20): each of the 26 job types (model and batch size) at 1, 2, 4 or 8 GPUs " +
 			"has an iterations/s figure on V100, P100 and K80, and two single-GPU jobs sharing a GPU run at their measured pair throughputs. " +
 			"A job's duration_s is its run time alone on V100s.",
-		NewParams: func() any { return &ThroughputParams{} },
-		New: func(p any, _ *cluster.Cluster) (Model, error) {
-			return NewThroughput(*p.(*ThroughputParams))
+		New: func(p ThroughputParams, _ *cluster.Cluster) (Model, error) {
+			return NewThroughput(p)
 		},
 	})
 }
@@ -244,7 +243,7 @@ func init() {
 // Other models, and elastic jobs (need differs from j.GPUs), are not
 // checked here.
 func Runnable(m Model, c *cluster.Cluster, j *workload.Job, need int, memGB float64) (bool, string) {
-	tp, ok := ThroughputsOf(m)
+	tp, ok := As[Throughputs](m) // a wrapper's factors slow a job down, they never make it runnable
 	if !ok || need != j.GPUs {
 		return true, ""
 	}
@@ -266,16 +265,4 @@ func Runnable(m Model, c *cluster.Cluster, j *workload.Job, need int, memGB floa
 	}
 	return false, fmt.Sprintf("the perf model gives %s on %d GPUs no throughput on %s, the only GPU types with %d GPUs for it",
 		j.Model, need, strings.Join(zero, " or "), need)
-}
-
-// ThroughputsOf returns the table of throughputs per GPU type that m, or a
-// Composite's base, answers from, if it has one: what Runnable checks a job
-// against. A caller asking about many jobs asks once (in WebAssembly each
-// interface assertion is a lookup in the runtime's table of interfaces).
-func ThroughputsOf(m Model) (Throughputs, bool) {
-	if comp, ok := m.(*Composite); ok {
-		m = comp.Base // factors slow a job down, they never make it runnable
-	}
-	tp, ok := m.(Throughputs)
-	return tp, ok
 }

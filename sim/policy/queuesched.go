@@ -23,9 +23,12 @@ type QueueScheduler struct {
 	Backfill  bool
 	BestFit   bool
 	Placement string // a name from PlacementNames; "" is the default
+	// Explained, when set, is handed the explanation of every placement
+	// decision (a start, or a wait); nil costs nothing.
+	Explained func(s *engine.State, ex Explanation)
 
 	q      *SizeQueues
-	place  Placement
+	place  *Placement
 	waits  WaitNotes
 	starts *startNotes // writes the log's entries of starts
 	failed error
@@ -71,7 +74,7 @@ func (p *QueueScheduler) queueKey(k float64) float64 {
 func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) error {
 	if p.q == nil {
 		p.q = NewSizeQueues()
-		p.place, p.failed = PlacementByName(p.Placement)
+		p.place, p.failed = PlacementParams{Placement: p.Placement}.Build(p.BestFit)
 	}
 	if p.failed != nil {
 		return p.failed
@@ -94,12 +97,15 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		if size > s.FreeGPUs() {
 			break // strict order: the head waits, and so does everyone behind it
 		}
-		req := RequestFor(s, id, p.BestFit)
-		gpus := p.place.Pick(s, req)
+		req := RequestFor(s, id)
+		gpus := p.place.Pick(req)
+		if p.Explained != nil {
+			p.Explained(s, p.place.Explain(req))
+		}
 		p.q.Pop(size)
 		if gpus == nil {
 			blocked = append(blocked, blockedJob{id, size, key})
-			p.waits.Note(s, id, p.Name, func() string { return p.place.WhyNot(s, req) })
+			p.waits.Note(s, id, p.Name, func() string { return p.place.WhyNot(req) })
 			if !p.Backfill {
 				break
 			}
@@ -150,6 +156,13 @@ type startNotes struct {
 func (w *startNotes) NoteText(_ workload.JobID, n *engine.Note) string {
 	return fmt.Sprintf("%s: started %s on %s; %s, waited %s", w.p.Name, n.Name,
 		describeGPUSet(w.c, cluster.GPUID(n.I), int(n.J), int(n.K)), w.p.Label(n.X), fmtSeconds(n.Y))
+}
+
+// describeGPUsLater reads from gpus now what names the set briefly (e.g.
+// "4 GPUs on server 2") and writes the text when called.
+func describeGPUsLater(c *cluster.Cluster, gpus []cluster.GPUID) func() string {
+	n, g0, k := c.ServersSpanned(gpus), gpus[0], len(gpus)
+	return func() string { return describeGPUSet(c, g0, k, n) }
 }
 
 func describeGPUSet(c *cluster.Cluster, g0 cluster.GPUID, count, n int) string {
