@@ -61,6 +61,9 @@ func newScheduler(p Params, keep bool) *policy.PriorityScheduler {
 		Placement: p.Placement, KeepPendingKeys: keep,
 		Preempting: t.preempting, LogStarted: t.logStarted, LogPreempted: t.logPreempted,
 	}
+	if keep {
+		ps.RunningKeyUntil = t.keyUntil
+	}
 	if p.RoundS == 0 {
 		ps.Wake = t.nextCrossing
 	}
@@ -120,6 +123,21 @@ func (t *tiresias) logPreempted(s *engine.State, id workload.JobID, key float64)
 
 func (t *tiresias) logStarted(s *engine.State, id workload.JobID, key float64) {
 	s.Log(id, "Tiresias: started %s from queue %d", s.Job(id).Name, int(key))
+}
+
+// keyUntil is when a running job's queue may next change: when its
+// attained service, growing by its GPUs each second, reaches the next
+// threshold, less a margin far above the rounding of that sum, so that no
+// decision that could see the new queue comes before it.
+func (t *tiresias) keyUntil(s *engine.State, id workload.JobID) float64 {
+	info := s.Info(id)
+	for _, th := range t.p.ThresholdsGPUH {
+		if left := th*3600 - info.AttainedGPU; left > 0 {
+			at := s.Now() + left/float64(len(info.GPUs))
+			return at - 1e-9*(math.Abs(at)+th*3600) - 1e-9
+		}
+	}
+	return math.Inf(1)
 }
 
 // nextCrossing is, event-driven, the next moment a running job crosses a
