@@ -118,10 +118,18 @@ func (t *tiresias) preempting(s *engine.State, id workload.JobID) {
 }
 
 func (t *tiresias) logPreempted(s *engine.State, id workload.JobID, key float64) {
+	if !s.Logging() { // counted as a dropped entry, without formatting it
+		s.Log(id, "")
+		return
+	}
 	s.Log(id, "Tiresias: preempted %s (queue %d, %.2f GPU-hours attained)", s.Job(id).Name, int(key), t.attained[id]/3600)
 }
 
 func (t *tiresias) logStarted(s *engine.State, id workload.JobID, key float64) {
+	if !s.Logging() {
+		s.Log(id, "")
+		return
+	}
 	s.Log(id, "Tiresias: started %s from queue %d", s.Job(id).Name, int(key))
 }
 
