@@ -580,14 +580,50 @@ type typeInfo struct {
 	needsCheck bool     // values of T may hold tags or Checkers
 }
 
-var typeInfos sync.Map // reflect.Type -> *typeInfo
+// typeInfos holds complete entries only: a reader never waits and never
+// sees an entry still being filled. Entries are built under
+// typeInfoBuild, in a map of their own, and published when the type and
+// every type it reaches are done (a recursive type sees its own
+// half-built entry while it is built, as it must, but no other goroutine
+// does).
+var (
+	typeInfos     sync.Map // reflect.Type -> *typeInfo
+	typeInfoBuild sync.Mutex
+)
 
 func typeInfoOf(t reflect.Type) *typeInfo {
 	if ti, ok := typeInfos.Load(t); ok {
 		return ti.(*typeInfo)
 	}
+	typeInfoBuild.Lock()
+	defer typeInfoBuild.Unlock()
+	b := infoBuilder{}
+	ti := b.of(t)
+	for _, k := range b.order {
+		typeInfos.Store(k, b.building[k])
+	}
+	return ti
+}
+
+// infoBuilder builds the entries of one type and of the types it reaches.
+type infoBuilder struct {
+	building map[reflect.Type]*typeInfo
+	order    []reflect.Type
+}
+
+func (b *infoBuilder) of(t reflect.Type) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	if ti, ok := b.building[t]; ok {
+		return ti // a recursive type, still being filled
+	}
+	if b.building == nil {
+		b.building = map[reflect.Type]*typeInfo{}
+	}
 	ti := &typeInfo{checker: reflect.PointerTo(t).Implements(checkerType)}
-	typeInfos.Store(t, ti) // before recursing, for recursive types
+	b.building[t] = ti
+	b.order = append(b.order, t)
 	ti.needsCheck = ti.checker
 	switch t.Kind() {
 	case reflect.Struct:
@@ -611,7 +647,7 @@ func typeInfoOf(t reflect.Type) *typeInfo {
 			}
 			if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
 				fi.embedded = true
-				for k, sub := range typeInfoOf(ft).byName {
+				for k, sub := range b.of(ft).byName {
 					sub.index = append([]int{i}, sub.index...)
 					ti.byName[k] = sub
 				}
@@ -622,11 +658,11 @@ func typeInfoOf(t reflect.Type) *typeInfo {
 				ti.byName[fi.name] = fi
 			}
 			ti.fields = append(ti.fields, fi)
-			ti.needsCheck = ti.needsCheck || fi.ranged || typeInfoOf(f.Type).needsCheck
+			ti.needsCheck = ti.needsCheck || fi.ranged || b.of(f.Type).needsCheck
 		}
 		ti.names = sortedKeys(ti.byName)
 	case reflect.Pointer, reflect.Slice, reflect.Array:
-		ti.needsCheck = ti.needsCheck || (t != rawMessageType && typeInfoOf(t.Elem()).needsCheck)
+		ti.needsCheck = ti.needsCheck || (t != rawMessageType && b.of(t.Elem()).needsCheck)
 	}
 	return ti
 }
