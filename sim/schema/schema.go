@@ -96,7 +96,8 @@ func Prefix(parent string, ps []Problem) []Problem {
 // A syntax error is reported with its line and column.
 //
 // A UTF-8 byte-order mark is skipped; UTF-16 and UTF-32 documents are
-// refused with a sentence that says so.
+// refused with a sentence that says so. A key given twice in one object
+// is refused as Problems naming its path (see DuplicateKey).
 func Parse(data []byte) (any, error) {
 	if err := checkEncoding(data); err != nil {
 		return nil, err
@@ -105,7 +106,19 @@ func Parse(data []byte) (any, error) {
 	if n := countElements(data, MaxElements); n > MaxElements {
 		return nil, fmt.Errorf("the document has more than %s elements (values, keys and lists), the limit for one document (schema.MaxElements); use a generator instead of listing every job", thousands(MaxElements))
 	}
-	if tree, ok := ScanJSON(data, newMap, setMap); ok {
+	twice := false
+	set := func(m map[string]any, k string, v any) {
+		if _, ok := m[k]; ok {
+			twice = true
+		}
+		m[k] = v
+	}
+	if tree, ok := ScanJSON(data, newMap, set); ok {
+		if twice {
+			if p, ok := DuplicateKey(data); ok {
+				return nil, Problems{p}
+			}
+		}
 		return tree, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
