@@ -5,7 +5,7 @@
 // plots: the gonum/plot code is left out when built with the noplot tag,
 // which keeps the Workers bundle small.
 //
-//	GET  /v1/health        {"status":"ok","api":"v1"}
+//	GET  /v1/health        {"status":"ok","api":"v1","limits":{…},"load":{…}}
 //	GET  /v1/scenarios     the built-in scenarios
 //	GET  /v1/policies      the registered policies and their parameters
 //	POST /v1/validate      {"scenario": …} → {"valid":…, "problems":[{"path","message"}]}
@@ -15,16 +15,26 @@
 // A scenario is a JSON object (the document) or a string (a built-in
 // scenario's name). Errors are JSON too: {"error": "...", "field"?: "...",
 // "problems"?: [...]}, with 400 for malformed input, 404 for an unknown
-// path, 405 for a wrong method, 413 for a body over the size limit and
-// 422 for a scenario over the API's limits on GPUs, jobs, runs or
-// simulated time.
+// path, 405 for a wrong method, 408 for a body that arrives too slowly,
+// 413 for a body over the size limit, 415 for a POST that is not sent as
+// application/json, 422 for a scenario over the API's limits on GPUs,
+// jobs, runs, simulated time or answer size, and 503 when the server is
+// busy (with Retry-After) or a request ran past its time limit.
+//
+// Every POST is admitted before its body is read: at most MaxRunning
+// requests work at once and MaxQueued more wait; the request's time
+// limit counts from its arrival, waiting included.
 package api
 
 import (
 	"context"
 	"fmt"
+	"mime"
 	"net/http"
+	"runtime"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"time"
 
 	// Every policy family registers itself, so a scenario may name any.
@@ -42,6 +52,11 @@ type Limits struct {
 	MaxJobs      int64   // jobs of one run; above it 422
 	MaxRuns      int64   // runs of one request (points × seeds × policies); above it 422
 	MaxSimTimeS  float64 // simulated time a run may reach (its engine.max_time_s, 0 meaning the engine's 10 years); above it 422
+	// MaxAnswerBytes bounds an answer: a run's per-job records are about
+	// 450 bytes a job, so 100,000 jobs × 10 policies would be 441 MB,
+	// built in memory before a byte is sent. Above it 422, before the
+	// run when the jobs and policies make it certain, after it otherwise.
+	MaxAnswerBytes int64
 }
 
 // DefaultLimits are generous for a local server; an edge deployment with
@@ -54,25 +69,61 @@ var DefaultLimits = Limits{
 	MaxJobs:      100_000,
 	MaxRuns:      2_000,
 	MaxSimTimeS:  10 * 365 * 24 * 3600,
+	// One policy on 100,000 jobs (45 MB) fits.
+	MaxAnswerBytes: 64 << 20,
 }
 
 // Options configure the handler.
 type Options struct {
 	Limits  Limits        // zero fields take DefaultLimits' values
 	Workers int           // runs of one request in parallel (0: one at a time)
-	Timeout time.Duration // wall-clock limit per request; 0: none
+	Timeout time.Duration // wall-clock limit per request, from its arrival; 0: none
+	// MaxRunning is how many requests do work at once (0: one per CPU);
+	// MaxQueued how many more may wait for a turn (0: DefaultMaxQueued,
+	// negative: none). A request beyond both gets 503 with Retry-After.
+	MaxRunning, MaxQueued int
+	// BodyTimeout bounds the time a client may take to send a request's
+	// body (0: DefaultBodyTimeout); slower, it gets 408. It needs a
+	// server whose connections take read deadlines (net/http's).
+	BodyTimeout time.Duration
+	// AllowOrigins are the web origins (such as "https://example.org", or
+	// "*" for any) whose pages may POST to the API from a browser. By
+	// default none may: the API answers the browser's preflight without
+	// permission, so a page elsewhere cannot start runs on a developer's
+	// server. GET answers are open to any origin.
+	AllowOrigins []string
 }
+
+// DefaultMaxQueued is how many requests may wait for a turn by default.
+const DefaultMaxQueued = 64
+
+// DefaultBodyTimeout is how long a client may take to send a body by
+// default: 8 MiB at 300 KB/s.
+const DefaultBodyTimeout = 30 * time.Second
 
 // Handler is the API.
 type Handler struct {
-	o   Options
-	mux *http.ServeMux
+	o     Options
+	mux   *http.ServeMux
+	admit *admission
 }
 
 // New returns the API handler.
 func New(o Options) *Handler {
 	o.Limits = o.Limits.withDefaults()
-	h := &Handler{o: o, mux: http.NewServeMux()}
+	if o.MaxRunning <= 0 {
+		o.MaxRunning = runtime.NumCPU()
+	}
+	switch {
+	case o.MaxQueued == 0:
+		o.MaxQueued = DefaultMaxQueued
+	case o.MaxQueued < 0:
+		o.MaxQueued = 0
+	}
+	if o.BodyTimeout <= 0 {
+		o.BodyTimeout = DefaultBodyTimeout
+	}
+	h := &Handler{o: o, mux: http.NewServeMux(), admit: newAdmission(o.MaxRunning, o.MaxQueued)}
 	h.mux.HandleFunc("/v1/health", h.get(h.health))
 	h.mux.HandleFunc("/v1/scenarios", h.get(h.scenarios))
 	h.mux.HandleFunc("/v1/policies", h.get(h.policies))
@@ -80,7 +131,7 @@ func New(o Options) *Handler {
 	h.mux.HandleFunc("/v1/run", h.post(h.run))
 	h.mux.HandleFunc("/v1/sweep-point", h.post(h.sweepPoint))
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &Error{Status: http.StatusNotFound, Msg: fmt.Sprintf("no such endpoint %s; the API has /v1/health, /v1/scenarios, /v1/policies, /v1/validate, /v1/run and /v1/sweep-point", r.URL.Path)})
+		writeError(w, &Error{Status: http.StatusNotFound, Msg: fmt.Sprintf("no such endpoint %s; the API has /v1/health, /v1/scenarios, /v1/policies, /v1/validate, /v1/run and /v1/sweep-point", cut(r.URL.Path))})
 	})
 	return h
 }
@@ -102,6 +153,9 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxSimTimeS > 0 {
 		d.MaxSimTimeS = l.MaxSimTimeS
 	}
+	if l.MaxAnswerBytes > 0 {
+		d.MaxAnswerBytes = l.MaxAnswerBytes
+	}
 	return d
 }
 
@@ -114,14 +168,38 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, &Error{Status: http.StatusInternalServerError, Msg: fmt.Sprintf("internal error: %v", v), stack: string(debug.Stack())})
 		}
 	}()
-	w.Header().Set("Access-Control-Allow-Origin", "*")
+	origin := r.Header.Get("Origin")
 	if r.Method == http.MethodOptions {
-		w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-		w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
-		w.WriteHeader(http.StatusNoContent)
+		h.preflight(w, origin)
 		return
 	}
+	if r.Method == http.MethodPost {
+		if h.allowed(origin) {
+			w.Header().Set("Access-Control-Allow-Origin", origin)
+			w.Header().Add("Vary", "Origin")
+		}
+	} else {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+	}
 	h.mux.ServeHTTP(w, r)
+}
+
+// preflight answers a browser asking whether a page of origin may POST:
+// yes only for the origins in Options.AllowOrigins. GET needs no
+// preflight, and its answers are open to every origin.
+func (h *Handler) preflight(w http.ResponseWriter, origin string) {
+	w.Header().Add("Vary", "Origin")
+	if h.allowed(origin) {
+		w.Header().Set("Access-Control-Allow-Origin", origin)
+		w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+		w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
+		w.Header().Set("Access-Control-Max-Age", "600")
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *Handler) allowed(origin string) bool {
+	return origin != "" && (slices.Contains(h.o.AllowOrigins, origin) || slices.Contains(h.o.AllowOrigins, "*"))
 }
 
 // Error is an API error: its status and a sentence, the request field it
@@ -145,6 +223,20 @@ func writeError(w http.ResponseWriter, e *Error) {
 	writeJSON(w, e.Status, e)
 }
 
+// quote quotes a value of the request for a message, cut to 80
+// characters: a 50 MB field is not worth echoing.
+func quote(s string) string {
+	const most = 80
+	n := 0
+	for i := range s {
+		if n == most {
+			return strconv.Quote(s[:i]) + "…"
+		}
+		n++
+	}
+	return strconv.Quote(s)
+}
+
 // writeJSON writes v indented as the CLI prints it.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	data, err := MarshalJSON(v)
@@ -164,7 +256,7 @@ func (h *Handler) get(f getFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET")
-			writeError(w, &Error{Status: http.StatusMethodNotAllowed, Msg: r.URL.Path + " takes GET, not " + r.Method})
+			writeError(w, &Error{Status: http.StatusMethodNotAllowed, Msg: r.URL.Path + " takes GET, not " + cut(r.Method)})
 			return
 		}
 		v, e := f(r)
@@ -176,29 +268,80 @@ func (h *Handler) get(f getFunc) http.HandlerFunc {
 	}
 }
 
+// post runs f on a POST's body: a JSON body only, admitted (or refused
+// at once when the server is full), read within the body time limit,
+// worked on in its turn, within the request's time limit from arrival.
 func (h *Handler) post(f postFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")
-			writeError(w, &Error{Status: http.StatusMethodNotAllowed, Msg: r.URL.Path + " takes POST with a JSON body, not " + r.Method})
+			writeError(w, &Error{Status: http.StatusMethodNotAllowed, Msg: r.URL.Path + " takes POST with a JSON body, not " + cut(r.Method)})
 			return
 		}
-		body, e := h.readBody(r)
-		if e != nil {
+		if e := jsonContent(r); e != nil {
 			writeError(w, e)
 			return
 		}
+		if !h.admit.enter() {
+			h.busy(w, "the server is busy: %d requests are running and %d more are waiting, its limits", h.o.MaxRunning, h.o.MaxQueued)
+			return
+		}
+		defer h.admit.leave()
 		ctx := r.Context()
 		if h.o.Timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, h.o.Timeout)
 			defer cancel()
 		}
-		v, e := f(ctx, body)
+		body, e := h.readBody(w, r)
 		if e != nil {
 			writeError(w, e)
 			return
 		}
-		writeJSON(w, http.StatusOK, v)
+		if err := h.admit.wait(ctx); err != nil {
+			h.stopped(w, ctx, "while it waited for its turn")
+			return
+		}
+		start := time.Now()
+		v, e := f(ctx, body)
+		h.admit.done(time.Since(start))
+		if e != nil {
+			writeError(w, e)
+			return
+		}
+		h.writeAnswer(w, v)
 	}
+}
+
+// jsonContent refuses a POST not sent as application/json. A browser
+// sends a page's cross-origin POST without asking first only when its
+// type is a form's or plain text, so this keeps pages elsewhere from
+// starting runs on the server.
+func jsonContent(r *http.Request) *Error {
+	ct := r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err == nil && mt == "application/json" {
+		return nil
+	}
+	got := "no Content-Type"
+	if ct != "" {
+		got = "Content-Type " + quote(ct)
+	}
+	return &Error{Status: http.StatusUnsupportedMediaType, Msg: "send the body as JSON with the header Content-Type: application/json (the request has " + got + ")"}
+}
+
+// busy refuses a request for now with 503 and when to try again.
+func (h *Handler) busy(w http.ResponseWriter, format string, a ...any) {
+	after := h.admit.retryAfter()
+	w.Header().Set("Retry-After", strconv.Itoa(after))
+	writeError(w, &Error{Status: http.StatusServiceUnavailable, Msg: fmt.Sprintf(format, a...) + fmt.Sprintf("; try again in %d s", after)})
+}
+
+// stopped answers a request whose time ran out or whose client left.
+func (h *Handler) stopped(w http.ResponseWriter, ctx context.Context, when string) {
+	if ctx.Err() == context.DeadlineExceeded {
+		h.busy(w, "the request reached this server's time limit of %s %s and was stopped", h.o.Timeout, when)
+		return
+	}
+	writeError(w, &Error{Status: http.StatusServiceUnavailable, Msg: "the request was cancelled " + when + " (the client closed the connection)"})
 }

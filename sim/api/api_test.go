@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/scenario"
@@ -72,7 +73,7 @@ func TestRemoteRetries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = api.RunRemote(context.Background(), sc, true, api.RemoteOptions{URLs: []string{small.URL}, Retries: 5})
+	_, _, err = api.RunRemote(context.Background(), sc, true, api.RemoteOptions{URLs: []string{small.URL}, RetryFor: 5 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "422") || !strings.Contains(err.Error(), "jobs per run") {
 		t.Errorf("a refused point: %v", err)
 	}

@@ -29,6 +29,7 @@ func FuzzHandler(f *testing.F) {
 	paths := []string{"/v1/run", "/v1/validate", "/v1/sweep-point"}
 	f.Fuzz(func(t *testing.T, p uint8, body []byte) {
 		req := httptest.NewRequest(http.MethodPost, paths[int(p)%len(paths)], bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
 		if w.Code == http.StatusInternalServerError {

@@ -7,15 +7,25 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
 )
 
-// readBody reads the request body up to the size limit.
-func (h *Handler) readBody(r *http.Request) ([]byte, *Error) {
+// readBody reads the request body up to the size limit, within the body
+// time limit: a client that sends its body slowly, or announces more
+// than it sends, gets 408 rather than holding the request open.
+func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *Error) {
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(h.o.BodyTimeout)) == nil {
+		// No deadline once the body is in: the server's read in the
+		// background, which notices a client leaving, must not time out.
+		defer rc.SetReadDeadline(time.Time{})
+	}
 	limit := h.o.Limits.MaxBodyBytes
 	if r.ContentLength > limit {
 		drain(r.Body, limit)
@@ -23,13 +33,25 @@ func (h *Handler) readBody(r *http.Request) ([]byte, *Error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	if err != nil {
-		return nil, &Error{Status: http.StatusBadRequest, Msg: "reading the body: " + err.Error()}
+		return nil, h.bodyError(err)
 	}
 	if int64(len(data)) > limit {
 		drain(r.Body, limit)
 		return nil, tooLarge(-1, limit)
 	}
 	return data, nil
+}
+
+// bodyError is a body that could not be read: too slow, or cut off.
+func (h *Handler) bodyError(err error) *Error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return &Error{Status: http.StatusRequestTimeout, Msg: fmt.Sprintf("the request body did not arrive within %s, this server's limit for sending it", h.o.BodyTimeout)}
+	}
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return tooLarge(-1, h.o.Limits.MaxBodyBytes)
+	}
+	return &Error{Status: http.StatusBadRequest, Msg: "the request body ended before its announced length (the connection broke or the Content-Length is wrong)"}
 }
 
 // drain reads and drops up to n more bytes of a refused body, so that a
@@ -49,8 +71,8 @@ func tooLarge(n, limit int64) *Error {
 		Msg: fmt.Sprintf("the request body is %s; the limit is %d bytes; describe jobs with a generator rather than listing them", size, limit)}
 }
 
-// decode reads a JSON object into v, refusing unknown fields and naming
-// the field of a type error.
+// decode reads a JSON object into v, refusing unknown fields and keys
+// given twice, and naming the field of a type error.
 func decode(body []byte, v any) *Error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return &Error{Status: http.StatusBadRequest, Msg: "the body is empty; send a JSON object such as {\"scenario\": \"fifo-vs-sjf\"}"}
@@ -62,6 +84,9 @@ func decode(body []byte, v any) *Error {
 		if _, err2 := dec.Token(); err2 != io.EOF {
 			return &Error{Status: http.StatusBadRequest, Msg: "the body has more after its JSON object; send exactly one object"}
 		}
+		if k, ok := topKeyTwice(body); ok {
+			return &Error{Status: http.StatusBadRequest, Field: k, Msg: "is given twice; give each field once"}
+		}
 		return nil
 	}
 	var te *json.UnmarshalTypeError
@@ -72,14 +97,66 @@ func decode(body []byte, v any) *Error {
 	case errors.As(err, &te):
 		return &Error{Status: http.StatusBadRequest, Msg: fmt.Sprintf("the body must be a JSON object, got a JSON %s", te.Value)}
 	case errors.As(err, &se):
-		return &Error{Status: http.StatusBadRequest, Msg: fmt.Sprintf("the body is not valid JSON at byte %d: %v", se.Offset, err)}
+		line, col := lineCol(body, se.Offset-1)
+		return &Error{Status: http.StatusBadRequest, Msg: fmt.Sprintf("the body is not valid JSON: line %d, column %d: %s", line, col, se.Error())}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		f := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return &Error{Status: http.StatusBadRequest, Field: f, Msg: "unknown field"}
+		return &Error{Status: http.StatusBadRequest, Field: cut(f), Msg: "unknown field; a request has scenario, seed, policy, quick and (for /v1/sweep-point) x"}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return &Error{Status: http.StatusBadRequest, Msg: "the body ends in the middle of its JSON object"}
 	}
-	return &Error{Status: http.StatusBadRequest, Msg: "the body is not a valid request: " + err.Error()}
+	return &Error{Status: http.StatusBadRequest, Msg: "the body is not a valid request"}
+}
+
+// topKeyTwice finds a key the request object gives twice (the scenario
+// document inside is checked by its parser).
+func topKeyTwice(body []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		k, ok := t.(string)
+		if err != nil || !ok {
+			return "", false
+		}
+		if seen[k] {
+			return cut(k), true
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// cut shortens a name from the request to 80 characters for a message.
+func cut(s string) string {
+	n := 0
+	for i := range s {
+		if n == 80 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// lineCol is the line and column of byte offset off.
+func lineCol(data []byte, off int64) (line, col int) {
+	line, col = 1, 1
+	for i := int64(0); i < off && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
 }
 
 func kindOf(k string) string {
@@ -110,7 +187,7 @@ func scenarioDoc(raw json.RawMessage) ([]byte, *Error) {
 		}
 		data, ok := scenarios.Read(name)
 		if !ok {
-			return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: fmt.Sprintf("no built-in scenario named %q (GET /v1/scenarios lists them)", name)}
+			return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: fmt.Sprintf("no built-in scenario named %s (GET /v1/scenarios lists them)", quote(name))}
 		}
 		return data, nil
 	case raw[0] == '{':

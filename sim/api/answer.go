@@ -1,0 +1,81 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/schedlab/schedlab/sim/results"
+)
+
+// recordBytes is the least a job's record takes in a run's answer (the
+// typical record is 300-450 bytes): with it, an answer certain to be over
+// the limit is refused before its runs.
+const recordBytes = 250
+
+// checkAnswer refuses a plain run whose answer would certainly be over
+// the limit: jobs × runs records.
+func (h *Handler) checkAnswer(jobs, runs int64) *Error {
+	lim := h.o.Limits.MaxAnswerBytes
+	if est := jobs * runs * recordBytes; est > lim {
+		return &Error{Status: http.StatusUnprocessableEntity, Field: "scenario", Msg: fmt.Sprintf(
+			"the answer would be more than %s (a record for each of %d jobs in each of %d runs), above this server's limit of %s per answer; ask for fewer jobs, or one policy at a time (the \"policy\" field), or run it with schedlab run",
+			mib(est), jobs, runs, mib(lim))}
+	}
+	return nil
+}
+
+// errTooLarge stops writing an answer at the limit.
+var errTooLarge = errors.New("the answer is over the limit")
+
+// cappedBuffer is a buffer that refuses to grow past limit bytes.
+type cappedBuffer struct {
+	bytes.Buffer
+	limit int64
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if int64(b.Len()+len(p)) > b.limit {
+		return 0, errTooLarge
+	}
+	return b.Buffer.Write(p)
+}
+
+// writeAnswer writes v as the CLI prints it, or a 422 when it is over the
+// answer limit. A run's output is written record by record
+// (results.WriteOutput), so it stops at the limit instead of building the
+// whole answer first.
+func (h *Handler) writeAnswer(w http.ResponseWriter, v any) {
+	buf := &cappedBuffer{limit: h.o.Limits.MaxAnswerBytes}
+	var err error
+	if o, ok := v.(results.Output); ok {
+		err = results.WriteOutput(buf, o)
+	} else {
+		var data []byte
+		if data, err = MarshalJSON(v); err == nil {
+			_, err = buf.Write(data)
+		}
+	}
+	switch {
+	case errors.Is(err, errTooLarge):
+		writeError(w, &Error{Status: http.StatusUnprocessableEntity, Field: "scenario", Msg: fmt.Sprintf(
+			"the answer is more than %s, this server's limit per answer; ask for fewer jobs, policies or seeds, or one policy at a time (the \"policy\" field), or run it with schedlab run",
+			mib(h.o.Limits.MaxAnswerBytes))})
+		return
+	case err != nil:
+		writeError(w, &Error{Status: http.StatusInternalServerError, Msg: "encoding the answer: " + err.Error()})
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	w.Write(buf.Bytes())
+}
+
+// mib writes a byte count in MiB, or bytes when small.
+func mib(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
