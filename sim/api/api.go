@@ -283,7 +283,7 @@ func (h *Handler) post(f postFunc) http.HandlerFunc {
 			return
 		}
 		if !h.admit.enter() {
-			h.busy(w, "the server is busy: %d requests are running and %d more are waiting, its limits", h.o.MaxRunning, h.o.MaxQueued)
+			h.busy(w, "the server is busy: it works on at most %d request(s) at once with %d more waiting, and all are taken", h.o.MaxRunning, h.o.MaxQueued)
 			return
 		}
 		defer h.admit.leave()

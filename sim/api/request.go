@@ -21,11 +21,23 @@ import (
 // than it sends, gets 408 rather than holding the request open.
 func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *Error) {
 	rc := http.NewResponseController(w)
-	if rc.SetReadDeadline(time.Now().Add(h.o.BodyTimeout)) == nil {
+	timed := rc.SetReadDeadline(time.Now().Add(h.o.BodyTimeout)) == nil
+	data, e := h.readLimited(r)
+	if e != nil {
+		// The rest of the body is not read: net/http would otherwise
+		// wait for it before sending the answer.
+		w.Header().Set("Connection", "close")
+		return nil, e
+	}
+	if timed {
 		// No deadline once the body is in: the server's read in the
 		// background, which notices a client leaving, must not time out.
-		defer rc.SetReadDeadline(time.Time{})
+		rc.SetReadDeadline(time.Time{})
 	}
+	return data, nil
+}
+
+func (h *Handler) readLimited(r *http.Request) ([]byte, *Error) {
 	limit := h.o.Limits.MaxBodyBytes
 	if r.ContentLength > limit {
 		drain(r.Body, limit)
@@ -96,6 +108,8 @@ func decode(body []byte, v any) *Error {
 		return &Error{Status: http.StatusBadRequest, Field: te.Field, Msg: fmt.Sprintf("must be %s, got a JSON %s", kindOf(te.Type.Kind().String()), te.Value)}
 	case errors.As(err, &te):
 		return &Error{Status: http.StatusBadRequest, Msg: fmt.Sprintf("the body must be a JSON object, got a JSON %s", te.Value)}
+	case errors.As(err, &se) && strings.HasSuffix(se.Error(), "exceeded max depth"):
+		return &Error{Status: http.StatusBadRequest, Msg: "the body nests lists and objects more than 10,000 deep"}
 	case errors.As(err, &se):
 		line, col := lineCol(body, se.Offset-1)
 		return &Error{Status: http.StatusBadRequest, Msg: fmt.Sprintf("the body is not valid JSON: line %d, column %d: %s", line, col, se.Error())}
