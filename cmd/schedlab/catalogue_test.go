@@ -104,6 +104,8 @@ func catalogue() []badInput {
 		{name: "syntax error", doc: "{\n\"name\": }", want: "line 2, column 9: invalid character '}'"},
 		{name: "truncated", doc: `{"name": "x", "cluster": {`, want: "the document is empty or ends too early"},
 		{name: "trailing data", doc: doc("", "", "") + ` {}`, want: "unexpected data after the JSON document"},
+		{name: "a key given twice", doc: doc(`{"servers": [{"count": 2, "gpus": 4, "gpus": 8, "gpu_type": "V100"}]}`, "", ""), want: "cluster.servers[0].gpus: is given twice in one object (the second time at line 1, column 63)"},
+		{name: "a policy given twice", doc: `{"name": "c", "cluster": ` + okCluster + `, "workload": ` + okJobs + `, "policies": [{"name": "fifo"}], "policies": [{"name": "sjf"}]}`, want: "policies: is given twice in one object"},
 		{name: "8,000,000 numbers", doc: `{"name": "x", "seeds": [` + strings.Repeat("0,", 8_000_000) + `0]}`, want: "the document has more than 2,000,000 elements"},
 		{name: "660,000 tiny jobs", doc: doc("", `{"jobs": [`+strings.Repeat(`{"id": "a"},`, 660_000)+`{}]}`, ""), want: "workload.jobs: lists 660,001 jobs, above the limit of 100,000 explicit jobs"},
 		{name: "nested 20,000 deep", doc: strings.Repeat("[", 20000) + strings.Repeat("]", 20000), want: "exceeded max depth"},
