@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -37,8 +38,42 @@ func job(fields string) string {
 
 func gen(body string) string { return `{"generator": {` + body + `}}` }
 
+// poissonGen is a Poisson generator whose fields extra (", key: value…")
+// adds to or replaces: a key given twice is a problem of its own.
 func poissonGen(extra string) string {
-	return gen(`"kind": "poisson", "jobs": 100, "jobs_per_hour": 10, "gpu_mix": [{"gpus": 1, "weight": 1}], "duration": {"dist": "fixed", "mean_s": 60}, "models": [{"model": "m", "weight": 1}]` + extra)
+	return gen(override(`"kind": "poisson", "jobs": 100, "jobs_per_hour": 10, "gpu_mix": [{"gpus": 1, "weight": 1}], "duration": {"dist": "fixed", "mean_s": 60}, "models": [{"model": "m", "weight": 1}]`, extra))
+}
+
+// override returns the object body fields with the fields of extra (a
+// body that starts with a comma, or nothing) put in place of those of
+// the same name, the others appended, in order.
+func override(fields, extra string) string {
+	pairs := func(body string) (keys []string, vals map[string]json.RawMessage) {
+		dec := json.NewDecoder(strings.NewReader("{" + body + "}"))
+		dec.Token()
+		vals = map[string]json.RawMessage{}
+		for dec.More() {
+			t, _ := dec.Token()
+			var v json.RawMessage
+			dec.Decode(&v)
+			keys = append(keys, t.(string))
+			vals[t.(string)] = v
+		}
+		return keys, vals
+	}
+	keys, vals := pairs(fields)
+	extraKeys, extraVals := pairs(strings.TrimPrefix(strings.TrimSpace(extra), ","))
+	for _, k := range extraKeys {
+		if _, ok := vals[k]; !ok {
+			keys = append(keys, k)
+		}
+		vals[k] = extraVals[k]
+	}
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%q: %s", k, vals[k]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func sweep(body string) string { return `, "sweep": {"label": "l", ` + body + `}` }
