@@ -5,6 +5,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -118,4 +120,61 @@ func serverLoad(t *testing.T, url string) api.Load {
 		t.Fatal(err)
 	}
 	return h.Load
+}
+
+// TestServeSlowHeaders: a client that sends its headers a byte a second
+// is cut off after schedlab serve's 10 s for headers, and one whose body
+// never comes gets 408 after --body-timeout.
+func TestServeSlowHeaders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the server's header time limit")
+	}
+	srv := startServer(t, "", "--body-timeout", "2s")
+	addr := strings.TrimPrefix(srv.url, "http://")
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	head := "POST /v1/run HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Slow: " + strings.Repeat("a", 60)
+	closed := make(chan time.Duration, 1)
+	go func() {
+		for i := range len(head) {
+			if _, err := conn.Write([]byte{head[i]}); err != nil {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+	}()
+	go func() {
+		io.Copy(io.Discard, conn) // returns when the server closes the connection
+		closed <- time.Since(start)
+	}()
+	select {
+	case d := <-closed:
+		t.Logf("the server closed a connection sending its headers a byte a second after %v", d.Round(time.Millisecond))
+		if d < 9*time.Second {
+			t.Errorf("closed after %v, before the 10 s for headers", d)
+		}
+	case <-time.After(20 * time.Second):
+		t.Errorf("a connection sending its headers a byte a second is still open after 20 s")
+	}
+	a := rawRequest(t, addr, "POST /v1/run HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+	if !strings.Contains(a, "408 Request Timeout") || !strings.Contains(a, "did not arrive within 2s") {
+		t.Errorf("a body that never comes: %s", a)
+	}
+}
+
+// rawRequest sends bytes and returns all the server sends back.
+func rawRequest(t *testing.T, addr, data string) string {
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(20 * time.Second))
+	conn.Write([]byte(data))
+	b, _ := io.ReadAll(conn)
+	return string(b)
 }
