@@ -16,8 +16,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/schedlab/schedlab/scenarios"
 )
 
 // goWording is Go's own wording, which must not reach a user.
@@ -263,15 +261,6 @@ func remoteFaults() []remoteFault {
 			return failsWith(t, r, "--request-timeout positive")
 		}},
 	}
-}
-
-func builtin(t *testing.T, name string) string {
-	t.Helper()
-	data, ok := scenarios.Read(name)
-	if !ok {
-		t.Fatalf("no built-in %s", name)
-	}
-	return string(data)
 }
 
 func writeTemp(t *testing.T, name, data string) string {

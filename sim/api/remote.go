@@ -63,7 +63,6 @@ type RemotePoints struct {
 	Study   string         `json:"study"`
 	Total   int            `json:"points"`
 	Answers []RemoteAnswer `json:"answers"`
-	byTask  map[int][]byte
 }
 
 // RemoteAnswer is one point's answer.
