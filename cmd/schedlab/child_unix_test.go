@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -30,12 +31,14 @@ func TestMain(m *testing.M) {
 
 // server is a schedlab serve process.
 type server struct {
-	t      testing.TB
+	t    testing.TB
+	addr string
+	args []string
+	dir  string // an empty --dir: only the API
+	url  string // set by startServer, the same after a restart
+
+	mu     sync.Mutex // guards cmd and stderr: restarts come from timers
 	cmd    *exec.Cmd
-	url    string
-	addr   string
-	args   []string
-	mu     sync.Mutex
 	stderr strings.Builder
 }
 
@@ -46,29 +49,34 @@ func startServer(t testing.TB, addr string, args ...string) *server {
 	if addr == "" {
 		addr = freeAddr(t)
 	}
-	s := &server{t: t, addr: addr, args: args}
-	s.start()
+	s := &server{t: t, addr: addr, args: args, dir: t.TempDir()}
+	if err := s.start(); err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(s.kill)
 	return s
 }
 
-func (s *server) start() {
-	s.t.Helper()
-	args := append([]string{"serve", "--addr", s.addr, "--dir", s.t.TempDir()}, s.args...)
+// start starts the process; it may run on another goroutine than the
+// test's (restart from a timer), so it returns its error.
+func (s *server) start() error {
+	args := append([]string{"serve", "--addr", s.addr, "--dir", s.dir}, s.args...)
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "SCHEDLAB_TEST_MAIN=1")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		s.t.Fatal(err)
+		return err
 	}
 	errPipe, err := cmd.StderrPipe()
 	if err != nil {
-		s.t.Fatal(err)
+		return err
 	}
 	if err := cmd.Start(); err != nil {
-		s.t.Fatalf("starting schedlab serve: %v", err)
+		return fmt.Errorf("starting schedlab serve: %w", err)
 	}
+	s.mu.Lock()
 	s.cmd = cmd
+	s.mu.Unlock()
 	go func() {
 		sc := bufio.NewScanner(errPipe)
 		sc.Buffer(nil, 1<<20)
@@ -92,11 +100,16 @@ func (s *server) start() {
 	case l := <-line:
 		m := regexp.MustCompile(`http://([^/ ]+)/v1/`).FindStringSubmatch(l)
 		if m == nil {
-			s.t.Fatalf("schedlab serve said %q; stderr:\n%s", l, s.errors())
+			return fmt.Errorf("schedlab serve said %q; stderr:\n%s", l, s.errors())
 		}
-		s.url = "http://" + m[1]
+		s.mu.Lock()
+		if s.url == "" { // a restart listens on the same address
+			s.url = "http://" + m[1]
+		}
+		s.mu.Unlock()
+		return nil
 	case <-time.After(2 * time.Minute):
-		s.t.Fatalf("schedlab serve did not start within 2 minutes; stderr:\n%s", s.errors())
+		return fmt.Errorf("schedlab serve did not start within 2 minutes; stderr:\n%s", s.errors())
 	}
 }
 
@@ -109,26 +122,49 @@ func (s *server) errors() string {
 
 // kill ends the server at once (SIGKILL) and reaps it.
 func (s *server) kill() {
-	if s.cmd != nil && s.cmd.Process != nil {
-		s.cmd.Process.Signal(syscall.SIGCONT)
-		s.cmd.Process.Kill()
-		s.cmd.Wait()
-		s.cmd = nil
+	s.mu.Lock()
+	cmd := s.cmd
+	s.cmd = nil
+	s.mu.Unlock()
+	if cmd != nil && cmd.Process != nil {
+		cmd.Process.Signal(syscall.SIGCONT)
+		cmd.Process.Kill()
+		cmd.Wait()
 	}
 }
 
-// restart starts the server again on the same address.
-func (s *server) restart() { s.start() }
+// restart starts the server again on the same address (from a timer:
+// an error fails the test without stopping it).
+func (s *server) restart() {
+	if err := s.start(); err != nil {
+		s.t.Errorf("restarting the server: %v", err)
+	}
+}
+
+// signal sends sig to the process.
+func (s *server) signal(sig os.Signal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmd != nil {
+		s.cmd.Process.Signal(sig)
+	}
+}
 
 // freeze stops the process (SIGSTOP): connections are accepted by the
 // kernel but never answered. thaw lets it go on.
-func (s *server) freeze() { s.cmd.Process.Signal(syscall.SIGSTOP) }
-func (s *server) thaw()   { s.cmd.Process.Signal(syscall.SIGCONT) }
+func (s *server) freeze() { s.signal(syscall.SIGSTOP) }
+func (s *server) thaw()   { s.signal(syscall.SIGCONT) }
 
 // peakRSS is the most memory the process has held, from /proc (0 where
 // there is none).
 func (s *server) peakRSS() int64 {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(s.cmd.Process.Pid) + "/status")
+	s.mu.Lock()
+	cmd := s.cmd
+	s.mu.Unlock()
+	if cmd == nil {
+		return 0
+	}
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/status")
 	if err != nil {
 		return 0
 	}
