@@ -63,16 +63,25 @@ test-native:
 	SCHEDLAB_REQUIRE_EDGE=1 $(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v /build/e2e)
 
 # The race detector over the engine, the experiment runner (its worker
-# pool runs policies concurrently), the conformance check and the
-# policies: 1 to 3 minutes on the 2-core machine. TestEmbeddedStudiesQuick
-# is left to test-native: it runs every paper study in quick mode twice
-# (about 2 minutes natively; under -race, on a machine loaded by other
-# work, it had not finished after 18 minutes), and the runner's concurrency it would cover is covered by the
-# other tests of sim/experiment (every embedded scenario on 2 and 3
-# workers, a study on 2 workers, cancellation).
-RACEPKGS := ./sim/engine/ ./sim/experiment/... ./sim/policy/...
+# pool runs policies concurrently), the conformance check, the policies,
+# the schema's type cache and the JSON API (one handler serving requests
+# concurrently), then over schedlab serve and the remote sweeps, which
+# run the test binary as a server process (built with -race too, so a
+# race in the server fails the test). TestEmbeddedStudiesQuick is left to
+# test-native: it runs every paper study in quick mode twice (about 2
+# minutes natively; under -race, on a machine loaded by other work, it
+# had not finished after 18 minutes), and the runner's concurrency it
+# would cover is covered by the other tests of sim/experiment (every
+# embedded scenario on 2 and 3 workers, a study on 2 workers,
+# cancellation). Tests that bound CPU or wall time, or that mostly wait,
+# skip themselves under -race (raceDetector in their packages). Of
+# cmd/schedlab only the tests of serve and of remote sweeps run here: its
+# other commands run one study at a time, whose concurrency is
+# sim/experiment's.
+RACEPKGS := ./sim/engine/ ./sim/experiment/... ./sim/policy/... ./sim/schema/ ./sim/api/...
 test-race:
 	$(GO) test -race -count=1 -timeout 30m -skip '^TestEmbeddedStudiesQuick$$' $(RACEPKGS)
+	$(GO) test -race -count=1 -timeout 30m -run 'Serve|Remote' ./cmd/schedlab/
 
 # The simulation core under WebAssembly in node: the same tests must pass.
 test-wasm:

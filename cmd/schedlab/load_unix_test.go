@@ -84,6 +84,9 @@ func TestServeTimeout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a request to its time limit")
 	}
+	if raceDetector {
+		t.Skip("bounds wall time, which the race detector multiplies")
+	}
 	srv := startServer(t, "", "--timeout", "10s")
 	data, _ := scenarios.Read("sjf-bsbf-table4")
 	var m map[string]any

@@ -89,6 +89,7 @@ func localStudy(t *testing.T, name string) string {
 // remoteFault is one case of the catalogue.
 type remoteFault struct {
 	name string
+	wait bool // mostly waits (an outage, a frozen server): not under -race
 	run  func(t *testing.T, want string) (outcome string)
 }
 
@@ -130,7 +131,7 @@ func failsWith(t *testing.T, r cli, phrases ...string) string {
 func remoteFaults() []remoteFault {
 	const study = "sjf-bsbf-fig6a"
 	return []remoteFault{
-		{"server killed, back after 5 s", func(t *testing.T, want string) string {
+		{"server killed, back after 5 s", false, func(t *testing.T, want string) string {
 			srv := startServer(t, "")
 			var once sync.Once
 			r := runCLIWatched(func(stderr string) {
@@ -143,7 +144,7 @@ func remoteFaults() []remoteFault {
 			}, "run", study, "--quick", "--format", "json", "--remote", srv.url, "--parallel", "2")
 			return sameOutput(t, r, want)
 		}},
-		{"server down for 30 s (the default retry budget)", func(t *testing.T, want string) string {
+		{"server down for 30 s (the default retry budget)", true, func(t *testing.T, want string) string {
 			srv := startServer(t, "")
 			srv.kill()
 			time.AfterFunc(30*time.Second, srv.restart)
@@ -153,7 +154,7 @@ func remoteFaults() []remoteFault {
 			}
 			return sameOutput(t, r, want)
 		}},
-		{"one of two servers frozen", func(t *testing.T, want string) string {
+		{"one of two servers frozen", true, func(t *testing.T, want string) string {
 			a, b := startServer(t, ""), startServer(t, "")
 			a.freeze()
 			defer a.thaw()
@@ -167,12 +168,12 @@ func remoteFaults() []remoteFault {
 			}
 			return sameOutput(t, r, want)
 		}},
-		{"a busy server (one run at a time, no queue)", func(t *testing.T, want string) string {
+		{"a busy server (one run at a time, no queue)", false, func(t *testing.T, want string) string {
 			srv := startServer(t, "", "--max-running", "1", "--queue", "0")
 			r := runCLI("run", study, "--quick", "--format", "json", "--remote", srv.url, "--parallel", "6")
 			return sameOutput(t, r, want)
 		}},
-		{"server killed for good: points saved, then resumed", func(t *testing.T, want string) string {
+		{"server killed for good: points saved, then resumed", false, func(t *testing.T, want string) string {
 			srv := startServer(t, "")
 			points := filepath.Join(t.TempDir(), "fig6a.points.json")
 			var once sync.Once
@@ -207,7 +208,7 @@ func remoteFaults() []remoteFault {
 			}
 			return outcome
 		}},
-		{"every point refused (422)", func(t *testing.T, want string) string {
+		{"every point refused (422)", false, func(t *testing.T, want string) string {
 			srv := startServer(t, "")
 			// Two points of 120,000 jobs: within the scenario limits, above
 			// the server's 100,000 jobs per run.
@@ -219,7 +220,7 @@ func remoteFaults() []remoteFault {
 			r := runCLI("run", file, "--remote", srv.url, "--resume", filepath.Join(t.TempDir(), "p.json"))
 			return failsWith(t, r, "422 Unprocessable Entity", "a run has 120000 jobs, above this server's limit of 100000 jobs per run")
 		}},
-		{"a server that answers garbage", func(t *testing.T, want string) string {
+		{"a server that answers garbage", false, func(t *testing.T, want string) string {
 			liar := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				w.Write([]byte(`{"values": null}`))
 			}))
@@ -227,7 +228,7 @@ func remoteFaults() []remoteFault {
 			r := runCLI("run", study, "--quick", "--remote", liar.URL, "--retry-for", "1s", "--resume", filepath.Join(t.TempDir(), "p.json"))
 			return failsWith(t, r, "the answer is not a sweep point's answer")
 		}},
-		{"a server slower than the request timeout", func(t *testing.T, want string) string {
+		{"a server slower than the request timeout", false, func(t *testing.T, want string) string {
 			slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				io.Copy(io.Discard, r.Body) // then net/http notices the client leave
 				select {
@@ -242,24 +243,24 @@ func remoteFaults() []remoteFault {
 			}
 			return failsWith(t, r, "gave no answer within 1s (the request timeout)")
 		}},
-		{"--remote on a plain scenario", func(t *testing.T, want string) string {
+		{"--remote on a plain scenario", false, func(t *testing.T, want string) string {
 			r := runCLI("run", "fifo-vs-sjf", "--remote", "http://127.0.0.1:1")
 			if r.code != exitInvalid {
 				t.Errorf("exit %d, want %d", r.code, exitInvalid)
 			}
 			return failsWith(t, r, "--remote and --resume run a study's sweep points on servers, and fifo-vs-sjf is not a study")
 		}},
-		{"--resume with a file that is not saved points", func(t *testing.T, want string) string {
+		{"--resume with a file that is not saved points", false, func(t *testing.T, want string) string {
 			file := writeTemp(t, "p.json", `{"hello": 1}`)
 			r := runCLI("run", study, "--quick", "--remote", "http://127.0.0.1:1", "--resume", file)
 			return failsWith(t, r, "not a file of saved sweep points")
 		}},
-		{"--resume with another study's points", func(t *testing.T, want string) string {
+		{"--resume with another study's points", false, func(t *testing.T, want string) string {
 			file := writeTemp(t, "p.json", `{"key": "abc", "study": "load-sweep", "points": 6, "answers": []}`)
 			r := runCLI("run", study, "--quick", "--remote", "http://127.0.0.1:1", "--resume", file)
 			return failsWith(t, r, "the saved points are of another study, version or split (study load-sweep, 6 points; this run has sjf-bsbf-fig6a, 16 points)")
 		}},
-		{"--request-timeout 0", func(t *testing.T, want string) string {
+		{"--request-timeout 0", false, func(t *testing.T, want string) string {
 			r := runCLI("run", study, "--quick", "--remote", "http://127.0.0.1:1", "--request-timeout", "0s")
 			return failsWith(t, r, "--request-timeout positive")
 		}},
@@ -283,6 +284,9 @@ func TestRemoteFaultCatalogue(t *testing.T) {
 	totals := map[string]int{}
 	for _, c := range remoteFaults() {
 		t.Run(c.name, func(t *testing.T) {
+			if c.wait && raceDetector {
+				t.Skip("mostly waits; slow under -race")
+			}
 			start := time.Now()
 			o := c.run(t, want)
 			totals[o]++

@@ -95,6 +95,9 @@ func TestCancelStopsHeavyRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds runs of thousands of jobs")
 	}
+	if raceDetector {
+		t.Skip("bounds CPU time, which the race detector multiplies")
+	}
 	for _, c := range stressCases {
 		t.Run(c.policy, func(t *testing.T) {
 			sc := c.scenario(t)
