@@ -29,12 +29,12 @@ package api
 import (
 	"context"
 	"fmt"
-	"mime"
 	"net/http"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	// Every policy family registers itself, so a scenario may name any.
@@ -319,8 +319,7 @@ func (h *Handler) post(f postFunc) http.HandlerFunc {
 // starting runs on the server.
 func jsonContent(r *http.Request) *Error {
 	ct := r.Header.Get("Content-Type")
-	mt, _, err := mime.ParseMediaType(ct)
-	if err == nil && mt == "application/json" {
+	if mt, _, _ := strings.Cut(ct, ";"); strings.EqualFold(strings.TrimSpace(mt), "application/json") {
 		return nil
 	}
 	got := "no Content-Type"
