@@ -303,8 +303,10 @@ func (h *Handler) post(f postFunc) http.HandlerFunc {
 			return
 		}
 		start := time.Now()
-		v, e := f(ctx, body)
-		h.admit.done(time.Since(start))
+		v, e := func() (any, *Error) {
+			defer func() { h.admit.done(time.Since(start)) }() // a panic too gives the turn back
+			return f(ctx, body)
+		}()
 		if e != nil {
 			writeError(w, e)
 			return

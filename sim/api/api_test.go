@@ -78,3 +78,17 @@ func TestRemoteRetries(t *testing.T) {
 		t.Errorf("a refused point: %v", err)
 	}
 }
+
+// TestPanicGivesTurnBack: a request whose work panics is answered 500 and
+// gives its turn back; with one turn and no queue, the requests after it
+// are served, not refused as busy for good.
+func TestPanicGivesTurnBack(t *testing.T) {
+	srv := httptest.NewServer(api.Panicking(api.Options{MaxRunning: 1, MaxQueued: -1}))
+	defer srv.Close()
+	for i := range 3 {
+		status, body := apitest.Do(t, http.MethodPost, srv.URL+"/v1/validate", []byte(`{}`))
+		if status != 500 || !strings.Contains(string(body), "internal error: a bug") {
+			t.Fatalf("request %d: %d %s", i, status, body)
+		}
+	}
+}

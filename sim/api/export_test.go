@@ -1,5 +1,10 @@
 package api
 
+import (
+	"context"
+	"net/http"
+)
+
 // HoldTurn takes a place and a turn of h's queue, as a request doing long
 // work does, until release.
 func HoldTurn(h *Handler) (release func()) {
@@ -9,4 +14,13 @@ func HoldTurn(h *Handler) (release func()) {
 		<-h.admit.turns
 		<-h.admit.places
 	}
+}
+
+// Panicking is a handler whose every POST panics after taking its turn,
+// with o's queue.
+func Panicking(o Options) *Handler {
+	h := New(o)
+	h.mux = http.NewServeMux()
+	h.mux.HandleFunc("/", h.post(func(context.Context, []byte) (any, *Error) { panic("a bug") }))
+	return h
 }
