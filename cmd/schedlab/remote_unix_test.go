@@ -18,8 +18,8 @@ import (
 	"time"
 )
 
-// goWording is Go's own wording, which must not reach a user.
-var goWording = regexp.MustCompile(`(^|\s)json: |Go struct|unmarshal|context canceled|context deadline|deadline exceeded|\bEOF\b|strconv\.|runtime error|%!|goroutine |panic:|dial tcp|connect: `)
+// remoteGoWording is Go's own wording, which must not reach a user.
+var remoteGoWording = regexp.MustCompile(`(^|\s)json: |Go struct|unmarshal|context canceled|context deadline|deadline exceeded|\bEOF\b|strconv\.|runtime error|%!|goroutine |panic:|dial tcp|connect: `)
 
 // The catalogue of remote faults: servers killed, restarted, frozen,
 // busy, refusing or lying while `schedlab run STUDY --remote` spreads the
@@ -121,7 +121,7 @@ func failsWith(t *testing.T, r cli, phrases ...string) string {
 			outcome = "unclear"
 		}
 	}
-	if goWording.MatchString(r.stderr) {
+	if remoteGoWording.MatchString(r.stderr) {
 		t.Errorf("Go's wording reaches the user:\n%.2000s", r.stderr)
 		outcome = "unclear"
 	}

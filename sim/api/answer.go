@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/schedlab/schedlab/sim/results"
 )
@@ -19,7 +18,7 @@ const recordBytes = 250
 func (h *Handler) checkAnswer(jobs, runs int64) *Error {
 	lim := h.o.Limits.MaxAnswerBytes
 	if est := jobs * runs * recordBytes; est > lim {
-		return &Error{Status: http.StatusUnprocessableEntity, Field: "scenario", Msg: fmt.Sprintf(
+		return &Error{Status: statusUnprocessableEntity, Field: "scenario", Msg: fmt.Sprintf(
 			"the answer would be more than %s (a record for each of %d jobs in each of %d runs), above this server's limit of %s per answer; ask for fewer jobs, or one policy at a time (the \"policy\" field), or run it with schedlab run",
 			mib(est), jobs, runs, mib(lim))}
 	}
@@ -42,11 +41,11 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 	return b.Buffer.Write(p)
 }
 
-// writeAnswer writes v as the CLI prints it, or a 422 when it is over the
-// answer limit. A run's output is written record by record
+// answer is v as the CLI prints it, or a 422 when it is over the answer
+// limit. A run's output is written record by record
 // (results.WriteOutput), so it stops at the limit instead of building the
 // whole answer first.
-func (h *Handler) writeAnswer(w http.ResponseWriter, v any) {
+func (h *Handler) answer(v any) Response {
 	buf := &cappedBuffer{limit: h.o.Limits.MaxAnswerBytes}
 	var err error
 	if o, ok := v.(results.Output); ok {
@@ -59,17 +58,13 @@ func (h *Handler) writeAnswer(w http.ResponseWriter, v any) {
 	}
 	switch {
 	case errors.Is(err, errTooLarge):
-		writeError(w, &Error{Status: http.StatusUnprocessableEntity, Field: "scenario", Msg: fmt.Sprintf(
+		return errorResponse(&Error{Status: statusUnprocessableEntity, Field: "scenario", Msg: fmt.Sprintf(
 			"the answer is more than %s, this server's limit per answer; ask for fewer jobs, policies or seeds, or one policy at a time (the \"policy\" field), or run it with schedlab run",
 			mib(h.o.Limits.MaxAnswerBytes))})
-		return
 	case err != nil:
-		writeError(w, &Error{Status: http.StatusInternalServerError, Msg: "encoding the answer: " + err.Error()})
-		return
+		return errorResponse(&Error{Status: statusInternalServerError, Msg: "encoding the answer: " + err.Error()})
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
-	w.Write(buf.Bytes())
+	return Response{Status: statusOK, Header: [][2]string{{"Content-Type", "application/json; charset=utf-8"}}, Body: buf.Bytes()}
 }
 
 // mib writes a byte count in MiB, or bytes when small.

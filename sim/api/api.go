@@ -1,9 +1,13 @@
-// Package api is schedlab's JSON API: one http.Handler, versioned under
-// /v1, that validates and runs scenarios and single points of a study's
-// sweep. The same handler is served by `schedlab serve`, by go test
-// through httptest, and on Cloudflare Workers (wasm/edge), so it draws no
-// plots: the gonum/plot code is left out when built with the noplot tag,
-// which keeps the Workers bundle small.
+// Package api is schedlab's JSON API: one handler, versioned under /v1,
+// that validates and runs scenarios and single points of a study's sweep.
+// The same handler is served by `schedlab serve` and by go test through
+// httptest (as an http.Handler), and on Cloudflare Workers (wasm/edge,
+// through Handler.Answer), so it draws no plots: the gonum/plot code is
+// left out when built with the noplot tag. Built with the nohttp tag as
+// well, the package leaves out its net/http side (ServeHTTP and
+// RunRemote): the Workers bundle then links no net/http, which alone
+// would add about 0.6 MB to its gzipped size (see docs/development.md's
+// size budgets).
 //
 //	GET  /v1/health        {"status":"ok","api":"v1","limits":{…},"load":{…}}
 //	GET  /v1/scenarios     the built-in scenarios
@@ -29,7 +33,7 @@ package api
 import (
 	"context"
 	"fmt"
-	"net/http"
+	"io"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -84,7 +88,8 @@ type Options struct {
 	MaxRunning, MaxQueued int
 	// BodyTimeout bounds the time a client may take to send a request's
 	// body (0: DefaultBodyTimeout); slower, it gets 408. It needs a
-	// server whose connections take read deadlines (net/http's).
+	// transport that sets read deadlines (Request.SetReadDeadline, which
+	// ServeHTTP sets; on Workers the runtime reads the body first).
 	BodyTimeout time.Duration
 	// AllowOrigins are the web origins (such as "https://example.org", or
 	// "*" for any) whose pages may POST to the API from a browser. By
@@ -103,10 +108,19 @@ const DefaultBodyTimeout = 30 * time.Second
 
 // Handler is the API.
 type Handler struct {
-	o     Options
-	mux   *http.ServeMux
-	admit *admission
+	o      Options
+	routes map[string]route
+	admit  *admission
 }
+
+// A route is one endpoint: a GET or a POST one.
+type route struct {
+	get  getFunc
+	post postFunc
+}
+
+type getFunc func() (any, *Error)
+type postFunc func(ctx context.Context, body []byte) (any, *Error)
 
 // New returns the API handler.
 func New(o Options) *Handler {
@@ -123,18 +137,20 @@ func New(o Options) *Handler {
 	if o.BodyTimeout <= 0 {
 		o.BodyTimeout = DefaultBodyTimeout
 	}
-	h := &Handler{o: o, mux: http.NewServeMux(), admit: newAdmission(o.MaxRunning, o.MaxQueued)}
-	h.mux.HandleFunc("/v1/health", h.get(h.health))
-	h.mux.HandleFunc("/v1/scenarios", h.get(h.scenarios))
-	h.mux.HandleFunc("/v1/policies", h.get(h.policies))
-	h.mux.HandleFunc("/v1/validate", h.post(h.validate))
-	h.mux.HandleFunc("/v1/run", h.post(h.run))
-	h.mux.HandleFunc("/v1/sweep-point", h.post(h.sweepPoint))
-	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &Error{Status: http.StatusNotFound, Msg: fmt.Sprintf("no such endpoint %s; the API has /v1/health, /v1/scenarios, /v1/policies, /v1/validate, /v1/run and /v1/sweep-point", cut(r.URL.Path))})
-	})
+	h := &Handler{o: o, admit: newAdmission(o.MaxRunning, o.MaxQueued)}
+	h.routes = map[string]route{
+		"/v1/health":      {get: h.health},
+		"/v1/scenarios":   {get: h.scenarios},
+		"/v1/policies":    {get: h.policies},
+		"/v1/validate":    {post: h.validate},
+		"/v1/run":         {post: h.run},
+		"/v1/sweep-point": {post: h.sweepPoint},
+	}
 	return h
 }
+
+// Limits are the limits the handler applies, defaults filled in.
+func (h *Handler) Limits() Limits { return h.o.Limits }
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
@@ -159,47 +175,112 @@ func (l Limits) withDefaults() Limits {
 	return d
 }
 
-// ServeHTTP answers one request. A panic anywhere below becomes a 500
-// with a message rather than a dropped connection (on Workers, a dead
+// Request is one request as a transport hands it over: net/http in
+// ServeHTTP, the Workers runtime's JavaScript in wasm/edge.
+type Request struct {
+	Method string
+	Path   string    // the URL's path, without its query
+	Body   io.Reader // nil for none
+	Length int64     // the body's declared length in bytes; -1: unknown
+
+	ContentType string // the Content-Type header
+	Origin      string // the Origin header: the web page's origin, when a browser sends it
+
+	// SetReadDeadline, when the transport has it, bounds the time left
+	// to read Body (a zero time lifts the bound); nil when the body is in
+	// memory already.
+	SetReadDeadline func(time.Time) error
+}
+
+// Response is the API's answer: a status, the headers to send and a
+// body, JSON but for a 204.
+type Response struct {
+	Status int
+	Header [][2]string // name, value
+	Body   []byte
+	// Close asks the transport to close the connection after the answer:
+	// the rest of a refused body is not read.
+	Close bool
+}
+
+// Answer answers one request. A panic anywhere below becomes a 500 with
+// a message rather than a dropped connection (on Workers, a dead
 // instance).
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) Answer(ctx context.Context, r Request) (resp Response) {
 	defer func() {
 		if v := recover(); v != nil {
-			writeError(w, &Error{Status: http.StatusInternalServerError, Msg: fmt.Sprintf("internal error: %v", v), stack: string(debug.Stack())})
+			resp = errorResponse(&Error{Status: statusInternalServerError, Msg: fmt.Sprintf("internal error: %v", v), stack: string(debug.Stack())})
 		}
+		resp = h.withCORS(resp, r)
 	}()
-	origin := r.Header.Get("Origin")
-	if r.Method == http.MethodOptions {
-		h.preflight(w, origin)
-		return
+	if r.Method == methodOptions {
+		return h.preflight(r.Origin)
 	}
-	if r.Method == http.MethodPost {
-		if h.allowed(origin) {
-			w.Header().Set("Access-Control-Allow-Origin", origin)
-			w.Header().Add("Vary", "Origin")
-		}
-	} else {
-		w.Header().Set("Access-Control-Allow-Origin", "*")
+	rt, ok := h.routes[r.Path]
+	switch {
+	case !ok:
+		return errorResponse(&Error{Status: statusNotFound, Msg: fmt.Sprintf("no such endpoint %s; the API has /v1/health, /v1/scenarios, /v1/policies, /v1/validate, /v1/run and /v1/sweep-point", cut(r.Path))})
+	case rt.get != nil:
+		return h.get(rt.get, r)
+	default:
+		return h.post(ctx, rt.post, r)
 	}
-	h.mux.ServeHTTP(w, r)
 }
+
+// Statuses and methods by name, as net/http has them: only http.go and
+// remote.go import net/http (see the package comment).
+const (
+	statusOK                    = 200
+	statusNoContent             = 204
+	statusBadRequest            = 400
+	statusNotFound              = 404
+	statusMethodNotAllowed      = 405
+	statusRequestTimeout        = 408
+	statusRequestEntityTooLarge = 413
+	statusUnsupportedMediaType  = 415
+	statusUnprocessableEntity   = 422
+	statusInternalServerError   = 500
+	statusServiceUnavailable    = 503
+
+	methodGet     = "GET"
+	methodHead    = "HEAD"
+	methodPost    = "POST"
+	methodOptions = "OPTIONS"
+)
 
 // preflight answers a browser asking whether a page of origin may POST:
 // yes only for the origins in Options.AllowOrigins. GET needs no
 // preflight, and its answers are open to every origin.
-func (h *Handler) preflight(w http.ResponseWriter, origin string) {
-	w.Header().Add("Vary", "Origin")
+func (h *Handler) preflight(origin string) Response {
+	resp := Response{Status: statusNoContent, Header: [][2]string{{"Vary", "Origin"}}}
 	if h.allowed(origin) {
-		w.Header().Set("Access-Control-Allow-Origin", origin)
-		w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-		w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
-		w.Header().Set("Access-Control-Max-Age", "600")
+		resp.Header = append(resp.Header,
+			[2]string{"Access-Control-Allow-Methods", "GET, POST, OPTIONS"},
+			[2]string{"Access-Control-Allow-Headers", "Content-Type"},
+			[2]string{"Access-Control-Max-Age", "600"})
 	}
-	w.WriteHeader(http.StatusNoContent)
+	return resp
 }
 
 func (h *Handler) allowed(origin string) bool {
 	return origin != "" && (slices.Contains(h.o.AllowOrigins, origin) || slices.Contains(h.o.AllowOrigins, "*"))
+}
+
+// withCORS tells browsers which pages may read the answer: a GET's, any
+// page; a POST's (and a preflight's), the pages of the origins allowed.
+func (h *Handler) withCORS(resp Response, r Request) Response {
+	allow := "*"
+	if r.Method == methodPost || r.Method == methodOptions {
+		if !h.allowed(r.Origin) {
+			return resp
+		}
+		allow = r.Origin
+		if r.Method == methodPost {
+			resp.Header = append(resp.Header, [2]string{"Vary", "Origin"})
+		}
+	}
+	resp.Header = append([][2]string{{"Access-Control-Allow-Origin", allow}}, resp.Header...)
+	return resp
 }
 
 // Error is an API error: its status and a sentence, the request field it
@@ -219,8 +300,8 @@ func (e *Error) Error() string {
 	return e.Msg
 }
 
-func writeError(w http.ResponseWriter, e *Error) {
-	writeJSON(w, e.Status, e)
+func errorResponse(e *Error) Response {
+	return jsonResponse(e.Status, e)
 }
 
 // quote quotes a value of the request for a message, cut to 80
@@ -237,90 +318,77 @@ func quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// writeJSON writes v indented as the CLI prints it.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// jsonResponse is v indented as the CLI prints it.
+func jsonResponse(status int, v any) Response {
 	data, err := MarshalJSON(v)
 	if err != nil {
-		status = http.StatusInternalServerError
+		status = statusInternalServerError
 		data, _ = MarshalJSON(&Error{Msg: "encoding the answer: " + err.Error()})
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	w.Write(data)
+	return Response{Status: status, Header: [][2]string{{"Content-Type", "application/json; charset=utf-8"}}, Body: data}
 }
 
-type getFunc func(r *http.Request) (any, *Error)
-type postFunc func(ctx context.Context, body []byte) (any, *Error)
-
-func (h *Handler) get(f getFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET")
-			writeError(w, &Error{Status: http.StatusMethodNotAllowed, Msg: r.URL.Path + " takes GET, not " + cut(r.Method)})
-			return
-		}
-		v, e := f(r)
-		if e != nil {
-			writeError(w, e)
-			return
-		}
-		writeJSON(w, http.StatusOK, v)
+func (h *Handler) get(f getFunc, r Request) Response {
+	if r.Method != methodGet && r.Method != methodHead {
+		resp := errorResponse(&Error{Status: statusMethodNotAllowed, Msg: r.Path + " takes GET, not " + cut(r.Method)})
+		resp.Header = append(resp.Header, [2]string{"Allow", "GET"})
+		return resp
 	}
+	v, e := f()
+	if e != nil {
+		return errorResponse(e)
+	}
+	return jsonResponse(statusOK, v)
 }
 
 // post runs f on a POST's body: a JSON body only, admitted (or refused
 // at once when the server is full), read within the body time limit,
 // worked on in its turn, within the request's time limit from arrival.
-func (h *Handler) post(f postFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", "POST")
-			writeError(w, &Error{Status: http.StatusMethodNotAllowed, Msg: r.URL.Path + " takes POST with a JSON body, not " + cut(r.Method)})
-			return
-		}
-		if e := jsonContent(r); e != nil {
-			writeError(w, e)
-			return
-		}
-		if !h.admit.enter() {
-			h.busy(w, "the server is busy: it works on at most %d request(s) at once with %d more waiting, and all are taken", h.o.MaxRunning, h.o.MaxQueued)
-			return
-		}
-		defer h.admit.leave()
-		ctx := r.Context()
-		if h.o.Timeout > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, h.o.Timeout)
-			defer cancel()
-		}
-		body, e := h.readBody(w, r)
-		if e != nil {
-			writeError(w, e)
-			return
-		}
-		if err := h.admit.wait(ctx); err != nil {
-			h.stopped(w, ctx, "while it waited for its turn")
-			return
-		}
-		start := time.Now()
-		v, e := func() (any, *Error) {
-			defer func() { h.admit.done(time.Since(start)) }() // a panic too gives the turn back
-			return f(ctx, body)
-		}()
-		if e != nil {
-			writeError(w, e)
-			return
-		}
-		h.writeAnswer(w, v)
+func (h *Handler) post(ctx context.Context, f postFunc, r Request) Response {
+	if r.Method != methodPost {
+		resp := errorResponse(&Error{Status: statusMethodNotAllowed, Msg: r.Path + " takes POST with a JSON body, not " + cut(r.Method)})
+		resp.Header = append(resp.Header, [2]string{"Allow", "POST"})
+		return resp
 	}
+	if e := jsonContent(r.ContentType); e != nil {
+		return errorResponse(e)
+	}
+	if !h.admit.enter() {
+		return h.busy("the server is busy: it works on at most %d request(s) at once with %d more waiting, and all are taken", h.o.MaxRunning, h.o.MaxQueued)
+	}
+	defer h.admit.leave()
+	if h.o.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, h.o.Timeout)
+		defer cancel()
+	}
+	body, e := h.readBody(r)
+	if e != nil {
+		resp := errorResponse(e)
+		// The rest of the body is not read: net/http would otherwise
+		// wait for it before sending the answer.
+		resp.Close = true
+		return resp
+	}
+	if err := h.admit.wait(ctx); err != nil {
+		return h.stopped(ctx, "while it waited for its turn")
+	}
+	start := time.Now()
+	v, e := func() (any, *Error) {
+		defer func() { h.admit.done(time.Since(start)) }() // a panic too gives the turn back
+		return f(ctx, body)
+	}()
+	if e != nil {
+		return errorResponse(e)
+	}
+	return h.answer(v)
 }
 
 // jsonContent refuses a POST not sent as application/json. A browser
 // sends a page's cross-origin POST without asking first only when its
 // type is a form's or plain text, so this keeps pages elsewhere from
 // starting runs on the server.
-func jsonContent(r *http.Request) *Error {
-	ct := r.Header.Get("Content-Type")
+func jsonContent(ct string) *Error {
 	if mt, _, _ := strings.Cut(ct, ";"); strings.EqualFold(strings.TrimSpace(mt), "application/json") {
 		return nil
 	}
@@ -328,21 +396,21 @@ func jsonContent(r *http.Request) *Error {
 	if ct != "" {
 		got = "Content-Type " + quote(ct)
 	}
-	return &Error{Status: http.StatusUnsupportedMediaType, Msg: "send the body as JSON with the header Content-Type: application/json (the request has " + got + ")"}
+	return &Error{Status: statusUnsupportedMediaType, Msg: "send the body as JSON with the header Content-Type: application/json (the request has " + got + ")"}
 }
 
 // busy refuses a request for now with 503 and when to try again.
-func (h *Handler) busy(w http.ResponseWriter, format string, a ...any) {
+func (h *Handler) busy(format string, a ...any) Response {
 	after := h.admit.retryAfter()
-	w.Header().Set("Retry-After", strconv.Itoa(after))
-	writeError(w, &Error{Status: http.StatusServiceUnavailable, Msg: fmt.Sprintf(format, a...) + fmt.Sprintf("; try again in %d s", after)})
+	resp := errorResponse(&Error{Status: statusServiceUnavailable, Msg: fmt.Sprintf(format, a...) + fmt.Sprintf("; try again in %d s", after)})
+	resp.Header = append(resp.Header, [2]string{"Retry-After", strconv.Itoa(after)})
+	return resp
 }
 
 // stopped answers a request whose time ran out or whose client left.
-func (h *Handler) stopped(w http.ResponseWriter, ctx context.Context, when string) {
+func (h *Handler) stopped(ctx context.Context, when string) Response {
 	if ctx.Err() == context.DeadlineExceeded {
-		h.busy(w, "the request reached this server's time limit of %s %s and was stopped", h.o.Timeout, when)
-		return
+		return h.busy("the request reached this server's time limit of %s %s and was stopped", h.o.Timeout, when)
 	}
-	writeError(w, &Error{Status: http.StatusServiceUnavailable, Msg: "the request was cancelled " + when + " (the client closed the connection)"})
+	return errorResponse(&Error{Status: statusServiceUnavailable, Msg: "the request was cancelled " + when + " (the client closed the connection)"})
 }

@@ -1,9 +1,6 @@
 package api
 
-import (
-	"context"
-	"net/http"
-)
+import "context"
 
 // HoldTurn takes a place and a turn of h's queue, as a request doing long
 // work does, until release.
@@ -20,7 +17,8 @@ func HoldTurn(h *Handler) (release func()) {
 // with o's queue.
 func Panicking(o Options) *Handler {
 	h := New(o)
-	h.mux = http.NewServeMux()
-	h.mux.HandleFunc("/", h.post(func(context.Context, []byte) (any, *Error) { panic("a bug") }))
+	for path := range h.routes {
+		h.routes[path] = route{post: func(context.Context, []byte) (any, *Error) { panic("a bug") }}
+	}
 	return h
 }

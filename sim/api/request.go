@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -19,29 +18,25 @@ import (
 // readBody reads the request body up to the size limit, within the body
 // time limit: a client that sends its body slowly, or announces more
 // than it sends, gets 408 rather than holding the request open.
-func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *Error) {
-	rc := http.NewResponseController(w)
-	timed := rc.SetReadDeadline(time.Now().Add(h.o.BodyTimeout)) == nil
-	data, e := h.readLimited(r)
-	if e != nil {
-		// The rest of the body is not read: net/http would otherwise
-		// wait for it before sending the answer.
-		w.Header().Set("Connection", "close")
-		return nil, e
+func (h *Handler) readBody(r Request) ([]byte, *Error) {
+	if r.Body == nil {
+		return nil, nil
 	}
-	if timed {
+	timed := r.SetReadDeadline != nil && r.SetReadDeadline(time.Now().Add(h.o.BodyTimeout)) == nil
+	data, e := h.readLimited(r)
+	if e == nil && timed {
 		// No deadline once the body is in: the server's read in the
 		// background, which notices a client leaving, must not time out.
-		rc.SetReadDeadline(time.Time{})
+		r.SetReadDeadline(time.Time{})
 	}
-	return data, nil
+	return data, e
 }
 
-func (h *Handler) readLimited(r *http.Request) ([]byte, *Error) {
+func (h *Handler) readLimited(r Request) ([]byte, *Error) {
 	limit := h.o.Limits.MaxBodyBytes
-	if r.ContentLength > limit {
+	if r.Length > limit {
 		drain(r.Body, limit)
-		return nil, tooLarge(r.ContentLength, limit)
+		return nil, tooLarge(r.Length, limit)
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	if err != nil {
@@ -57,13 +52,9 @@ func (h *Handler) readLimited(r *http.Request) ([]byte, *Error) {
 // bodyError is a body that could not be read: too slow, or cut off.
 func (h *Handler) bodyError(err error) *Error {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return &Error{Status: http.StatusRequestTimeout, Msg: fmt.Sprintf("the request body did not arrive within %s, this server's limit for sending it", h.o.BodyTimeout)}
+		return &Error{Status: statusRequestTimeout, Msg: fmt.Sprintf("the request body did not arrive within %s, this server's limit for sending it", h.o.BodyTimeout)}
 	}
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		return tooLarge(-1, h.o.Limits.MaxBodyBytes)
-	}
-	return &Error{Status: http.StatusBadRequest, Msg: "the request body ended before its announced length (the connection broke or the Content-Length is wrong)"}
+	return &Error{Status: statusBadRequest, Msg: "the request body ended before its announced length (the connection broke or the Content-Length is wrong)"}
 }
 
 // drain reads and drops up to n more bytes of a refused body, so that a
@@ -79,7 +70,7 @@ func tooLarge(n, limit int64) *Error {
 	if n >= 0 {
 		size = fmt.Sprintf("%d bytes", n)
 	}
-	return &Error{Status: http.StatusRequestEntityTooLarge,
+	return &Error{Status: statusRequestEntityTooLarge,
 		Msg: fmt.Sprintf("the request body is %s; the limit is %d bytes; describe jobs with a generator rather than listing them", size, limit)}
 }
 
@@ -87,17 +78,17 @@ func tooLarge(n, limit int64) *Error {
 // given twice, and naming the field of a type error.
 func decode(body []byte, v any) *Error {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return &Error{Status: http.StatusBadRequest, Msg: "the body is empty; send a JSON object such as {\"scenario\": \"fifo-vs-sjf\"}"}
+		return &Error{Status: statusBadRequest, Msg: "the body is empty; send a JSON object such as {\"scenario\": \"fifo-vs-sjf\"}"}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil {
 		if _, err2 := dec.Token(); err2 != io.EOF {
-			return &Error{Status: http.StatusBadRequest, Msg: "the body has more after its JSON object; send exactly one object"}
+			return &Error{Status: statusBadRequest, Msg: "the body has more after its JSON object; send exactly one object"}
 		}
 		if k, ok := topKeyTwice(body); ok {
-			return &Error{Status: http.StatusBadRequest, Field: k, Msg: "is given twice; give each field once"}
+			return &Error{Status: statusBadRequest, Field: k, Msg: "is given twice; give each field once"}
 		}
 		return nil
 	}
@@ -105,21 +96,21 @@ func decode(body []byte, v any) *Error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &te) && te.Field != "":
-		return &Error{Status: http.StatusBadRequest, Field: te.Field, Msg: fmt.Sprintf("must be %s, got a JSON %s", kindOf(te.Type.Kind().String()), te.Value)}
+		return &Error{Status: statusBadRequest, Field: te.Field, Msg: fmt.Sprintf("must be %s, got a JSON %s", kindOf(te.Type.Kind().String()), te.Value)}
 	case errors.As(err, &te):
-		return &Error{Status: http.StatusBadRequest, Msg: fmt.Sprintf("the body must be a JSON object, got a JSON %s", te.Value)}
+		return &Error{Status: statusBadRequest, Msg: fmt.Sprintf("the body must be a JSON object, got a JSON %s", te.Value)}
 	case errors.As(err, &se) && strings.HasSuffix(se.Error(), "exceeded max depth"):
-		return &Error{Status: http.StatusBadRequest, Msg: "the body nests lists and objects more than 10,000 deep"}
+		return &Error{Status: statusBadRequest, Msg: "the body nests lists and objects more than 10,000 deep"}
 	case errors.As(err, &se):
 		line, col := lineCol(body, se.Offset-1)
-		return &Error{Status: http.StatusBadRequest, Msg: fmt.Sprintf("the body is not valid JSON: line %d, column %d: %s", line, col, se.Error())}
+		return &Error{Status: statusBadRequest, Msg: fmt.Sprintf("the body is not valid JSON: line %d, column %d: %s", line, col, se.Error())}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		f := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return &Error{Status: http.StatusBadRequest, Field: cut(f), Msg: "unknown field; a request has scenario, seed, policy, quick and (for /v1/sweep-point) x"}
+		return &Error{Status: statusBadRequest, Field: cut(f), Msg: "unknown field; a request has scenario, seed, policy, quick and (for /v1/sweep-point) x"}
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return &Error{Status: http.StatusBadRequest, Msg: "the body ends in the middle of its JSON object"}
+		return &Error{Status: statusBadRequest, Msg: "the body ends in the middle of its JSON object"}
 	}
-	return &Error{Status: http.StatusBadRequest, Msg: "the body is not a valid request"}
+	return &Error{Status: statusBadRequest, Msg: "the body is not a valid request"}
 }
 
 // topKeyTwice finds a key the request object gives twice (the scenario
@@ -193,21 +184,21 @@ func scenarioDoc(raw json.RawMessage) ([]byte, *Error) {
 	raw = bytes.TrimSpace(raw)
 	switch {
 	case len(raw) == 0 || string(raw) == "null":
-		return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: "required: a scenario object, or the name of a built-in scenario (GET /v1/scenarios lists them)"}
+		return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: "required: a scenario object, or the name of a built-in scenario (GET /v1/scenarios lists them)"}
 	case raw[0] == '"':
 		var name string
 		if err := json.Unmarshal(raw, &name); err != nil {
-			return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: "not a valid JSON string"}
+			return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: "not a valid JSON string"}
 		}
 		data, ok := scenarios.Read(name)
 		if !ok {
-			return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: fmt.Sprintf("no built-in scenario named %s (GET /v1/scenarios lists them)", quote(name))}
+			return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: fmt.Sprintf("no built-in scenario named %s (GET /v1/scenarios lists them)", quote(name))}
 		}
 		return data, nil
 	case raw[0] == '{':
 		return raw, nil
 	}
-	return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: "must be a scenario object or the name of a built-in scenario"}
+	return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: "must be a scenario object or the name of a built-in scenario"}
 }
 
 // parse parses and validates a scenario document; its problems come back
@@ -229,9 +220,9 @@ func parse(doc []byte) (*scenario.Scenario, *Error) {
 	}
 	var ps schema.Problems
 	if errors.As(err, &ps) {
-		return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: fmt.Sprintf("the scenario has %d problem(s)", len(ps)), Problems: ps}
+		return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: fmt.Sprintf("the scenario has %d problem(s)", len(ps)), Problems: ps}
 	}
-	return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: err.Error()}
+	return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: err.Error()}
 }
 
 // checkLimits refuses a scenario over the API's limits before anything
@@ -241,7 +232,7 @@ func (h *Handler) checkLimits(sc *scenario.Scenario, runs int64) *Error {
 	l := h.o.Limits
 	sz := sc.Size()
 	over := func(format string, a ...any) *Error {
-		return &Error{Status: http.StatusUnprocessableEntity, Field: "scenario", Msg: fmt.Sprintf(format, a...)}
+		return &Error{Status: statusUnprocessableEntity, Field: "scenario", Msg: fmt.Sprintf(format, a...)}
 	}
 	switch {
 	case sz.GPUs > l.MaxGPUs:
