@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/schedlab/schedlab/sim/results"
 )
@@ -42,19 +43,15 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 }
 
 // answer is v as the CLI prints it, or a 422 when it is over the answer
-// limit. A run's output is written record by record
-// (results.WriteOutput), so it stops at the limit instead of building the
-// whole answer first.
+// limit. A server writes a run's output record by record (writeOutput),
+// so it stops at the limit instead of building the whole answer first.
 func (h *Handler) answer(v any) Response {
 	buf := &cappedBuffer{limit: h.o.Limits.MaxAnswerBytes}
 	var err error
 	if o, ok := v.(results.Output); ok {
-		err = results.WriteOutput(buf, o)
+		err = writeOutput(buf, o)
 	} else {
-		var data []byte
-		if data, err = MarshalJSON(v); err == nil {
-			_, err = buf.Write(data)
-		}
+		err = writeJSON(buf, v)
 	}
 	switch {
 	case errors.Is(err, errTooLarge):
@@ -65,6 +62,15 @@ func (h *Handler) answer(v any) Response {
 		return errorResponse(&Error{Status: statusInternalServerError, Msg: "encoding the answer: " + err.Error()})
 	}
 	return Response{Status: statusOK, Header: [][2]string{{"Content-Type", "application/json; charset=utf-8"}}, Body: buf.Bytes()}
+}
+
+// writeJSON writes v as MarshalJSON encodes it.
+func writeJSON(w io.Writer, v any) error {
+	data, err := MarshalJSON(v)
+	if err == nil {
+		_, err = w.Write(data)
+	}
+	return err
 }
 
 // mib writes a byte count in MiB, or bytes when small.
