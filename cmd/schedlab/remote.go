@@ -38,8 +38,11 @@ func (f remoteFlags) options(parallel int) (api.RemoteOptions, error) {
 	if err != nil {
 		return api.RemoteOptions{}, err
 	}
-	if *f.retryFor < 0 || *f.timeout <= 0 {
-		return api.RemoteOptions{}, fmt.Errorf("--retry-for must be at least 0 and --request-timeout positive")
+	if *f.retryFor < 0 {
+		return api.RemoteOptions{}, fmt.Errorf("--retry-for is %s; it must be 0 (no retries) or more", *f.retryFor)
+	}
+	if *f.timeout <= 0 {
+		return api.RemoteOptions{}, fmt.Errorf("--request-timeout is %s; it must be more than 0, such as 10m", *f.timeout)
 	}
 	return api.RemoteOptions{URLs: list, Parallel: parallel, RetryFor: max(*f.retryFor, time.Nanosecond), Timeout: *f.timeout}, nil
 }

@@ -262,7 +262,11 @@ func remoteFaults() []remoteFault {
 		}},
 		{"--request-timeout 0", false, func(t *testing.T, want string) string {
 			r := runCLI("run", study, "--quick", "--remote", "http://127.0.0.1:1", "--request-timeout", "0s")
-			return failsWith(t, r, "--request-timeout positive")
+			return failsWith(t, r, "--request-timeout is 0s; it must be more than 0")
+		}},
+		{"--retry-for -1s", false, func(t *testing.T, want string) string {
+			r := runCLI("run", study, "--quick", "--remote", "http://127.0.0.1:1", "--retry-for", "-1s")
+			return failsWith(t, r, "--retry-for is -1s; it must be 0 (no retries) or more")
 		}},
 	}
 }
