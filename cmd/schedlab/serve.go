@@ -50,9 +50,20 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			return exitInvalid
 		}
 	}
-	if *queued < 0 || *timeout < 0 || *bodyTimeout <= 0 {
-		fmt.Fprintln(stderr, "schedlab serve: --queue must be at least 0, --timeout at least 0 (0: no limit) and --body-timeout positive")
-		return exitInvalid
+	for _, f := range []struct {
+		bad  bool
+		name string
+		v    any
+		want string
+	}{
+		{*queued < 0, "--queue", *queued, "at least 0 (0: none wait)"},
+		{*timeout < 0, "--timeout", *timeout, "at least 0 (0: no limit)"},
+		{*bodyTimeout <= 0, "--body-timeout", *bodyTimeout, "more than 0, such as 30s"},
+	} {
+		if f.bad {
+			fmt.Fprintf(stderr, "schedlab serve: %s must be %s, got %v\n", f.name, f.want, f.v)
+			return exitInvalid
+		}
 	}
 	o := api.Options{Workers: *workers, Timeout: *timeout, MaxRunning: *running, MaxQueued: *queued, BodyTimeout: *bodyTimeout,
 		Limits: api.Limits{MaxAnswerBytes: *maxAnswer << 20}, AllowOrigins: splitList(*origins)}
