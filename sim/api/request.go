@@ -35,7 +35,7 @@ func (h *Handler) readBody(r Request) ([]byte, *Error) {
 func (h *Handler) readLimited(r Request) ([]byte, *Error) {
 	limit := h.o.Limits.MaxBodyBytes
 	if r.Length > limit {
-		drain(r.Body, limit)
+		drain(r, limit)
 		return nil, tooLarge(r.Length, limit)
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
@@ -43,7 +43,7 @@ func (h *Handler) readLimited(r Request) ([]byte, *Error) {
 		return nil, h.bodyError(err)
 	}
 	if int64(len(data)) > limit {
-		drain(r.Body, limit)
+		drain(r, limit)
 		return nil, tooLarge(-1, limit)
 	}
 	return data, nil
@@ -57,13 +57,21 @@ func (h *Handler) bodyError(err error) *Error {
 	return &Error{Status: statusBadRequest, Msg: "the request body ended before its announced length (the connection broke or the Content-Length is wrong)"}
 }
 
-// drain reads and drops up to n more bytes of a refused body, so that a
-// client still sending it gets to read the 413 rather than a reset
-// connection (workerd closes the connection when the handler answers
-// before the body is read). A body larger still may see the reset.
-func drain(body io.Reader, n int64) {
-	io.Copy(io.Discard, io.LimitReader(body, n))
+// drain reads and drops up to n more bytes of a refused body, for at
+// most drainTime, so that a client still sending it gets to read the 413
+// rather than a reset connection (workerd closes the connection when the
+// handler answers before the body is read). A body larger still, or a
+// client that announces more than it sends, may see the reset.
+func drain(r Request, n int64) {
+	if r.SetReadDeadline != nil {
+		r.SetReadDeadline(time.Now().Add(drainTime))
+	}
+	io.Copy(io.Discard, io.LimitReader(r.Body, n))
 }
+
+// drainTime bounds drain: 8 MiB at 8 MB/s, and no more than a second
+// for a client that announces 10^12 bytes and sends a few.
+const drainTime = time.Second
 
 func tooLarge(n, limit int64) *Error {
 	size := "more than the limit"
