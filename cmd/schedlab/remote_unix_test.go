@@ -7,13 +7,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -142,6 +146,9 @@ func remoteFaults() []remoteFault {
 					})
 				}
 			}, "run", study, "--quick", "--format", "json", "--remote", srv.url, "--parallel", "2")
+			if r.took < 5*time.Second {
+				t.Errorf("done in %v, before the server was back: the study ended before the kill, and the case tested nothing", r.took)
+			}
 			return sameOutput(t, r, want)
 		}},
 		{"server down for 30 s (the default retry budget)", true, func(t *testing.T, want string) string {
@@ -175,14 +182,10 @@ func remoteFaults() []remoteFault {
 		}},
 		{"server killed for good: points saved, then resumed", false, func(t *testing.T, want string) string {
 			srv := startServer(t, "")
+			front := killAfter(t, srv, 4)
 			points := filepath.Join(t.TempDir(), "fig6a.points.json")
-			var once sync.Once
-			r := runCLIWatched(func(stderr string) {
-				if strings.Contains(stderr, "points done") {
-					once.Do(srv.kill)
-				}
-			}, "run", study, "--quick", "--format", "json", "--remote", srv.url, "--parallel", "2", "--retry-for", "3s", "--resume", points)
-			outcome := failsWith(t, r, "nothing answers at "+srv.url+"/v1/sweep-point (connection refused)", "gave up after", "are saved in "+points, "--resume "+points)
+			r := runCLI("run", study, "--quick", "--format", "json", "--remote", front, "--parallel", "2", "--retry-for", "3s", "--resume", points)
+			outcome := failsWith(t, r, "nothing answers at "+front+"/v1/sweep-point (connection refused)", "gave up after", "are saved in "+points, "--resume "+points)
 			if strings.Contains(r.stderr, "context canceled") {
 				t.Errorf("the error is a sibling's cancellation:\n%s", r.stderr)
 				outcome = "unclear"
@@ -269,6 +272,40 @@ func remoteFaults() []remoteFault {
 			return failsWith(t, r, "--retry-for is -1s; it must be 0 (no retries) or more")
 		}},
 	}
+}
+
+// killAfter is a front for srv that passes requests on until n answers
+// have gone back, then kills srv and stops listening, so that a study
+// sent to it loses its server after exactly n points however fast they
+// go (watching the progress for the kill let a quick study finish
+// first). Each request comes on a connection of its own, so that no
+// open connection outlives the front.
+func killAfter(t *testing.T, srv *server, n int64) (url string) {
+	t.Helper()
+	target, err := neturl.Parse(srv.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var answered atomic.Int64
+	var once sync.Once
+	front := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		proxy.ServeHTTP(w, r)
+		if answered.Add(1) == n {
+			once.Do(func() {
+				ln.Close()
+				srv.kill()
+			})
+		}
+	})}
+	front.SetKeepAlivesEnabled(false)
+	go front.Serve(ln)
+	t.Cleanup(func() { front.Close() })
+	return "http://" + ln.Addr().String()
 }
 
 func writeTemp(t *testing.T, name, data string) string {

@@ -80,6 +80,38 @@ func TestRemoteRetries(t *testing.T) {
 	}
 }
 
+// TestRetryBudgetCountsFromTheFailure: a point whose first request runs
+// longer than the retry budget before the server drops it is still
+// retried for the whole budget (the budget used to count from the first
+// try, so a point that had worked for longer than it got no retry).
+func TestRetryBudgetCountsFromTheFailure(t *testing.T) {
+	h := api.New(api.Options{})
+	var n atomic.Int64
+	dropper := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			time.Sleep(1500 * time.Millisecond) // longer than the budget
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				conn.Close() // the server dies under the request
+			}
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer dropper.Close()
+	data, _ := scenarios.Read("load-sweep")
+	sc, err := scenario.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := api.RunRemote(context.Background(), sc, true, api.RemoteOptions{URLs: []string{dropper.URL}, Parallel: 1, RetryFor: time.Second}); err != nil {
+		t.Errorf("a point dropped after 1.5 s with a retry budget of 1 s: %v", err)
+	}
+	if n.Load() < 2 {
+		t.Errorf("the server saw %d requests; the dropped point was not retried", n.Load())
+	}
+}
+
 // TestPanicGivesTurnBack: a request whose work panics is answered 500 and
 // gives its turn back; with one turn and no queue, the requests after it
 // are served, not refused as busy for good.

@@ -322,7 +322,9 @@ func (c *remoteClient) point(ctx context.Context, k int, req PointRequest) ([]by
 	if err != nil {
 		return nil, err
 	}
-	giveUp := time.Now().Add(c.o.RetryFor)
+	// The budget counts from the first failure: a point that worked for
+	// longer than the budget before its server went away still gets it.
+	var giveUp time.Time
 	pause := 200 * time.Millisecond
 	for try := 0; ; try++ {
 		url := strings.TrimRight(c.o.URLs[(k+try)%len(c.o.URLs)], "/") + "/v1/sweep-point"
@@ -342,8 +344,15 @@ func (c *remoteClient) point(ctx context.Context, k int, req PointRequest) ([]by
 		if errors.As(err, &r) && r.after > wait {
 			wait = r.after
 		}
+		if giveUp.IsZero() {
+			giveUp = time.Now().Add(c.o.RetryFor)
+		}
 		if time.Now().Add(wait).After(giveUp) {
-			return nil, fmt.Errorf("gave up after %d tries in %s (the retry budget): %w", try+1, c.o.RetryFor, err)
+			tries := fmt.Sprintf("%d tries", try+1)
+			if try == 0 {
+				tries = "1 try"
+			}
+			return nil, fmt.Errorf("gave up after %s, retrying for up to %s from the first failure (the retry budget): %w", tries, c.o.RetryFor, err)
 		}
 		select {
 		case <-ctx.Done():
