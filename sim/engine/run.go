@@ -198,6 +198,7 @@ func newState(cfg Config) (*State, error) {
 
 // loop processes instants until nothing is left to do.
 func (s *State) loop(ctx context.Context) error {
+	s.cancel.watch(ctx)
 	var batch []event
 	var triggers []Trigger
 	nextProgress := s.cfg.ProgressEvery
@@ -226,6 +227,9 @@ func (s *State) loop(ctx context.Context) error {
 				return err
 			}
 		}
+		if err := s.Interrupted(); err != nil {
+			return err
+		}
 		if err := s.recompute(); err != nil {
 			return err
 		}
@@ -245,9 +249,6 @@ func (s *State) loop(ctx context.Context) error {
 		}
 		if s.res.Stats.Events >= nextProgress {
 			nextProgress += s.cfg.ProgressEvery
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("run cancelled at t=%s: %w", results.DurationExact(s.now), err)
-			}
 			s.progress()
 		}
 	}
@@ -519,6 +520,9 @@ func (s *State) decide(triggers []Trigger) error {
 	s.deciding = false
 	s.res.Stats.PolicyCalls++
 	if err != nil {
+		if stop := s.Interrupted(); stop != nil {
+			return stop // the policy gave up because the run was stopped
+		}
 		return fmt.Errorf("policy failed at t=%s: %w", results.DurationExact(s.now), err)
 	}
 	return nil

@@ -64,6 +64,7 @@ type resident struct {
 // methods never change anything; its actions (Start, Preempt, Migrate,
 // Resize, WakeAt, Log) are checked and applied at once.
 type State struct {
+	cancel   cancellation
 	cfg      Config
 	c        *cluster.Cluster
 	jobs     []workload.Job
