@@ -154,7 +154,13 @@ func newState(cfg Config) (*State, error) {
 		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
 	}
 	s.split = newSplitLog(cfg.Perf, len(cfg.Jobs))
+	// the model's optional interfaces, found once (through any wrappers):
+	// in WebAssembly an assertion to an interface is a lookup in the
+	// runtime's table at every call (natively a cache at each call site
+	// answers it)
+	s.memModel, _ = perf.As[perf.MemoryModel](cfg.Perf)
 	s.timed, _ = perf.As[perf.Timed](cfg.Perf)
+	_, s.byThroughput = perf.As[perf.Throughputs](cfg.Perf)
 	if s.believed == nil {
 		s.believed = cfg.Perf
 	}
@@ -192,6 +198,7 @@ func newState(cfg Config) (*State, error) {
 
 // loop processes instants until nothing is left to do.
 func (s *State) loop(ctx context.Context) error {
+	s.cancel.watch(ctx)
 	var batch []event
 	var triggers []Trigger
 	nextProgress := s.cfg.ProgressEvery
@@ -220,6 +227,9 @@ func (s *State) loop(ctx context.Context) error {
 				return err
 			}
 		}
+		if err := s.Interrupted(); err != nil {
+			return err
+		}
 		if err := s.recompute(); err != nil {
 			return err
 		}
@@ -239,9 +249,6 @@ func (s *State) loop(ctx context.Context) error {
 		}
 		if s.res.Stats.Events >= nextProgress {
 			nextProgress += s.cfg.ProgressEvery
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("run cancelled at t=%s: %w", results.DurationExact(s.now), err)
-			}
 			s.progress()
 		}
 	}
@@ -343,9 +350,9 @@ func (s *State) arrive(id workload.JobID) bool {
 	if s.opts.Elastic {
 		need = 1
 	}
-	mem := perf.JobMemoryGB(s.cfg.Perf, job, 0)
+	mem := s.jobMemoryGB(job, 0)
 	ok, why := s.c.Fit(need, mem, job.GPUType)
-	if ok {
+	if ok && s.byThroughput {
 		ok, why = perf.Runnable(s.cfg.Perf, s.c, job, need, mem)
 	}
 	if !ok {
@@ -513,6 +520,9 @@ func (s *State) decide(triggers []Trigger) error {
 	s.deciding = false
 	s.res.Stats.PolicyCalls++
 	if err != nil {
+		if stop := s.Interrupted(); stop != nil {
+			return stop // the policy gave up because the run was stopped
+		}
 		return fmt.Errorf("policy failed at t=%s: %w", results.DurationExact(s.now), err)
 	}
 	return nil
@@ -583,5 +593,7 @@ func (s *State) finalize() {
 	}
 	s.res.Intervals = sortedIntervals(s.ivs.chunks, len(s.c.GPUs))
 	s.ivs = intervalLog{}
+	s.res.Log = s.log.entries()
+	s.log = decisionLog{}
 	s.progress()
 }

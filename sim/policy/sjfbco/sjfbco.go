@@ -205,7 +205,9 @@ func (p *Policy) makePlan(s *engine.State) error {
 		s.Log(-1, "RAND: θ_u = T = %g, servers and GPUs in a seeded random order, no bisection", p.p.Horizon)
 		return nil
 	}
-	pl := planFor(c, servers, jobs, p.order, s.Perf(), p.kind, p.p)
+	// The bisection's trials simulate the whole batch, seconds for
+	// thousands of jobs: they give up when the run is stopped.
+	pl := planForUntil(c, servers, jobs, p.order, s.Perf(), p.kind, p.p, func() bool { return s.Interrupted() != nil })
 	p.pl = &pl
 	s.Log(-1, "%s", pl.describe(p.title))
 	return nil
@@ -239,7 +241,14 @@ func jobOrder(jobs []workload.Job, kind, order string) []workload.JobID {
 // planFor runs the bisection of policy kind ("sjf-bco", "ff" or "ls") for
 // jobs, started in order, on the first servers of c under model m.
 func planFor(c *cluster.Cluster, servers int, jobs []workload.Job, order []workload.JobID, m perf.Model, kind string, p Params) plan {
+	return planForUntil(c, servers, jobs, order, m, kind, p, nil)
+}
+
+// planForUntil is planFor whose trials give up, infeasible, once stop
+// (when not nil) returns true; the plan is then of no use.
+func planForUntil(c *cluster.Cluster, servers int, jobs []workload.Job, order []workload.JobID, m perf.Model, kind string, p Params, stop func() bool) plan {
 	pr := planner{t: newTrial(c, servers, jobs, m), order: order, horizon: p.Horizon, literal: p.Bisection != "feasibility"}
+	pr.t.stop = stop
 	base := p.baseRule(kind)
 	kappas := []int{0}
 	if kind == "sjf-bco" {

@@ -84,9 +84,12 @@ func Run(ctx context.Context, cfg engine.Config, o Options) (*engine.Result, err
 	next, t := 0, 0.0
 	need, recomputed, last := false, false, 0.0
 	windowDone, windowSize := 0, cfg.Window.To-cfg.Window.From
+	done := ctx.Done() // looked at every event: an event may re-solve the allocation
 	for events := int64(0); ; events++ {
-		if events%4096 == 0 && ctx.Err() != nil {
+		select {
+		case <-done:
 			return res, fmt.Errorf("run cancelled: %w", ctx.Err())
+		default:
 		}
 		for next < len(jobs) && jobs[next].ArrivalS <= t {
 			if st[next].never == "" {
@@ -98,6 +101,9 @@ func Run(ctx context.Context, cfg engine.Config, o Options) (*engine.Result, err
 		}
 		if need && (!recomputed || t >= last+f.ResetMinS) {
 			if err := f.recompute(t, jobs, st, active, types, count, rng, beliefs, truth, res); err != nil {
+				if ctx.Err() != nil {
+					return res, fmt.Errorf("run cancelled: %w", ctx.Err()) // the allocator's LP gave up
+				}
 				return res, err
 			}
 			need, recomputed, last = false, true, t
@@ -202,10 +208,14 @@ func (f *simulator) recompute(t float64, jobs []workload.Job, st []fluidJob, act
 				continue
 			}
 			b := &st[active[cb.B]]
-			ta, tb := truth.Pair(ja, &jobs[active[cb.B]], types[j])
+			jb := &jobs[active[cb.B]]
+			ta, tb := truth.Pair(ja, jb, types[j])
 			a.rate += x * ta
 			b.rate += x * tb
+			// Both jobs hold the shared GPUs for the pair's time, as the
+			// engine charges every job on a shared GPU.
 			a.gpuShare += x * float64(ja.GPUs)
+			b.gpuShare += x * float64(jb.GPUs)
 		}
 	}
 	res.Series = appendPoint(res.Series, "gavel/objective", t, finite(al.Objective))
