@@ -8,6 +8,7 @@ import (
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/internal/minheap"
+	"github.com/schedlab/schedlab/sim/story"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -82,6 +83,7 @@ type PriorityScheduler struct {
 
 	place   *Placement
 	waits   WaitNotes
+	tell    teller
 	ready   bool
 	order   []prioEntry // this decision's jobs in priority order
 	picked  []bool
@@ -320,6 +322,9 @@ func (p *PriorityScheduler) apply(s *engine.State) error {
 		left, stopped = p.count(s, e, left, stopped)
 		p.picked[i] = left < was
 	}
+	if s.Telling() {
+		p.tellWaits(s)
+	}
 	for i, e := range p.order { // preempt first, so the GPUs are free
 		if !p.picked[i] && s.Status(e.id) == engine.Running {
 			if err := p.preempt(s, e); err != nil {
@@ -333,11 +338,13 @@ func (p *PriorityScheduler) apply(s *engine.State) error {
 		}
 		req := RequestFor(s, e.id)
 		gpus := p.place.Pick(req)
-		if p.Explained != nil {
-			p.Explained(s, p.place.Explain(req))
-		}
+		ex := explainFor(s, p.place, req, p.Explained)
 		if gpus == nil {
 			p.waits.Note(s, e.id, p.Name, func() string { return p.place.WhyNot(req) })
+			if s.Telling() {
+				n := story.Note{Job: e.id, Kind: story.Unplaced, Other: -1, Need: req.gpus, Free: s.FreeGPUs(), Key: p.Label(e.key), Text: p.place.WhyNot(req)}
+				p.tell.wait(s, n, func() Explanation { return derefOr(ex, p.place, req) })
+			}
 			continue
 		}
 		p.waits.Clear(e.id)
@@ -349,8 +356,42 @@ func (p *PriorityScheduler) apply(s *engine.State) error {
 			return err
 		}
 		p.logStart(s, e, gpus)
+		if s.Telling() {
+			p.tell.started(s, e.id, p.Label(e.key), ex)
+		}
 	}
 	return nil
+}
+
+// tellWaits tells why each waiting job of the order that was not picked
+// waits: its turn came with fewer GPUs left than it needs. With
+// NoBackfill the first such job blocks every job after it.
+func (p *PriorityScheduler) tellWaits(s *engine.State) {
+	left := p.capacity(s)
+	for i, e := range p.order {
+		g := s.Job(e.id).GPUs
+		switch {
+		case p.picked[i]:
+			left -= g
+		case p.NoBackfill:
+			// the first job that does not fit stops the walk: the jobs
+			// after it are not considered
+			if s.Status(e.id) == engine.Pending {
+				p.tell.wait(s, story.Note{Job: e.id, Kind: story.Blocks, Other: -1, Need: g, Free: left, Key: p.Label(e.key)}, nil)
+			}
+			return
+		case s.Status(e.id) == engine.Pending:
+			p.tell.wait(s, story.Note{Job: e.id, Kind: story.Waits, Other: -1, Need: g, Free: left, Key: p.Label(e.key)}, nil)
+		}
+	}
+}
+
+// derefOr is the explanation already made, or a new one.
+func derefOr(ex *Explanation, p *Placement, r Request) Explanation {
+	if ex != nil {
+		return *ex
+	}
+	return p.Explain(r)
 }
 
 func (p *PriorityScheduler) preempt(s *engine.State, e prioEntry) error {
@@ -359,6 +400,9 @@ func (p *PriorityScheduler) preempt(s *engine.State, e prioEntry) error {
 	}
 	if err := s.Preempt(e.id); err != nil {
 		return err
+	}
+	if s.Telling() {
+		p.tell.evicted(s, e.id, p.Label(e.key))
 	}
 	switch {
 	case p.LogPreempted != nil:
