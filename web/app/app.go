@@ -114,8 +114,10 @@ type App struct {
 	TL  Timeline
 	// Story is the job story on show (story.go), nil when none.
 	Story *StoryState
-	// gantt is the Results view's interactive Gantt chart (gantt.go).
+	// gantt is the Results view's interactive Gantt chart (gantt.go),
+	// jobs its table of jobs (jobtable.go).
 	gantt *Gantt
+	jobs  *JobTable
 	// Fig is the paper figure opened last (figure.go); Repro the
 	// committed reproduction report, nil until it is read.
 	Fig   *FigureRun

@@ -118,6 +118,9 @@ type Gantt struct {
 	FindErr string
 	// Hover is the bar under the pointer (an interval index, -1 none).
 	Hover int
+	// Prefix starts the ids of the chart's bars ("gb-K" after it), so
+	// that two charts on one page keep their ids apart.
+	Prefix string
 
 	runID   int
 	model   []GanttRow
@@ -259,24 +262,24 @@ func (a *App) zoomToJob(g *Gantt, p *PolicyResult, i int) {
 	g.From, g.To = math.Max(0, lo-pad), math.Min(g.end(p), hi+pad)
 }
 
-// GanttHover notes the bar under the pointer from its element's id.
-func (a *App) GanttHover(g *Gantt, id string) {
-	g.Hover = -1
-	if k, ok := strings.CutPrefix(id, "gb-"); ok {
+// barOf is the interval index of the bar whose element has this id, or
+// -1.
+func (g *Gantt) barOf(id string) int {
+	if k, ok := strings.CutPrefix(id, g.Prefix+"gb-"); ok {
 		if n, err := strconv.Atoi(k); err == nil {
-			g.Hover = n
+			return n
 		}
 	}
+	return -1
 }
+
+// GanttHover notes the bar under the pointer from its element's id.
+func (a *App) GanttHover(g *Gantt, id string) { g.Hover = g.barOf(id) }
 
 // GanttClick opens the story of the job whose bar was clicked.
 func (a *App) GanttClick(g *Gantt, id string) {
 	p := a.ganttRun(g)
-	k, ok := strings.CutPrefix(id, "gb-")
-	if p == nil || !ok {
-		return
-	}
-	if n, err := strconv.Atoi(k); err == nil && n >= 0 && n < len(p.Intervals) {
+	if n := g.barOf(id); p != nil && n >= 0 && n < len(p.Intervals) {
 		a.OpenStory(g.Policy, int(p.Intervals[n].Job))
 	}
 }
@@ -345,7 +348,7 @@ func (a *App) GanttSVG(g *Gantt, width int) string {
 		width = 900
 	}
 	lo, hi := g.Window(p)
-	key := fmt.Sprintf("%d/%d/%g/%g/%v/%d/%d", a.Res.RunID, g.Policy, lo, hi, g.ShowIdle, g.Found, width)
+	key := fmt.Sprintf("%d/%d/%g/%g/%v/%d/%d/%s", a.Res.RunID, g.Policy, lo, hi, g.ShowIdle, g.Found, width, g.Prefix)
 	if key == g.svgKey {
 		return g.svg
 	}
@@ -462,8 +465,8 @@ func (a *App) drawGantt(p *PolicyResult, g *Gantt, lo, hi float64, width int) (s
 			if bar.Job == g.Found {
 				stroke = "#000"
 			}
-			fmt.Fprintf(&b, `<rect id="gb-%d" class="bar" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s" stroke="%s" stroke-width="%s" data-gpu="%d" data-job="%d" data-s="%s" data-e="%s"><title>%s</title></rect>`,
-				bar.K, x0, by, math.Max(x1-x0, 0.5), math.Max(lh-0.5, 1), results.CSSColor(c), stroke, strokeWidth(bar, g.Found), bar.GPU, bar.Job,
+			fmt.Fprintf(&b, `<rect id="%sgb-%d" class="bar" x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s" stroke="%s" stroke-width="%s" data-gpu="%d" data-job="%d" data-s="%s" data-e="%s"><title>%s</title></rect>`,
+				g.Prefix, bar.K, x0, by, math.Max(x1-x0, 0.5), math.Max(lh-0.5, 1), results.CSSColor(c), stroke, strokeWidth(bar, g.Found), bar.GPU, bar.Job,
 				strconv.FormatFloat(bar.Start, 'g', -1, 64), strconv.FormatFloat(bar.End, 'g', -1, 64), html.EscapeString(a.barText(p, bar, full[r.GPU].Bars)))
 			if label := job.ID; x1-x0 >= float64(len(label))*6.2+4 && lh >= 9 {
 				fg := "#fff"

@@ -275,6 +275,13 @@ func (res *Results) Figures() []*Figure {
 	return out
 }
 
+// MainFigures are the figures the Results view shows as images: all but
+// the Gantt charts, which its interactive chart draws (their images sit
+// below it, for downloads).
+func (res *Results) MainFigures() []*Figure {
+	return append([]*Figure{res.CDF, res.Queue}, res.Extra...)
+}
+
 // drawRequest asks for figures of these results; gantt is the policy
 // whose intervals travel along (-1: none).
 func (res *Results) drawRequest(figures []string, format string, gantt int) (protocol.DrawRequest, map[string][]byte) {
