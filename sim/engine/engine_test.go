@@ -35,10 +35,8 @@ func prepare(t testing.TB, m perf.Model, c *cluster.Cluster, jobs ...workload.Jo
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, ok := m.(perf.Preparer); ok {
-		if err := p.Prepare(c, jobs); err != nil {
-			t.Fatal(err)
-		}
+	if err := perf.Prepare(m, c, jobs); err != nil {
+		t.Fatal(err)
 	}
 	return jobs
 }

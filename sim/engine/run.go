@@ -164,6 +164,7 @@ func newState(cfg Config) (*State, error) {
 	}
 	s.split = newSplitLog(cfg.Perf, len(cfg.Jobs))
 	s.story = newStoryLog(cfg)
+	s.timed, _ = perf.As[perf.Timed](cfg.Perf)
 	if s.believed == nil {
 		s.believed = cfg.Perf
 	}
@@ -479,7 +480,7 @@ func containsServer(list []cluster.ServerID, x cluster.ServerID) bool {
 // recompute asks the perf model for the rates of dirty jobs and schedules
 // their completions.
 func (s *State) recompute() error {
-	timed, _ := s.cfg.Perf.(perf.Timed)
+	timed := s.timed
 	for _, id := range s.dirtyList {
 		s.js[id].dirty = false
 		if s.js[id].status != Running {

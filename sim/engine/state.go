@@ -113,6 +113,7 @@ type State struct {
 	stall         stallWatch                // see watchProgress
 	split         *splitLog                 // per-job iteration splits, for perf.Splitter models
 	story         storyLog                  // see Tell
+	timed         perf.Timed                // the model's own clock (perf.Timed), or nil
 	alone         perf.Alone                // scratch of soloTime
 	reasons       map[workload.JobID]string // why each unschedulable job can never run
 	faults        map[workload.JobID]workFault

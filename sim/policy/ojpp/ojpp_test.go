@@ -1,7 +1,6 @@
 package ojpp
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -11,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -420,10 +420,7 @@ func (c checker) Decide(s *engine.State, tr []engine.Trigger) error {
 // instant (paranoid), static and online, with and without adjustment.
 func TestEngineRuns(t *testing.T) {
 	m := memshare(t)
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 5, GPUs: 8, GPUType: "1080Ti", GPUMemoryGB: 11}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := policytest.Servers(t, 5, 8, "1080Ti", 11)
 	for _, online := range []bool{false, true} {
 		gp := workload.DefaultOJPPParams()
 		if online {
@@ -433,15 +430,9 @@ func TestEngineRuns(t *testing.T) {
 		g, _ := gen.New(gp)
 		for _, pr := range presets {
 			jobs, _ := g.Generate(5)
-			if err := m.Prepare(c, jobs); err != nil {
-				t.Fatal(err)
-			}
 			p := preset(t, pr.name)
 			p.Belief, p.Noise = "noisy", 0.3 // so that true interference can pass θ̄ and OJPAP acts
-			res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: checker{New(p), t, m}, Paranoid: true, Seed: 1})
-			if err != nil {
-				t.Fatalf("online %v, %s: %v", online, pr.name, err)
-			}
+			res := policytest.Run(t, c, m, checker{New(p), t, m}, jobs, policytest.Seed(1))
 			moved := 0
 			for _, r := range res.Jobs {
 				if r.Status != engine.Finished {
