@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/story"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -99,6 +100,27 @@ func (s *State) TellTable(n story.Note, table story.Placement) {
 	n.T, n.Table = s.now, len(s.res.Tables)
 	s.res.Tables = append(s.res.Tables, table)
 	s.res.Story = append(s.res.Story, n)
+}
+
+// TellRound records that job id, which just arrived, waits for the
+// policy's next round at nextS: policy (its name) decides who runs only
+// at its rounds, every roundS seconds. A round policy calls it for each
+// arrival between rounds.
+func (s *State) TellRound(id workload.JobID, policy string, roundS, nextS float64) {
+	if !s.Telling() {
+		return
+	}
+	s.Tell(story.Note{Job: id, Kind: story.Round, Other: -1, Free: s.freeTotal, Key: policy,
+		Text: fmt.Sprintf("every %s; the next is at %s", results.Duration(roundS), results.Duration(nextS))})
+}
+
+// TellWhy records the policy's own reason for what happens to job id now
+// (story.Why), formatted only when the run keeps stories.
+func (s *State) TellWhy(id workload.JobID, format string, args ...any) {
+	if !s.Telling() {
+		return
+	}
+	s.Tell(story.Note{Job: id, Kind: story.Why, Other: -1, Free: s.freeTotal, Text: fmt.Sprintf(format, args...)})
 }
 
 // tellFact records one of the engine's own facts about job id.

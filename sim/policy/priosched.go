@@ -125,7 +125,11 @@ func (p *PriorityScheduler) Decide(s *engine.State, triggers []engine.Trigger) e
 			}
 		}
 	}
-	if p.RoundS == 0 || p.roundDue(s, triggers) {
+	due := p.RoundS == 0 || p.roundDue(s, triggers)
+	if !due && s.Telling() {
+		p.tellRound(s, triggers)
+	}
+	if due {
 		if err := p.decide(s); err != nil {
 			return err
 		}
@@ -162,6 +166,17 @@ func (p *PriorityScheduler) init(s *engine.State) error {
 		return err
 	}
 	return nil
+}
+
+// tellRound tells of each job that arrives between rounds that it waits
+// for the next.
+func (p *PriorityScheduler) tellRound(s *engine.State, triggers []engine.Trigger) {
+	next := (math.Floor(s.Now()/p.RoundS) + 1) * p.RoundS
+	for _, tr := range triggers {
+		if tr.Kind == engine.Arrival && s.Status(tr.Job) == engine.Pending {
+			s.TellRound(tr.Job, p.Name, p.RoundS, next)
+		}
+	}
 }
 
 // roundDue reports whether this instant is a round: a wake-up, or a round

@@ -65,11 +65,19 @@ const (
 	// Evicted: why the job was preempted: Key is its place in the order
 	// when the scheduler chose others before it.
 	Evicted
+	// Round: the job arrived between the policy's rounds, and the policy
+	// decides who runs only at its rounds: Key names the policy and Text
+	// says when the next round is.
+	Round
+	// Why: the policy's own reason, in Text, for what happened to the job
+	// at this instant (a start, a stop, a move) or for its wait, from a
+	// policy that does not lay its decisions out in tables.
+	Why
 )
 
 var kindNames = map[Kind]string{
 	Start: "start", Preempt: "preempt", Pause: "pause", Migrate: "migrate", Resize: "resize",
-	Blocks: "blocks", Backfill: "backfill", Waits: "waits", Unplaced: "unplaced", Placed: "placed", Evicted: "evicted",
+	Blocks: "blocks", Backfill: "backfill", Waits: "waits", Unplaced: "unplaced", Placed: "placed", Evicted: "evicted", Round: "round", Why: "why",
 }
 
 func (k Kind) String() string {

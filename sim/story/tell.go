@@ -59,7 +59,7 @@ type Input struct {
 // Step is one line of a job's story.
 type Step struct {
 	T    float64
-	Kind string // arrived, waited, blocked, skipped, started, preempted, paused, migrated, resized, shared, log, finished, unfinished, unschedulable
+	Kind string // arrived, waited, blocked, skipped, started, why, preempted, paused, migrated, resized, shared, log, finished, unfinished, unschedulable
 	Text string
 	// Jobs are the other jobs the text names, in the order it names them.
 	Jobs []workload.JobID
@@ -211,6 +211,10 @@ func (x *Index) mostFree(from, to float64) int {
 	return x.in.NumGPUs - least
 }
 
+// MostFree is the most GPUs free at once in [from, to), from the run's
+// intervals, or -1 when the index cannot say (no intervals).
+func (x *Index) MostFree(from, to float64) int { return x.mostFree(from, to) }
+
 // NumJobs is the number of jobs of the run.
 func (x *Index) NumJobs() int { return len(x.in.Jobs) }
 
@@ -356,6 +360,13 @@ func (t *teller) walk() {
 			t.stop(nt, evicted)
 		case Blocks, Waits, Unplaced:
 			t.reason(nt)
+		case Why:
+			t.rNote = nil
+			t.add(Step{T: nt.T, Kind: "why", Table: -1, Text: capital(nt.Text) + "."})
+		case Round:
+			t.rNote = nil
+			t.add(Step{T: nt.T, Kind: "waited", Table: -1,
+				Text: fmt.Sprintf("It arrived between rounds: %s decides which jobs run only at its rounds, %s, so it waits at least until then.", nt.Key, nt.Text)})
 		}
 	}
 	if t.waiting {
@@ -369,9 +380,9 @@ func (t *teller) walk() {
 
 func noteOrder(k Kind) int {
 	switch k {
-	case Evicted, Backfill, Blocks, Waits, Unplaced:
+	case Evicted, Backfill, Blocks, Waits, Unplaced, Round:
 		return 0
-	case Placed:
+	case Placed, Why:
 		return 2
 	}
 	return 1
@@ -400,7 +411,7 @@ func (t *teller) flushWait(end float64, passed []*Note) {
 func (t *teller) toldWait(from int) bool {
 	for _, s := range t.steps[from:] {
 		switch s.Kind {
-		case "blocked", "waited", "skipped", "log":
+		case "blocked", "waited", "skipped", "log", "why":
 			return true
 		}
 	}

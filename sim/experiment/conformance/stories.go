@@ -1,11 +1,14 @@
 package conformance
 
 import (
+	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/story"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -128,5 +131,185 @@ func startIntervals(res *engine.Result, id workload.JobID, t float64) []cluster.
 func sorted(g []cluster.GPUID) []cluster.GPUID {
 	out := slices.Clone(g)
 	slices.Sort(out)
+	return out
+}
+
+// CheckExplained says which start, preemption or wait of a run that kept
+// stories its policy left unexplained, or "". A start or a preemption is
+// explained by a reason note about the job at that instant (placed,
+// backfill, evicted, why) or by the policy's own log entry about the job then;
+// a wait (from the arrival or a stop to the next start) during which
+// GPUs enough for the job were free at some time by a reason note
+// about the job during it (blocks, waits, unplaced, round, why), a job that skipped
+// ahead of it by backfilling, another job that blocked the queue, or a log
+// entry about the job during it. The engine's facts and what a story
+// infers from the GPU intervals do not count: they say what happened, not
+// why; a wait during which fewer GPUs than the job needs were ever free
+// at once needs no reason from the policy (the story says so from the
+// intervals).
+func CheckExplained(c *cluster.Cluster, res *engine.Result) string {
+	if res.Story == nil && len(res.Jobs) > 0 {
+		return "the run kept no story notes"
+	}
+	if res.Stats.DroppedNotes > 0 || res.Stats.DroppedLog > 0 {
+		return "" // the records stop early: nothing to hold the policy to
+	}
+	n := len(res.Jobs)
+	logAt := make([][]float64, n) // the times of each job's log entries
+	for _, d := range res.Log {
+		if d.Job >= 0 && int(d.Job) < n {
+			logAt[d.Job] = append(logAt[d.Job], d.TimeS)
+		}
+	}
+	notes := make([][]*story.Note, n) // each job's notes and those naming it as Other
+	var blocks []*story.Note
+	for i := range res.Story {
+		nt := &res.Story[i]
+		if nt.Job >= 0 && int(nt.Job) < n {
+			notes[nt.Job] = append(notes[nt.Job], nt)
+		}
+		if nt.Kind == story.Backfill && nt.Other >= 0 && int(nt.Other) < n {
+			notes[nt.Other] = append(notes[nt.Other], nt)
+		}
+		if nt.Kind == story.Blocks {
+			blocks = append(blocks, nt)
+		}
+	}
+	x := story.NewIndex(res.StoryInput(c))
+	if res.Stats.DroppedIntervals > 0 {
+		x = nil // the intervals stop early: every wait needs a reason
+	}
+	for id := range n {
+		if msg := explained(res, x, workload.JobID(id), notes[id], logAt[id], blocks); msg != "" {
+			return fmt.Sprintf("job %s: %s", res.Jobs[id].Name, msg)
+		}
+	}
+	return ""
+}
+
+// explained checks one job's starts, stops and waits (see CheckExplained).
+func explained(res *engine.Result, x *story.Index, id workload.JobID, notes []*story.Note, logAt []float64, blocks []*story.Note) string {
+	logged := func(from, to float64, closed bool) bool {
+		for _, t := range logAt {
+			if t >= from && (t < to || closed && t == to) {
+				return true
+			}
+		}
+		return false
+	}
+	noted := func(t float64, kinds ...story.Kind) bool {
+		for _, nt := range notes {
+			if nt.T == t && nt.Job == id && slices.Contains(kinds, nt.Kind) {
+				return true
+			}
+		}
+		return false
+	}
+	waitExplained := func(from, to float64) bool {
+		if x != nil {
+			if most := x.MostFree(from, to); most >= 0 && most < res.Jobs[id].GPUs {
+				return true // never room enough: no choice to explain
+			}
+		}
+		if logged(from, to, false) {
+			return true
+		}
+		for _, nt := range notes {
+			if nt.T < from || nt.T > to {
+				continue
+			}
+			switch {
+			case nt.Job == id && (nt.Kind == story.Blocks || nt.Kind == story.Waits || nt.Kind == story.Unplaced || nt.Kind == story.Round || nt.Kind == story.Why):
+				return true
+			case nt.Other == id && nt.Kind == story.Backfill:
+				return true
+			}
+		}
+		var head *story.Note // the last job to block the queue before the wait ended
+		for _, nt := range blocks {
+			if nt.T >= to {
+				break
+			}
+			if nt.Job != id {
+				head = nt
+			}
+		}
+		return head != nil && nextStart(res, head.Job, head.T) >= from
+	}
+	waitFrom, waiting := res.Jobs[id].ArrivalS, true
+	for _, nt := range notes {
+		if nt.Job != id {
+			continue
+		}
+		switch nt.Kind {
+		case story.Start:
+			if !noted(nt.T, story.Placed, story.Backfill, story.Why) && !logged(nt.T, nt.T, true) {
+				return fmt.Sprintf("its start at %v has no reason: no note of its policy and no log entry about it then", nt.T)
+			}
+			if waiting && nt.T > waitFrom && !waitExplained(waitFrom, nt.T) {
+				return fmt.Sprintf("it waited from %v to %v with no reason recorded", waitFrom, nt.T)
+			}
+			waiting = false
+		case story.Preempt, story.Pause:
+			if !noted(nt.T, story.Evicted, story.Why) && !logged(nt.T, nt.T, true) {
+				return fmt.Sprintf("its %s at %v has no reason: no note of its policy and no log entry about it then", nt.Kind, nt.T)
+			}
+			waitFrom, waiting = nt.T, true
+		case story.Migrate, story.Resize:
+			if !noted(nt.T, story.Placed, story.Why) && !logged(nt.T, nt.T, true) {
+				return fmt.Sprintf("its %s at %v has no reason: no note of its policy and no log entry about it then", nt.Kind, nt.T)
+			}
+		}
+	}
+	return ""
+}
+
+// nextStart is the time job id started after t, from the notes, or +Inf.
+func nextStart(res *engine.Result, id workload.JobID, t float64) float64 {
+	for i := range res.Story {
+		if nt := &res.Story[i]; nt.Job == id && nt.Kind == story.Start && nt.T >= t {
+			return nt.T
+		}
+	}
+	return math.Inf(1)
+}
+
+// Explains runs the policy name with its default parameters on every
+// setting and seed where its registration says it can run, keeping
+// stories, and reports each case in which its policy left a start, a
+// preemption or a wait unexplained (CheckExplained).
+func (s Suite) Explains(ctx context.Context, name string) Report {
+	c := checker{reg: s.Policies, name: name}
+	if c.reg == nil {
+		c.reg = policy.Default
+	}
+	var out Report
+	f, ok := c.reg.Lookup(name)
+	if !ok {
+		out.Problems = append(out.Problems, Problem{Policy: name, Msg: fmt.Sprintf("no policy named %q", name)})
+		return out
+	}
+	c.f = f
+	for _, k := range s.cases(0, Variant{}) {
+		why, err := c.incompatible(k)
+		if err != nil || why != "" {
+			out.Refused++
+			continue
+		}
+		o, err := run(ctx, c.reg, c.document(k), k.seed, true)
+		msg := ""
+		switch {
+		case err != nil:
+			msg = err.Error()
+		case o.fluid:
+			continue // a fluid model places no job: nothing to explain
+		default:
+			out.Ran++
+			msg = CheckExplained(o.in.Cluster, o.res)
+		}
+		if msg != "" {
+			out.Problems = append(out.Problems, c.problem(k, msg))
+		}
+	}
 	return out
 }

@@ -1,0 +1,36 @@
+package story
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+)
+
+// A round policy's arrival note and a policy's own reason become steps
+// that say why, in the order the notes came, around the engine's facts.
+func TestRoundAndWhySteps(t *testing.T) {
+	jobs := []Job{{Name: "j0", Model: "resnet50", GPUs: 2, ArrivalS: 30, StartS: 360, FinishS: 900}}
+	notes := []Note{
+		{T: 30, Job: 0, Kind: Round, Other: -1, Table: -1, Key: "Gavel FIFO", Text: "every 6.0 min; the next is at 6.0 min"},
+		{T: 360, Job: 0, Kind: Start, Other: -1, Table: -1, GPUs: []cluster.GPUID{1, 3}},
+		{T: 360, Job: 0, Kind: Why, Other: -1, Table: -1, Text: "round 1: Gavel FIFO gives it a lease"},
+	}
+	st := NewIndex(Input{Jobs: jobs, Notes: notes}).Story(0)
+	var kinds []string
+	for _, s := range st.Steps {
+		kinds = append(kinds, s.Kind)
+	}
+	if got, want := strings.Join(kinds, " "), "arrived waited started why finished"; got != want {
+		t.Fatalf("steps %q, want %q", got, want)
+	}
+	if s := st.Steps[1].Text; !strings.Contains(s, "between rounds: Gavel FIFO") || !strings.Contains(s, "the next is at 6.0 min") {
+		t.Errorf("round step %q", s)
+	}
+	if s := st.Steps[3].Text; s != "Round 1: Gavel FIFO gives it a lease." {
+		t.Errorf("why step %q", s)
+	}
+	if s := st.Steps[2].Text; !strings.Contains(s, "after waiting 5.5 min") {
+		t.Errorf("start step %q", s)
+	}
+}
