@@ -8,13 +8,14 @@ import (
 )
 
 // A round policy's arrival note and a policy's own reason become steps
-// that say why, in the order the notes came, around the engine's facts.
+// that say why; a reason told at the instant of a fact follows it, in
+// whatever order the notes came.
 func TestRoundAndWhySteps(t *testing.T) {
 	jobs := []Job{{Name: "j0", Model: "resnet50", GPUs: 2, ArrivalS: 30, StartS: 360, FinishS: 900}}
 	notes := []Note{
 		{T: 30, Job: 0, Kind: Round, Other: -1, Table: -1, Key: "Gavel FIFO", Text: "every 6.0 min; the next is at 6.0 min"},
-		{T: 360, Job: 0, Kind: Start, Other: -1, Table: -1, GPUs: []cluster.GPUID{1, 3}},
 		{T: 360, Job: 0, Kind: Why, Other: -1, Table: -1, Text: "round 1: Gavel FIFO gives it a lease"},
+		{T: 360, Job: 0, Kind: Start, Other: -1, Table: -1, GPUs: []cluster.GPUID{1, 3}},
 	}
 	st := NewIndex(Input{Jobs: jobs, Notes: notes}).Story(0)
 	var kinds []string

@@ -23,8 +23,8 @@ import (
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy"
-	"github.com/schedlab/schedlab/sim/story"
 	"github.com/schedlab/schedlab/sim/schema"
+	"github.com/schedlab/schedlab/sim/story"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
