@@ -33,12 +33,17 @@ func bigTrace(b *testing.B) (*cluster.Cluster, []workload.Job, perf.Model) {
 	return c, jobs, m
 }
 
-func benchPolicy(b *testing.B, mk func() engine.Policy) {
+func benchPolicy(b *testing.B, mk func() engine.Policy) { benchRun(b, mk, false) }
+
+// benchRun runs the trace, keeping the jobs' stories when stories is set
+// (as the page asks).
+func benchRun(b *testing.B, mk func() engine.Policy, stories bool) {
 	c, jobs, m := bigTrace(b)
 	var events int64
+	var notes int
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: mk()})
+		res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: mk(), Stories: stories})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -46,8 +51,12 @@ func benchPolicy(b *testing.B, mk func() engine.Policy) {
 			b.Fatalf("%d of %d jobs finished", res.Stats.FinishedJobs, len(jobs))
 		}
 		events = res.Stats.Events
+		notes = len(res.Story) + int(res.Stats.DroppedNotes)
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	if stories {
+		b.ReportMetric(float64(notes), "notes")
+	}
 }
 
 // BenchmarkFIFO100kJobs1024GPUs is the target: under 2 s natively,
@@ -58,4 +67,14 @@ func BenchmarkFIFO100kJobs1024GPUs(b *testing.B) {
 
 func BenchmarkSJF100kJobs1024GPUs(b *testing.B) {
 	benchPolicy(b, func() engine.Policy { return sjf.New(sjf.Params{Key: "duration", Backfill: true}) })
+}
+
+// The same runs keeping every job's story: the cost of the page's
+// records, to compare with the runs above in one go (-bench 100k).
+func BenchmarkFIFO100kJobs1024GPUsStories(b *testing.B) {
+	benchRun(b, func() engine.Policy { return fifo.New(fifo.Params{Backfill: true}) }, true)
+}
+
+func BenchmarkSJF100kJobs1024GPUsStories(b *testing.B) {
+	benchRun(b, func() engine.Policy { return sjf.New(sjf.Params{Key: "duration", Backfill: true}) }, true)
 }
