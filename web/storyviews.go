@@ -35,7 +35,7 @@ func (c *JobStory) Heading() string {
 var kindLabels = map[string]string{
 	"arrived": "Arrived", "waited": "Waited", "blocked": "Blocked", "skipped": "Passed by", "started": "Started",
 	"preempted": "Preempted", "paused": "Paused", "migrated": "Moved", "resized": "Resized", "shared": "Shares a GPU",
-	"log": "Policy's note", "finished": "Finished", "unfinished": "Not finished", "unschedulable": "Can never run",
+	"log": "Policy's note", "why": "Why", "finished": "Finished", "unfinished": "Not finished", "unschedulable": "Can never run",
 }
 
 // KindLabel names a step's kind.

@@ -401,9 +401,31 @@ func (t *teller) flushWait(end float64, passed []*Note) {
 	if len(passed) > 0 {
 		t.skipped(passed)
 	}
-	if end > t.waitFrom && end < inf/2 && !t.toldWait(before) {
-		t.freeDuring(t.waitFrom, end)
+	if end > t.waitFrom && end < inf/2 {
+		if first := t.firstReason(before); first < 0 {
+			t.freeDuring(t.waitFrom, end, false)
+		} else if first > t.waitFrom {
+			t.freeDuring(t.waitFrom, first, true) // the stretch before the policy's first reason
+		}
 	}
+}
+
+// firstReason is the time of the first step since the wait began that
+// says why the job waits, or -1 when none does.
+func (t *teller) firstReason(from int) float64 {
+	if !t.toldWait(from) {
+		return -1
+	}
+	first := inf
+	for _, s := range t.steps {
+		switch s.Kind {
+		case "blocked", "waited", "skipped", "log", "why":
+			if s.T >= t.waitFrom {
+				first = min(first, s.T)
+			}
+		}
+	}
+	return first
 }
 
 // toldWait reports whether the steps since index from say why the job
@@ -424,21 +446,26 @@ func (t *teller) toldWait(from int) bool {
 }
 
 // freeDuring says, from the intervals, how many GPUs were free while the
-// job waited in [from, to) without a reason from its policy.
-func (t *teller) freeDuring(from, to float64) {
+// job waited in [from, to) without a reason from its policy; part says
+// that the policy gave its reasons from to on.
+func (t *teller) freeDuring(from, to float64, part bool) {
 	most := t.x.mostFree(from, to)
-	if most < 0 {
-		return
+	if most < 0 || part && most >= t.job.GPUs {
+		return // room enough, and the policy says why from to on
 	}
 	need := t.job.GPUs
+	when := "While it waited"
+	if part {
+		when = "Until " + at(to)
+	}
 	var text string
 	switch {
 	case most == 0:
-		text = "While it waited, every GPU was busy."
+		text = when + ", every GPU was busy."
 	case most < need:
-		text = fmt.Sprintf("While it waited, at most %s free at once, fewer than the %d it needs.", isWere(most), need)
+		text = fmt.Sprintf("%s, at most %s free at once, fewer than the %d it needs.", when, isWere(most), need)
 	default:
-		text = fmt.Sprintf("While it waited, up to %s free at times, but the policy gave them to other jobs first.", isWere(most))
+		text = fmt.Sprintf("%s, up to %s free at times, but the policy gave them to other jobs first.", when, isWere(most))
 	}
 	t.insert(Step{T: from, Kind: "waited", Table: -1, Text: text})
 }

@@ -35,3 +35,31 @@ func TestRoundAndWhySteps(t *testing.T) {
 		t.Errorf("start step %q", s)
 	}
 }
+
+// A wait the policy explains only from some time on is told from the
+// intervals before then: here both GPUs were busy until the policy's
+// first reason.
+func TestWaitBeforeFirstReason(t *testing.T) {
+	jobs := []Job{
+		{Name: "j0", Model: "bert", GPUs: 2, ArrivalS: 0, StartS: 0, FinishS: 100},
+		{Name: "j1", Model: "bert", GPUs: 2, ArrivalS: 10, StartS: 100, FinishS: 200},
+	}
+	notes := []Note{
+		{T: 0, Job: 0, Kind: Start, Other: -1, Table: -1, GPUs: []cluster.GPUID{0, 1}},
+		{T: 50, Job: 1, Kind: Waits, Other: -1, Table: -1, Need: 2, Free: 1},
+		{T: 100, Job: 1, Kind: Start, Other: -1, Table: -1, GPUs: []cluster.GPUID{0, 1}},
+	}
+	ivs := []Interval{{GPU: 0, Job: 0, StartS: 0, EndS: 100}, {GPU: 1, Job: 0, StartS: 0, EndS: 100},
+		{GPU: 0, Job: 1, StartS: 100, EndS: 200}, {GPU: 1, Job: 1, StartS: 100, EndS: 200}}
+	st := NewIndex(Input{Jobs: jobs, Notes: notes, Intervals: ivs, NumGPUs: 2}).Story(1)
+	var got []string
+	for _, s := range st.Steps {
+		got = append(got, s.Kind)
+	}
+	if strings.Join(got, " ") != "arrived waited waited started finished" {
+		t.Fatalf("steps %v", got)
+	}
+	if s := st.Steps[1]; s.T != 10 || s.Text != "Until 50 s, every GPU was busy." {
+		t.Errorf("the wait before the first reason: %+v", s)
+	}
+}
