@@ -199,11 +199,9 @@ func (x *Index) mostFree(from, to float64) int {
 		return -1
 	}
 	i := sort.Search(len(x.busy), func(k int) bool { return x.busy[k].T > from }) - 1
-	least := x.in.NumGPUs // busy before the first step: none
+	least := 0 // busy before the first step: none
 	if i >= 0 {
 		least = x.busy[i].Busy
-	} else {
-		least = 0
 	}
 	for k := i + 1; k < len(x.busy) && x.busy[k].T < to; k++ {
 		least = min(least, x.busy[k].Busy)
