@@ -1,0 +1,218 @@
+package script_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/experiment"
+	_ "github.com/schedlab/schedlab/sim/policy/all"
+	"github.com/schedlab/schedlab/sim/policy/script"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+const sjfScript = "def priority(job, now):\n    return job.solo_s\n"
+
+// withPolicies returns the scenario document doc with its policies
+// replaced.
+func withPolicies(t *testing.T, doc []byte, policies ...map[string]any) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(doc, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["policies"] = policies
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func scriptSpec(label, source string) map[string]any {
+	return map[string]any{"name": "script", "label": label, "params": map[string]any{"source": source}}
+}
+
+// runAll runs every policy of a scenario and returns each run's job
+// records by label.
+func runAll(t *testing.T, doc []byte) map[string][]engine.JobRecord {
+	t.Helper()
+	sc, err := scenario.Parse(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := experiment.Execute(context.Background(), sc, experiment.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]engine.JobRecord{}
+	for _, r := range rep.Runs {
+		if r.Err != nil {
+			t.Fatalf("%s: %v", r.Policy, r.Err)
+		}
+		out[r.Policy] = r.Result.Jobs
+	}
+	return out
+}
+
+// sameJobs fails unless two runs recorded the same jobs, field by field.
+func sameJobs(t *testing.T, what string, a, b []engine.JobRecord) {
+	t.Helper()
+	if len(a) != len(b) || len(a) == 0 {
+		t.Fatalf("%s: %d and %d job records", what, len(a), len(b))
+	}
+	for i := range a {
+		if !reflect.DeepEqual(a[i], b[i]) {
+			t.Fatalf("%s: job %s differs:\n%+v\n%+v", what, a[i].Name, a[i], b[i])
+		}
+	}
+}
+
+// A priority of job.solo_s is SJF by duration, job for job: on the
+// default teaching scenario and on a 1,000-job generated workload.
+func TestSoloPriorityIsSJF(t *testing.T) {
+	sjf := map[string]any{"name": "sjf", "params": map[string]any{"key": "duration"}}
+	base, ok := scenarios.Read("fifo-vs-sjf")
+	if !ok {
+		t.Fatal("no scenario fifo-vs-sjf")
+	}
+	big := []byte(`{"name": "big", "cluster": {"servers": [{"count": 8, "gpus": 4, "gpu_type": "V100"}]},
+		"workload": {"generator": {"kind": "poisson", "jobs": 1000, "jobs_per_hour": 40,
+			"gpu_mix": [{"gpus": 1, "weight": 0.5}, {"gpus": 2, "weight": 0.2}, {"gpus": 4, "weight": 0.2}, {"gpus": 8, "weight": 0.1}],
+			"duration": {"dist": "lognormal", "mean_s": 3600, "sigma": 1.2, "min_s": 60}}},
+		"policies": [{"name": "fifo"}]}`)
+	for name, doc := range map[string][]byte{"fifo-vs-sjf": base, "1000 jobs": big} {
+		runs := runAll(t, withPolicies(t, doc, sjf, scriptSpec("mine", sjfScript)))
+		sameJobs(t, name, runs["SJF"], runs["mine"])
+		// and it is not FIFO: the comparison can fail
+		fifo := runAll(t, withPolicies(t, doc, map[string]any{"name": "fifo"}))["FIFO"]
+		if reflect.DeepEqual(fifo, runs["mine"]) {
+			t.Errorf("%s: FIFO gives the same records as the script; the test shows nothing", name)
+		}
+	}
+}
+
+// The priority of FIFO by arrival, computed at every decision because it
+// reads now, gives FIFO's results: keys recomputed keep their order.
+func TestRekeyedPriorityKeepsOrder(t *testing.T) {
+	base, _ := scenarios.Read("fifo-vs-sjf")
+	src := "def priority(job, now):\n    return now - job.waited_s  # = arrival time while it waits\n"
+	runs := runAll(t, withPolicies(t, base, map[string]any{"name": "fifo"}, scriptSpec("mine", src)))
+	sameJobs(t, "fifo-vs-sjf", runs["FIFO"], runs["mine"])
+}
+
+// A priority that changes as jobs wait is re-ranked at each decision: an
+// aging key (waited time counts against the solo time) lets a long job
+// overtake short ones that arrived later, unlike SJF.
+func TestAgingPriorityIsRecomputed(t *testing.T) {
+	doc := []byte(`{"name": "aging", "cluster": {"servers": [{"count": 1, "gpus": 1, "gpu_type": "V100"}]},
+		"workload": {"jobs": [
+			{"id": "first", "arrival_s": 0, "model": "m", "gpus": 1, "duration_s": 1000},
+			{"id": "long", "arrival_s": 1, "model": "m", "gpus": 1, "duration_s": 500},
+			{"id": "short-a", "arrival_s": 900, "model": "m", "gpus": 1, "duration_s": 100}]},
+		"policies": [{"name": "sjf"}]}`)
+	// At t=1000 long has waited 999 s: 500 - 999 < 100 - 100, so it goes
+	// first; SJF runs short-a first.
+	src := "def priority(job, now):\n    return job.solo_s - job.waited_s\n"
+	runs := runAll(t, withPolicies(t, doc, map[string]any{"name": "sjf"}, scriptSpec("aging", src)))
+	start := func(recs []engine.JobRecord, name string) float64 {
+		for _, r := range recs {
+			if r.Name == name {
+				return r.FirstStartS
+			}
+		}
+		t.Fatalf("no job %s", name)
+		return 0
+	}
+	if got := start(runs["SJF"], "short-a"); got != 1000 {
+		t.Errorf("SJF starts short-a at %v, want 1000", got)
+	}
+	if got := start(runs["aging"], "long"); got != 1000 {
+		t.Errorf("the aging script starts long at %v, want 1000 (it has waited 999 s)", got)
+	}
+	if got := start(runs["aging"], "short-a"); got != 1500 {
+		t.Errorf("the aging script starts short-a at %v, want 1500", got)
+	}
+}
+
+// Mistakes show at the source field with their line and, for a typo, a
+// near name.
+func TestCheckNamesLineAndNearName(t *testing.T) {
+	for _, c := range []struct {
+		src, want string
+	}{
+		{"def priority(job, now):\n    return job.sollo_s\n", "script line 2 (the priority of job test-1 at 0.0 s): job has no .sollo_s field or method (did you mean .solo_s?)"},
+		{"def priority(job, now):\n    return jobb.solo_s\n", "script line 2: jobb is not defined (did you mean job?)"},
+		{"def priority(job, now)\n    return 1\n", "script line 1: the line ends too soon: got newline, want ':'"},
+		{"def priority(job):\n    return 1\n", "script line 1: priority takes exactly 2 parameter(s): def priority(job, now)"},
+		{"def prority(job, now):\n    return 1\n", "did you mean priority instead of prority?"},
+		{"backfil = False\ndef priority(job, now):\n    return 1\n", "script line 1: backfil is not a setting (did you mean backfill?)"},
+		{"placement = \"tight\"\ndef priority(job, now):\n    return 1\n", `script line 1: placement must be one of "consolidated", "strict", got "tight"`},
+		{"def priority(job, now):\n    if job.gpus > 1:\n        return 1\n", "script line 1 (the priority of job test-2 at 0.0 s): priority returned None: does a branch end without return?"},
+		{"def priority(job, now):\n    return 'a'\n", `priority returned string "a"`},
+		{"def priority(job, now):\n    return job.remaining_s\n", "job.remaining_s is hidden"},
+		{"def priority(job, now):\n    return math.log(job.attained_s)\n", "script line 2 (the priority of job test-1 at 0.0 s): math.log needs a number above 0, got 0"},
+		{"def decide(state):\n    return {'start': state.pending[0]}\n", `decide returned "start": job; give a list`},
+		{"def decide(state):\n    return None\n", "the run failed"},
+		{"def decide(state):\n    return {'start': [(j, [0]) for j in state.pending]}\n", "asked to start job test-1 on GPUs [0]"},
+	} {
+		p := script.Params{Source: c.src}
+		ps := p.Check()
+		if len(ps) != 1 || ps[0].Path != "source" || !strings.Contains(ps[0].Msg, c.want) {
+			t.Errorf("%q:\n got %v\nwant a problem at source containing %q", c.src, ps, c.want)
+		}
+	}
+	for _, e := range script.Examples {
+		p := e.Params()
+		if ps := p.Check(); ps != nil {
+			t.Errorf("example %s: %v", e.Name, ps)
+		}
+	}
+}
+
+// A loop that never ends is stopped by the step budget, quickly, with
+// the line and the budget named.
+func TestEndlessLoopStops(t *testing.T) {
+	src := "def priority(job, now):\n    n = 0\n    while True:\n        n += 1\n    return n\n"
+	t0 := time.Now()
+	err := script.TestRun(script.Params{Source: src})
+	took := time.Since(t0)
+	want := "script line 4 (the priority of job test-1 at 0.0 s): stopped after 1,000,000 steps, the budget of one call (parameter max_steps)"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+	if took > 2*time.Second {
+		t.Errorf("the loop ran %v before it was stopped", took)
+	}
+	t.Logf("stopped in %v: %v", took, err)
+	err = script.TestRun(script.Params{Source: src, MaxSteps: 5000})
+	if err == nil || !strings.Contains(err.Error(), "stopped after 5,000 steps") {
+		t.Errorf("max_steps 5000: %v", err)
+	}
+}
+
+// A run's error names the line, the job and the time. The made-up test
+// run of the check has no 8-GPU job, so the script passes the check and
+// fails in the run.
+func TestRunErrorNamesJob(t *testing.T) {
+	base, _ := scenarios.Read("fifo-vs-sjf")
+	src := "def priority(job, now):\n    if job.gpus == 8:\n        return 1 / 0\n    return 1\n"
+	sc, err := scenario.Parse(withPolicies(t, base, scriptSpec("mine", src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := experiment.Execute(context.Background(), sc, experiment.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(rep.Runs[0].Err)
+	if !strings.Contains(got, "script line 3 (the priority of job ") || !strings.HasSuffix(got, "): floating-point division by zero") {
+		t.Errorf("got %q", got)
+	}
+}
