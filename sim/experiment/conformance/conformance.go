@@ -299,9 +299,55 @@ func checkRefused(name string, set Setting, seed uint64, why string) string {
 	return ""
 }
 
+// CheckParams is Check for one policy with the given parameters (a JSON
+// object) instead of its defaults: a script policy's source, for one.
+func CheckParams(ctx context.Context, name string, params json.RawMessage, settings []Setting, seeds []uint64) Report {
+	var out Report
+	for _, set := range settings {
+		for _, seed := range seeds {
+			if ctx.Err() != nil {
+				return out
+			}
+			why, err := incompatible(name, set, seed)
+			msg := ""
+			switch {
+			case err != nil:
+				msg = err.Error()
+			case why != "":
+				out.Refused++
+			default:
+				out.Ran++
+				msg = checkDoc(ctx, DocumentWith(set, seed, name, params), seed)
+			}
+			if msg != "" {
+				out.Problems = append(out.Problems, Problem{Policy: name, Setting: set.Name, Seed: seed, Msg: msg})
+			}
+		}
+	}
+	return out
+}
+
+// DocumentWith is Document for one policy with the given parameters.
+func DocumentWith(set Setting, seed uint64, name string, params json.RawMessage) []byte {
+	var doc map[string]any
+	if err := json.Unmarshal(Document(set, seed, name), &doc); err != nil {
+		panic(err) // Document marshals maps of plain values
+	}
+	doc["policies"] = []map[string]any{{"name": name, "params": params}}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		panic(err)
+	}
+	return data
+}
+
 // checkOne runs one case twice and says what is wrong, or "".
 func checkOne(ctx context.Context, name string, set Setting, seed uint64) string {
-	doc := Document(set, seed, name)
+	return checkDoc(ctx, Document(set, seed, name), seed)
+}
+
+// checkDoc runs a case's document twice and says what is wrong, or "".
+func checkDoc(ctx context.Context, doc []byte, seed uint64) string {
 	first, err := run(ctx, doc, seed)
 	if err != nil {
 		return err.Error()

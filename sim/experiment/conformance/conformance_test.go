@@ -10,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy"
 	_ "github.com/schedlab/schedlab/sim/policy/all"
+	"github.com/schedlab/schedlab/sim/policy/script"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -121,4 +122,46 @@ func TestDocumentsVary(t *testing.T) {
 	if string(a) != string(Document(Settings[0], 1, "fifo")) {
 		t.Error("the same seed gives different scenarios")
 	}
+}
+
+// The example scripts of the script policy conform, like the built-in
+// policies.
+func TestScriptExamplesConform(t *testing.T) {
+	for _, e := range script.Examples {
+		t.Run(e.Name, func(t *testing.T) {
+			params, err := json.Marshal(e.Params())
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := CheckParams(context.Background(), "script", params, Settings, seeds)
+			for _, p := range rep.Problems {
+				t.Error(p)
+			}
+			if rep.Ran == 0 {
+				t.Error("ran no case")
+			}
+			t.Logf("ran %d cases", rep.Ran)
+		})
+	}
+}
+
+// A script that breaks a rule only on some scenarios passes the check's
+// made-up test and is caught here, with the setting and the seed.
+func TestBrokenScriptIsCaught(t *testing.T) {
+	// it never starts a job that arrives after 1,000 s: those wait forever
+	src := "def decide(state):\n    return {'start': [j for j in state.pending if j.arrival_s < 1000]}\n"
+	params, _ := json.Marshal(map[string]string{"source": src})
+	if ps := script.TestRun(script.Params{Source: src}); ps != nil {
+		t.Fatalf("the made-up test catches it already: %v", ps)
+	}
+	rep := CheckParams(context.Background(), "script", params, Settings, seeds[:3])
+	if len(rep.Problems) == 0 {
+		t.Fatal("the broken script passed")
+	}
+	for _, p := range rep.Problems {
+		if !strings.Contains(p.Msg, "the policy starts none of them") {
+			t.Errorf("reported for something else: %s", p)
+		}
+	}
+	t.Logf("reported %d problems in %d cases, e.g. %s", len(rep.Problems), rep.Ran, rep.Problems[0])
 }

@@ -108,7 +108,9 @@ func (p *priorityPolicy) key(s *engine.State, id workload.JobID) float64 {
 	}
 	p.v.varied = false
 	now := s.Now()
-	in := func() string { return fmt.Sprintf("the priority of job %s at %s", s.Job(id).Name, results.Duration(now)) }
+	in := func() string {
+		return fmt.Sprintf("the priority of job %s at %s", s.Job(id).Name, results.Duration(now))
+	}
 	v, err := p.run.call(p.prog.priority, starlark.Tuple{job{v: p.v, id: id}, starlark.Float(now)}, in)
 	if err != nil {
 		p.err = err
