@@ -332,3 +332,37 @@ func FieldTable() string {
 	}
 	return b.String()
 }
+
+// Reference is the guide to the language of scripts in plain text, for
+// `schedlab policies`: the two forms, the settings, and every field.
+func Reference() string {
+	var b strings.Builder
+	b.WriteString("A script defines one of:\n" +
+		"  def priority(job, now):  return a number; the smallest starts first, on GPUs of its own\n" +
+		"  def decide(state):       return {\"start\": [job or (job, [GPU numbers]), ...], \"preempt\": [job, ...]} or None\n" +
+		"Settings, assigned at the top level:\n")
+	for _, s := range settingNames {
+		fmt.Fprintf(&b, "  %-10s %s\n", s.name, s.doc)
+	}
+	b.WriteString("What a script reads (* changes over time):\n")
+	row := func(name, typ, doc string, varies bool) {
+		mark := " "
+		if varies {
+			mark = "*"
+		}
+		fmt.Fprintf(&b, "  %s %-22s %-22s %s\n", mark, name, typ, doc)
+	}
+	for _, f := range jobFields {
+		row("job."+f.name, f.typ, f.doc, f.varies)
+	}
+	for _, f := range stateFields {
+		row("state."+f.name, f.typ, f.doc, f.varies)
+	}
+	for _, f := range serverFields {
+		row("server."+f.name, f.typ, f.doc, f.varies)
+	}
+	for _, f := range mathFuncs {
+		row("math."+f.name, f.typ, f.doc, false)
+	}
+	return b.String()
+}

@@ -216,3 +216,104 @@ func TestRunErrorNamesJob(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// logOf runs a scenario's first policy and returns its decision log, one
+// "t: text" line per entry.
+func logOf(t *testing.T, doc []byte) []string {
+	t.Helper()
+	sc, err := scenario.Parse(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := experiment.Execute(context.Background(), sc, experiment.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Runs[0]
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	var out []string
+	for i := range r.Result.Log {
+		d := &r.Result.Log[i]
+		out = append(out, fmt.Sprintf("%g: %s", d.TimeS, d.Msg()))
+	}
+	return out
+}
+
+// What a script reads, against values worked out by hand. One server of
+// two GPUs; a (2 GPUs, 100 s) arrives at 0, b (1 GPU, 50 s) at 10. A
+// decide with round_s 30 preempts a at t=30 when b has waited 20 s, then
+// runs b alone; a resumes at 80 when b ends.
+func TestFieldsByHand(t *testing.T) {
+	src := `round_s = 30
+
+def show(j):
+    return "%s att=%g gpu_s=%g wait=%g run=%s pre=%d left=%g ids=%s" % (
+        j.id, j.attained_s, j.attained_gpu_s, j.waited_s, j.running, j.preemptions, j.remaining_s, j.gpu_ids)
+
+def decide(state):
+    for j in state.running + state.pending:
+        print(show(j))
+    print("free=%d total=%d by_type=%s servers=%s" % (state.free_gpus, state.total_gpus, state.free_by_type,
+        [(s.id, s.gpu_type, s.gpus, s.free, s.free_gpu_ids) for s in state.servers]))
+    if state.now == 30:
+        return {"preempt": [j for j in state.running if j.gpus == 2], "start": [j.id for j in state.pending]}
+    if state.now < 30:
+        return {"start": [j for j in state.pending if j.gpus == 2]}
+    return {"start": state.pending}
+`
+	doc := []byte(`{"name": "fields", "cluster": {"servers": [{"count": 1, "gpus": 2, "gpu_type": "T4"}]},
+		"workload": {"jobs": [
+			{"id": "a", "arrival_s": 0, "model": "m", "gpus": 2, "duration_s": 100},
+			{"id": "b", "arrival_s": 10, "model": "m", "gpus": 1, "duration_s": 50}]},
+		"policies": [{"name": "script", "params": {"oracle": true, "source": ` + strconvQuote(src) + `}}]}`)
+	log := strings.Join(logOf(t, doc), "\n")
+	for _, want := range []string{
+		"0: script prints: a att=0.0 gpu_s=0.0 wait=0.0 run=False pre=0 left=100.0 ids=[]",
+		`0: script prints: free=2 total=2 by_type={"T4": 2} servers=[(0, "T4", 2, 2, [0, 1])]`,
+		"10: script prints: a att=10.0 gpu_s=20.0 wait=0.0 run=True pre=0 left=90.0 ids=[0, 1]",
+		"10: script prints: b att=0.0 gpu_s=0.0 wait=0.0 run=False pre=0 left=50.0 ids=[]",
+		"30: script prints: a att=30.0 gpu_s=60.0 wait=0.0 run=True pre=0 left=70.0 ids=[0, 1]",
+		"30: script prints: b att=0.0 gpu_s=0.0 wait=20.0 run=False pre=0 left=50.0 ids=[]",
+		"60: script prints: b att=30.0 gpu_s=30.0 wait=20.0 run=True pre=0 left=20.0 ids=[0]",
+		"60: script prints: a att=30.0 gpu_s=60.0 wait=30.0 run=False pre=1 left=70.0 ids=[]",
+		`60: script prints: free=1 total=2 by_type={"T4": 1} servers=[(0, "T4", 2, 1, [1])]`,
+		"80: script prints: a att=30.0 gpu_s=60.0 wait=50.0 run=False pre=1 left=70.0 ids=[]",
+		"90: script prints: a att=40.0 gpu_s=80.0 wait=50.0 run=True pre=1 left=60.0 ids=[0, 1]",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the log lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("log:\n%s", log)
+	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// A script can read every field of every value: none panics or fails.
+func TestEveryFieldReads(t *testing.T) {
+	src := `round_s = 45
+
+def touch(x):
+    for name in dir(x):
+        getattr(x, name)
+
+def decide(state):
+    touch(state)
+    touch(math)
+    for j in state.pending + state.running:
+        touch(j)
+    for s in state.servers:
+        touch(s)
+    return {"start": state.pending}
+`
+	if err := script.TestRun(script.Params{Source: src, Oracle: true}); err != nil {
+		t.Fatal(err)
+	}
+}
