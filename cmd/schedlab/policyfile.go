@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -64,12 +67,24 @@ func withPolicyFiles(doc []byte, files []string, oracle bool) ([]byte, error) {
 // file (a regular file, not a device or a pipe) and the script's size
 // limit.
 func readPolicyFile(name string) ([]byte, error) {
-	data, err := readInput(name)
+	info, err := os.Stat(name)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", name, errors.Unwrap(err))
+	}
+	if why := notAFile(info.Mode()); why != "" {
+		return nil, fmt.Errorf("%s %s, not a script file", name, why)
+	}
+	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, script.MaxSourceBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	if len(data) > script.MaxSourceBytes {
-		return nil, fmt.Errorf("%s: %d bytes, more than a script may have (%d)", name, len(data), script.MaxSourceBytes)
+		return nil, fmt.Errorf("%s: longer than a script may be (%d bytes)", name, script.MaxSourceBytes)
 	}
 	return data, nil
 }
