@@ -45,13 +45,13 @@ func TestFieldsAnswer(t *testing.T) {
 // decision; one that does not, is not.
 func TestUsesNow(t *testing.T) {
 	for src, want := range map[string]bool{
-		"def priority(job, now):\n    return job.solo_s\n":                                  false,
-		"def priority(job, now):\n    return job.solo_s if now < 5 else 1\n":                true,
-		"def priority(job, t):\n    return job.solo_s\nnow = 3\n":                           false,
-		"def priority(job, t):\n    return (lambda: t)()\n":                                 true,
-		"def key(j, when):\n    return when\npriority = key\n":                              true,
-		"def key(j, when):\n    return j.gpus\npriority = key\n":                            false,
-		"priority = lambda job, now: job.gpus\n":                                             false,
+		"def priority(job, now):\n    return job.solo_s\n":                                    false,
+		"def priority(job, now):\n    return job.solo_s if now < 5 else 1\n":                  true,
+		"def priority(job, t):\n    return job.solo_s\nnow = 3\n":                             false,
+		"def priority(job, t):\n    return (lambda: t)()\n":                                   true,
+		"def key(j, when):\n    return when\npriority = key\n":                                true,
+		"def key(j, when):\n    return j.gpus\npriority = key\n":                              false,
+		"priority = lambda job, now: job.gpus\n":                                              false,
 		"priority = lambda job, now: now\n":                                                   true,
 		"def priority(job, now):\n    def inner():\n        return now\n    return inner()\n": true,
 	} {
