@@ -35,6 +35,10 @@ type request struct {
 	part   *Part
 	draw   *protocol.DrawRequest
 	imp    *protocol.ImportRequest // a trace to read, instead of draw
+	// typ and payload are any other request (a policy check), instead
+	// of draw
+	typ     string
+	payload any
 	bin    map[string][]byte
 	onDraw func(protocol.Message)
 }
@@ -128,6 +132,10 @@ func (p *pool) dispatch() {
 				p.send(w, req, protocol.TypeImport, req.imp)
 				continue
 			}
+			if req.typ != "" {
+				p.send(w, req, req.typ, req.payload)
+				continue
+			}
 			p.send(w, req, protocol.TypeDraw, req.draw)
 			continue
 		}
@@ -179,6 +187,33 @@ func (p *pool) importTrace(req protocol.ImportRequest, text []byte, onDone func(
 	p.draws = append(p.draws, &request{imp: &req, bin: map[string][]byte{protocol.TraceKey: text}, onDraw: onDone})
 	p.ensure(1)
 	p.dispatch()
+}
+
+// ask queues a request of another type with the drawing requests;
+// onDone receives its progress and its reply. The request returned is
+// what cancel takes.
+func (p *pool) ask(typ string, payload any, onDone func(protocol.Message)) *request {
+	req := &request{id: p.nextID(), typ: typ, payload: payload, onDraw: onDone}
+	p.draws = append(p.draws, req)
+	p.ensure(1)
+	p.dispatch()
+	return req
+}
+
+// cancel withdraws a request: from the queue if no worker took it yet,
+// else by a "cancel" message to its worker.
+func (p *pool) cancel(req *request) {
+	for i, r := range p.draws {
+		if r == req {
+			p.draws = append(p.draws[:i], p.draws[i+1:]...)
+			return
+		}
+	}
+	for _, w := range p.live() {
+		if w.busy == req.id {
+			p.a.P.PostWorker(w.id, protocol.Message{Type: protocol.TypeCancel, ID: req.id})
+		}
+	}
 }
 
 // OnWorker handles a message from engine worker id.

@@ -88,6 +88,11 @@ func (h *Handler) Handle(m protocol.Message) {
 				h.send(protocol.NewMessage(protocol.TypeImported, m.ID, protocol.ImportTrace(req, m.Bin[protocol.TraceKey])))
 			})
 		}
+	case protocol.TypeConform:
+		var req protocol.ConformRequest
+		if h.decode(m.ID, m.JSON, &req, "conform") {
+			h.cancellable(m.ID, func(ctx context.Context) { h.conform(ctx, m.ID, req) })
+		}
 	case protocol.TypeCancel:
 		h.mu.Lock()
 		if c := h.cancels[m.ID]; c != nil {

@@ -198,6 +198,12 @@ func document(set Setting, seed uint64, single bool, policies []string) []byte {
 	return data
 }
 
+// Seeds are the cases of each setting: 1 to 8, and 20, the first seed of
+// throughput/gavel-static on which FIFO met a job that has no throughput
+// on the GPU type it picked (a 2-GPU ResNet-50 on K80s), before the
+// shared placements skipped such types (policy.RunsOn).
+var Seeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8, 20}
+
 // perfDoc is a setting's perf section.
 func perfDoc(set Setting) any {
 	if set.PerfDoc != nil {

@@ -15,11 +15,8 @@ import (
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// seeds are the cases of each setting: 1 to 8, and 20, the first seed of
-// throughput/gavel-static on which FIFO met a job that has no throughput
-// on the GPU type it picked (a 2-GPU ResNet-50 on K80s), before the
-// shared placements skipped such types (policy.RunsOn).
-var seeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8, 20}
+// seeds are the cases of each setting (see Seeds).
+var seeds = Seeds
 
 // knownFailure says why a policy fails the settings of a perf model today,
 // or "". These are real shortcomings, reported here instead of hidden by

@@ -306,31 +306,53 @@ func (sv server) Attr(name string) (starlark.Value, error) {
 }
 func (sv server) AttrNames() []string { return serverIndex.names }
 
+// FieldDoc documents one thing a script reads.
+type FieldDoc struct {
+	Name, Type, Doc string
+	Varies          bool // it changes over time
+}
+
+// Fields documents everything a script reads, in the order of the
+// documentation: the job, the state, a server, the math module.
+func Fields() []FieldDoc {
+	var out []FieldDoc
+	for _, f := range jobFields {
+		out = append(out, FieldDoc{"job." + f.name, f.typ, f.doc, f.varies})
+	}
+	for _, f := range stateFields {
+		out = append(out, FieldDoc{"state." + f.name, f.typ, f.doc, f.varies})
+	}
+	for _, f := range serverFields {
+		out = append(out, FieldDoc{"server." + f.name, f.typ, f.doc, f.varies})
+	}
+	for _, f := range mathFuncs {
+		out = append(out, FieldDoc{"math." + f.name, f.typ, f.doc, false})
+	}
+	return out
+}
+
 // FieldTable is the documentation of everything a script reads, as a
-// Markdown table: docs/scripts.md holds it (a test keeps it current) and
-// `schedlab policies` prints it.
+// Markdown table: docs/scripts.md holds it (a test keeps it current).
 func FieldTable() string {
 	var b strings.Builder
 	b.WriteString("| name | type | what it is |\n|---|---|---|\n")
-	row := func(name, typ, doc string, varies bool) {
-		if varies {
+	for _, f := range Fields() {
+		doc := f.Doc
+		if f.Varies {
 			doc += " (changes over time)"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", name, typ, doc)
-	}
-	for _, f := range jobFields {
-		row("job."+f.name, f.typ, f.doc, f.varies)
-	}
-	for _, f := range stateFields {
-		row("state."+f.name, f.typ, f.doc, f.varies)
-	}
-	for _, f := range serverFields {
-		row("server."+f.name, f.typ, f.doc, f.varies)
-	}
-	for _, f := range mathFuncs {
-		row("math."+f.name, f.typ, f.doc, false)
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.Name, f.Type, doc)
 	}
 	return b.String()
+}
+
+// Settings documents the module-level settings of a script.
+func Settings() []FieldDoc {
+	out := make([]FieldDoc, len(settingNames))
+	for i, s := range settingNames {
+		out[i] = FieldDoc{Name: s.name, Doc: s.doc}
+	}
+	return out
 }
 
 // Reference is the guide to the language of scripts in plain text, for
@@ -341,28 +363,16 @@ func Reference() string {
 		"  def priority(job, now):  return a number; the smallest starts first, on GPUs of its own\n" +
 		"  def decide(state):       return {\"start\": [job or (job, [GPU numbers]), ...], \"preempt\": [job, ...]} or None\n" +
 		"Settings, assigned at the top level:\n")
-	for _, s := range settingNames {
-		fmt.Fprintf(&b, "  %-10s %s\n", s.name, s.doc)
+	for _, s := range Settings() {
+		fmt.Fprintf(&b, "  %-10s %s\n", s.Name, s.Doc)
 	}
 	b.WriteString("What a script reads (* changes over time):\n")
-	row := func(name, typ, doc string, varies bool) {
+	for _, f := range Fields() {
 		mark := " "
-		if varies {
+		if f.Varies {
 			mark = "*"
 		}
-		fmt.Fprintf(&b, "  %s %-22s %-22s %s\n", mark, name, typ, doc)
-	}
-	for _, f := range jobFields {
-		row("job."+f.name, f.typ, f.doc, f.varies)
-	}
-	for _, f := range stateFields {
-		row("state."+f.name, f.typ, f.doc, f.varies)
-	}
-	for _, f := range serverFields {
-		row("server."+f.name, f.typ, f.doc, f.varies)
-	}
-	for _, f := range mathFuncs {
-		row("math."+f.name, f.typ, f.doc, false)
+		fmt.Fprintf(&b, "  %s %-22s %-22s %s\n", mark, f.Name, f.Type, f.Doc)
 	}
 	return b.String()
 }
