@@ -26,10 +26,6 @@ func knownFailure(pol string, set Setting) string {
 	switch {
 	case strings.HasPrefix(pol, "gavel-") && !slices.Equal(set.Types, gavelTypes):
 		return "Gavel's policies price every GPU type and have default prices only for Gavel's V100, P100 and K80, not the 2080 Ti, T4, 1080 Ti or A100 (add prices to the policy's parameters)"
-	case slices.Contains([]string{"sjf-bsbf", "sjf-ffs"}, pol) && set.Perf == "throughput":
-		return "its sharing branch (sharing/bsbf.go, ffs.go) puts a job beside running ones and tops it up with free GPUs of any type, so on Gavel's three types it lands on a mix of types or on one where Gavel's table gives it no throughput, and the run stops with 'the perf model gives rate 0' (its exclusive starts use the shared placement, which skips such types)"
-	case pol == "pollux" && set.Perf == "throughput":
-		return "Pollux's own allocator places jobs on GPU types where Gavel's throughput table gives them no throughput, and the run stops with 'the perf model gives rate 0'"
 	}
 	return ""
 }
