@@ -38,21 +38,34 @@ type program struct {
 	// usesNow says whether priority's body names its time parameter, so
 	// that its value can change while a job waits.
 	usesNow bool
+	// waitingKeysHold says a waiting job's priority cannot change while
+	// it waits: the script names neither its time parameter nor
+	// waited_s (nor reads fields by name with getattr), and every other
+	// field stays put while a job waits.
+	waitingKeysHold bool
 }
 
 // settings are the optional module-level assignments of a script.
 type settings struct {
 	Preempt   bool
-	RoundS    float64
+	RoundS    float64 // 0: not set
+	RestartS  float64
 	Backfill  bool
 	Placement string
 }
 
+// Defaults of a preemptive priority, Tiresias' own.
+const (
+	defaultRoundS   = 60
+	defaultRestartS = 30
+)
+
 // settingNames are the module-level names a script may set, with what
 // each means, for messages and the documentation.
 var settingNames = []struct{ name, doc string }{
-	{"preempt", "True to preempt a running job when a waiting one has a smaller priority (re-ranked every round_s)"},
-	{"round_s", "seconds between the rounds at which a preemptive priority or decide is asked again; decide is asked at every arrival and completion anyway"},
+	{"preempt", "True to re-rank every job, running or waiting, every round_s seconds: the smallest priorities hold the GPUs, and a running job that is no longer among them is preempted (it keeps its progress)"},
+	{"round_s", "seconds between rounds: of a preemptive priority (default 60), or at which decide is asked besides every arrival and completion"},
+	{"restart_s", "seconds of no progress each time a preempted job starts again (default 30, as Tiresias)"},
 	{"backfill", "False to stop at the first job that does not fit (strict order); True, the default, lets later jobs start"},
 	{"placement", "where a job's GPUs go: " + strings.Join(policy.PlacementNames(), " or ") + " (see the placement parameter of FIFO)"},
 }
@@ -149,6 +162,7 @@ func (p *program) readFunctions(globals starlark.StringDict, file *syntax.File) 
 	if p.priority != nil {
 		now, _ := p.priority.Param(1)
 		p.usesNow = namesInBody(file, p.priority, now)
+		p.waitingKeysHold = !p.usesNow && !mentions(file, "waited_s") && !mentions(file, "getattr")
 	}
 	return nil
 }
@@ -185,6 +199,14 @@ func (p *program) readSettings(globals starlark.StringDict, file *syntax.File) e
 		}
 		s.RoundS = x
 	}
+	s.RestartS = defaultRestartS
+	if v, ok := globals["restart_s"]; ok {
+		x, isNum := starlark.AsFloat(v)
+		if _, isBool := v.(starlark.Bool); isBool || !isNum || !(x >= 0 && x <= 86400) {
+			return bad("restart_s", "a number of seconds between 0 and 86400", v)
+		}
+		s.RestartS = x
+	}
 	if v, ok := globals["placement"]; ok {
 		str, isStr := v.(starlark.String)
 		if !isStr || !slices.Contains(policy.PlacementNames(), string(str)) {
@@ -195,8 +217,14 @@ func (p *program) readSettings(globals starlark.StringDict, file *syntax.File) e
 	if s.Preempt && p.decide != nil {
 		return &Error{Line: assignedLine(file, "preempt"), Msg: "preempt is a setting of priority; decide preempts by returning {\"preempt\": [...]}"}
 	}
-	if s.Preempt {
-		return &Error{Line: assignedLine(file, "preempt"), Msg: "preempt = True is not available yet: schedlab's preemptive building block is still being written; remove it to run the priority without preemption"}
+	if s.Preempt && s.RoundS == 0 {
+		s.RoundS = defaultRoundS
+	}
+	if _, set := globals["restart_s"]; set && !s.Preempt {
+		return &Error{Line: assignedLine(file, "restart_s"), Msg: "restart_s is the cost of restarting a preempted job; it needs preempt = True"}
+	}
+	if _, set := globals["round_s"]; set && p.priority != nil && !s.Preempt {
+		return &Error{Line: assignedLine(file, "round_s"), Msg: "round_s is the length of a preemptive priority's rounds; it needs preempt = True"}
 	}
 	for _, name := range globals.Keys() {
 		if _, isFn := globals[name].(starlark.Callable); isFn || isSetting(name) {
@@ -332,6 +360,26 @@ func namesInBody(file *syntax.File, fn *starlark.Function, name string) bool {
 		return false
 	})
 	return uses || !found
+}
+
+// mentions reports whether the script has name anywhere: as a name, an
+// attribute or in a string.
+func mentions(file *syntax.File, name string) bool {
+	found := false
+	syntax.Walk(file, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Ident:
+			found = found || n.Name == name
+		case *syntax.DotExpr:
+			found = found || n.Name.Name == name
+		case *syntax.Literal:
+			if str, ok := n.Value.(string); ok && strings.Contains(str, name) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func hasParamAt(params []syntax.Expr, at syntax.Position) bool {

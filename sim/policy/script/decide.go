@@ -19,7 +19,7 @@ type decidePolicy struct {
 	prog  *program
 	run   *runner
 	v     *view
-	place policy.Placement
+	place *policy.Placement
 	waits policy.WaitNotes
 	byID  map[string]workload.JobID // job names, built on first use
 }
@@ -88,9 +88,9 @@ func (d *decidePolicy) start(s *engine.State, st startAction) error {
 	}
 	gpus := st.gpus
 	if gpus == nil {
-		req := policy.RequestFor(s, st.id, false)
-		if gpus = d.place.Pick(s, req); gpus == nil {
-			d.waits.Note(s, st.id, "script", func() string { return d.place.WhyNot(s, req) })
+		req := policy.RequestFor(s, st.id)
+		if gpus = d.place.Pick(req); gpus == nil {
+			d.waits.Note(s, st.id, "script", func() string { return d.place.WhyNot(req) })
 			return nil // it waits, as a queue policy's job would
 		}
 	}

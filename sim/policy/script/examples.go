@@ -27,8 +27,9 @@ var Examples = []Example{
 	{Name: "sjf", Title: "SJF: shortest job first"},
 	{Name: "las", Title: "LAS: least attained service, preemptive"},
 	{Name: "srgt", Title: "Shortest remaining GPU time, preemptive (oracle)", Oracle: true},
-	{Name: "fairshare", Title: "Weighted fair share between owners"},
+	{Name: "fairshare", Title: "Weighted fair share between owners (decide)"},
 	{Name: "sharing", Title: "A sharing-aware key"},
+	{Name: "las-decide", Title: "LAS written as a full decision (decide)"},
 }
 
 // Template is the script a new script policy starts with.

@@ -62,8 +62,11 @@ func New(p Params) (engine.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	if prog.decide != nil {
+	switch {
+	case prog.decide != nil:
 		return newDecide(p, prog, r), nil
+	case prog.settings.Preempt:
+		return newPreemptive(p, prog, r), nil
 	}
 	return newPriority(p, prog, r), nil
 }
@@ -125,6 +128,48 @@ func (p *priorityPolicy) key(s *engine.State, id workload.JobID) float64 {
 		return 0
 	}
 	return k
+}
+
+// preemptivePolicy runs def priority(job, now) with preempt = True on a
+// priority scheduler: every round every job is ranked again.
+type preemptivePolicy struct {
+	policy.PriorityScheduler
+	prog *program
+	run  *runner
+	v    *view
+}
+
+func newPreemptive(p Params, prog *program, r *runner) *preemptivePolicy {
+	pp := &preemptivePolicy{prog: prog, run: r, v: newView(p.Oracle)}
+	st := prog.settings
+	pp.PriorityScheduler = policy.PriorityScheduler{
+		Name: "script", Priority: pp.key, Label: policy.NumberLabel("priority"),
+		RoundS: st.RoundS, RestartS: st.RestartS, NoBackfill: !st.Backfill, Placement: st.Placement,
+		KeepPendingKeys: prog.waitingKeysHold,
+	}
+	r.print = func(msg string) { pp.v.s.Log(-1, "script prints: %s", msg) }
+	return pp
+}
+
+// Decide implements engine.Policy.
+func (p *preemptivePolicy) Decide(s *engine.State, triggers []engine.Trigger) error {
+	p.v.bind(s)
+	return p.PriorityScheduler.Decide(s, triggers)
+}
+
+// key calls priority(job, now); the scheduler names the job in an error.
+func (p *preemptivePolicy) key(s *engine.State, id workload.JobID) (float64, error) {
+	now := s.Now()
+	v, err := p.run.call(p.prog.priority, starlark.Tuple{job{v: p.v, id: id}, starlark.Float(now)},
+		func() string { return "at " + results.Duration(now) })
+	if err != nil {
+		return 0, err
+	}
+	k, err := number(v)
+	if err != nil {
+		return 0, &Error{Line: int(p.prog.priority.Position().Line), Msg: "priority " + err.Error(), In: "at " + results.Duration(now)}
+	}
+	return k, nil
 }
 
 // number reads a priority: an int or a float, not NaN.
