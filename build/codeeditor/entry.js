@@ -37,10 +37,11 @@ function create(el, id) {
 // mark shows the line of the current mistake (0 for none).
 function mark(ed, line) {
   if (ed.errorLine === line) return;
-  const old = ed.lines[ed.errorLine];
+  // lines[0] holds the overlays; line n is lines[n]
+  const old = ed.errorLine > 0 && ed.lines[ed.errorLine];
   if (old) old.classList.remove("pce-error-line");
   ed.errorLine = line;
-  const now = ed.lines[line];
+  const now = line > 0 && ed.lines[line];
   if (now) now.classList.add("pce-error-line");
 }
 
