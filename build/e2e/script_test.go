@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -65,6 +66,27 @@ func (p *page) typeCode(id, text string) {
 	}))
 }
 
+// viewShot saves what a w×h screen shows with the element sel scrolled
+// to its top, to SCHEDLAB_SCREENSHOTS when set.
+func (p *page) viewShot(name, sel string, w, h int) {
+	dir := os.Getenv("SCHEDLAB_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	p.t.Helper()
+	p.do(chromedp.EmulateViewport(int64(w), int64(h)))
+	time.Sleep(300 * time.Millisecond) // the page reflows
+	eval[any](p, fmt.Sprintf(`document.querySelector(%q).scrollIntoView({block: "start"})`, sel))
+	png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%dx%d.png", name, w, h)), png, 0o644)
+	}
+	if err != nil {
+		p.t.Errorf("screenshot %s: %v", name, err)
+	}
+	p.do(chromedp.EmulateViewport(1280, 800))
+}
+
 // statusSeconds reads "Simulated 1 policy in 4.5 s." from the status line.
 func (p *page) statusSeconds() float64 {
 	p.t.Helper()
@@ -120,8 +142,8 @@ func TestScriptPolicy(t *testing.T) {
 		if !eval[bool](p, `(() => { const l = document.querySelector("#policy-1 .pce-error-line"); return !!l && l.textContent.includes("attained_gpus"); })()`) {
 			t.Error("the line of the mistake is not marked in the editor")
 		}
-		p.shot("script-typo", 1280, 800)
-		p.shot("script-typo", 390, 844)
+		p.viewShot("script-typo", "#policy-1", 1280, 800)
+		p.viewShot("script-typo", "#policy-1 .script", 390, 844)
 		p.do(chromedp.SendKeys(chromedp.ID(scriptSource), kb.Backspace+"_s"))
 		p.wait(fmt.Sprintf(`document.getElementById(%q).textContent === "" && !document.querySelector("#policy-1 .pce-error-line")`, scriptErr),
 			fmt.Sprintf(`JSON.stringify([document.getElementById(%q).value, document.getElementById(%q).textContent, !!document.querySelector("#policy-1 .pce-error-line"), document.querySelector("#policy-1 .script-code").schedlabEditor.errorLine, [...document.querySelector("#policy-1 .script-code").schedlabEditor.lines].map((l) => l.className + ":" + l.textContent)])`, scriptSource, scriptErr), 10*time.Second)
@@ -135,7 +157,7 @@ func TestScriptPolicy(t *testing.T) {
 		t0 := time.Now()
 		p.click("script-check-1")
 		p.wait(`!!document.querySelector("#policy-1 .script-check progress")`, statusJS, 20*time.Second)
-		p.shot("script-checking", 1280, 800)
+		p.viewShot("script-checking", "#policy-1 .script", 1280, 800)
 		p.wait(`!!document.querySelector("#policy-1 .script-check .ok")`, `document.querySelector("#policy-1 .script-check").textContent`, 15*time.Minute)
 		t.Logf("the check took %.1f s in the browser: %s", time.Since(t0).Seconds(), eval[string](p, `document.querySelector("#policy-1 .script-check").textContent`))
 	})
@@ -154,7 +176,7 @@ func TestScriptPolicy(t *testing.T) {
 			t.Errorf("no average JCT for the script: %v", metrics["Script"])
 		}
 		t.Logf("Tiresias %v\nScript %v", metrics["Tiresias"], metrics["Script"])
-		p.shot("script-results", 1280, 800)
+		p.viewShot("script-results", "#metrics", 1280, 800)
 	})
 
 	t.Run("a share link carries the script to a fresh browser", func(t *testing.T) {
@@ -192,8 +214,9 @@ func TestScriptPolicy(t *testing.T) {
 			}
 		}
 		p.do(chromedp.EmulateViewport(1280, 800))
-		p.shot("script-card", 1280, 800)
-		p.shot("script-card", 390, 844)
+		p.viewShot("script-card", "#policy-1", 1280, 800)
+		p.viewShot("script-card", "#policy-1 .script-check", 390, 844)
+		p.viewShot("script-help", "#policy-1 details.script-help", 390, 844)
 		eval[any](p, `document.querySelector("#policy-1 details.script-help").open = false`)
 	})
 

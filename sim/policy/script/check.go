@@ -18,7 +18,7 @@ import (
 // as it is typed (the page validates at every keystroke), with its line
 // and a "did you mean" where Starlark finds a near name.
 func (p *Params) Check() []schema.Problem {
-	if err := TestRun(*p); err != nil {
+	if err := testRun(*p, true); err != nil {
 		return []schema.Problem{{Path: "source", Msg: err.Error()}}
 	}
 	return nil
@@ -46,8 +46,20 @@ var testCluster = cluster.Spec{Servers: []cluster.ServerGroup{
 // TestRun compiles a script and runs it on a made-up scenario of six
 // jobs on ten GPUs, returning its first mistake as an Error, or a
 // sentence when the run itself fails (a decide that never starts a job).
-func TestRun(p Params) error {
-	pol, err := New(p)
+func TestRun(p Params) error { return testRun(p, false) }
+
+// testRun is TestRun; checking bounds each call by CheckMaxSteps.
+func testRun(p Params, checking bool) error {
+	steps := p.MaxSteps
+	if steps <= 0 {
+		steps = DefaultMaxSteps
+	}
+	r := newRunner(steps)
+	if checking && steps > CheckMaxSteps {
+		r = newRunner(CheckMaxSteps)
+		r.checking = true
+	}
+	pol, err := newPolicy(p, r)
 	if err != nil {
 		return err
 	}

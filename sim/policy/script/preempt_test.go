@@ -98,7 +98,7 @@ func TestPreemptiveErrorNamesJob(t *testing.T) {
 	sc, _ := scenario.Parse([]byte(preemptDoc))
 	in, _ := sc.Build(1)
 	_, err = engine.Run(context.Background(), sc.EngineConfig(in, pol, 1))
-	if err == nil || !strings.Contains(err.Error(), "script: the priority of job j") || !strings.Contains(err.Error(), "script line 4 (at ") || !strings.HasSuffix(err.Error(), "): job has no .nothing field or method") {
+	if err == nil || !strings.Contains(err.Error(), "script: the priority of job j") || !strings.Contains(err.Error(), "script line 4 (the priority of job j") || !strings.HasSuffix(err.Error(), "): job has no .nothing field or method") {
 		t.Errorf("got %v", err)
 	}
 }

@@ -40,6 +40,12 @@ func (e *Error) Error() string {
 // needs, and soon enough to stop a loop that never ends.
 const DefaultMaxSteps = 1_000_000
 
+// CheckMaxSteps bounds a call in the check's test run (TestRun), which
+// the page makes at every keystroke: a loop that never ends is stopped
+// there in a quarter of the time a run allows, so that typing stays
+// quick.
+const CheckMaxSteps = 250_000
+
 // runner calls a script's functions on one thread, each call within the
 // step budget, and turns their failures into Errors.
 type runner struct {
@@ -47,6 +53,9 @@ type runner struct {
 	maxSteps uint64
 	// print receives what the script prints; nil drops it.
 	print func(msg string)
+	// checking marks the runner of the check's test run, whose budget is
+	// CheckMaxSteps at most.
+	checking bool
 }
 
 func newRunner(maxSteps int) *runner {
@@ -68,7 +77,12 @@ func (r *runner) call(fn *starlark.Function, args starlark.Tuple, in func() stri
 	r.th.Steps = 0
 	v, err := starlark.Call(r.th, fn, args, nil)
 	if err != nil {
-		return nil, runtimeError(err, r.th, r.budgetText(), in())
+		e := runtimeError(err, r.th, r.budgetText(), in())
+		if se, ok := e.(*Error); ok && r.checking && strings.HasPrefix(se.Msg, "stopped after ") {
+			se.Msg = fmt.Sprintf("stopped after %s in the check's made-up test, the most a call may take there (a run allows max_steps, %s by default): does a loop never end?",
+				r.budgetText(), results.Thousands(DefaultMaxSteps))
+		}
+		return nil, e
 	}
 	return v, nil
 }

@@ -56,8 +56,9 @@ func init() {
 }
 
 // New compiles the script and returns its policy for one run.
-func New(p Params) (engine.Policy, error) {
-	r := newRunner(p.MaxSteps)
+func New(p Params) (engine.Policy, error) { return newPolicy(p, newRunner(p.MaxSteps)) }
+
+func newPolicy(p Params, r *runner) (engine.Policy, error) {
 	prog, err := compile(p.Source, r.th)
 	if err != nil {
 		return nil, err
@@ -157,17 +158,17 @@ func (p *preemptivePolicy) Decide(s *engine.State, triggers []engine.Trigger) er
 	return p.PriorityScheduler.Decide(s, triggers)
 }
 
-// key calls priority(job, now); the scheduler names the job in an error.
+// key calls priority(job, now).
 func (p *preemptivePolicy) key(s *engine.State, id workload.JobID) (float64, error) {
 	now := s.Now()
-	v, err := p.run.call(p.prog.priority, starlark.Tuple{job{v: p.v, id: id}, starlark.Float(now)},
-		func() string { return "at " + results.Duration(now) })
+	in := func() string { return fmt.Sprintf("the priority of job %s at %s", s.Job(id).Name, results.Duration(now)) }
+	v, err := p.run.call(p.prog.priority, starlark.Tuple{job{v: p.v, id: id}, starlark.Float(now)}, in)
 	if err != nil {
 		return 0, err
 	}
 	k, err := number(v)
 	if err != nil {
-		return 0, &Error{Line: int(p.prog.priority.Position().Line), Msg: "priority " + err.Error(), In: "at " + results.Duration(now)}
+		return 0, &Error{Line: int(p.prog.priority.Position().Line), Msg: "priority " + err.Error(), In: in()}
 	}
 	return k, nil
 }
