@@ -137,11 +137,5 @@ func (c *ScriptEditor) Stale() bool {
 // Fields are what a script reads.
 func (c *ScriptEditor) Fields() []script.FieldDoc { return script.Fields() }
 
-// SettingsText lists the settings.
-func (c *ScriptEditor) SettingsText() string {
-	var parts []string
-	for _, s := range script.Settings() {
-		parts = append(parts, s.Name+": "+s.Doc)
-	}
-	return strings.Join(parts, "; ") + "."
-}
+// Settings are the module-level settings a script may assign.
+func (c *ScriptEditor) Settings() []script.FieldDoc { return script.Settings() }

@@ -28,12 +28,12 @@ func (p *Params) Check() []schema.Problem {
 // than a server, arrivals apart and together, so that a script meets
 // waiting, running, finished and (with round_s) preempted jobs.
 var testJobs = []workload.Job{
-	{Name: "test-1", ArrivalS: 0, Model: "resnet50", GPUs: 2, DurationS: 300, Entity: "ann"},
-	{Name: "test-2", ArrivalS: 0, Model: "bert", GPUs: 1, DurationS: 120, Weight: 2, Entity: "bob"},
-	{Name: "test-3", ArrivalS: 30, Model: "resnet50", GPUs: 4, DurationS: 200, Entity: "ann"},
-	{Name: "test-4", ArrivalS: 60, Model: "gpt2", GPUs: 6, DurationS: 90, Entity: "bob"},
-	{Name: "test-5", ArrivalS: 60, Model: "bert", GPUs: 1, DurationS: 30},
-	{Name: "test-6", ArrivalS: 150, Model: "resnet50", GPUs: 3, DurationS: 400, Entity: "cy"},
+	{Name: "made-up-1", ArrivalS: 0, Model: "resnet50", GPUs: 2, DurationS: 300, Entity: "ann"},
+	{Name: "made-up-2", ArrivalS: 0, Model: "bert", GPUs: 1, DurationS: 120, Weight: 2, Entity: "bob"},
+	{Name: "made-up-3", ArrivalS: 30, Model: "resnet50", GPUs: 4, DurationS: 200, Entity: "ann"},
+	{Name: "made-up-4", ArrivalS: 60, Model: "gpt2", GPUs: 6, DurationS: 90, Entity: "bob"},
+	{Name: "made-up-5", ArrivalS: 60, Model: "bert", GPUs: 1, DurationS: 30},
+	{Name: "made-up-6", ArrivalS: 150, Model: "resnet50", GPUs: 3, DurationS: 400, Entity: "cy"},
 }
 
 // testCluster is two 4-GPU servers of one type and one 2-GPU server of

@@ -42,9 +42,9 @@ const DefaultMaxSteps = 1_000_000
 
 // CheckMaxSteps bounds a call in the check's test run (TestRun), which
 // the page makes at every keystroke: a loop that never ends is stopped
-// there in a quarter of the time a run allows, so that typing stays
+// there in a tenth of the time a run allows, so that typing stays
 // quick.
-const CheckMaxSteps = 250_000
+const CheckMaxSteps = 100_000
 
 // runner calls a script's functions on one thread, each call within the
 // step budget, and turns their failures into Errors.

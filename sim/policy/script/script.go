@@ -48,8 +48,8 @@ func init() {
 		Paper: "your own policy, in Starlark",
 		Doc: "A policy you write: either def priority(job, now), returning a number for a job " +
 			"(smaller runs first, on its own GPUs, as FIFO and SJF do), or def decide(state), returning " +
-			"the jobs to start and to preempt. Start from an example; every field a script can read is " +
-			"listed in docs/scripts.md.",
+			"the jobs to start and to preempt. Start from an example; what a script can read is listed in the page " +
+			"under the script (What a script sees), by schedlab policies and in docs/scripts.md.",
 		Defaults: func() Params { return Params{Source: Template} },
 		New:      New,
 	})

@@ -147,20 +147,20 @@ func TestCheckNamesLineAndNearName(t *testing.T) {
 	for _, c := range []struct {
 		src, want string
 	}{
-		{"def priority(job, now):\n    return job.sollo_s\n", "script line 2 (the priority of job test-1 at 0.0 s): job has no .sollo_s field or method (did you mean .solo_s?)"},
+		{"def priority(job, now):\n    return job.sollo_s\n", "script line 2 (the priority of job made-up-1 at 0.0 s): job has no .sollo_s field or method (did you mean .solo_s?)"},
 		{"def priority(job, now):\n    return jobb.solo_s\n", "script line 2: jobb is not defined (did you mean job?)"},
 		{"def priority(job, now)\n    return 1\n", "script line 1: the line ends too soon: got newline, want ':'"},
 		{"def priority(job):\n    return 1\n", "script line 1: priority takes exactly 2 parameter(s): def priority(job, now)"},
 		{"def prority(job, now):\n    return 1\n", "did you mean priority instead of prority?"},
 		{"backfil = False\ndef priority(job, now):\n    return 1\n", "script line 1: backfil is not a setting (did you mean backfill?)"},
 		{"placement = \"tight\"\ndef priority(job, now):\n    return 1\n", `script line 1: placement must be one of "consolidated", "strict", got "tight"`},
-		{"def priority(job, now):\n    if job.gpus > 1:\n        return 1\n", "script line 1 (the priority of job test-2 at 0.0 s): priority returned None: does a branch end without return?"},
+		{"def priority(job, now):\n    if job.gpus > 1:\n        return 1\n", "script line 1 (the priority of job made-up-2 at 0.0 s): priority returned None: does a branch end without return?"},
 		{"def priority(job, now):\n    return 'a'\n", `priority returned string "a"`},
 		{"def priority(job, now):\n    return job.remaining_s\n", "job.remaining_s is hidden"},
-		{"def priority(job, now):\n    return math.log(job.attained_s)\n", "script line 2 (the priority of job test-1 at 0.0 s): math.log needs a number above 0, got 0"},
+		{"def priority(job, now):\n    return math.log(job.attained_s)\n", "script line 2 (the priority of job made-up-1 at 0.0 s): math.log needs a number above 0, got 0"},
 		{"def decide(state):\n    return {'start': state.pending[0]}\n", `decide returned "start": job; give a list`},
 		{"def decide(state):\n    return None\n", "the run failed"},
-		{"def decide(state):\n    return {'start': [(j, [0]) for j in state.pending]}\n", "asked to start job test-1 on GPUs [0]"},
+		{"def decide(state):\n    return {'start': [(j, [0]) for j in state.pending]}\n", "asked to start job made-up-1 on GPUs [0]"},
 	} {
 		p := script.Params{Source: c.src}
 		ps := p.Check()
@@ -186,7 +186,7 @@ func TestEndlessLoopStops(t *testing.T) {
 	err := script.TestRun(script.Params{Source: src, MaxSteps: script.DefaultMaxSteps})
 	wall := time.Since(t0)
 	c1, _ := cpuTime()
-	want := "script line 4 (the priority of job test-1 at 0.0 s): stopped after 1,000,000 steps, the budget of one call (parameter max_steps)"
+	want := "script line 4 (the priority of job made-up-1 at 0.0 s): stopped after 1,000,000 steps, the budget of one call (parameter max_steps)"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
@@ -327,7 +327,7 @@ func TestCheckStopsLoopSooner(t *testing.T) {
 	src := "def priority(job, now):\n    n = 0\n    while True:\n        n += 1\n"
 	p := script.Params{Source: src}
 	ps := p.Check()
-	if len(ps) != 1 || !strings.Contains(ps[0].Msg, "stopped after 250,000 steps in the check's made-up test") {
+	if len(ps) != 1 || !strings.Contains(ps[0].Msg, "stopped after 100,000 steps in the check's made-up test") {
 		t.Errorf("got %v", ps)
 	}
 	p.MaxSteps = 1000
