@@ -22,7 +22,9 @@ type ScriptEditor struct {
 }
 
 // ID names one of the card's elements.
-func (c *ScriptEditor) ID(what string) string { return "script-" + what + "-" + strconv.Itoa(c.Card.Index) }
+func (c *ScriptEditor) ID(what string) string {
+	return "script-" + what + "-" + strconv.Itoa(c.Card.Index)
+}
 
 // Field is the source field.
 func (c *ScriptEditor) Field() *form.Field { return app.ScriptField(c.Card) }

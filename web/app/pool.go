@@ -35,12 +35,13 @@ type request struct {
 	part   *Part
 	draw   *protocol.DrawRequest
 	imp    *protocol.ImportRequest // a trace to read, instead of draw
+	bin    map[string][]byte
+	onDraw func(protocol.Message)
+
 	// typ and payload are any other request (a policy check), instead
 	// of draw
 	typ     string
 	payload any
-	bin    map[string][]byte
-	onDraw func(protocol.Message)
 }
 
 func newPool(a *App) *pool { return &pool{a: a, pending: map[int]*request{}} }

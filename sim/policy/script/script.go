@@ -161,7 +161,9 @@ func (p *preemptivePolicy) Decide(s *engine.State, triggers []engine.Trigger) er
 // key calls priority(job, now).
 func (p *preemptivePolicy) key(s *engine.State, id workload.JobID) (float64, error) {
 	now := s.Now()
-	in := func() string { return fmt.Sprintf("the priority of job %s at %s", s.Job(id).Name, results.Duration(now)) }
+	in := func() string {
+		return fmt.Sprintf("the priority of job %s at %s", s.Job(id).Name, results.Duration(now))
+	}
 	v, err := p.run.call(p.prog.priority, starlark.Tuple{job{v: p.v, id: id}, starlark.Float(now)}, in)
 	if err != nil {
 		return 0, err
