@@ -49,10 +49,6 @@ func (c *ScriptEditor) ErrID() string { return "e-" + strings.TrimPrefix(c.Field
 // Problem is the mistake in the script, "" for none.
 func (c *ScriptEditor) Problem() string { return c.App.Ed.Problem(c.Field().Path) }
 
-// codeEditor is the page's code editor (web/codeeditor.js), undefined
-// when it did not load and in native tests.
-func codeEditor() js.Value { return js.Global().Get("schedlabCode") }
-
 // Rich reports whether the code editor is there.
 func (c *ScriptEditor) Rich() bool { return codeEditor().Truthy() }
 
