@@ -51,7 +51,7 @@ func (p *Placement) Explain(r Request) Explanation {
 	c := r.s.Cluster()
 	for i := range c.Servers {
 		srv := &c.Servers[i]
-		v := ServerVerdict{Server: srv.ID, Type: srv.Type, Free: r.s.ServerFree(srv.ID), Usable: countFree(srv, r.fits)}
+		v := ServerVerdict{Server: srv.ID, Type: srv.Type, Free: r.s.ServerFree(srv.ID), Usable: countFree(srv, r.fit())}
 		for _, f := range filters {
 			if why := f.Refuse(r, srv); why != "" {
 				v.Filter, v.Reason = f.Name(), why

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -283,7 +284,7 @@ func TestGPUTypeFilterRefusesRateZero(t *testing.T) {
 
 // The filters' reasons, by hand: on two 4-GPU V100 servers (16 GB), server
 // 0 with 3 GPUs taken and server 1 with 1, a 2-GPU job of 14 GB: server 0
-// has 1 usable GPU; strict refuses it ("1 usable GPUs; strict placement
+// has 1 usable GPU; strict refuses it ("1 GPU usable; strict placement
 // keeps the job's 2 on one server"); a job asking for K80s is refused by
 // type on both; a 20 GB job by memory ("none with 20 GB free").
 func TestFilterReasons(t *testing.T) {
@@ -291,7 +292,7 @@ func TestFilterReasons(t *testing.T) {
 	probe(t, spec, []cluster.GPUID{0, 1, 2, 4}, func(s *engine.State, ids []workload.JobID) {
 		strict, _ := policy.PlacementByName("strict")
 		ex := strict.Explain(policy.RequestFor(s, ids[0]))
-		want := []string{"strict-shape: 1 usable GPUs; strict placement keeps the job's 2 on one server", ":"}
+		want := []string{"strict-shape: 1 GPU usable; strict placement keeps the job's 2 on one server", ":"}
 		for i, v := range ex.Servers {
 			if got := v.Filter + ": " + v.Reason; strings.TrimSpace(got) != want[i] {
 				t.Errorf("server %d: %q, want %q", i, got, want[i])
@@ -350,4 +351,48 @@ func TestInterferenceAndPairMatch(t *testing.T) {
 			t.Errorf("consolidated (the emptiest, then the lowest ID): %v, want GPU 1", got)
 		}
 	}, workload.Job{GPUs: 1, Model: "a"}, workload.Job{GPUs: 1, Model: "a"}, workload.Job{GPUs: 1, Model: "b"})
+}
+
+// A scheduler hands out the explanation of each placement decision when
+// asked: FIFO with strict placement on two 4-GPU servers, A and B (3 GPUs
+// each) start at 0, C (2 GPUs, at 10) waits, both servers refused by the
+// strict shape, until A ends at 1000. Asking changes no decision.
+func TestSchedulerExplains(t *testing.T) {
+	jobs := []workload.Job{
+		{Name: "A", GPUs: 3, DurationS: 1000, Model: "m"},
+		{Name: "B", GPUs: 3, DurationS: 2000, Model: "m"},
+		{Name: "C", GPUs: 2, DurationS: 500, Model: "m", ArrivalS: 10},
+	}
+	order := policy.Order{Key: func(s *engine.State, id workload.JobID) float64 { return s.Job(id).ArrivalS }}
+	var got []string
+	explained := &policy.QueueScheduler{Name: "FIFO", Order: order, Label: policy.TimeLabel("arrived at"), Backfill: true, Placement: "strict",
+		Explained: func(s *engine.State, ex policy.Explanation) {
+			line := fmt.Sprintf("%g %s %v", s.Now(), s.Job(ex.Job).Name, ex.Chosen)
+			for _, v := range ex.Servers {
+				if v.Filter == "" {
+					line += " | passes"
+				} else {
+					line += fmt.Sprintf(" | %s: %s", v.Filter, v.Reason)
+				}
+			}
+			got = append(got, line)
+		}}
+	plain := &policy.QueueScheduler{Name: "FIFO", Order: order, Label: policy.TimeLabel("arrived at"), Backfill: true, Placement: "strict"}
+	a, err := runOnGPUs(t, 8, jobs, explained)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := runOnGPUs(t, 8, jobs, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "strict-shape: 1 GPU usable; strict placement keeps the job's 2 on one server"
+	want := []string{"0 A [0 1 2] | passes | passes", "0 B [4 5 6] | strict-shape: 1 GPU usable; strict placement keeps the job's 3 on one server | passes",
+		"10 C [] | " + refused + " | " + refused, "1000 C [0 1] | passes | " + refused}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("explanations\n%q\nwant\n%q", got, want)
+	}
+	if !reflect.DeepEqual(a.Jobs, b.Jobs) || !engine.SameLog(a.Log, b.Log) {
+		t.Error("asking for explanations changed the run")
+	}
 }

@@ -49,9 +49,9 @@ func (FreeMemoryFilter) Refuse(r Request, srv *cluster.Server) string {
 	free := r.s.ServerFree(srv.ID)
 	switch {
 	case free == 0:
-		return fmt.Sprintf("all %d GPUs busy", srv.NumGPUs)
-	case countFree(srv, r.fits) == 0:
-		return fmt.Sprintf("%d GPUs free, none with %.3g GB free", free, r.mem)
+		return fmt.Sprintf("all %s busy", countGPUs(srv.NumGPUs))
+	case countFree(srv, r.fit()) == 0:
+		return fmt.Sprintf("%s free, none with %.3g GB free", countGPUs(free), r.mem)
 	}
 	return ""
 }
@@ -68,11 +68,11 @@ func (StrictShapeFilter) Name() string { return "strict-shape" }
 
 // Refuse implements Filter.
 func (StrictShapeFilter) Refuse(r Request, srv *cluster.Server) string {
-	usable := countFree(srv, r.fits)
+	usable := countFree(srv, r.fit())
 	big := largestServer(r.s.Cluster(), srv.Type)
 	if r.gpus <= big {
 		if usable < r.gpus {
-			return fmt.Sprintf("%d usable GPUs; strict placement keeps the job's %d on one server", usable, r.gpus)
+			return fmt.Sprintf("%s usable; strict placement keeps the job's %d on one server", countGPUs(usable), r.gpus)
 		}
 		return ""
 	}
@@ -83,4 +83,12 @@ func (StrictShapeFilter) Refuse(r Request, srv *cluster.Server) string {
 		return ""
 	}
 	return fmt.Sprintf("%d of %d GPUs usable: neither wholly free nor room for the job's %d GPUs beyond whole servers", usable, srv.NumGPUs, r.gpus%big)
+}
+
+// countGPUs writes "1 GPU", "3 GPUs".
+func countGPUs(n int) string {
+	if n == 1 {
+		return "1 GPU"
+	}
+	return fmt.Sprintf("%d GPUs", n)
 }

@@ -60,6 +60,12 @@ func benchPlace(b *testing.B, name string, bestFit bool, explain bool) {
 			}
 		}
 		b.StopTimer()
+		end, _ := policy.PlacementByName("consolidated")
+		for id := workload.JobID(1); id <= 5; id++ { // let the run end
+			if err := s.Start(id, end.Pick(policy.RequestFor(s, id)), engine.ActionOptions{}); err != nil {
+				return err
+			}
+		}
 		return nil
 	}}
 	if _, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p}); err != nil {

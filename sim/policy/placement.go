@@ -37,7 +37,7 @@ func pickOfType(p *Placement, r Request, t string) []cluster.GPUID {
 	s.EachServerByFree(1, func(id cluster.ServerID, free int) bool {
 		srv := &c.Servers[id]
 		if srv.Type == t && (p.extra == nil || p.extraOK(r, srv)) {
-			out = takeFree(out, srv, n-len(out), r.fits)
+			out = takeFree(out, srv, n-len(out), r.fit())
 		}
 		return len(out) < n
 	})
@@ -60,7 +60,7 @@ func oneServerRanked(p *Placement, r Request, t string, n int, skip []cluster.Se
 		if srv.Type != t || (skip != nil && containsServer(skip, id)) || (p.extra != nil && !p.extraOK(r, srv)) {
 			return true
 		}
-		one = takeFree(one[:0], srv, n, r.fits)
+		one = takeFree(one[:0], srv, n, r.fit())
 		return len(one) < n
 	}
 	// direct calls, not a method value, so that the closures need no
@@ -78,7 +78,7 @@ func oneServerRanked(p *Placement, r Request, t string, n int, skip []cluster.Se
 		}
 	default:
 		if id, ok := bestScored(p, r, t, n, skip); ok {
-			return takeFree(one, &c.Servers[id], n, r.fits)
+			return takeFree(one, &c.Servers[id], n, r.fit())
 		}
 		return nil
 	}
@@ -98,7 +98,7 @@ func bestScored(p *Placement, r Request, t string, n int, skip []cluster.ServerI
 	found := false
 	for _, id := range c.ServersOfType(t) {
 		srv := &c.Servers[id]
-		if r.s.ServerFree(id) < n || containsServer(skip, id) || !p.extraOK(r, srv) || countFree(srv, r.fits) < n {
+		if r.s.ServerFree(id) < n || containsServer(skip, id) || !p.extraOK(r, srv) || countFree(srv, r.fit()) < n {
 			continue
 		}
 		sc := make([]float64, len(p.scores))
@@ -123,11 +123,11 @@ func better(a, b []float64) bool {
 	return false
 }
 
-// takeFree appends up to want GPUs of srv that pass fits, in slot order.
-func takeFree(out []cluster.GPUID, srv *cluster.Server, want int, fits func(cluster.GPUID) bool) []cluster.GPUID {
+// takeFree appends up to want GPUs of srv that f accepts, in slot order.
+func takeFree(out []cluster.GPUID, srv *cluster.Server, want int, f fitter) []cluster.GPUID {
 	for i := 0; i < srv.NumGPUs && want > 0; i++ {
 		g := srv.FirstGPU + cluster.GPUID(i)
-		if fits(g) {
+		if f.ok(g) {
 			out = append(out, g)
 			want--
 		}

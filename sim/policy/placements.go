@@ -166,10 +166,20 @@ func (r Request) Types() []string {
 	return out
 }
 
-// fits reports whether GPU g is free and has the job's memory free.
-func (r Request) fits(g cluster.GPUID) bool {
-	return r.s.NumJobsOn(g) == 0 && (r.mem == 0 || r.s.MemoryFreeGB(g) >= r.mem)
+// fitter tells the GPUs a job could take now: free, with its memory
+// free. It is a small value, so that checking a GPU costs no call through
+// a function value.
+type fitter struct {
+	s   *engine.State
+	mem float64
 }
+
+func (f fitter) ok(g cluster.GPUID) bool {
+	return f.s.NumJobsOn(g) == 0 && (f.mem == 0 || f.s.MemoryFreeGB(g) >= f.mem)
+}
+
+// fit is the job's fitter.
+func (r *Request) fit() fitter { return fitter{r.s, r.mem} }
 
 // RunsOn returns the GPU types of the cluster job runs on at its size under
 // the policy's believed model, or nil when that is every type (or the
@@ -201,14 +211,29 @@ func RunsOn(s *engine.State, job *workload.Job) []string {
 // bestOfTypes runs pick on each type the job may use and keeps the
 // placement on the fewest servers, the first type on a tie.
 func bestOfTypes(r Request, pick func(t string) []cluster.GPUID) []cluster.GPUID {
+	c := r.s.Cluster()
+	if r.gpuType != "" { // one type to try
+		if !r.TypeOK(r.gpuType) || r.s.FreeGPUsOfType(r.gpuType) < r.gpus {
+			return nil
+		}
+		return pick(r.gpuType)
+	}
 	var best []cluster.GPUID
-	bestServers := 0
-	for _, t := range r.s.Cluster().Types() {
+	bestServers := -1 // counted only when another type competes
+	for _, t := range c.Types() {
 		if !r.TypeOK(t) || r.s.FreeGPUsOfType(t) < r.gpus {
 			continue
 		}
-		if g := pick(t); g != nil {
-			if k := r.s.Cluster().ServersSpanned(g); best == nil || k < bestServers {
+		g := pick(t)
+		switch {
+		case g == nil:
+		case best == nil:
+			best = g
+		default:
+			if bestServers < 0 {
+				bestServers = c.ServersSpanned(best)
+			}
+			if k := c.ServersSpanned(g); k < bestServers {
 				best, bestServers = g, k
 			}
 		}
@@ -297,7 +322,7 @@ func freeStats(r Request) (free, onOne int) {
 		}
 		n := 0
 		for _, id := range c.ServersOfType(t) {
-			k := countFree(&c.Servers[id], r.fits)
+			k := countFree(&c.Servers[id], r.fit())
 			n += k
 			onOne = max(onOne, k)
 		}
@@ -319,10 +344,10 @@ func gpuWords(r Request) string {
 	return w
 }
 
-func countFree(srv *cluster.Server, fits func(cluster.GPUID) bool) int {
+func countFree(srv *cluster.Server, f fitter) int {
 	n := 0
 	for i := 0; i < srv.NumGPUs; i++ {
-		if fits(srv.FirstGPU + cluster.GPUID(i)) {
+		if f.ok(srv.FirstGPU + cluster.GPUID(i)) {
 			n++
 		}
 	}

@@ -1,6 +1,7 @@
 // Package policy is the registry of scheduling policies and the building
-// blocks they share: consolidated placement, priority queues, solo-time
-// estimates. Each family lives in a subpackage (fifo, sjf, ...) that
+// blocks they share: placements made of filters and scores (consolidated,
+// strict) with their explanations, the queue and priority schedulers,
+// priority queues, solo-time estimates. Each family lives in a subpackage (fifo, sjf, ...) that
 // registers itself with Register; a family never imports another family.
 package policy
 

@@ -76,6 +76,9 @@ type PriorityScheduler struct {
 	// LogStarted and LogPreempted, when set, replace the log entries of a
 	// start and a preemption; they are given the job's key.
 	LogStarted, LogPreempted func(s *engine.State, id workload.JobID, key float64)
+	// Explained, when set, is handed the explanation of every placement
+	// decision (a start, or a picked job that waits); nil costs nothing.
+	Explained func(s *engine.State, ex Explanation)
 
 	place   *Placement
 	waits   WaitNotes
@@ -330,6 +333,9 @@ func (p *PriorityScheduler) apply(s *engine.State) error {
 		}
 		req := RequestFor(s, e.id)
 		gpus := p.place.Pick(req)
+		if p.Explained != nil {
+			p.Explained(s, p.place.Explain(req))
+		}
 		if gpus == nil {
 			p.waits.Note(s, e.id, p.Name, func() string { return p.place.WhyNot(req) })
 			continue

@@ -27,6 +27,9 @@ type QueueScheduler struct {
 	// key that changes while the job waits (one that reads the time);
 	// otherwise a job's key is computed once, when it arrives.
 	Rekey bool
+	// Explained, when set, is handed the explanation of every placement
+	// decision (a start, or a wait); nil costs nothing.
+	Explained func(s *engine.State, ex Explanation)
 
 	q      *SizeQueues
 	place  *Placement
@@ -107,6 +110,9 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		}
 		req := RequestFor(s, id)
 		gpus := p.place.Pick(req)
+		if p.Explained != nil {
+			p.Explained(s, p.place.Explain(req))
+		}
 		p.q.Pop(size)
 		if gpus == nil {
 			blocked = append(blocked, blockedJob{id, size, key})

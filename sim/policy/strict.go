@@ -36,10 +36,10 @@ func strictOfType(p *Placement, r Request, t string) []cluster.GPUID {
 	var whole []cluster.ServerID
 	for _, id := range c.ServersOfType(t) {
 		srv := &c.Servers[id]
-		if left := r.gpus - len(out); left == 0 || srv.NumGPUs > left || countFree(srv, r.fits) < srv.NumGPUs || (p.extra != nil && !p.extraOK(r, srv)) {
+		if left := r.gpus - len(out); left == 0 || srv.NumGPUs > left || countFree(srv, r.fit()) < srv.NumGPUs || (p.extra != nil && !p.extraOK(r, srv)) {
 			continue
 		}
-		out = takeFree(out, srv, srv.NumGPUs, r.fits)
+		out = takeFree(out, srv, srv.NumGPUs, r.fit())
 		whole = append(whole, id)
 	}
 	if left := r.gpus - len(out); left > 0 {
@@ -63,6 +63,9 @@ func containsServer(list []cluster.ServerID, id cluster.ServerID) bool {
 
 // largestServer is the most GPUs one server of type t has.
 func largestServer(c *cluster.Cluster, t string) int {
+	if len(c.Types()) == 1 && t == c.Types()[0] {
+		return c.MaxGPUsPerServer()
+	}
 	n := 0
 	for _, id := range c.ServersOfType(t) {
 		n = max(n, c.Servers[id].NumGPUs)
@@ -98,7 +101,7 @@ func wholeFree(r Request) int {
 	n := 0
 	for i := range c.Servers {
 		srv := &c.Servers[i]
-		if (r.gpuType == "" || srv.Type == r.gpuType) && countFree(srv, r.fits) == srv.NumGPUs {
+		if (r.gpuType == "" || srv.Type == r.gpuType) && countFree(srv, r.fit()) == srv.NumGPUs {
 			n++
 		}
 	}
