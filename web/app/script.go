@@ -3,8 +3,8 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/schedlab/schedlab/sim/policy/script"
 	"github.com/schedlab/schedlab/web/doc"
@@ -34,16 +34,18 @@ func (e *Editor) ScriptText(c PolicyCard) string {
 	return script.Template
 }
 
-var scriptLine = regexp.MustCompile(`^script line (\d+)\b`)
-
-// ScriptErrorLine is the line of the mistake shown at card c's script, 0
-// when there is none or it has no line.
+// ScriptErrorLine is the line of the mistake shown at card c's script
+// ("script line 3 ..."), 0 when there is none or it has no line.
 func (e *Editor) ScriptErrorLine(c PolicyCard) int {
-	m := scriptLine.FindStringSubmatch(e.Problem(ScriptField(c).Path))
-	if m == nil {
+	rest, ok := strings.CutPrefix(e.Problem(ScriptField(c).Path), "script line ")
+	if !ok {
 		return 0
 	}
-	n, _ := strconv.Atoi(m[1])
+	end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
+	if end < 0 {
+		end = len(rest)
+	}
+	n, _ := strconv.Atoi(rest[:end])
 	return n
 }
 

@@ -64,14 +64,14 @@ func BenchmarkPriority10k(b *testing.B) {
 // The decide examples on growing workloads: how large a scenario a
 // decide script runs in seconds.
 func BenchmarkDecide(b *testing.B) {
-	for _, name := range []string{"las", "fairshare"} {
+	for _, name := range []string{"las-decide", "fairshare"} {
 		var ex script.Example
 		for _, e := range script.Examples {
 			if e.Name == name {
 				ex = e
 			}
 		}
-		for _, n := range []int{1000, 2000, 4000} {
+		for _, n := range []int{1000, 4000, 16000} {
 			b.Run(fmt.Sprintf("%s-%d", name, n), func(b *testing.B) {
 				benchRun(b, benchDoc(n, map[string]any{"name": "script", "params": ex.Params()}))
 			})

@@ -22,12 +22,13 @@ type decidePolicy struct {
 	place *policy.Placement
 	waits policy.WaitNotes
 	byID  map[string]workload.JobID // job names, built on first use
+	state *engine.State             // the decision's, for print
 }
 
 func newDecide(p Params, prog *program, r *runner) *decidePolicy {
 	d := &decidePolicy{prog: prog, run: r, v: newView(p.Oracle)}
 	d.place, _ = policy.PlacementByName(prog.settings.Placement) // checked by compile
-	r.print = func(msg string) { d.v.s.Log(-1, "script prints: %s", msg) }
+	r.print = func(msg string) { d.state.Log(-1, "script prints: %s", msg) }
 	return d
 }
 
@@ -40,6 +41,7 @@ func (d *decidePolicy) Options() engine.Options {
 // Decide implements engine.Policy.
 func (d *decidePolicy) Decide(s *engine.State, _ []engine.Trigger) error {
 	d.v.bind(s)
+	d.state = s
 	now := s.Now()
 	in := func() string { return "decide at " + results.Duration(now) }
 	out, err := d.run.call(d.prog.decide, starlark.Tuple{state{v: d.v}}, in)
@@ -105,7 +107,7 @@ func (d *decidePolicy) start(s *engine.State, st startAction) error {
 // actions reads decide's result: None, or a dict with "start" (a list of
 // jobs, or of (job, [GPU numbers]) pairs) and "preempt" (a list of jobs);
 // a job is a job value or its id.
-func (d *decidePolicy) actions(s *engine.State, out starlark.Value) (starts []startAction, preempts []workload.JobID, err error) {
+func (d *decidePolicy) actions(s source, out starlark.Value) (starts []startAction, preempts []workload.JobID, err error) {
 	if out == starlark.None {
 		return nil, nil, nil
 	}
@@ -155,7 +157,7 @@ func listOf(key string, v starlark.Value) ([]starlark.Value, error) {
 }
 
 // startOf reads one start: a job, or a (job, [GPU numbers]) pair.
-func (d *decidePolicy) startOf(s *engine.State, where string, x starlark.Value) (startAction, error) {
+func (d *decidePolicy) startOf(s source, where string, x starlark.Value) (startAction, error) {
 	pair, isPair := x.(starlark.Indexable)
 	if _, isStr := x.(starlark.String); isStr || !isPair {
 		id, err := d.jobOf(s, where, x)
@@ -184,7 +186,7 @@ func (d *decidePolicy) startOf(s *engine.State, where string, x starlark.Value) 
 }
 
 // jobOf reads a job: a job value or a job's id.
-func (d *decidePolicy) jobOf(s *engine.State, where string, x starlark.Value) (workload.JobID, error) {
+func (d *decidePolicy) jobOf(s source, where string, x starlark.Value) (workload.JobID, error) {
 	switch j := x.(type) {
 	case job:
 		return j.id, nil

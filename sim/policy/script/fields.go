@@ -29,21 +29,52 @@ type field[T any] struct {
 	get    func(T) starlark.Value
 }
 
-// view is what a script's values read: the engine's state, shared by
-// every value of one call.
+// source is what a script's values read: the engine's state in a run,
+// a made-up one in the check (check.go). The check must not run the
+// engine: the page validates scripts as they are typed, and a call of
+// the engine there would link every policy's code into the page.
+type source interface {
+	Now() float64
+	NumJobs() int
+	Job(id workload.JobID) *workload.Job
+	Status(id workload.JobID) engine.Status
+	Info(id workload.JobID) engine.JobInfo
+	Remaining(id workload.JobID) float64
+	MemoryGB(id workload.JobID, subBatch int) float64
+	GPUsOf(id workload.JobID) []cluster.GPUID
+	Cluster() *cluster.Cluster
+	Pending() []workload.JobID
+	Running() []workload.JobID
+	FreeGPUs() int
+	FreeGPUsOfType(t string) int
+	ServerFree(id cluster.ServerID) int
+	NumJobsOn(g cluster.GPUID) int
+}
+
+var _ source = (*engine.State)(nil)
+
+// view is what a script's values read, shared by every value of one
+// call.
 type view struct {
-	s      *engine.State
+	s      source
 	oracle bool
 	// varied is set when a call reads a field that changes over time.
 	varied bool
 	solo   []float64 // solo time by job, 0 until computed
+	// soloOf computes a job's solo time; see bind.
+	soloOf func(id workload.JobID) float64
 }
 
 func newView(oracle bool) *view { return &view{oracle: oracle} }
 
 // bind points the view at the state of the current decision.
 func (v *view) bind(s *engine.State) {
-	v.s = s
+	v.use(s, func(id workload.JobID) float64 { return policy.SoloDuration(s, id) })
+}
+
+// use points the view at any source, with how to compute solo times.
+func (v *view) use(s source, soloOf func(workload.JobID) float64) {
+	v.s, v.soloOf = s, soloOf
 	if n := s.NumJobs(); len(v.solo) < n {
 		v.solo = append(v.solo, make([]float64, n-len(v.solo))...)
 	}
@@ -55,7 +86,7 @@ func (v *view) soloS(id workload.JobID) float64 {
 	if d := v.solo[id]; d > 0 {
 		return d
 	}
-	d := policy.SoloDuration(v.s, id)
+	d := v.soloOf(id)
 	v.solo[id] = d
 	return d
 }

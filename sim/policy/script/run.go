@@ -40,12 +40,6 @@ func (e *Error) Error() string {
 // needs, and soon enough to stop a loop that never ends.
 const DefaultMaxSteps = 1_000_000
 
-// CheckMaxSteps bounds a call in the check's test run (TestRun), which
-// the page makes at every keystroke: a loop that never ends is stopped
-// there in a tenth of the time a run allows, so that typing stays
-// quick.
-const CheckMaxSteps = 100_000
-
 // runner calls a script's functions on one thread, each call within the
 // step budget, and turns their failures into Errors.
 type runner struct {
@@ -53,8 +47,8 @@ type runner struct {
 	maxSteps uint64
 	// print receives what the script prints; nil drops it.
 	print func(msg string)
-	// checking marks the runner of the check's test run, whose budget is
-	// CheckMaxSteps at most.
+	// checking marks the runner of the check, whose budget is
+	// CheckMaxSteps, below the run's.
 	checking bool
 }
 

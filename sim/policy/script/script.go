@@ -80,6 +80,8 @@ type priorityPolicy struct {
 	run  *runner
 	v    *view
 	err  error // the first failed call, returned at the end of the decision
+	// state is the decision's, for print
+	state *engine.State
 }
 
 func newPriority(p Params, prog *program, r *runner) *priorityPolicy {
@@ -88,7 +90,7 @@ func newPriority(p Params, prog *program, r *runner) *priorityPolicy {
 		Name: "script", Order: policy.Order{Key: pp.key}, Label: policy.NumberLabel("priority"),
 		Backfill: prog.settings.Backfill, Placement: prog.settings.Placement, Rekey: prog.usesNow,
 	}
-	r.print = func(msg string) { pp.v.s.Log(-1, "script prints: %s", msg) }
+	r.print = func(msg string) { pp.state.Log(-1, "script prints: %s", msg) }
 	return pp
 }
 
@@ -98,6 +100,7 @@ func (p *priorityPolicy) Decide(s *engine.State, triggers []engine.Trigger) erro
 		return p.err
 	}
 	p.v.bind(s)
+	p.state = s
 	if err := p.QueueScheduler.Decide(s, triggers); err != nil {
 		return err
 	}
@@ -135,9 +138,10 @@ func (p *priorityPolicy) key(s *engine.State, id workload.JobID) float64 {
 // priority scheduler: every round every job is ranked again.
 type preemptivePolicy struct {
 	policy.PriorityScheduler
-	prog *program
-	run  *runner
-	v    *view
+	prog  *program
+	run   *runner
+	v     *view
+	state *engine.State // the decision's, for print
 }
 
 func newPreemptive(p Params, prog *program, r *runner) *preemptivePolicy {
@@ -148,13 +152,14 @@ func newPreemptive(p Params, prog *program, r *runner) *preemptivePolicy {
 		RoundS: st.RoundS, RestartS: st.RestartS, NoBackfill: !st.Backfill, Placement: st.Placement,
 		KeepPendingKeys: prog.waitingKeysHold,
 	}
-	r.print = func(msg string) { pp.v.s.Log(-1, "script prints: %s", msg) }
+	r.print = func(msg string) { pp.state.Log(-1, "script prints: %s", msg) }
 	return pp
 }
 
 // Decide implements engine.Policy.
 func (p *preemptivePolicy) Decide(s *engine.State, triggers []engine.Trigger) error {
 	p.v.bind(s)
+	p.state = s
 	return p.PriorityScheduler.Decide(s, triggers)
 }
 

@@ -147,23 +147,35 @@ func TestCheckNamesLineAndNearName(t *testing.T) {
 	for _, c := range []struct {
 		src, want string
 	}{
-		{"def priority(job, now):\n    return job.sollo_s\n", "script line 2 (the priority of job made-up-1 at 0.0 s): job has no .sollo_s field or method (did you mean .solo_s?)"},
+		{"def priority(job, now):\n    return job.sollo_s\n", "script line 2 (the priority of job made-up-1 at 5.0 min): job has no .sollo_s field or method (did you mean .solo_s?)"},
 		{"def priority(job, now):\n    return jobb.solo_s\n", "script line 2: jobb is not defined (did you mean job?)"},
 		{"def priority(job, now)\n    return 1\n", "script line 1: the line ends too soon: got newline, want ':'"},
 		{"def priority(job):\n    return 1\n", "script line 1: priority takes exactly 2 parameter(s): def priority(job, now)"},
 		{"def prority(job, now):\n    return 1\n", "did you mean priority instead of prority?"},
 		{"backfil = False\ndef priority(job, now):\n    return 1\n", "script line 1: backfil is not a setting (did you mean backfill?)"},
 		{"placement = \"tight\"\ndef priority(job, now):\n    return 1\n", `script line 1: placement must be one of "consolidated", "strict", got "tight"`},
-		{"def priority(job, now):\n    if job.gpus > 1:\n        return 1\n", "script line 1 (the priority of job made-up-2 at 0.0 s): priority returned None: does a branch end without return?"},
+		{"def priority(job, now):\n    if job.gpus > 1:\n        return 1\n", "script line 1 (the priority of job made-up-3 at 5.0 min): priority returned None: does a branch end without return?"},
 		{"def priority(job, now):\n    return 'a'\n", `priority returned string "a"`},
 		{"def priority(job, now):\n    return job.remaining_s\n", "job.remaining_s is hidden"},
-		{"def priority(job, now):\n    return math.log(job.attained_s)\n", "script line 2 (the priority of job made-up-1 at 0.0 s): math.log needs a number above 0, got 0"},
+		{"def priority(job, now):\n    return math.log(job.attained_s)\n", "script line 2 (the priority of job made-up-3 at 5.0 min): math.log needs a number above 0, got 0"},
 		{"def decide(state):\n    return {'start': state.pending[0]}\n", `decide returned "start": job; give a list`},
-		{"def decide(state):\n    return None\n", "the run failed"},
-		{"def decide(state):\n    return {'start': [(j, [0]) for j in state.pending]}\n", "asked to start job made-up-1 on GPUs [0]"},
+		{"def decide(state):\n    return {'start': [(j, [0]) for j in state.pending]}\n", "script line 1 (decide at 5.0 min): decide asked to start job made-up-3 on GPU 0, which job made-up-1 holds"},
+		{"def decide(state):\n    return {'start': [(j, [4, 4]) for j in state.pending if j.gpus == 1]}\n", "asked to start job made-up-3 on 2 GPU(s), but it needs 1"},
+		{"def decide(state):\n    return {'start': [(j, [2, 3, 4, 5, 6, 6]) for j in state.pending if j.gpus == 6]}\n", "asked to start job made-up-4 on GPU 6 twice"},
+		{"def decide(state):\n    return {'start': [(j, [2, 3, 4, 5, 6, 7]) for j in state.pending if j.gpus == 6]}\n", "-"},
+		{"def decide(state):\n    return None\n", "-"}, // stuck, which only a run shows (TestRun)
+		{"def decide(state):\n    return {'preempt': state.pending}\n", "asked to preempt job made-up-3, which is pending, not running"},
+		{"def decide(state):\n    return {'start': state.running}\n", "asked to start job made-up-1, which is running, not waiting"},
+		{"def decide(state):\n    return {'start': [(state.pending[0], [2])], 'preempt': [j for j in state.running if j.gpus == 2 and 0 in j.gpu_ids]}\n", "-"},
 	} {
 		p := script.Params{Source: c.src}
 		ps := p.Check()
+		if c.want == "-" { // passes
+			if ps != nil {
+				t.Errorf("%q: %v", c.src, ps)
+			}
+			continue
+		}
 		if len(ps) != 1 || ps[0].Path != "source" || !strings.Contains(ps[0].Msg, c.want) {
 			t.Errorf("%q:\n got %v\nwant a problem at source containing %q", c.src, ps, c.want)
 		}
@@ -333,5 +345,14 @@ func TestCheckStopsLoopSooner(t *testing.T) {
 	p.MaxSteps = 1000
 	if ps := p.Check(); len(ps) != 1 || !strings.Contains(ps[0].Msg, "stopped after 1,000 steps, the budget of one call") {
 		t.Errorf("max_steps 1000: got %v", ps)
+	}
+}
+
+// A decide that never starts anything passes the check (it runs no
+// simulation) and is caught by TestRun, which runs one.
+func TestTestRunSeesAStuckDecide(t *testing.T) {
+	err := script.TestRun(script.Params{Source: "def decide(state):\n    return None\n"})
+	if err == nil || !strings.Contains(err.Error(), "the run failed: stuck") {
+		t.Errorf("got %v", err)
 	}
 }
