@@ -61,4 +61,21 @@ func TestRunWithPolicyFile(t *testing.T) {
 	if code, _, errs = run("run", "fifo-vs-sjf", "--policy-file", filepath.Join(dir, "none.star")); code != exitInvalid || !strings.Contains(errs, "--policy-file: ") {
 		t.Errorf("a missing file: exit %d, %s", code, errs)
 	}
+	// in a sweep too: one curve more, SJF's
+	code, out, errs = run("run", "load-sweep", "--quick", "--policy-file", sjf)
+	if code != exitOK {
+		t.Fatalf("a sweep: exit %d: %s", code, errs)
+	}
+	curve := func(label string) string {
+		for line := range strings.SplitSeq(out, "\n") {
+			if f := strings.Fields(line); len(f) > 1 && f[0] == label {
+				return strings.Join(f[1:], " ")
+			}
+		}
+		t.Fatalf("no curve %s in:\n%s", label, out)
+		return ""
+	}
+	if a, b := curve("SJF"), curve("my-sjf.star"); a != b || a == curve("FIFO") {
+		t.Errorf("sweep: SJF %q, the script %q, FIFO %q", a, b, curve("FIFO"))
+	}
 }
