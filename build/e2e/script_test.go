@@ -243,7 +243,7 @@ func TestScriptPolicy(t *testing.T) {
 		p.wait(`!document.getElementById("run").disabled`, statusJS, 10*time.Second)
 		t0 := time.Now()
 		p.click("run")
-		p.wait(`/stopped after 1,000,000 steps/.test(document.body.textContent) && !document.getElementById("cancel")`, statusJS, 30*time.Second)
+		p.wait(`/stopped after 500,000 steps/.test(document.body.textContent) && !document.getElementById("cancel")`, statusJS, 30*time.Second)
 		t.Logf("a loop that never ends in a run: the error shown %.2f s after Run", time.Since(t0).Seconds())
 	})
 

@@ -38,7 +38,7 @@ func (e *Error) Error() string {
 // DefaultMaxSteps is the step budget of one call: about half a second
 // in the browser, far more than a priority or a teaching-size decide
 // needs, and soon enough to stop a loop that never ends.
-const DefaultMaxSteps = 1_000_000
+const DefaultMaxSteps = 500_000
 
 // runner calls a script's functions on one thread, each call within the
 // step budget, and turns their failures into Errors.

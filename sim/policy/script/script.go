@@ -38,7 +38,7 @@ import (
 type Params struct {
 	Source   string `json:"source" help:"the policy in Starlark (a small Python): def priority(job, now) returning a number, smaller first, or def decide(state) returning {\"start\": [...], \"preempt\": [...]}"`
 	Oracle   bool   `json:"oracle,omitempty" help:"let the script read job.remaining_s, how long a job has left: knowledge a real scheduler lacks"`
-	MaxSteps int    `json:"max_steps,omitempty" min:"0" max:"1000000000" help:"the most Starlark steps one call may take before the run stops with an error (a loop that never ends); 0 means 1,000,000"`
+	MaxSteps int    `json:"max_steps,omitempty" min:"0" max:"1000000000" help:"the most Starlark steps one call may take before the run stops with an error (a loop that never ends); 0 means 500,000"`
 }
 
 func init() {

@@ -198,7 +198,7 @@ func TestEndlessLoopStops(t *testing.T) {
 	err := script.TestRun(script.Params{Source: src, MaxSteps: script.DefaultMaxSteps})
 	wall := time.Since(t0)
 	c1, _ := cpuTime()
-	want := "script line 4 (the priority of job made-up-1 at 0.0 s): stopped after 1,000,000 steps, the budget of one call (parameter max_steps)"
+	want := "script line 4 (the priority of job made-up-1 at 0.0 s): stopped after 500,000 steps, the budget of one call (parameter max_steps)"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
