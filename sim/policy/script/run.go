@@ -50,6 +50,41 @@ type runner struct {
 	// checking marks the runner of the check, whose budget is
 	// CheckMaxSteps, below the run's.
 	checking bool
+	// tail counts the lines of the last steps of a call over its budget
+	// (see overBudget).
+	tail map[int32]int
+	over int
+}
+
+// tailSteps is how many steps a call over its budget goes on, to see
+// which line it loops on: the instruction it stops on may be a jump that
+// Starlark places on the function's first line.
+const tailSteps = 64
+
+// overBudget is called at each step past the budget: it notes the line
+// and stops the call after tailSteps.
+func (r *runner) overBudget(th *starlark.Thread) {
+	if r.over == 0 {
+		clear(r.tail)
+	}
+	r.over++
+	if pos := th.CallFrame(0).Pos; pos.Filename() == fileName {
+		r.tail[pos.Line]++
+	}
+	if r.over >= tailSteps {
+		th.Cancel("too many steps")
+	}
+}
+
+// loopLine is the line the call over budget was on most, 0 if none.
+func (r *runner) loopLine() int {
+	best, n := int32(0), 0
+	for line, k := range r.tail {
+		if k > n || (k == n && line > best) {
+			best, n = line, k
+		}
+	}
+	return int(best)
 }
 
 func newRunner(maxSteps int) *runner {
@@ -63,15 +98,22 @@ func newRunner(maxSteps int) *runner {
 		}
 	}}
 	r.th.SetMaxExecutionSteps(r.maxSteps)
+	r.tail = map[int32]int{}
+	r.th.OnMaxSteps = r.overBudget
 	return r
 }
 
 // call calls fn within the budget; in names the call for messages.
 func (r *runner) call(fn *starlark.Function, args starlark.Tuple, in func() string) (starlark.Value, error) {
-	r.th.Steps = 0
+	r.th.Steps, r.over = 0, 0
 	v, err := starlark.Call(r.th, fn, args, nil)
 	if err != nil {
 		e := runtimeError(err, r.th, r.budgetText(), in())
+		if se, ok := e.(*Error); ok && r.over > 0 {
+			if line := r.loopLine(); line > 0 {
+				se.Line, se.Col = line, 0
+			}
+		}
 		if se, ok := e.(*Error); ok && r.checking && strings.HasPrefix(se.Msg, "stopped after ") {
 			se.Msg = fmt.Sprintf("stopped after %s in the check's made-up test, the most a call may take there (a run allows max_steps, %s by default): does a loop never end?",
 				r.budgetText(), results.Thousands(DefaultMaxSteps))
