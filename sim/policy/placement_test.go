@@ -50,10 +50,8 @@ func probeWith(t *testing.T, spec cluster.Spec, m perf.Model, taken []cluster.GP
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pm, ok := m.(perf.Preparer); ok {
-		if err := pm.Prepare(c, jobs); err != nil {
-			t.Fatal(err)
-		}
+	if err := perf.Prepare(m, c, jobs); err != nil {
+		t.Fatal(err)
 	}
 	p := &decider{fn: func(s *engine.State) error {
 		if len(taken) > 0 {

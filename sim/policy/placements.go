@@ -187,11 +187,7 @@ func (r *Request) fit() fitter { return fitter{r.s, r.mem} }
 // Gavel's table, for one, a 2-GPU ResNet-50 has no throughput on K80s, and
 // a job started there never progresses.
 func RunsOn(s *engine.State, job *workload.Job) []string {
-	m := s.Perf()
-	if comp, ok := m.(*perf.Composite); ok {
-		m = comp.Base // factors slow a job down, they never make it run
-	}
-	tp, ok := m.(perf.Throughputs)
+	tp, ok := perf.As[perf.Throughputs](s.Perf()) // a wrapper's factors slow a job down, they never make it run
 	if !ok {
 		return nil
 	}

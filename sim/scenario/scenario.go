@@ -44,8 +44,9 @@ type Scenario struct {
 	Checks    []Check    `json:"checks,omitempty"`
 	Quick     *Quick     `json:"quick,omitempty"`
 
-	raw          []byte  // the document, for variants
-	pointJobs    []int64 // jobs of one run at each sweep value (top-level documents)
+	raw          []byte           // the document, for variants
+	policies     *policy.Registry // where its policies are looked up
+	pointJobs    []int64          // jobs of one run at each sweep value (top-level documents)
 	generator    workload.Generator
 	genParams    any // the generator's decoded parameters
 	perfParams   any
@@ -102,13 +103,21 @@ var ExtraPlotKinds = []string{"shares", "wait_by_model"}
 // limits (see Limits) and everything a run would otherwise refuse later,
 // including each sweep value's and the quick version's variant.
 func Parse(data []byte) (*Scenario, error) {
-	return parse(data, true, true)
+	return parse(policy.Default, data, true, true)
+}
+
+// ParseWith is Parse with the policies of reg instead of the registered
+// ones (policy.Default), for tests that run policies of their own (a
+// clone of policy.Default with them added), so that these never enter the
+// registry that everything else reads. The scenario's variants keep reg.
+func ParseWith(reg *policy.Registry, data []byte) (*Scenario, error) {
+	return parse(reg, data, true, true)
 }
 
 // parse checks a document; top documents also check their variants and
 // the limits of the whole study (a variant is checked by its parent); dry
 // builds the workload to find what Build would refuse (see checkBuild).
-func parse(data []byte, top, dry bool) (*Scenario, error) {
+func parse(reg *policy.Registry, data []byte, top, dry bool) (*Scenario, error) {
 	tree, err := schema.Parse(data)
 	if err != nil {
 		return nil, schema.Problems{{Msg: err.Error()}}
@@ -116,7 +125,7 @@ func parse(data []byte, top, dry bool) (*Scenario, error) {
 	if ps := explicitJobsLimit(tree); ps != nil {
 		return nil, schema.Problems(ps) // before decoding them
 	}
-	sc := Scenario{raw: data}
+	sc := Scenario{raw: data, policies: reg}
 	ps := schema.Decode(tree, &sc, "")
 	ps = append(ps, uncovered(sc.resolve(), ps)...) // report every problem at once
 	if len(ps) == 0 {
@@ -308,9 +317,9 @@ func (sc *Scenario) resolvePolicies() []schema.Problem {
 	for i := range sc.Policies {
 		p := &sc.Policies[i]
 		path := schema.Index("policies", i)
-		f, ok := policy.Lookup(p.Name)
+		f, ok := sc.registry().Lookup(p.Name)
 		if !ok {
-			ps = append(ps, schema.Problem{Path: path + ".name", Msg: fmt.Sprintf("unknown policy %q; known policies: %s", p.Name, strings.Join(policy.Names(), ", "))})
+			ps = append(ps, schema.Problem{Path: path + ".name", Msg: fmt.Sprintf("unknown policy %q; known policies: %s", p.Name, strings.Join(sc.registry().Names(), ", "))})
 			continue
 		}
 		params := f.NewParams()
@@ -341,7 +350,7 @@ func (sc *Scenario) PolicyLabel(i int) string {
 	if p.Label != "" {
 		return p.Label
 	}
-	if f, ok := policy.Lookup(p.Name); ok && f.Title != "" {
+	if f, ok := sc.registry().Lookup(p.Name); ok && f.Title != "" {
 		return f.Title
 	}
 	return p.Name
@@ -378,4 +387,14 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// registry is where the scenario's policies are looked up: policy.Default
+// unless it was parsed with ParseWith (a Scenario decoded without Parse
+// has none).
+func (sc *Scenario) registry() *policy.Registry {
+	if sc.policies == nil {
+		return policy.Default
+	}
+	return sc.policies
 }

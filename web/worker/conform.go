@@ -13,29 +13,37 @@ import (
 // parameters, case by case, with a progress message after each, and
 // answers each failure in words with its seed and its scenario.
 func (h *Handler) conform(ctx context.Context, id int, req protocol.ConformRequest) {
-	seeds := conformance.Seeds
-	out := protocol.Conformed{Cases: len(conformance.Settings) * len(seeds)}
-	done := 0
-	for _, set := range conformance.Settings {
-		for _, seed := range seeds {
-			rep := conformance.CheckParams(ctx, req.Policy, req.Params, []conformance.Setting{set}, []uint64{seed})
-			if ctx.Err() != nil {
-				h.fail(id, protocol.Error{Message: "the check was cancelled", Cancelled: true})
-				return
-			}
-			out.Ran += rep.Ran
-			for _, p := range rep.Problems {
-				out.Problems = append(out.Problems, protocol.ConformProblem{
-					Case: caseWords(set), Seed: seed, Msg: p.Msg,
-					Document: string(conformance.DocumentWith(set, seed, req.Policy, req.Params)),
-				})
-			}
-			done++
-			h.send(protocol.NewMessage(protocol.TypeProgress, id, protocol.Progress{Policy: req.Policy, Finished: done, Total: out.Cases}))
+	var out protocol.Conformed
+	suite := conformance.Suite{
+		Settings: conformance.Settings,
+		Seeds:    conformance.Seeds,
+		Params:   req.Params,
+		Progress: func(done, total int) {
+			out.Cases = total
+			h.send(protocol.NewMessage(protocol.TypeProgress, id, protocol.Progress{Policy: req.Policy, Finished: done, Total: total}))
 			if h.Yield != nil {
 				h.Yield()
 			}
+		},
+	}
+	rep := suite.Check(ctx, req.Policy)
+	if ctx.Err() != nil {
+		h.fail(id, protocol.Error{Message: "the check was cancelled", Cancelled: true})
+		return
+	}
+	out.Ran = rep.Ran
+	byName := map[string]conformance.Setting{}
+	for _, set := range conformance.Settings {
+		byName[set.Name] = set
+	}
+	for _, p := range rep.Problems {
+		msg := p.Msg
+		if p.Variant != "" {
+			msg = fmt.Sprintf("with %s: %s", p.Variant, msg)
 		}
+		out.Problems = append(out.Problems, protocol.ConformProblem{
+			Case: caseWords(byName[p.Setting]), Seed: p.Seed, Msg: msg, Document: string(p.Document),
+		})
 	}
 	h.send(protocol.NewMessage(protocol.TypeConformed, id, out))
 }
@@ -43,6 +51,9 @@ func (h *Handler) conform(ctx context.Context, id int, req protocol.ConformReque
 // caseWords describes a setting for a student: "jobs of the poisson
 // generator, timed by the constant perf model".
 func caseWords(set conformance.Setting) string {
+	if set.Name == "" {
+		return "before any case ran"
+	}
 	gen := set.Name
 	if i := strings.IndexByte(gen, '/'); i >= 0 {
 		gen = gen[i+1:]

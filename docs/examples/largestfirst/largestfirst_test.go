@@ -9,7 +9,7 @@ import (
 
 // The conformance check runs it on every perf model and generator.
 func TestConforms(t *testing.T) {
-	rep := conformance.Check(context.Background(), "example-largest-first", conformance.Settings, []uint64{1, 2, 3, 4, 5, 6, 7, 8, 20})
+	rep := conformance.Suite{Settings: conformance.Settings, Seeds: []uint64{1, 2, 3, 4, 5, 6, 7, 8, 20}}.Check(context.Background(), "example-largest-first")
 	for _, p := range rep.Problems {
 		t.Error(p)
 	}
