@@ -1,3 +1,5 @@
+//go:build !noscript
+
 package script
 
 import (
