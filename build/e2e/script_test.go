@@ -282,3 +282,40 @@ func TestScriptPolicy(t *testing.T) {
 		}
 	}
 }
+
+// On a phone (390 px) the script card's parts stay within the card: the
+// examples menu, the field's label, a long error and the help wrap, and
+// the editor's long lines scroll inside the editor, instead of running
+// off the screen.
+func TestScriptCardFitsAPhone(t *testing.T) {
+	dir := site(t)
+	srv := serve(t, dir)
+	ctx, cancel := browser(t, 5*time.Minute)
+	defer cancel()
+	p := &page{t: t, ctx: ctx}
+	p.do(chromedp.EmulateViewport(390, 844), chromedp.Navigate(srv.URL+"/"))
+	p.started()
+	p.click("tab-scenario")
+	p.wait(`!!document.getElementById("add-policy")`, statusJS, 10*time.Second)
+	p.removePolicies()
+	p.addPolicy("fifo")
+	p.addPolicy("script")
+	p.wait(`!!document.querySelector("#policy-1 .script-code textarea")`, statusJS, 10*time.Second)
+	// a typo, so that the error shows under the editor
+	p.setValue(scriptSource, "def priority(job, now):\n    return job.attained_gpus + job.solo_s * job.gpus * job.weight - job.arrival_s / 3600\n")
+	p.wait(fmt.Sprintf(`document.getElementById(%q).textContent.includes("did you mean")`, scriptErr), statusJS, 10*time.Second)
+	eval[any](p, `document.querySelector("#policy-1 details.script-help").open = true`)
+	over := eval[[]string](p, `(() => {
+		const card = document.querySelector("#policy-1").getBoundingClientRect();
+		// inside a box that scrolls (the editor's long lines) is fine
+		const scrolled = (e) => { for (let a = e.parentElement; a && !a.classList.contains("script"); a = a.parentElement) { if (getComputedStyle(a).overflowX !== "visible") return true; } return false; };
+		return [...document.querySelectorAll("#policy-1 .script *")]
+			.filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > card.right + 1 && !scrolled(e); })
+			.map((e) => e.tagName.toLowerCase() + "." + [...e.classList].join(".") + " ends at " + Math.round(e.getBoundingClientRect().right) + " px, the card at " + Math.round(card.right))
+			.slice(0, 5);
+	})()`)
+	for _, o := range over {
+		t.Errorf("past the card's right edge: %s", o)
+	}
+	p.viewShot("script-phone", "#policy-1 .script-tools", 390, 844)
+}
