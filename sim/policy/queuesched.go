@@ -24,6 +24,10 @@ type QueueScheduler struct {
 	Backfill  bool
 	BestFit   bool
 	Placement string // a name from PlacementNames; "" is the default
+	// Rekey recomputes every pending job's key at each decision, for a
+	// key that changes while the job waits (one that reads the time);
+	// otherwise a job's key is computed once, when it arrives.
+	Rekey bool
 	// Explained, when set, is handed the explanation of every placement
 	// decision (a start, or a wait); nil costs nothing.
 	Explained func(s *engine.State, ex Explanation)
@@ -37,7 +41,7 @@ type QueueScheduler struct {
 }
 
 // Order ranks a QueueScheduler's pending jobs by a key computed once, when
-// the job arrives.
+// the job arrives (or at each decision, see QueueScheduler.Rekey).
 type Order struct {
 	Key func(s *engine.State, id workload.JobID) float64
 	// LargestFirst serves the job with the largest key first; otherwise
@@ -81,9 +85,17 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 	if p.failed != nil {
 		return p.failed
 	}
-	for _, t := range triggers {
-		if t.Kind == engine.Arrival {
-			p.q.Push(t.Job, s.Job(t.Job).GPUs, p.queueKey(p.Order.Key(s, t.Job)))
+	if p.Rekey {
+		p.q.Reset()
+		s.EachPending(func(id workload.JobID) bool {
+			p.q.Push(id, s.Job(id).GPUs, p.queueKey(p.Order.Key(s, id)))
+			return true
+		})
+	} else {
+		for _, t := range triggers {
+			if t.Kind == engine.Arrival {
+				p.q.Push(t.Job, s.Job(t.Job).GPUs, p.queueKey(p.Order.Key(s, t.Job)))
+			}
 		}
 	}
 	var blocked []blockedJob

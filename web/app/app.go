@@ -135,6 +135,9 @@ type App struct {
 	ImportErr string
 	// Trace is the trace file last imported (importtrace.go).
 	Trace *TraceImport
+	// ScriptChecks are the last "Check my policy" of each script
+	// policy's card, by the card's path (script.go).
+	ScriptChecks map[string]*ScriptCheck
 	// saving is set while a save is scheduled.
 	saving bool
 	// checking is set while a check of a big document is due (checkSoon).

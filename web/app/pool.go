@@ -183,14 +183,6 @@ type asked struct {
 	payload any
 }
 
-// ask queues a request of type typ with the drawing requests; onDone
-// receives the reply (or an error).
-func (p *pool) ask(typ string, payload any, bin map[string][]byte, onDone func(protocol.Message)) {
-	p.draws = append(p.draws, &request{other: &asked{typ, payload}, bin: bin, onDraw: onDone})
-	p.ensure(1)
-	p.dispatch()
-}
-
 // importTrace queues a trace to read (text in bin protocol.TraceKey)
 // with the drawing requests; onDone receives the "imported" or "error"
 // reply.
@@ -198,6 +190,33 @@ func (p *pool) importTrace(req protocol.ImportRequest, text []byte, onDone func(
 	p.draws = append(p.draws, &request{imp: &req, bin: map[string][]byte{protocol.TraceKey: text}, onDraw: onDone})
 	p.ensure(1)
 	p.dispatch()
+}
+
+// ask queues a request of another type (a job's story, a policy check)
+// with the drawing requests; onDone receives its progress and its reply.
+// The request returned is what cancel takes.
+func (p *pool) ask(typ string, payload any, bin map[string][]byte, onDone func(protocol.Message)) *request {
+	req := &request{id: p.nextID(), other: &asked{typ, payload}, bin: bin, onDraw: onDone}
+	p.draws = append(p.draws, req)
+	p.ensure(1)
+	p.dispatch()
+	return req
+}
+
+// cancel withdraws a request: from the queue if no worker took it yet,
+// else by a "cancel" message to its worker.
+func (p *pool) cancel(req *request) {
+	for i, r := range p.draws {
+		if r == req {
+			p.draws = append(p.draws[:i], p.draws[i+1:]...)
+			return
+		}
+	}
+	for _, w := range p.live() {
+		if w.busy == req.id {
+			p.a.P.PostWorker(w.id, protocol.Message{Type: protocol.TypeCancel, ID: req.id})
+		}
+	}
 }
 
 // OnWorker handles a message from engine worker id.

@@ -93,6 +93,11 @@ func (h *Handler) Handle(m protocol.Message) {
 		if h.decode(m.ID, m.JSON, &req, "story") {
 			h.cancellable(m.ID, func(ctx context.Context) { h.story(ctx, m.ID, req) })
 		}
+	case protocol.TypeConform:
+		var req protocol.ConformRequest
+		if h.decode(m.ID, m.JSON, &req, "conform") {
+			h.cancellable(m.ID, func(ctx context.Context) { h.conform(ctx, m.ID, req) })
+		}
 	case protocol.TypeCancel:
 		h.mu.Lock()
 		if c := h.cancels[m.ID]; c != nil {
