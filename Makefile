@@ -12,7 +12,7 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ADDR    ?= localhost:8080
 
-.PHONY: all run site edge edge-run sizes generate test test-native test-race test-wasm test-e2e bench need need-chromium need-axe need-workerd vet clean reproduce
+.PHONY: code-editor all run site edge edge-run sizes generate test test-native test-race test-wasm test-e2e bench need need-chromium need-axe need-workerd vet clean reproduce
 
 all: site
 
@@ -25,6 +25,12 @@ generate:
 
 site:
 	$(GO) run ./build/site -out $(OUT)
+
+# The script editor's code editor, web/codeeditor.js and .css (committed,
+# so that site needs no npm): prism-code-editor bundled by esbuild from
+# npm at the versions of build/codeeditor/package-lock.json.
+code-editor:
+	build/codeeditor/build.sh
 
 run:
 	@echo "make run: building the site into $(OUT), then serving it on http://$(ADDR)/"

@@ -12,6 +12,11 @@ require (
 )
 
 require (
+	go.starlark.net v0.0.0-20260908191801-89a6a09411d5
+	golang.org/x/sys v0.42.0 // indirect
+)
+
+require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
 	codeberg.org/go-latex/latex v0.2.0 // indirect
 	codeberg.org/go-pdf/fpdf v0.11.1 // indirect

@@ -17,26 +17,8 @@ import (
 // JSON for every built-in scenario: one seed gives the same results in the
 // browser and on the command line.
 func TestNativeAndWasmAgree(t *testing.T) {
-	node, err := exec.LookPath("node")
-	need(t, err == nil, "node")
-	root := repoRoot(t)
-	tmp := t.TempDir()
 	native := cli(t)
-	wasm := filepath.Join(tmp, "schedlab.wasm")
-	build := func(out string, env ...string) {
-		cmd := exec.Command("go", "build", "-o", out, "./cmd/schedlab")
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), env...)
-		if b, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build %v: %v\n%s", env, err, b)
-		}
-	}
-	build(wasm, "GOOS=js", "GOARCH=wasm")
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec_node.js")
+	wasmRun := wasmCLI(t)
 	for _, name := range scenarios.Names() {
 		// Paper studies run their quick version: their full versions are
 		// paper-scale sweeps (minutes to hours).
@@ -45,7 +27,7 @@ func TestNativeAndWasmAgree(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s natively: %v", name, err)
 		}
-		got, err := exec.Command(node, append([]string{"--stack-size=8192", runner, wasm}, args...)...).Output()
+		got, err := wasmRun(args...).Output()
 		if err != nil {
 			t.Fatalf("%s in wasm: %v", name, err)
 		}
@@ -65,4 +47,27 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// wasmCLI builds the CLI for js/wasm and returns how to run it in node.
+func wasmCLI(t *testing.T) func(args ...string) *exec.Cmd {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	need(t, err == nil, "node")
+	root := repoRoot(t)
+	wasm := filepath.Join(t.TempDir(), "schedlab.wasm")
+	cmd := exec.Command("go", "build", "-o", wasm, "./cmd/schedlab")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build for js/wasm: %v\n%s", err, b)
+	}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec_node.js")
+	return func(args ...string) *exec.Cmd {
+		return exec.Command(node, append([]string{"--stack-size=8192", runner, wasm}, args...)...)
+	}
 }

@@ -47,6 +47,9 @@ func main() {
 // Assets are the hashed file names index.html refers to.
 type Assets struct {
 	UI, Engine, Worker, WasmExec, CSS, Boot, Vugu string
+	// Code and CodeCSS are the script policies' code editor (see
+	// build/codeeditor).
+	Code, CodeCSS string
 	// Preview holds the default scenario's results computed now (see
 	// web/prebuild), which the page shows while its engine loads;
 	// PhonePreview the same drawn for a phone's screen.
@@ -133,6 +136,8 @@ func build(out string) error {
 		{filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), "wasm_exec.js", &a.WasmExec},
 		{"web/style.css", "style.css", &a.CSS},
 		{"web/boot.js", "boot.js", &a.Boot},
+		{"web/codeeditor.js", "codeeditor.js", &a.Code},
+		{"web/codeeditor.css", "codeeditor.css", &a.CodeCSS},
 		{vuguJS, "vugu.js", &a.Vugu},
 		{previewFile, "default.bin", &a.Preview},
 		{phoneFile, "default-phone.bin", &a.PhonePreview},
@@ -200,7 +205,7 @@ func clean(out string) error {
 		n := e.Name()
 		base := strings.TrimSuffix(strings.TrimSuffix(n, ".gz"), ".br")
 		ours := base == "index.html" || base == "favicon.svg" || base == "report.json" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
-		for _, p := range []string{"ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu.", "default."} {
+		for _, p := range []string{"ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu.", "default.", "codeeditor."} {
 			if strings.HasPrefix(n, p) {
 				ours = true
 			}

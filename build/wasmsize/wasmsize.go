@@ -54,14 +54,15 @@ type Module struct {
 // Modules are the three builds. The engine builds with gonum/plot's
 // minimal tag, which leaves out its PDF, EPS and TeX back ends (the page
 // draws SVG and PNG); the API with noplot (no figures at all, see
-// sim/experiment) and nohttp (no net/http, see sim/api). The page's own
-// module draws no figures.
+// sim/experiment), nohttp (no net/http, see sim/api) and noscript (no
+// Starlark interpreter, see sim/policy/script: scripts run in the page and
+// the CLI). The page's own module draws no figures.
 var Modules = []Module{
 	{Name: "ui", File: "ui.wasm", Package: "./wasm/ui",
 		What: "the page (wasm/ui)", Served: Brotli, Budget: 2_900_000},
 	{Name: "engine", File: "engine.wasm", Package: "./wasm/engine", Tags: []string{"minimal"},
 		What: "the simulator in the page's Web Workers (wasm/engine)", Served: Brotli, Budget: 3_600_000},
-	{Name: "edge", File: "app.wasm", Package: "./wasm/edge", Tags: []string{"noplot", "nohttp"},
+	{Name: "edge", File: "app.wasm", Package: "./wasm/edge", Tags: []string{"noplot", "nohttp", "noscript"},
 		What: "the JSON API on Cloudflare Workers (wasm/edge)", Served: Gzip, Budget: 2_500_000},
 }
 

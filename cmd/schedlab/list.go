@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/policy/script"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
 )
@@ -40,7 +41,14 @@ func cmdPolicies(w io.Writer) int {
 			if p.Unit != "" {
 				unit = " [" + p.Unit + "]"
 			}
-			fmt.Fprintf(w, "  - %s%s = %v: %s\n", p.Name, unit, p.Default, p.Help)
+			def := fmt.Sprint(p.Default)
+			if lines := strings.Count(def, "\n"); lines > 0 {
+				def = fmt.Sprintf("(a script of %d lines)", lines)
+			}
+			fmt.Fprintf(w, "  - %s%s = %s: %s\n", p.Name, unit, def, p.Help)
+		}
+		if n == "script" {
+			fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(strings.TrimSpace(script.Reference()), "\n", "\n  "))
 		}
 		fmt.Fprintln(w)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/policy"
-	"github.com/schedlab/schedlab/sim/scenario"
 )
 
 // parsePolicyList reads --policies: registered policy names separated by
@@ -32,19 +31,6 @@ func parsePolicyList(arg string) ([]string, error) {
 		return nil, fmt.Errorf("--policies: give at least one policy name, e.g. --policies fifo,sjf; registered policies: %s", strings.Join(policy.Names(), ", "))
 	}
 	return names, nil
-}
-
-// replacePolicies parses the scenario document with its policies replaced
-// by those named in arg (see withPolicies).
-func replacePolicies(doc []byte, arg string) (*scenario.Scenario, error) {
-	names, err := parsePolicyList(arg)
-	if err != nil {
-		return nil, err
-	}
-	if doc, err = withPolicies(doc, names); err != nil {
-		return nil, err
-	}
-	return scenario.Parse(doc)
 }
 
 // withPolicies returns the scenario document with its policies replaced by

@@ -37,8 +37,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	streamAbove := fs.Int("stream-above", experiment.DefaultStreamAbove, "runs of more jobs than this stream: their metrics are summarised as they end and no per-job records are kept (0: always keep them)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the runs to this file (for go tool pprof)")
 	policies := fs.String("policies", "", "run these registered policies (comma-separated, default parameters) instead of the scenario's own; a paper scenario's reference numbers and checks are dropped")
+	var scripts policyFiles
+	fs.Var(&scripts, "policy-file", "add a policy written in Starlark from this file (repeatable; see docs/scripts.md), labelled with the file's name")
+	oracle := fs.Bool("oracle", false, "let --policy-file scripts read job.remaining_s, how long a job has left (knowledge a real scheduler lacks)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B] [--stream-above N] [--remote URL,URL --parallel N --retry-for D --request-timeout D --resume FILE] [--cpuprofile FILE]")
+		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B] [--policy-file FILE.star [--oracle]] [--stream-above N] [--remote URL,URL --parallel N --retry-for D --request-timeout D --resume FILE] [--cpuprofile FILE]")
 		fs.PrintDefaults()
 	}
 	// Accept flags before or after the scenario argument.
@@ -58,8 +61,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	sc, doc, err := loadScenario(pos[0])
-	if err == nil && *policies != "" {
-		sc, err = replacePolicies(doc, *policies)
+	if err == nil && (*policies != "" || len(scripts) > 0) {
+		sc, err = withPolicyFlags(doc, *policies, scripts, *oracle)
 	}
 	if err != nil {
 		var ps schema.Problems

@@ -114,6 +114,7 @@ type State struct {
 	caps          RecorderCaps
 	stall         stallWatch                // see watchProgress
 	split         *splitLog                 // per-job iteration splits, for perf.Splitter models
+	story         storyLog                  // see Tell
 	timed         perf.Timed                // the model's own clock (perf.Timed), or nil
 	alone         perf.Alone                // scratch of soloTime
 	memModel      perf.MemoryModel          // cfg.Perf as a MemoryModel, or nil

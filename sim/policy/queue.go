@@ -56,6 +56,14 @@ func (q *SizeQueues) Push(id workload.JobID, gpus int, key float64) {
 	q.n++
 }
 
+// Reset empties the queues, keeping their storage.
+func (q *SizeQueues) Reset() {
+	for i := range q.buckets {
+		q.buckets[i] = q.buckets[i][:0]
+	}
+	q.n = 0
+}
+
 // Best returns the queued job with the smallest key among those needing
 // at most maxGPUs GPUs, its GPU count and its key.
 func (q *SizeQueues) Best(maxGPUs int) (id workload.JobID, gpus int, key float64, ok bool) {

@@ -37,6 +37,30 @@ func TestEdgeInWorkerd(t *testing.T) {
 	t.Run("RemoteStudy", func(t *testing.T) {
 		apitest.RemoteMatchesLocal(t, []string{base}, "sjf-bsbf-fig6a", true, 2)
 	})
+	t.Run("ScriptRefused", func(t *testing.T) { scriptRefused(t, base) })
+}
+
+// scriptRefused: the Workers build has no script interpreter (the
+// noscript tag), so it refuses a script policy at its source, saying
+// where scripts run, and says so in the family's description.
+func scriptRefused(t *testing.T, base string) {
+	const sc = `{"name": "s", "cluster": {"servers": [{"count": 1, "gpus": 4, "gpu_type": "V100"}]},
+		"workload": {"jobs": [{"id": "a", "arrival_s": 0, "model": "m", "gpus": 1, "duration_s": 60}]},
+		"policies": [{"name": "sjf"}, {"name": "script", "params": {"source": "def priority(job, now):\n    return job.solo_s\n"}}]}`
+	status, body := apitest.Do(t, "POST", base+"/v1/validate", []byte(`{"scenario": `+sc+`}`))
+	if status != 200 || !strings.Contains(string(body), `"valid": false`) ||
+		!strings.Contains(string(body), "policies[1].params.source") || !strings.Contains(string(body), "runs no script policies") ||
+		!strings.Contains(string(body), "in the page") {
+		t.Errorf("validate: %d %s", status, body)
+	}
+	status, body = apitest.Do(t, "POST", base+"/v1/run", []byte(`{"scenario": `+sc+`}`))
+	if status != 400 || !strings.Contains(string(body), "policies[1].params.source") {
+		t.Errorf("run: %d %s", status, body)
+	}
+	status, body = apitest.Do(t, "GET", base+"/v1/policies", nil)
+	if status != 200 || !strings.Contains(string(body), "This API server runs no scripts") {
+		t.Errorf("policies: %d, the script family's description does not say that this server runs no scripts", status)
+	}
 }
 
 // findWorkerd returns the workerd binary: $SCHEDLAB_WORKERD, or the

@@ -7,8 +7,9 @@
 // request; `make edge` builds the bundle into build/edge and wasm/edge's
 // test runs it in workerd.
 //
-// The bundle is built with the noplot and nohttp tags: no gonum/plot and
-// no net/http, so that it stays well under the free plan's 3 MB for a
+// The bundle is built with the noplot, nohttp and noscript tags: no
+// gonum/plot, no net/http and no Starlark interpreter (a script policy is
+// refused at its source, with where to run it), so that it stays well under the free plan's 3 MB for a
 // gzipped Worker (build/wasmsize holds its budget). Natively
 // (main_other.go) the package serves the API over HTTP, for debugging.
 package main

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/policy/script"
 	"github.com/schedlab/schedlab/web/doc"
 )
 
@@ -24,6 +25,12 @@ func (e *Editor) AddPolicy(name string) {
 	}
 	if n > 1 {
 		o.Set("label", fmt.Sprintf("%s %d", f.Title, n))
+	}
+	if name == ScriptPolicy {
+		// written out, so that a share link carries the script itself
+		params := doc.NewObject()
+		params.Set("source", script.Template)
+		o.Set("params", params)
 	}
 	e.AddRow("policies", o)
 }

@@ -35,6 +35,7 @@ type request struct {
 	part   *Part
 	draw   *protocol.DrawRequest
 	imp    *protocol.ImportRequest // a trace to read, instead of draw
+	other  *asked                  // any other request, instead of draw
 	bin    map[string][]byte
 	onDraw func(protocol.Message)
 }
@@ -128,6 +129,10 @@ func (p *pool) dispatch() {
 				p.send(w, req, protocol.TypeImport, req.imp)
 				continue
 			}
+			if req.other != nil {
+				p.send(w, req, req.other.typ, req.other.payload)
+				continue
+			}
 			p.send(w, req, protocol.TypeDraw, req.draw)
 			continue
 		}
@@ -147,7 +152,7 @@ func (p *pool) dispatch() {
 			part.State, part.req, part.worker = PartRunning, req.id, w.id
 			part.heard, part.width = p.a.P.Now(), p.a.figureWidth()
 			p.send(w, req, protocol.TypeRun, protocol.RunRequest{Document: r.Doc, Seed: r.Seed, Policy: &i,
-				Figures: []string{"gantt"}, Timeline: true, Compact: true, Width: part.width})
+				Figures: []string{"gantt"}, Timeline: true, Stories: true, Compact: true, Width: part.width})
 			break
 		}
 	}
@@ -172,6 +177,12 @@ func (p *pool) draw(d protocol.DrawRequest, bin map[string][]byte, onDone func(p
 	p.dispatch()
 }
 
+// asked is a request of any type for the queue of drawing requests.
+type asked struct {
+	typ     string
+	payload any
+}
+
 // importTrace queues a trace to read (text in bin protocol.TraceKey)
 // with the drawing requests; onDone receives the "imported" or "error"
 // reply.
@@ -179,6 +190,33 @@ func (p *pool) importTrace(req protocol.ImportRequest, text []byte, onDone func(
 	p.draws = append(p.draws, &request{imp: &req, bin: map[string][]byte{protocol.TraceKey: text}, onDraw: onDone})
 	p.ensure(1)
 	p.dispatch()
+}
+
+// ask queues a request of another type (a job's story, a policy check)
+// with the drawing requests; onDone receives its progress and its reply.
+// The request returned is what cancel takes.
+func (p *pool) ask(typ string, payload any, bin map[string][]byte, onDone func(protocol.Message)) *request {
+	req := &request{id: p.nextID(), other: &asked{typ, payload}, bin: bin, onDraw: onDone}
+	p.draws = append(p.draws, req)
+	p.ensure(1)
+	p.dispatch()
+	return req
+}
+
+// cancel withdraws a request: from the queue if no worker took it yet,
+// else by a "cancel" message to its worker.
+func (p *pool) cancel(req *request) {
+	for i, r := range p.draws {
+		if r == req {
+			p.draws = append(p.draws[:i], p.draws[i+1:]...)
+			return
+		}
+	}
+	for _, w := range p.live() {
+		if w.busy == req.id {
+			p.a.P.PostWorker(w.id, protocol.Message{Type: protocol.TypeCancel, ID: req.id})
+		}
+	}
 }
 
 // OnWorker handles a message from engine worker id.

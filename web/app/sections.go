@@ -247,7 +247,11 @@ func (e *Editor) PolicyCards() []PolicyCard {
 				c.Known, c.Title, c.Paper, c.Doc, c.Needs = true, f.Title, f.Paper, f.Doc, f.Needs()
 				c.Label.Default = f.Title
 				defaults := f.NewParams()
-				c.Widgets = form.Describe(reflect.TypeOf(defaults), defaults, p+".params", e.Tree)
+				var skip []string
+				if c.Name == ScriptPolicy {
+					skip = []string{"source"} // the card's code editor (script.go)
+				}
+				c.Widgets = form.Describe(reflect.TypeOf(defaults), defaults, p+".params", e.Tree, skip...)
 			}
 			out = append(out, c)
 		}

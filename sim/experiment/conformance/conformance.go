@@ -19,7 +19,9 @@
 //
 // Suite.Policies lets a test check policies of its own (deliberately
 // broken ones) from a clone of policy.Default, so that they never enter
-// the registry the page and the CLI read.
+// the registry the page and the CLI read. Suite.Params checks a policy
+// with parameters of the caller's instead of its defaults: a script
+// policy's source, which the page's "Check my policy" sends.
 //
 // A new policy family is checked as soon as sim/policy/all imports it; a
 // new perf model or generator needs a Setting here, which the package's
@@ -230,6 +232,12 @@ func document(set Setting, seed uint64, single bool, policies []policySpec) []by
 	return data
 }
 
+// Seeds are the cases of each setting: 1 to 8, and 20, the first seed of
+// throughput/gavel-static on which FIFO met a job that has no throughput
+// on the GPU type it picked (a 2-GPU ResNet-50 on K80s), before the
+// shared placements skipped such types (policy.RunsOn).
+var Seeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8, 20}
+
 // perfDoc is a setting's perf section.
 func perfDoc(set Setting) any {
 	doc := map[string]any{"model": set.Perf}
@@ -260,15 +268,35 @@ type Variant struct {
 // boolean one, as its parameter schema gives them (schema.Describe): the
 // choices a student can make on the page with a click.
 func Variants(f policy.Factory) []Variant {
-	out := []Variant{{}}
+	return variantsOf(f, nil)
+}
+
+// variantsOf is Variants around the given parameters (a JSON object, nil
+// for the defaults): each variant changes one of them. A parameter the
+// base sets is varied from the base's value.
+func variantsOf(f policy.Factory, base json.RawMessage) []Variant {
+	var set map[string]json.RawMessage
+	if err := json.Unmarshal(base, &set); base != nil && err != nil {
+		panic(fmt.Sprintf("conformance: the parameters are not a JSON object: %v", err)) // Suite.Check refuses them first
+	}
+	out := []Variant{{Params: base}}
 	add := func(name string, v any) {
-		params, err := json.Marshal(map[string]any{name: v})
-		if err != nil {
-			panic(err) // strings and booleans always marshal
+		params := map[string]any{}
+		for k, raw := range set {
+			params[k] = raw
 		}
-		out = append(out, Variant{Label: fmt.Sprintf("%s=%v", name, v), Params: params})
+		params[name] = v
+		data, err := json.Marshal(params)
+		if err != nil {
+			panic(err) // strings, booleans and raw JSON always marshal
+		}
+		out = append(out, Variant{Label: fmt.Sprintf("%s=%v", name, v), Params: data})
 	}
 	for _, fd := range schema.Describe(f.NewParams()) {
+		var given any
+		if raw, ok := set[fd.Name]; ok && json.Unmarshal(raw, &given) == nil {
+			fd.Default = given
+		}
 		switch {
 		case fd.Kind == "bool":
 			b, _ := fd.Default.(bool)
@@ -289,6 +317,7 @@ type Problem struct {
 	Policy, Variant, Setting string
 	Seed                     uint64
 	Msg                      string
+	Document                 []byte // the case's scenario, to run it again; nil when no case was built
 }
 
 func (p Problem) String() string {
@@ -316,6 +345,12 @@ type Suite struct {
 	Policies *policy.Registry
 	Settings []Setting
 	Seeds    []uint64
+	// Params, when set, are the parameters (a JSON object) the policy runs
+	// with instead of its defaults, and each variant changes one of them.
+	Params json.RawMessage
+	// Progress, when set, is called after each case with the number of
+	// cases done and their total.
+	Progress func(done, total int)
 }
 
 // Check runs the policy name with its default parameters on every setting
@@ -336,32 +371,52 @@ func (s Suite) Check(ctx context.Context, name string) Report {
 		return out
 	}
 	c.f = f
-	for vi, v := range Variants(f) {
-		for _, k := range s.cases(vi, v) {
-			why, err := c.incompatible(k)
-			msg := ""
-			switch {
-			case err != nil:
-				msg = err.Error()
-			case why != "":
-				out.Refused++
-				msg = c.checkRefused(k, why)
-			default:
-				var refused bool
-				msg, refused = c.checkOne(ctx, k)
-				if refused {
-					out.RefusedVariants = append(out.RefusedVariants, c.problem(k, msg))
-					msg = ""
-				} else {
-					out.Ran++
-				}
-			}
-			if msg != "" {
-				out.Problems = append(out.Problems, c.problem(k, msg))
-			}
+	c.base = Variant{Params: s.Params}
+	var obj map[string]json.RawMessage
+	if s.Params != nil && json.Unmarshal(s.Params, &obj) != nil {
+		out.Problems = append(out.Problems, Problem{Policy: name, Msg: "the parameters are not a JSON object"})
+		return out
+	}
+	var cases []kase
+	for vi, v := range variantsOf(f, s.Params) {
+		cases = append(cases, s.cases(vi, v)...)
+	}
+	for done, k := range cases {
+		if ctx.Err() != nil {
+			break
+		}
+		c.checkCase(ctx, k, &out)
+		if s.Progress != nil {
+			s.Progress(done+1, len(cases))
 		}
 	}
 	return out
+}
+
+// checkCase runs case k, or checks that the validator refuses it, and adds
+// what it found to out.
+func (c checker) checkCase(ctx context.Context, k kase, out *Report) {
+	why, err := c.incompatible(k)
+	msg := ""
+	switch {
+	case err != nil:
+		msg = err.Error()
+	case why != "":
+		out.Refused++
+		msg = c.checkRefused(k, why)
+	default:
+		var refused bool
+		msg, refused = c.checkOne(ctx, k)
+		if refused {
+			out.RefusedVariants = append(out.RefusedVariants, c.problem(k, msg))
+			msg = ""
+		} else {
+			out.Ran++
+		}
+	}
+	if msg != "" {
+		out.Problems = append(out.Problems, c.problem(k, msg))
+	}
 }
 
 // cases are the cases of variant v, the vi-th: for the defaults every
@@ -369,7 +424,7 @@ func (s Suite) Check(ctx context.Context, name string) Report {
 // and one seed.
 func (s Suite) cases(vi int, v Variant) []kase {
 	var out []kase
-	if v.Label == "" {
+	if vi == 0 {
 		for _, set := range s.Settings {
 			for _, seed := range s.Seeds {
 				out = append(out, kase{v: v, set: set, seed: seed})
@@ -401,6 +456,7 @@ type checker struct {
 	reg  *policy.Registry
 	name string
 	f    policy.Factory
+	base Variant // the parameters the variants change
 }
 
 // kase is one case: a variant of the policy's parameters on a setting's
@@ -412,7 +468,7 @@ type kase struct {
 }
 
 func (c checker) problem(k kase, msg string) Problem {
-	return Problem{Policy: c.name, Variant: k.v.Label, Setting: k.set.Name, Seed: k.seed, Msg: msg}
+	return Problem{Policy: c.name, Variant: k.v.Label, Setting: k.set.Name, Seed: k.seed, Msg: msg, Document: c.document(k)}
 }
 
 // document is the case's scenario with the policy under test.
@@ -472,27 +528,32 @@ func (c checker) checkOne(ctx context.Context, k kase) (msg string, refused bool
 	if k.v.Label != "" {
 		if _, err := scenario.ParseWith(c.reg, doc); err != nil && onlyParams(err) {
 			defaults := k
-			defaults.v = Variant{}
+			defaults.v = c.base
 			if _, derr := scenario.ParseWith(c.reg, c.document(defaults)); derr == nil {
 				return err.Error(), true // the variant's change alone is refused
 			}
 		}
 	}
-	first, err := run(ctx, c.reg, doc, k.seed)
+	first, err := run(ctx, c.reg, doc, k.seed, false)
 	if err != nil {
 		return err.Error(), false
 	}
 	if msg := checkRecords(first); msg != "" {
 		return msg, false
 	}
-	again, err := run(ctx, c.reg, doc, k.seed)
+	// The second run keeps the jobs' stories, which must change nothing
+	// the run decides.
+	again, err := run(ctx, c.reg, doc, k.seed, true)
 	if err != nil {
-		return "the second run with the same seed failed: " + err.Error(), false
+		return "the second run with the same seed (telling stories) failed: " + err.Error(), false
 	}
 	if msg := sameRecords(first.res, again.res); msg != "" {
-		return "not deterministic: the same seed gave different records: " + msg, false
+		return "not deterministic, or changed by telling stories: the same seed gave different records: " + msg, false
 	}
-	return "", false
+	if again.fluid {
+		return "", false // a fluid model places no job on a GPU: it has no story to tell
+	}
+	return CheckStories(again.in.Cluster, again.res), false
 }
 
 // onlyParams reports whether every problem err lists is at the policy's
@@ -519,13 +580,14 @@ type simulator interface {
 
 // outcome is one run: its jobs as the engine saw them and what it recorded.
 type outcome struct {
-	in  *scenario.Inputs
-	res *engine.Result
+	in    *scenario.Inputs
+	res   *engine.Result
+	fluid bool // run by the policy's own fluid simulator
 }
 
 // run runs the scenario's only policy with every invariant checked after
-// each instant (Paranoid).
-func run(ctx context.Context, reg *policy.Registry, doc []byte, seed uint64) (outcome, error) {
+// each instant (Paranoid), keeping the jobs' stories when stories is set.
+func run(ctx context.Context, reg *policy.Registry, doc []byte, seed uint64, stories bool) (outcome, error) {
 	sc, err := scenario.ParseWith(reg, doc)
 	if err != nil {
 		return outcome{}, fmt.Errorf("the scenario is refused: %w", err)
@@ -540,8 +602,10 @@ func run(ctx context.Context, reg *policy.Registry, doc []byte, seed uint64) (ou
 	}
 	cfg := sc.EngineConfig(in, p, seed)
 	cfg.Paranoid = true
+	cfg.Stories = stories
 	var res *engine.Result
-	if sim, ok := p.(simulator); ok {
+	sim, fluid := p.(simulator)
+	if fluid {
 		res, err = sim.Simulate(ctx, cfg) // a fluid model, as experiments run it
 	} else {
 		res, err = engine.Run(ctx, cfg)
@@ -549,7 +613,7 @@ func run(ctx context.Context, reg *policy.Registry, doc []byte, seed uint64) (ou
 	if err != nil {
 		return outcome{}, fmt.Errorf("the run failed: %w", err)
 	}
-	return outcome{in: in, res: res}, nil
+	return outcome{in: in, res: res, fluid: fluid}, nil
 }
 
 // checkRecords verifies each job's record: finished after arriving and

@@ -11,15 +11,13 @@ import (
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy"
 	_ "github.com/schedlab/schedlab/sim/policy/all"
+	"github.com/schedlab/schedlab/sim/policy/script"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// seeds are the cases of each setting: 1 to 8, and 20, the first seed of
-// throughput/gavel-static on which FIFO met a job that has no throughput
-// on the GPU type it picked (a 2-GPU ResNet-50 on K80s), before the
-// shared placements skipped such types (policy.RunsOn).
-var seeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8, 20}
+// seeds are the cases of each setting (see Seeds).
+var seeds = Seeds
 
 // knownFailure says why a policy, or one variant of its parameters (its
 // Variant.Label, "" for the defaults), fails the settings of a perf model
@@ -133,5 +131,124 @@ func TestDocumentsVary(t *testing.T) {
 	}
 	if string(a) != string(Document(Settings[0], 1, "fifo")) {
 		t.Error("the same seed gives different scenarios")
+	}
+}
+
+// Every registered policy explains its decisions: each start, preemption
+// and wait of its runs has a reason its policy recorded (issue 36).
+func TestRegisteredPoliciesExplain(t *testing.T) {
+	names := policy.Names()
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			rep := Suite{Settings: Settings, Seeds: seeds[:3]}.Explains(context.Background(), name)
+			bySetting := map[string]int{}
+			for _, p := range rep.Problems {
+				if knownFailure(name, "", settingNamed(p.Setting)) != "" {
+					continue
+				}
+				if bySetting[p.Setting]++; bySetting[p.Setting] == 1 {
+					t.Error(p)
+				}
+			}
+			if rep.Ran == 0 && !strings.HasPrefix(name, "gavel-") {
+				t.Errorf("%s ran no case", name)
+			}
+		})
+	}
+}
+
+// The example scripts of the script policy conform, like the built-in
+// policies.
+func TestScriptExamplesConform(t *testing.T) {
+	for _, e := range script.Examples {
+		t.Run(e.Name, func(t *testing.T) {
+			params, err := json.Marshal(e.Params())
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := Suite{Settings: Settings, Seeds: seeds, Params: params}.Check(context.Background(), "script")
+			for _, p := range rep.Problems {
+				t.Error(p)
+			}
+			if rep.Ran == 0 {
+				t.Error("ran no case")
+			}
+			t.Logf("ran %d cases", rep.Ran)
+		})
+	}
+}
+
+func settingNamed(name string) Setting {
+	for _, s := range Settings {
+		if s.Name == name {
+			return s
+		}
+	}
+	return Setting{Name: name}
+}
+
+// A script that breaks a rule only on some scenarios passes the check's
+// made-up test and is caught here, with the setting and the seed.
+func TestBrokenScriptIsCaught(t *testing.T) {
+	// it never starts a job that arrives after 1,000 s: those wait forever
+	src := "def decide(state):\n    return {'start': [j for j in state.pending if j.arrival_s < 1000]}\n"
+	params, _ := json.Marshal(map[string]string{"source": src})
+	if ps := script.TestRun(script.Params{Source: src}); ps != nil {
+		t.Fatalf("the made-up test catches it already: %v", ps)
+	}
+	done, total := 0, 0
+	progress := func(d, n int) {
+		if d != done+1 || (total != 0 && n != total) {
+			t.Errorf("progress %d of %d after %d of %d", d, n, done, total)
+		}
+		done, total = d, n
+	}
+	rep := Suite{Settings: Settings, Seeds: seeds[:3], Params: params, Progress: progress}.Check(context.Background(), "script")
+	if len(rep.Problems) == 0 {
+		t.Fatal("the broken script passed")
+	}
+	if done != total || total < len(Settings)*3 {
+		t.Errorf("progress ended at %d of %d for %d settings of 3 seeds", done, total, len(Settings))
+	}
+	for _, p := range rep.Problems {
+		if !strings.Contains(p.Msg, "the policy starts none of them") {
+			t.Errorf("reported for something else: %s", p)
+		}
+		// the problem's scenario runs the broken script again
+		var doc struct {
+			Policies []struct {
+				Name   string
+				Params struct{ Source string }
+			}
+			Seeds []uint64
+		}
+		if err := json.Unmarshal(p.Document, &doc); err != nil || len(doc.Policies) != 1 || doc.Policies[0].Params.Source != src || len(doc.Seeds) != 1 || doc.Seeds[0] != p.Seed {
+			t.Errorf("the problem's scenario does not hold the script and its seed %d: %s", p.Seed, p.Document)
+		}
+	}
+	t.Logf("reported %d problems in %d cases, e.g. %s", len(rep.Problems), rep.Ran, rep.Problems[0])
+}
+
+// Variants around given parameters keep them and change one at a time.
+func TestVariantsKeepTheGivenParameters(t *testing.T) {
+	f := mustLookup(t, "script")
+	vs := variantsOf(f, json.RawMessage(`{"source":"def priority(job, now):\n    return 1\n","oracle":true}`))
+	var labels []string
+	for _, v := range vs {
+		labels = append(labels, v.Label)
+		var p struct {
+			Source string
+			Oracle bool
+		}
+		if err := json.Unmarshal(v.Params, &p); err != nil || p.Source != "def priority(job, now):\n    return 1\n" {
+			t.Errorf("variant %q lost the source: %s", v.Label, v.Params)
+		}
+		if p.Oracle != (v.Label == "") {
+			t.Errorf("variant %q: oracle %t", v.Label, p.Oracle)
+		}
+	}
+	if !slices.Equal(labels, []string{"", "oracle=false"}) {
+		t.Errorf("variants %q, want the given parameters and oracle=false", labels)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	_ "github.com/schedlab/schedlab/sim/policy/gavel"    // Gavel's policies and mechanism
 	_ "github.com/schedlab/schedlab/sim/policy/ojpp"     // OJPP, OJPAP and the baselines of its paper
 	_ "github.com/schedlab/schedlab/sim/policy/pollux"   // Pollux
+	_ "github.com/schedlab/schedlab/sim/policy/script"   // policies written in Starlark
 	_ "github.com/schedlab/schedlab/sim/policy/sharing"  // SJF-BSBF, SJF-FFS
 	_ "github.com/schedlab/schedlab/sim/policy/sjf"      // SJF
 	_ "github.com/schedlab/schedlab/sim/policy/sjfbco"   // SJF-BCO, FF, LS, RAND

@@ -122,6 +122,13 @@ func (p *pollux) Decide(s *engine.State, triggers []engine.Trigger) error {
 		if err := p.allocate(s); err != nil {
 			return err
 		}
+	} else if s.Telling() {
+		next := (math.Floor(s.Now()/p.p.RoundS) + 1) * p.p.RoundS
+		for _, t := range triggers {
+			if t.Kind == engine.Arrival && s.Status(t.Job) == engine.Pending {
+				s.TellRound(t.Job, "Pollux", p.p.RoundS, next)
+			}
+		}
 	}
 	if s.NumPending()+s.NumRunning() == 0 {
 		return nil

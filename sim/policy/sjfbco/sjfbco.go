@@ -24,6 +24,7 @@ import (
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/schema"
+	"github.com/schedlab/schedlab/sim/story"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -124,6 +125,9 @@ func (p *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 			s.Log(id, "%s: %s cannot start under θ_u = %g and nothing runs; placing it without the cap", p.title, job.Name, p.pl.rule.theta)
 		}
 		if gpus == nil {
+			if s.Telling() {
+				p.tellBlocked(s, id)
+			}
 			break // strict order: the head waits for a completion
 		}
 		if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
@@ -362,4 +366,15 @@ func init() {
 	register("rand", "sjfbco-rand", "RAND",
 		"Random placement, the SJF-BCO paper's baseline: servers in a seeded random order, idle GPUs shuffled within "+
 			"each, the first G_j taken; the cap is the horizon T and there is no bisection.", 0)
+}
+
+// tellBlocked tells that job id, first in the order, cannot start and
+// holds every job behind it: too few GPUs are free, or the placement
+// rule accepts no set of them.
+func (p *Policy) tellBlocked(s *engine.State, id workload.JobID) {
+	n := story.Note{Job: id, Kind: story.Blocks, Other: -1, Need: s.Job(id).GPUs, Free: s.FreeGPUs()}
+	if n.Free >= n.Need {
+		n.Text = fmt.Sprintf("%s finds no set of free GPUs that keeps every server's communication load under its cap", p.title)
+	}
+	s.Tell(n)
 }

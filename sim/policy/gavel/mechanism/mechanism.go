@@ -220,6 +220,13 @@ func (m *Mechanism) Decide(s *engine.State, triggers []engine.Trigger) error {
 	// jumps to the next arrival; a round whose jobs all finished early
 	// ends at the last finish).
 	if !roundOver && !(s.NumRunning() == 0 && s.NumPending() > 0) {
+		if s.Telling() {
+			for _, t := range triggers {
+				if t.Kind == engine.Arrival && s.Status(t.Job) == engine.Pending {
+					s.TellRound(t.Job, m.cfg.Title, m.cfg.RoundS, m.rounds.end)
+				}
+			}
+		}
 		return nil
 	}
 	return m.round(s)
