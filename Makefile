@@ -1,6 +1,8 @@
 # schedlab: `make run` serves the app on http://localhost:8080,
-# `make test` runs every test, `make site` builds the static site,
-# `make bench` runs the benchmarks.
+# `make test` runs every test (installing the browser, axe-core and
+# workerd first when they are missing), `make site` builds the static
+# site, `make bench` runs the benchmarks, `make sizes` measures the three
+# WebAssembly modules against their budgets.
 
 GO      ?= go
 OUT     := build/out
@@ -10,13 +12,14 @@ WASMEXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 ADDR    ?= localhost:8080
 
-.PHONY: all run site edge edge-run generate test test-native test-race test-wasm test-e2e bench chromium need-chromium need-axe vet clean reproduce axe
+.PHONY: all run site edge edge-run sizes generate test test-native test-race test-wasm test-e2e bench need need-chromium need-axe need-workerd vet clean reproduce
 
 all: site
 
 # The page's components: .vugu files -> web/0_components_gen.go (committed;
 # a test of `make test` checks it is current without writing it). Run this
-# after editing a .vugu file; no other target writes a tracked file.
+# after editing a .vugu file; besides it only make reproduce and make sizes
+# write tracked files.
 generate:
 	$(GO) generate ./web
 
@@ -28,10 +31,9 @@ run:
 	@$(MAKE) --no-print-directory site
 	$(GO) run ./build/serve -dir $(OUT) -addr $(ADDR)
 
-# need-chromium and need-axe come first, so that a machine without the
-# browser or the accessibility checker learns it at once rather than after
-# the other tests.
-test: need-chromium need-axe vet test-native test-race test-wasm test-e2e
+# The tools the tests need are installed first, each only when missing
+# (see need below), so that a fresh clone passes with make test alone.
+test: need vet test-native test-race test-wasm test-e2e
 
 vet:
 	@test -z "$$(gofmt -l .)" || (echo "gofmt needed:"; gofmt -l .; exit 1)
@@ -40,27 +42,26 @@ vet:
 	$(GO) tool staticcheck ./...
 
 # The JSON API on Cloudflare Workers (wasm/edge, docs/api.md): app.wasm
-# without plots, the runtime files of syumai/workers and workerd's and
-# wrangler's configuration, into build/edge; edge-run serves it in workerd
-# from npm (the version wasm/edge's test pins, in the user's cache).
+# without plots or net/http, its worker.mjs, Go's wasm_exec.js and
+# workerd's and wrangler's configuration, into build/edge (build/workers);
+# edge-run serves it in workerd from npm (the version wasm/edge's test
+# pins, in the user's cache).
 EDGE := build/edge
-WORKERD_VERSION := 1.20261117.1
-WORKERD := $(HOME)/.cache/schedlab/workerd-$(WORKERD_VERSION)/node_modules/.bin/workerd
 edge:
-	mkdir -p $(EDGE)
-	$(GO) tool workers-assets-gen -mode=go -o $(EDGE)
-	cd wasm/edge && $(WASMENV) $(GO) build -tags noplot -trimpath -ldflags="-s -w" -o $(abspath $(EDGE))/app.wasm .
-	cp wasm/edge/config.capnp wasm/edge/wrangler.toml $(EDGE)/
-	@echo "$(EDGE)/app.wasm: $$(wc -c < $(EDGE)/app.wasm) bytes, $$(gzip -6 -c $(EDGE)/app.wasm | wc -c) gzipped (Cloudflare's free plan: 3 MB)"
+	$(GO) run ./build/workers -out $(EDGE)
 
-edge-run: edge
-	@test -x $(WORKERD) || npm install --no-audit --no-fund --prefix $(HOME)/.cache/schedlab/workerd-$(WORKERD_VERSION) workerd@$(WORKERD_VERSION)
+edge-run: need-workerd edge
 	@echo "the API in workerd at http://localhost:8787/v1/health (Ctrl-C stops)"
 	$(WORKERD) serve $(EDGE)/config.capnp
 
+# The three WebAssembly modules against their size budgets (build/wasmsize),
+# and their figures written into docs/development.md.
+sizes:
+	$(GO) run ./build/sizes -docs
+
 # Everything but the browser tests, which test-e2e runs against the site.
 test-native:
-	SCHEDLAB_REQUIRE_EDGE=1 $(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v /build/e2e)
+	SCHEDLAB_REQUIRE_EDGE=1 SCHEDLAB_WORKERD=$(WORKERD) $(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v /build/e2e)
 
 # The race detector over the engine, the experiment runner (its worker
 # pool runs policies concurrently), the conformance check and the
@@ -80,31 +81,43 @@ test-wasm:
 
 # Browser and parity tests against the built site; they fail rather than
 # skip here, so a missing browser cannot pass CI silently.
-test-e2e: need-chromium site
+test-e2e: need-chromium need-axe site
 	SCHEDLAB_SITE="$(abspath $(OUT))" SCHEDLAB_REQUIRE_E2E=1 $(GO) test -count=1 -timeout 30m -v ./build/e2e/
+
+# What the tests need beyond Go and node, each installed only when it is
+# missing, saying what it installs: a browser for the browser tests
+# (Debian's chromium, with apt-get, through sudo when not root), axe-core
+# for the accessibility test (npm, into build/axe, git-ignored) and
+# workerd for the test of the API on Cloudflare's Workers runtime (npm,
+# about 160 MB, once, into the user's cache, where wasm/edge's test looks).
+need: need-chromium need-axe need-workerd
 
 # The browser the e2e tests drive: any of these on the PATH will do.
 BROWSERS := chromium chromium-browser google-chrome
 
 need-chromium:
 	@for b in $(BROWSERS); do command -v $$b >/dev/null 2>&1 && exit 0; done; \
-	  echo "make test: the browser tests need Chromium, and none of $(BROWSERS) is on the PATH."; \
-	  echo "Run 'make chromium' once (it installs Debian's chromium with apt-get, through sudo when not root), then make test again."; \
-	  exit 1
-
-need-axe:
-	@test -f build/axe/node_modules/axe-core/axe.min.js || { \
-	  echo "make test: the browser tests check accessibility with axe-core, which is not in build/axe."; \
-	  echo "Run 'make axe' once (it installs $(AXE) from npm into build/axe), then make test again."; \
-	  exit 1; }
-
-# Installs Debian's chromium when no browser is there (.ci/run calls it).
-chromium:
-	@for b in $(BROWSERS); do command -v $$b >/dev/null 2>&1 && { echo "$$b is installed"; exit 0; }; done; \
-	  echo "installing Debian's chromium for the browser tests"; \
+	  echo "make test: none of $(BROWSERS) is on the PATH; installing Debian's chromium for the browser tests ($(strip $(SUDO) apt-get install chromium))"; \
 	  $(SUDO) apt-get update -qq && \
 	  ( DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium || \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq -f chromium )
+
+AXE := axe-core@4.14.1
+need-axe:
+	@test -f build/axe/node_modules/axe-core/axe.min.js || { \
+	  command -v npm >/dev/null 2>&1 || { echo "make test: the accessibility test needs $(AXE) from npm, and npm is not on the PATH: install Node.js with npm"; exit 1; }; \
+	  echo "make test: installing $(AXE) from npm into build/axe for the accessibility test"; \
+	  npm install --no-audit --no-fund --silent --prefix build/axe $(AXE); }
+
+# WORKERD_VERSION is wasm/edge's WorkerdVersion (its test checks).
+WORKERD_VERSION := 1.20261117.1
+WORKERD_PREFIX := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/schedlab/workerd-$(WORKERD_VERSION)
+WORKERD := $(WORKERD_PREFIX)/node_modules/.bin/workerd
+need-workerd:
+	@test -x $(WORKERD) || { \
+	  command -v npm >/dev/null 2>&1 || { echo "make test: the test of the API on Cloudflare's Workers runtime needs workerd from npm, and npm is not on the PATH: install Node.js with npm"; exit 1; }; \
+	  echo "make test: installing workerd@$(WORKERD_VERSION) from npm into $(WORKERD_PREFIX) (about 160 MB, once) for the test of the API on Cloudflare's Workers runtime"; \
+	  npm install --no-audit --no-fund --silent --prefix $(WORKERD_PREFIX) workerd@$(WORKERD_VERSION); }
 
 # The committed record: every paper figure in full mode (the papers'
 # seeds, sweep values and sizes), REPRODUCTION.md and reproduction/
@@ -117,12 +130,12 @@ reproduce:
 	$(GO) run ./cmd/schedlab reproduce --out reproduction --formats svg --markdown REPRODUCTION.md
 	rm -f reproduction/report.md
 
-# axe-core, the accessibility checker the browser tests inject into the
-# page, from npm into build/axe (git-ignored); .ci/run calls it.
-AXE := axe-core@4.14.1
-axe:
-	@test -f build/axe/node_modules/axe-core/axe.min.js && echo "axe-core is installed" || \
-	  npm install --no-audit --no-fund --prefix build/axe $(AXE)
+# The mutation pass over the papers' formulas (docs/development.md): each
+# mutant of build/mutate/mutants.txt against its package's unit tests,
+# two at a time: 16 minutes on 2 cores. Not part of make test.
+.PHONY: mutate
+mutate:
+	$(GO) run ./build/mutate -j 2
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./sim/...

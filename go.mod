@@ -20,9 +20,9 @@ require (
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/andybalholm/brotli v1.1.1 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/go-fonts/liberation v0.3.3 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
-	github.com/syumai/workers v0.32.0
 	github.com/vugu/html v0.0.0-20190914200101-c62dc20b8289 // indirect
 	github.com/vugu/xxhash v0.0.0-20191111030615-ed24d0179019 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
@@ -34,7 +34,10 @@ require (
 )
 
 tool (
-	github.com/syumai/workers/cmd/workers-assets-gen
 	github.com/vugu/vugu/cmd/vugugen
 	honnef.co/go/tools/cmd/staticcheck
 )
+
+replace codeberg.org/go-fonts/liberation => ./internal/liberation
+
+replace codeberg.org/go-latex/latex => ./internal/golatex

@@ -13,7 +13,8 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// axePath is where `make axe` installs axe-core from npm (git-ignored).
+// axePath is where `make need-axe` (a step of make test) installs axe-core
+// from npm (git-ignored).
 func axePath(t *testing.T) string {
 	return filepath.Join(repoRoot(t), "build", "axe", "node_modules", "axe-core", "axe.min.js")
 }
@@ -39,7 +40,7 @@ func (p *page) axeSerious(src string) []string {
 // fields.
 func TestNewcomer(t *testing.T) {
 	src, err := os.ReadFile(axePath(t))
-	need(t, err == nil, "axe-core (run `make axe`)")
+	need(t, err == nil, "axe-core (make test installs it: `make need-axe`)")
 	dir := site(t)
 	srv := serve(t, dir)
 	ctx, cancel := browser(t, 6*time.Minute)

@@ -19,7 +19,7 @@ import (
 // listing the notices beside "29 of 30" jobs done.
 func TestNotices(t *testing.T) {
 	src, err := os.ReadFile(axePath(t))
-	need(t, err == nil, "axe-core (run `make axe`)")
+	need(t, err == nil, "axe-core (make test installs it: `make need-axe`)")
 	dir := site(t)
 	srv := serve(t, dir)
 	ctx, cancel := browser(t, 4*time.Minute)

@@ -1,21 +1,20 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 
-	"github.com/andybalholm/brotli"
+	"github.com/schedlab/schedlab/build/wasmsize"
 )
 
 // compressible are the extensions whose files get precompressed copies.
 var compressible = []string{".wasm", ".js", ".css", ".html", ".svg", ".bin"}
 
 // compressAll writes a gzip (.gz) and a brotli (.br) copy beside every
-// compressible file of out, for servers that send a precompressed copy to
+// compressible file of out (compressed as build/wasmsize measures the
+// modules' budgets), for servers that send a precompressed copy to
 // a browser that accepts it (build/static). A static host that compresses
 // by itself (GitHub Pages gzips) ignores them. The two engine files take
 // most of the time, so the files compress in parallel.
@@ -38,7 +37,7 @@ func compressAll(out string) error {
 		for _, enc := range []struct {
 			ext string
 			fn  func([]byte) ([]byte, error)
-		}{{".gz", gzipped}, {".br", brotlied}} {
+		}{{".gz", wasmsize.GzipBest}, {".br", wasmsize.BrotliSite}} {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -58,34 +57,4 @@ func compressAll(out string) error {
 		}
 	}
 	return nil
-}
-
-func gzipped(data []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	w, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Write(data); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// brotlied compresses at quality 6 with a 16 MiB window: within a few
-// percent of gzip's time and about a fifth smaller on the engine; the
-// highest quality (11) saves a further tenth but takes minutes.
-func brotlied(data []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: 6, LGWin: 24})
-	if _, err := w.Write(data); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

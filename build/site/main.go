@@ -10,6 +10,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"flag"
@@ -26,6 +27,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/schedlab/schedlab/build/wasmsize"
 	"github.com/schedlab/schedlab/web/prebuild"
 )
 
@@ -69,22 +71,25 @@ func build(out string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	// The two binaries build in parallel: most of the time is linking.
-	wasm := map[string]string{"ui": "./wasm/ui", "engine": "./wasm/engine"}
-	errs := make(chan error, len(wasm))
+	// The two modules build in parallel (most of the time is linking), as
+	// build/wasmsize builds them, whose test holds their size budgets.
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	errs := make(chan error, 2)
 	var wg sync.WaitGroup
-	for name, pkg := range wasm {
+	for _, name := range []string{"ui", "engine"} {
+		m, _ := wasmsize.Lookup(name)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(tmp, name+".wasm"), pkg)
-			cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 			t0 := time.Now()
-			if b, err := cmd.CombinedOutput(); err != nil {
-				errs <- fmt.Errorf("building %s: %v\n%s", pkg, err, b)
+			if err := m.Build(context.Background(), root, filepath.Join(tmp, m.File)); err != nil {
+				errs <- err
 				return
 			}
-			fmt.Printf("site: built %s in %.0f s\n", pkg, time.Since(t0).Seconds())
+			fmt.Printf("site: built %s in %.0f s\n", m.Package, time.Since(t0).Seconds())
 		}()
 	}
 	wg.Wait()

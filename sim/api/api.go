@@ -1,9 +1,13 @@
-// Package api is schedlab's JSON API: one http.Handler, versioned under
-// /v1, that validates and runs scenarios and single points of a study's
-// sweep. The same handler is served by `schedlab serve`, by go test
-// through httptest, and on Cloudflare Workers (wasm/edge), so it draws no
-// plots: the gonum/plot code is left out when built with the noplot tag,
-// which keeps the Workers bundle small.
+// Package api is schedlab's JSON API: one handler, versioned under /v1,
+// that validates and runs scenarios and single points of a study's sweep.
+// The same handler is served by `schedlab serve` and by go test through
+// httptest (as an http.Handler), and on Cloudflare Workers (wasm/edge,
+// through Handler.Answer), so it draws no plots: the gonum/plot code is
+// left out when built with the noplot tag. Built with the nohttp tag as
+// well, the package leaves out its net/http side (ServeHTTP and
+// RunRemote): the Workers bundle then links no net/http, which alone
+// would add about 0.6 MB to its gzipped size (see docs/development.md's
+// size budgets).
 //
 //	GET  /v1/health        {"status":"ok","api":"v1"}
 //	GET  /v1/scenarios     the built-in scenarios
@@ -23,7 +27,7 @@ package api
 import (
 	"context"
 	"fmt"
-	"net/http"
+	"io"
 	"runtime/debug"
 	"time"
 
@@ -65,25 +69,36 @@ type Options struct {
 
 // Handler is the API.
 type Handler struct {
-	o   Options
-	mux *http.ServeMux
+	o      Options
+	routes map[string]route
 }
+
+// A route is one endpoint: a GET or a POST one.
+type route struct {
+	get  getFunc
+	post postFunc
+}
+
+type getFunc func() (any, *Error)
+type postFunc func(ctx context.Context, body []byte) (any, *Error)
 
 // New returns the API handler.
 func New(o Options) *Handler {
 	o.Limits = o.Limits.withDefaults()
-	h := &Handler{o: o, mux: http.NewServeMux()}
-	h.mux.HandleFunc("/v1/health", h.get(h.health))
-	h.mux.HandleFunc("/v1/scenarios", h.get(h.scenarios))
-	h.mux.HandleFunc("/v1/policies", h.get(h.policies))
-	h.mux.HandleFunc("/v1/validate", h.post(h.validate))
-	h.mux.HandleFunc("/v1/run", h.post(h.run))
-	h.mux.HandleFunc("/v1/sweep-point", h.post(h.sweepPoint))
-	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &Error{Status: http.StatusNotFound, Msg: fmt.Sprintf("no such endpoint %s; the API has /v1/health, /v1/scenarios, /v1/policies, /v1/validate, /v1/run and /v1/sweep-point", r.URL.Path)})
-	})
+	h := &Handler{o: o}
+	h.routes = map[string]route{
+		"/v1/health":      {get: h.health},
+		"/v1/scenarios":   {get: h.scenarios},
+		"/v1/policies":    {get: h.policies},
+		"/v1/validate":    {post: h.validate},
+		"/v1/run":         {post: h.run},
+		"/v1/sweep-point": {post: h.sweepPoint},
+	}
 	return h
 }
+
+// Limits are the limits the handler applies, defaults filled in.
+func (h *Handler) Limits() Limits { return h.o.Limits }
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
@@ -105,24 +120,67 @@ func (l Limits) withDefaults() Limits {
 	return d
 }
 
-// ServeHTTP answers one request. A panic anywhere below becomes a 500
-// with a message rather than a dropped connection (on Workers, a dead
+// Request is one request as a transport hands it over: net/http in
+// ServeHTTP, the Workers runtime's JavaScript in wasm/edge.
+type Request struct {
+	Method string
+	Path   string    // the URL's path, without its query
+	Body   io.Reader // nil for none
+	Length int64     // the body's declared length in bytes; -1: unknown
+}
+
+// Response is the API's answer: a status, the headers to send and a
+// body, JSON but for a 204.
+type Response struct {
+	Status int
+	Header [][2]string // name, value
+	Body   []byte
+}
+
+// Answer answers one request. A panic anywhere below becomes a 500 with
+// a message rather than a dropped connection (on Workers, a dead
 // instance).
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) Answer(ctx context.Context, r Request) (resp Response) {
 	defer func() {
 		if v := recover(); v != nil {
-			writeError(w, &Error{Status: http.StatusInternalServerError, Msg: fmt.Sprintf("internal error: %v", v), stack: string(debug.Stack())})
+			resp = errorResponse(&Error{Status: statusInternalServerError, Msg: fmt.Sprintf("internal error: %v", v), stack: string(debug.Stack())})
 		}
 	}()
-	w.Header().Set("Access-Control-Allow-Origin", "*")
-	if r.Method == http.MethodOptions {
-		w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-		w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
-		w.WriteHeader(http.StatusNoContent)
-		return
+	if r.Method == methodOptions {
+		return withCORS(Response{Status: statusNoContent, Header: [][2]string{
+			{"Access-Control-Allow-Methods", "GET, POST, OPTIONS"},
+			{"Access-Control-Allow-Headers", "Content-Type"},
+		}})
 	}
-	h.mux.ServeHTTP(w, r)
+	rt, ok := h.routes[r.Path]
+	switch {
+	case !ok:
+		return errorResponse(&Error{Status: statusNotFound, Msg: fmt.Sprintf("no such endpoint %s; the API has /v1/health, /v1/scenarios, /v1/policies, /v1/validate, /v1/run and /v1/sweep-point", r.Path)})
+	case rt.get != nil:
+		return h.get(rt.get, r)
+	default:
+		return h.post(ctx, rt.post, r)
+	}
 }
+
+// Statuses and methods by name, as net/http has them: only http.go and
+// remote.go import net/http (see the package comment).
+const (
+	statusOK                    = 200
+	statusNoContent             = 204
+	statusBadRequest            = 400
+	statusNotFound              = 404
+	statusMethodNotAllowed      = 405
+	statusRequestEntityTooLarge = 413
+	statusUnprocessableEntity   = 422
+	statusInternalServerError   = 500
+	statusServiceUnavailable    = 503
+
+	methodGet     = "GET"
+	methodHead    = "HEAD"
+	methodPost    = "POST"
+	methodOptions = "OPTIONS"
+)
 
 // Error is an API error: its status and a sentence, the request field it
 // is about, and a scenario's problems.
@@ -141,64 +199,57 @@ func (e *Error) Error() string {
 	return e.Msg
 }
 
-func writeError(w http.ResponseWriter, e *Error) {
-	writeJSON(w, e.Status, e)
+func errorResponse(e *Error) Response {
+	return jsonResponse(e.Status, e)
 }
 
-// writeJSON writes v indented as the CLI prints it.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// jsonResponse is v indented as the CLI prints it.
+func jsonResponse(status int, v any) Response {
 	data, err := MarshalJSON(v)
 	if err != nil {
-		status = http.StatusInternalServerError
+		status = statusInternalServerError
 		data, _ = MarshalJSON(&Error{Msg: "encoding the answer: " + err.Error()})
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	w.Write(data)
+	return withCORS(Response{Status: status, Header: [][2]string{{"Content-Type", "application/json; charset=utf-8"}}, Body: data})
 }
 
-type getFunc func(r *http.Request) (any, *Error)
-type postFunc func(ctx context.Context, body []byte) (any, *Error)
-
-func (h *Handler) get(f getFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET")
-			writeError(w, &Error{Status: http.StatusMethodNotAllowed, Msg: r.URL.Path + " takes GET, not " + r.Method})
-			return
-		}
-		v, e := f(r)
-		if e != nil {
-			writeError(w, e)
-			return
-		}
-		writeJSON(w, http.StatusOK, v)
-	}
+// withCORS lets pages on any origin call the API.
+func withCORS(r Response) Response {
+	r.Header = append([][2]string{{"Access-Control-Allow-Origin", "*"}}, r.Header...)
+	return r
 }
 
-func (h *Handler) post(f postFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", "POST")
-			writeError(w, &Error{Status: http.StatusMethodNotAllowed, Msg: r.URL.Path + " takes POST with a JSON body, not " + r.Method})
-			return
-		}
-		body, e := h.readBody(r)
-		if e != nil {
-			writeError(w, e)
-			return
-		}
-		ctx := r.Context()
-		if h.o.Timeout > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, h.o.Timeout)
-			defer cancel()
-		}
-		v, e := f(ctx, body)
-		if e != nil {
-			writeError(w, e)
-			return
-		}
-		writeJSON(w, http.StatusOK, v)
+func (h *Handler) get(f getFunc, r Request) Response {
+	if r.Method != methodGet && r.Method != methodHead {
+		resp := errorResponse(&Error{Status: statusMethodNotAllowed, Msg: r.Path + " takes GET, not " + r.Method})
+		resp.Header = append(resp.Header, [2]string{"Allow", "GET"})
+		return resp
 	}
+	v, e := f()
+	if e != nil {
+		return errorResponse(e)
+	}
+	return jsonResponse(statusOK, v)
+}
+
+func (h *Handler) post(ctx context.Context, f postFunc, r Request) Response {
+	if r.Method != methodPost {
+		resp := errorResponse(&Error{Status: statusMethodNotAllowed, Msg: r.Path + " takes POST with a JSON body, not " + r.Method})
+		resp.Header = append(resp.Header, [2]string{"Allow", "POST"})
+		return resp
+	}
+	body, e := h.readBody(r)
+	if e != nil {
+		return errorResponse(e)
+	}
+	if h.o.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, h.o.Timeout)
+		defer cancel()
+	}
+	v, e := f(ctx, body)
+	if e != nil {
+		return errorResponse(e)
+	}
+	return jsonResponse(statusOK, v)
 }

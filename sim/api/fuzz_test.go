@@ -2,9 +2,8 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -28,14 +27,12 @@ func FuzzHandler(f *testing.F) {
 	}
 	paths := []string{"/v1/run", "/v1/validate", "/v1/sweep-point"}
 	f.Fuzz(func(t *testing.T, p uint8, body []byte) {
-		req := httptest.NewRequest(http.MethodPost, paths[int(p)%len(paths)], bytes.NewReader(body))
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, req)
-		if w.Code == http.StatusInternalServerError {
-			t.Fatalf("500 for %q: %s", body, w.Body)
+		resp := h.Answer(context.Background(), api.Request{Method: "POST", Path: paths[int(p)%len(paths)], Body: bytes.NewReader(body), Length: int64(len(body))})
+		if resp.Status == 500 {
+			t.Fatalf("500 for %q: %s", body, resp.Body)
 		}
-		if !json.Valid(w.Body.Bytes()) {
-			t.Fatalf("not JSON for %q: %s", body, w.Body)
+		if !json.Valid(resp.Body) {
+			t.Fatalf("not JSON for %q: %s", body, resp.Body)
 		}
 	})
 }

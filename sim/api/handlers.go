@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strconv"
 
 	"github.com/schedlab/schedlab/scenarios"
@@ -33,7 +32,7 @@ func (l Limits) MarshalJSON() ([]byte, error) {
 	return json.Marshal(named(l))
 }
 
-func (h *Handler) health(*http.Request) (any, *Error) {
+func (h *Handler) health() (any, *Error) {
 	return Health{Status: "ok", API: Version, Limits: h.o.Limits}, nil
 }
 
@@ -47,7 +46,7 @@ type ScenarioInfo struct {
 // scenarios lists the built-in scenarios from a light reading of their
 // title (a full parse of every one would cost each request on Workers,
 // where every request starts a fresh instance).
-func (h *Handler) scenarios(*http.Request) (any, *Error) {
+func (h *Handler) scenarios() (any, *Error) {
 	out := []ScenarioInfo{}
 	for _, n := range scenarios.Names() {
 		data, _ := scenarios.Read(n)
@@ -70,7 +69,7 @@ type PolicyInfo struct {
 	Params []schema.Field `json:"params"`
 }
 
-func (h *Handler) policies(*http.Request) (any, *Error) {
+func (h *Handler) policies() (any, *Error) {
 	out := []PolicyInfo{}
 	for _, n := range policy.Names() {
 		f, _ := policy.Lookup(n)
@@ -143,22 +142,22 @@ func (h *Handler) run(ctx context.Context, body []byte) (any, *Error) {
 	study := IsStudy(sc)
 	if req.Policy != nil {
 		if study {
-			return nil, &Error{Status: http.StatusBadRequest, Field: "policy", Msg: "only a plain scenario runs one policy; a study compares its policies (use /v1/sweep-point for a part of it)"}
+			return nil, &Error{Status: statusBadRequest, Field: "policy", Msg: "only a plain scenario runs one policy; a study compares its policies (use /v1/sweep-point for a part of it)"}
 		}
 		one, err := sc.WithPolicy(*req.Policy)
 		if err != nil {
-			return nil, &Error{Status: http.StatusBadRequest, Field: "policy", Msg: err.Error()}
+			return nil, &Error{Status: statusBadRequest, Field: "policy", Msg: err.Error()}
 		}
 		sc = one
 	}
 	if study && req.Seed != 0 {
-		return nil, &Error{Status: http.StatusBadRequest, Field: "seed", Msg: "a study runs its own seeds; use /v1/sweep-point for one seed"}
+		return nil, &Error{Status: statusBadRequest, Field: "seed", Msg: "a study runs its own seeds; use /v1/sweep-point for one seed"}
 	}
 	runs := int64(len(sc.Policies))
 	if study {
 		form, err := StudyForm(sc, req.Quick)
 		if err != nil {
-			return nil, &Error{Status: http.StatusBadRequest, Field: "quick", Msg: err.Error()}
+			return nil, &Error{Status: statusBadRequest, Field: "quick", Msg: err.Error()}
 		}
 		seeds, xs := PlanPoints(form)
 		runs *= int64(len(seeds) * len(xs))
@@ -178,9 +177,9 @@ func (h *Handler) run(ctx context.Context, body []byte) (any, *Error) {
 // runError is a run that could not start or was stopped.
 func runError(ctx context.Context, err error) *Error {
 	if ctx.Err() != nil {
-		return &Error{Status: http.StatusServiceUnavailable, Msg: "the request took longer than this server allows and was stopped: " + err.Error()}
+		return &Error{Status: statusServiceUnavailable, Msg: "the request took longer than this server allows and was stopped: " + err.Error()}
 	}
-	return &Error{Status: http.StatusUnprocessableEntity, Field: "scenario", Msg: err.Error()}
+	return &Error{Status: statusUnprocessableEntity, Field: "scenario", Msg: err.Error()}
 }
 
 // PointRequest is the body of POST /v1/sweep-point: one sweep value
@@ -215,11 +214,11 @@ func (h *Handler) sweepPoint(ctx context.Context, body []byte) (any, *Error) {
 		return nil, e
 	}
 	if !IsStudy(sc) {
-		return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: "is not a study (no sweep, paper numbers or checks); use /v1/run"}
+		return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: "is not a study (no sweep, paper numbers or checks); use /v1/run"}
 	}
 	form, err := StudyForm(sc, req.Quick)
 	if err != nil {
-		return nil, &Error{Status: http.StatusBadRequest, Field: "quick", Msg: err.Error()}
+		return nil, &Error{Status: statusBadRequest, Field: "quick", Msg: err.Error()}
 	}
 	_, xs := PlanPoints(form)
 	x, e := pickX(xs, req.X)
@@ -227,7 +226,7 @@ func (h *Handler) sweepPoint(ctx context.Context, body []byte) (any, *Error) {
 		return nil, e
 	}
 	if req.Seed == 0 {
-		return nil, &Error{Status: http.StatusBadRequest, Field: "seed", Msg: "required: the seed to run (a positive whole number)"}
+		return nil, &Error{Status: statusBadRequest, Field: "seed", Msg: "required: the seed to run (a positive whole number)"}
 	}
 	policy, runs := -1, int64(len(form.Policies))
 	if req.Policy != nil {
@@ -249,10 +248,10 @@ func (h *Handler) sweepPoint(ctx context.Context, body []byte) (any, *Error) {
 // checkPolicy checks a sweep point's policy index.
 func checkPolicy(form *scenario.Scenario, i int) *Error {
 	if i < 0 || i >= len(form.Policies) {
-		return &Error{Status: http.StatusBadRequest, Field: "policy", Msg: fmt.Sprintf("%d is not a policy index; the scenario has %d policies", i, len(form.Policies))}
+		return &Error{Status: statusBadRequest, Field: "policy", Msg: fmt.Sprintf("%d is not a policy index; the scenario has %d policies", i, len(form.Policies))}
 	}
 	if !experiment.SplitsByPolicy(form) {
-		return &Error{Status: http.StatusBadRequest, Field: "policy", Msg: "this study's metrics compare its policies' runs, so a point runs every policy; leave policy out"}
+		return &Error{Status: statusBadRequest, Field: "policy", Msg: "this study's metrics compare its policies' runs, so a point runs every policy; leave policy out"}
 	}
 	return nil
 }
@@ -262,18 +261,18 @@ func pickX(xs []float64, x *float64) (float64, *Error) {
 	swept := len(xs) > 0 && !isNaN(xs[0])
 	switch {
 	case !swept && x != nil:
-		return 0, &Error{Status: http.StatusBadRequest, Field: "x", Msg: "the study has no sweep; leave x out"}
+		return 0, &Error{Status: statusBadRequest, Field: "x", Msg: "the study has no sweep; leave x out"}
 	case !swept:
 		return xs[0], nil
 	case x == nil:
-		return 0, &Error{Status: http.StatusBadRequest, Field: "x", Msg: "required: one of the sweep values " + list(xs)}
+		return 0, &Error{Status: statusBadRequest, Field: "x", Msg: "required: one of the sweep values " + list(xs)}
 	}
 	for _, v := range xs {
 		if v == *x {
 			return v, nil
 		}
 	}
-	return 0, &Error{Status: http.StatusBadRequest, Field: "x", Msg: fmt.Sprintf("%g is not one of the sweep values %s", *x, list(xs))}
+	return 0, &Error{Status: statusBadRequest, Field: "x", Msg: fmt.Sprintf("%g is not one of the sweep values %s", *x, list(xs))}
 }
 
 func list(xs []float64) string {

@@ -1,3 +1,5 @@
+//go:build !nohttp
+
 package api
 
 import (

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 
 	"github.com/schedlab/schedlab/scenarios"
@@ -15,15 +14,18 @@ import (
 )
 
 // readBody reads the request body up to the size limit.
-func (h *Handler) readBody(r *http.Request) ([]byte, *Error) {
+func (h *Handler) readBody(r Request) ([]byte, *Error) {
+	if r.Body == nil {
+		return nil, nil
+	}
 	limit := h.o.Limits.MaxBodyBytes
-	if r.ContentLength > limit {
+	if r.Length > limit {
 		drain(r.Body, limit)
-		return nil, tooLarge(r.ContentLength, limit)
+		return nil, tooLarge(r.Length, limit)
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	if err != nil {
-		return nil, &Error{Status: http.StatusBadRequest, Msg: "reading the body: " + err.Error()}
+		return nil, &Error{Status: statusBadRequest, Msg: "reading the body: " + err.Error()}
 	}
 	if int64(len(data)) > limit {
 		drain(r.Body, limit)
@@ -45,7 +47,7 @@ func tooLarge(n, limit int64) *Error {
 	if n >= 0 {
 		size = fmt.Sprintf("%d bytes", n)
 	}
-	return &Error{Status: http.StatusRequestEntityTooLarge,
+	return &Error{Status: statusRequestEntityTooLarge,
 		Msg: fmt.Sprintf("the request body is %s; the limit is %d bytes; describe jobs with a generator rather than listing them", size, limit)}
 }
 
@@ -53,14 +55,14 @@ func tooLarge(n, limit int64) *Error {
 // the field of a type error.
 func decode(body []byte, v any) *Error {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return &Error{Status: http.StatusBadRequest, Msg: "the body is empty; send a JSON object such as {\"scenario\": \"fifo-vs-sjf\"}"}
+		return &Error{Status: statusBadRequest, Msg: "the body is empty; send a JSON object such as {\"scenario\": \"fifo-vs-sjf\"}"}
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil {
 		if _, err2 := dec.Token(); err2 != io.EOF {
-			return &Error{Status: http.StatusBadRequest, Msg: "the body has more after its JSON object; send exactly one object"}
+			return &Error{Status: statusBadRequest, Msg: "the body has more after its JSON object; send exactly one object"}
 		}
 		return nil
 	}
@@ -68,18 +70,18 @@ func decode(body []byte, v any) *Error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &te) && te.Field != "":
-		return &Error{Status: http.StatusBadRequest, Field: te.Field, Msg: fmt.Sprintf("must be %s, got a JSON %s", kindOf(te.Type.Kind().String()), te.Value)}
+		return &Error{Status: statusBadRequest, Field: te.Field, Msg: fmt.Sprintf("must be %s, got a JSON %s", kindOf(te.Type.Kind().String()), te.Value)}
 	case errors.As(err, &te):
-		return &Error{Status: http.StatusBadRequest, Msg: fmt.Sprintf("the body must be a JSON object, got a JSON %s", te.Value)}
+		return &Error{Status: statusBadRequest, Msg: fmt.Sprintf("the body must be a JSON object, got a JSON %s", te.Value)}
 	case errors.As(err, &se):
-		return &Error{Status: http.StatusBadRequest, Msg: fmt.Sprintf("the body is not valid JSON at byte %d: %v", se.Offset, err)}
+		return &Error{Status: statusBadRequest, Msg: fmt.Sprintf("the body is not valid JSON at byte %d: %v", se.Offset, err)}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		f := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return &Error{Status: http.StatusBadRequest, Field: f, Msg: "unknown field"}
+		return &Error{Status: statusBadRequest, Field: f, Msg: "unknown field"}
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return &Error{Status: http.StatusBadRequest, Msg: "the body ends in the middle of its JSON object"}
+		return &Error{Status: statusBadRequest, Msg: "the body ends in the middle of its JSON object"}
 	}
-	return &Error{Status: http.StatusBadRequest, Msg: "the body is not a valid request: " + err.Error()}
+	return &Error{Status: statusBadRequest, Msg: "the body is not a valid request: " + err.Error()}
 }
 
 func kindOf(k string) string {
@@ -102,21 +104,21 @@ func scenarioDoc(raw json.RawMessage) ([]byte, *Error) {
 	raw = bytes.TrimSpace(raw)
 	switch {
 	case len(raw) == 0 || string(raw) == "null":
-		return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: "required: a scenario object, or the name of a built-in scenario (GET /v1/scenarios lists them)"}
+		return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: "required: a scenario object, or the name of a built-in scenario (GET /v1/scenarios lists them)"}
 	case raw[0] == '"':
 		var name string
 		if err := json.Unmarshal(raw, &name); err != nil {
-			return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: "not a valid JSON string"}
+			return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: "not a valid JSON string"}
 		}
 		data, ok := scenarios.Read(name)
 		if !ok {
-			return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: fmt.Sprintf("no built-in scenario named %q (GET /v1/scenarios lists them)", name)}
+			return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: fmt.Sprintf("no built-in scenario named %q (GET /v1/scenarios lists them)", name)}
 		}
 		return data, nil
 	case raw[0] == '{':
 		return raw, nil
 	}
-	return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: "must be a scenario object or the name of a built-in scenario"}
+	return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: "must be a scenario object or the name of a built-in scenario"}
 }
 
 // parse parses and validates a scenario document; its problems come back
@@ -138,9 +140,9 @@ func parse(doc []byte) (*scenario.Scenario, *Error) {
 	}
 	var ps schema.Problems
 	if errors.As(err, &ps) {
-		return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: fmt.Sprintf("the scenario has %d problem(s)", len(ps)), Problems: ps}
+		return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: fmt.Sprintf("the scenario has %d problem(s)", len(ps)), Problems: ps}
 	}
-	return nil, &Error{Status: http.StatusBadRequest, Field: "scenario", Msg: err.Error()}
+	return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: err.Error()}
 }
 
 // checkLimits refuses a scenario over the API's limits before anything
@@ -150,7 +152,7 @@ func (h *Handler) checkLimits(sc *scenario.Scenario, runs int64) *Error {
 	l := h.o.Limits
 	sz := sc.Size()
 	over := func(format string, a ...any) *Error {
-		return &Error{Status: http.StatusUnprocessableEntity, Field: "scenario", Msg: fmt.Sprintf(format, a...)}
+		return &Error{Status: statusUnprocessableEntity, Field: "scenario", Msg: fmt.Sprintf(format, a...)}
 	}
 	switch {
 	case sz.GPUs > l.MaxGPUs:

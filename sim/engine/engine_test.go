@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -34,10 +35,8 @@ func prepare(t testing.TB, m perf.Model, c *cluster.Cluster, jobs ...workload.Jo
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, ok := m.(perf.Preparer); ok {
-		if err := p.Prepare(c, jobs); err != nil {
-			t.Fatal(err)
-		}
+	if err := perf.Prepare(m, c, jobs); err != nil {
+		t.Fatal(err)
 	}
 	return jobs
 }
@@ -257,7 +256,7 @@ func TestErrorsAreClear(t *testing.T) {
 			"start job b: it is t=0, before its arrival at t=10"},
 		{"livelock", []workload.Job{job("a", 0, 1, 100), job("b", 0, 1, 100)},
 			&scripted{decide: restartForever}, func(c *engine.Config) { c.Overheads.RestartS = 30 },
-			"no progress (a livelock): 10000 events over 100000s (1.2 days) of simulated time since t=10s finished no job and advanced none; 0 of 2 jobs finished (2 running, 0 pending, 0 not yet arrived)"},
+			"no progress (a livelock): 10000 events over 100000s (1.2 days) of simulated time with jobs on GPUs since t=10s finished no job and advanced none; 0 of 2 jobs finished (2 running, 0 pending, 0 not yet arrived)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -322,6 +321,81 @@ func TestLongStretchesWithoutProgressAreNoLivelock(t *testing.T) {
 	expectJCTs(t, res, map[string]float64{"a": 20_000, "b": 50_100, "c": 100})
 	if res.Stats.Events < 300_000 {
 		t.Errorf("only %d events: the test needs long stretches of wake-ups", res.Stats.Events)
+	}
+}
+
+// Thousands of arrivals before a round-based policy's first round are a
+// queue, not a livelock: 12,000 jobs arrive 1 ms apart, and the policy
+// starts jobs only at its rounds, every 60 s, so 12,000 events pass with
+// jobs pending and none running before anything can progress. Every job
+// must finish (the old guard called it a livelock at the 10,000th
+// arrival).
+func TestDenseArrivalsBeforeARoundAreNoLivelock(t *testing.T) {
+	c := mkCluster(t, 8, 8, 0)
+	m := perf.NewConstant(perf.ConstantParams{})
+	jobs := make([]workload.Job, 12_000)
+	for i := range jobs {
+		jobs[i] = job(fmt.Sprintf("j%d", i), float64(i)/1000, 1, 30)
+	}
+	p := &scripted{opts: engine.Options{MaxJobsPerGPU: 1, Subscribe: engine.Mask(engine.Arrival, engine.Completion, engine.WakeUp)},
+		decide: func(s *engine.State, tr []engine.Trigger) error {
+			round := math.Floor(s.Now()/60) * 60
+			if s.Now() == round && round > 0 {
+				free := firstEmpty(s, s.Cluster().NumGPUs())
+				for _, id := range s.Pending()[:min(len(free), s.NumPending())] {
+					if err := s.Start(id, free[:1], engine.ActionOptions{}); err != nil {
+						return err
+					}
+					free = free[1:]
+				}
+			}
+			if s.NumFinished() < s.NumJobs() {
+				return s.WakeAt(round + 60)
+			}
+			return nil
+		}}
+	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: prepare(t, m, c, jobs...), Perf: m, Policy: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Jobs {
+		if r.Status != engine.Finished {
+			t.Fatalf("job %s: %v", r.Name, r.Status)
+		}
+	}
+	// 12,000 jobs, 64 at a time, one round each: the last round is the 188th.
+	if last := res.Jobs[len(jobs)-1].FinishS; last != 188*60+30 {
+		t.Errorf("the last job finished at %v, want %v", last, 188*60+30)
+	}
+}
+
+// A policy that starts jobs, preempts them before their restart overhead
+// ends and leaves the cluster idle in between is still a livelock: the
+// idle intervals do not count, but they do not wipe out the held ones.
+func TestLivelockWithIdleGapsIsCaught(t *testing.T) {
+	c := mkCluster(t, 1, 2, 0)
+	m := perf.NewConstant(perf.ConstantParams{})
+	p := &scripted{decide: func(s *engine.State, tr []engine.Trigger) error {
+		if running := s.Running(); len(running) > 0 {
+			for _, id := range running {
+				if err := s.Preempt(id); err != nil {
+					return err
+				}
+			}
+		} else {
+			for _, id := range s.Pending() {
+				if err := s.Start(id, firstEmpty(s, 1), engine.ActionOptions{OverheadS: 30}); err != nil {
+					return err
+				}
+			}
+		}
+		return s.WakeAt(s.Now() + 10)
+	}}
+	jobs := prepare(t, m, c, job("a", 0, 1, 100), job("b", 0, 1, 100))
+	_, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p})
+	want := "no progress (a livelock): 10000 events over 100000s (1.2 days) of simulated time with jobs on GPUs since t=0s"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got error %v, want it to contain %q", err, want)
 	}
 }
 

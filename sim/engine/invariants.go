@@ -191,8 +191,8 @@ func (s *State) noteFault(id workload.JobID, f workFault) {
 	s.faults[id] = f
 }
 
-// stallEvents is how many events in a row may pass, while jobs wait or
-// run, with no job finishing and none advancing, before the run may be
+// stallEvents is how many events in a row may pass, while jobs hold
+// GPUs, with no job finishing and none advancing, before the run may be
 // called a livelock. A policy that restarts or moves jobs more often than
 // their overheads allow would otherwise spin until the event budget, tens
 // of millions of events later.
@@ -201,8 +201,11 @@ const stallEvents = 10_000
 // stallWatch follows progress for watchProgress.
 type stallWatch struct {
 	progressed bool    // some job did work since the last look (set by settle)
-	events     int64   // events since the last progress
+	events     int64   // events since the last progress that ended a held interval
+	heldS      float64 // simulated time since the last progress with jobs on GPUs
 	sinceS     float64 // time of the last progress
+	lastS      float64 // time of the last look
+	held       bool    // some job held GPUs after the last look
 	finished   int     // finished jobs at the last progress
 	overheadS  float64 // the longest overhead charged in the run so far
 }
@@ -212,30 +215,38 @@ type stallWatch struct {
 // stallEvents events and for more than twice the longest overhead the run
 // has charged: a legitimate stretch without progress (every running job
 // in a long restart overhead while the policy wakes each second) ends
-// when that overhead does. Work is noticed when a job is settled; a job
-// running undisturbed at a positive rate is not settled, so before
-// failing it looks for one.
+// when that overhead does. Only the intervals in which some job held GPUs
+// count, the only ones in which a job could have run: jobs that wait with
+// none running (thousands of arrivals before a round-based policy's next
+// round) are a queue, not a livelock; a policy that never starts them is
+// reported as stuck once its events run out. Work is noticed when a job
+// is settled; a job running undisturbed at a positive rate is not
+// settled, so before failing it looks for one.
 func (s *State) watchProgress(n int) error {
 	w := &s.stall
 	if w.progressed || s.finished != w.finished || s.running.n+s.pending.n == 0 {
 		s.resetStall()
 		return nil
 	}
-	w.events += int64(n)
-	if w.events < stallEvents || s.now-w.sinceS <= 2*w.overheadS {
+	if w.held {
+		w.events += int64(n)
+		w.heldS += s.now - w.lastS
+	}
+	w.lastS, w.held = s.now, s.running.n > 0
+	if w.events < stallEvents || w.heldS <= 2*w.overheadS {
 		return nil
 	}
 	if s.anyAdvancing() {
 		s.resetStall()
 		return nil
 	}
-	return fmt.Errorf("no progress (a livelock): %d events over %s of simulated time since t=%gs finished no job and advanced none; "+
+	return fmt.Errorf("no progress (a livelock): %d events over %s of simulated time with jobs on GPUs since t=%gs finished no job and advanced none; "+
 		"%s, every running job in an overhead or at rate 0. Does the policy restart, move or resize jobs more often than their overheads allow?",
-		w.events, results.DurationExact(s.now-w.sinceS), w.sinceS, s.unfinishedSummary())
+		w.events, results.DurationExact(w.heldS), w.sinceS, s.unfinishedSummary())
 }
 
 func (s *State) resetStall() {
-	s.stall = stallWatch{sinceS: s.now, finished: s.finished, overheadS: s.stall.overheadS}
+	s.stall = stallWatch{sinceS: s.now, lastS: s.now, held: s.running.n > 0, finished: s.finished, overheadS: s.stall.overheadS}
 }
 
 // anyAdvancing reports whether a running job makes progress now.

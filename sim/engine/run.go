@@ -154,6 +154,7 @@ func newState(cfg Config) (*State, error) {
 		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
 	}
 	s.split = newSplitLog(cfg.Perf, len(cfg.Jobs))
+	s.timed, _ = perf.As[perf.Timed](cfg.Perf)
 	if s.believed == nil {
 		s.believed = cfg.Perf
 	}
@@ -469,7 +470,7 @@ func containsServer(list []cluster.ServerID, x cluster.ServerID) bool {
 // recompute asks the perf model for the rates of dirty jobs and schedules
 // their completions.
 func (s *State) recompute() error {
-	timed, _ := s.cfg.Perf.(perf.Timed)
+	timed := s.timed
 	for _, id := range s.dirtyList {
 		s.js[id].dirty = false
 		if s.js[id].status != Running {

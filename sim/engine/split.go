@@ -20,7 +20,7 @@ type splitLog struct {
 }
 
 func newSplitLog(m perf.Model, jobs int) *splitLog {
-	sp, ok := m.(perf.Splitter)
+	sp, ok := perf.As[perf.Splitter](m)
 	if !ok {
 		return nil
 	}

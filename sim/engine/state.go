@@ -112,6 +112,7 @@ type State struct {
 	caps          RecorderCaps
 	stall         stallWatch                // see watchProgress
 	split         *splitLog                 // per-job iteration splits, for perf.Splitter models
+	timed         perf.Timed                // the model's own clock (perf.Timed), or nil
 	alone         perf.Alone                // scratch of soloTime
 	reasons       map[workload.JobID]string // why each unschedulable job can never run
 	faults        map[workload.JobID]workFault

@@ -211,5 +211,5 @@ func iterSplitOutput(x *perf.IterSplit) *results.IterSplit {
 		return nil
 	}
 	return &results.IterSplit{Compute: x.Compute, Intra: x.Intra, Inter: x.Inter,
-		Contention: x.Contention, Overhead: x.Overhead, Rounding: x.Rounding}
+		Contention: x.Contention, Overhead: x.Overhead, Rounding: x.Rounding, Interference: x.Interference}
 }

@@ -200,14 +200,14 @@ func (x *XiParams) Check() []schema.Problem {
 }
 
 func init() {
-	Register(Kind{
+	Register(Family[AnalyticParams]{
 		Name: "analytic",
 		Doc: "The SJF-BSBF paper's iteration-time model: compute linear in the batch, ring all-reduce " +
 			"inside or across servers, overlap exponent δ, gradient accumulation, memory linear in the " +
 			"sub-batch, and interference ratios ξ for jobs sharing a GPU (time-share model, uniform or matrix).",
-		NewParams: func() any { return DefaultAnalyticParams() },
-		New: func(p any, c *cluster.Cluster) (Model, error) {
-			return NewAnalytic(*p.(*AnalyticParams), c)
+		Defaults: func() AnalyticParams { return *DefaultAnalyticParams() },
+		New: func(p AnalyticParams, c *cluster.Cluster) (Model, error) {
+			return NewAnalytic(p, c)
 		},
 	})
 }

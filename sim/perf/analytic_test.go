@@ -5,11 +5,10 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/schema"
 	"github.com/schedlab/schedlab/sim/workload"
 )
-
-func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 // Spec 000 §8: Eq. 7 with α = 0.05, β = 0.01, t_comm = 0.1, δ = 2 and
 // B = 32 (Example C of §2.7).
@@ -20,23 +19,23 @@ func TestEq7ExampleC(t *testing.T) {
 		want float64
 	}{{32, 0.3833}, {16, 0.4426}, {8, 0.5540}, {4, 0.7645}, {2, 1.1721}, {1, 1.9766}} {
 		got := IterTime(m, 32, Accumulation(32, c.sub), 0.1, 2)
-		if !near(got, c.want, 5e-5) {
+		if !approx.Equal(got, c.want, 5e-5, 0) {
 			t.Errorf("b=%d: t_iter %.5f, want %.4f", c.sub, got, c.want)
 		}
 	}
 }
 
 func TestOverlapLimits(t *testing.T) {
-	if got := Overlap(0.3, 0.4, 1); !near(got, 0.7, 1e-15) {
+	if got := Overlap(0.3, 0.4, 1); !approx.Equal(got, 0.7, 1e-15, 0) {
 		t.Errorf("δ=1 adds: %v", got)
 	}
-	if got := Overlap(0.3, 0.4, 2); !near(got, 0.5, 1e-15) {
+	if got := Overlap(0.3, 0.4, 2); !approx.Equal(got, 0.5, 1e-15, 0) {
 		t.Errorf("δ=2: %v", got)
 	}
-	if got := Overlap(0.3, 0.4, 3); !near(got, math.Cbrt(0.027+0.064), 1e-12) {
+	if got := Overlap(0.3, 0.4, 3); !approx.Equal(got, math.Cbrt(0.027+0.064), 1e-12, 0) {
 		t.Errorf("δ=3: %v", got)
 	}
-	if got := Overlap(0.3, 0.4, 200); !near(got, 0.4, 1e-3) {
+	if got := Overlap(0.3, 0.4, 200); !approx.Equal(got, 0.4, 1e-3, 0) {
 		t.Errorf("large δ approaches the max: %v", got)
 	}
 	if got := Overlap(0.3, 0, 2); got != 0.3 {
@@ -49,11 +48,11 @@ func TestRingAllReduce(t *testing.T) {
 		t.Error("one worker all-reduces")
 	}
 	// 2 workers, 440 MB at 6 GB/s: 2·50 µs + 2·1/2·0.44/6.
-	if got, want := RingAllReduceS(2, 440, 6, 50e-6), 100e-6+0.44/6; !near(got, want, 1e-12) {
+	if got, want := RingAllReduceS(2, 440, 6, 50e-6), 100e-6+0.44/6; !approx.Equal(got, want, 1e-12, 0) {
 		t.Errorf("got %v want %v", got, want)
 	}
 	// 16 workers across servers at 1.25 GB/s.
-	if got, want := RingAllReduceS(16, 440, 1.25, 50e-6), 30*50e-6+30.0/16*0.44/1.25; !near(got, want, 1e-12) {
+	if got, want := RingAllReduceS(16, 440, 1.25, 50e-6), 30*50e-6+30.0/16*0.44/1.25; !approx.Equal(got, want, 1e-12, 0) {
 		t.Errorf("got %v want %v", got, want)
 	}
 }
@@ -71,7 +70,7 @@ func TestTimeShareExamples(t *testing.T) {
 		{"bert", "bert", 2.09}, {"bert", "ncf", 1.61}, {"ncf", "bert", 1.10},
 		{"cifar10", "imagenet", 1.32}, {"imagenet", "cifar10", 1.98},
 	} {
-		if got := TimeShareXi(u[c.me], u[c.partner], 1, 0.1); !near(got, c.want, 0.005) {
+		if got := TimeShareXi(u[c.me], u[c.partner], 1, 0.1); !approx.Equal(got, c.want, 0.005, 0) {
 			t.Errorf("ξ(%s|%s) = %.3f, want %.2f", c.me, c.partner, got, c.want)
 		}
 	}
@@ -83,7 +82,7 @@ func TestTimeShareExamples(t *testing.T) {
 			lo, hi = min(lo, x), max(hi, x)
 		}
 	}
-	if !near(lo, 1.1, 1e-9) || hi > 2.1 {
+	if !approx.Equal(lo, 1.1, 1e-9, 0) || hi > 2.1 {
 		t.Errorf("range %.3f–%.3f", lo, hi)
 	}
 	// A third job on the GPU slows everyone further.
@@ -156,30 +155,30 @@ func TestAnalyticRatesAndSharing(t *testing.T) {
 	comm := RingAllReduceS(2, bert.GradientMB, 6, 50e-6)
 	solo := IterTime(&bert, 12, 1, comm, 2)
 	// BERT shares GPU 1 with NCF: ξ = 1.61 on that GPU sets its pace.
-	if got, want := a.Rate(s, 0), 1/(solo*TimeShareXi(0.95, 0.35, 1, 0.1)); !near(got, want, 1e-12) {
+	if got, want := a.Rate(s, 0), 1/(solo*TimeShareXi(0.95, 0.35, 1, 0.1)); !approx.Equal(got, want, 1e-12, 0) {
 		t.Errorf("bert rate %v want %v", got, want)
 	}
-	if got, want := a.Rate(s, 1), 1/(IterTime(&ncf, 1024, 1, 0, 2)*1.1); !near(got, want, 1e-12) {
+	if got, want := a.Rate(s, 1), 1/(IterTime(&ncf, 1024, 1, 0, 2)*1.1); !approx.Equal(got, want, 1e-12, 0) {
 		t.Errorf("ncf rate %v want %v", got, want)
 	}
 	// Across two servers the all-reduce runs at 1.25 GB/s.
 	s.at = [][]cluster.GPUID{{0, 4}, nil}
 	slow := IterTime(&bert, 12, 1, RingAllReduceS(2, 440, 1.25, 50e-6), 2)
-	if got := a.Rate(s, 0); !near(got, 1/slow, 1e-12) || slow <= solo {
+	if got := a.Rate(s, 0); !approx.Equal(got, 1/slow, 1e-12, 0) || slow <= solo {
 		t.Errorf("cross-server rate %v, iteration %v vs %v on one server", got, slow, solo)
 	}
 	// A sub-batch of 4 is three micro-batches of 4.
 	s.at, s.sub = [][]cluster.GPUID{{0, 1}, nil}, []int{4, 0}
-	if got, want := a.Rate(s, 0), 1/IterTime(&bert, 12, 3, comm, 2); !near(got, want, 1e-12) {
+	if got, want := a.Rate(s, 0), 1/IterTime(&bert, 12, 3, comm, 2); !approx.Equal(got, want, 1e-12, 0) {
 		t.Errorf("accumulating rate %v want %v", got, want)
 	}
-	if got := a.MemoryGB(&s.jobs[0], 4); !near(got, 1.8+0.65*4, 1e-12) {
+	if got := a.MemoryGB(&s.jobs[0], 4); !approx.Equal(got, 1.8+0.65*4, 1e-12, 0) {
 		t.Errorf("memory at sub-batch 4: %v", got)
 	}
-	if got := a.MemoryGB(&s.jobs[0], 0); !near(got, 1.8+0.65*12, 1e-12) {
+	if got := a.MemoryGB(&s.jobs[0], 0); !approx.Equal(got, 1.8+0.65*12, 1e-12, 0) {
 		t.Errorf("memory at the full batch: %v", got)
 	}
-	if got := a.PairSlowdown(&s.jobs[0], &s.jobs[1]); !near(got, 1.6077, 1e-4) {
+	if got := a.PairSlowdown(&s.jobs[0], &s.jobs[1]); !approx.Equal(got, 1.6077, 1e-4, 0) {
 		t.Errorf("ξ(bert|ncf) %v", got)
 	}
 }
@@ -193,11 +192,11 @@ func TestAnalyticRatesAndSharing(t *testing.T) {
 func TestComputeSpeedOf2080Ti(t *testing.T) {
 	a := newAnalytic(t, nil)
 	bert := workload.Job{Model: "bert", GPUs: 2, BatchSize: 12}
-	if got := a.SoloIterTime(&bert, []cluster.GPUID{0, 1}, 0); !near(got, 0.5543399245635349, 1e-12) {
+	if got := a.SoloIterTime(&bert, []cluster.GPUID{0, 1}, 0); !approx.Equal(got, 0.5543399245635349, 1e-12, 0) {
 		t.Errorf("bert on two 2080 Ti: %.9f s, want 0.554340", got)
 	}
 	cifar := workload.Job{Model: "cifar10", GPUs: 1, BatchSize: 128}
-	if got := a.SoloIterTime(&cifar, []cluster.GPUID{0}, 0); !near(got, 0.10168/1.65, 1e-12) {
+	if got := a.SoloIterTime(&cifar, []cluster.GPUID{0}, 0); !approx.Equal(got, 0.10168/1.65, 1e-12, 0) {
 		t.Errorf("cifar10 on a 2080 Ti: %.9f s, want 0.0616242", got)
 	}
 	// A gang over a T4 and a 2080 Ti runs at the T4's pace.
@@ -261,7 +260,7 @@ func TestPrepareFillsBatchAndIterations(t *testing.T) {
 		t.Errorf("job a: batch %d iterations %v (t_iter %v)", jobs[0].BatchSize, jobs[0].Iterations, tIter)
 	}
 	cf, _ := a.Profile("cifar10")
-	if want := 1000 * cf.CompTime(128); !near(jobs[1].DurationS, want, 1e-9) {
+	if want := 1000 * cf.CompTime(128); !approx.Equal(jobs[1].DurationS, want, 1e-9, 0) {
 		t.Errorf("job b duration %v want %v", jobs[1].DurationS, want)
 	}
 	err := a.Prepare(a.c, []workload.Job{{Name: "x", Model: "gpt", GPUs: 1, DurationS: 5}})
@@ -283,7 +282,7 @@ func TestAdaptiveRate(t *testing.T) {
 		t.Errorf("adaptive %v below fixed %v", adaptive, fixed)
 	}
 	one := newAnalytic(t, func(p *AnalyticParams) { p.Adaptive.MaxBatchFactor = 1 })
-	if got := AdaptiveSoloRate(one, one.c, &j, gpus); !near(got, SoloRate(one, one.c, &j, gpus), 1e-12) {
+	if got := AdaptiveSoloRate(one, one.c, &j, gpus); !approx.Equal(got, SoloRate(one, one.c, &j, gpus), 1e-12, 0) {
 		t.Errorf("adaptive at M0 only: %v vs %v", got, fixed)
 	}
 	// More GPUs help a communication-light model.
@@ -298,7 +297,7 @@ func TestMemoryDefaultsAndTightPreset(t *testing.T) {
 	a := newAnalytic(t, nil)
 	ds2 := workload.Job{Model: "deepspeech2", BatchSize: 20}
 	im := workload.Job{Model: "imagenet", BatchSize: 64}
-	if got := a.MemoryGB(&ds2, 0); !near(got, 0.8+0.19*20, 1e-12) {
+	if got := a.MemoryGB(&ds2, 0); !approx.Equal(got, 0.8+0.19*20, 1e-12, 0) {
 		t.Errorf("deepspeech2 at batch 20: %v GB", got)
 	}
 	// Largest local batches of Pollux's T4 (16 GB) profiles fit.
@@ -309,13 +308,13 @@ func TestMemoryDefaultsAndTightPreset(t *testing.T) {
 		}
 	}
 	tight := newAnalytic(t, func(p *AnalyticParams) { p.MemoryPreset = "spec_tight" })
-	if got := tight.MemoryGB(&ds2, 0); !near(got, 0.8+0.30*20, 1e-12) {
+	if got := tight.MemoryGB(&ds2, 0); !approx.Equal(got, 0.8+0.30*20, 1e-12, 0) {
 		t.Errorf("tight deepspeech2: %v GB", got)
 	}
-	if got := tight.MemoryGB(&im, 0); !near(got, 0.6+0.10*64, 1e-12) {
+	if got := tight.MemoryGB(&im, 0); !approx.Equal(got, 0.6+0.10*64, 1e-12, 0) {
 		t.Errorf("tight imagenet: %v GB", got)
 	}
-	if got := a.MemoryGB(&im, 0); !near(got, 0.6+0.077*64, 1e-12) {
+	if got := a.MemoryGB(&im, 0); !approx.Equal(got, 0.6+0.077*64, 1e-12, 0) {
 		t.Errorf("the preset leaked into the default table: imagenet %v GB", got)
 	}
 }

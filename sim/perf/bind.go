@@ -15,20 +15,25 @@ type Binder interface {
 	Bind(c *cluster.Cluster, jobs []workload.Job) Model
 }
 
-// Bind returns m bound to one run's cluster and jobs (see Binder): the
-// model itself, or a Composite's base, when it is a Binder; otherwise m.
+// Bind returns m bound to one run's cluster and jobs (see Binder) when it
+// is a Binder; otherwise m. A wrapper binds by rebuilding itself around its
+// bound base (Composite), never by handing out its base: As is not for
+// this.
 func Bind(m Model, c *cluster.Cluster, jobs []workload.Job) Model {
-	switch b := m.(type) {
-	case *Composite:
-		base := Bind(b.Base, c, jobs)
-		if base == b.Base {
-			return m
-		}
-		return &Composite{Base: base, Factors: b.Factors}
-	case Binder:
+	if b, ok := m.(Binder); ok {
 		return b.Bind(c, jobs)
 	}
 	return m
+}
+
+// Bind implements Binder: the composite around its bound base, or c itself
+// when the base does not bind.
+func (c *Composite) Bind(cl *cluster.Cluster, jobs []workload.Job) Model {
+	base := Bind(c.Base, cl, jobs)
+	if base == c.Base {
+		return c
+	}
+	return &Composite{Base: base, Factors: c.Factors}
 }
 
 // jobCounter is implemented by states that count the jobs on a GPU
@@ -65,6 +70,10 @@ func (m *Throughput) Bind(c *cluster.Cluster, jobs []workload.Job) Model {
 	}
 	return b
 }
+
+// Unwrap implements Wrapper: the model the tables were built from, so that
+// As[*Throughput] finds it in a bound run.
+func (b *boundThroughput) Unwrap() Model { return b.Throughput }
 
 // ours reports whether job id of state s is one of the bound run's jobs
 // on the bound cluster, so that the tables built for them answer.

@@ -114,6 +114,9 @@ func TestBindComposite(t *testing.T) {
 	if _, ok := b.Base.(Throughputs); !ok {
 		t.Fatal("the bound model lost the Throughputs interface")
 	}
+	if got, ok := As[*Throughput](b); !ok || got != m {
+		t.Fatalf("As[*Throughput] of the bound composite: %v, %v", got, ok)
+	}
 	k := NewConstant(ConstantParams{})
 	if Bind(k, c, nil) != Model(k) {
 		t.Fatal("a model that is no Binder was replaced")

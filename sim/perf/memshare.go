@@ -548,14 +548,14 @@ func NoisyMatrix(truth [][]float64, eps float64, relative bool, seed uint64) [][
 }
 
 func init() {
-	Register(Kind{
+	Register(Family[MemShareParams]{
 		Name: "memshare",
 		Doc: "The OJPP paper's opportunistic memory sharing: workers hold a base memory γ plus an extra δ with " +
 			"probability p; co-located workers slow each other by an asymmetric pairwise matrix, and colliding " +
 			"peaks cost κ; a job runs at its solo speed over 1 + the slowdown of its workers.",
-		NewParams: func() any { return DefaultMemShareParams() },
-		New: func(p any, _ *cluster.Cluster) (Model, error) {
-			return NewMemShare(*p.(*MemShareParams))
+		Defaults: func() MemShareParams { return *DefaultMemShareParams() },
+		New: func(p MemShareParams, _ *cluster.Cluster) (Model, error) {
+			return NewMemShare(p)
 		},
 	})
 }

@@ -5,10 +5,9 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/workload"
 )
-
-func near9(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 // The worked collision probabilities of spec 002 §1.3.
 func TestCollisionProbSpecValues(t *testing.T) {
@@ -25,7 +24,7 @@ func TestCollisionProbSpecValues(t *testing.T) {
 		{[]float64{0.1, 0.1, 0.1, 0.1}, 0.0523}, // 1 − 0.6561 − 0.2916
 		{[]float64{0.3, 0.2}, 0.06},             // Fig. 1's LeNet + ResNet
 	} {
-		if got := CollisionProb(c.ps); !near9(got, c.want) {
+		if got := CollisionProb(c.ps); !approx.Equal(got, c.want, 1e-9, 0) {
 			t.Errorf("τ%v = %.6g, want %.6g", c.ps, got, c.want)
 		}
 	}
@@ -34,10 +33,10 @@ func TestCollisionProbSpecValues(t *testing.T) {
 // The Fig. 2 ResNet tuple ⟨0.3, 0.62, 0.2⟩ fills 0.92 of a GPU alone and
 // exactly 1 with a γ = 0.08 worker beside it (spec 002 §8).
 func TestOpportunisticMemoryFig2(t *testing.T) {
-	if got := OpportunisticMemory([]float64{0.3}, []float64{0.62}); !near9(got, 0.92) {
+	if got := OpportunisticMemory([]float64{0.3}, []float64{0.62}); !approx.Equal(got, 0.92, 1e-9, 0) {
 		t.Errorf("alone: %v, want 0.92", got)
 	}
-	if got := OpportunisticMemory([]float64{0.3, 0.08}, []float64{0.62, 0.16}); !near9(got, 1) {
+	if got := OpportunisticMemory([]float64{0.3, 0.08}, []float64{0.62, 0.16}); !approx.Equal(got, 1, 1e-9, 0) {
 		t.Errorf("with LeNet: %v, want 1 (bases 0.38 + the largest extra 0.62)", got)
 	}
 }
@@ -45,7 +44,7 @@ func TestOpportunisticMemoryFig2(t *testing.T) {
 func TestCompose(t *testing.T) {
 	xs := []float64{0.2, 0.5}
 	for rule, want := range map[string]float64{"sum": 0.7, "max": 0.5, "product": 0.8} {
-		if got := Compose(rule, xs); !near9(got, want) {
+		if got := Compose(rule, xs); !approx.Equal(got, want, 1e-9, 0) {
 			t.Errorf("%s: %v, want %v", rule, got, want)
 		}
 	}
@@ -74,25 +73,25 @@ func TestWorkerAndJobSlowdown(t *testing.T) {
 	m := defaultMemShare(t)
 	resnet, vgg, lenet := typ(t, m, "ResNet"), typ(t, m, "VGG19"), typ(t, m, "LeNet")
 	// ResNet beside VGG19: the paper's 1.22, plus κ·p_R·p_V = 0.2·0.1.
-	if got := m.WorkerSlowdown(resnet, []int{vgg}); !near9(got, 1.22+0.02) {
+	if got := m.WorkerSlowdown(resnet, []int{vgg}); !approx.Equal(got, 1.22+0.02, 1e-9, 0) {
 		t.Errorf("ResNet|VGG19 = %v, want 1.24", got)
 	}
 	// VGG19 beside ResNet: 0.187 + 0.1·0.2.
-	if got := m.WorkerSlowdown(vgg, []int{resnet}); !near9(got, 0.187+0.02) {
+	if got := m.WorkerSlowdown(vgg, []int{resnet}); !approx.Equal(got, 0.187+0.02, 1e-9, 0) {
 		t.Errorf("VGG19|ResNet = %v, want 0.207", got)
 	}
 	// LeNet beside two co-runners: 0.15 + 0.20 summed, collision
 	// 0.3·(1 − 0.8·0.9).
-	if got := m.WorkerSlowdown(lenet, []int{resnet, vgg}); !near9(got, 0.35+0.3*(1-0.72)) {
+	if got := m.WorkerSlowdown(lenet, []int{resnet, vgg}); !approx.Equal(got, 0.35+0.3*(1-0.72), 1e-9, 0) {
 		t.Errorf("LeNet|ResNet,VGG19 = %v, want %v", got, 0.35+0.3*0.28)
 	}
-	if got := m.JobSlowdown([]float64{0.1, 0.3, 0.2}); !near9(got, 0.3+0.1*2*0.2) {
+	if got := m.JobSlowdown([]float64{0.1, 0.3, 0.2}); !approx.Equal(got, 0.3+0.1*2*0.2, 1e-9, 0) {
 		t.Errorf("sync = %v, want 0.34", got)
 	}
 	p := *DefaultMemShareParams()
 	p.Aggregate = "async"
 	a, _ := NewMemShare(p)
-	if got := a.JobSlowdown([]float64{0.1, 0.3, 0.2}); !near9(got, 0.2) {
+	if got := a.JobSlowdown([]float64{0.1, 0.3, 0.2}); !approx.Equal(got, 0.2, 1e-9, 0) {
 		t.Errorf("async = %v, want 0.2", got)
 	}
 }
@@ -133,18 +132,18 @@ func TestMemShareRate(t *testing.T) {
 		t.Fatalf("Prepare: %+v", jobs[0])
 	}
 	s := &msState{jobs: jobs, at: map[workload.JobID][]cluster.GPUID{0: {0}, 1: {0}, 2: {1, 1}}}
-	if got := m.Rate(s, 0); !near9(got, 1/2.24) {
+	if got := m.Rate(s, 0); !approx.Equal(got, 1/2.24, 1e-9, 0) {
 		t.Errorf("ResNet rate %v, want 1/2.24", got)
 	}
 	// Two LeNet siblings on one GPU: each 0.18 + 0.3·0.3, no spread.
-	if got := m.Rate(s, 2); !near9(got, 1/1.27) {
+	if got := m.Rate(s, 2); !approx.Equal(got, 1/1.27, 1e-9, 0) {
 		t.Errorf("LeNet siblings rate %v, want 1/1.27", got)
 	}
 	// One LeNet worker beside ResNet and VGG19, the other alone: the spread
 	// is the whole slowdown.
 	s.at[2] = []cluster.GPUID{0, 2}
 	sl := 0.15 + 0.20 + 0.3*(1-0.8*0.9) // beside ResNet and VGG19
-	if got := m.Rate(s, 2); !near9(got, 1/(1+sl+0.1*1*sl)) {
+	if got := m.Rate(s, 2); !approx.Equal(got, 1/(1+sl+0.1*1*sl), 1e-9, 0) {
 		t.Errorf("LeNet split rate %v, want %v", got, 1/(1+sl*1.1))
 	}
 	if m.MemoryGB(&jobs[0], 0) != 0.25*11 {
@@ -214,13 +213,13 @@ func TestCapacityCollisionMode(t *testing.T) {
 	}
 	paper := defaultMemShare(t)
 	fig2, lenet, cnn := typ(t, m, "ResNet-Fig2"), typ(t, m, "LeNet"), typ(t, m, "CNN")
-	if got := m.WorkerSlowdown(fig2, []int{lenet}); !near9(got, 0.06) {
+	if got := m.WorkerSlowdown(fig2, []int{lenet}); !approx.Equal(got, 0.06, 1e-9, 0) {
 		t.Errorf("ResNet (Fig. 2) beside LeNet: %v, want 0.06 (no matrix cell for the demo type)", got)
 	}
-	if got, want := m.WorkerSlowdown(cnn, []int{cnn}), 0.04; !near9(got, want) {
+	if got, want := m.WorkerSlowdown(cnn, []int{cnn}), 0.04; !approx.Equal(got, want, 1e-9, 0) {
 		t.Errorf("CNN beside CNN, capacity: %v, want %v", got, want)
 	}
-	if got, want := paper.WorkerSlowdown(cnn, []int{cnn}), 0.04+0.05*0.05; !near9(got, want) {
+	if got, want := paper.WorkerSlowdown(cnn, []int{cnn}), 0.04+0.05*0.05; !approx.Equal(got, want, 1e-9, 0) {
 		t.Errorf("CNN beside CNN, paper: %v, want %v", got, want)
 	}
 }
@@ -236,13 +235,13 @@ func TestSyncSiblings(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &msState{jobs: jobs, at: map[workload.JobID][]cluster.GPUID{0: {0, 0}, 1: {1}}}
-	if got := m.Rate(s, 0); !near9(got, 1/1.18) {
+	if got := m.Rate(s, 0); !approx.Equal(got, 1/1.18, 1e-9, 0) {
 		t.Errorf("synchronous siblings: rate %v, want 1/1.18", got)
 	}
 	// Beside an LSTM worker the pair is one peak unit: each LeNet worker
 	// pays 0.3·0.3 once, and suffers 0.18 (sibling) + 0.18 (LSTM).
 	s.at[1] = []cluster.GPUID{0}
-	if got := m.Rate(s, 0); !near9(got, 1/(1+0.36+0.09)) {
+	if got := m.Rate(s, 0); !approx.Equal(got, 1/(1+0.36+0.09), 1e-9, 0) {
 		t.Errorf("beside LSTM: rate %v, want %v", got, 1/1.45)
 	}
 }
@@ -280,10 +279,10 @@ func TestDrift(t *testing.T) {
 		}
 	}
 	s := &clockState{msState{jobs: jobs, at: map[workload.JobID][]cluster.GPUID{0: {0}, 1: {0}}}, heavyT}
-	if got := m.Rate(s, 0); !near9(got, 1/(1+2*1.22+0.02)) {
+	if got := m.Rate(s, 0); !approx.Equal(got, 1/(1+2*1.22+0.02), 1e-9, 0) {
 		t.Errorf("beside a heavy VGG19: rate %v, want 1/%v", got, 1+2*1.22+0.02)
 	}
-	if got := m.ObservedInterference(s, 0, []workload.JobID{1}); !near9(got, 2.44) {
+	if got := m.ObservedInterference(s, 0, []workload.JobID{1}); !approx.Equal(got, 2.44, 1e-9, 0) {
 		t.Errorf("observed %v, want 2.44", got)
 	}
 	off, _ := NewMemShare(*DefaultMemShareParams())

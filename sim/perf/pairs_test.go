@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -28,7 +29,7 @@ func TestMemSharePairSlowdownMatchesRate(t *testing.T) {
 				solo := SoloRateAt(m, c, &jobs[0], gpus, 0)
 				ra, _ := PairRates(m, c, &jobs[0], &jobs[1], gpus)
 				xi := m.PairSlowdown(&jobs[0], &jobs[1])
-				if !(xi > 1) || !near9(solo/ra, xi) {
+				if !(xi > 1) || !approx.Equal(solo/ra, xi, 1e-9, 0) {
 					t.Errorf("%d GPUs, %s beside %s: ξ = %v, solo/pair rate = %v", k, jobs[0].Model, jobs[1].Model, xi, solo/ra)
 				}
 				if got := PairSlowdown(m, &jobs[0], &jobs[1]); got != xi {

@@ -64,18 +64,29 @@ type Factor interface {
 }
 
 // Preparer is implemented by models that complete job specs before a run,
-// e.g. turning a solo duration into iterations.
+// e.g. turning a solo duration into iterations. Ask for it with As, which
+// finds it behind wrappers: Prepare(m, c, jobs) does.
 type Preparer interface {
 	Prepare(c *cluster.Cluster, jobs []workload.Job) error
 }
 
 // MemoryModel is implemented by models that know how much GPU memory a job
-// holds at a sub-batch size. Without one, a job holds its MemoryGB.
+// holds at a sub-batch size. Without one, a job holds its MemoryGB (see
+// JobMemoryGB).
 type MemoryModel interface {
 	MemoryGB(j *workload.Job, subBatch int) float64
 }
 
-// Composite is a base model slowed down by factors.
+// Composite is a base model slowed down by factors. It answers Rate and
+// Coupling itself and wraps its base (Unwrap), so that As finds through it
+// what only the base knows: its memory (MemoryModel, which it also
+// forwards itself, being asked at every placement), its preparation of
+// jobs (Preparer), when its rates change with time (Timed; factors change
+// only with placements, so the composite's rates change exactly when the
+// base's do), and the concrete model a policy plans with (MemShare, RAR,
+// Throughputs). What the factors change it answers itself: pair slowdowns
+// (PairModel), and iteration splits (Splitter, through As), whose parts
+// gain the time the factors add.
 type Composite struct {
 	Base    Model
 	Factors []Factor
@@ -102,22 +113,107 @@ func (c *Composite) Coupling() Coupling {
 	return k
 }
 
-// Prepare forwards to the base model.
-func (c *Composite) Prepare(cl *cluster.Cluster, jobs []workload.Job) error {
-	if p, ok := c.Base.(Preparer); ok {
-		return p.Prepare(cl, jobs)
-	}
-	return nil
-}
+// Unwrap implements Wrapper.
+func (c *Composite) Unwrap() Model { return c.Base }
 
-// MemoryGB forwards to the base model.
+// MemoryGB implements MemoryModel: the base's memory, which factors do
+// not change. As would find it too; the engine asks at every placement,
+// and this answers without As's walk.
 func (c *Composite) MemoryGB(j *workload.Job, subBatch int) float64 {
 	return JobMemoryGB(c.Base, j, subBatch)
 }
 
+// As answers for Splitter when the base splits its iterations (see
+// As): the composite's split is the base's with the factors' extra time
+// as its Interference part, so that the parts still add up to the
+// composite's iteration time.
+func (c *Composite) As(target any) bool {
+	t, ok := target.(*Splitter)
+	if !ok {
+		return false
+	}
+	base, ok := As[Splitter](c.Base)
+	if ok && t != nil {
+		*t = compositeSplitter{c, base}
+	}
+	return ok
+}
+
+// compositeSplitter splits a composite's iterations.
+type compositeSplitter struct {
+	c    *Composite
+	base Splitter
+}
+
+// IterSplit implements Splitter.
+func (x compositeSplitter) IterSplit(s State, id workload.JobID) IterSplit {
+	split := x.base.IterSplit(s, id)
+	slowdown := 1.0
+	for _, f := range x.c.Factors {
+		slowdown *= f.Slowdown(s, id)
+	}
+	if slowdown != 1 {
+		split.Interference = split.Total() * (slowdown - 1)
+	}
+	return split
+}
+
+// Wrapper is implemented by models built around another model, such as
+// Composite. Unwrap returns the wrapped model, so that As can find what
+// the wrapper does not answer itself, as errors.Unwrap does for errors
+// and gonum's Untransposer for matrices.
+type Wrapper interface {
+	Model
+	Unwrap() Model
+}
+
+// As finds the first model in m's chain that is a T, and returns it: m
+// itself, then m.Unwrap(), and so on while the model is a Wrapper. It is
+// how the engine and the policies ask a model what it can do (a Timed
+// model, a Splitter) or which model it is (*MemShare, *RAR), so that a
+// wrapper never hides what it wraps. As errors.As does, a model in the
+// chain may answer for T itself with a method As(target any) bool that
+// sets *target (a *T) and reports true, when it must change the answer of
+// what it wraps (Composite's iteration splits). As first asks with a nil
+// *T whether it would (the method then reports without setting), so that
+// the many questions a hook does not answer cost no allocation: the
+// engine asks for memory at every placement.
+func As[T any](m Model) (T, bool) {
+	for m != nil {
+		if t, ok := m.(T); ok {
+			return t, true
+		}
+		if a, ok := m.(interface{ As(any) bool }); ok && a.As((*T)(nil)) {
+			var t T
+			if a.As(&t) {
+				return t, true
+			}
+		}
+		w, ok := m.(Wrapper)
+		if !ok {
+			break
+		}
+		m = w.Unwrap()
+	}
+	var zero T
+	return zero, false
+}
+
+// Prepare completes job specs for model m before a run, when m or a model
+// it wraps is a Preparer.
+func Prepare(m Model, c *cluster.Cluster, jobs []workload.Job) error {
+	if p, ok := As[Preparer](m); ok {
+		return p.Prepare(c, jobs)
+	}
+	return nil
+}
+
 // JobMemoryGB returns the memory job j holds per GPU under model m.
 func JobMemoryGB(m Model, j *workload.Job, subBatch int) float64 {
-	if mm, ok := m.(MemoryModel); ok {
+	if mm, ok := m.(MemoryModel); ok { // the common case, without As's walk
+		return mm.MemoryGB(j, subBatch)
+	}
+	if mm, ok := As[MemoryModel](m); ok {
 		return mm.MemoryGB(j, subBatch)
 	}
 	return j.MemoryGB

@@ -110,11 +110,14 @@ type IterSplit struct {
 	Contention float64 `json:"contention_s"`              // what sharing b_e with other split rings adds
 	Overhead   float64 `json:"overhead_s"`                // per-server overhead ξ2
 	Rounding   float64 `json:"slot_rounding_s,omitempty"` // progress in whole iterations per slot (floor mode)
+	// Interference is what co-location slowdowns on top of the model add
+	// (a Composite's factors, e.g. a scenario's perf.interference).
+	Interference float64 `json:"interference_s,omitempty"`
 }
 
 // Total is the time of one iteration, the sum of the parts.
 func (x IterSplit) Total() float64 {
-	return x.Compute + x.Intra + x.Inter + x.Contention + x.Overhead + x.Rounding
+	return x.Compute + x.Intra + x.Inter + x.Contention + x.Overhead + x.Rounding + x.Interference
 }
 
 // AddScaled adds w times y to x.
@@ -125,10 +128,12 @@ func (x *IterSplit) AddScaled(y IterSplit, w float64) {
 	x.Contention += w * y.Contention
 	x.Overhead += w * y.Overhead
 	x.Rounding += w * y.Rounding
+	x.Interference += w * y.Interference
 }
 
 // Splitter is implemented by models that can split a job's iteration time
-// into its parts; the engine then records each job's mean split.
+// into its parts; the engine then records each job's mean split. The parts
+// add up to the iteration time at the model's rate, 1/Rate.
 type Splitter interface {
 	IterSplit(s State, id workload.JobID) IterSplit
 }
@@ -300,15 +305,15 @@ func (q Eq8) Tau(n, p int) float64 {
 }
 
 func init() {
-	Register(Kind{
+	Register(Family[RARParams]{
 		Name: "ring_allreduce",
 		Doc: "The SJF-BCO paper's ring-all-reduce model: a job on one server runs at its contention-free " +
 			"iteration time τ0; a job split over several servers exchanges its gradients at the inter-server " +
 			"bandwidth divided by f(α,k), k growing with the split jobs sharing its busiest server, and pays " +
 			"an overhead per server (spec 004 §1.4–§1.5, calibrated as §4.2).",
-		NewParams: func() any { return DefaultRARParams() },
-		New: func(p any, _ *cluster.Cluster) (Model, error) {
-			return NewRAR(*p.(*RARParams)), nil
+		Defaults: func() RARParams { return *DefaultRARParams() },
+		New: func(p RARParams, _ *cluster.Cluster) (Model, error) {
+			return NewRAR(p), nil
 		},
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/schema"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -74,14 +75,14 @@ func TestContentionCounts(t *testing.T) {
 // Spec 004 §6 test 3: eq. 8 in physical units.
 func TestEq8Physical(t *testing.T) {
 	q := Eq8{M: 100, W: 4, Be: 10, Bi: 100, C: 1000, DeltaF: 0.001, Batch: 32, DeltaB: 0.05, Xi1: 1, Xi2: 0.01, Alpha: 0.1}
-	if got := q.Tau(1, 0); !near(got, 1.667, 5e-4) {
+	if got := q.Tau(1, 0); !approx.Equal(got, 1.667, 5e-4, 0) {
 		t.Errorf("single server: τ = %.4f, want 1.667", got)
 	}
-	if got := q.Tau(2, 2); !near(got, 31.677, 5e-4) {
+	if got := q.Tau(2, 2); !approx.Equal(got, 31.677, 5e-4, 0) {
 		t.Errorf("split, p = 2: τ = %.4f, want 31.677", got)
 	}
 	// Spec 004 §6 test 1: a ring of 3 workers moves 2·(2/3) of d per worker.
-	if got := 2 * (q.W - 1) / q.W; q.W == 3 && !near(got, 4.0/3, 1e-12) {
+	if got := 2 * (q.W - 1) / q.W; q.W == 3 && !approx.Equal(got, 4.0/3, 1e-12, 0) {
 		t.Errorf("RAR volume %v", got)
 	}
 }
@@ -92,29 +93,29 @@ func TestCalibratedIterTime(t *testing.T) {
 	m := NewRAR(RARParams{Preset: "contended", Shape: "linear", Progress: "exact"})
 	j := &workload.Job{GPUs: 4, DurationS: 100, Iterations: 4000} // τ0 = 0.025
 	t0 := 0.025
-	if got := m.Split(j, 1, 0).Total(); !near(got, t0, 1e-15) {
+	if got := m.Split(j, 1, 0).Total(); !approx.Equal(got, t0, 1e-15, 0) {
 		t.Errorf("one server: %v, want τ0", got)
 	}
 	// n = 2, p = 2: k = max(1, 0.5·2) = 1, f = 1: τ0 + βτ0(1 − 0.1 + 0.5).
-	if got, want := m.Split(j, 2, 2).Total(), t0+0.15*t0*(1-0.1+0.5); !near(got, want, 1e-15) {
+	if got, want := m.Split(j, 2, 2).Total(), t0+0.15*t0*(1-0.1+0.5); !approx.Equal(got, want, 1e-15, 0) {
 		t.Errorf("n=2 p=2: %v, want %v", got, want)
 	}
 	// n = 3, p = 6: k = 3, f = 3 + 0.5·2 = 4: τ0 + βτ0(4 − 0.1 + 1).
 	x := m.Split(j, 3, 6)
-	if got, want := x.Total(), t0+0.15*t0*(4-0.1+1); !near(got, want, 1e-15) {
+	if got, want := x.Total(), t0+0.15*t0*(4-0.1+1); !approx.Equal(got, want, 1e-15, 0) {
 		t.Errorf("n=3 p=6: %v, want %v", got, want)
 	}
-	if !near(x.Contention, 0.15*t0*3, 1e-15) || !near(x.Inter, 0.15*t0, 1e-15) || x.Intra != 0 {
+	if !approx.Equal(x.Contention, 0.15*t0*3, 1e-15, 0) || !approx.Equal(x.Inter, 0.15*t0, 1e-15, 0) || x.Intra != 0 {
 		t.Errorf("split parts %+v", x)
 	}
 	// Against eq. 8 directly: b_e = 1, b_i = 10, w = 4, E = 2m(w−1)/w.
 	e := 0.15 * t0
 	q := Eq8{M: e * 4 / 6, W: 4, Be: 1, Bi: 10, C: 1e300, Xi1: 0.5, Xi2: 0.5 * e, Alpha: 0.5}
 	q.DeltaB = t0 - e/10 - 0.5*e // the lumped compute
-	if got, want := q.Tau(3, 6), x.Total(); !near(got, want, 1e-15) {
+	if got, want := q.Tau(3, 6), x.Total(); !approx.Equal(got, want, 1e-15, 0) {
 		t.Errorf("eq. 8 gives %v, the calibrated form %v", got, want)
 	}
-	if got := m.Split(&workload.Job{GPUs: 1, DurationS: 100, Iterations: 4000}, 3, 6).Total(); !near(got, t0, 1e-15) {
+	if got := m.Split(&workload.Job{GPUs: 1, DurationS: 100, Iterations: 4000}, 3, 6).Total(); !approx.Equal(got, t0, 1e-15, 0) {
 		t.Errorf("a 1-GPU job runs at τ0, got %v", got)
 	}
 }
@@ -127,7 +128,7 @@ func TestFig2Toy(t *testing.T) {
 	own := &placed{c: c, jobs: jobs, at: [][]cluster.GPUID{gpusOn(c, 0, 0, 0, 1), gpusOn(c, 1, 0, 1, 1)}}
 	split := &placed{c: c, jobs: jobs, at: [][]cluster.GPUID{gpusOn(c, 0, 0, 1, 0), gpusOn(c, 0, 1, 1, 1)}}
 	for id := range workload.JobID(2) {
-		if got := m.Rate(own, id); !near(got, 40, 1e-9) {
+		if got := m.Rate(own, id); !approx.Equal(got, 40, 1e-9, 0) {
 			t.Errorf("per server: job %d rate %v, want 1/τ0 = 40", id, got)
 		}
 		if n, p := Contention(split, id); n != 2 || p != 2 {
@@ -151,7 +152,7 @@ func TestFloorProgress(t *testing.T) {
 
 func TestRARShapesAndClamp(t *testing.T) {
 	m := NewRAR(RARParams{Preset: "custom", Beta: 0.1, Alpha: 1, Xi1: 0.5, Xi2: 0, R: 10, Shape: "power", Progress: "exact"})
-	if got := m.F(2); !near(got, 4, 1e-12) {
+	if got := m.F(2); !approx.Equal(got, 4, 1e-12, 0) {
 		t.Errorf("power f(1,2) = %v, want 4", got)
 	}
 	j := &workload.Job{GPUs: 2, DurationS: 10, Iterations: 1000}

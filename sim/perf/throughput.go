@@ -222,14 +222,13 @@ func (m *Throughput) Prepare(c *cluster.Cluster, jobs []workload.Job) error {
 }
 
 func init() {
-	Register(Kind{
+	Register(Family[ThroughputParams]{
 		Name: "throughput",
 		Doc: "Gavel's measured throughputs (Narayanan et al., OSDI'20): each of the 26 job types (model and batch size) at 1, 2, 4 or 8 GPUs " +
 			"has an iterations/s figure on V100, P100 and K80, and two single-GPU jobs sharing a GPU run at their measured pair throughputs. " +
 			"A job's duration_s is its run time alone on V100s.",
-		NewParams: func() any { return &ThroughputParams{} },
-		New: func(p any, _ *cluster.Cluster) (Model, error) {
-			return NewThroughput(*p.(*ThroughputParams))
+		New: func(p ThroughputParams, _ *cluster.Cluster) (Model, error) {
+			return NewThroughput(p)
 		},
 	})
 }
@@ -244,10 +243,7 @@ func init() {
 // Other models, and elastic jobs (need differs from j.GPUs), are not
 // checked here.
 func Runnable(m Model, c *cluster.Cluster, j *workload.Job, need int, memGB float64) (bool, string) {
-	if comp, ok := m.(*Composite); ok {
-		m = comp.Base // factors slow a job down, they never make it runnable
-	}
-	tp, ok := m.(Throughputs)
+	tp, ok := As[Throughputs](m) // a wrapper's factors slow a job down, they never make it runnable
 	if !ok || need != j.GPUs {
 		return true, ""
 	}

@@ -1,11 +1,11 @@
 package perf
 
 import (
-	"math"
 	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -39,7 +39,7 @@ func TestThroughputModel(t *testing.T) {
 	)
 	near := func(what string, got, want float64) {
 		t.Helper()
-		if math.Abs(got-want) > 1e-3*want {
+		if !approx.Equal(got, want, 0, 1e-3) {
 			t.Errorf("%s: %v, want %v", what, got, want)
 		}
 	}

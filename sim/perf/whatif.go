@@ -19,19 +19,22 @@ type PairModel interface {
 // Rate gives a job with that single partner. Parts that cannot tell count
 // as 1.
 func PairSlowdown(m Model, a, b *workload.Job) float64 {
-	if c, ok := m.(*Composite); ok {
-		x := PairSlowdown(c.Base, a, b)
-		for _, f := range c.Factors {
-			if p, ok := f.(PairModel); ok {
-				x *= p.PairSlowdown(a, b)
-			}
-		}
-		return x
-	}
-	if p, ok := m.(PairModel); ok {
+	if p, ok := As[PairModel](m); ok {
 		return p.PairSlowdown(a, b)
 	}
 	return 1
+}
+
+// PairSlowdown implements PairModel: the base's pair slowdown times its
+// factors'.
+func (c *Composite) PairSlowdown(a, b *workload.Job) float64 {
+	x := PairSlowdown(c.Base, a, b)
+	for _, f := range c.Factors {
+		if p, ok := f.(PairModel); ok {
+			x *= p.PairSlowdown(a, b)
+		}
+	}
+	return x
 }
 
 // PairSlowdown implements PairModel.

@@ -256,6 +256,10 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	}
 	p.X.Label.Text = ascii(xLabel)
 	p.Y.Label.Text = ascii(yLabel)
+	// gonum's own legend stays empty, but Plot.Draw still measures its
+	// font, gonum's default Liberation Serif, which schedlab's builds do
+	// not carry (see TestFiguresUseTwoFaces).
+	p.Legend.TextStyle.Font = sansFont(legendSize, false)
 	return p
 }
 

@@ -9,69 +9,26 @@ import (
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// Consolidated picks n free GPUs on as few servers as possible, all of one
-// type (gpuType, or whichever type fits on the fewest servers when it is
-// empty). Servers are taken with the most free GPUs first (spec 000's
-// ConsolidatedPick); with bestFit, a job that fits on one server goes to
-// the server with the fewest free GPUs that still fits it, which keeps
-// large holes for large jobs. It returns nil when n GPUs are not free.
-// mem is the memory per GPU the job needs (0 for none).
-func Consolidated(s *engine.State, n int, gpuType string, mem float64, bestFit bool) []cluster.GPUID {
-	if n <= 0 || s.FreeGPUs() < n {
+// consolidatedPick is the consolidated placement: n free GPUs of one type
+// on as few servers as possible (the type that needs the fewest servers,
+// the first on a tie). A job that fits on one server goes to the server
+// its scores rank first (the emptiest under FewestServers, spec 000's
+// ConsolidatedPick; the fullest that holds it under BestFit); a larger
+// one, or one no server holds, spreads over the servers with the most
+// free GPUs first. It returns nil when n usable GPUs are not free.
+func consolidatedPick(p *Placement, r Request) []cluster.GPUID {
+	if r.gpus <= 0 || r.s.FreeGPUs() < r.gpus {
 		return nil
 	}
-	c := s.Cluster()
-	if gpuType != "" || len(c.Types()) == 1 {
-		t := gpuType
-		if t == "" {
-			t = c.Types()[0]
-		}
-		if s.FreeGPUsOfType(t) < n {
-			return nil
-		}
-		return pickOfType(s, n, t, mem, bestFit)
-	}
-	var best []cluster.GPUID
-	bestServers := 0
-	for _, t := range c.Types() {
-		if s.FreeGPUsOfType(t) < n {
-			continue
-		}
-		g := pickOfType(s, n, t, mem, bestFit)
-		if g == nil {
-			continue
-		}
-		if k := c.ServersSpanned(g); best == nil || k < bestServers {
-			best, bestServers = g, k
-		}
-	}
-	return best
+	return bestOfTypes(r, func(t string) []cluster.GPUID { return pickOfType(p, r, t) })
 }
 
-func pickOfType(s *engine.State, n int, t string, mem float64, bestFit bool) []cluster.GPUID {
+func pickOfType(p *Placement, r Request, t string) []cluster.GPUID {
+	s, n := r.s, r.gpus
 	c := s.Cluster()
-	fits := func(g cluster.GPUID) bool {
-		return s.NumJobsOn(g) == 0 && (mem == 0 || s.MemoryFreeGB(g) >= mem)
-	}
 	// One server, if any can hold the whole job.
 	if n <= c.MaxGPUsPerServer() {
-		one := make([]cluster.GPUID, 0, n)
-		try := func(id cluster.ServerID, free int) bool {
-			srv := &c.Servers[id]
-			if srv.Type != t {
-				return true
-			}
-			one = takeFree(one[:0], srv, n, fits)
-			return len(one) < n
-		}
-		// direct calls, not a method value, so that the closures need
-		// no allocation
-		if bestFit {
-			s.EachServerByFreeAsc(n, try)
-		} else {
-			s.EachServerByFree(n, try)
-		}
-		if len(one) == n {
+		if one := oneServerRanked(p, r, t, n, nil); one != nil {
 			return one
 		}
 	}
@@ -79,8 +36,8 @@ func pickOfType(s *engine.State, n int, t string, mem float64, bestFit bool) []c
 	out := make([]cluster.GPUID, 0, n)
 	s.EachServerByFree(1, func(id cluster.ServerID, free int) bool {
 		srv := &c.Servers[id]
-		if srv.Type == t {
-			out = takeFree(out, srv, n-len(out), fits)
+		if srv.Type == t && (p.extra == nil || p.extraOK(r, srv)) {
+			out = takeFree(out, srv, n-len(out), r.fit())
 		}
 		return len(out) < n
 	})
@@ -90,11 +47,87 @@ func pickOfType(s *engine.State, n int, t string, mem float64, bestFit bool) []c
 	return out
 }
 
-// takeFree appends up to want GPUs of srv that pass fits, in slot order.
-func takeFree(out []cluster.GPUID, srv *cluster.Server, want int, fits func(cluster.GPUID) bool) []cluster.GPUID {
+// oneServerRanked takes n usable GPUs on the server of type t (not one of
+// skip) that the placement's scores rank first: by free GPUs through the
+// engine's buckets when the scores order by them alone, otherwise by
+// scoring every server that holds the job.
+func oneServerRanked(p *Placement, r Request, t string, n int, skip []cluster.ServerID) []cluster.GPUID {
+	s := r.s
+	c := s.Cluster()
+	one := make([]cluster.GPUID, 0, n)
+	try := func(id cluster.ServerID, free int) bool {
+		srv := &c.Servers[id]
+		if srv.Type != t || (skip != nil && containsServer(skip, id)) || (p.extra != nil && !p.extraOK(r, srv)) {
+			return true
+		}
+		one = takeFree(one[:0], srv, n, r.fit())
+		return len(one) < n
+	}
+	// direct calls, not a method value, so that the closures need no
+	// allocation
+	switch p.order {
+	case mostFree:
+		s.EachServerByFree(n, try)
+	case leastFree:
+		s.EachServerByFreeAsc(n, try)
+	case byID:
+		for _, id := range c.ServersOfType(t) {
+			if s.ServerFree(id) >= n && !try(id, s.ServerFree(id)) {
+				break
+			}
+		}
+	default:
+		if id, ok := bestScored(p, r, t, n, skip); ok {
+			return takeFree(one, &c.Servers[id], n, r.fit())
+		}
+		return nil
+	}
+	if len(one) == n {
+		return one
+	}
+	return nil
+}
+
+// bestScored is the server of type t (not in skip) passing the
+// placement's filters with n usable GPUs that its scores rank first, the
+// lowest ID on a tie.
+func bestScored(p *Placement, r Request, t string, n int, skip []cluster.ServerID) (cluster.ServerID, bool) {
+	c := r.s.Cluster()
+	var best cluster.ServerID
+	var bestScores []float64
+	found := false
+	for _, id := range c.ServersOfType(t) {
+		srv := &c.Servers[id]
+		if r.s.ServerFree(id) < n || containsServer(skip, id) || !p.extraOK(r, srv) || countFree(srv, r.fit()) < n {
+			continue
+		}
+		sc := make([]float64, len(p.scores))
+		for i, f := range p.scores {
+			sc[i] = f.Score(r, srv)
+		}
+		if !found || better(sc, bestScores) {
+			best, bestScores, found = id, sc, true
+		}
+	}
+	return best, found
+}
+
+// better compares score vectors: the first score decides, the next ones
+// break its ties.
+func better(a, b []float64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] > b[i]
+		}
+	}
+	return false
+}
+
+// takeFree appends up to want GPUs of srv that f accepts, in slot order.
+func takeFree(out []cluster.GPUID, srv *cluster.Server, want int, f fitter) []cluster.GPUID {
 	for i := 0; i < srv.NumGPUs && want > 0; i++ {
 		g := srv.FirstGPU + cluster.GPUID(i)
-		if fits(g) {
+		if f.ok(g) {
 			out = append(out, g)
 			want--
 		}

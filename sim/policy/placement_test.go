@@ -2,6 +2,8 @@ package policy_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -12,17 +14,43 @@ import (
 )
 
 // probe runs one decision at t=0 on a cluster where the given GPUs are
-// already taken, and hands the state to check.
-func probe(t *testing.T, spec cluster.Spec, taken []cluster.GPUID, check func(s *engine.State)) {
+// already taken, and hands the state to check with the IDs of the jobs
+// asked about (each 10 s long; a 1-GPU job when none is given). Later
+// decisions start whatever fits, so that the run ends.
+func probe(t *testing.T, spec cluster.Spec, taken []cluster.GPUID, check func(s *engine.State, ids []workload.JobID), asked ...workload.Job) {
+	t.Helper()
+	probeWith(t, spec, perf.NewConstant(perf.ConstantParams{}), taken, check, asked...)
+}
+
+// probeWith is probe under perf model m.
+func probeWith(t *testing.T, spec cluster.Spec, m perf.Model, taken []cluster.GPUID, check func(s *engine.State, ids []workload.JobID), asked ...workload.Job) {
 	t.Helper()
 	c, err := cluster.New(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs := []workload.Job{{Name: "filler", GPUs: max(len(taken), 1), DurationS: 10, Model: "m"}, {Name: "probe", GPUs: 1, DurationS: 10, Model: "m"}}
-	jobs, _ = workload.Finalize(jobs)
-	m := perf.NewConstant(perf.ConstantParams{})
-	if err := m.Prepare(c, jobs); err != nil {
+	if len(asked) == 0 {
+		asked = []workload.Job{{GPUs: 1}}
+	}
+	filler := workload.Job{Name: "filler", GPUs: max(len(taken), 1), DurationS: 10, Model: "m"}
+	if asked[0].Model != "" { // a model the perf model knows
+		filler.Model, filler.BatchSize = asked[0].Model, asked[0].BatchSize
+	}
+	jobs := []workload.Job{filler}
+	var ids []workload.JobID
+	for i, j := range asked {
+		j.Name, j.DurationS = fmt.Sprintf("probe%d", i), 10
+		if j.Model == "" {
+			j.Model = "m"
+		}
+		jobs = append(jobs, j)
+		ids = append(ids, workload.JobID(i+1))
+	}
+	jobs, err = workload.Finalize(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := perf.Prepare(m, c, jobs); err != nil {
 		t.Fatal(err)
 	}
 	p := &decider{fn: func(s *engine.State) error {
@@ -31,13 +59,8 @@ func probe(t *testing.T, spec cluster.Spec, taken []cluster.GPUID, check func(s 
 				return err
 			}
 		}
-		check(s)
-		if len(taken) == 0 { // let the run end
-			if err := s.Start(0, policy.Consolidated(s, 1, "", 0, false), engine.ActionOptions{}); err != nil {
-				return err
-			}
-		}
-		return s.Start(1, policy.Consolidated(s, 1, "", 0, false), engine.ActionOptions{})
+		check(s, ids)
+		return nil
 	}}
 	if _, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p}); err != nil {
 		t.Fatal(err)
@@ -51,11 +74,21 @@ type decider struct {
 
 func (d *decider) Options() engine.Options { return engine.Options{} }
 func (d *decider) Decide(s *engine.State, _ []engine.Trigger) error {
-	if d.done {
-		return nil
+	if !d.done {
+		d.done = true
+		if err := d.fn(s); err != nil {
+			return err
+		}
 	}
-	d.done = true
-	return d.fn(s)
+	place, _ := policy.PlacementByName("consolidated")
+	var err error
+	s.EachPending(func(id workload.JobID) bool {
+		if gpus := place.Pick(policy.RequestFor(s, id)); gpus != nil {
+			err = s.Start(id, gpus, engine.ActionOptions{})
+		}
+		return err == nil
+	})
+	return err
 }
 
 func servers(s *engine.State, gpus []cluster.GPUID) []cluster.ServerID {
@@ -67,6 +100,17 @@ func servers(s *engine.State, gpus []cluster.GPUID) []cluster.ServerID {
 		}
 	}
 	return out
+}
+
+// placeWith picks for job id with the named preset, with best fit if
+// asked.
+func placeWith(t *testing.T, s *engine.State, name string, bestFit bool, id workload.JobID) []cluster.GPUID {
+	t.Helper()
+	p, err := policy.PlacementParams{Placement: name}.Build(bestFit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Pick(policy.RequestFor(s, id))
 }
 
 func TestConsolidated(t *testing.T) {
@@ -87,32 +131,35 @@ func TestConsolidated(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			probe(t, four, taken, func(s *engine.State) {
-				got := policy.Consolidated(s, tc.n, "", 0, tc.bestFit)
+			probe(t, four, taken, func(s *engine.State, ids []workload.JobID) {
+				got := placeWith(t, s, "consolidated", tc.bestFit, ids[0])
 				if len(got) != tc.n {
 					t.Fatalf("got %d GPUs, want %d", len(got), tc.n)
 				}
-				srv := servers(s, got)
-				if len(srv) != len(tc.want) {
+				if srv := servers(s, got); !sameServers(srv, tc.want) {
 					t.Fatalf("servers %v, want %v", srv, tc.want)
 				}
-				for _, id := range tc.want {
-					found := false
-					for _, x := range srv {
-						found = found || x == id
-					}
-					if !found {
-						t.Fatalf("servers %v, want %v", srv, tc.want)
-					}
-				}
-			})
+			}, workload.Job{GPUs: tc.n})
 		})
 	}
-	probe(t, four, taken, func(s *engine.State) {
-		if got := policy.Consolidated(s, 9, "", 0, false); got != nil {
+	probe(t, four, taken, func(s *engine.State, ids []workload.JobID) {
+		if got := placeWith(t, s, "consolidated", false, ids[0]); got != nil {
 			t.Errorf("9 of 8 free GPUs: got %v", got)
 		}
-	})
+	}, workload.Job{GPUs: 9})
+}
+
+// sameServers says whether got and want hold the same servers.
+func sameServers(got, want []cluster.ServerID) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for _, id := range want {
+		if !slices.Contains(got, id) {
+			return false
+		}
+	}
+	return true
 }
 
 func TestConsolidatedTypesAndMemory(t *testing.T) {
@@ -120,20 +167,20 @@ func TestConsolidatedTypesAndMemory(t *testing.T) {
 		{Count: 1, GPUs: 2, GPUType: "K80", GPUMemoryGB: 12},
 		{Count: 1, GPUs: 4, GPUType: "V100", GPUMemoryGB: 32},
 	}}
-	probe(t, mixed, nil, func(s *engine.State) {
-		if got := policy.Consolidated(s, 2, "K80", 0, false); len(got) != 2 || s.Cluster().GPUs[got[0]].Type != "K80" {
+	probe(t, mixed, nil, func(s *engine.State, ids []workload.JobID) {
+		if got := placeWith(t, s, "consolidated", false, ids[0]); len(got) != 2 || s.Cluster().GPUs[got[0]].Type != "K80" {
 			t.Errorf("K80 pick %v", got)
 		}
-		if got := policy.Consolidated(s, 3, "", 0, false); len(got) != 3 || s.Cluster().GPUs[got[0]].Type != "V100" {
+		if got := placeWith(t, s, "consolidated", false, ids[1]); len(got) != 3 || s.Cluster().GPUs[got[0]].Type != "V100" {
 			t.Errorf("a 3-GPU job must stay on one type: %v", got)
 		}
-		if got := policy.Consolidated(s, 1, "", 20, false); len(got) != 1 || s.Cluster().GPUs[got[0]].Type != "V100" {
+		if got := placeWith(t, s, "consolidated", false, ids[2]); len(got) != 1 || s.Cluster().GPUs[got[0]].Type != "V100" {
 			t.Errorf("20 GB fits only a V100: %v", got)
 		}
-		if got := policy.Consolidated(s, 3, "K80", 0, false); got != nil {
+		if got := placeWith(t, s, "consolidated", false, ids[3]); got != nil {
 			t.Errorf("3 K80s do not exist: %v", got)
 		}
-	})
+	}, workload.Job{GPUs: 2, GPUType: "K80"}, workload.Job{GPUs: 3}, workload.Job{GPUs: 1, MemoryGB: 20}, workload.Job{GPUs: 3, GPUType: "K80"})
 }
 
 func TestSizeQueuesBestFitsAndOrders(t *testing.T) {

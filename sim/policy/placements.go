@@ -10,39 +10,176 @@ import (
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// A Placement chooses the free GPUs a job starts on, alone: the
-// "where" of a scheduler, kept apart from the "who first" (its queue
-// order). Each is a named choice (see PlacementNames) that any policy
-// starting whole jobs on free GPUs can offer through PlacementParams;
-// a new rule (packing by matching, interference-aware) plugs in as one
-// more entry of placementChoices.
-type Placement interface {
-	// Pick returns r.GPUs free GPUs for the job, or nil when it must wait.
-	Pick(s *engine.State, r Request) []cluster.GPUID
-	// WhyNot says, for the decision log, why Pick returned nil, e.g. "6
-	// GPUs free but no server has 4".
-	WhyNot(s *engine.State, r Request) string
+// A Placement chooses the free GPUs a job starts on, alone: the "where"
+// of a scheduler, kept apart from the "who first" (its queue order). As
+// in the Kubernetes scheduler framework it is made of filters, which
+// refuse the servers a job cannot use, and scores, which rank the servers
+// left. Every placement has the GPU-type filter (the job's own type, and
+// only types where the believed perf model gives it a rate above 0) and
+// the free-memory filter; a preset adds its own (strict adds the strict
+// shape). consolidated and strict are the named presets any policy can
+// offer through PlacementParams; NewPlacement builds others.
+//
+// A placement works on a job (RequestFor), never on a bare GPU count, so
+// the GPU-type filter cannot be left out.
+type Placement struct {
+	name   string
+	strict bool     // the strict shape: one server, or whole servers and one more
+	extra  []Filter // filters beyond GPU type, free memory and strict shape
+	scores []Score  // rank the servers a job that fits on one may take
+	order  freeOrder
 }
 
-// Request is what a placement needs to know about a job.
+// PlacementSpec describes a placement for NewPlacement.
+type PlacementSpec struct {
+	Name string
+	// Strict adds the strict shape filter: a job that fits on one server
+	// runs on one server or waits; a larger one takes whole free servers
+	// and one more for the rest. Otherwise a job spreads over the
+	// emptiest servers when no one server holds it.
+	Strict bool
+	// Filters refuse more servers, after the GPU-type and free-memory
+	// filters every placement has.
+	Filters []Filter
+	// Scores rank the servers a job that fits on one server may take:
+	// the highest first score wins, the next scores break its ties, then
+	// the lowest server ID. None: the lowest server ID (first fit).
+	Scores []Score
+}
+
+// NewPlacement builds a placement from filters and scores.
+func NewPlacement(spec PlacementSpec) *Placement {
+	p := &Placement{name: spec.Name, strict: spec.Strict, extra: spec.Filters, scores: spec.Scores}
+	p.order = orderOf(p.scores)
+	return p
+}
+
+// Name is the placement's name.
+func (p *Placement) Name() string { return p.name }
+
+// BestFit returns the placement with its one-server ranking replaced by
+// best fit: a job that fits on one server goes to the fullest server that
+// still holds it, which keeps large holes for large jobs.
+func (p *Placement) BestFit() *Placement {
+	q := *p
+	q.scores = []Score{BestFit{}}
+	q.order = orderOf(q.scores)
+	return &q
+}
+
+// Filters lists the placement's filters in the order they run.
+func (p *Placement) Filters() []Filter {
+	fs := []Filter{GPUTypeFilter{}, FreeMemoryFilter{}}
+	if p.strict {
+		fs = append(fs, StrictShapeFilter{})
+	}
+	return append(fs, p.extra...)
+}
+
+// Scores lists the scores that rank the servers a one-server job may take.
+func (p *Placement) Scores() []Score { return p.scores }
+
+// Pick returns the GPUs job r starts on, or nil when it must wait.
+func (p *Placement) Pick(r Request) []cluster.GPUID {
+	if p.strict {
+		return strictPick(p, r)
+	}
+	return consolidatedPick(p, r)
+}
+
+// WhyNot says, for the decision log, why Pick returned nil, e.g. "6 GPUs
+// free but no server has 4".
+func (p *Placement) WhyNot(r Request) string {
+	if p.strict {
+		return strictWhyNot(r)
+	}
+	free, _ := freeStats(r)
+	return tooFew(r, free)
+}
+
+// Request is what a placement knows of one job: how many GPUs it needs,
+// of which types, and how much memory on each. It is made from the job
+// (RequestFor, RequestAt), so that the GPU-type filter always applies.
 type Request struct {
-	GPUs     int
-	GPUType  string  // "" lets the placement choose one type
-	MemoryGB float64 // per GPU; 0 when memory is not modelled
-	// BestFit puts a job that fits on one server on the fullest server
-	// that still holds it, which keeps large holes for large jobs.
-	BestFit bool
-	// Types, when not nil, are the only GPU types the job can run on (see
-	// RunsOn); a placement chooses among them when GPUType is "".
-	Types []string
+	s       *engine.State
+	id      workload.JobID
+	gpus    int
+	gpuType string   // the job's own type; "" lets the placement choose
+	mem     float64  // GB per GPU; 0 when memory is not modelled
+	types   []string // the types it has a rate on (RunsOn); nil: every type
 }
 
-// RequestFor describes job id at its full batch, with the GPU types it can
-// run on when it cannot run on every type of the cluster.
-func RequestFor(s *engine.State, id workload.JobID, bestFit bool) Request {
+// RequestFor describes job id at its own GPU count and full batch.
+func RequestFor(s *engine.State, id workload.JobID) Request {
 	job := s.Job(id)
-	return Request{GPUs: job.GPUs, GPUType: job.GPUType, MemoryGB: s.MemoryGB(id, 0), BestFit: bestFit, Types: RunsOn(s, job)}
+	return Request{s: s, id: id, gpus: job.GPUs, gpuType: job.GPUType, mem: s.MemoryGB(id, 0), types: RunsOn(s, job)}
 }
+
+// RequestAt describes job id on n GPUs, for policies that resize jobs
+// (its GPU types are those it has a rate on at n GPUs).
+func RequestAt(s *engine.State, id workload.JobID, n int) Request {
+	r := RequestFor(s, id)
+	if n != r.gpus {
+		job := *s.Job(id)
+		job.GPUs = n
+		r.gpus, r.types = n, RunsOn(s, &job)
+	}
+	return r
+}
+
+// Job is the job the request is for.
+func (r Request) Job() workload.JobID { return r.id }
+
+// GPUs is how many GPUs it needs.
+func (r Request) GPUs() int { return r.gpus }
+
+// MemoryGB is the memory it needs on each GPU (0: not modelled).
+func (r Request) MemoryGB() float64 { return r.mem }
+
+// TypeOK is the GPU-type filter: whether the job may run on GPUs of type
+// t, which must be its own type if it names one, and one the believed
+// perf model gives it a rate above 0 on.
+func (r Request) TypeOK(t string) bool {
+	if r.gpuType != "" && t != r.gpuType {
+		return false
+	}
+	if r.types == nil {
+		return true
+	}
+	for _, x := range r.types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Types lists the cluster's GPU types that pass the GPU-type filter, in
+// the cluster's order.
+func (r Request) Types() []string {
+	var out []string
+	for _, t := range r.s.Cluster().Types() {
+		if r.TypeOK(t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// fitter tells the GPUs a job could take now: free, with its memory
+// free. It is a small value, so that checking a GPU costs no call through
+// a function value.
+type fitter struct {
+	s   *engine.State
+	mem float64
+}
+
+func (f fitter) ok(g cluster.GPUID) bool {
+	return f.s.NumJobsOn(g) == 0 && (f.mem == 0 || f.s.MemoryFreeGB(g) >= f.mem)
+}
+
+// fit is the job's fitter.
+func (r *Request) fit() fitter { return fitter{r.s, r.mem} }
 
 // RunsOn returns the GPU types of the cluster job runs on at its size under
 // the policy's believed model, or nil when that is every type (or the
@@ -50,11 +187,7 @@ func RequestFor(s *engine.State, id workload.JobID, bestFit bool) Request {
 // Gavel's table, for one, a 2-GPU ResNet-50 has no throughput on K80s, and
 // a job started there never progresses.
 func RunsOn(s *engine.State, job *workload.Job) []string {
-	m := s.Perf()
-	if comp, ok := m.(*perf.Composite); ok {
-		m = comp.Base // factors slow a job down, they never make it run
-	}
-	tp, ok := m.(perf.Throughputs)
+	tp, ok := perf.As[perf.Throughputs](s.Perf()) // a wrapper's factors slow a job down, they never make it run
 	if !ok {
 		return nil
 	}
@@ -71,15 +204,32 @@ func RunsOn(s *engine.State, job *workload.Job) []string {
 	return out
 }
 
-// bestOfTypes runs pick on each of types and keeps the placement on the
-// fewest servers, the first type on a tie, as Consolidated does over all
-// types.
-func bestOfTypes(s *engine.State, types []string, pick func(t string) []cluster.GPUID) []cluster.GPUID {
+// bestOfTypes runs pick on each type the job may use and keeps the
+// placement on the fewest servers, the first type on a tie.
+func bestOfTypes(r Request, pick func(t string) []cluster.GPUID) []cluster.GPUID {
+	c := r.s.Cluster()
+	if r.gpuType != "" { // one type to try
+		if !r.TypeOK(r.gpuType) || r.s.FreeGPUsOfType(r.gpuType) < r.gpus {
+			return nil
+		}
+		return pick(r.gpuType)
+	}
 	var best []cluster.GPUID
-	bestServers := 0
-	for _, t := range types {
-		if g := pick(t); g != nil {
-			if k := s.Cluster().ServersSpanned(g); best == nil || k < bestServers {
+	bestServers := -1 // counted only when another type competes
+	for _, t := range c.Types() {
+		if !r.TypeOK(t) || r.s.FreeGPUsOfType(t) < r.gpus {
+			continue
+		}
+		g := pick(t)
+		switch {
+		case g == nil:
+		case best == nil:
+			best = g
+		default:
+			if bestServers < 0 {
+				bestServers = c.ServersSpanned(best)
+			}
+			if k := c.ServersSpanned(g); k < bestServers {
 				best, bestServers = g, k
 			}
 		}
@@ -87,14 +237,21 @@ func bestOfTypes(s *engine.State, types []string, pick func(t string) []cluster.
 	return best
 }
 
-// placementChoices lists the placements by name, in the order the
+// extraOK applies the placement's extra filters to server srv.
+func (p *Placement) extraOK(r Request, srv *cluster.Server) bool {
+	for _, f := range p.extra {
+		if f.Refuse(r, srv) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// placementChoices lists the presets by name, in the order the
 // documentation shows them; the first is the default.
-var placementChoices = []struct {
-	name string
-	p    Placement
-}{
-	{"consolidated", consolidated{}},
-	{"strict", strict{}},
+var placementChoices = []*Placement{
+	NewPlacement(PlacementSpec{Name: "consolidated", Scores: []Score{FewestServers{}}}),
+	NewPlacement(PlacementSpec{Name: "strict", Strict: true}),
 }
 
 // PlacementNames lists the placements a policy may be given.
@@ -109,14 +266,14 @@ func PlacementNames() []string {
 // DefaultPlacement is the placement a policy uses unless told otherwise.
 const DefaultPlacement = "consolidated"
 
-// PlacementByName returns the named placement; "" is the default.
-func PlacementByName(name string) (Placement, error) {
+// PlacementByName returns the named preset; "" is the default.
+func PlacementByName(name string) (*Placement, error) {
 	if name == "" {
 		name = DefaultPlacement
 	}
 	for _, c := range placementChoices {
 		if c.name == name {
-			return c.p, nil
+			return c, nil
 		}
 	}
 	return nil, fmt.Errorf("placement: must be one of %s, got %q", strings.Join(PlacementNames(), ", "), name)
@@ -133,44 +290,35 @@ type PlacementParams struct {
 // DefaultPlacementParams returns the default placement knob.
 func DefaultPlacementParams() PlacementParams { return PlacementParams{Placement: DefaultPlacement} }
 
-// consolidated is schedlab's historical placement: Consolidated.
-type consolidated struct{}
-
-func (consolidated) Pick(s *engine.State, r Request) []cluster.GPUID {
-	if r.Types != nil && r.GPUType == "" {
-		return bestOfTypes(s, r.Types, func(t string) []cluster.GPUID {
-			return Consolidated(s, r.GPUs, t, r.MemoryGB, r.BestFit)
-		})
+// Build returns the named placement, with best fit if asked.
+func (pp PlacementParams) Build(bestFit bool) (*Placement, error) {
+	p, err := PlacementByName(pp.Placement)
+	if err != nil || !bestFit {
+		return p, err
 	}
-	return Consolidated(s, r.GPUs, r.GPUType, r.MemoryGB, r.BestFit)
-}
-
-func (consolidated) WhyNot(s *engine.State, r Request) string {
-	free, _ := freeStats(s, r)
-	return tooFew(s, r, free)
+	return p.BestFit(), nil
 }
 
 // tooFew says that fewer GPUs than the job needs are free.
-func tooFew(s *engine.State, r Request, free int) string {
-	if r.GPUType == "" && len(s.Cluster().Types()) > 1 {
-		return fmt.Sprintf("needs %d %s of one type, at most %d free of any type", r.GPUs, gpuWords(r), free)
+func tooFew(r Request, free int) string {
+	if r.gpuType == "" && len(r.s.Cluster().Types()) > 1 {
+		return fmt.Sprintf("needs %d %s of one type, at most %d free of any type", r.gpus, gpuWords(r), free)
 	}
-	return fmt.Sprintf("needs %d %s, %d free", r.GPUs, gpuWords(r), free)
+	return fmt.Sprintf("needs %d %s, %d free", r.gpus, gpuWords(r), free)
 }
 
 // freeStats counts the free GPUs the job could use (of its type, with its
 // memory) and the most of them on one server, over the type with the
 // most when the job has none.
-func freeStats(s *engine.State, r Request) (free, onOne int) {
-	c := s.Cluster()
-	fits := fitsFree(s, r.MemoryGB)
+func freeStats(r Request) (free, onOne int) {
+	c := r.s.Cluster()
 	for _, t := range c.Types() {
-		if r.GPUType != "" && t != r.GPUType {
+		if r.gpuType != "" && t != r.gpuType {
 			continue
 		}
 		n := 0
 		for _, id := range c.ServersOfType(t) {
-			k := countFree(&c.Servers[id], fits)
+			k := countFree(&c.Servers[id], r.fit())
 			n += k
 			onOne = max(onOne, k)
 		}
@@ -183,26 +331,19 @@ func freeStats(s *engine.State, r Request) (free, onOne int) {
 // "GPUs with 20 GB free".
 func gpuWords(r Request) string {
 	w := "GPUs"
-	if r.GPUType != "" {
-		w = r.GPUType + " GPUs"
+	if r.gpuType != "" {
+		w = r.gpuType + " GPUs"
 	}
-	if r.MemoryGB > 0 {
-		w += fmt.Sprintf(" with %.3g GB free", r.MemoryGB)
+	if r.mem > 0 {
+		w += fmt.Sprintf(" with %.3g GB free", r.mem)
 	}
 	return w
 }
 
-// fitsFree reports whether a GPU holds no job and has mem GB free.
-func fitsFree(s *engine.State, mem float64) func(cluster.GPUID) bool {
-	return func(g cluster.GPUID) bool {
-		return s.NumJobsOn(g) == 0 && (mem == 0 || s.MemoryFreeGB(g) >= mem)
-	}
-}
-
-func countFree(srv *cluster.Server, fits func(cluster.GPUID) bool) int {
+func countFree(srv *cluster.Server, f fitter) int {
 	n := 0
 	for i := 0; i < srv.NumGPUs; i++ {
-		if fits(srv.FirstGPU + cluster.GPUID(i)) {
+		if f.ok(srv.FirstGPU + cluster.GPUID(i)) {
 			n++
 		}
 	}

@@ -1,12 +1,12 @@
 // Package policy is the registry of scheduling policies and the building
-// blocks they share: consolidated placement, priority queues, solo-time
-// estimates. Each family lives in a subpackage (fifo, sjf, ...) that
+// blocks they share: placements made of filters and scores (consolidated,
+// strict) with their explanations, the queue and priority schedulers,
+// priority queues, solo-time estimates. Each family lives in a subpackage (fifo, sjf, ...) that
 // registers itself with Register; a family never imports another family.
 package policy
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -111,46 +111,76 @@ func (f Factory) Needs() string {
 	return "Needs " + strings.Join(parts, "; ") + "."
 }
 
-var factories = registry.New[Factory]("policy")
-
-// Register makes a policy available under f.Name. It panics on a duplicate
-// or empty name, a missing New or parameters that are not a struct: all
-// programming errors, found when the package is first imported.
-func Register[P any](f Family[P]) {
-	if f.Name == "" || f.New == nil {
-		panic(fmt.Sprintf("policy %q: a family needs a Name and a New", f.Name))
-	}
-	if t := reflect.TypeFor[P](); t.Kind() != reflect.Struct {
-		panic(fmt.Sprintf("policy %s: parameters must be a struct, not %s", f.Name, t))
-	}
-	defaults := f.Defaults
-	if defaults == nil {
-		defaults = func() P { var p P; return p }
-	}
-	factories.Add(f.Name, Factory{
-		Name: f.Name, Title: f.Title, Paper: f.Paper, Doc: f.Doc, MaxJobGPUs: f.MaxJobGPUs, Requires: f.Requires,
-		NewParams: func() any { p := defaults(); return &p },
-		New: func(v any) (engine.Policy, error) {
-			p, ok := v.(*P)
-			if !ok || p == nil {
-				return nil, fmt.Errorf("policy %s: parameters are %T, want %T", f.Name, v, p)
-			}
-			return f.New(*p)
-		},
-	})
+// Registry is a set of policies by name. Default holds the policies that
+// scenarios, the CLI and the page see, the ones the families add with
+// Register; a test that needs policies of its own (a deliberately broken
+// one, say) adds them to a Clone of Default or to a NewRegistry, so that
+// they never enter Default.
+type Registry struct {
+	r *registry.Registry[Factory]
 }
 
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{registry.New[Factory]("policy")} }
+
+// Default is the registry of the policy families.
+var Default = NewRegistry()
+
+// Add makes a policy available under f.Name; Family.Factory makes f. It
+// panics on a duplicate or empty name, a programming error.
+func (r *Registry) Add(f Factory) { r.r.Add(f.Name, f) }
+
 // Lookup returns the policy registered under name.
-func Lookup(name string) (Factory, bool) { return factories.Get(name) }
+func (r *Registry) Lookup(name string) (Factory, bool) { return r.r.Get(name) }
 
 // Names returns the registered policy names, sorted.
-func Names() []string { return factories.Names() }
+func (r *Registry) Names() []string { return r.r.Names() }
+
+// Clone returns a registry with r's policies, to which a test can add its
+// own without changing r.
+func (r *Registry) Clone() *Registry { return &Registry{r.r.Clone()} }
 
 // New builds the named policy with its default parameters.
-func New(name string) (engine.Policy, error) {
-	f, ok := Lookup(name)
+func (r *Registry) New(name string) (engine.Policy, error) {
+	f, ok := r.Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("no policy named %q", name)
 	}
 	return f.New(f.NewParams())
 }
+
+// Factory returns the registry's untyped view of the family. It panics on
+// a missing name or New, or parameters that are not a struct: all
+// programming errors, found when the package is first imported.
+func (f Family[P]) Factory() Factory {
+	if f.New == nil {
+		panic(fmt.Sprintf("policy %q: a family needs a New", f.Name))
+	}
+	params := registry.ParamsOf("policy", f.Name, f.Defaults)
+	return Factory{
+		Name: f.Name, Title: f.Title, Paper: f.Paper, Doc: f.Doc, MaxJobGPUs: f.MaxJobGPUs, Requires: f.Requires,
+		NewParams: params.New,
+		New: func(v any) (engine.Policy, error) {
+			p, err := params.From(v)
+			if err != nil {
+				return nil, err
+			}
+			return f.New(p)
+		},
+	}
+}
+
+// Register makes a policy available under f.Name in Default. It panics on
+// a duplicate or empty name, a missing New or parameters that are not a
+// struct: all programming errors, found when the package is first
+// imported.
+func Register[P any](f Family[P]) { Default.Add(f.Factory()) }
+
+// Lookup returns the policy registered under name in Default.
+func Lookup(name string) (Factory, bool) { return Default.Lookup(name) }
+
+// Names returns the policy names registered in Default, sorted.
+func Names() []string { return Default.Names() }
+
+// New builds the named policy of Default with its default parameters.
+func New(name string) (engine.Policy, error) { return Default.New(name) }

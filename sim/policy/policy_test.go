@@ -18,24 +18,30 @@ type nop struct{ p testParams }
 func (nop) Options() engine.Options                      { return engine.Options{} }
 func (nop) Decide(*engine.State, []engine.Trigger) error { return nil }
 
-func init() {
-	policy.Register(policy.Family[testParams]{
+// testPolicies holds this file's policies, out of policy.Default.
+var testPolicies = func() *policy.Registry {
+	reg := policy.NewRegistry()
+	reg.Add(policy.Family[testParams]{
 		Name: "test-typed", Title: "Typed",
 		Defaults: func() testParams { return testParams{Limit: 3, Levels: []float64{1, 2}} },
 		New:      func(p testParams) (engine.Policy, error) { return nop{p}, nil },
-	})
-	policy.Register(policy.Family[policy.NoParams]{
+	}.Factory())
+	reg.Add(policy.Family[policy.NoParams]{
 		Name: "test-plain",
 		New:  func(policy.NoParams) (engine.Policy, error) { return nop{}, nil },
-	})
-}
+	}.Factory())
+	return reg
+}()
 
 // The registry hands the decoder a fresh pointer to the defaults and the
 // policy the filled struct, without a cast in the policy.
 func TestTypedRegistration(t *testing.T) {
-	f, ok := policy.Lookup("test-typed")
+	f, ok := testPolicies.Lookup("test-typed")
 	if !ok {
 		t.Fatal("test-typed is not registered")
+	}
+	if _, ok := policy.Lookup("test-typed"); ok {
+		t.Error("test-typed entered policy.Default")
 	}
 	a := f.NewParams().(*testParams)
 	a.Levels[0] = 99 // the decoder writes into what NewParams returned
@@ -51,14 +57,14 @@ func TestTypedRegistration(t *testing.T) {
 	if got := p.(nop).p; got.Limit != 7 || got.Levels[0] != 99 {
 		t.Errorf("the policy got %+v, not the filled parameters", got)
 	}
-	if _, err := policy.New("test-plain"); err != nil {
+	if _, err := testPolicies.New("test-plain"); err != nil {
 		t.Errorf("a policy without parameters: %v", err)
 	}
 }
 
 // Parameters of another type are an error naming both types, not a panic.
 func TestWrongParamsAreAnError(t *testing.T) {
-	f, _ := policy.Lookup("test-typed")
+	f, _ := testPolicies.Lookup("test-typed")
 	for _, v := range []any{nil, testParams{}, &struct{}{}, (*testParams)(nil)} {
 		_, err := f.New(v)
 		if err == nil || !strings.Contains(err.Error(), "*policy_test.testParams") {
@@ -69,19 +75,18 @@ func TestWrongParamsAreAnError(t *testing.T) {
 
 // Registration mistakes panic when the package is loaded.
 func TestRegistrationMistakesPanic(t *testing.T) {
+	reg := policy.NewRegistry()
+	ok := func(policy.NoParams) (engine.Policy, error) { return nop{}, nil }
+	reg.Add(policy.Family[policy.NoParams]{Name: "test-plain", New: ok}.Factory())
 	cases := map[string]func(){
-		"duplicate": func() {
-			policy.Register(policy.Family[policy.NoParams]{Name: "test-plain", New: func(policy.NoParams) (engine.Policy, error) { return nop{}, nil }})
-		},
-		"no New": func() { policy.Register(policy.Family[policy.NoParams]{Name: "test-no-new"}) },
-		"no name": func() {
-			policy.Register(policy.Family[policy.NoParams]{New: func(policy.NoParams) (engine.Policy, error) { return nop{}, nil }})
-		},
+		"duplicate": func() { reg.Add(policy.Family[policy.NoParams]{Name: "test-plain", New: ok}.Factory()) },
+		"no New":    func() { reg.Add(policy.Family[policy.NoParams]{Name: "test-no-new"}.Factory()) },
+		"no name":   func() { reg.Add(policy.Family[policy.NoParams]{New: ok}.Factory()) },
 		"not a struct": func() {
-			policy.Register(policy.Family[int]{Name: "test-int", New: func(int) (engine.Policy, error) { return nop{}, nil }})
+			reg.Add(policy.Family[int]{Name: "test-int", New: func(int) (engine.Policy, error) { return nop{}, nil }}.Factory())
 		},
 		"a pointer too": func() {
-			policy.Register(policy.Family[*testParams]{Name: "test-ptr", New: func(*testParams) (engine.Policy, error) { return nop{}, nil }})
+			reg.Add(policy.Family[*testParams]{Name: "test-ptr", New: func(*testParams) (engine.Policy, error) { return nop{}, nil }}.Factory())
 		},
 	}
 	for name, f := range cases {
@@ -93,5 +98,8 @@ func TestRegistrationMistakesPanic(t *testing.T) {
 			}()
 			f()
 		})
+	}
+	if got := reg.Names(); len(got) != 1 {
+		t.Errorf("refused registrations entered the registry: %v", got)
 	}
 }

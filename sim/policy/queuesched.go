@@ -23,9 +23,12 @@ type QueueScheduler struct {
 	Backfill  bool
 	BestFit   bool
 	Placement string // a name from PlacementNames; "" is the default
+	// Explained, when set, is handed the explanation of every placement
+	// decision (a start, or a wait); nil costs nothing.
+	Explained func(s *engine.State, ex Explanation)
 
 	q      *SizeQueues
-	place  Placement
+	place  *Placement
 	waits  WaitNotes
 	failed error
 }
@@ -70,7 +73,7 @@ func (p *QueueScheduler) queueKey(k float64) float64 {
 func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) error {
 	if p.q == nil {
 		p.q = NewSizeQueues()
-		p.place, p.failed = PlacementByName(p.Placement)
+		p.place, p.failed = PlacementParams{Placement: p.Placement}.Build(p.BestFit)
 	}
 	if p.failed != nil {
 		return p.failed
@@ -93,12 +96,15 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		if size > s.FreeGPUs() {
 			break // strict order: the head waits, and so does everyone behind it
 		}
-		req := RequestFor(s, id, p.BestFit)
-		gpus := p.place.Pick(s, req)
+		req := RequestFor(s, id)
+		gpus := p.place.Pick(req)
+		if p.Explained != nil {
+			p.Explained(s, p.place.Explain(req))
+		}
 		p.q.Pop(size)
 		if gpus == nil {
 			blocked = append(blocked, blockedJob{id, size, key})
-			p.waits.Note(s, id, p.Name, func() string { return p.place.WhyNot(s, req) })
+			p.waits.Note(s, id, p.Name, func() string { return p.place.WhyNot(req) })
 			if !p.Backfill {
 				break
 			}

@@ -10,16 +10,8 @@ import (
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/schema"
+	"github.com/schedlab/schedlab/sim/workload"
 )
-
-func pick(t *testing.T, s *engine.State, name string, r policy.Request) []cluster.GPUID {
-	t.Helper()
-	p, err := policy.PlacementByName(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p.Pick(s, r)
-}
 
 // Four 4-GPU servers with two GPUs taken on each: 8 GPUs are free, but no
 // server has 4. Strict placement makes a 4-GPU job wait and says why;
@@ -27,22 +19,22 @@ func pick(t *testing.T, s *engine.State, name string, r policy.Request) []cluste
 func TestStrictWaitsOnHalfFreeServers(t *testing.T) {
 	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 4, GPUs: 4, GPUType: "V100"}}}
 	taken := []cluster.GPUID{0, 1, 4, 5, 8, 9, 12, 13}
-	probe(t, spec, taken, func(s *engine.State) {
-		r := policy.Request{GPUs: 4}
-		if got := pick(t, s, "strict", r); got != nil {
+	probe(t, spec, taken, func(s *engine.State, ids []workload.JobID) {
+		four, two := ids[0], ids[1]
+		if got := placeWith(t, s, "strict", false, four); got != nil {
 			t.Errorf("strict placed a 4-GPU job on %v", got)
 		}
 		p, _ := policy.PlacementByName("strict")
-		if why := p.WhyNot(s, r); !strings.Contains(why, "8 GPUs free but no server has 4") {
+		if why := p.WhyNot(policy.RequestFor(s, four)); !strings.Contains(why, "8 GPUs free but no server has 4") {
 			t.Errorf("why: %q", why)
 		}
-		if got := pick(t, s, "consolidated", r); len(got) != 4 || s.Cluster().ServersSpanned(got) != 2 {
+		if got := placeWith(t, s, "consolidated", false, four); len(got) != 4 || s.Cluster().ServersSpanned(got) != 2 {
 			t.Errorf("consolidated: %v", got)
 		}
-		if got := pick(t, s, "strict", policy.Request{GPUs: 2}); !slices.Equal(got, []cluster.GPUID{2, 3}) {
+		if got := placeWith(t, s, "strict", false, two); !slices.Equal(got, []cluster.GPUID{2, 3}) {
 			t.Errorf("strict, 2 GPUs: %v, want the first server with room (GPUs 2, 3)", got)
 		}
-	})
+	}, workload.Job{GPUs: 4}, workload.Job{GPUs: 2})
 }
 
 // Servers 1 and 3 are wholly free, servers 0 and 2 have one GPU taken:
@@ -53,37 +45,38 @@ func TestStrictWaitsOnHalfFreeServers(t *testing.T) {
 func TestStrictTakesWholeServers(t *testing.T) {
 	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 4, GPUs: 4, GPUType: "V100"}}}
 	taken := []cluster.GPUID{0, 8}
-	probe(t, spec, taken, func(s *engine.State) {
-		if got := pick(t, s, "strict", policy.Request{GPUs: 8}); !slices.Equal(servers(s, got), []cluster.ServerID{1, 3}) || len(got) != 8 {
+	probe(t, spec, taken, func(s *engine.State, ids []workload.JobID) {
+		eight, six, twelve := ids[0], ids[1], ids[2]
+		if got := placeWith(t, s, "strict", false, eight); !slices.Equal(servers(s, got), []cluster.ServerID{1, 3}) || len(got) != 8 {
 			t.Errorf("8 GPUs on servers %v (%v), want whole servers 1 and 3", servers(s, got), got)
 		}
-		if got := pick(t, s, "strict", policy.Request{GPUs: 6}); !slices.Equal(got, []cluster.GPUID{4, 5, 6, 7, 1, 2}) {
+		if got := placeWith(t, s, "strict", false, six); !slices.Equal(got, []cluster.GPUID{4, 5, 6, 7, 1, 2}) {
 			t.Errorf("6 GPUs on %v, want server 1 whole and GPUs 1, 2 of server 0", got)
 		}
-		if got := pick(t, s, "strict", policy.Request{GPUs: 6, BestFit: true}); len(got) != 6 || servers(s, got)[0] != 1 {
+		if got := placeWith(t, s, "strict", true, six); len(got) != 6 || servers(s, got)[0] != 1 {
 			t.Errorf("6 GPUs, best fit: %v", got)
 		}
-		if got := pick(t, s, "strict", policy.Request{GPUs: 12}); got != nil {
+		if got := placeWith(t, s, "strict", false, twelve); got != nil {
 			t.Errorf("strict placed 12 GPUs with two whole servers free: %v", got)
 		}
-		if got := pick(t, s, "consolidated", policy.Request{GPUs: 12}); len(got) != 12 {
+		if got := placeWith(t, s, "consolidated", false, twelve); len(got) != 12 {
 			t.Errorf("consolidated: %v", got)
 		}
-	})
+	}, workload.Job{GPUs: 8}, workload.Job{GPUs: 6}, workload.Job{GPUs: 12})
 }
 
 // With best fit, strict puts a small job on the fullest server that
 // holds it; without, on the first.
 func TestStrictBestFit(t *testing.T) {
 	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 3, GPUs: 4, GPUType: "V100"}}}
-	probe(t, spec, []cluster.GPUID{8, 9}, func(s *engine.State) {
-		if got := pick(t, s, "strict", policy.Request{GPUs: 2, BestFit: true}); !slices.Equal(got, []cluster.GPUID{10, 11}) {
+	probe(t, spec, []cluster.GPUID{8, 9}, func(s *engine.State, ids []workload.JobID) {
+		if got := placeWith(t, s, "strict", true, ids[0]); !slices.Equal(got, []cluster.GPUID{10, 11}) {
 			t.Errorf("best fit: %v", got)
 		}
-		if got := pick(t, s, "strict", policy.Request{GPUs: 2}); !slices.Equal(got, []cluster.GPUID{0, 1}) {
+		if got := placeWith(t, s, "strict", false, ids[0]); !slices.Equal(got, []cluster.GPUID{0, 1}) {
 			t.Errorf("first fit: %v", got)
 		}
-	})
+	}, workload.Job{GPUs: 2})
 }
 
 // The enum tag of the placement knob lists exactly the placements, so a
@@ -108,13 +101,13 @@ func TestPlacementParamsListsEveryPlacement(t *testing.T) {
 
 func TestStrictWhyNotLargeJob(t *testing.T) {
 	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 4, GPUs: 4, GPUType: "V100"}}}
-	probe(t, spec, []cluster.GPUID{0, 8}, func(s *engine.State) {
+	probe(t, spec, []cluster.GPUID{0, 8}, func(s *engine.State, ids []workload.JobID) {
 		p, _ := policy.PlacementByName("strict")
 		want := "14 GPUs free, 2 whole servers free; strict placement needs 3 whole servers and 2 GPUs on one more"
-		if why := p.WhyNot(s, policy.Request{GPUs: 14}); why != want {
+		if why := p.WhyNot(policy.RequestFor(s, ids[0])); why != want {
 			t.Errorf("why %q\nwant %q", why, want)
 		}
-	})
+	}, workload.Job{GPUs: 14})
 }
 
 // Both placements say when too few GPUs of the job's type or memory are
@@ -124,24 +117,20 @@ func TestWhyNotTooFew(t *testing.T) {
 		{Count: 1, GPUs: 2, GPUType: "K80", GPUMemoryGB: 12},
 		{Count: 1, GPUs: 4, GPUType: "V100", GPUMemoryGB: 32},
 	}}
-	probe(t, mixed, []cluster.GPUID{2}, func(s *engine.State) {
+	asked := []workload.Job{{GPUs: 4, GPUType: "V100"}, {GPUs: 4}, {GPUs: 2, MemoryGB: 20, GPUType: "K80"}}
+	want := []string{"needs 4 V100 GPUs, 3 free", "needs 4 GPUs of one type, at most 3 free of any type", "needs 2 K80 GPUs with 20 GB free, 0 free"}
+	probe(t, mixed, []cluster.GPUID{2}, func(s *engine.State, ids []workload.JobID) {
 		for _, name := range policy.PlacementNames() {
 			p, _ := policy.PlacementByName(name)
-			for _, tc := range []struct {
-				r    policy.Request
-				want string
-			}{
-				{policy.Request{GPUs: 4, GPUType: "V100"}, "needs 4 V100 GPUs, 3 free"},
-				{policy.Request{GPUs: 4}, "needs 4 GPUs of one type, at most 3 free of any type"},
-				{policy.Request{GPUs: 2, MemoryGB: 20, GPUType: "K80"}, "needs 2 K80 GPUs with 20 GB free, 0 free"},
-			} {
-				if got := p.Pick(s, tc.r); got != nil {
+			for i, id := range ids {
+				r := policy.RequestFor(s, id)
+				if got := p.Pick(r); got != nil {
 					t.Errorf("%s placed %v", name, got)
 				}
-				if why := p.WhyNot(s, tc.r); why != tc.want {
-					t.Errorf("%s: %q, want %q", name, why, tc.want)
+				if why := p.WhyNot(r); why != want[i] {
+					t.Errorf("%s: %q, want %q", name, why, want[i])
 				}
 			}
 		}
-	})
+	}, asked...)
 }

@@ -90,8 +90,9 @@ type JobOutput struct {
 // IterSplit is a job's mean iteration time in parts, in seconds: compute
 // (reduction, forward and backward passes), exchange inside one server,
 // exchange across servers uncontended, what sharing the inter-server links
-// with other split rings adds, the per-server overhead, and the rounding to
-// whole iterations per slot.
+// with other split rings adds, the per-server overhead, the rounding to
+// whole iterations per slot, and what interference between jobs sharing a
+// GPU adds.
 type IterSplit struct {
 	Compute    float64 `json:"compute_s"`
 	Intra      float64 `json:"intra_server_s"`
@@ -99,6 +100,9 @@ type IterSplit struct {
 	Contention float64 `json:"contention_s"`
 	Overhead   float64 `json:"overhead_s"`
 	Rounding   float64 `json:"slot_rounding_s,omitempty"`
+	// Interference is what co-location slowdowns on top of the model add
+	// (the scenario's perf.interference); absent when they add nothing.
+	Interference float64 `json:"interference_s,omitempty"`
 }
 
 // Summary is the headline metrics of a set of jobs (sim/metrics computes

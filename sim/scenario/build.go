@@ -6,7 +6,6 @@ import (
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
-	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -31,10 +30,8 @@ func (sc *Scenario) Build(seed uint64) (*Inputs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workload: %w", err)
 	}
-	if p, ok := m.(perf.Preparer); ok {
-		if err := p.Prepare(c, jobs); err != nil {
-			return nil, fmt.Errorf("perf: %w", err)
-		}
+	if err := perf.Prepare(m, c, jobs); err != nil {
+		return nil, fmt.Errorf("perf: %w", err)
 	}
 	if sc.Measure.JobsTo > len(jobs) {
 		return nil, fmt.Errorf("measure.jobs_to is %d but seed %d has only %d jobs", sc.Measure.JobsTo, seed, len(jobs))
@@ -67,7 +64,7 @@ func (sc *Scenario) buildPerf(c *cluster.Cluster) (perf.Model, error) {
 
 // NewPolicy builds a fresh instance of policy i for one run.
 func (sc *Scenario) NewPolicy(i int) (engine.Policy, error) {
-	f, _ := policy.Lookup(sc.Policies[i].Name)
+	f, _ := sc.registry().Lookup(sc.Policies[i].Name)
 	return f.New(sc.policyParams[i])
 }
 

@@ -26,7 +26,7 @@ func (sc *Scenario) Variant(assigns ...Assign) (*Scenario, error) {
 			return nil, err
 		}
 	}
-	return parseTree(tree, true)
+	return sc.parseTree(tree, true)
 }
 
 // SweepVariant returns the variant of the sweep at value x.
@@ -70,17 +70,17 @@ func (sc *Scenario) sweepVariant(x float64, dry bool) (*Scenario, error) {
 			return nil, err
 		}
 	}
-	return parseTree(tree, dry)
+	return sc.parseTree(tree, dry)
 }
 
-// parseTree checks a variant. Its limits and its own variants are checked
-// by the document it comes from.
-func parseTree(tree any, dry bool) (*Scenario, error) {
+// parseTree checks a variant of sc. Its limits and its own variants are
+// checked by the document it comes from.
+func (sc *Scenario) parseTree(tree any, dry bool) (*Scenario, error) {
 	data, err := json.Marshal(tree)
 	if err != nil {
 		return nil, err
 	}
-	return parse(data, false, dry)
+	return parse(sc.registry(), data, false, dry)
 }
 
 // setPath replaces the value at path ("a.b[2].c") with f(old). Missing
@@ -201,7 +201,7 @@ func (sc *Scenario) WithPolicy(i int) (*Scenario, error) {
 	if sw, ok := obj["sweep"].(map[string]any); ok {
 		delete(sw, "ratios")
 	}
-	return parseTree(obj, true)
+	return sc.parseTree(obj, true)
 }
 
 // Document returns the scenario's JSON document (for a variant, the

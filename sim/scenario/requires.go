@@ -21,7 +21,7 @@ func (sc *Scenario) checkRequires() []schema.Problem {
 		model = "constant"
 	}
 	for i, p := range sc.Policies {
-		f, _ := policy.Lookup(p.Name)
+		f, _ := sc.registry().Lookup(p.Name)
 		r, path := f.Requires, schema.Index("policies", i)+".name"
 		if !r.WorksWith(model) {
 			ps = append(ps, schema.Problem{Path: path, Msg: fmt.Sprintf(
@@ -81,7 +81,7 @@ func (sc *Scenario) batchProblems(jobs []workload.Job) []schema.Problem {
 	}
 	var ps []schema.Problem
 	for i, p := range sc.Policies {
-		f, _ := policy.Lookup(p.Name)
+		f, _ := sc.registry().Lookup(p.Name)
 		if !f.Requires.Batch {
 			continue
 		}

@@ -10,15 +10,18 @@ import (
 	"github.com/schedlab/schedlab/sim/scenario"
 )
 
-// A policy that plans a batch under any perf model, to reach the check on
-// built jobs (no registered one has that combination).
-func init() {
-	policy.Register(policy.Family[policy.NoParams]{
+// withBatchPolicy is the registered policies and one that plans a batch
+// under any perf model, to reach the check on built jobs (no registered
+// one has that combination); it stays out of policy.Default.
+var withBatchPolicy = func() *policy.Registry {
+	reg := policy.Default.Clone()
+	reg.Add(policy.Family[policy.NoParams]{
 		Name: "test-batch-any-model", Title: "BATCH",
 		New:      func(policy.NoParams) (engine.Policy, error) { return nil, fmt.Errorf("not for running") },
 		Requires: policy.Requires{Batch: true},
-	})
-}
+	}.Factory())
+	return reg
+}()
 
 func requiresDoc(perf, workload, pol string) string {
 	return `{"name": "t", "cluster": {"servers": [{"count": 2, "gpus": 4, "gpu_type": "V100", "gpu_memory_gb": 11}]},
@@ -55,7 +58,7 @@ func TestPolicyRequirements(t *testing.T) {
 			"policies[1].name: BATCH plans an offline batch and needs every job at time 0, but workload.generator makes job"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := scenario.Parse([]byte(c.doc))
+			_, err := scenario.ParseWith(withBatchPolicy, []byte(c.doc))
 			switch {
 			case c.want == "" && err != nil:
 				t.Errorf("refused: %v", err)

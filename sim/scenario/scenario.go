@@ -48,8 +48,9 @@ type Scenario struct {
 	Exploration string      `json:"exploration,omitempty" help:"this scenario adds a setting the paper does not have (say which); its checks are shown and counted apart from the paper's claims"`
 	Robustness  *Robustness `json:"robustness,omitempty" help:"makes this scenario a robustness figure: its sweep is over draws of inputs the paper does not publish"`
 
-	raw          []byte  // the document, for variants
-	pointJobs    []int64 // jobs of one run at each sweep value (top-level documents)
+	raw          []byte           // the document, for variants
+	policies     *policy.Registry // where its policies are looked up
+	pointJobs    []int64          // jobs of one run at each sweep value (top-level documents)
 	generator    workload.Generator
 	genParams    any // the generator's decoded parameters
 	perfParams   any
@@ -106,13 +107,21 @@ var ExtraPlotKinds = []string{"shares", "wait_by_model"}
 // limits (see Limits) and everything a run would otherwise refuse later,
 // including each sweep value's and the quick version's variant.
 func Parse(data []byte) (*Scenario, error) {
-	return parse(data, true, true)
+	return parse(policy.Default, data, true, true)
+}
+
+// ParseWith is Parse with the policies of reg instead of the registered
+// ones (policy.Default), for tests that run policies of their own (a
+// clone of policy.Default with them added), so that these never enter the
+// registry that everything else reads. The scenario's variants keep reg.
+func ParseWith(reg *policy.Registry, data []byte) (*Scenario, error) {
+	return parse(reg, data, true, true)
 }
 
 // parse checks a document; top documents also check their variants and
 // the limits of the whole study (a variant is checked by its parent); dry
 // builds the workload to find what Build would refuse (see checkBuild).
-func parse(data []byte, top, dry bool) (*Scenario, error) {
+func parse(reg *policy.Registry, data []byte, top, dry bool) (*Scenario, error) {
 	tree, err := schema.Parse(data)
 	if err != nil {
 		return nil, schema.Problems{{Msg: err.Error()}}
@@ -120,7 +129,7 @@ func parse(data []byte, top, dry bool) (*Scenario, error) {
 	if ps := explicitJobsLimit(tree); ps != nil {
 		return nil, schema.Problems(ps) // before decoding them
 	}
-	sc := Scenario{raw: data}
+	sc := Scenario{raw: data, policies: reg}
 	ps := schema.Decode(tree, &sc, "")
 	ps = append(ps, uncovered(sc.resolve(), ps)...) // report every problem at once
 	if len(ps) == 0 {
@@ -312,9 +321,9 @@ func (sc *Scenario) resolvePolicies() []schema.Problem {
 	for i := range sc.Policies {
 		p := &sc.Policies[i]
 		path := schema.Index("policies", i)
-		f, ok := policy.Lookup(p.Name)
+		f, ok := sc.registry().Lookup(p.Name)
 		if !ok {
-			ps = append(ps, schema.Problem{Path: path + ".name", Msg: fmt.Sprintf("unknown policy %q; known policies: %s", p.Name, strings.Join(policy.Names(), ", "))})
+			ps = append(ps, schema.Problem{Path: path + ".name", Msg: fmt.Sprintf("unknown policy %q; known policies: %s", p.Name, strings.Join(sc.registry().Names(), ", "))})
 			continue
 		}
 		params := f.NewParams()
@@ -345,7 +354,7 @@ func (sc *Scenario) PolicyLabel(i int) string {
 	if p.Label != "" {
 		return p.Label
 	}
-	if f, ok := policy.Lookup(p.Name); ok && f.Title != "" {
+	if f, ok := sc.registry().Lookup(p.Name); ok && f.Title != "" {
 		return f.Title
 	}
 	return p.Name
@@ -382,4 +391,14 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// registry is where the scenario's policies are looked up: policy.Default
+// unless it was parsed with ParseWith (a Scenario decoded without Parse
+// has none).
+func (sc *Scenario) registry() *policy.Registry {
+	if sc.policies == nil {
+		return policy.Default
+	}
+	return sc.policies
 }

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/schema"
 )
 
@@ -91,7 +90,7 @@ func (sc *Scenario) dryBuild() []schema.Problem {
 	sc.buildNotices = sc.oversizeNotice(in.Jobs, seed)
 	ps := sc.batchProblems(in.Jobs)
 	for i, p := range sc.Policies {
-		f, _ := policy.Lookup(p.Name)
+		f, _ := sc.registry().Lookup(p.Name)
 		if f.MaxJobGPUs == 0 {
 			continue
 		}

@@ -32,7 +32,7 @@ func group(count, gpus int, typ string, memGB float64) cluster.ServerGroup {
 // measured throughput table; Tiresias names TensorFlow benchmark CNNs no
 // model times, so its jobs keep their durations under the constant model.
 var clusters = []Cluster{
-	{Name: "sjf-bsbf-64", Doc: "16 servers × 4 RTX 2080 Ti (11 GB), the SJF-BSBF simulation (spec 000 §5.2); analytic model",
+	{Name: "sjf-bsbf-64", Doc: "16 servers × 4 RTX 2080 Ti (11 GB), the SJF-BSBF paper's simulated cluster; analytic model",
 		Spec: cluster.Spec{Servers: []cluster.ServerGroup{group(16, 4, "2080Ti", 11)}},
 		Perf: Perf{Model: "analytic"}, Policies: []string{"fifo", "sjf", "tiresias", "sjf-ffs", "sjf-bsbf"}},
 	{Name: "pollux-64", Doc: "16 servers × 4 T4 (16 GB), Pollux's simulated cluster; analytic model",

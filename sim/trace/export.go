@@ -49,6 +49,10 @@ func readJobsCSV(r io.Reader, b *builder) error {
 	if err != nil {
 		return err
 	}
+	b.columns = make(map[string]string, len(jobsColumns)) // the columns are the fields
+	for _, c := range jobsColumns {
+		b.columns[c] = c
+	}
 	opt := func(name string) float64 {
 		if !t.has(name) || t.empty(name) {
 			return 0
@@ -59,7 +63,7 @@ func readJobsCSV(r io.Reader, b *builder) error {
 		if !present(t, "id", "arrival_s", "model", "gpus") {
 			continue
 		}
-		rw := row{line: t.line, submitS: t.num("arrival_s")}
+		rw := parsed{line: t.line, submitS: t.num("arrival_s")}
 		j := workload.Job{Name: t.str("id"), Model: t.str("model"), GPUs: t.integer("gpus"),
 			Iterations: opt("iterations"), DurationS: opt("duration_s"), Weight: opt("weight"), Entity: t.str("entity"),
 			MemoryGB: opt("memory_gb"), Compute: opt("compute"), DeadlineS: opt("deadline_s"), GPUType: t.str("gpu_type")}
@@ -70,12 +74,12 @@ func readJobsCSV(r io.Reader, b *builder) error {
 		if t.bad {
 			continue
 		}
-		if ps := j.Check(); len(ps) > 0 {
-			t.fail("column %s %s", ps[0].Path, ps[0].Msg)
+		if col, msg := b.checkFields(&j); msg != "" {
+			t.fail("column %s: %s", col, msg)
 			continue
 		}
 		if gpusAndTime(t, &rw) {
-			b.rows = append(b.rows, rw)
+			b.add(rw)
 		}
 	}
 	return nil

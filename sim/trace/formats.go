@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/workload"
@@ -28,6 +29,9 @@ var formats = []Format{
 
 // present drops the row with a warning when a required field is empty.
 func present(t *table, cols ...string) bool {
+	if t.bad {
+		return false // the row has too few columns, an error already
+	}
 	for _, c := range cols {
 		if t.empty(c) {
 			t.b.drop(t.line, "with a missing field", "column %s is empty; job left out", c)
@@ -38,19 +42,27 @@ func present(t *table, cols ...string) bool {
 }
 
 // gpusAndTime checks what every job needs: GPUs and a positive duration.
-func gpusAndTime(t *table, r *row) bool {
-	switch {
+func gpusAndTime(t *table, r *parsed) bool {
+	name := short(r.job.Name)
+	switch d := r.job.DurationS; {
+	case r.job.GPUs < 0:
+		t.b.drop(t.line, "using no GPUs", "job %s gives a negative GPU count (%d); left out", name, r.job.GPUs)
+		return false
 	case r.job.GPUs < 1:
-		t.b.drop(t.line, "using no GPUs", "job %s uses %d GPUs; left out", r.job.Name, r.job.GPUs)
+		t.b.drop(t.line, "using no GPUs", "job %s uses %d GPUs; left out", name, r.job.GPUs)
 		return false
 	case r.job.GPUs > 4096:
-		t.b.drop(t.line, "larger than the cluster", "job %s asks for %d GPUs, more than 4096; left out", r.job.Name, r.job.GPUs)
+		t.b.drop(t.line, "larger than the cluster", "job %s asks for %d GPUs, more than 4096; left out", name, r.job.GPUs)
+		t.b.drops["larger than the cluster"].Option = "cluster"
 		return false
-	case !(r.job.DurationS >= workload.MinDurationS) && r.job.Iterations == 0:
-		t.b.drop(t.line, "with no run time", "job %s ran %g s; left out", r.job.Name, r.job.DurationS)
+	case math.IsInf(d, 0):
+		t.b.drop(t.line, "with no run time", "job %s has a run time too large to compute (its end minus its start); left out", name)
 		return false
-	case r.job.DurationS > workload.MaxTimeS:
-		t.b.drop(t.line, "with no run time", "job %s runs %g s, more than %g; left out", r.job.Name, r.job.DurationS, workload.MaxTimeS)
+	case !(d >= workload.MinDurationS) && r.job.Iterations == 0:
+		t.b.drop(t.line, "with no run time", "job %s ran %g s; left out", name, d)
+		return false
+	case d > workload.MaxTimeS:
+		t.b.drop(t.line, "with no run time", "job %s runs %g s, more than %g (about 317 years); left out", name, d, workload.MaxTimeS)
 		return false
 	}
 	return true
@@ -62,17 +74,19 @@ func readPhilly(r io.Reader, b *builder) error {
 	if err != nil {
 		return err
 	}
+	b.namePrefix = "philly-"
+	b.columns = map[string]string{"arrival_s": "timestamp", "duration_s": "duration", "gpus": "num_gpus"}
 	for t.next() {
 		if !present(t, "timestamp", "duration", "num_gpus") {
 			continue
 		}
-		rw := row{line: t.line, noModel: true, submitS: t.when("timestamp")}
-		rw.job = workload.Job{Name: fmt.Sprintf("philly-%d", t.line), GPUs: t.integer("num_gpus"), DurationS: t.num("duration"), Entity: t.str("cluster")}
+		rw := parsed{line: t.line, noModel: true, autoName: true, submitS: t.when("timestamp")}
+		rw.job = workload.Job{Name: b.namePrefix + strconv.Itoa(t.line), GPUs: t.integer("num_gpus"), DurationS: t.num("duration"), Entity: t.str("cluster")}
 		if !t.bad && gpusAndTime(t, &rw) {
-			b.rows = append(b.rows, rw)
+			b.add(rw)
 		}
 	}
-	b.note("Philly names no models: models come from each job's GPU-hours (spec 000 §5.3); durations are the logged run times")
+	b.note("Philly names no models: models come from each job's GPU-hours, as Pollux's workload generator does; durations are the logged run times")
 	return nil
 }
 
@@ -82,17 +96,18 @@ func readTiresias(r io.Reader, b *builder) error {
 	if err != nil {
 		return err
 	}
+	b.columns = map[string]string{"id": "job_id", "arrival_s": "submit_time", "duration_s": "duration", "gpus": "num_gpu"}
 	for t.next() {
 		if !present(t, "job_id", "num_gpu", "submit_time", "duration") {
 			continue
 		}
-		rw := row{line: t.line, submitS: t.when("submit_time")}
+		rw := parsed{line: t.line, submitS: t.when("submit_time")}
 		rw.job = workload.Job{Name: "job" + t.str("job_id"), GPUs: t.integer("num_gpu"), DurationS: t.num("duration"), Model: t.str("model_name")}
 		if rw.job.Model == "" {
 			rw.noModel = true
 		}
 		if !t.bad && gpusAndTime(t, &rw) {
-			b.rows = append(b.rows, rw)
+			b.add(rw)
 		}
 	}
 	b.note("Tiresias jobs keep their model names and durations; iterations are left to the perf model")
@@ -105,17 +120,18 @@ func readHelios(r io.Reader, b *builder) error {
 	if err != nil {
 		return err
 	}
+	b.columns = map[string]string{"id": "job_id", "arrival_s": "submit_time", "duration_s": "duration", "gpus": "gpu_num"}
 	for t.next() {
 		if !present(t, "job_id", "gpu_num", "submit_time", "duration") {
 			continue
 		}
-		rw := row{line: t.line, noModel: true, submitS: t.when("submit_time")}
+		rw := parsed{line: t.line, noModel: true, submitS: t.when("submit_time")}
 		rw.job = workload.Job{Name: t.str("job_id"), GPUs: t.integer("gpu_num"), DurationS: t.num("duration"), Entity: t.str("vc")}
 		if !t.bad && gpusAndTime(t, &rw) {
-			b.rows = append(b.rows, rw)
+			b.add(rw)
 		}
 	}
-	b.note("Helios names no models: models come from each job's GPU-hours (spec 000 §5.3); every state (completed, failed, cancelled) is kept with its logged duration; entity is the virtual cluster")
+	b.note("Helios names no models: models come from each job's GPU-hours, as Pollux's workload generator does; every state (completed, failed, cancelled) is kept with its logged duration; entity is the virtual cluster")
 	return nil
 }
 
@@ -163,20 +179,21 @@ func readPollux(r io.Reader, b *builder) error {
 	if err != nil {
 		return err
 	}
+	b.columns = map[string]string{"id": "name", "arrival_s": "time", "gpus": "num_replicas", "batch_size": "batch_size", "iterations": "batch_size"}
 	split := 0
 	for t.next() {
 		if !present(t, cols...) {
 			continue
 		}
 		app := strings.ToLower(t.str("application"))
-		rw := row{line: t.line, submitS: t.num("time")}
+		rw := parsed{line: t.line, submitS: t.num("time")}
 		n, batch := t.integer("num_replicas"), t.num("batch_size")
 		rw.job = workload.Job{Name: t.str("name"), Model: app, GPUs: n}
 		if t.bad {
 			continue
 		}
 		if _, ok := polluxIters[app]; !ok {
-			b.drop(t.line, "of an unknown model", "application %q is none of Pollux's bert, cifar10, deepspeech2, imagenet, ncf, yolov3; job left out", app)
+			b.drop(t.line, "of an unknown model", "application %s is none of Pollux's bert, cifar10, deepspeech2, imagenet, ncf, yolov3; job left out", quote(app))
 			continue
 		}
 		it, ok := polluxIterations(app, batch)
@@ -197,7 +214,7 @@ func readPollux(r io.Reader, b *builder) error {
 			split++
 		}
 		if gpusAndTime(t, &rw) {
-			b.rows = append(b.rows, rw)
+			b.add(rw)
 		}
 	}
 	b.note("Pollux jobs train their application's epochs (Pollux's max_epochs) at the listed total batch: iterations from Pollux's validation profiles, per-GPU batch = total ÷ replicas")

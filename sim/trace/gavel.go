@@ -4,6 +4,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
+	"strings"
 
 	"github.com/schedlab/schedlab/sim/perf/gaveltable"
 	"github.com/schedlab/schedlab/sim/workload"
@@ -37,7 +39,9 @@ func readGavel(r io.Reader, b *builder) error {
 	cr.Comma = '\t'
 	cr.FieldsPerRecord = -1
 	cr.LazyQuotes = true // commands are shell text
+	cr.ReuseRecord = true
 	t := &table{r: cr, b: b}
+	b.columns = map[string]string{"iterations": "total_steps", "gpus": "scale_factor", "weight": "priority_weight", "duration_s": "duration", "arrival_s": "arrival_time"}
 	slo := 0
 	for {
 		rec, err := cr.Read()
@@ -45,12 +49,14 @@ func readGavel(r io.Reader, b *builder) error {
 			break
 		}
 		if err != nil {
-			b.errorf(lineOf(err, t.line+1), "%s", plainCSV(err))
+			b.readFailed(err, t.line+1)
 			break
 		}
 		t.line, _ = cr.FieldPos(0)
 		t.rec, t.bad = rec, false
-		b.rowsIn++
+		if !b.nextRow(t.line) {
+			break
+		}
 		layout, ok := gavelLayouts[len(rec)]
 		if !ok {
 			b.errorf(t.line, "has %d tab-separated columns; a Gavel trace has 10 (or the older 7, or Shockwave's 12)", len(rec))
@@ -63,7 +69,7 @@ func readGavel(r io.Reader, b *builder) error {
 		if !present(t, "job_type", "total_steps", "scale_factor", "arrival_time") {
 			continue
 		}
-		rw := row{line: t.line, submitS: t.num("arrival_time")}
+		rw := parsed{line: t.line, submitS: t.num("arrival_time")}
 		key := t.str("job_type")
 		rw.job = workload.Job{Name: fmt.Sprintf("job%d", b.rowsIn-1), GPUs: t.integer("scale_factor"), Iterations: t.num("total_steps")}
 		if t.has("priority_weight") && !t.empty("priority_weight") {
@@ -80,11 +86,11 @@ func readGavel(r io.Reader, b *builder) error {
 		}
 		tm, ok := zoo[key]
 		if !ok {
-			b.drop(t.line, "of an unknown model", "job type %q is not one of Gavel's 26 (e.g. \"ResNet-50 (batch size 64)\"); job left out", key)
+			b.drop(t.line, "of an unknown model", "job type %s is not one of Gavel's 26 (e.g. \"ResNet-50 (batch size 64)\"); job left out", quote(key))
 			continue
 		}
 		if tbl.Index(key, rw.job.GPUs) < 0 {
-			b.drop(t.line, "of an unknown model", "Gavel measured no throughput for %q on %d GPUs; job left out", key, rw.job.GPUs)
+			b.drop(t.line, "of an unknown model", "Gavel measured no throughput for %s on %d GPUs; job left out", quote(key), rw.job.GPUs)
 			continue
 		}
 		rw.job.Model, rw.job.BatchSize = tm.Model, tm.BatchSize
@@ -97,7 +103,7 @@ func readGavel(r io.Reader, b *builder) error {
 			continue
 		}
 		if gpusAndTime(t, &rw) {
-			b.rows = append(b.rows, rw)
+			b.add(rw)
 		}
 	}
 	b.note("Gavel jobs run total_steps iterations at the measured throughput of their job type; commands are ignored")
@@ -137,6 +143,7 @@ func readPAI(r io.Reader, b *builder) error {
 		}
 		k, seen := byName[name]
 		if !seen {
+			name = strings.Clone(name) // not the whole line
 			k = len(jobs)
 			byName[name] = k
 			jobs = append(jobs, acc{line: t.line})
@@ -153,8 +160,13 @@ func readPAI(r io.Reader, b *builder) error {
 		}
 		gpu, hasGPU := opt("plan_gpu", t.num)
 		n, hasN := opt("inst_num", t.num)
-		if hasN && n != float64(int(n)) {
-			t.fail("column inst_num: %q is not a whole number", t.str("inst_num"))
+		switch {
+		case hasN && n != math.Trunc(n):
+			t.fail("column inst_num: %s is not a whole number", quote(t.str("inst_num")))
+		case n < 0:
+			t.fail("column inst_num: must not be negative, got %g", n)
+		case gpu < 0:
+			t.fail("column plan_gpu: must not be negative, got %g", gpu)
 		}
 		s, hasS := opt("start_time", t.when)
 		e, hasE := opt("end_time", t.when)
@@ -166,7 +178,7 @@ func readPAI(r io.Reader, b *builder) error {
 			continue // a CPU task of the job (parameter server, evaluator)
 		}
 		if !hasS || !hasE || !hasN {
-			b.drop(t.line, "with a missing field", "job %s: a GPU task has no start_time, end_time or inst_num; job left out", name)
+			b.drop(t.line, "with a missing field", "job %s: a GPU task has no start_time, end_time or inst_num; job left out", short(name))
 			a.broken = true
 			continue
 		}
@@ -176,22 +188,30 @@ func readPAI(r io.Reader, b *builder) error {
 		}
 		a.end = max(a.end, e)
 	}
+	if b.stop != nil {
+		return nil
+	}
 	for k, a := range jobs {
 		if a.broken {
 			continue
 		}
 		if a.gpu == 0 {
-			b.drop(a.line, "using no GPUs", "job %s has no GPU task; left out", names[k])
+			b.drop(a.line, "using no GPUs", "job %s has no GPU task; left out", short(names[k]))
 			continue
 		}
 		// plan_gpu 50 is half a GPU; a fractional job asks for whole GPUs.
-		rw := row{line: a.line, noModel: true, submitS: a.start}
-		rw.job = workload.Job{Name: names[k], GPUs: int((a.gpu + 99.999) / 100), DurationS: a.end - a.start}
+		gpus := (a.gpu + 99.999) / 100
+		if !(gpus <= 4096) {
+			b.drop(a.line, "larger than the cluster", "job %s asks for more than 4096 GPUs (the sum of inst_num × plan_gpu ÷ 100 over its tasks); left out", short(names[k]))
+			continue
+		}
+		rw := parsed{line: a.line, noModel: true, submitS: a.start}
+		rw.job = workload.Job{Name: names[k], GPUs: int(gpus), DurationS: a.end - a.start}
 		t.line = a.line
 		if gpusAndTime(t, &rw) {
-			b.rows = append(b.rows, rw)
+			b.add(rw)
 		}
 	}
-	b.note("PAI names no models: models come from each job's GPU-hours (spec 000 §5.3); a job's GPUs are Σ instances × plan_gpu ÷ 100 over its tasks, rounded up, its arrival its first task start (the table has no submit time), its duration to its last task end; gpu_type is not kept")
+	b.note("PAI names no models: models come from each job's GPU-hours, as Pollux's workload generator does; a job's GPUs are Σ instances × plan_gpu ÷ 100 over its tasks, rounded up, its arrival its first task start (the table has no submit time), its duration to its last task end; gpu_type is not kept")
 	return nil
 }

@@ -17,20 +17,25 @@ const (
 	streamModels = 0x7ace_0002
 )
 
-// pipeline turns the rows read into the job list: filters, window,
-// sample, models, cluster fit, scaling, in this order, so that e.g. the
-// sample is drawn from the window and the models from the sample.
-func (b *builder) pipeline(opt Options, f Filters, preset Cluster, absolute bool) ([]workload.Job, error) {
-	rows := b.filter(b.rows, f)
-	sortRows(rows)
-	rows = b.window(rows, opt)
-	rows = b.sample(rows, opt)
-	b.mapModels(rows, opt)
-	c, err := cluster.New(preset.Spec)
-	if err != nil {
-		return nil, err
+// pipeline turns the rows read into the job list: filters (counted while
+// reading), window, sample, models, cluster fit, scaling, in this order,
+// so that e.g. the sample is drawn from the window and the models from
+// the sample. It returns the jobs with the line each was read from.
+func (b *builder) pipeline(opt Options, c *cluster.Cluster, absolute bool) ([]workload.Job, []int, error) {
+	b.count(fmt.Sprintf("shorter than %g s (filter)", b.filters.MinDurationS), "min-duration", b.short)
+	b.count(fmt.Sprintf("of %g GPU-hours or more (filter)", b.filters.MaxGPUHours), "max-gpu-hours", b.long)
+	keys := b.sortedKeys()
+	keys = b.window(keys, opt)
+	keys = b.sample(keys, opt)
+	rows := make([]parsed, len(keys))
+	for i, k := range keys {
+		rows[i] = b.unpack(b.rows.at(int(k.i)))
 	}
+	b.mapModels(rows, opt)
 	rows = b.checkFit(rows, c)
+	if len(rows) > b.maxJobs() {
+		return nil, nil, b.tooManyJobs(0, len(rows))
+	}
 	scale := opt.Scale
 	if scale == 0 {
 		scale = 1
@@ -47,69 +52,86 @@ func (b *builder) pipeline(opt Options, f Filters, preset Cluster, absolute bool
 		}
 	}
 	jobs := make([]workload.Job, len(rows))
+	lines := make([]int, len(rows))
 	for i, r := range rows {
 		j := r.job
 		// Millisecond arrivals: exact in JSON and CSV, and no job moves
 		// by more than half a millisecond.
 		j.ArrivalS = math.Round((r.submitS-t0)*scale*1000) / 1000
-		jobs[i] = j
+		if !(j.ArrivalS >= 0 && j.ArrivalS <= workload.MaxTimeS) {
+			b.errorf(r.line, "column %s: %s", b.column("arrival_s"), arrivalProblem((r.submitS-t0)*scale, absolute))
+		}
+		jobs[i], lines[i] = j, r.line
 	}
-	return workload.Finalize(jobs)
+	b.checkNames(jobs, lines)
+	if len(b.errs) > 0 {
+		return nil, nil, b.errs
+	}
+	jobs, err := workload.Finalize(jobs)
+	return jobs, lines, err
 }
 
-func (b *builder) filter(rows []row, f Filters) []row {
-	out := rows[:0]
-	short, long := 0, 0
-	for _, r := range rows {
-		d := r.job.DurationS
-		switch {
-		case f.MinDurationS > 0 && d > 0 && d < f.MinDurationS:
-			short++
-		case f.MaxGPUHours > 0 && d > 0 && float64(r.job.GPUs)*d/3600 >= f.MaxGPUHours:
-			long++
-		default:
-			out = append(out, r)
-		}
+// arrivalProblem says why an arrival is out of bounds.
+func arrivalProblem(a float64, absolute bool) string {
+	if math.IsInf(a, 0) {
+		return "the job arrives too far from the first job to compute; is this time in another unit, or from another clock than the others?"
 	}
-	b.count(fmt.Sprintf("shorter than %g s (filter)", f.MinDurationS), short)
-	b.count(fmt.Sprintf("of %g GPU-hours or more (filter)", f.MaxGPUHours), long)
-	return out
+	if a < 0 {
+		return fmt.Sprintf("the job arrives at %g s, before time 0; times must not be negative", a)
+	}
+	from := "after the first job"
+	if absolute {
+		from = "after time 0"
+	}
+	return fmt.Sprintf("the job arrives %.3g s %s, later than %g s (about 317 years); is this time in another unit, or from another clock than the others?", a, from, workload.MaxTimeS)
+}
+
+// checkNames makes sure no two kept jobs have one id, naming both lines.
+func (b *builder) checkNames(jobs []workload.Job, lines []int) {
+	seen := make(map[string]int, len(jobs))
+	for i, j := range jobs {
+		if k, dup := seen[j.Name]; dup {
+			b.errorf(lines[i], "column %s: job id %s is also the id of the job of line %d; ids must be unique", b.column("id"), quote(j.Name), lines[k])
+			continue
+		}
+		seen[j.Name] = i
+	}
 }
 
 // window keeps the rows of the time window, or of the busiest window.
-func (b *builder) window(rows []row, opt Options) []row {
+func (b *builder) window(rows []sortKey, opt Options) []sortKey {
 	if len(rows) == 0 {
 		return rows
 	}
-	b.start = rows[0].submitS
+	b.start = rows[0].t
 	switch {
 	case opt.Window != nil:
 		lo, hi := b.start+opt.Window[0]*3600, b.start+opt.Window[1]*3600
-		i := sort.Search(len(rows), func(k int) bool { return rows[k].submitS >= lo })
-		k := sort.Search(len(rows), func(k int) bool { return rows[k].submitS >= hi })
-		b.count(fmt.Sprintf("outside the window %g–%g h", opt.Window[0], opt.Window[1]), len(rows)-(k-i))
+		i := sort.Search(len(rows), func(k int) bool { return rows[k].t >= lo })
+		k := sort.Search(len(rows), func(k int) bool { return rows[k].t >= hi })
+		b.count(fmt.Sprintf("outside the window %g–%g h", opt.Window[0], opt.Window[1]), "window", len(rows)-(k-i))
 		return rows[i:k]
 	case opt.BusiestH > 0:
 		w := opt.BusiestH * 3600
 		best, bestLo, hi := -1, 0, 0
 		for lo := range rows { // two pointers: O(n)
-			for hi < len(rows) && rows[hi].submitS < rows[lo].submitS+w {
+			for hi < len(rows) && rows[hi].t < rows[lo].t+w {
 				hi++
 			}
 			if hi-lo > best {
 				best, bestLo = hi-lo, lo
 			}
 		}
-		b.busiestFrom = rows[bestLo].submitS
+		b.busiestFrom = rows[bestLo].t
 		b.note(fmt.Sprintf("busiest %g-hour window starts %.0f h after the first submission and holds %d jobs", opt.BusiestH, (b.busiestFrom-b.start)/3600, best))
-		b.count(fmt.Sprintf("outside the busiest %g-hour window", opt.BusiestH), len(rows)-best)
+		b.count(fmt.Sprintf("outside the busiest %g-hour window", opt.BusiestH), "busiest", len(rows)-best)
 		return rows[bestLo : bestLo+best]
 	}
 	return rows
 }
 
 // sample keeps opt.Sample rows drawn without replacement, in time order.
-func (b *builder) sample(rows []row, opt Options) []row {
+func (b *builder) sample(rows []sortKey, opt Options) []sortKey {
 	if opt.Sample == 0 || opt.Sample >= len(rows) {
 		if opt.Sample > len(rows) {
 			b.note(fmt.Sprintf("asked for a sample of %d jobs but only %d were left; kept them all", opt.Sample, len(rows)))
@@ -119,17 +141,17 @@ func (b *builder) sample(rows []row, opt Options) []row {
 	r := rand.New(rand.NewPCG(opt.Seed, streamSample))
 	pick := r.Perm(len(rows))[:opt.Sample]
 	sort.Ints(pick)
-	out := make([]row, len(pick))
+	out := make([]sortKey, len(pick))
 	for i, k := range pick {
 		out[i] = rows[k]
 	}
-	b.count(fmt.Sprintf("not in the sample of %d (seed %d)", opt.Sample, opt.Seed), len(rows)-len(pick))
+	b.count(fmt.Sprintf("not in the sample of %d (seed %d)", opt.Sample, opt.Seed), "sample", len(rows)-len(pick))
 	return out
 }
 
 // mapModels gives each row without a model one of Pollux's six tasks by
 // its GPU-hours (spec 000 §5.3), one random number per job in time order.
-func (b *builder) mapModels(rows []row, opt Options) {
+func (b *builder) mapModels(rows []parsed, opt Options) {
 	share := 0.5
 	if opt.BertShare != nil {
 		share = *opt.BertShare

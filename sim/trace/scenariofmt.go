@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/schedlab/schedlab/sim/scenario"
@@ -14,9 +16,13 @@ func init() {
 // readScenario takes the explicit jobs of a scenario document (checked
 // in full by scenario.Parse); "line" numbers are job positions, from 1.
 func readScenario(r io.Reader, b *builder) error {
-	data, err := io.ReadAll(io.LimitReader(r, 256<<20))
+	data, err := io.ReadAll(r)
+	var le *LimitError
+	if errors.As(err, &le) {
+		return &LimitError{fmt.Sprintf("the scenario is larger than %s, the most a scenario file may be", size(b.lim.MaxScenarioBytes))}
+	}
 	if err != nil {
-		return err
+		return readError(err, 0)
 	}
 	sc, err := scenario.Parse(data)
 	if err != nil {
@@ -26,10 +32,12 @@ func readScenario(r io.Reader, b *builder) error {
 		return Errors{{0, "workload: the scenario has a generator, not a job list; run it instead"}}
 	}
 	for i, j := range sc.Workload.Jobs {
-		b.rowsIn++
-		rw := row{line: i + 1, job: j, submitS: j.ArrivalS}
+		if !b.nextRow(i + 1) {
+			break
+		}
+		rw := parsed{line: i + 1, job: j, submitS: j.ArrivalS}
 		rw.job.ID = 0
-		b.rows = append(b.rows, rw)
+		b.add(rw)
 	}
 	return nil
 }

@@ -24,6 +24,16 @@ type table struct {
 	// a header line).
 	pending []string
 	bad     bool // the current row already has an error
+	// timeKinds remembers, per time column, whether the first time was
+	// a date or seconds, and its line: a file must not mix them.
+	timeKinds map[string]timeKind
+}
+
+// timeKind is how a time column gives its first time.
+type timeKind struct {
+	date  bool
+	line  int
+	value string
 }
 
 // newTable starts reading. columns is the documented layout; a file whose
@@ -34,18 +44,15 @@ func newTable(r io.Reader, b *builder, comma rune, columns, need []string, heade
 	cr := csv.NewReader(r)
 	cr.Comma = comma
 	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = false
+	cr.ReuseRecord = true // kept values are copied (see pack)
 	cr.TrimLeadingSpace = true
 	t := &table{r: cr, b: b, cols: map[string]int{}}
 	first, err := cr.Read()
 	if err == io.EOF {
-		return nil, Errors{{0, "the file is empty"}}
+		return nil, Errors{{0, "the file is empty: no header line and no data rows"}}
 	}
 	if err != nil {
-		return nil, Errors{{lineOf(err, 1), plainCSV(err)}}
-	}
-	if len(first) > 0 { // a byte-order mark would hide the first name
-		first[0] = strings.TrimPrefix(first[0], "\ufeff")
+		return nil, readError(err, 1)
 	}
 	for i, name := range first {
 		t.cols[strings.ToLower(strings.TrimSpace(name))] = i
@@ -69,8 +76,14 @@ func newTable(r io.Reader, b *builder, comma rune, columns, need []string, heade
 		}
 		t.ncol = len(columns)
 		t.pending = first
+	case strings.TrimSpace(strings.Join(first, "")) == "":
+		return nil, Errors{{1, fmt.Sprintf("the first line is blank; expected a header line with the columns %s", strings.Join(columns, ","))}}
 	default:
-		return nil, Errors{{1, fmt.Sprintf("the header lacks the column(s) %s; expected the columns %s", strings.Join(missing, ", "), strings.Join(columns, ","))}}
+		hint := ""
+		if len(first) == 1 && strings.ContainsAny(first[0], ";\t|") && comma == ',' {
+			hint = " (the header has no commas: are the columns separated by something else? they must be separated by commas)"
+		}
+		return nil, Errors{{1, fmt.Sprintf("the header lacks the column(s) %s; expected the columns %s%s", strings.Join(missing, ", "), strings.Join(columns, ","), hint)}}
 	}
 	return t, nil
 }
@@ -86,18 +99,15 @@ func (t *table) next() bool {
 			return false
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) && pe.Err != csv.ErrFieldCount {
-				t.b.errorf(lineOf(err, t.line+1), "%s", plainCSV(err))
-				return false // a broken quote ruins the rest of the file
-			}
-			t.b.errorf(lineOf(err, t.line+1), "%s", plainCSV(err))
+			t.b.readFailed(err, t.line+1) // a broken quote ruins the rest of the file
 			return false
 		}
 		t.rec = rec
 		t.line, _ = t.r.FieldPos(0)
 	}
-	t.b.rowsIn++
+	if !t.b.nextRow(t.line) {
+		return false
+	}
 	if len(t.rec) < t.ncol {
 		t.b.errorf(t.line, "has %d columns, expected at least %d", len(t.rec), t.ncol)
 		t.bad = true
@@ -105,20 +115,38 @@ func (t *table) next() bool {
 	return true
 }
 
-func lineOf(err error, fallback int) int {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return pe.Line
+// readFailed records an error that ended reading: a limit stops the
+// import, anything else is an error of its line.
+func (b *builder) readFailed(err error, line int) {
+	var le *LimitError
+	if errors.As(err, &le) {
+		b.stop = le
+		return
 	}
-	return fallback
+	for _, is := range readError(err, line) {
+		b.errorf(is.Line, "%s", is.Msg)
+	}
 }
 
-func plainCSV(err error) string {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
+// readError says in plain words why the delimited text could not be read.
+func readError(err error, line int) Errors {
+	var es Errors
+	if errors.As(err, &es) {
+		return es
 	}
-	return err.Error()
+	var pe *csv.ParseError
+	if !errors.As(err, &pe) {
+		return Errors{{line, "the file could not be read: " + err.Error()}}
+	}
+	switch {
+	case pe.Err == csv.ErrBareQuote:
+		return Errors{{pe.Line, fmt.Sprintf("a quote (\") in the middle of a value that does not start with one (at byte %d of the line); put the whole value in quotes and double each quote inside it", pe.Column)}}
+	case pe.Err == csv.ErrQuote && pe.StartLine != pe.Line:
+		return Errors{{pe.StartLine, fmt.Sprintf("a quoted value that starts on this line is not closed before line %d; a quote (\") is missing, or one inside the value is not doubled", pe.Line)}}
+	case pe.Err == csv.ErrQuote:
+		return Errors{{pe.Line, fmt.Sprintf("a quoted value is not closed properly (at byte %d of the line): a quote inside quotes must be doubled (\"\"), and the closing quote must end the value", pe.Column)}}
+	}
+	return Errors{{pe.Line, "the line could not be read as comma- or tab-separated values"}}
 }
 
 // has reports whether the row has the column at all (optional columns).
@@ -148,8 +176,12 @@ func (t *table) empty(name string) bool {
 func (t *table) num(name string) float64 {
 	s := t.str(name)
 	v, err := strconv.ParseFloat(s, 64)
+	if errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0) {
+		t.fail("column %s: %s is too large a number", name, quote(s))
+		return 0
+	}
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		t.fail("column %s: %q is not a number", name, s)
+		t.fail("column %s: %s is not a number", name, quote(s))
 		return 0
 	}
 	return v
@@ -161,26 +193,71 @@ func (t *table) integer(name string) int {
 	if t.bad {
 		return 0
 	}
-	if v != math.Trunc(v) || math.Abs(v) > 1e9 {
-		t.fail("column %s: %q is not a whole number", name, t.str(name))
+	if math.Abs(v) > 1e9 {
+		t.fail("column %s: %s is too large (at most 1,000,000,000)", name, quote(t.str(name)))
+		return 0
+	}
+	if v != math.Trunc(v) {
+		t.fail("column %s: %s is not a whole number", name, quote(t.str(name)))
 		return 0
 	}
 	return int(v)
 }
 
-// when reads a time: seconds, or a date "2006-01-02 15:04:05" (UTC).
+// when reads a time: seconds, or a date "2006-01-02 15:04:05" (UTC). One
+// column gives every time the same way: a date among seconds would put
+// a job decades away from the others.
 func (t *table) when(name string) float64 {
 	s := t.str(name)
-	if v, err := strconv.ParseFloat(s, 64); err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
+	v, err := strconv.ParseFloat(s, 64)
+	isNum := err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
+	if !isNum {
+		v, err = parseDate(s)
+		if err != nil {
+			if errors.Is(err, strconv.ErrRange) {
+				t.fail("column %s: %s is too large a number of seconds", name, quote(s))
+			} else {
+				t.fail("column %s: %s is neither seconds nor a date like 2017-10-09 07:01:55", name, quote(s))
+			}
+			return 0
+		}
+	}
+	if t.bad {
 		return v
+	}
+	k, seen := t.timeKinds[name]
+	if !seen {
+		if t.timeKinds == nil {
+			t.timeKinds = map[string]timeKind{}
+		}
+		t.timeKinds[name] = timeKind{date: !isNum, line: t.line, value: strings.Clone(s[:min(len(s), 40)])}
+		return v
+	}
+	if k.date == isNum {
+		what, other := "a number of seconds", "a date"
+		if !isNum {
+			what, other = "a date", "a number of seconds"
+		}
+		t.fail("column %s: %s is %s, but line %d gives %s (%s); give every time the same way", name, quote(s), what, k.line, other, quote(k.value))
+	}
+	return v
+}
+
+// parseDate reads a date in one of the layouts traces use, as seconds
+// since 1970 (UTC).
+func parseDate(s string) (float64, error) {
+	if _, err := strconv.ParseFloat(s, 64); errors.Is(err, strconv.ErrRange) {
+		return 0, err
 	}
 	for _, layout := range []string{"2006-01-02 15:04:05", time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05.999999999"} {
 		if tm, err := time.Parse(layout, s); err == nil {
-			return float64(tm.UnixNano()) / 1e9
+			if y := tm.Year(); y < 1678 || y > 2261 { // beyond UnixNano
+				return float64(tm.Unix()) + float64(tm.Nanosecond())/1e9, nil
+			}
+			return float64(tm.UnixNano()) / 1e9, nil
 		}
 	}
-	t.fail("column %s: %q is neither seconds nor a date like 2017-10-09 07:01:55", name, s)
-	return 0
+	return 0, errors.New("not a date")
 }
 
 func (t *table) fail(format string, args ...any) {

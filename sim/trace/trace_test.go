@@ -47,7 +47,7 @@ var samples = []sample{
 	{format: "pollux", path: shared + "pollux/workloads/workload-6.csv", rows: 160, jobs: 160,
 		line: 3, col: 3, value: cut, wantErr: "line 3: has 3 columns, expected at least 5"},
 	{format: "pollux", path: shared + "pollux/workloads-2.0/workload-1.csv", rows: 320, jobs: 320,
-		line: 5, col: 4, value: "1e400", wantErr: `line 5: column batch_size: "1e400" is not a number`},
+		line: 5, col: 4, value: "1e400", wantErr: `line 5: column batch_size: "1e400" is too large a number`},
 	{format: "gavel", path: "testdata/gavel-sample.trace", rows: 42, jobs: 42,
 		line: 4, col: 9, value: cut, wantErr: "line 4: has 9 tab-separated columns"},
 	{format: "tiresias", path: "testdata/tiresias-sample.csv", rows: 40, jobs: 40,

@@ -212,16 +212,16 @@ func DefaultGavelStaticParams() *GavelParams {
 }
 
 func init() {
-	RegisterGenerator(GeneratorKind{
-		Name:      "gavel-static",
-		Doc:       "Gavel's static trace (every job submitted at time 0 unless jobs_per_hour is set): job types uniform over the zoo, durations drawn from duration_hours (default 1–4 h), GPU mix 70/10/20% on 1/2/4 GPUs; the same knobs as the gavel generator.",
-		NewParams: func() any { return DefaultGavelStaticParams() },
-		New:       func(p any) (Generator, error) { return NewGavel(*p.(*GavelParams)), nil },
+	RegisterGenerator(GeneratorFamily[GavelParams]{
+		Name:     "gavel-static",
+		Doc:      "Gavel's static trace (every job submitted at time 0 unless jobs_per_hour is set): job types uniform over the zoo, durations drawn from duration_hours (default 1–4 h), GPU mix 70/10/20% on 1/2/4 GPUs; the same knobs as the gavel generator.",
+		Defaults: func() GavelParams { return *DefaultGavelStaticParams() },
+		New:      func(p GavelParams) (Generator, error) { return NewGavel(p), nil },
 	})
-	RegisterGenerator(GeneratorKind{
-		Name:      "gavel",
-		Doc:       "Gavel's continuous trace (Narayanan et al., OSDI'20): job types uniform over the 26-type zoo, durations 10^U(1.5,3) min (80%) or 10^U(3,4) min (20%), Poisson arrivals, optional 70/10/15/5 multi-GPU mix.",
-		NewParams: func() any { return DefaultGavelParams() },
-		New:       func(p any) (Generator, error) { return NewGavel(*p.(*GavelParams)), nil },
+	RegisterGenerator(GeneratorFamily[GavelParams]{
+		Name:     "gavel",
+		Doc:      "Gavel's continuous trace (Narayanan et al., OSDI'20): job types uniform over the 26-type zoo, durations 10^U(1.5,3) min (80%) or 10^U(3,4) min (20%), Poisson arrivals, optional 70/10/15/5 multi-GPU mix.",
+		Defaults: func() GavelParams { return *DefaultGavelParams() },
+		New:      func(p GavelParams) (Generator, error) { return NewGavel(p), nil },
 	})
 }

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -30,23 +31,54 @@ type Batcher interface {
 	AllAtZero() (yes bool, fields string)
 }
 
-// GeneratorKind registers a generator: its parameters, with their defaults,
-// and how to build it from them.
+// GeneratorFamily is what a generator registers: its name and
+// documentation, its parameter struct P with defaults, and how to build it
+// from filled parameters. The registry converts to and from the untyped
+// GeneratorKind that scenarios, the schema and the page read, so a
+// generator never casts its parameters.
+type GeneratorFamily[P any] struct {
+	Name string
+	Doc  string
+	// Defaults returns the parameters a scenario starts from, a fresh
+	// value on each call (the decoder writes into it, slices included);
+	// nil means P's zero value.
+	Defaults func() P
+	// New builds the generator from filled parameters.
+	New func(P) (Generator, error)
+}
+
+// GeneratorKind is the registry's untyped view of a GeneratorFamily, for
+// readers that handle every generator alike.
 type GeneratorKind struct {
 	Name string
 	Doc  string
 	// NewParams returns a pointer to a parameter struct holding the
 	// defaults; the scenario decoder fills it from JSON.
 	NewParams func() any
-	// New builds the generator from filled parameters.
+	// New builds the generator from what NewParams returned; anything else
+	// is an error, not a panic.
 	New func(params any) (Generator, error)
 }
 
 var generators = registry.New[GeneratorKind]("generator")
 
-// RegisterGenerator makes a generator kind available to scenarios. It panics
-// on a duplicate name, which is a programming error.
-func RegisterGenerator(k GeneratorKind) { generators.Add(k.Name, k) }
+// RegisterGenerator makes a generator available to scenarios. It panics
+// on a duplicate or empty name, a missing New or parameters that are not
+// a struct: programming errors.
+func RegisterGenerator[P any](f GeneratorFamily[P]) {
+	if f.New == nil {
+		panic(fmt.Sprintf("generator %q: a family needs a New", f.Name))
+	}
+	params := registry.ParamsOf("generator", f.Name, f.Defaults)
+	generators.Add(f.Name, GeneratorKind{Name: f.Name, Doc: f.Doc, NewParams: params.New,
+		New: func(v any) (Generator, error) {
+			p, err := params.From(v)
+			if err != nil {
+				return nil, err
+			}
+			return f.New(p)
+		}})
+}
 
 // LookupGenerator returns the registered generator kind with that name.
 func LookupGenerator(name string) (GeneratorKind, bool) { return generators.Get(name) }

@@ -170,10 +170,10 @@ func (g poissonGenerator) Generate(seed uint64) ([]Job, error) {
 }
 
 func init() {
-	RegisterGenerator(GeneratorKind{
-		Name:      "poisson",
-		Doc:       "Poisson arrivals with a GPU-count mix, a duration distribution and a model mix.",
-		NewParams: func() any { return DefaultPoissonParams() },
-		New:       func(p any) (Generator, error) { return NewPoisson(*p.(*PoissonParams)), nil },
+	RegisterGenerator(GeneratorFamily[PoissonParams]{
+		Name:     "poisson",
+		Doc:      "Poisson arrivals with a GPU-count mix, a duration distribution and a model mix.",
+		Defaults: func() PoissonParams { return *DefaultPoissonParams() },
+		New:      func(p PoissonParams) (Generator, error) { return NewPoisson(p), nil },
 	})
 }

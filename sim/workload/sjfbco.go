@@ -130,12 +130,12 @@ func (p *SJFBCOParams) draw(r interface{ Float64() float64 }) (tau float64, f in
 }
 
 func init() {
-	RegisterGenerator(GeneratorKind{
+	RegisterGenerator(GeneratorFamily[SJFBCOParams]{
 		Name: "sjf-bco",
 		Doc: "The SJF-BCO paper's offline batch: 160 ring-all-reduce jobs at time 0 with the Philly-scaled size mix " +
 			"(80×1, 14×2, 26×4, 30×8, 8×16, 2×32 GPUs), iterations F in [1000, 6000], iteration times τ0 in [0.01, 0.05] " +
 			"slots and run times ρ̂ = τ0·F in [50, 300] slots, in a shuffled input order.",
-		NewParams: func() any { return DefaultSJFBCOParams() },
-		New:       func(p any) (Generator, error) { return sjfbcoGen{*p.(*SJFBCOParams)}, nil },
+		Defaults: func() SJFBCOParams { return *DefaultSJFBCOParams() },
+		New:      func(p SJFBCOParams) (Generator, error) { return sjfbcoGen{p}, nil },
 	})
 }

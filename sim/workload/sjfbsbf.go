@@ -259,19 +259,19 @@ func scaleToWork(jobs []Job, work float64) {
 }
 
 func init() {
-	RegisterGenerator(GeneratorKind{
+	RegisterGenerator(GeneratorFamily[BSBFSimParams]{
 		Name: "sjf-bsbf-sim",
 		Doc: "The SJF-BSBF paper's 64-GPU simulation workload (240 jobs at scale 1): Poisson arrivals over a window, " +
 			"12.5% large jobs, lognormal solo durations, Pollux's task for each job's GPU-hours.",
-		NewParams: func() any { return DefaultBSBFSimParams() },
-		New:       func(p any) (Generator, error) { return bsbfSim{*p.(*BSBFSimParams)}, nil },
+		Defaults: func() BSBFSimParams { return *DefaultBSBFSimParams() },
+		New:      func(p BSBFSimParams) (Generator, error) { return bsbfSim{p}, nil },
 	})
-	RegisterGenerator(GeneratorKind{
+	RegisterGenerator(GeneratorFamily[BSBFTestbedParams]{
 		Name: "sjf-bsbf-testbed",
 		Doc: "The SJF-BSBF paper's 16-GPU testbed workload: 30 jobs, 10 of them on 12 or 16 GPUs, the six tasks " +
 			"uniformly, sizes log-uniform over a 50× range (the paper's 100–5000 iterations) scaled to 29,000 GPU-seconds " +
 			"in all (Table II's FIFO makespan allows at most 37,000), Poisson arrivals.",
-		NewParams: func() any { return DefaultBSBFTestbedParams() },
-		New:       func(p any) (Generator, error) { return bsbfTestbed{*p.(*BSBFTestbedParams)}, nil },
+		Defaults: func() BSBFTestbedParams { return *DefaultBSBFTestbedParams() },
+		New:      func(p BSBFTestbedParams) (Generator, error) { return bsbfTestbed{p}, nil },
 	})
 }

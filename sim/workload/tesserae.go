@@ -115,11 +115,11 @@ func shockwaveDuration(r *rand.Rand) float64 {
 }
 
 func init() {
-	RegisterGenerator(GeneratorKind{
-		Name:      "tesserae",
-		Doc:       "The Tesserae paper's traces: the Shockwave-style default (duration classes, 1/2/4/8 GPUs) or the Gavel-style one (spec 003 §5.4).",
-		NewParams: func() any { return DefaultTesseraeTraceParams() },
-		New:       func(p any) (Generator, error) { return tesseraeTrace{*p.(*TesseraeTraceParams)}, nil },
+	RegisterGenerator(GeneratorFamily[TesseraeTraceParams]{
+		Name:     "tesserae",
+		Doc:      "The Tesserae paper's traces: the Shockwave-style default (duration classes, 1/2/4/8 GPUs) or the Gavel-style one (spec 003 §5.4).",
+		Defaults: func() TesseraeTraceParams { return *DefaultTesseraeTraceParams() },
+		New:      func(p TesseraeTraceParams) (Generator, error) { return tesseraeTrace{p}, nil },
 	})
 }
 

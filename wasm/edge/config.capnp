@@ -11,7 +11,6 @@ const config :Workerd.Config = (
 const schedlab :Workerd.Worker = (
   modules = [
     (name = "worker.mjs", esModule = embed "worker.mjs"),
-    (name = "runtime.mjs", esModule = embed "runtime.mjs"),
     (name = "wasm_exec.js", esModule = embed "wasm_exec.js"),
     (name = "app.wasm", wasm = embed "app.wasm"),
   ],

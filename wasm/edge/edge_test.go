@@ -76,8 +76,8 @@ func missing(t *testing.T, why string) {
 }
 
 // bundle returns a directory with the Workers bundle: $SCHEDLAB_EDGE_DIR
-// when make edge built one, otherwise one built here.
-func bundle(t *testing.T) string {
+// when make edge built one, otherwise one that build/workers writes here.
+func bundle(t testing.TB) string {
 	if d := os.Getenv("SCHEDLAB_EDGE_DIR"); d != "" {
 		return d
 	}
@@ -86,22 +86,14 @@ func bundle(t *testing.T) string {
 	if err != nil {
 		t.Fatalf("building the bundle needs the go command: %v", err)
 	}
-	run := func(env []string, args ...string) {
-		cmd := exec.Command(goBin, args...)
-		cmd.Env = append(os.Environ(), env...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
+	cmd := exec.Command(goBin, "run", "./build/workers", "-out", dir)
+	cmd.Dir = filepath.Join("..", "..")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run ./build/workers: %v\n%s", err, out)
 	}
-	run(nil, "tool", "workers-assets-gen", "-mode=go", "-o", dir)
-	run([]string{"GOOS=js", "GOARCH=wasm"}, BuildArgs(filepath.Join(dir, "app.wasm"))...)
+	t.Logf("%s", strings.TrimSpace(string(out)))
 	return dir
-}
-
-// BuildArgs are the go build arguments of the bundle's app.wasm (the
-// Makefile's edge target uses the same).
-func BuildArgs(out string) []string {
-	return []string{"build", "-tags", "noplot", "-trimpath", "-ldflags=-s -w", "-o", out, "."}
 }
 
 // startWorkerd serves dir's bundle on a free loopback port and waits
@@ -178,5 +170,17 @@ func latencies(t *testing.T, base string) {
 			times = append(times, time.Since(start).Round(100*time.Microsecond).String())
 		}
 		t.Logf("workerd %s: %s", c.name, strings.Join(times, ", "))
+	}
+}
+
+// TestWorkerdVersion: make need-workerd installs the workerd this test
+// runs (the Makefile names its version too).
+func TestWorkerdVersion(t *testing.T) {
+	mk, err := os.ReadFile(filepath.Join("..", "..", "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "WORKERD_VERSION := " + WorkerdVersion + "\n"; !strings.Contains(string(mk), want) {
+		t.Errorf("the Makefile does not say %q", strings.TrimSpace(want))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -119,30 +120,48 @@ func (a *App) CloseTrace() { a.Trace = nil }
 // options reads the panel's fields; a bad one names itself.
 func (t *TraceImport) options() (trace.Options, error) {
 	var o trace.Options
+	shown := func(s string) string {
+		if r := []rune(s); len(r) > 40 {
+			return string(r[:40]) + "…"
+		}
+		return s
+	}
 	num := func(label, s string, dst *float64) error {
 		if strings.TrimSpace(s) == "" {
 			return nil
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || v < 0 {
-			return fmt.Errorf("%s: must be a number of at least 0, got %q", label, s)
+		if err != nil || !(v >= 0 && v <= 1e6) { // NaN and Inf too
+			return fmt.Errorf("%s: must be a number from 0 to 1,000,000, got %q", label, shown(s))
 		}
 		*dst = v
 		return nil
 	}
-	var sample, seed float64
-	for _, f := range []struct {
-		label, s string
-		dst      *float64
-	}{{"Busiest hours", t.Busiest, &o.BusiestH}, {"Sample", t.Sample, &sample}, {"Seed", t.Seed, &seed}, {"Time scale", t.Scale, &o.Scale}} {
-		if err := num(f.label, f.s, f.dst); err != nil {
-			return o, err
+	whole := func(label, s string, hi uint64, dst *uint64) error {
+		if strings.TrimSpace(s) == "" {
+			return nil
 		}
+		v, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
+		if err != nil || v > hi {
+			return fmt.Errorf("%s: must be a whole number from 0 to %d, got %q", label, hi, shown(s))
+		}
+		*dst = v
+		return nil
 	}
-	if sample != float64(int(sample)) || seed != float64(uint64(seed)) {
-		return o, fmt.Errorf("sample and seed must be whole numbers")
+	var sample uint64
+	if err := num("Busiest window (h)", t.Busiest, &o.BusiestH); err != nil {
+		return o, err
 	}
-	o.Sample, o.Seed, o.Cluster = int(sample), uint64(seed), t.Cluster
+	if err := whole("Sample (jobs)", t.Sample, uint64(trace.Limits.MaxJobs), &sample); err != nil {
+		return o, err
+	}
+	if err := whole("Seed", t.Seed, math.MaxUint64, &o.Seed); err != nil {
+		return o, err
+	}
+	if err := num("Time scale", t.Scale, &o.Scale); err != nil {
+		return o, err
+	}
+	o.Sample, o.Cluster = int(sample), t.Cluster
 	return o, nil
 }
 

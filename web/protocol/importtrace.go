@@ -46,9 +46,21 @@ type Imported struct {
 // MaxShownWarnings bounds the warnings an Imported lists.
 const MaxShownWarnings = 20
 
+// PageOptions name the import options in messages as the import panel
+// labels them; the panel offers no window, filters or jobs CSV.
+var PageOptions = map[string]string{"sample": "Sample (jobs)", "busiest": "Busiest window (h)", "seed": "Seed", "scale": "Time scale", "cluster": "Cluster"}
+
+// maxChecked is the most jobs of an import the worker checks as a
+// scenario, naming a problem by its line: checking the whole Philly log
+// (74,426 jobs) takes seconds. Reading already checks every job's
+// fields, so a larger import that still fails shows its problems in the
+// editor, by their place in the scenario.
+const maxChecked = 20_000
+
 // ImportTrace reads text as the trace req describes.
 func ImportTrace(req ImportRequest, text []byte) Imported {
 	var out Imported
+	req.Options.Labels = PageOptions
 	res, err := trace.Import(req.Format, bytes.NewReader(text), req.Options)
 	if err != nil {
 		out.Err = fmt.Sprintf("%s could not be read as %s: %v", req.Name, req.Format, firstLines(err.Error(), 10))
@@ -61,11 +73,16 @@ func ImportTrace(req ImportRequest, text []byte) Imported {
 	if more := res.Warned - len(out.Warnings); more > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("… and %d more", more))
 	}
-	if len(res.Jobs) == 0 {
-		out.Err = "No job was left to simulate; see the reasons above."
+	if err := res.NoJobs(); err != nil {
+		out.Err = fmt.Sprintf("%s gives nothing to simulate: %v", req.Name, err)
 		return out
 	}
 	doc, err := res.Scenario(trace.ScenarioInfo{Name: req.Scenario, Source: req.Name})
+	if err == nil && (len(res.Jobs) <= maxChecked || req.Format == "jobs") {
+		if err = res.Check(doc); err != nil {
+			err = fmt.Errorf("the jobs of %s make no valid scenario: %s", req.Name, firstLines(err.Error(), 10))
+		}
+	}
 	if err != nil {
 		out.Err = err.Error()
 		return out

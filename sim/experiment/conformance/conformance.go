@@ -7,10 +7,19 @@
 // arrived or finished without doing its work, and a run whose records
 // differ when repeated with the same seed.
 //
+// A policy runs with its default parameters and with each variant of
+// them that its parameter schema offers (every other value of an enum
+// parameter, the other value of a boolean one, one change at a time), the
+// choices a learner makes with a click on the page.
+//
 // A policy runs only the cases its registration says it can
 // (policy.Requires: its perf models, every job at time 0); on the others
 // the check asserts that the scenario validator refuses the scenario at
 // the policy's name, so that a declaration is tested, not trusted.
+//
+// Suite.Policies lets a test check policies of its own (deliberately
+// broken ones) from a clone of policy.Default, so that they never enter
+// the registry the page and the CLI read.
 //
 // A new policy family is checked as soon as sim/policy/all imports it; a
 // new perf model or generator needs a Setting here, which the package's
@@ -20,6 +29,7 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -31,6 +41,7 @@ import (
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/sim/schema"
 )
 
 // GPUType is a GPU type a perf model knows, with its memory.
@@ -45,12 +56,16 @@ type GPUType struct {
 // policies that schedule nothing larger, see policy.Factory.MaxJobGPUs).
 // PerfDoc is the scenario's whole perf section when the model takes
 // parameters (its "model" is Perf); nil means {"model": Perf}.
+// Interference, when set, is the perf section's "interference": slowdowns
+// of jobs sharing a GPU on top of the model, which wrap it (perf.Composite)
+// so that policies and the engine must find the model through the wrapper.
 type Setting struct {
-	Name      string // "perf/generator"
-	Perf      string
-	PerfDoc   json.RawMessage
-	Generator func(r *rand.Rand, single bool) string
-	Types     []GPUType
+	Name         string // "perf/generator", or "perf+interference/generator"
+	Perf         string
+	PerfDoc      json.RawMessage
+	Interference json.RawMessage
+	Generator    func(r *rand.Rand, single bool) string
+	Types        []GPUType
 }
 
 var (
@@ -123,22 +138,14 @@ var Settings = []Setting{
 		}
 		return fmt.Sprintf(`{"kind": "sjf-bsbf-testbed", "jobs": %d, %s, "work_gpu_s": 20000, "mean_gap_s": %d}`, 8+r.IntN(9), mix, 10+r.IntN(120))
 	}},
-	{Name: "memshare/ojpp", Perf: "memshare", Types: ojppTypes, Generator: func(r *rand.Rand, single bool) string {
-		workers := 1 + r.IntN(4)
-		if single {
-			workers = 1
-		}
-		return fmt.Sprintf(`{"kind": "ojpp", "queue": %d, "jobs": %d, "workers_max": %d, "jobs_per_hour": %d, "duration_jitter": 0.3}`,
-			1+r.IntN(4), 8+r.IntN(9), workers, arrivalRate(r, 6))
-	}},
-	{Name: "ring_allreduce/sjf-bco", Perf: "ring_allreduce", Types: rarTypes, Generator: func(r *rand.Rand, single bool) string {
-		sizes := fmt.Sprintf(`[{"gpus": 1, "count": %d}, {"gpus": 2, "count": %d}, {"gpus": 4, "count": %d}, {"gpus": 8, "count": %d}]`,
-			4+r.IntN(5), 1+r.IntN(3), 1+r.IntN(3), r.IntN(2))
-		if single {
-			sizes = fmt.Sprintf(`[{"gpus": 1, "count": %d}]`, 8+r.IntN(9))
-		}
-		return fmt.Sprintf(`{"kind": "sjf-bco", "sizes": %s, "jobs_per_hour": %d}`, sizes, arrivalRate(r, 60))
-	}},
+	{Name: "memshare/ojpp", Perf: "memshare", Types: ojppTypes, Generator: ojppJobs},
+	{Name: "ring_allreduce/sjf-bco", Perf: "ring_allreduce", Types: rarTypes, Generator: rarJobs},
+	// The same models wrapped in co-location interference (a 20% slowdown
+	// beside any partner, 30% by default): the policies that plan with
+	// memshare or ring-all-reduce and the engine's memory drift and
+	// iteration splits must see through the wrapper.
+	{Name: "memshare+interference/ojpp", Perf: "memshare", Interference: json.RawMessage(`{"uniform": 1.2}`), Types: ojppTypes, Generator: ojppJobs},
+	{Name: "ring_allreduce+interference/sjf-bco", Perf: "ring_allreduce", Interference: json.RawMessage(`{"default": 1.3, "combine": "product"}`), Types: rarTypes, Generator: rarJobs},
 	// The true slowdowns of packed pairs are the Blox-derived matrix of
 	// Tesserae's scenarios, so that packing meets what it plans on.
 	{Name: "constant/tesserae", Perf: "constant", PerfDoc: scenarioPerf("tesserae-fig11-migrations"), Types: tesseraeTypes, Generator: func(r *rand.Rand, single bool) string {
@@ -151,22 +158,51 @@ var Settings = []Setting{
 	}},
 }
 
+// ojppJobs is a small workload of OJPP's generator.
+func ojppJobs(r *rand.Rand, single bool) string {
+	workers := 1 + r.IntN(4)
+	if single {
+		workers = 1
+	}
+	return fmt.Sprintf(`{"kind": "ojpp", "queue": %d, "jobs": %d, "workers_max": %d, "jobs_per_hour": %d, "duration_jitter": 0.3}`,
+		1+r.IntN(4), 8+r.IntN(9), workers, arrivalRate(r, 6))
+}
+
+// rarJobs is a small workload of SJF-BCO's generator.
+func rarJobs(r *rand.Rand, single bool) string {
+	sizes := fmt.Sprintf(`[{"gpus": 1, "count": %d}, {"gpus": 2, "count": %d}, {"gpus": 4, "count": %d}, {"gpus": 8, "count": %d}]`,
+		4+r.IntN(5), 1+r.IntN(3), 1+r.IntN(3), r.IntN(2))
+	if single {
+		sizes = fmt.Sprintf(`[{"gpus": 1, "count": %d}]`, 8+r.IntN(9))
+	}
+	return fmt.Sprintf(`{"kind": "sjf-bco", "sizes": %s, "jobs_per_hour": %d}`, sizes, arrivalRate(r, 60))
+}
+
 // Document returns the scenario of a setting for one seed: a random
 // cluster of the setting's GPU types (at least two of them) and its
-// generator, with the given policies at their default parameters. When one
-// of them schedules only single-GPU jobs, so does the workload.
+// generator, with the given policies of policy.Default at their default
+// parameters. When one of them schedules only single-GPU jobs, so does the
+// workload.
 func Document(set Setting, seed uint64, policies ...string) []byte {
 	single := false
-	for _, p := range policies {
+	specs := make([]policySpec, len(policies))
+	for i, p := range policies {
 		if f, ok := policy.Lookup(p); ok && f.MaxJobGPUs == 1 {
 			single = true
 		}
+		specs[i] = policySpec{Name: p}
 	}
-	return document(set, seed, single, policies)
+	return document(set, seed, single, specs)
+}
+
+// policySpec is a scenario's entry for one policy.
+type policySpec struct {
+	Name   string          `json:"name"`
+	Params json.RawMessage `json:"params,omitempty"`
 }
 
 // document is Document with the choice of single-GPU jobs made.
-func document(set Setting, seed uint64, single bool, policies []string) []byte {
+func document(set Setting, seed uint64, single bool, policies []policySpec) []byte {
 	h := fnv.New64a()
 	h.Write([]byte(set.Name))
 	r := rand.New(rand.NewPCG(seed, h.Sum64()))
@@ -179,16 +215,12 @@ func document(set Setting, seed uint64, single bool, policies []string) []byte {
 			"count": 1 + r.IntN(3), "gpus": []int{1, 2, 4}[r.IntN(3)], "gpu_type": t.Name, "gpu_memory_gb": t.MemoryGB,
 		})
 	}
-	specs := make([]map[string]string, len(policies))
-	for i, p := range policies {
-		specs[i] = map[string]string{"name": p}
-	}
 	doc := map[string]any{
 		"name":     fmt.Sprintf("conformance-%s-%d", set.Name, seed),
 		"cluster":  map[string]any{"servers": servers},
 		"workload": map[string]any{"generator": json.RawMessage(set.Generator(r, single))},
 		"perf":     perfDoc(set),
-		"policies": specs,
+		"policies": policies,
 		"seeds":    []uint64{seed},
 	}
 	data, err := json.Marshal(doc)
@@ -200,81 +232,214 @@ func document(set Setting, seed uint64, single bool, policies []string) []byte {
 
 // perfDoc is a setting's perf section.
 func perfDoc(set Setting) any {
-	if set.PerfDoc != nil {
+	doc := map[string]any{"model": set.Perf}
+	switch {
+	case set.PerfDoc != nil && set.Interference == nil:
 		return set.PerfDoc
+	case set.PerfDoc != nil:
+		doc = nil
+		if err := json.Unmarshal(set.PerfDoc, &doc); err != nil {
+			panic(fmt.Sprintf("conformance: setting %s: its perf section is not a JSON object: %v", set.Name, err)) // a programming error
+		}
 	}
-	return map[string]any{"model": set.Perf}
+	if set.Interference != nil {
+		doc["interference"] = set.Interference
+	}
+	return doc
 }
 
-// Problem is one thing a policy got wrong in one setting and seed.
-type Problem struct {
-	Policy, Setting string
-	Seed            uint64
-	Msg             string
+// Variant is one set of parameters a policy is checked with: its defaults,
+// or its defaults with one enum or boolean parameter changed.
+type Variant struct {
+	Label  string          // "" for the defaults, else e.g. "placement=strict"
+	Params json.RawMessage // the scenario's "params"; nil for the defaults
 }
 
-func (p Problem) String() string {
-	return fmt.Sprintf("%s on %s, seed %d: %s", p.Policy, p.Setting, p.Seed, p.Msg)
-}
-
-// Report is what Check found for one policy: its problems, the cases it
-// ran, and the cases it declares it cannot run (policy.Requires), which
-// the validator refused as it should.
-type Report struct {
-	Problems     []Problem
-	Ran, Refused int
-}
-
-// Check runs the registered policy name with its default parameters on
-// every setting and seed, twice each, where its registration says it can
-// run, and checks that the validator refuses the others.
-func Check(ctx context.Context, name string, settings []Setting, seeds []uint64) Report {
-	var out Report
-	for _, set := range settings {
-		for _, seed := range seeds {
-			why, err := incompatible(name, set, seed)
-			msg := ""
-			switch {
-			case err != nil:
-				msg = err.Error()
-			case why != "":
-				out.Refused++
-				msg = checkRefused(name, set, seed, why)
-			default:
-				out.Ran++
-				msg = checkOne(ctx, name, set, seed)
-			}
-			if msg != "" {
-				out.Problems = append(out.Problems, Problem{Policy: name, Setting: set.Name, Seed: seed, Msg: msg})
+// Variants lists the defaults of policy f and, one change at a time, each
+// other value of each of its enum parameters and the other value of each
+// boolean one, as its parameter schema gives them (schema.Describe): the
+// choices a student can make on the page with a click.
+func Variants(f policy.Factory) []Variant {
+	out := []Variant{{}}
+	add := func(name string, v any) {
+		params, err := json.Marshal(map[string]any{name: v})
+		if err != nil {
+			panic(err) // strings and booleans always marshal
+		}
+		out = append(out, Variant{Label: fmt.Sprintf("%s=%v", name, v), Params: params})
+	}
+	for _, fd := range schema.Describe(f.NewParams()) {
+		switch {
+		case fd.Kind == "bool":
+			b, _ := fd.Default.(bool)
+			add(fd.Name, !b)
+		case fd.Kind == "string" && len(fd.Enum) > 0:
+			for _, e := range fd.Enum {
+				if e != "" && e != fd.Default {
+					add(fd.Name, e) // "" stands for a default, which the default itself covers
+				}
 			}
 		}
 	}
 	return out
 }
 
+// Problem is one thing a policy got wrong in one setting and seed.
+type Problem struct {
+	Policy, Variant, Setting string
+	Seed                     uint64
+	Msg                      string
+}
+
+func (p Problem) String() string {
+	with := ""
+	if p.Variant != "" {
+		with = " with " + p.Variant
+	}
+	return fmt.Sprintf("%s%s on %s, seed %d: %s", p.Policy, with, p.Setting, p.Seed, p.Msg)
+}
+
+// Report is what Check found for one policy: its problems, the cases it
+// ran, the cases it declares it cannot run (policy.Requires), which the
+// validator refused as it should, and the variants the validator refused
+// for their parameters (a rule that spans parameters), with the reason.
+type Report struct {
+	Problems        []Problem
+	Ran, Refused    int
+	RefusedVariants []Problem
+}
+
+// Suite is what Check runs.
+type Suite struct {
+	// Policies is where Check looks policy names up: policy.Default when
+	// nil, or a clone of it with a test's own policies added.
+	Policies *policy.Registry
+	Settings []Setting
+	Seeds    []uint64
+}
+
+// Check runs the policy name with its default parameters on every setting
+// and seed, twice each, where its registration says it can run, and checks
+// that the validator refuses the others. Each other variant of its
+// parameters (Variants) runs once per perf model, on one of the model's
+// settings and one seed, both turning from variant to variant, so that the
+// variants meet every setting and seed without multiplying the runs.
+func (s Suite) Check(ctx context.Context, name string) Report {
+	c := checker{reg: s.Policies, name: name}
+	if c.reg == nil {
+		c.reg = policy.Default
+	}
+	var out Report
+	f, ok := c.reg.Lookup(name)
+	if !ok {
+		out.Problems = append(out.Problems, Problem{Policy: name, Msg: fmt.Sprintf("no policy named %q", name)})
+		return out
+	}
+	c.f = f
+	for vi, v := range Variants(f) {
+		for _, k := range s.cases(vi, v) {
+			why, err := c.incompatible(k)
+			msg := ""
+			switch {
+			case err != nil:
+				msg = err.Error()
+			case why != "":
+				out.Refused++
+				msg = c.checkRefused(k, why)
+			default:
+				var refused bool
+				msg, refused = c.checkOne(ctx, k)
+				if refused {
+					out.RefusedVariants = append(out.RefusedVariants, c.problem(k, msg))
+					msg = ""
+				} else {
+					out.Ran++
+				}
+			}
+			if msg != "" {
+				out.Problems = append(out.Problems, c.problem(k, msg))
+			}
+		}
+	}
+	return out
+}
+
+// cases are the cases of variant v, the vi-th: for the defaults every
+// setting and seed; for another variant one setting of each perf model
+// and one seed.
+func (s Suite) cases(vi int, v Variant) []kase {
+	var out []kase
+	if v.Label == "" {
+		for _, set := range s.Settings {
+			for _, seed := range s.Seeds {
+				out = append(out, kase{v: v, set: set, seed: seed})
+			}
+		}
+		return out
+	}
+	var models []string
+	byModel := map[string][]Setting{}
+	for _, set := range s.Settings {
+		if byModel[set.Perf] == nil {
+			models = append(models, set.Perf)
+		}
+		byModel[set.Perf] = append(byModel[set.Perf], set)
+	}
+	for mi, m := range models {
+		sets := byModel[m]
+		k := kase{v: v, set: sets[vi%len(sets)]}
+		if len(s.Seeds) > 0 {
+			k.seed = s.Seeds[(vi+mi)%len(s.Seeds)]
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// checker checks one policy of a registry.
+type checker struct {
+	reg  *policy.Registry
+	name string
+	f    policy.Factory
+}
+
+// kase is one case: a variant of the policy's parameters on a setting's
+// scenario of one seed.
+type kase struct {
+	v    Variant
+	set  Setting
+	seed uint64
+}
+
+func (c checker) problem(k kase, msg string) Problem {
+	return Problem{Policy: c.name, Variant: k.v.Label, Setting: k.set.Name, Seed: k.seed, Msg: msg}
+}
+
+// document is the case's scenario with the policy under test.
+func (c checker) document(k kase) []byte {
+	return document(k.set, k.seed, c.f.MaxJobGPUs == 1, []policySpec{{Name: c.name, Params: k.v.Params}})
+}
+
 // neutral is a policy that runs on any scenario, used to build a case's
 // workload without the policy under test.
 const neutral = "fifo"
 
-// incompatible says why the registration of policy name declares it
-// cannot run the case (set, seed), or "". It reads the declaration and the
-// jobs the case builds, not the validator, whose refusals it checks.
-func incompatible(name string, set Setting, seed uint64) (string, error) {
-	f, ok := policy.Lookup(name)
-	if !ok {
-		return "", fmt.Errorf("no policy named %q", name)
-	}
-	if !f.Requires.WorksWith(set.Perf) {
+// incompatible says why the registration of the policy declares it cannot
+// run the case, or "". It reads the declaration and the jobs the case
+// builds, not the validator, whose refusals it checks.
+func (c checker) incompatible(k kase) (string, error) {
+	f := c.f
+	if !f.Requires.WorksWith(k.set.Perf) {
 		return fmt.Sprintf("it needs %s", f.Requires.PerfText()), nil
 	}
 	if !f.Requires.Batch {
 		return "", nil
 	}
-	sc, err := scenario.Parse(document(set, seed, f.MaxJobGPUs == 1, []string{neutral}))
+	sc, err := scenario.Parse(document(k.set, k.seed, f.MaxJobGPUs == 1, []policySpec{{Name: neutral}}))
 	if err != nil {
 		return "", fmt.Errorf("the case's workload is refused with %s: %w", neutral, err)
 	}
-	in, err := sc.Build(seed)
+	in, err := sc.Build(k.seed)
 	if err != nil {
 		return "", fmt.Errorf("building the case's workload: %w", err)
 	}
@@ -288,8 +453,8 @@ func incompatible(name string, set Setting, seed uint64) (string, error) {
 
 // checkRefused says what is wrong when the validator does not refuse, at
 // the policy's name, a case the policy declares it cannot run.
-func checkRefused(name string, set Setting, seed uint64, why string) string {
-	_, err := scenario.Parse(Document(set, seed, name))
+func (c checker) checkRefused(k kase, why string) string {
+	_, err := scenario.ParseWith(c.reg, c.document(k))
 	switch {
 	case err == nil:
 		return fmt.Sprintf("declared unable to run it (%s), but the validator accepts the scenario", why)
@@ -299,24 +464,57 @@ func checkRefused(name string, set Setting, seed uint64, why string) string {
 	return ""
 }
 
-// checkOne runs one case twice and says what is wrong, or "".
-func checkOne(ctx context.Context, name string, set Setting, seed uint64) string {
-	doc := Document(set, seed, name)
-	first, err := run(ctx, doc, seed)
+// checkOne runs one case twice and says what is wrong, or "". refused
+// reports a variant that the validator refuses for its parameters alone
+// (the message then says why).
+func (c checker) checkOne(ctx context.Context, k kase) (msg string, refused bool) {
+	doc := c.document(k)
+	if k.v.Label != "" {
+		if _, err := scenario.ParseWith(c.reg, doc); err != nil && onlyParams(err) {
+			defaults := k
+			defaults.v = Variant{}
+			if _, derr := scenario.ParseWith(c.reg, c.document(defaults)); derr == nil {
+				return err.Error(), true // the variant's change alone is refused
+			}
+		}
+	}
+	first, err := run(ctx, c.reg, doc, k.seed)
 	if err != nil {
-		return err.Error()
+		return err.Error(), false
 	}
 	if msg := checkRecords(first); msg != "" {
-		return msg
+		return msg, false
 	}
-	again, err := run(ctx, doc, seed)
+	again, err := run(ctx, c.reg, doc, k.seed)
 	if err != nil {
-		return "the second run with the same seed failed: " + err.Error()
+		return "the second run with the same seed failed: " + err.Error(), false
 	}
 	if msg := sameRecords(first.res, again.res); msg != "" {
-		return "not deterministic: the same seed gave different records: " + msg
+		return "not deterministic: the same seed gave different records: " + msg, false
 	}
-	return ""
+	return "", false
+}
+
+// onlyParams reports whether every problem err lists is at the policy's
+// parameters.
+func onlyParams(err error) bool {
+	var ps schema.Problems
+	if !errors.As(err, &ps) || len(ps) == 0 {
+		return false
+	}
+	for _, p := range ps {
+		if !strings.HasPrefix(p.Path, "policies[0].params") {
+			return false
+		}
+	}
+	return true
+}
+
+// simulator is experiment.Simulator: a policy whose runs the discrete
+// engine cannot express (Gavel's fluid mode) simulates itself. It is
+// repeated here so that the check does not link the experiment runner.
+type simulator interface {
+	Simulate(ctx context.Context, cfg engine.Config) (*engine.Result, error)
 }
 
 // outcome is one run: its jobs as the engine saw them and what it recorded.
@@ -327,8 +525,8 @@ type outcome struct {
 
 // run runs the scenario's only policy with every invariant checked after
 // each instant (Paranoid).
-func run(ctx context.Context, doc []byte, seed uint64) (outcome, error) {
-	sc, err := scenario.Parse(doc)
+func run(ctx context.Context, reg *policy.Registry, doc []byte, seed uint64) (outcome, error) {
+	sc, err := scenario.ParseWith(reg, doc)
 	if err != nil {
 		return outcome{}, fmt.Errorf("the scenario is refused: %w", err)
 	}
@@ -342,7 +540,12 @@ func run(ctx context.Context, doc []byte, seed uint64) (outcome, error) {
 	}
 	cfg := sc.EngineConfig(in, p, seed)
 	cfg.Paranoid = true
-	res, err := engine.Run(ctx, cfg)
+	var res *engine.Result
+	if sim, ok := p.(simulator); ok {
+		res, err = sim.Simulate(ctx, cfg) // a fluid model, as experiments run it
+	} else {
+		res, err = engine.Run(ctx, cfg)
+	}
 	if err != nil {
 		return outcome{}, fmt.Errorf("the run failed: %w", err)
 	}

@@ -16,9 +16,12 @@ func New[T any](what string) *Registry[T] {
 	return &Registry[T]{what: what, entries: map[string]T{}}
 }
 
-// Add registers an entry. A duplicate name is a programming error and
-// panics.
+// Add registers an entry. An empty or duplicate name is a programming
+// error and panics.
 func (r *Registry[T]) Add(name string, entry T) {
+	if name == "" {
+		panic("a " + r.what + " needs a name")
+	}
 	if _, dup := r.entries[name]; dup {
 		panic(r.what + " " + name + " registered twice")
 	}
@@ -29,6 +32,16 @@ func (r *Registry[T]) Add(name string, entry T) {
 func (r *Registry[T]) Get(name string) (T, bool) {
 	e, ok := r.entries[name]
 	return e, ok
+}
+
+// Clone returns a registry with the same entries, to which entries can be
+// added without changing r.
+func (r *Registry[T]) Clone() *Registry[T] {
+	c := New[T](r.what)
+	for n, e := range r.entries {
+		c.entries[n] = e
+	}
+	return c
 }
 
 // Names returns the registered names, sorted.

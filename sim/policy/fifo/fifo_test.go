@@ -9,28 +9,14 @@ import (
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-func run(t *testing.T, p Params, jobs []workload.Job) *engine.Result {
+// run runs FIFO on two servers of four V100s.
+func run(t *testing.T, p Params, jobs []workload.Job) *policytest.Result {
 	t.Helper()
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 2, GPUs: 4, GPUType: "V100"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs, err = workload.Finalize(jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := perf.NewConstant(perf.ConstantParams{})
-	if err := m.Prepare(c, jobs); err != nil {
-		t.Fatal(err)
-	}
-	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: New(p), Paranoid: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return policytest.Run(t, policytest.Servers(t, 2, 4, "V100", 0), nil, New(p), jobs)
 }
 
 // Two 3-GPU jobs leave one free GPU on each of two 4-GPU servers. A
@@ -43,22 +29,10 @@ func TestStrictPlacementWaitsForFragmentation(t *testing.T) {
 		{Name: "B", GPUs: 3, DurationS: 2000, Model: "m"},
 		{Name: "C", GPUs: 2, DurationS: 500, Model: "m", ArrivalS: 10},
 	}
-	cons := run(t, Params{Backfill: true}, jobs)
-	if c := cons.Jobs[2]; c.FirstStartS != 10 || c.FinishS != 510 {
-		t.Errorf("consolidated: C ran %v–%v, want 10–510", c.FirstStartS, c.FinishS)
-	}
+	run(t, Params{Backfill: true}, jobs).WantRan("C", 10, 510)
 	strict := run(t, Params{Backfill: true, PlacementParams: policy.PlacementParams{Placement: "strict"}}, jobs)
-	if c := strict.Jobs[2]; c.FirstStartS != 1000 || c.FinishS != 1500 {
-		t.Errorf("strict: C ran %v–%v, want 1000–1500", c.FirstStartS, c.FinishS)
-	}
-	want := "FIFO: C waits: 2 GPUs free but no server has 2 (at most 1 on one)"
-	found := false
-	for _, d := range strict.Log {
-		found = found || (d.TimeS == 10 && strings.HasPrefix(d.Msg(), want))
-	}
-	if !found {
-		t.Errorf("no %q at 10 s in the log: %v", want, strict.Log)
-	}
+	strict.WantRan("C", 1000, 1500)
+	strict.WantLog(10, "FIFO: C waits: 2 GPUs free but no server has 2 (at most 1 on one)")
 }
 
 // An unknown placement stops the run with an error naming the field.

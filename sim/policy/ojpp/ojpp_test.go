@@ -1,7 +1,6 @@
 package ojpp
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -11,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -135,40 +135,61 @@ func TestCollisionBoundStacksTwo(t *testing.T) {
 }
 
 // checkConstraints verifies every device of a placement against the
-// constraints in C, recomputing them from scratch.
+// constraints in C, recomputed from scratch from the default library's
+// numbers (workload.OJPPTypes, OJPPMatrix) without the planner's or the
+// memshare model's functions: Σα ≤ 1, Σγ + max δ ≤ 1 (Eq. 3), τ by the
+// paper's Eq. 4 as printed, 1 − Π(1 − p) − Σ_w p_w·Π_{u≠w}(1 − p_u)
+// (the model uses a recurrence), each worker's slowdown the sum of its
+// matrix cells against every co-runner (spec 002 §1.4's default).
 func checkConstraints(t *testing.T, pl *planner, jobs []workload.Job, forced []bool, label string) {
 	t.Helper()
 	cfg := pl.cfg
+	typ := map[string]workload.MemShareType{}
+	for _, x := range workload.OJPPTypes {
+		typ[x.Name] = x
+	}
+	cell := func(victim, aggressor string) float64 {
+		return workload.OJPPMatrix[slices.Index(workload.OJPPMatrixModels, victim)][slices.Index(workload.OJPPMatrixModels, aggressor)]
+	}
 	spreadLo := map[workload.JobID]float64{}
 	spreadHi := map[workload.JobID]float64{}
 	for k, d := range pl.dev {
 		if len(d.w) == 0 {
 			continue
 		}
-		var gs, ds, ps []float64
-		comp := 0.0
+		gsum, dmax, comp := 0.0, 0.0, 0.0
+		var ps []float64
 		for _, j := range d.w {
-			tp := pl.ms.Type(pl.info[j].typ)
-			gs, ds = append(gs, tp.Gamma), append(ds, tp.Delta)
-			if tp.P > 0 {
-				ps = append(ps, tp.P)
-			}
-			comp += jobs[j].Compute
+			tp := typ[jobs[j].Model]
+			gsum += tp.Gamma
+			dmax = math.Max(dmax, tp.Delta)
+			comp += tp.Alpha
+			ps = append(ps, tp.P)
 		}
-		if mem := perf.OpportunisticMemory(gs, ds); mem > 1+eps || comp > 1+eps {
+		if mem := gsum + dmax; mem > 1+eps || comp > 1+eps {
 			t.Fatalf("%s: device %d holds memory %.3f, compute %.3f", label, k, mem, comp)
 		}
-		if tau := perf.CollisionProb(ps); cfg.Tau && tau > cfg.TauMax+eps {
+		none, one := 1.0, 0.0
+		for w := range ps {
+			none *= 1 - ps[w]
+			term := ps[w]
+			for u := range ps {
+				if u != w {
+					term *= 1 - ps[u]
+				}
+			}
+			one += term
+		}
+		if tau := 1 - none - one; cfg.Tau && tau > cfg.TauMax+eps {
 			t.Fatalf("%s: device %d has τ = %.4f > %.2f", label, k, tau, cfg.TauMax)
 		}
 		for x, j := range d.w {
-			var co []int
+			s := 0.0
 			for y, u := range d.w {
 				if y != x {
-					co = append(co, pl.info[u].typ)
+					s += cell(jobs[j].Model, jobs[u].Model)
 				}
 			}
-			s := pl.ms.Interference(pl.info[j].typ, co)
 			if cfg.Theta && s > cfg.ThetaMax+eps {
 				t.Fatalf("%s: device %d: a worker suffers %.3f > θ̄ %.2f", label, k, s, cfg.ThetaMax)
 			}
@@ -399,10 +420,7 @@ func (c checker) Decide(s *engine.State, tr []engine.Trigger) error {
 // instant (paranoid), static and online, with and without adjustment.
 func TestEngineRuns(t *testing.T) {
 	m := memshare(t)
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 5, GPUs: 8, GPUType: "1080Ti", GPUMemoryGB: 11}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := policytest.Servers(t, 5, 8, "1080Ti", 11)
 	for _, online := range []bool{false, true} {
 		gp := workload.DefaultOJPPParams()
 		if online {
@@ -412,15 +430,9 @@ func TestEngineRuns(t *testing.T) {
 		g, _ := gen.New(gp)
 		for _, pr := range presets {
 			jobs, _ := g.Generate(5)
-			if err := m.Prepare(c, jobs); err != nil {
-				t.Fatal(err)
-			}
 			p := preset(t, pr.name)
 			p.Belief, p.Noise = "noisy", 0.3 // so that true interference can pass θ̄ and OJPAP acts
-			res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: checker{New(p), t, m}, Paranoid: true, Seed: 1})
-			if err != nil {
-				t.Fatalf("online %v, %s: %v", online, pr.name, err)
-			}
+			res := policytest.Run(t, c, m, checker{New(p), t, m}, jobs, policytest.Seed(1))
 			moved := 0
 			for _, r := range res.Jobs {
 				if r.Status != engine.Finished {

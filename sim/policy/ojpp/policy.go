@@ -94,7 +94,7 @@ func (o *Policy) Options() engine.Options {
 
 // init finds the memshare model and builds the believed one.
 func (o *Policy) init(s *engine.State) error {
-	ms, ok := s.Perf().(*perf.MemShare)
+	ms, ok := perf.As[*perf.MemShare](s.Perf())
 	if !ok {
 		return fmt.Errorf("the OJPP policies need the memshare perf model (perf.model: \"memshare\")")
 	}

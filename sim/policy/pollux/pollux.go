@@ -92,6 +92,7 @@ func New(p Params) engine.Policy { return &pollux{p: p} }
 type pollux struct {
 	p       Params
 	goodput [][]float64 // per job, its solo adaptive rate at a GPUs (index a); 0 = not yet known
+	typeOf  [][]int8    // per job and a: 1 + the GPU type rate found it on, 0 for any mix
 	held    []int       // per job, the most GPUs it has held
 	usable  []int       // per job, how many GPUs it may use (cached; 0 = not yet known)
 	changed []float64   // per job, when its allocation last changed (NaN: never)
@@ -117,12 +118,9 @@ func (p *pollux) Options() engine.Options {
 }
 
 func (p *pollux) Decide(s *engine.State, triggers []engine.Trigger) error {
-	for _, t := range triggers {
-		if t.Kind == engine.WakeUp {
-			if err := p.allocate(s); err != nil {
-				return err
-			}
-			break
+	if p.roundDue(s, triggers) {
+		if err := p.allocate(s); err != nil {
+			return err
 		}
 	}
 	if s.NumPending()+s.NumRunning() == 0 {
@@ -131,12 +129,32 @@ func (p *pollux) Decide(s *engine.State, triggers []engine.Trigger) error {
 	return s.WakeAt((math.Floor(s.Now()/p.p.RoundS) + 1) * p.p.RoundS)
 }
 
+// roundDue reports whether this instant is a round: a wake-up, or a
+// round boundary that no wake-up marks because the cluster was idle (a job
+// arriving then is allocated at once, as on a busy cluster). Rounds fall
+// at round_s, 2·round_s, ...: Pollux's simulator allocates after each
+// step, the first at round_s.
+func (p *pollux) roundDue(s *engine.State, triggers []engine.Trigger) bool {
+	for _, t := range triggers {
+		if t.Kind == engine.WakeUp {
+			return true
+		}
+	}
+	now := s.Now()
+	return now > 0 && math.Floor(now/p.p.RoundS)*p.p.RoundS == now
+}
+
 // rate is job id's goodput (in its own iterations per second) alone on a
 // consolidated set of a GPUs it may use, with its batch adapted to them;
-// -1 if it cannot have a GPUs.
+// -1 if it cannot have a GPUs. The set is taken over the servers of every
+// type the placements' GPU-type filter lets the job use at a GPUs; where
+// the believed model gives that set no rate (a table of measured
+// throughputs has none for a mix of types), the best set of one type
+// counts instead, and pick then places the job on that type.
 func (p *pollux) rate(s *engine.State, id workload.JobID, a int) float64 {
 	if p.goodput == nil {
 		p.goodput = make([][]float64, s.NumJobs())
+		p.typeOf = make([][]int8, s.NumJobs())
 	}
 	g := p.goodput[id]
 	if g == nil {
@@ -148,14 +166,48 @@ func (p *pollux) rate(s *engine.State, id workload.JobID, a int) float64 {
 	}
 	if g[a] == 0 {
 		job := s.Job(id)
-		gpus := p.sample(s, id, a)
+		req := policy.RequestAt(s, id, a)
+		gpus := p.sample(s, id, a, req, "")
 		if gpus == nil {
 			g[a] = -1 // does not fit
 		} else {
 			g[a] = perf.AdaptiveSoloRate(s.Perf(), s.Cluster(), job, gpus)
 		}
+		if !(g[a] > 0) && len(s.Cluster().Types()) > 1 {
+			p.rateByType(s, id, a, req)
+		}
 	}
 	return g[a]
+}
+
+// rateByType sets job id's rate at a GPUs to the best over sets of one
+// type, and remembers the type.
+func (p *pollux) rateByType(s *engine.State, id workload.JobID, a int, req policy.Request) {
+	g := p.goodput[id]
+	for ti, t := range s.Cluster().Types() {
+		if !req.TypeOK(t) {
+			continue
+		}
+		if gpus := p.sample(s, id, a, req, t); gpus != nil {
+			if r := perf.AdaptiveSoloRate(s.Perf(), s.Cluster(), s.Job(id), gpus); r > 0 && r > g[a] {
+				if p.typeOf[id] == nil {
+					p.typeOf[id] = make([]int8, len(g))
+				}
+				g[a], p.typeOf[id][a] = r, int8(ti+1)
+			}
+		}
+	}
+}
+
+// fairRate is job id's goodput on its fair share of n GPUs, or on the
+// largest share below it that gives it a rate (a table of measured
+// throughputs has rates for 1, 2, 4 and 8 GPUs only, none for 3).
+func (p *pollux) fairRate(s *engine.State, id workload.JobID, n int) float64 {
+	r := p.rate(s, id, n)
+	for a := n - 1; a >= 1 && !(r > 0); a-- {
+		r = p.rate(s, id, a)
+	}
+	return r
 }
 
 // usable says whether job id may run on server sv's GPUs: they are of its
@@ -220,14 +272,15 @@ func (p *pollux) usableGPUs(s *engine.State, id workload.JobID) int {
 	return p.usable[id] - 1
 }
 
-// sample is a GPUs of an empty cluster that job id may use, packed on as
-// few servers as possible (largest servers first), or nil if there are
-// fewer: the placement speedups are estimated on.
-func (p *pollux) sample(s *engine.State, id workload.JobID, a int) []cluster.GPUID {
+// sample is a GPUs of an empty cluster that job id may use (of type t
+// when t is not ""), packed on as few servers as possible (largest
+// servers first), or nil if there are fewer: the placement speedups are
+// estimated on.
+func (p *pollux) sample(s *engine.State, id workload.JobID, a int, req policy.Request, t string) []cluster.GPUID {
 	c := s.Cluster()
 	var servers []*cluster.Server
 	for k := range c.Servers {
-		if sv := &c.Servers[k]; usable(s, id, sv) {
+		if sv := &c.Servers[k]; req.TypeOK(sv.Type) && (t == "" || sv.Type == t) && usable(s, id, sv) {
 			servers = append(servers, sv)
 		}
 	}
@@ -365,7 +418,7 @@ func (p *pollux) allocate(s *engine.State) error {
 	opts := make([]options, len(p.jobs))
 	for i, j := range p.jobs {
 		j.maxA = p.limit(s, j)
-		j.fair = p.rate(s, j.id, min(fair, p.usableGPUs(s, j.id)))
+		j.fair = p.fairRate(s, j.id, min(fair, p.usableGPUs(s, j.id)))
 		j.pinned = p.restarting(s, j)
 		opts[i] = prune(j.cur, func(a int) float64 { return p.cost(s, j, a, scale) }, j.maxA, j.pinned)
 	}
@@ -387,12 +440,19 @@ func (p *pollux) place(s *engine.State) error {
 			}
 			s.Log(j.id, "Pollux: %s gives up its %d GPUs", s.Job(j.id).Name, j.cur)
 		case j.alloc < j.cur:
-			keep := policy.ConsolidatedOrder(s.Cluster(), s.GPUsOf(j.id))[:j.alloc]
+			keep := p.progressing(s, j.id, policy.ConsolidatedOrder(s.Cluster(), s.GPUsOf(j.id))[:j.alloc])
+			if len(keep) == 0 { // no smaller share of its GPUs gives it a rate
+				if err := s.Preempt(j.id); err != nil {
+					return err
+				}
+				s.Log(j.id, "Pollux: %s gives up its %d GPUs", s.Job(j.id).Name, j.cur)
+				continue
+			}
 			o.SubBatch = subBatch(s, j.id, keep)
 			if err := s.Resize(j.id, keep, o); err != nil {
 				return err
 			}
-			s.Log(j.id, "Pollux: %s shrinks from %d to %d GPUs", s.Job(j.id).Name, j.cur, j.alloc)
+			s.Log(j.id, "Pollux: %s shrinks from %d to %d GPUs", s.Job(j.id).Name, j.cur, len(keep))
 		}
 	}
 	grow := make([]*active, 0, len(p.jobs))
@@ -403,7 +463,7 @@ func (p *pollux) place(s *engine.State) error {
 	}
 	sort.SliceStable(grow, func(a, b int) bool { return grow[a].alloc > grow[b].alloc })
 	for _, j := range grow {
-		gpus := p.pick(s, j)
+		gpus := p.progressing(s, j.id, p.pick(s, j))
 		if len(gpus) <= j.cur {
 			continue // fragmentation left nothing better
 		}
@@ -428,6 +488,17 @@ func (p *pollux) place(s *engine.State) error {
 	return nil
 }
 
+// progressing cuts gpus, from the end, to the most GPUs on which job id
+// progresses under the believed model (the placements' rate filter): a
+// table of measured throughputs has none for, say, 3 GPUs or a mix of
+// types. Other models give a rate on any set, and nothing is cut.
+func (p *pollux) progressing(s *engine.State, id workload.JobID, gpus []cluster.GPUID) []cluster.GPUID {
+	for len(gpus) > 0 && !(perf.AdaptiveSoloRate(s.Perf(), s.Cluster(), s.Job(id), gpus) > 0) {
+		gpus = gpus[:len(gpus)-1]
+	}
+	return gpus
+}
+
 // remember records the most GPUs each job has held, which bounds how far
 // it may grow next, and when each job's allocation last changed.
 func (p *pollux) remember(s *engine.State) {
@@ -448,11 +519,39 @@ func (p *pollux) remember(s *engine.State) {
 }
 
 // pick chooses j.alloc GPUs among the free ones and those j holds, on
-// servers whose GPUs j may use (type and memory): one server if it fits on
-// one (the one where j already has most, then one whose GPUs hold j's whole
-// batch, then the fullest that fits), otherwise whole servers first,
-// avoiding servers that another multi-server job uses.
+// servers whose GPUs j may use (the GPU-type filter at j.alloc GPUs, and
+// memory): one server if it fits on one (the one where j already has
+// most, then one whose GPUs hold j's whole batch, then the fullest that
+// fits), otherwise whole servers first, avoiding servers that another
+// multi-server job uses. When rate found a rate on one type only, or the
+// set it finds has no rate (a mix of types, under a table of measured
+// throughputs), it places the job on one type.
 func (p *pollux) pick(s *engine.State, j *active) []cluster.GPUID {
+	req := policy.RequestAt(s, j.id, j.alloc)
+	t := ""
+	if tt := p.typeOf[j.id]; tt != nil && j.alloc < len(tt) && tt[j.alloc] > 0 {
+		t = s.Cluster().Types()[tt[j.alloc]-1] // rate found a rate on this type only
+	}
+	if own := s.GPUsOf(j.id); len(own) > 0 && t != "" {
+		t = s.Cluster().GPUs[own[0]].Type // a running job keeps its type
+	}
+	gpus := p.pickOn(s, j, req, t)
+	if t == "" && len(gpus) > 0 && !(perf.AdaptiveSoloRate(s.Perf(), s.Cluster(), s.Job(j.id), gpus) > 0) {
+		// a mix of types with no rate: one type, the one that holds most
+		var best []cluster.GPUID
+		for _, typ := range req.Types() {
+			if g := p.progressing(s, j.id, p.pickOn(s, j, req, typ)); len(g) > len(best) {
+				best = g
+			}
+		}
+		return best
+	}
+	return gpus
+}
+
+// pickOn is pick on the servers of type t ("" for any) that pass the
+// GPU-type filter.
+func (p *pollux) pickOn(s *engine.State, j *active, req policy.Request, t string) []cluster.GPUID {
 	c := s.Cluster()
 	own := s.GPUsOf(j.id)
 	avail := func(g cluster.GPUID) bool { return s.NumJobsOn(g) == 0 || slices.Contains(own, g) }
@@ -465,7 +564,7 @@ func (p *pollux) pick(s *engine.State, j *active) []cluster.GPUID {
 	servers := make([]srv, 0, len(c.Servers))
 	for k := range c.Servers {
 		sv := &c.Servers[k]
-		if !usable(s, j.id, sv) {
+		if !req.TypeOK(sv.Type) || (t != "" && sv.Type != t) || !usable(s, j.id, sv) {
 			continue
 		}
 		x := srv{id: sv.ID, roomy: roomy(s, j.id, sv)}

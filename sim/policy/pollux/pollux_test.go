@@ -1,7 +1,6 @@
 package pollux
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"reflect"
@@ -9,7 +8,9 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -25,26 +26,12 @@ func runJobs(t *testing.T, servers int, p Params, jobs []workload.Job) (*engine.
 // spec's servers, with the analytic model's defaults.
 func runSpec(t *testing.T, spec cluster.Spec, p Params, jobs []workload.Job, b engine.Budgets) (*engine.Result, *perf.Analytic, *cluster.Cluster) {
 	t.Helper()
-	c, err := cluster.New(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := policytest.Cluster(t, spec)
 	m, err := perf.NewAnalytic(*perf.DefaultAnalyticParams(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs, err = workload.Finalize(jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Prepare(c, jobs); err != nil {
-		t.Fatal(err)
-	}
-	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: New(p), Paranoid: true, Budgets: b})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, m, c
+	return policytest.Run(t, c, m, New(p), jobs, policytest.Budgets(b)).Result, m, c
 }
 
 // Alone on a server, a one-GPU CIFAR10 job starts on one GPU at the first
@@ -66,12 +53,10 @@ func TestLoneJobDoublesToTheServer(t *testing.T) {
 	iters := math.Round(3600 * perf.SoloRate(m, c, &job, []cluster.GPUID{0})) // Prepare rounds to whole iterations
 	left := iters - 60*r1 - 30*r2
 	want := 180 + 30 + left/r4
-	if !near(a.FinishS, want, 1e-6*want) {
+	if !approx.Equal(a.FinishS, want, 1e-6*want, 0) {
 		t.Errorf("finished at %v, want %v", a.FinishS, want)
 	}
 }
-
-func near(a, b, tol float64) bool { return a-b <= tol && b-a <= tol }
 
 // Overloaded: more one-GPU jobs than GPUs. Jobs that hold a GPU keep it
 // (moving them would pay the restart penalty for nothing), the others wait

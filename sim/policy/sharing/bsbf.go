@@ -97,7 +97,7 @@ type candidate struct {
 
 func (b *bsbf) gpus(c *candidate) []cluster.GPUID { return b.gpuBuf[c.off : c.off+c.n] }
 
-func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluster.GPUID, int) {
+func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID, t string) ([]cluster.GPUID, int) {
 	job := s.Job(id)
 	b.collect(sc, s)
 	if len(b.cands) == 0 {
@@ -109,7 +109,7 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 	logging := s.Logging()
 	b.ok = b.ok[:0]
 	for _, c := range b.cands {
-		if job.GPUType != "" && !b.ofType(s, &c, job.GPUType) {
+		if !b.ofType(s, &c, t) {
 			continue
 		}
 		wasBlocked := b.isBlocked(&c)
@@ -139,7 +139,7 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 		c := &b.ok[i]
 		added := 0
 		for _, g := range policy.ConsolidatedOrder(s.Cluster(), b.gpus(c)) {
-			if len(chosen) < job.GPUs && !slices.Contains(chosen, g) && (job.GPUType == "" || s.Cluster().GPUs[g].Type == job.GPUType) {
+			if len(chosen) < job.GPUs && !slices.Contains(chosen, g) && s.Cluster().GPUs[g].Type == t {
 				chosen = append(chosen, g)
 				added++
 			}
@@ -155,7 +155,7 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID) ([]clust
 		return nil, 0
 	}
 	if len(chosen) < job.GPUs { // shared GPUs first, then free ones (A8)
-		more := freeTopUp(s, sc.free, job.GPUs-len(chosen), job.GPUType, chosen)
+		more := freeTopUp(s, sc.free, job.GPUs-len(chosen), t, chosen)
 		if more == nil {
 			if logging {
 				s.Log(id, "SJF-BSBF: %s stays pending: its partners offer %d GPUs and too few are free for the other %d", job.Name, len(chosen), job.GPUs-len(chosen))

@@ -1,7 +1,6 @@
 package sharing
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -10,19 +9,17 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy/fifo"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/policy/sjf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
 func mustCluster(t testing.TB, servers, gpus int, memGB float64) *cluster.Cluster {
 	t.Helper()
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: servers, GPUs: gpus, GPUType: "2080Ti", GPUMemoryGB: memGB}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return policytest.Servers(t, servers, gpus, "2080Ti", memGB)
 }
 
 func mustAnalytic(t testing.TB, p *perf.AnalyticParams, c *cluster.Cluster) *perf.Analytic {
@@ -39,18 +36,7 @@ func mustAnalytic(t testing.TB, p *perf.AnalyticParams, c *cluster.Cluster) *per
 
 func run(t testing.TB, c *cluster.Cluster, m perf.Model, jobs []workload.Job, p engine.Policy) *engine.Result {
 	t.Helper()
-	jobs, err := workload.Finalize(jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.(perf.Preparer).Prepare(c, jobs); err != nil {
-		t.Fatal(err)
-	}
-	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p, Paranoid: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return policytest.Run(t, c, m, p, jobs).Result
 }
 
 // Example C end to end: the engine runs exactly what Algorithm 2 predicts.
@@ -79,7 +65,7 @@ func TestExampleCInTheEngine(t *testing.T) {
 		t.Fatalf("N started at %v, not at once", n.FirstStartS)
 	}
 	avg := (r.FinishS - 100 + n.FinishS - 100) / 2
-	if !near(avg, 881.3, 0.05) {
+	if !approx.Equal(avg, 881.3, 0.05, 0) {
 		t.Errorf("pair JCT from N's arrival %.2f s, Algorithm 2 says 881.3", avg)
 	}
 	var pair string
@@ -134,7 +120,7 @@ func TestPairTimesMatchTheEngine(t *testing.T) {
 			{Name: "N", Model: "n", GPUs: 1, Iterations: lN},
 		}, &kappa{at: k})
 		tR, tN := PairTimes(lR, lN, xiR, xiN, k)
-		if !near(res.Jobs[0].FinishS, tR, 1e-6*tR) || !near(res.Jobs[1].FinishS, tN, 1e-6*tN) {
+		if !approx.Equal(res.Jobs[0].FinishS, tR, 1e-6*tR, 0) || !approx.Equal(res.Jobs[1].FinishS, tN, 1e-6*tN, 0) {
 			t.Fatalf("L_R %v L_N %v ξ %.3f/%.3f κ %.1f: engine %v, %v; PairTimes %v, %v",
 				lR, lN, xiR, xiN, k, res.Jobs[0].FinishS, res.Jobs[1].FinishS, tR, tN)
 		}
@@ -221,7 +207,7 @@ func checkNonPreemptive(t *testing.T, where string, res *engine.Result, limit in
 			t.Fatalf("%s: job %s held %d distinct GPUs, asked for %d", where, j.Name, len(held), j.GPUs)
 		}
 		for g, d := range held {
-			if !near(d, j.FinishS-j.FirstStartS, 1e-6*(1+d)) {
+			if !approx.Equal(d, j.FinishS-j.FirstStartS, 1e-6*(1+d), 0) {
 				t.Fatalf("%s: job %s held GPU %d for %v s of its %v s", where, j.Name, g, d, j.FinishS-j.FirstStartS)
 			}
 		}

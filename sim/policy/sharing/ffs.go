@@ -77,7 +77,7 @@ func (f *ffs) idle(sc *scheduler, s *engine.State, id workload.JobID) bool {
 	return len(sc.free)+room < s.Job(id).GPUs
 }
 
-func (f *ffs) place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluster.GPUID, int) {
+func (f *ffs) place(sc *scheduler, s *engine.State, id workload.JobID, t string) ([]cluster.GPUID, int) {
 	job := s.Job(id)
 	opts := sc.options(s, id)
 	smallest := opts[len(opts)-1].MemoryGB
@@ -88,7 +88,7 @@ func (f *ffs) place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluste
 			if len(shared) == n {
 				return
 			}
-			if (job.GPUType == "" || c.GPUs[g].Type == job.GPUType) && s.MemoryFreeGB(g) >= smallest-1e-9 {
+			if c.GPUs[g].Type == t && s.MemoryFreeGB(g) >= smallest-1e-9 {
 				shared = append(shared, g)
 			}
 		}
@@ -96,9 +96,9 @@ func (f *ffs) place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluste
 	var free []cluster.GPUID
 	if f.p.SharedFirst {
 		takeShared(job.GPUs)
-		free = freeTopUp(s, sc.free, job.GPUs-len(shared), job.GPUType, shared)
+		free = freeTopUp(s, sc.free, job.GPUs-len(shared), t, shared)
 	} else {
-		free = freeTopUp(s, sc.free, min(countOfType(s, sc.free, job.GPUType), job.GPUs), job.GPUType, nil)
+		free = freeTopUp(s, sc.free, min(countOfType(s, sc.free, t), job.GPUs), t, nil)
 		takeShared(job.GPUs - len(free))
 	}
 	if len(free)+len(shared) < job.GPUs || len(shared) == 0 {

@@ -1,7 +1,6 @@
 package sharing
 
 import (
-	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -22,18 +22,7 @@ func runLogged(t *testing.T, servers int, xi float64, jobs []workload.Job, p eng
 		params.Xi = perf.XiParams{Model: "uniform", Uniform: xi}
 	}
 	m := mustAnalytic(t, params, c)
-	jobs, err := workload.Finalize(jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Prepare(c, jobs); err != nil {
-		t.Fatal(err)
-	}
-	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p, Paranoid: true, MaxLogEntries: 1 << 30})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return policytest.Run(t, c, m, p, jobs, policytest.FullLog()).Result
 }
 
 func logText(res *engine.Result) []string {

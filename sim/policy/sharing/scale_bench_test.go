@@ -1,13 +1,13 @@
 package sharing
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -46,18 +46,11 @@ func runScale(tb testing.TB, jobs []workload.Job, p engine.Policy, paranoid bool
 	tb.Helper()
 	c := mustCluster(tb, 16, 4, 11)
 	m := mustAnalytic(tb, perf.DefaultAnalyticParams(), c)
-	jobs, err := workload.Finalize(jobs)
-	if err != nil {
-		tb.Fatal(err)
+	opts := []policytest.Option{policytest.FullLog()}
+	if !paranoid {
+		opts = append(opts, policytest.Bench())
 	}
-	if err := m.Prepare(c, jobs); err != nil {
-		tb.Fatal(err)
-	}
-	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p, NoLog: !paranoid, Paranoid: paranoid, MaxLogEntries: 1 << 30})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return res
+	return policytest.Run(tb, c, m, p, jobs, opts...).Result
 }
 
 func benchScale(b *testing.B, n int, newPolicy func() engine.Policy) {

@@ -41,7 +41,8 @@ type Params struct {
 // placing a job that does not fit on free GPUs alone. It returns the GPUs
 // and sub-batch to start with, or nil.
 type brancher interface {
-	place(sc *scheduler, s *engine.State, id workload.JobID) ([]cluster.GPUID, int)
+	// It uses GPUs of type t only.
+	place(sc *scheduler, s *engine.State, id workload.JobID, t string) ([]cluster.GPUID, int)
 	// idle reports that place would return nil for job id now, and do
 	// nothing else that shows (no log entry, nothing remembered); it may
 	// answer false when unsure. The GPUs hold too few free ones for it.
@@ -55,7 +56,7 @@ type scheduler struct {
 	title  string
 	p      Params
 	branch brancher
-	place  policy.Placement // for starts alone on free GPUs
+	place  *policy.Placement // for starts alone on free GPUs
 	waits  policy.WaitNotes
 
 	queue []queued // pending jobs, shortest first
@@ -198,8 +199,8 @@ func (sc *scheduler) scanGPUs(s *engine.State) {
 func (sc *scheduler) try(s *engine.State, id workload.JobID) (bool, error) {
 	job := s.Job(id)
 	if nFree := countOfType(s, sc.free, job.GPUType); nFree >= job.GPUs {
-		req := policy.RequestFor(s, id, false)
-		gpus := sc.place.Pick(s, req)
+		req := policy.RequestFor(s, id)
+		gpus := sc.place.Pick(req)
 		if gpus != nil {
 			if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
 				return false, err
@@ -210,7 +211,7 @@ func (sc *scheduler) try(s *engine.State, id workload.JobID) (bool, error) {
 		}
 		started, err := sc.trySharing(s, id)
 		if !started && err == nil {
-			sc.waits.Note(s, id, sc.title, func() string { return sc.place.WhyNot(s, req) + "; nor can it share GPUs now" })
+			sc.waits.Note(s, id, sc.title, func() string { return sc.place.WhyNot(req) + "; nor can it share GPUs now" })
 		}
 		return started, err
 	}
@@ -218,29 +219,43 @@ func (sc *scheduler) try(s *engine.State, id workload.JobID) (bool, error) {
 }
 
 // trySharing starts job id through the sharing branch if it can start
-// there now.
+// there now. The branch looks at one GPU type at a time, each type the
+// job may run on (the placements' GPU-type filter), and a start must pass
+// the rate filter (policy.RunsThere): with a model of measured pair
+// throughputs, a job that shares only some of its GPUs, or with a partner
+// the table has no pair rate for, would not progress.
 func (sc *scheduler) trySharing(s *engine.State, id workload.JobID) (bool, error) {
 	job := s.Job(id)
 	if sc.p.MaxJobsPerGPU < 2 || countOfType(s, sc.free, job.GPUType)+countOfType(s, sc.shareable, job.GPUType) < job.GPUs {
 		return false, nil
 	}
-	gpus, sub := sc.branch.place(sc, s, id)
-	if gpus == nil {
-		return false, nil
-	}
-	if sub >= job.BatchSize {
-		sub = 0
-	}
-	if err := s.Start(id, gpus, engine.ActionOptions{SubBatch: sub}); err != nil {
-		if _, refused := err.(*engine.ActionError); refused {
-			s.Log(id, "%s: %s cannot start on %s: %v", sc.title, job.Name, describe(s, gpus), err)
-			return false, nil
+	for _, t := range policy.RequestFor(s, id).Types() {
+		if countOfType(s, sc.free, t)+countOfType(s, sc.shareable, t) < job.GPUs {
+			continue
 		}
-		return false, err
+		gpus, sub := sc.branch.place(sc, s, id, t)
+		if gpus == nil {
+			continue
+		}
+		if sub >= job.BatchSize {
+			sub = 0
+		}
+		if ok, why := policy.RunsThere(s, id, gpus, sub); !ok {
+			s.Log(id, "%s: %s cannot start on %s: %s", sc.title, job.Name, describe(s, gpus), why)
+			continue
+		}
+		if err := s.Start(id, gpus, engine.ActionOptions{SubBatch: sub}); err != nil {
+			if _, refused := err.(*engine.ActionError); refused {
+				s.Log(id, "%s: %s cannot start on %s: %v", sc.title, job.Name, describe(s, gpus), err)
+				return false, nil
+			}
+			return false, err
+		}
+		s.Log(id, "%s: started %s on %s%s", sc.title, job.Name, describeShared(s, id, gpus), describeSub(job.BatchSize, sub))
+		sc.scanGPUs(s)
+		return true, nil
 	}
-	s.Log(id, "%s: started %s on %s%s", sc.title, job.Name, describeShared(s, id, gpus), describeSub(job.BatchSize, sub))
-	sc.scanGPUs(s)
-	return true, nil
+	return false, nil
 }
 
 // restoreBatches gives a job that shrank its batch its full batch back

@@ -5,18 +5,18 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
-)
 
-func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+	"github.com/schedlab/schedlab/sim/internal/approx"
+)
 
 // Spec 000 §2.7 Examples A and B.
 func TestPairDecisionExamples(t *testing.T) {
 	share, avgSh, avgSeq := PairDecision(1000, 300, 300, 1.3, 1.4)
-	if !share || !near(avgSh, 758.46, 0.01) || !near(avgSeq, 1150, 1e-9) {
+	if !share || !approx.Equal(avgSh, 758.46, 0.01, 0) || !approx.Equal(avgSeq, 1150, 1e-9, 0) {
 		t.Errorf("A: share %v, %.2f vs %.2f", share, avgSh, avgSeq)
 	}
 	share, avgSh, avgSeq = PairDecision(300, 1200, 1200, 1.8, 1.8)
-	if share || !near(avgSh, 990, 1e-9) || !near(avgSeq, 900, 1e-9) {
+	if share || !approx.Equal(avgSh, 990, 1e-9, 0) || !approx.Equal(avgSeq, 900, 1e-9, 0) {
 		t.Errorf("B: share %v, %.2f vs %.2f", share, avgSh, avgSeq)
 	}
 }
@@ -36,7 +36,7 @@ func TestUniformXiThresholds(t *testing.T) {
 		}
 		if lR < lN { // R finishes first under overlap: an exact tie
 			share, sh, seq := PairDecision(lR, lN, lN, 1.5, 1.5)
-			if share || !near(sh, seq, 1e-9*seq) {
+			if share || !approx.Equal(sh, seq, 1e-9*seq, 0) {
 				t.Fatalf("ξ = 1.5, L_R %v < L_N %v: share %v, %v vs %v", lR, lN, share, sh, seq)
 			}
 		}
@@ -75,7 +75,7 @@ func TestTheorem1BruteForce(t *testing.T) {
 				lR, lN, xiR, xiN, best.AvgJCT, best.Kappa, curve[0].AvgJCT, curve[len(curve)-1].AvgJCT)
 		}
 		share, sh, seq := PairDecision(lR, lN, lN, xiR, xiN)
-		if !near(sh, curve[0].AvgJCT, 1e-9*sh) || !near(seq, curve[len(curve)-1].AvgJCT, 1e-9*seq) {
+		if !approx.Equal(sh, curve[0].AvgJCT, 1e-9*sh, 0) || !approx.Equal(seq, curve[len(curve)-1].AvgJCT, 1e-9*seq, 0) {
 			t.Fatalf("end points %v, %v; PairDecision %v, %v", curve[0].AvgJCT, curve[len(curve)-1].AvgJCT, sh, seq)
 		}
 		if share != (sh < seq*(1-1e-12)) {
@@ -110,7 +110,7 @@ func exampleC() []Option {
 func TestAlgorithm2ExampleC(t *testing.T) {
 	opts := exampleC()
 	got := BatchScaling(opts, 11-6, 1000, 383.3, 1.3, 1.4, false)
-	if !got.Share || got.SubBatch != 16 || !near(got.PairJCT, 881.3, 0.05) || !near(got.AvgSeq, 1191.65, 0.01) {
+	if !got.Share || got.SubBatch != 16 || !approx.Equal(got.PairJCT, 881.3, 0.05, 0) || !approx.Equal(got.AvgSeq, 1191.65, 0.01, 0) {
 		t.Fatalf("Example C: %+v", got)
 	}
 	// The table of §2.7: b = 8 and 4 still beat waiting, b = 2 and 1 do not.
@@ -124,7 +124,7 @@ func TestAlgorithm2ExampleC(t *testing.T) {
 				continue
 			}
 			share, avg, _ := PairDecision(1000, o.LNShare, 383.3, 1.3, 1.4)
-			if share != c.share || !near(avg, c.avg, 0.06) {
+			if share != c.share || !approx.Equal(avg, c.avg, 0.06, 0) {
 				t.Errorf("b = %d: share %v avg %.2f, want %v %.1f", c.b, share, avg, c.share, c.avg)
 			}
 		}

@@ -279,7 +279,7 @@ func (p *Policy) theory(s *engine.State) {
 		p.title, s.Now(), predicted, lower, ng, maxU, lemma3)
 	s.Record("sjfbco/lower_bound", -1, lower)
 	s.Record("sjfbco/lemma3_bound", -1, lemma3)
-	if m, ok := s.Perf().(*perf.RAR); ok && p.kind == "sjf-bco" {
+	if m, ok := perf.As[*perf.RAR](s.Perf()); ok && p.kind == "sjf-bco" {
 		phi, l := p.phi(s, m)
 		ratio := float64(ng) * phi * p.p.U / l
 		s.Log(-1, "Theorem 5: SJF-BCO's makespan is at most n_g·φ·u/l times the optimum = %d × %.3f × %g / %.3f = %.1f (φ: the worst slowdown any placement can cause a job, from the model's bounds §1.6; l: the smallest ρ̂/ρ this run saw); this run's makespan is %.2f× the lower bound",

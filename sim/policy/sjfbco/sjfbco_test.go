@@ -13,6 +13,7 @@ import (
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -20,17 +21,14 @@ import (
 // scenarios use.
 var paperCaps = []int{4, 4, 16, 8, 16, 32, 32, 4, 16, 32, 16, 8, 16, 32, 16, 8, 32, 32, 16, 32}
 
+// mustCluster is one server of V100s per capacity.
 func mustCluster(t testing.TB, caps ...int) *cluster.Cluster {
 	t.Helper()
 	var groups []cluster.ServerGroup
 	for _, c := range caps {
 		groups = append(groups, cluster.ServerGroup{Count: 1, GPUs: c, GPUType: "V100"})
 	}
-	c, err := cluster.New(cluster.Spec{Servers: groups})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return policytest.Cluster(t, cluster.Spec{Servers: groups})
 }
 
 // batch is the paper's 160-job batch for a seed.
@@ -56,14 +54,7 @@ func model(preset string) *perf.RAR {
 
 func runPolicy(t testing.TB, c *cluster.Cluster, m perf.Model, jobs []workload.Job, p engine.Policy, seed uint64) *engine.Result {
 	t.Helper()
-	if err := m.(perf.Preparer).Prepare(c, jobs); err != nil {
-		t.Fatal(err)
-	}
-	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p, Paranoid: true, Seed: seed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return policytest.Run(t, c, m, p, jobs, policytest.Seed(seed)).Result
 }
 
 func makespan(res *engine.Result) float64 {

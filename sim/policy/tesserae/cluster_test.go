@@ -15,7 +15,7 @@ import (
 )
 
 // family are the policies this package registers.
-var family = []string{"tesserae", "tesserae-ftf", "tesserae-gavel-migration", "tiresias-rounds", "tiresias-single"}
+var family = []string{"tesserae", "tesserae-ftf", "tesserae-gavel-migration", "tiresias-single"}
 
 // runAll runs every policy of the family on the cluster, jobs and perf
 // model given as JSON, with every engine invariant checked, and fails

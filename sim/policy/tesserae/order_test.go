@@ -1,17 +1,14 @@
 package tesserae
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
 
-	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
-	"github.com/schedlab/schedlab/sim/perf"
-	"github.com/schedlab/schedlab/sim/policy/tesserae/pack"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -37,20 +34,6 @@ func overloaded(n, gpus int, seed uint64) []workload.Job {
 // every active job every round when sortAll is set.
 func runOrder(tb testing.TB, servers int, jobs []workload.Job, p Params, sortAll, log bool) *engine.Result {
 	tb.Helper()
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: servers, GPUs: 4, GPUType: "A100"}}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	jobs, err = workload.Finalize(jobs)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tab, _ := pack.Blox()
-	base := perf.NewConstant(perf.ConstantParams{})
-	if err := base.Prepare(c, jobs); err != nil {
-		tb.Fatal(err)
-	}
-	m := &perf.Composite{Base: base, Factors: []perf.Factor{perf.NewInterference(tab.Interference(1))}}
 	pol, err := New(p)
 	if err != nil {
 		tb.Fatal(err)
@@ -59,12 +42,11 @@ func runOrder(tb testing.TB, servers int, jobs []workload.Job, p Params, sortAll
 		pl := pol.(*placer)
 		pl.ref = func(s *engine.State) []workload.JobID { return sortedActive(pl, s) }
 	}
-	cfg := engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: pol, Paranoid: log, NoLog: !log, MaxLogEntries: 1 << 30}
-	res, err := engine.Run(context.Background(), cfg)
-	if err != nil {
-		tb.Fatal(err)
+	opts := []policytest.Option{policytest.FullLog()}
+	if !log {
+		opts = append(opts, policytest.Bench())
 	}
-	return res
+	return policytest.Run(tb, policytest.Servers(tb, servers, 4, "A100", 0), bloxModel(tb), pol, jobs, opts...).Result
 }
 
 // sortedActive is the order as it was computed before the kept order and

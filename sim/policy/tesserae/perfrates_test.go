@@ -1,14 +1,13 @@
 package tesserae
 
 import (
-	"context"
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -16,29 +15,15 @@ import (
 // table, on one 4-GPU server of 11 GB, invariants checked at every change.
 func runMemShare(t *testing.T, p Params, jobs []workload.Job) (*placer, *engine.Result) {
 	t.Helper()
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1, GPUs: 4, GPUType: "1080Ti", GPUMemoryGB: 11}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	m, err := perf.NewMemShare(*perf.DefaultMemShareParams())
 	if err != nil {
-		t.Fatal(err)
-	}
-	if jobs, err = workload.Finalize(jobs); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Prepare(c, jobs); err != nil {
 		t.Fatal(err)
 	}
 	pol, err := New(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: pol, Paranoid: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pol.(*placer), res
+	return pol.(*placer), policytest.Run(t, policytest.Servers(t, 1, 4, "1080Ti", 11), m, pol, jobs).Result
 }
 
 func memShareJobs() []workload.Job {

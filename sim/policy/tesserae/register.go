@@ -5,7 +5,9 @@ import (
 )
 
 // variants are the baselines and variants of spec 003 §5.5 this family
-// offers, each a default setting of Params.
+// offers, each a default setting of Params. The Tiresias baseline without
+// sharing, tiresias-rounds, is a priority scheduler in package tiresias:
+// like Blox, it never moves a running job.
 var variants = []struct {
 	name, title, doc string
 	set              func(*Params)
@@ -27,9 +29,6 @@ var variants = []struct {
 	{"tiresias-single", "Tiresias (Single)",
 		"Tesserae-T where only 1-GPU jobs share GPUs (distributed jobs are never packed, as in Lucid and Pollux).",
 		func(p *Params) { p.Packing = "single" }},
-	{"tiresias-rounds", "Tiresias (rounds)",
-		"The Tiresias baseline of spec 003: the same order and rounds, no GPU sharing, Gavel's migration rule.",
-		func(p *Params) { p.Packing, p.Migration = "none", "sticky" }},
 }
 
 func init() {

@@ -121,7 +121,8 @@ func gpusOf(m [][]int, j int) []int {
 }
 
 // ownPolicies keeps only the scenario's policies of this family (the
-// figure also runs Gavel's, which this package's tests do not link).
+// figure also runs Gavel's and tiresias-rounds, which this package's tests
+// do not link).
 func ownPolicies(t *testing.T, data []byte) []byte {
 	t.Helper()
 	var doc map[string]json.RawMessage
@@ -134,7 +135,7 @@ func ownPolicies(t *testing.T, data []byte) []byte {
 	}
 	var own []map[string]any
 	for _, p := range policies {
-		if name, _ := p["name"].(string); strings.HasPrefix(name, "tesserae") || strings.HasPrefix(name, "tiresias-") {
+		if name, _ := p["name"].(string); strings.HasPrefix(name, "tesserae") || name == "tiresias-single" {
 			own = append(own, p)
 		}
 	}

@@ -1,7 +1,6 @@
 package tesserae
 
 import (
-	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
 	"github.com/schedlab/schedlab/sim/policy/tesserae/pack"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -30,32 +30,22 @@ func randomJobs(r *rand.Rand, n int) []workload.Job {
 
 func run(t *testing.T, p Params, servers, gpus int, jobs []workload.Job) *engine.Result {
 	t.Helper()
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: servers, GPUs: gpus, GPUType: "A100"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs, err = workload.Finalize(jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := pack.Blox()
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := perf.NewConstant(perf.ConstantParams{})
-	if err := base.Prepare(c, jobs); err != nil {
-		t.Fatal(err)
-	}
-	m := &perf.Composite{Base: base, Factors: []perf.Factor{perf.NewInterference(tab.Interference(1))}}
 	pol, err := New(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: pol, Paranoid: true})
+	return policytest.Run(t, policytest.Servers(t, servers, gpus, "A100", 0), bloxModel(t), pol, jobs).Result
+}
+
+// bloxModel is the constant model slowed down by Blox's pairwise
+// interference, the truth of Tesserae's scenarios.
+func bloxModel(t testing.TB) perf.Model {
+	t.Helper()
+	tab, err := pack.Blox()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res
+	return &perf.Composite{Base: perf.NewConstant(perf.ConstantParams{}), Factors: []perf.Factor{perf.NewInterference(tab.Interference(1))}}
 }
 
 func migrations(res *engine.Result) (n int) {
@@ -154,21 +144,11 @@ func TestMixedCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, _ := pack.Blox()
 	for _, mig := range []string{"tesserae", "guarded", "flat", "sticky", "none"} {
-		base := perf.NewConstant(perf.ConstantParams{})
-		js := append([]workload.Job(nil), jobs...)
-		if err := base.Prepare(c, js); err != nil {
-			t.Fatal(err)
-		}
 		p := DefaultParams()
 		p.Migration = mig
 		pol, _ := New(p)
-		m := &perf.Composite{Base: base, Factors: []perf.Factor{perf.NewInterference(tab.Interference(1))}}
-		res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: js, Perf: m, Policy: pol, Paranoid: true})
-		if err != nil {
-			t.Fatalf("%s: %v", mig, err)
-		}
+		res := policytest.Run(t, c, bloxModel(t), pol, append([]workload.Job(nil), jobs...))
 		for _, j := range res.Jobs {
 			if j.FinishS <= 0 && j.Name != "huge" {
 				t.Fatalf("%s: job %s did not finish", mig, j.Name)

@@ -23,7 +23,7 @@ func digest(res *engine.Result) ([]engine.JobRecord, []engine.Interval, []string
 	return res.Jobs, res.Intervals, log
 }
 
-func runPolicy(t *testing.T, servers, gpus int, jobs []workload.Job, pol *tiresias) *engine.Result {
+func runPolicy(t *testing.T, servers, gpus int, jobs []workload.Job, pol engine.Policy) *engine.Result {
 	t.Helper()
 	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: servers, GPUs: gpus, GPUType: "V100"}}})
 	if err != nil {
@@ -44,10 +44,10 @@ func runPolicy(t *testing.T, servers, gpus int, jobs []workload.Job, pol *tiresi
 	return res
 }
 
-// The pending queues kept across rounds decide exactly as sorting every
-// active job at every round: same starts, preemptions, intervals and log,
-// on overloaded queues with several thresholds, rounds or events, and
-// both placements.
+// The waiting jobs kept in order across rounds (KeepPendingKeys) decide
+// exactly as sorting every active job at every round: same starts,
+// preemptions, intervals and log, on overloaded queues with several
+// thresholds, rounds or events, and both placements.
 func TestPendingQueuesMatchFullSort(t *testing.T) {
 	cases := []Params{
 		defaults(),
@@ -60,8 +60,8 @@ func TestPendingQueuesMatchFullSort(t *testing.T) {
 			p := p
 			p.Placement = placement
 			jobs := overloaded(600, uint64(i+1))
-			fast := runPolicy(t, 4, 4, jobs, &tiresias{p: p})
-			full := runPolicy(t, 4, 4, jobs, &tiresias{p: p, sortAll: true})
+			fast := runPolicy(t, 4, 4, jobs, newScheduler(p, true))
+			full := runPolicy(t, 4, 4, jobs, newScheduler(p, false))
 			fj, fi, fl := digest(fast)
 			sj, si, sl := digest(full)
 			if !reflect.DeepEqual(fj, sj) || !reflect.DeepEqual(fi, si) || !reflect.DeepEqual(fl, sl) {

@@ -11,9 +11,10 @@
 package tiresias
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy"
@@ -45,69 +46,53 @@ func (p *Params) Check() []schema.Problem {
 }
 
 // New returns a Tiresias policy.
-func New(p Params) engine.Policy { return &tiresias{p: p} }
+func New(p Params) engine.Policy {
+	return newScheduler(p, p.QueueOrder != "running-first" && p.PromoteKnob == 0)
+}
+
+// newScheduler builds Tiresias on the priority scheduler: a job's key is
+// its queue; keep says the waiting jobs' keys are kept from decision to
+// decision (they cannot change without the starvation guard, and the
+// running-first lines order jobs by more than their key).
+func newScheduler(p Params, keep bool) *policy.PriorityScheduler {
+	t := &tiresias{p: p}
+	ps := &policy.PriorityScheduler{
+		Name: "Tiresias", Priority: t.priority, RoundS: p.RoundS, RestartS: p.RestartS,
+		Placement: p.Placement, KeepPendingKeys: keep,
+		Preempting: t.preempting, LogStarted: t.logStarted, LogPreempted: t.logPreempted,
+	}
+	if p.RoundS == 0 {
+		ps.Wake = t.nextCrossing
+	}
+	if p.QueueOrder == "running-first" {
+		ps.TieBreak, ps.Decided = t.lines.before, t.lines.runningFirst
+	}
+	return ps
+}
 
 type tiresias struct {
 	p Params
-	// Per job: when it last stopped running and how long it ran then, for
-	// the starvation guard.
-	stoppedAt, lastRun []float64
-	order              []entry
-	lines              lines          // the queues as lines, for queue_order running-first
-	pending            *pendingQueues // kept across rounds when a pending job's queue cannot change
-	place              policy.Placement
-	waits              policy.WaitNotes
-	sortAll            bool // tests: sort every active job each round, as before pendingQueues
+	// Per job: when it last stopped running, how long it ran then (for
+	// the starvation guard), and its attained GPU-seconds when it stopped.
+	stoppedAt, lastRun, attained []float64
+	lines                        lines // the queues as lines, for queue_order running-first
 }
 
-type entry struct {
-	queue int
-	id    workload.JobID
-}
-
-func (t *tiresias) Options() engine.Options {
-	return engine.Options{MaxJobsPerGPU: 1, Subscribe: engine.Mask(engine.Arrival, engine.Completion, engine.WakeUp)}
-}
-
-func (t *tiresias) Decide(s *engine.State, triggers []engine.Trigger) error {
+// priority is job id's queue; with running-first, a job that enters a
+// queue joins the end of its line.
+func (t *tiresias) priority(s *engine.State, id workload.JobID) (float64, error) {
 	if t.stoppedAt == nil {
-		t.stoppedAt, t.lastRun = make([]float64, s.NumJobs()), make([]float64, s.NumJobs())
-		p, err := policy.PlacementByName(t.p.Placement)
-		if err != nil {
-			return err
-		}
-		t.place = p
 		if q := t.p.QueueOrder; q != "" && q != "arrival" && q != "running-first" {
-			return fmt.Errorf("queue_order: must be one of arrival, running-first, got %q", q)
+			return 0, fmt.Errorf("queue_order: must be one of arrival, running-first, got %q", q)
 		}
-		if t.p.QueueOrder != "running-first" && t.p.PromoteKnob == 0 && !t.sortAll {
-			t.pending = &pendingQueues{}
-			t.pending.init(s, len(t.p.ThresholdsGPUH)+1)
-			s.EachPending(func(id workload.JobID) bool { t.pending.sync(t, s, id); return true })
-		}
-	} else if t.pending != nil {
-		for _, tr := range triggers {
-			if tr.Kind == engine.Arrival {
-				t.pending.sync(t, s, tr.Job)
-			}
-		}
+		n := s.NumJobs()
+		t.stoppedAt, t.lastRun, t.attained = make([]float64, n), make([]float64, n), make([]float64, n)
 	}
-	// In rounds, arrivals and completions only make sure a round is due.
-	if t.p.RoundS == 0 || woken(triggers) {
-		if err := t.schedule(s); err != nil {
-			return err
-		}
+	q := t.queueOf(s, id, s.Info(id))
+	if t.p.QueueOrder == "running-first" {
+		t.lines.join(s, id, q)
 	}
-	return t.wake(s)
-}
-
-func woken(triggers []engine.Trigger) bool {
-	for _, tr := range triggers {
-		if tr.Kind == engine.WakeUp {
-			return true
-		}
-	}
-	return false
+	return float64(q), nil
 }
 
 // queueOf is the queue a job's attained service puts it in.
@@ -124,100 +109,24 @@ func (t *tiresias) queueOf(s *engine.State, id workload.JobID, info engine.JobIn
 	return q
 }
 
-// schedule picks the jobs to run this round and applies the difference.
-func (t *tiresias) schedule(s *engine.State) error {
-	if t.pending != nil {
-		t.pending.order(t, s)
-		if err := t.apply(s); err != nil {
-			return err
-		}
-		for _, e := range t.order { // file the preempted, drop the started
-			t.pending.sync(t, s, e.id)
-		}
-		return nil
-	}
-	t.order = t.order[:0]
-	add := func(id workload.JobID) bool {
-		t.order = append(t.order, entry{t.queueOf(s, id, s.Info(id)), id})
-		return true
-	}
-	s.EachRunning(add)
-	s.EachPending(add)
-	if t.p.QueueOrder == "running-first" {
-		t.lines.update(s, t.order, len(t.p.ThresholdsGPUH)+1)
-		t.order = t.lines.walk(t.order[:0])
-	} else {
-		sort.Slice(t.order, func(a, b int) bool {
-			if t.order[a].queue != t.order[b].queue {
-				return t.order[a].queue < t.order[b].queue
-			}
-			return t.order[a].id < t.order[b].id // arrival order
-		})
-	}
-	if err := t.apply(s); err != nil {
-		return err
-	}
-	if t.p.QueueOrder == "running-first" {
-		t.lines.runningFirst(s)
-	}
-	return nil
+func (t *tiresias) preempting(s *engine.State, id workload.JobID) {
+	info := s.Info(id)
+	t.stoppedAt[id], t.lastRun[id], t.attained[id] = s.Now(), s.Now()-info.LastStart, info.AttainedGPU
 }
 
-// apply runs the jobs of t.order that fit, in that order, and preempts
-// the running jobs that do not.
-func (t *tiresias) apply(s *engine.State) error {
-	left := s.Cluster().NumGPUs()
-	picked := make([]bool, len(t.order))
-	for i, e := range t.order {
-		if g := s.Job(e.id).GPUs; g <= left {
-			picked[i] = true
-			left -= g
-		}
-	}
-	for i, e := range t.order { // preempt first, so the GPUs are free
-		if !picked[i] && s.Status(e.id) == engine.Running {
-			info := s.Info(e.id)
-			t.stoppedAt[e.id], t.lastRun[e.id] = s.Now(), s.Now()-info.LastStart
-			if err := s.Preempt(e.id); err != nil {
-				return err
-			}
-			s.Log(e.id, "Tiresias: preempted %s (queue %d, %.2f GPU-hours attained)", s.Job(e.id).Name, e.queue, info.AttainedGPU/3600)
-		}
-	}
-	for i, e := range t.order {
-		if !picked[i] || s.Status(e.id) != engine.Pending {
-			continue
-		}
-		job := s.Job(e.id)
-		req := policy.RequestFor(s, e.id, false)
-		gpus := t.place.Pick(s, req)
-		if gpus == nil { // its GPUs are counted but not where it needs them: it waits for a later round
-			t.waits.Note(s, e.id, "Tiresias", func() string { return t.place.WhyNot(s, req) })
-			continue
-		}
-		t.waits.Clear(e.id)
-		var o engine.ActionOptions // a first start costs what the engine charges every policy
-		if s.Info(e.id).Starts > 0 {
-			o = engine.ActionOptions{OverheadS: t.p.RestartS, NoOverhead: t.p.RestartS == 0}
-		}
-		if err := s.Start(e.id, gpus, o); err != nil {
-			return err
-		}
-		s.Log(e.id, "Tiresias: started %s from queue %d", job.Name, e.queue)
-	}
-	return nil
+func (t *tiresias) logPreempted(s *engine.State, id workload.JobID, key float64) {
+	s.Log(id, "Tiresias: preempted %s (queue %d, %.2f GPU-hours attained)", s.Job(id).Name, int(key), t.attained[id]/3600)
 }
 
-// wake asks for the next decision: the next round, or (event-driven) the
-// next moment a running job crosses a threshold.
-func (t *tiresias) wake(s *engine.State) error {
-	if s.NumPending()+s.NumRunning() == 0 {
-		return nil
-	}
+func (t *tiresias) logStarted(s *engine.State, id workload.JobID, key float64) {
+	s.Log(id, "Tiresias: started %s from queue %d", s.Job(id).Name, int(key))
+}
+
+// nextCrossing is, event-driven, the next moment a running job crosses a
+// threshold while jobs wait.
+func (t *tiresias) nextCrossing(s *engine.State) float64 {
 	next := math.Inf(1)
-	if t.p.RoundS > 0 {
-		next = (math.Floor(s.Now()/t.p.RoundS) + 1) * t.p.RoundS
-	} else if s.NumPending() > 0 {
+	if s.NumPending() > 0 {
 		s.EachRunning(func(id workload.JobID) bool {
 			info := s.Info(id)
 			for _, th := range t.p.ThresholdsGPUH {
@@ -229,10 +138,77 @@ func (t *tiresias) wake(s *engine.State) error {
 			return true
 		})
 	}
-	if math.IsInf(next, 1) || next <= s.Now() {
-		return nil
+	return next
+}
+
+// lines are the queues as Tiresias' own simulator keeps them (run_sim.py,
+// dlas_sim_jobs), for queue_order running-first: each queue is a line in
+// which a job keeps its place from round to round. A job that arrives or
+// changes queue joins the end of its new queue (the priority scheduler
+// asks for keys in arrival order, as Tiresias walks its runnable jobs);
+// after every round the waiting jobs of each queue move behind its
+// running ones, keeping their order. Places are numbers that only grow,
+// compared within a queue.
+type lines struct {
+	at   []int32 // per job: the queue whose line holds it, -1 for none
+	pos  []int64 // per job: its place in that line
+	next int64
+	buf  []workload.JobID
+}
+
+func (l *lines) join(s *engine.State, id workload.JobID, q int) {
+	if l.at == nil {
+		l.at, l.pos = make([]int32, s.NumJobs()), make([]int64, s.NumJobs())
+		for i := range l.at {
+			l.at[i] = -1
+		}
 	}
-	return s.WakeAt(next)
+	if l.at[id] != int32(q) {
+		l.at[id], l.pos[id] = int32(q), l.next
+		l.next++
+	}
+}
+
+// before orders two jobs of one queue by their places in its line.
+func (l *lines) before(a, b workload.JobID) bool { return l.pos[a] < l.pos[b] }
+
+// runningFirst moves the waiting jobs of each line behind its running
+// ones, keeping the order within each group.
+func (l *lines) runningFirst(s *engine.State) {
+	if l.at == nil {
+		return
+	}
+	ids := l.buf[:0]
+	add := func(id workload.JobID) bool {
+		if l.at[id] >= 0 {
+			ids = append(ids, id)
+		}
+		return true
+	}
+	s.EachRunning(add)
+	s.EachPending(add)
+	slices.SortFunc(ids, func(a, b workload.JobID) int {
+		if l.at[a] != l.at[b] {
+			return int(l.at[a] - l.at[b])
+		}
+		return cmp.Compare(l.pos[a], l.pos[b])
+	})
+	for i := 0; i < len(ids); {
+		j := i
+		for j < len(ids) && l.at[ids[j]] == l.at[ids[i]] {
+			j++
+		}
+		for _, running := range []bool{true, false} {
+			for _, id := range ids[i:j] {
+				if (s.Status(id) == engine.Running) == running {
+					l.pos[id] = l.next
+					l.next++
+				}
+			}
+		}
+		i = j
+	}
+	l.buf = ids
 }
 
 func init() {

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/solver/lp"
 	"github.com/schedlab/schedlab/sim/solver/lp/lptest"
 )
@@ -146,10 +147,6 @@ func bruteForce(p *lp.Problem) (best float64, feasible bool) {
 	return sign * best, feasible
 }
 
-func close(a, b float64) bool {
-	return math.Abs(a-b) <= 1e-6*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
-}
-
 // Our solver agrees with gonum's simplex on hundreds of random LPs: the
 // optimal value, and which are infeasible or unbounded.
 func TestAgainstGonumSimplex(t *testing.T) {
@@ -183,7 +180,7 @@ func TestAgainstGonumSimplex(t *testing.T) {
 			}
 		case gerr == nil:
 			compared++
-			if sol.Status != lp.Optimal || !close(sol.Objective, want) {
+			if sol.Status != lp.Optimal || !approx.Equal(sol.Objective, want, 1e-6, 1e-6) {
 				t.Errorf("trial %d: gonum optimum %v, ours %v", trial, want, sol)
 			}
 			if v := p.Violation(sol.X); v > 1e-7 {
@@ -215,7 +212,7 @@ func TestAgainstVertexEnumeration(t *testing.T) {
 			continue
 		}
 		feasible++
-		if sol.Status != lp.Optimal || !close(sol.Objective, want) {
+		if sol.Status != lp.Optimal || !approx.Equal(sol.Objective, want, 1e-6, 1e-6) {
 			t.Errorf("trial %d: best vertex %v, ours %v", trial, want, sol)
 		}
 	}
@@ -244,7 +241,7 @@ func TestWarmStart(t *testing.T) {
 		p.SetObj(0, p.Obj(0)+0.5)
 		fresh, _ := lp.Solve(p, lp.Options{})
 		warm, _ := lp.Solve(p, lp.Options{Warm: cold.Basis})
-		if fresh.Status != warm.Status || (fresh.Status == lp.Optimal && !close(fresh.Objective, warm.Objective)) {
+		if fresh.Status != warm.Status || (fresh.Status == lp.Optimal && !approx.Equal(fresh.Objective, warm.Objective, 1e-6, 1e-6)) {
 			t.Fatalf("trial %d: cold %v, warm %v", trial, fresh, warm)
 		}
 		saved += fresh.Iterations - warm.Iterations
@@ -302,7 +299,7 @@ func TestLargerSparseAgainstGonum(t *testing.T) {
 			continue
 		}
 		optimal++
-		if sol.Status != lp.Optimal || !close(sol.Objective, want) || p.Violation(sol.X) > 1e-7 {
+		if sol.Status != lp.Optimal || !approx.Equal(sol.Objective, want, 1e-6, 1e-6) || p.Violation(sol.X) > 1e-7 {
 			t.Errorf("trial %d: gonum %v, ours %v (violation %g)", trial, want, sol, p.Violation(sol.X))
 		}
 	}
@@ -429,7 +426,7 @@ func TestDualWarmStartAfterBoundChanges(t *testing.T) {
 		cold, _ := lp.Solve(p, lp.Options{Primal: true})
 		warm, _ := lp.Solve(p, lp.Options{Warm: first.Basis, Dual: true})
 		statuses[cold.Status]++
-		if cold.Status != warm.Status || (cold.Status == lp.Optimal && !close(cold.Objective, warm.Objective)) {
+		if cold.Status != warm.Status || (cold.Status == lp.Optimal && !approx.Equal(cold.Objective, warm.Objective, 1e-6, 1e-6)) {
 			t.Fatalf("trial %d: cold %v, warm %v", trial, cold, warm)
 		}
 		if warm.Status == lp.Optimal && p.Violation(warm.X) > 1e-7 {

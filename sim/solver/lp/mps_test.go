@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/solver/lp"
 )
 
@@ -25,7 +26,7 @@ func TestMPSRoundTrip(t *testing.T) {
 		}
 		a, _ := lp.Solve(p, lp.Options{})
 		b, _ := lp.Solve(q, lp.Options{})
-		if a.Status != b.Status || (a.Status == lp.Optimal && !close(a.Objective, b.Objective)) {
+		if a.Status != b.Status || (a.Status == lp.Optimal && !approx.Equal(a.Objective, b.Objective, 1e-6, 1e-6)) {
 			t.Fatalf("trial %d: %v before, %v after the round trip\n%s", trial, a, b, buf.String())
 		}
 		for i := 0; i < p.NumRows(); i++ {
@@ -68,7 +69,7 @@ ENDATA
 	}
 	sol, _ := lp.Solve(p, lp.Options{})
 	// max 3x+2y, x+y ≤ 4, y ≥ 1, 2 ≤ x ≤ 3: x=3, y=1, 11.
-	if sol.Status != lp.Optimal || !close(sol.Objective, 11) {
+	if sol.Status != lp.Optimal || !approx.Equal(sol.Objective, 11, 1e-6, 1e-6) {
 		t.Fatalf("%v", sol)
 	}
 	for _, bad := range []string{

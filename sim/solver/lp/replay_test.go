@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/internal/cputime"
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/solver/lp"
 )
 
@@ -133,15 +134,10 @@ func TestWaterfillReplay(t *testing.T) {
 			t.Errorf("LP %d: Solve gives %v, the workspace %v", i, want[i], sol)
 		}
 		cold, err := lp.Solve(orig[i], lp.Options{})
-		if err != nil || cold.Status != lp.Optimal || !near(cold.Objective, sol.Objective) {
+		if err != nil || cold.Status != lp.Optimal || !approx.Equal(cold.Objective, sol.Objective, 1e-9, 1e-9) {
 			t.Errorf("LP %d: cold %v, replayed %v", i, cold, sol)
 		}
 	})
-}
-
-func near(a, b float64) bool {
-	d := a - b
-	return d <= 1e-9*(1+max(a, -a)) && -d <= 1e-9*(1+max(a, -a))
 }
 
 // BenchmarkWaterfillReplay replays the water-filling steps through one

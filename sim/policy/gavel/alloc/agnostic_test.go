@@ -3,6 +3,7 @@ package alloc
 import (
 	"testing"
 
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -52,7 +53,7 @@ func TestAgnosticPlanSpreadsWeightedJobs(t *testing.T) {
 						}
 						continue
 					}
-					if want := total * in.Count[j] / 12; !near(rows[m][j], want, 1e-6) {
+					if want := total * in.Count[j] / 12; !approx.Equal(rows[m][j], want, 1e-6, 1e-6) {
 						t.Errorf("weight-5 job %d (%s) gets %v, want %v on %s (every type, by its GPUs)", m, p.Job.Model, rows[m], want, in.Types[j])
 					}
 				}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/workload"
@@ -72,8 +73,6 @@ func input(f *fakeThr, count []float64, jobs []workload.Job) *plan.Input {
 	return in
 }
 
-func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
-
 // The paper's §4.1 example (spec 001 §2.1): three jobs on one V100 and
 // one K80; every job's normalised throughput is 8/11 ≈ 0.727 under
 // Gavel's max-min fairness, against 2/3 with an isolated share.
@@ -90,21 +89,21 @@ func TestPaperThreeJobExample(t *testing.T) {
 	want := [][]float64{{5.0 / 11, 0}, {5.0 / 11, 1.0 / 11}, {1.0 / 11, 10.0 / 11}}
 	for m := range rows {
 		norm := plan.Dot(in.Jobs[m].Thr, rows[m]) / in.ThrEqual(in.Jobs[m].Thr)
-		if !near(norm, 8.0/11, 1e-6) {
+		if !approx.Equal(norm, 8.0/11, 1e-6, 1e-6) {
 			t.Errorf("job %d: normalised throughput %v, want 8/11", m, norm)
 		}
 		for j := range rows[m] {
-			if !near(rows[m][j], want[m][j], 1e-6) {
+			if !approx.Equal(rows[m][j], want[m][j], 1e-6, 1e-6) {
 				t.Errorf("X[%d][%d] = %v, want %v", m, j, rows[m][j], want[m][j])
 			}
 		}
 	}
-	if !near(al.Objective, 8.0/11, 1e-6) {
+	if !approx.Equal(al.Objective, 8.0/11, 1e-6, 1e-6) {
 		t.Errorf("objective %v", al.Objective)
 	}
 	iso, _ := Isolated{}.Allocate(in)
 	for m, row := range iso.PerJob(3, 2) {
-		if norm := plan.Dot(in.Jobs[m].Thr, row) / in.ThrEqual(in.Jobs[m].Thr); !near(norm, 2.0/3, 1e-9) {
+		if norm := plan.Dot(in.Jobs[m].Thr, row) / in.ThrEqual(in.Jobs[m].Thr); !approx.Equal(norm, 2.0/3, 1e-9, 1e-9) {
 			t.Errorf("isolated job %d: %v, want 2/3", m, norm)
 		}
 	}
@@ -122,7 +121,7 @@ func TestWaterFillingFourJobExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !near(al.Objective, 1.0/3, 1e-9) {
+	if !approx.Equal(al.Objective, 1.0/3, 1e-9, 1e-9) {
 		t.Errorf("max-min level %v, want 1/3 (job 0 capped at one GPU = 3 × 1/3)", al.Objective)
 	}
 	wf := &Fair{Aware: true, WaterFilling: true, PairThreshold: 1, LPs: &LPs{}}
@@ -131,7 +130,7 @@ func TestWaterFillingFourJobExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	for m, row := range al.PerJob(4, 1) {
-		if !near(row[0], 1, 1e-7) {
+		if !approx.Equal(row[0], 1, 1e-7, 1e-7) {
 			t.Errorf("job %d gets %v of a GPU after water filling, want 1", m, row[0])
 		}
 	}

@@ -3,6 +3,7 @@ package alloc
 import (
 	"testing"
 
+	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -49,13 +50,13 @@ func TestLASHandComputedMixedScaleAndWeights(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !near(al.Objective, 4.0/7, 1e-7) {
+		if !approx.Equal(al.Objective, 4.0/7, 1e-7, 1e-7) {
 			t.Errorf("tie-break %v: max-min level %.6f, want 4/7 = %.6f", tie, al.Objective, 4.0/7)
 		}
 		rows := al.PerJob(len(jobs), 2)
 		for m, p := range in.Jobs {
 			got := plan.Dot(p.Thr, rows[m]) / in.ThrEqual(p.Thr)
-			if !near(got, want[m], 1e-7) {
+			if !approx.Equal(got, want[m], 1e-7, 1e-7) {
 				t.Errorf("tie-break %v: job %s (sf %d, w %g): ñ = %.6f, want %.6f", tie, p.Job.Model, p.SF, p.Weight, got, want[m])
 			}
 		}
@@ -112,7 +113,7 @@ func TestAgnosticLASHandComputed(t *testing.T) {
 			rows := al.PerJob(len(jobs), 2)
 			for m := range rows {
 				for j := range rows[m] {
-					if !near(rows[m][j], c.want[m][j], 1e-7) {
+					if !approx.Equal(rows[m][j], c.want[m][j], 1e-7, 1e-7) {
 						t.Errorf("clean %v, water filling %v: job %s gets %v, want %v", c.clean, wf, in.Jobs[m].Job.Model, rows[m], c.want[m])
 						break
 					}

@@ -44,7 +44,11 @@ type Input struct {
 	Oracle
 }
 
-// Oracle answers throughput questions about jobs on GPU types.
+// Oracle answers throughput questions about jobs on GPU types. It reads
+// Gavel's table only when the model is that table itself: it does not look
+// through wrappers with perf.As, because a wrapper's factors (a scenario's
+// perf.interference) change pair rates that the table does not know; the
+// rate queries it falls back on include them.
 type Oracle struct {
 	Model   perf.Model
 	Cluster *cluster.Cluster

@@ -42,20 +42,25 @@ func TestBloxTable(t *testing.T) {
 }
 
 func toy() *Table {
-	// a–x 1.9, a–y 1.05, b–x 1.05 (spec §3.5); b–y not profiled.
+	// a–x 1.9, a–y 1.05, b–x 1.05 (spec §3.5); b–y not profiled. The two
+	// sides of each pair differ (host first: a–x 1.2 + 0.7, a–y
+	// 0.3 + 0.75, b–x 0.25 + 0.8), so that a weight that swapped host and
+	// guest, or counted one side twice, would change the matching: with
+	// the host's side twice a–x would weigh 2.4 against 0.6 + 0.5.
 	ms := []string{"a", "b", "x", "y"}
 	T := make([][]float64, 4)
 	for i := range T {
 		T[i] = make([]float64, 4)
 	}
-	set := func(i, k int, v float64) { T[i][k], T[k][i] = v/2, v/2 }
-	set(0, 2, 1.9)
-	set(0, 3, 1.05)
-	set(1, 2, 1.05)
+	set := func(h, g int, host, guest float64) { T[h][g], T[g][h] = host, guest }
+	set(0, 2, 1.2, 0.7)
+	set(0, 3, 0.3, 0.75)
+	set(1, 2, 0.25, 0.8)
 	return &Table{GPUs: []int{1}, Models: ms, T: [][][]float64{T}}
 }
 
-// Spec §3.5: the two objectives pick different matchings.
+// Spec §3.5: the two objectives pick different matchings, with the
+// combined throughputs the table gives (host side + guest side).
 func TestObjectives(t *testing.T) {
 	placed := []Job{{ID: 0, Model: "a", GPUs: 1}, {ID: 1, Model: "b", GPUs: 1}}
 	pending := []Job{{ID: 2, Model: "x", GPUs: 1}, {ID: 3, Model: "y", GPUs: 1}}
@@ -63,12 +68,12 @@ func TestObjectives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0].Guest != 3 || got[1].Guest != 2 {
-		t.Errorf("combined: %+v, want a–y and b–x", got)
+	if len(got) != 2 || got[0].Guest != 3 || got[1].Guest != 2 || math.Abs(got[0].Combined-1.05) > 1e-12 || math.Abs(got[1].Combined-1.05) > 1e-12 {
+		t.Errorf("combined: %+v, want a–y and b–x, 1.05 each", got)
 	}
 	got, _ = Match(placed, pending, toy(), Options{Objective: Gain})
-	if len(got) != 1 || got[0].Host != 0 || got[0].Guest != 2 {
-		t.Errorf("gain: %+v, want a–x only", got)
+	if len(got) != 1 || got[0].Host != 0 || got[0].Guest != 2 || math.Abs(got[0].Score-0.9) > 1e-12 {
+		t.Errorf("gain: %+v, want a–x only, gain 0.9", got)
 	}
 	if _, err := Match(placed, pending, toy(), Options{Objective: "best"}); err == nil {
 		t.Error("accepted an unknown objective")

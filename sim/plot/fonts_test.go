@@ -1,0 +1,123 @@
+package plot
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	xfont "golang.org/x/image/font"
+	"golang.org/x/image/font/sfnt"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+)
+
+// TestFiguresUseTwoFaces: every figure is drawn with Liberation Sans
+// Regular and Bold alone. schedlab's builds carry only these two faces
+// (internal/liberation gives the other ten Liberation faces their data,
+// see go.mod's replace directive), so a figure that asked for Serif,
+// Mono or an italic would silently be drawn in Sans. Each figure is
+// rendered with a font cache that holds the two faces and nothing else,
+// where any other face is missing and the render fails, and must come
+// out byte for byte as with the full cache.
+func TestFiguresUseTwoFaces(t *testing.T) {
+	regular := font.Font{Typeface: "Liberation", Variant: "Sans"}
+	bold := regular
+	bold.Weight = xfont.WeightBold
+	var coll font.Collection
+	for _, c := range []struct {
+		f    font.Font
+		name string
+	}{{regular, "Liberation Sans"}, {bold, "Liberation Sans Bold"}} {
+		face := font.DefaultCache.Lookup(c.f, 10).Face
+		if face == nil {
+			t.Fatalf("no %s face registered", c.name)
+		}
+		// The face is the real one, not another face's data.
+		if got, err := face.Name(nil, sfnt.NameIDFull); err != nil || got != c.name {
+			t.Fatalf("the face registered as %s is named %q (%v)", c.name, got, err)
+		}
+		coll = append(coll, font.Face{Font: c.f, Face: face})
+	}
+
+	figures := append(append([]figureCase{}, allFigures...),
+		figureCase{"Lines/errors,points,dashed", func(o Options) (*Figure, error) {
+			s := []Series{
+				{Name: "ours", X: []float64{1, 2, 3}, Y: []float64{2, 3, 5}, YErr: []float64{0.5, math.NaN(), 1}},
+				{Name: "paper", X: []float64{1, 2, 3}, Y: []float64{2.2, 2.9, 4.1}, Color: 1, Points: true},
+				{Name: "bound", X: []float64{1, 3}, Y: []float64{1, 6}, Dashed: true},
+			}
+			return Lines("a sweep", "load", "JCT (h)", s, o)
+		}},
+		figureCase{"Gantt/capped", func(o Options) (*Figure, error) {
+			o.MaxRows = 2
+			return Gantt("GPUs", ganttRows, ganttBars, o)
+		}},
+		figureCase{"Bars/light", func(o Options) (*Figure, error) {
+			s := []BarSeries{{Name: "target", Values: []float64{1, 2, 3}, Color: 1}, {Name: "received", Values: []float64{0.8, 2.5, 3}, Color: 1, Light: true}}
+			return Bars("shares", "share", barCats, s, o)
+		}},
+	)
+	type render struct{ svg, png []byte }
+	renderAll := func() []render {
+		var out []render
+		for _, c := range figures {
+			f, err := c.build(Options{})
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			svg, err := f.SVG()
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			png, err := f.PNG()
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			out = append(out, render{svg, png})
+		}
+		return out
+	}
+	full := renderAll()
+
+	// Figures take their text handler from these globals when built.
+	savedCache, savedHandler := font.DefaultCache, plot.DefaultTextHandler
+	defer func() { font.DefaultCache, plot.DefaultTextHandler = savedCache, savedHandler }()
+	font.DefaultCache = font.NewCache(coll)
+	plot.DefaultTextHandler = text.Plain{Fonts: font.DefaultCache}
+	two := renderAll()
+
+	for i, c := range figures {
+		if !bytes.Equal(full[i].svg, two[i].svg) || !bytes.Equal(full[i].png, two[i].png) {
+			t.Errorf("%s: drawn with only Liberation Sans Regular and Bold, the figure differs: it uses another face", c.name)
+		}
+	}
+}
+
+// TestNoLatex: schedlab's builds carry no LaTeX layout (internal/golatex
+// stands in for go-latex, whose fonts would weigh 0.6 MB), so a figure
+// drawn with gonum's LaTeX text handler fails with a message saying so
+// (gonum panics as it measures the text), rather than drawing something
+// else.
+func TestNoLatex(t *testing.T) {
+	saved := plot.DefaultTextHandler
+	defer func() { plot.DefaultTextHandler = saved }()
+	plot.DefaultTextHandler = text.Latex{Fonts: font.DefaultCache}
+	msg := func() (msg string) {
+		defer func() {
+			if v := recover(); v != nil {
+				msg = fmt.Sprint(v)
+			}
+		}()
+		f, err := CDF("JCT CDF", "JCT", cdfSeries, Options{})
+		if err == nil {
+			_, err = f.SVG()
+		}
+		return fmt.Sprint(err)
+	}()
+	if !strings.Contains(msg, "LaTeX text is not available") {
+		t.Errorf("a figure with the LaTeX handler: %s", msg)
+	}
+}

@@ -1,0 +1,163 @@
+package policy_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// runOnGPUs runs jobs under p on one server of n GPUs, every invariant
+// checked, the whole decision log kept.
+func runOnGPUs(t *testing.T, n int, jobs []workload.Job, p engine.Policy) (*engine.Result, error) {
+	t.Helper()
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: max(n/4, 1), GPUs: min(n, 4), GPUType: "V100"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err = workload.Finalize(jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := perf.NewConstant(perf.ConstantParams{})
+	if err := m.Prepare(c, jobs); err != nil {
+		t.Fatal(err)
+	}
+	return engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p, Paranoid: true, MaxLogEntries: 1 << 30})
+}
+
+// byDuration is a priority: the job's length (shortest first).
+func byDuration(s *engine.State, id workload.JobID) (float64, error) { return s.Job(id).DurationS, nil }
+
+// leastAttained is a priority: GPU-seconds held so far (LAS).
+func leastAttained(s *engine.State, id workload.JobID) (float64, error) {
+	return s.Info(id).AttainedGPU, nil
+}
+
+// An error of the priority ends the run, naming the policy and the job,
+// the way a policy script's runtime error must surface.
+func TestPriorityErrorEndsTheRun(t *testing.T) {
+	boom := errors.New("division by zero in priority()")
+	p := &policy.PriorityScheduler{Name: "Mine", Priority: func(s *engine.State, id workload.JobID) (float64, error) {
+		if s.Job(id).Name == "B" {
+			return 0, boom
+		}
+		return 1, nil
+	}}
+	_, err := runOnGPUs(t, 1, []workload.Job{
+		{Name: "A", GPUs: 1, DurationS: 100, Model: "m"},
+		{Name: "B", GPUs: 1, DurationS: 100, Model: "m", ArrivalS: 10},
+	}, p)
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "Mine: the priority of job B: division by zero") {
+		t.Errorf("error %v", err)
+	}
+	nan := &policy.PriorityScheduler{Name: "Mine", Priority: func(*engine.State, workload.JobID) (float64, error) { return math.NaN(), nil }}
+	if _, err := runOnGPUs(t, 1, []workload.Job{{Name: "A", GPUs: 1, DurationS: 1, Model: "m"}}, nan); err == nil || !strings.Contains(err.Error(), "the priority of job A is not a number") {
+		t.Errorf("NaN: %v", err)
+	}
+}
+
+// Event-driven shortest job first with preemption, by hand on one GPU: A
+// (1,000 s) runs from 0; B (300 s) arrives at 100 and preempts it, with
+// the default log entries; B ends at 400; A restarts after 20 s and ends
+// at 420 + 900 = 1320. With NoPreempt, B waits for A's end at 1000.
+func TestPreemptionAndLog(t *testing.T) {
+	jobs := []workload.Job{
+		{Name: "A", GPUs: 1, DurationS: 1000, Model: "m"},
+		{Name: "B", GPUs: 1, DurationS: 300, Model: "m", ArrivalS: 100},
+	}
+	res, err := runOnGPUs(t, 1, jobs, &policy.PriorityScheduler{Name: "SJF", Priority: byDuration, RestartS: 20, Label: policy.TimeLabel("length")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := res.Jobs[0], res.Jobs[1]; a.FinishS != 1320 || a.Preemptions != 1 || b.FirstStartS != 100 || b.FinishS != 400 {
+		t.Errorf("A ends %v (preempted %d); B %v–%v", a.FinishS, a.Preemptions, b.FirstStartS, b.FinishS)
+	}
+	var log []string
+	for i := range res.Log {
+		log = append(log, fmt.Sprintf("%g %s", res.Log[i].TimeS, res.Log[i].Msg()))
+	}
+	want := []string{"0 SJF: started A on GPU s0/g0; length 16.7 min", "100 SJF: preempted A; length 16.7 min",
+		"100 SJF: started B on GPU s0/g0; length 5.0 min", "400 SJF: started A on GPU s0/g0; length 16.7 min"}
+	if !reflect.DeepEqual(log, want) {
+		t.Errorf("log\n%q\nwant\n%q", log, want)
+	}
+	res, err = runOnGPUs(t, 1, jobs, &policy.PriorityScheduler{Name: "SJF", Priority: byDuration, NoPreempt: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := res.Jobs[0], res.Jobs[1]; a.FinishS != 1000 || a.Preemptions != 0 || b.FirstStartS != 1000 {
+		t.Errorf("no preemption: A ends %v (preempted %d); B starts %v", a.FinishS, a.Preemptions, b.FirstStartS)
+	}
+}
+
+// Backfilling, by hand on two GPUs, non-preemptive, 60 s rounds, shortest
+// first: H (1 GPU, 500 s) starts alone at the round of 60. At 120 one GPU
+// is free; L (2 GPUs, 40 s) is first and does not fit. With backfilling S
+// (1 GPU, 50 s) takes the free GPU at 120; without, S waits behind L. H
+// ends at 560; at 600 L takes both GPUs (600–640); S, without
+// backfilling, starts at the round of 660.
+func TestBackfillAndHeadOfLine(t *testing.T) {
+	jobs := []workload.Job{
+		{Name: "H", GPUs: 1, DurationS: 500, Model: "m"},
+		{Name: "L", GPUs: 2, DurationS: 40, Model: "m", ArrivalS: 70},
+		{Name: "S", GPUs: 1, DurationS: 50, Model: "m", ArrivalS: 80},
+	}
+	for _, tc := range []struct {
+		noBackfill bool
+		sStart     float64
+	}{{false, 120}, {true, 660}} {
+		res, err := runOnGPUs(t, 2, jobs, &policy.PriorityScheduler{Name: "P", Priority: byDuration, NoPreempt: true, RoundS: 60, NoBackfill: tc.noBackfill})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, l, s := res.Jobs[0], res.Jobs[1], res.Jobs[2]
+		if h.FirstStartS != 60 || l.FirstStartS != 600 || s.FirstStartS != tc.sStart {
+			t.Errorf("no backfill %v: H starts %v, L %v, S %v (want %v)", tc.noBackfill, h.FirstStartS, l.FirstStartS, s.FirstStartS, tc.sStart)
+		}
+	}
+}
+
+// Keeping the waiting jobs' keys (KeepPendingKeys) decides exactly as
+// asking every job at every decision, for least attained service, on an
+// overloaded random workload, in rounds and event-driven.
+func TestKeptKeysMatchFullOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	var jobs []workload.Job
+	at := 0.0
+	for i := range 300 {
+		at += 40 * r.ExpFloat64()
+		jobs = append(jobs, workload.Job{Name: fmt.Sprintf("j%d", i), Model: "m", ArrivalS: at,
+			GPUs: []int{1, 1, 2, 4}[r.IntN(4)], DurationS: 60 + 1800*r.ExpFloat64()})
+	}
+	for _, round := range []float64{0, 120} {
+		var got [2]*engine.Result
+		for i, keep := range []bool{true, false} {
+			res, err := runOnGPUs(t, 8, jobs, &policy.PriorityScheduler{Name: "LAS", Priority: leastAttained, RoundS: round, RestartS: 10, KeepPendingKeys: keep})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[i] = res
+		}
+		if !reflect.DeepEqual(got[0].Jobs, got[1].Jobs) || !reflect.DeepEqual(got[0].Intervals, got[1].Intervals) || !engine.SameLog(got[0].Log, got[1].Log) {
+			t.Errorf("round %v: kept keys decide differently", round)
+		}
+		pre := 0
+		for _, j := range got[0].Jobs {
+			pre += j.Preemptions
+		}
+		if pre < 50 {
+			t.Errorf("round %v: only %d preemptions, the comparison shows little", round, pre)
+		}
+	}
+}
