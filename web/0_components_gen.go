@@ -3716,7 +3716,7 @@ func (c *MemshareMatrix) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The model's default matrix (spec 002 §5.2): extra run time of the row's model next to the column's."}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The model's default matrix (placeholders chosen for this simulator; the paper publishes three cells): extra run time of the row's model next to the column's."}
 							vgparent.AppendChild(vgn)
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
