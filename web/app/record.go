@@ -55,7 +55,7 @@ func (a *App) RecordNote(f *results.FigureRepro) string {
 	if n := len(f.Seeds); n > 0 {
 		seeds = ", " + plural(n, "seed") + " per point"
 	}
-	return fmt.Sprintf("From the committed record: computed by `make reproduce`%s in %s%s, with the same simulator as this page. Re-run it here to compare.", when, mode, seeds)
+	return fmt.Sprintf("From the committed record: computed by make reproduce%s in %s%s, with the same simulator as this page. Re-run it here to compare.", when, mode, seeds)
 }
 
 // recordView is a recorded figure as the figure view draws it: the swept
