@@ -119,9 +119,14 @@
     .catch((err) => failed("loading the page", err));
   // The default scenario's results computed when the site was built
   // (build/site): small, fetched beside the page's module, and shown by
-  // the page while the engine loads. null when they cannot be had.
-  s.preview = tag.dataset.preview
-    ? fetch(tag.dataset.preview).then((r) => (r.ok ? r.arrayBuffer() : null)).catch(() => null)
+  // the page while the engine loads. null when they cannot be had. A
+  // phone (the page draws narrower figures under 760 px, see web/app's
+  // figureWidth) gets the ones drawn for a phone.
+  const previewFile = window.innerWidth > 0 && window.innerWidth < 760 && tag.dataset.previewPhone
+    ? tag.dataset.previewPhone
+    : tag.dataset.preview;
+  s.preview = previewFile
+    ? fetch(previewFile).then((r) => (r.ok ? r.arrayBuffer() : null)).catch(() => null)
     : Promise.resolve(null);
   s.engineModule.catch(() => {}); // each worker then reports the failure
   // newWorker starts an engine worker (called by the page, see wasm/ui).

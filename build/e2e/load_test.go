@@ -75,7 +75,7 @@ func (f loadFigures) String() string {
 // coldLoad opens the site in a fresh browser (an empty cache), with the
 // network throttled when bytesPerSec > 0, and times the page and the
 // default scenario's results.
-func coldLoad(t *testing.T, srv *httptest.Server, bytesPerSec, latencyMS float64) loadFigures {
+func coldLoad(t *testing.T, srv *httptest.Server, width, height int64, bytesPerSec, latencyMS float64) loadFigures {
 	t.Helper()
 	ctx, cancel := browser(t, 3*time.Minute)
 	defer cancel()
@@ -86,12 +86,12 @@ func coldLoad(t *testing.T, srv *httptest.Server, bytesPerSec, latencyMS float64
 	if bytesPerSec > 0 {
 		throttle(t, ctx, bytesPerSec, latencyMS)
 	}
-	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
+	p.do(chromedp.EmulateViewport(width, height), chromedp.Navigate(srv.URL+"/"))
 	var f loadFigures
 	f.Usable = waitTime(p, usableJS)
 	f.Results = waitTime(p, `(`+plotsShown+`) ? performance.now() : 0`)
 	if eval[bool](p, `!(`+liveShown+`)`) {
-		p.shot("results-built", 1280, 800) // with SCHEDLAB_SCREENSHOTS only: it slows what follows
+		p.shot("results-built", int(width), int(height)) // with SCHEDLAB_SCREENSHOTS only: it slows what follows
 	}
 	f.Live = waitTime(p, `(`+liveShown+` && (`+plotsShown+`)) ? performance.now() : 0`)
 	f.Check = eval[string](p, `document.querySelector(".results").dataset.check || ""`)
@@ -157,11 +157,15 @@ func TestLoadFigures(t *testing.T) {
 	t.Cleanup(srv.Close)
 
 	t.Run("cold localhost", func(t *testing.T) {
-		f := coldLoad(t, srv, 0, 0)
+		f := coldLoad(t, srv, 1280, 800, 0, 0)
 		t.Logf("cold localhost: %s (targets: usable 1 s, results 2 s)", f)
 	})
+	t.Run("cold localhost, a phone", func(t *testing.T) {
+		f := coldLoad(t, srv, 390, 844, 0, 0)
+		t.Logf("cold localhost, 390×844: %s (target: results 3 s)", f)
+	})
 	t.Run("cold 20 Mbit/s 40 ms", func(t *testing.T) {
-		f := coldLoad(t, srv, 20e6/8, 40)
+		f := coldLoad(t, srv, 1280, 800, 20e6/8, 40)
 		t.Logf("cold 20 Mbit/s 40 ms: %s (target: results 6 s)", f)
 	})
 	t.Run("long tasks during 20,000 jobs", func(t *testing.T) {

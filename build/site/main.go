@@ -48,8 +48,9 @@ func main() {
 type Assets struct {
 	UI, Engine, Worker, WasmExec, CSS, Boot, Vugu string
 	// Preview holds the default scenario's results computed now (see
-	// web/prebuild), which the page shows while its engine loads.
-	Preview string
+	// web/prebuild), which the page shows while its engine loads;
+	// PhonePreview the same drawn for a phone's screen.
+	Preview, PhonePreview string
 	// UISize and EngineSize are the modules' sizes in bytes, for the
 	// download progress that web/boot.js shows.
 	UISize, EngineSize int64
@@ -107,13 +108,19 @@ func build(out string) error {
 	if err := os.WriteFile(vuguJS, []byte(helper), 0o644); err != nil {
 		return err
 	}
-	preview, err := prebuild.Default()
-	if err != nil {
-		return fmt.Errorf("computing the default scenario's results: %w", err)
-	}
 	previewFile := filepath.Join(tmp, "default.bin")
-	if err := os.WriteFile(previewFile, preview, 0o644); err != nil {
-		return err
+	phoneFile := filepath.Join(tmp, "default-phone.bin")
+	for _, p := range []struct {
+		width int
+		file  string
+	}{{prebuild.DesktopWidth, previewFile}, {prebuild.PhoneWidth, phoneFile}} {
+		preview, err := prebuild.At(p.width)
+		if err != nil {
+			return fmt.Errorf("computing the default scenario's results for a %d px screen: %w", p.width, err)
+		}
+		if err := os.WriteFile(p.file, preview, 0o644); err != nil {
+			return err
+		}
 	}
 	var a Assets
 	for _, f := range []struct {
@@ -128,6 +135,7 @@ func build(out string) error {
 		{"web/boot.js", "boot.js", &a.Boot},
 		{vuguJS, "vugu.js", &a.Vugu},
 		{previewFile, "default.bin", &a.Preview},
+		{phoneFile, "default-phone.bin", &a.PhonePreview},
 	} {
 		if *f.dst, err = copyHashed(f.src, out, f.name); err != nil {
 			return err

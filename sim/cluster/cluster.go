@@ -86,6 +86,8 @@ type Cluster struct {
 	InterRackGBps   float64
 
 	types         []string
+	typeGPUs      []int     // by index in types: gpusByType
+	typeMaxMem    []float64 // by index in types: maxMemByType
 	gpusByType    map[string]int
 	maxPerServer  int
 	maxPerType    map[string]int // largest server of each type
@@ -155,6 +157,10 @@ func New(spec Spec) (*Cluster, error) {
 		c.types = append(c.types, t)
 	}
 	sort.Strings(c.types)
+	for _, t := range c.types {
+		c.typeGPUs = append(c.typeGPUs, c.gpusByType[t])
+		c.typeMaxMem = append(c.typeMaxMem, c.maxMemByType[t])
+	}
 	return c, nil
 }
 
@@ -193,16 +199,18 @@ func (c *Cluster) ServerOf(g GPUID) *Server { return &c.Servers[c.GPUs[g].Server
 // could ever run alone on an empty cluster, restricted to GPU type gpuType
 // when it is not empty. When it cannot, the reason is a plain sentence.
 func (c *Cluster) Fit(gpus int, memGB float64, gpuType string) (ok bool, reason string) {
+	// the engine asks at every arrival: slices by type index, not maps
+	// keyed by name (hashing a string costs more in WebAssembly)
 	avail := 0
-	for _, t := range c.types {
+	for i, t := range c.types {
 		if gpuType != "" && t != gpuType {
 			continue
 		}
-		mem := c.maxMemByType[t]
+		mem := c.typeMaxMem[i]
 		if memGB > 0 && mem > 0 && memGB > mem {
 			continue
 		}
-		avail = max(avail, c.gpusByType[t])
+		avail = max(avail, c.typeGPUs[i])
 	}
 	if gpuType != "" && c.gpusByType[gpuType] == 0 {
 		return false, fmt.Sprintf("the cluster has no %s GPUs", gpuType)

@@ -86,3 +86,29 @@ func TestFit(t *testing.T) {
 		}
 	}
 }
+
+// Fit with types that differ in count and memory, so that each type's
+// numbers must be its own: only the two A100s have 40 GB.
+func TestFitByType(t *testing.T) {
+	c, err := New(Spec{Servers: []ServerGroup{
+		{Count: 2, GPUs: 4, GPUType: "V100", GPUMemoryGB: 16},
+		{Count: 1, GPUs: 2, GPUType: "A100", GPUMemoryGB: 40},
+		{Count: 3, GPUs: 4, GPUType: "K80", GPUMemoryGB: 12},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		gpus int
+		mem  float64
+		typ  string
+		ok   bool
+	}{
+		{2, 30, "", true}, {3, 30, "", false}, {12, 0, "", true}, {12, 13, "", false}, {8, 13, "", true},
+		{9, 13, "", false}, {12, 0, "K80", true}, {3, 0, "A100", false}, {2, 0, "A100", true},
+	} {
+		if ok, why := c.Fit(tc.gpus, tc.mem, tc.typ); ok != tc.ok {
+			t.Errorf("Fit(%d, %v, %q) = %v (%s), want %v", tc.gpus, tc.mem, tc.typ, ok, why, tc.ok)
+		}
+	}
+}

@@ -178,7 +178,7 @@ func (s *State) checkGPUs(action string, id workload.JobID, gpus []cluster.GPUID
 	if subBatch < 0 || (job.BatchSize > 0 && subBatch > job.BatchSize) {
 		return s.refuse(action, id, "sub-batch %d is outside 1..%d", subBatch, job.BatchSize)
 	}
-	mem := perf.JobMemoryGB(s.cfg.Perf, job, subBatch)
+	mem := s.jobMemoryGB(job, subBatch)
 	var held jobRun // what the job holds now; nothing before it arrives
 	if r := s.run(id); r != nil {
 		held = *r
@@ -238,7 +238,7 @@ func (s *State) occupy(id workload.JobID, gpus []cluster.GPUID) {
 	j := s.run(id)
 	j.gpus = append(j.gpus[:0], gpus...)
 	s.split.placed(s.c, int(id), gpus)
-	j.mem = perf.JobMemoryGB(s.cfg.Perf, &s.jobs[id], j.subBatch)
+	j.mem = s.jobMemoryGB(&s.jobs[id], j.subBatch)
 	compute := s.jobs[id].Compute
 	for _, g := range gpus {
 		if len(s.residents[g]) == 0 {

@@ -97,13 +97,37 @@ const (
 type Decision struct {
 	TimeS float64
 	Job   workload.JobID // -1 when not about one job
-	// The text is msg when set, otherwise fn() when set, otherwise
-	// Sprintf(format, args...).
-	msg    string
-	format string
-	args   []any
-	fn     func() string
+	// The text is, by the first that is set: w's text of note, the format
+	// msg filled with args (when args is not nil), msg itself.
+	msg  string
+	args []any
+	w    NoteWriter
+	note Note
 }
+
+// A Note is what a policy keeps with a decision-log entry whose text is
+// written only when the entry is read (State.LogNote): a name and a few
+// numbers, stored in the entry itself, so that logging a start of every
+// job of a large run allocates nothing (a closure per entry cost an
+// allocation each, which in WebAssembly was the largest cost of
+// logging).
+type Note struct {
+	Name    string
+	X, Y    float64
+	I, J, K int32
+}
+
+// A NoteWriter writes the text of the entries of one kind that a policy
+// logs with State.LogNote. It must read only what does not change during
+// the run (its policy's settings, the cluster), besides the note.
+type NoteWriter interface {
+	NoteText(job workload.JobID, n *Note) string
+}
+
+// funcNote is an entry whose text a function writes (State.LogFunc).
+type funcNote func() string
+
+func (f funcNote) NoteText(workload.JobID, *Note) string { return f() }
 
 // MarshalJSON writes the entry as {"TimeS", "Job", "Msg"}.
 func (d Decision) MarshalJSON() ([]byte, error) {
@@ -130,14 +154,12 @@ func SameLog(a, b []Decision) bool {
 // Msg is the entry's text.
 func (d *Decision) Msg() string {
 	switch {
-	case d.msg != "":
-		return d.msg
-	case d.fn != nil:
-		return d.fn()
-	case d.format != "":
-		return fmt.Sprintf(d.format, d.args...)
+	case d.w != nil:
+		return d.w.NoteText(d.Job, &d.note)
+	case d.args != nil:
+		return fmt.Sprintf(d.msg, d.args...)
 	}
-	return ""
+	return d.msg
 }
 
 // Stats count the work the engine did.
@@ -233,22 +255,30 @@ func (s *State) logf(job workload.JobID, format string, args ...any) {
 	if !s.keepLog() {
 		return
 	}
-	d := Decision{TimeS: s.now, Job: job, format: format}
-	if immutable(args) {
-		d.args = append([]any(nil), args...) // the caller may reuse its slice
-	} else {
-		d.msg = fmt.Sprintf(format, args...) // a slice or pointer may change before it is read
-		if d.msg == "" {
-			d.format = ""
+	d := Decision{TimeS: s.now, Job: job}
+	switch {
+	case immutable(args):
+		if format != "" {
+			// the caller may reuse its slice; a copy of none is still not nil
+			d.msg, d.args = format, append(make([]any, 0, len(args)), args...)
 		}
+	default:
+		d.msg = fmt.Sprintf(format, args...) // a slice or pointer may change before it is read
 	}
-	s.res.Log = append(s.res.Log, d)
+	s.log.add(d)
 }
 
 // logFunc appends an entry whose text fn makes when the entry is read.
 func (s *State) logFunc(job workload.JobID, fn func() string) {
 	if s.keepLog() {
-		s.res.Log = append(s.res.Log, Decision{TimeS: s.now, Job: job, fn: fn})
+		s.log.add(Decision{TimeS: s.now, Job: job, w: funcNote(fn)})
+	}
+}
+
+// logNote appends an entry whose text w writes from n when it is read.
+func (s *State) logNote(job workload.JobID, w NoteWriter, n Note) {
+	if s.keepLog() {
+		s.log.add(Decision{TimeS: s.now, Job: job, w: w, note: n})
 	}
 }
 
@@ -258,7 +288,7 @@ func (s *State) keepLog() bool {
 	if s.cfg.NoLog {
 		return false
 	}
-	if len(s.res.Log) >= s.maxLog {
+	if s.log.n >= s.maxLog {
 		s.res.Stats.DroppedLog++
 		return false
 	}

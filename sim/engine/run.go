@@ -154,7 +154,13 @@ func newState(cfg Config) (*State, error) {
 		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
 	}
 	s.split = newSplitLog(cfg.Perf, len(cfg.Jobs))
+	// the model's optional interfaces, found once (through any wrappers):
+	// in WebAssembly an assertion to an interface is a lookup in the
+	// runtime's table at every call (natively a cache at each call site
+	// answers it)
+	s.memModel, _ = perf.As[perf.MemoryModel](cfg.Perf)
 	s.timed, _ = perf.As[perf.Timed](cfg.Perf)
+	_, s.byThroughput = perf.As[perf.Throughputs](cfg.Perf)
 	if s.believed == nil {
 		s.believed = cfg.Perf
 	}
@@ -343,9 +349,9 @@ func (s *State) arrive(id workload.JobID) bool {
 	if s.opts.Elastic {
 		need = 1
 	}
-	mem := perf.JobMemoryGB(s.cfg.Perf, job, 0)
+	mem := s.jobMemoryGB(job, 0)
 	ok, why := s.c.Fit(need, mem, job.GPUType)
-	if ok {
+	if ok && s.byThroughput {
 		ok, why = perf.Runnable(s.cfg.Perf, s.c, job, need, mem)
 	}
 	if !ok {
@@ -583,5 +589,7 @@ func (s *State) finalize() {
 	}
 	s.res.Intervals = sortedIntervals(s.ivs.chunks, len(s.c.GPUs))
 	s.ivs = intervalLog{}
+	s.res.Log = s.log.entries()
+	s.log = decisionLog{}
 	s.progress()
 }

@@ -100,6 +100,7 @@ type State struct {
 	rng       *rand.Rand
 	res       *Result
 	ivs       intervalLog // the GPU intervals until finalize sorts them into res
+	log       decisionLog // the decision log until finalize writes it into res
 	maxLog    int
 	deciding  bool
 	wakes     map[float64]bool
@@ -114,6 +115,8 @@ type State struct {
 	split         *splitLog                 // per-job iteration splits, for perf.Splitter models
 	timed         perf.Timed                // the model's own clock (perf.Timed), or nil
 	alone         perf.Alone                // scratch of soloTime
+	memModel      perf.MemoryModel          // cfg.Perf as a MemoryModel, or nil
+	byThroughput  bool                      // cfg.Perf has throughputs per GPU type (found with perf.As)
 	reasons       map[workload.JobID]string // why each unschedulable job can never run
 	faults        map[workload.JobID]workFault
 }
@@ -155,7 +158,8 @@ func (s *State) JobsOn(g cluster.GPUID) []workload.JobID {
 // NumJobsOn is the number of jobs holding GPU g.
 func (s *State) NumJobsOn(g cluster.GPUID) int { return len(s.residents[g]) }
 
-// GPUsOf returns the GPUs a job holds (read-only).
+// GPUsOf returns the GPUs a job holds (read-only, and valid until its
+// placement changes: the engine reuses the slice).
 func (s *State) GPUsOf(id workload.JobID) []cluster.GPUID {
 	if r := s.run(id); r != nil {
 		return r.gpus
@@ -209,7 +213,7 @@ func (s *State) activate(id workload.JobID) *jobRun {
 	}
 	s.js[id].slot = k + 1
 	r := &s.act[k]
-	*r = jobRun{remaining: s.jobs[id].Iterations, overheadEnd: -inf}
+	*r = jobRun{gpus: r.gpus[:0], remaining: s.jobs[id].Iterations, overheadEnd: -inf}
 	return r
 }
 
@@ -219,7 +223,11 @@ func (s *State) deactivate(id workload.JobID) {
 	if j.slot == 0 {
 		return
 	}
-	s.act[j.slot-1] = jobRun{}
+	// the slot keeps its GPU list's array for the next job: a start
+	// then allocates nothing (GPUsOf and Placement are read-only views,
+	// valid until the job's placement changes)
+	r := &s.act[j.slot-1]
+	*r = jobRun{gpus: r.gpus[:0]}
 	s.freeAct = append(s.freeAct, j.slot-1)
 	j.slot = 0
 }
@@ -338,7 +346,7 @@ func (s *State) MemoryFreeGB(g cluster.GPUID) float64 {
 // MemoryGB is the memory job id would hold per GPU at a sub-batch size (0
 // for its own batch size).
 func (s *State) MemoryGB(id workload.JobID, subBatch int) float64 {
-	return perf.JobMemoryGB(s.cfg.Perf, &s.jobs[id], subBatch)
+	return s.jobMemoryGB(&s.jobs[id], subBatch)
 }
 
 // SharingLimit is the most jobs a GPU may hold.
@@ -360,6 +368,11 @@ func (s *State) Log(job workload.JobID, format string, args ...any) { s.logf(job
 // change afterwards (copies, not the policy's scratch slices).
 func (s *State) LogFunc(job workload.JobID, fn func() string) { s.logFunc(job, fn) }
 
+// LogNote appends an entry to the decision log whose text w writes from n
+// when the entry is read: LogFunc without an allocation per entry, for
+// policies that log at every start of a large run.
+func (s *State) LogNote(job workload.JobID, w NoteWriter, n Note) { s.logNote(job, w, n) }
+
 // WakeAt asks for a wake-up at time t, which must be in the future.
 func (s *State) WakeAt(t float64) error {
 	if !(t > s.now) {
@@ -373,4 +386,13 @@ func (s *State) WakeAt(t float64) error {
 		s.events.Push(event{t: t, kind: WakeUp, job: -1})
 	}
 	return nil
+}
+
+// jobMemoryGB is perf.JobMemoryGB under the run's true model, whose
+// MemoryModel was asserted once.
+func (s *State) jobMemoryGB(j *workload.Job, subBatch int) float64 {
+	if s.memModel != nil {
+		return s.memModel.MemoryGB(j, subBatch)
+	}
+	return j.MemoryGB
 }

@@ -197,9 +197,7 @@ func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inp
 		return
 	}
 	measured := &engine.Result{Jobs: sc.Measured(r.Result.Jobs), Utilization: r.Result.Utilization}
-	r.Summary = metrics.Summarize(measured, in.Cluster.NumGPUs())
-	r.ByModel = metrics.ByModel(measured.Jobs)
-	r.Small, r.Large = metrics.BySize(measured.Jobs, sc.LargeJobGPUs())
+	r.Summary, r.ByModel, r.Small, r.Large = metrics.Summaries(measured, in.Cluster.NumGPUs(), sc.LargeJobGPUs())
 }
 
 // Failed returns the runs that stopped with an error.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedlab/schedlab/internal/cputime"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
@@ -74,9 +75,11 @@ func heapPeak() (stop func() float64) {
 func runFIFO(b *testing.B, sc *scenario.Scenario, jobs int, asJSON bool) {
 	b.Helper()
 	var peak float64
+	var cpu time.Duration
 	for range b.N {
 		runtime.GC()
 		stop := heapPeak()
+		cpu0 := cputime.Process()
 		rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Workers: 1, StreamAbove: experiment.DefaultStreamAbove})
 		if err != nil {
 			b.Fatal(err)
@@ -91,9 +94,12 @@ func runFIFO(b *testing.B, sc *scenario.Scenario, jobs int, asJSON bool) {
 		} else {
 			rep.Table(io.Discard)
 		}
+		cpu += cputime.Process() - cpu0
 		peak = max(peak, stop())
 	}
 	b.ReportMetric(peak, "peak-heap-MB")
+	// CPU seconds per run: on a shared machine the steadier measure
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // BenchmarkFIFO100kWholePath is the 100,000-job row: the whole

@@ -6,6 +6,7 @@ package metrics
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/schedlab/schedlab/sim/engine"
@@ -70,6 +71,7 @@ type acc struct {
 	// their JCTs, which Stream lists at the end.
 	counting bool
 	finished int
+	sorted   bool // jct is in ascending order already (Stream.lists)
 }
 
 // newAcc returns an accumulator expecting about n records.
@@ -108,7 +110,10 @@ func (a *acc) summary() Summary {
 	if s.Finished == 0 {
 		return s
 	}
-	sort.Float64s(a.jct)
+	if !a.sorted {
+		slices.Sort(a.jct)
+		a.sorted = true
+	}
 	s.AvgJCT = mean(a.jct)
 	s.P50JCT = Percentile(a.jct, 50)
 	s.P95JCT = Percentile(a.jct, 95)

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/schedlab/schedlab/sim/engine"
@@ -46,6 +47,18 @@ func NewStream(n, largeGPUs int) *Stream {
 		group: make([]uint32, 0, n)}
 }
 
+// Summaries is Summarize, ByModel and BySize over the same records, as a
+// Stream gives them: the JCTs are sorted once for all three instead of
+// once per group.
+func Summaries(res *engine.Result, numGPUs, largeGPUs int) (all Summary, byModel []Group, small, large Group) {
+	st := NewStream(len(res.Jobs), largeGPUs)
+	for i := range res.Jobs {
+		st.Add(&res.Jobs[i])
+	}
+	small, large = st.BySize()
+	return st.Summary(res, numGPUs), st.ByModel(), small, large
+}
+
 // noList is an accumulator whose JCT list Stream fills at the end.
 func noList() *acc { return &acc{first: math.Inf(1), last: math.Inf(-1), counting: true} }
 
@@ -72,27 +85,99 @@ func (st *Stream) Add(r *engine.JobRecord) {
 	}
 }
 
-// lists fills the groups' JCT lists from the run's, in the order the
-// records came, before anything sorts it.
+// lists fills the groups' JCT lists, each sorted, with one sort of the
+// run's JCTs in all: they are sorted in cells of one model and one size,
+// and each group's list is merged from its cells (a model from its two
+// sizes, a size from every model, the run from the two sizes), in
+// linear time. Sorted lists of the same values are the same lists
+// however they were sorted, so every summary is the one a sort of each
+// list gives.
 func (st *Stream) lists() {
 	if st.listed {
 		return
 	}
 	st.listed = true
-	for _, a := range append(st.byModel, st.small, st.large) {
-		a.jct = make([]float64, 0, a.finished)
-	}
-	for i, g := range st.group {
-		x := st.all.jct[i]
-		m := st.byModel[g&^largeBit]
-		m.jct = append(m.jct, x)
+	cells := 2 * len(st.byModel)
+	cell := func(g uint32) int {
+		c := 2 * int(g&^largeBit)
 		if g&largeBit != 0 {
-			st.large.jct = append(st.large.jct, x)
+			c++
+		}
+		return c
+	}
+	// start[c] is where cell c begins in byCell
+	start := make([]int, cells+1)
+	for _, g := range st.group {
+		start[cell(g)+1]++
+	}
+	for c := range cells {
+		start[c+1] += start[c]
+	}
+	at := append([]int(nil), start[:cells]...)
+	byCell := make([]float64, len(st.group))
+	for i, g := range st.group {
+		c := cell(g)
+		byCell[at[c]] = st.all.jct[i]
+		at[c]++
+	}
+	part := make([][]float64, cells)
+	for c := range cells {
+		part[c] = byCell[start[c]:start[c+1]]
+		slices.Sort(part[c])
+	}
+	small, large := make([][]float64, 0, len(st.byModel)), make([][]float64, 0, len(st.byModel))
+	for k, m := range st.byModel {
+		m.jct, m.sorted = mergeSorted(nil, part[2*k], part[2*k+1]), true
+		small, large = append(small, part[2*k]), append(large, part[2*k+1])
+	}
+	st.small.jct, st.small.sorted = mergeAll(small), true
+	st.large.jct, st.large.sorted = mergeAll(large), true
+	st.all.jct, st.all.sorted = mergeSorted(st.all.jct[:0], st.small.jct, st.large.jct), true
+	st.group = nil
+}
+
+// mergeSorted appends the merge of two ascending lists to dst. When one
+// list is empty and dst is nil it returns the other list itself.
+func mergeSorted(dst, a, b []float64) []float64 {
+	switch {
+	case dst == nil && len(a) == 0:
+		return b
+	case dst == nil && len(b) == 0:
+		return a
+	case dst == nil:
+		dst = make([]float64, 0, len(a)+len(b))
+	}
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if b[j] < a[i] {
+			dst = append(dst, b[j])
+			j++
 		} else {
-			st.small.jct = append(st.small.jct, x)
+			dst = append(dst, a[i])
+			i++
 		}
 	}
-	st.group = nil
+	return append(append(dst, a[i:]...), b[j:]...)
+}
+
+// mergeAll merges ascending lists pairwise, in rounds, so each value is
+// copied about log2(len(lists)) times.
+func mergeAll(lists [][]float64) []float64 {
+	if len(lists) == 0 {
+		return nil
+	}
+	for len(lists) > 1 {
+		next := lists[:0:0]
+		for i := 0; i < len(lists); i += 2 {
+			if i+1 == len(lists) {
+				next = append(next, lists[i])
+				continue
+			}
+			next = append(next, mergeSorted(nil, lists[i], lists[i+1]))
+		}
+		lists = next
+	}
+	return lists[0]
 }
 
 // Summary is Summarize over the records added: utilization comes from the
@@ -140,12 +225,9 @@ func (st *Stream) BySize() (small, large Group) {
 }
 
 // CDF is the JCT CDF of the finished jobs added, thinned to at most
-// points points (see ThinCDF). Call it after Summary, which sorts the JCTs.
+// points points (see ThinCDF).
 func (st *Stream) CDF(points int) (x, y []float64) {
 	st.lists()
-	if !sort.Float64sAreSorted(st.all.jct) {
-		sort.Float64s(st.all.jct)
-	}
 	return ThinCDF(st.all.jct, points)
 }
 

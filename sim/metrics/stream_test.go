@@ -55,6 +55,11 @@ func TestStreamEqualsSummaries(t *testing.T) {
 		if !reflect.DeepEqual(gs, ws) || !reflect.DeepEqual(gl, wl) {
 			t.Errorf("n=%d: by size %+v %+v, want %+v %+v", n, gs, gl, ws, wl)
 		}
+		all, byModel, small, large := Summaries(res, 64, 4)
+		if !reflect.DeepEqual(all, Summarize(res, 64)) || !reflect.DeepEqual(byModel, ByModel(recs)) ||
+			!reflect.DeepEqual(small, ws) || !reflect.DeepEqual(large, wl) {
+			t.Errorf("n=%d: Summaries differs from Summarize, ByModel and BySize", n)
+		}
 		x, y := st.CDF(n + 1)
 		ex, ey := CDF(recs)
 		if len(ex) > 0 && (!reflect.DeepEqual(x, ex) || !reflect.DeepEqual(y, ey)) {

@@ -69,6 +69,16 @@ type PriorityScheduler struct {
 	// instead of being sorted at each: the same decisions, faster on long
 	// queues. It cannot be combined with TieBreak.
 	KeepPendingKeys bool
+	// RunningKeyUntil, with KeepPendingKeys, says until when a running
+	// job's key cannot change: it is given the job and returns a time
+	// before which the key stays what it is now (+Inf: for as long as the
+	// job runs). A running job's key is then asked when it starts and
+	// again only at the first decision at or after that time, the running
+	// jobs are kept in order from decision to decision as the waiting
+	// ones are, and a decision that preempts no one reads only the
+	// waiting jobs it starts or passes over: the same decisions, in time
+	// that does not grow with the cluster.
+	RunningKeyUntil func(s *engine.State, id workload.JobID) float64
 	// Preempting, when set, is told of each preemption just before it.
 	Preempting func(s *engine.State, id workload.JobID)
 	// Decided, when set, is called after each decision.
@@ -88,11 +98,23 @@ type PriorityScheduler struct {
 	scratch []workload.JobID
 	waiting minheap.Heap[prioEntry] // KeepPendingKeys: the pending jobs
 	popped  []prioEntry
+	picks   []prioEntry  // scratch of fastPicks
+	run     runningOrder // RunningKeyUntil: the running jobs
+	wokeAt  float64      // the last wake-up asked for
+	// decisions made by the waiting jobs alone (fastPicks), and by the
+	// full order, with RunningKeyUntil
+	fastDecisions, fullDecisions int
 }
 
 type prioEntry struct {
-	key float64
-	id  workload.JobID
+	key  float64
+	id   workload.JobID
+	gpus int32
+}
+
+// entry is job id's entry with key k.
+func entry(s *engine.State, id workload.JobID, k float64) prioEntry {
+	return prioEntry{key: k, id: id, gpus: int32(s.Job(id).GPUs)}
 }
 
 // Less orders by key, then job ID.
@@ -116,10 +138,13 @@ func (p *PriorityScheduler) Decide(s *engine.State, triggers []engine.Trigger) e
 		}
 	} else if p.KeepPendingKeys {
 		for _, tr := range triggers {
-			if tr.Kind == engine.Arrival && s.Status(tr.Job) == engine.Pending {
+			switch {
+			case tr.Kind == engine.Arrival && s.Status(tr.Job) == engine.Pending:
 				if err := p.file(s, tr.Job); err != nil {
 					return err
 				}
+			case tr.Kind == engine.Completion && p.RunningKeyUntil != nil:
+				p.run.remove(tr.Job)
 			}
 		}
 	}
@@ -140,6 +165,8 @@ func (p *PriorityScheduler) init(s *engine.State) error {
 		return fmt.Errorf("%s: a priority scheduler needs a Priority", p.Name)
 	case p.KeepPendingKeys && p.TieBreak != nil:
 		return fmt.Errorf("%s: KeepPendingKeys cannot be combined with TieBreak", p.Name)
+	case p.RunningKeyUntil != nil && !p.KeepPendingKeys:
+		return fmt.Errorf("%s: RunningKeyUntil needs KeepPendingKeys", p.Name)
 	case !(p.RoundS >= 0):
 		return fmt.Errorf("%s: round_s: must be at least 0, got %v", p.Name, p.RoundS)
 	}
@@ -157,8 +184,28 @@ func (p *PriorityScheduler) init(s *engine.State) error {
 			err = p.file(s, id)
 			return err == nil
 		})
+		if err != nil {
+			return err
+		}
+	}
+	if p.RunningKeyUntil != nil { // jobs another policy started, if any
+		var err error
+		s.EachRunning(func(id workload.JobID) bool {
+			err = p.keep(s, id)
+			return err == nil
+		})
 		return err
 	}
+	return nil
+}
+
+// keep puts a running job in the kept running order with its key now.
+func (p *PriorityScheduler) keep(s *engine.State, id workload.JobID) error {
+	k, err := p.priority(s, id)
+	if err != nil {
+		return err
+	}
+	p.run.add(s, entry(s, id, k), p.RunningKeyUntil(s, id))
 	return nil
 }
 
@@ -192,22 +239,25 @@ func (p *PriorityScheduler) file(s *engine.State, id workload.JobID) error {
 	if err != nil {
 		return err
 	}
-	p.waiting.Push(prioEntry{k, id})
+	p.waiting.Push(entry(s, id, k))
 	return nil
 }
 
 // decide orders the jobs, picks, preempts and starts.
 func (p *PriorityScheduler) decide(s *engine.State) error {
 	var err error
-	if p.KeepPendingKeys {
-		err = p.orderKept(s)
-	} else {
-		err = p.orderAll(s)
+	switch {
+	case p.RunningKeyUntil != nil:
+		err = p.decideKept(s)
+	case p.KeepPendingKeys:
+		if err = p.orderKept(s); err == nil {
+			err = p.apply(s)
+		}
+	default:
+		if err = p.orderAll(s); err == nil {
+			err = p.apply(s)
+		}
 	}
-	if err != nil {
-		return err
-	}
-	err = p.apply(s)
 	if p.KeepPendingKeys { // the popped jobs still waiting go back
 		for _, e := range p.popped {
 			if s.Status(e.id) == engine.Pending {
@@ -233,10 +283,39 @@ func (p *PriorityScheduler) orderAll(s *engine.State) error {
 		if err != nil {
 			return err
 		}
-		p.order = append(p.order, prioEntry{k, id})
+		p.order = append(p.order, entry(s, id, k))
 	}
 	slices.SortFunc(p.order, p.cmp)
 	return nil
+}
+
+// decideKept decides with the running jobs kept in order: by the waiting
+// jobs alone when that is provably the full order's decision (fastPicks),
+// else as orderKept does, from the kept order.
+func (p *PriorityScheduler) decideKept(s *engine.State) error {
+	if err := p.run.refresh(s, p); err != nil {
+		return err
+	}
+	if len(p.run.list) != s.NumRunning() || (!p.NoPreempt && p.run.gpus != s.Cluster().NumGPUs()-s.FreeGPUs()) {
+		return fmt.Errorf("%s: the running jobs kept in order (%d) are not those running (%d)", p.Name, len(p.run.list), s.NumRunning())
+	}
+	if p.fastPicks(s) {
+		p.fastDecisions++
+		for _, e := range p.picks {
+			if err := p.startPicked(s, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	p.fullDecisions++
+	for _, e := range p.popped { // popped again by the full order
+		p.waiting.Push(e)
+	}
+	if err := p.orderKept(s); err != nil {
+		return err
+	}
+	return p.apply(s)
 }
 
 func (p *PriorityScheduler) cmp(a, b prioEntry) int {
@@ -260,18 +339,22 @@ func (p *PriorityScheduler) cmp(a, b prioEntry) int {
 func (p *PriorityScheduler) orderKept(s *engine.State) error {
 	p.order, p.popped = p.order[:0], p.popped[:0]
 	var err error
-	if !p.NoPreempt {
+	switch {
+	case p.NoPreempt:
+	case p.RunningKeyUntil != nil:
+		p.order = append(p.order, p.run.list...)
+	default:
 		s.EachRunning(func(id workload.JobID) bool {
 			var k float64
 			k, err = p.priority(s, id)
-			p.order = append(p.order, prioEntry{k, id})
+			p.order = append(p.order, entry(s, id, k))
 			return err == nil
 		})
+		if err != nil {
+			return err
+		}
+		slices.SortFunc(p.order, p.cmp)
 	}
-	if err != nil {
-		return err
-	}
-	slices.SortFunc(p.order, p.cmp)
 	running := len(p.order)
 	left, stopped := p.capacity(s), false
 	r := 0
@@ -284,10 +367,29 @@ func (p *PriorityScheduler) orderKept(s *engine.State) error {
 		}
 		left, stopped = p.count(s, e, left, stopped)
 	}
-	// The merged order: running jobs and popped waiting ones by key.
-	p.order = append(p.order, p.popped...)
-	slices.SortFunc(p.order, p.cmp)
+	// The merged order: running jobs and popped waiting ones by key,
+	// each already in that order (a heap pops in Less order, which is
+	// cmp's without TieBreak).
+	p.order = mergeEntries(p.order, running, p.popped)
 	return nil
+}
+
+// mergeEntries appends the entries of b to the first n of order, both in
+// key order (and b not part of order), and returns them merged in key
+// order, from the back.
+func mergeEntries(order []prioEntry, n int, b []prioEntry) []prioEntry {
+	order = slices.Grow(order[:n], len(b))[:n+len(b)]
+	i, j := n-1, len(b)-1
+	for k := len(order) - 1; j >= 0; k-- {
+		if i >= 0 && b[j].Less(order[i]) {
+			order[k] = order[i]
+			i--
+		} else {
+			order[k] = b[j]
+			j--
+		}
+	}
+	return order
 }
 
 // count is the picking rule used to know when to stop popping: it
@@ -296,7 +398,7 @@ func (p *PriorityScheduler) count(s *engine.State, e prioEntry, left int, stoppe
 	if stopped {
 		return left, true
 	}
-	if g := s.Job(e.id).GPUs; g <= left {
+	if g := int(e.gpus); g <= left {
 		return left - g, false
 	}
 	return left, p.NoBackfill
@@ -331,25 +433,37 @@ func (p *PriorityScheduler) apply(s *engine.State) error {
 		if !p.picked[i] || s.Status(e.id) != engine.Pending {
 			continue
 		}
-		req := RequestFor(s, e.id)
-		gpus := p.place.Pick(req)
-		if p.Explained != nil {
-			p.Explained(s, p.place.Explain(req))
-		}
-		if gpus == nil {
-			p.waits.Note(s, e.id, p.Name, func() string { return p.place.WhyNot(req) })
-			continue
-		}
-		p.waits.Clear(e.id)
-		var o engine.ActionOptions // a first start costs what the engine charges every policy
-		if s.Info(e.id).Starts > 0 {
-			o = engine.ActionOptions{OverheadS: p.RestartS, NoOverhead: p.RestartS == 0}
-		}
-		if err := s.Start(e.id, gpus, o); err != nil {
+		if err := p.startPicked(s, e); err != nil {
 			return err
 		}
-		p.logStart(s, e, gpus)
 	}
+	return nil
+}
+
+// startPicked starts a picked pending job where the placement puts it,
+// or notes why it waits.
+func (p *PriorityScheduler) startPicked(s *engine.State, e prioEntry) error {
+	req := RequestFor(s, e.id)
+	gpus := p.place.Pick(req)
+	if p.Explained != nil {
+		p.Explained(s, p.place.Explain(req))
+	}
+	if gpus == nil {
+		p.waits.Note(s, e.id, p.Name, func() string { return p.place.WhyNot(req) })
+		return nil
+	}
+	p.waits.Clear(e.id)
+	var o engine.ActionOptions // a first start costs what the engine charges every policy
+	if s.Info(e.id).Starts > 0 {
+		o = engine.ActionOptions{OverheadS: p.RestartS, NoOverhead: p.RestartS == 0}
+	}
+	if err := s.Start(e.id, gpus, o); err != nil {
+		return err
+	}
+	if p.RunningKeyUntil != nil {
+		p.run.add(s, e, p.RunningKeyUntil(s, e.id))
+	}
+	p.logStart(s, e, gpus)
 	return nil
 }
 
@@ -359,6 +473,9 @@ func (p *PriorityScheduler) preempt(s *engine.State, e prioEntry) error {
 	}
 	if err := s.Preempt(e.id); err != nil {
 		return err
+	}
+	if p.RunningKeyUntil != nil {
+		p.run.remove(e.id)
 	}
 	switch {
 	case p.LogPreempted != nil:
@@ -398,8 +515,9 @@ func (p *PriorityScheduler) wake(s *engine.State) error {
 	} else if p.Wake != nil {
 		next = p.Wake(s)
 	}
-	if math.IsInf(next, 1) || next <= s.Now() {
-		return nil
+	if math.IsInf(next, 1) || next <= s.Now() || next == p.wokeAt {
+		return nil // the engine keeps one wake-up per time
 	}
+	p.wokeAt = next
 	return s.WakeAt(next)
 }

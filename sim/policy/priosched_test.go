@@ -161,3 +161,96 @@ func TestKeptKeysMatchFullOrder(t *testing.T) {
 		}
 	}
 }
+
+// queues is a priority in the manner of Tiresias: the number of
+// thresholds (GPU-seconds) a job's attained service has passed, with
+// until, the time before which a running job's queue cannot change.
+type queues []float64
+
+func (q queues) key(s *engine.State, id workload.JobID) (float64, error) {
+	a, k := s.Info(id).AttainedGPU, 0
+	for k < len(q) && a >= q[k] {
+		k++
+	}
+	return float64(k), nil
+}
+
+func (q queues) until(s *engine.State, id workload.JobID) float64 {
+	info := s.Info(id)
+	for _, th := range q {
+		if left := th - info.AttainedGPU; left > 0 {
+			at := s.Now() + left/float64(len(info.GPUs))
+			return at - 1e-9*(at+th) - 1e-9
+		}
+	}
+	return math.Inf(1)
+}
+
+// Keeping the running jobs in order (RunningKeyUntil) decides exactly as
+// keeping only the waiting ones and as asking every job at every
+// decision, with queues of attained service on an overloaded random
+// workload: in rounds and event-driven, with and without preemption and
+// backfilling, on consolidated and strict placement; and most decisions
+// are made by the waiting jobs alone, some by the full order.
+func TestKeptRunningOrderMatchesFullOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 7))
+	var jobs []workload.Job
+	at := 0.0
+	for i := range 400 {
+		at += 30 * r.ExpFloat64()
+		jobs = append(jobs, workload.Job{Name: fmt.Sprintf("j%d", i), Model: "m", ArrivalS: at,
+			GPUs: []int{1, 1, 1, 2, 4, 8}[r.IntN(6)], DurationS: 60 + 1800*r.ExpFloat64()})
+	}
+	q := queues{600, 3600, 4 * 3600}
+	type variant struct {
+		round                 float64
+		noPreempt, noBackfill bool
+		placement             string
+	}
+	var variants []variant
+	for _, round := range []float64{0, 60} {
+		for _, pre := range []bool{false, true} {
+			for _, bf := range []bool{false, true} {
+				variants = append(variants, variant{round, pre, bf, "consolidated"})
+			}
+		}
+		variants = append(variants, variant{round, false, false, "strict"})
+	}
+	for _, v := range variants {
+		name := fmt.Sprintf("round %v, no preempt %v, no backfill %v, %s", v.round, v.noPreempt, v.noBackfill, v.placement)
+		mk := func(keepPending, keepRunning bool) *policy.PriorityScheduler {
+			p := &policy.PriorityScheduler{Name: "Q", Priority: q.key, RoundS: v.round, RestartS: 10,
+				NoPreempt: v.noPreempt, NoBackfill: v.noBackfill, Placement: v.placement, KeepPendingKeys: keepPending}
+			if keepRunning {
+				p.RunningKeyUntil = q.until
+			}
+			if v.round == 0 {
+				p.Wake = func(s *engine.State) float64 { return s.Now() + 600 }
+			}
+			return p
+		}
+		kept := mk(true, true)
+		var got [3]*engine.Result
+		for i, p := range []*policy.PriorityScheduler{kept, mk(true, false), mk(false, false)} {
+			res, err := runOnGPUs(t, 16, jobs, p)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			got[i] = res
+		}
+		for i := 1; i < 3; i++ {
+			if !reflect.DeepEqual(got[0].Jobs, got[i].Jobs) || !reflect.DeepEqual(got[0].Intervals, got[i].Intervals) || !engine.SameLog(got[0].Log, got[i].Log) {
+				t.Errorf("%s: the kept running order decides differently from %s", name, []string{"", "kept waiting jobs", "the full order"}[i])
+			}
+		}
+		fast, full := kept.Decisions()
+		pre := 0
+		for _, j := range got[0].Jobs {
+			pre += j.Preemptions
+		}
+		t.Logf("%s: %d decisions by the waiting jobs, %d by the full order, %d preemptions", name, fast, full, pre)
+		if fast < 2*full || (!v.noPreempt && (full == 0 || pre < 20)) {
+			t.Errorf("%s: %d decisions by the waiting jobs, %d by the full order, %d preemptions: the comparison shows little", name, fast, full, pre)
+		}
+	}
+}

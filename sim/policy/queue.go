@@ -1,9 +1,8 @@
 package policy
 
 import (
-	"sort"
+	"slices"
 
-	"github.com/schedlab/schedlab/sim/internal/minheap"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -11,9 +10,14 @@ import (
 // min-heap on (key, job ID). Best finds the job with the smallest key among
 // those that need at most a given number of GPUs in O(number of distinct
 // sizes), so a backfilling scheduler never rescans a long queue.
+//
+// The buckets are a slice beside the sorted sizes, not a map, and each is
+// a heap of keyed values whose comparison inlines: a scheduling pass looks
+// at every bucket, and map lookups and calls through a generic heap's
+// dictionary cost several times more in WebAssembly than natively.
 type SizeQueues struct {
-	sizes   []int // sorted distinct GPU counts
-	buckets map[int]*minheap.Heap[keyed]
+	sizes   []int       // sorted distinct GPU counts
+	buckets []keyedHeap // buckets[i] holds the jobs of sizes[i] GPUs
 	n       int
 }
 
@@ -31,23 +35,24 @@ func (a keyed) Less(b keyed) bool {
 }
 
 // NewSizeQueues returns empty queues.
-func NewSizeQueues() *SizeQueues { return &SizeQueues{buckets: map[int]*minheap.Heap[keyed]{}} }
+func NewSizeQueues() *SizeQueues { return &SizeQueues{} }
 
 // Len is the number of queued jobs.
 func (q *SizeQueues) Len() int { return q.n }
 
+// bucket returns the index of the bucket for gpus, adding it if new.
+func (q *SizeQueues) bucket(gpus int) int {
+	i, ok := slices.BinarySearch(q.sizes, gpus)
+	if !ok {
+		q.sizes = slices.Insert(q.sizes, i, gpus)
+		q.buckets = slices.Insert(q.buckets, i, nil)
+	}
+	return i
+}
+
 // Push queues job id needing gpus GPUs with priority key (smaller first).
 func (q *SizeQueues) Push(id workload.JobID, gpus int, key float64) {
-	h, ok := q.buckets[gpus]
-	if !ok {
-		h = &minheap.Heap[keyed]{}
-		q.buckets[gpus] = h
-		i := sort.SearchInts(q.sizes, gpus)
-		q.sizes = append(q.sizes, 0)
-		copy(q.sizes[i+1:], q.sizes[i:])
-		q.sizes[i] = gpus
-	}
-	h.Push(keyed{key, id})
+	q.buckets[q.bucket(gpus)].push(keyed{key, id})
 	q.n++
 }
 
@@ -55,15 +60,15 @@ func (q *SizeQueues) Push(id workload.JobID, gpus int, key float64) {
 // at most maxGPUs GPUs, its GPU count and its key.
 func (q *SizeQueues) Best(maxGPUs int) (id workload.JobID, gpus int, key float64, ok bool) {
 	var best keyed
-	for _, sz := range q.sizes {
+	for i, sz := range q.sizes {
 		if sz > maxGPUs {
 			break
 		}
-		h := q.buckets[sz]
-		if h.Len() == 0 {
+		h := q.buckets[i]
+		if len(h) == 0 {
 			continue
 		}
-		if top := h.Top(); !ok || top.Less(best) {
+		if top := h[0]; !ok || top.Less(best) {
 			best, gpus, ok = top, sz, true
 		}
 	}
@@ -73,5 +78,48 @@ func (q *SizeQueues) Best(maxGPUs int) (id workload.JobID, gpus int, key float64
 // Pop removes the head of the bucket for gpus (the job Best returned).
 func (q *SizeQueues) Pop(gpus int) workload.JobID {
 	q.n--
-	return q.buckets[gpus].Pop().id
+	i, _ := slices.BinarySearch(q.sizes, gpus)
+	return q.buckets[i].pop().id
+}
+
+// keyedHeap is a binary min-heap of keyed values: minheap.Heap's steps,
+// written out so that Less inlines.
+type keyedHeap []keyed
+
+func (h *keyedHeap) push(x keyed) {
+	*h = append(*h, x)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !a[i].Less(a[p]) {
+			break
+		}
+		a[i], a[p] = a[p], a[i]
+		i = p
+	}
+}
+
+func (h *keyedHeap) pop() keyed {
+	a := *h
+	top := a[0]
+	last := len(a) - 1
+	a[0] = a[last]
+	a = a[:last]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(a) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(a) && a[r].Less(a[l]) {
+			m = r
+		}
+		if !a[m].Less(a[i]) {
+			break
+		}
+		a[i], a[m] = a[m], a[i]
+		i = m
+	}
+	*h = a
+	return top
 }

@@ -30,6 +30,7 @@ type QueueScheduler struct {
 	q      *SizeQueues
 	place  *Placement
 	waits  WaitNotes
+	starts *startNotes // writes the log's entries of starts
 	failed error
 }
 
@@ -127,19 +128,34 @@ type blockedJob struct {
 	key  float64
 }
 
-// logStart logs a start. The text is made when the log is read; gpus is
-// scratch, so only what describes it is kept.
+// logStart logs a start. The text is written when the log is read, from
+// a note kept in the entry (gpus is scratch, so only what describes it
+// is kept): a start of every job of a large run is logged, and a closure
+// per entry cost an allocation each, which WebAssembly pays dearly.
 func (p *QueueScheduler) logStart(s *engine.State, id workload.JobID, gpus []cluster.GPUID, key float64) {
 	if !s.Logging() {
 		s.Log(id, "") // the log is full (counted as a dropped entry) or off
 		return
 	}
-	job := s.Job(id)
-	name, jobName, label, qkey, waited := p.Name, job.Name, p.Label, p.queueKey(key), s.Now()-job.ArrivalS
-	where := describeGPUsLater(s.Cluster(), gpus)
-	s.LogFunc(id, func() string {
-		return fmt.Sprintf("%s: started %s on %s; %s, waited %s", name, jobName, where(), label(qkey), fmtSeconds(waited))
-	})
+	job, c := s.Job(id), s.Cluster()
+	if p.starts == nil || p.starts.c != c {
+		p.starts = &startNotes{p: p, c: c}
+	}
+	s.LogNote(id, p.starts, engine.Note{Name: job.Name, X: p.queueKey(key), Y: s.Now() - job.ArrivalS,
+		I: int32(gpus[0]), J: int32(len(gpus)), K: int32(c.ServersSpanned(gpus))})
+}
+
+// startNotes writes the log entries of starts: the job's name, its queue
+// key (X), how long it waited (Y), its first GPU (I), its GPU count (J)
+// and how many servers they span (K).
+type startNotes struct {
+	p *QueueScheduler
+	c *cluster.Cluster
+}
+
+func (w *startNotes) NoteText(_ workload.JobID, n *engine.Note) string {
+	return fmt.Sprintf("%s: started %s on %s; %s, waited %s", w.p.Name, n.Name,
+		describeGPUSet(w.c, cluster.GPUID(n.I), int(n.J), int(n.K)), w.p.Label(n.X), fmtSeconds(n.Y))
 }
 
 // describeGPUsLater reads from gpus now what names the set briefly (e.g.

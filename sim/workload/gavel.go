@@ -178,7 +178,7 @@ func (g gavelGenerator) Generate(seed uint64) ([]Job, error) {
 			w = p.HighPriorityWeight
 		}
 		jobs[i] = Job{
-			Name: fmt.Sprintf("job%d", i), ArrivalS: arrivals[i], Model: t.Model, BatchSize: t.BatchSize,
+			ArrivalS: arrivals[i], Model: t.Model, BatchSize: t.BatchSize,
 			GPUs: sf, DurationS: dur, Weight: w,
 		}
 		if len(p.SLOFactors) > 0 {
@@ -186,7 +186,8 @@ func (g gavelGenerator) Generate(seed uint64) ([]Job, error) {
 			jobs[i].DeadlineS = arrivals[i] + f*dur
 		}
 	}
-	return Finalize(jobs)
+	numberNames(jobs, "job", 0)
+	return finalizeNumbered(jobs)
 }
 
 // gavelDuration draws a standalone duration in seconds: 10^U(short) minutes

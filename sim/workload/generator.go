@@ -108,14 +108,35 @@ const (
 // 3600/perHour seconds, the first at 0. perHour = 0 puts every job at 0.
 func poissonArrivals(r *rand.Rand, n int, perHour float64) []float64 {
 	t := make([]float64, n)
-	if perHour <= 0 {
-		return t
-	}
-	mean := 3600 / perHour
-	for i := 1; i < n; i++ {
-		t[i] = t[i-1] + detmath.ExpVariate(r)*mean
+	a := newArrivals(r, perHour)
+	for i := range t {
+		t[i] = a.next()
 	}
 	return t
+}
+
+// arrivals draws the times poissonArrivals returns one at a time, for
+// generators that need no slice of them.
+type arrivals struct {
+	r       *rand.Rand
+	mean, t float64
+	started bool
+}
+
+func newArrivals(r *rand.Rand, perHour float64) *arrivals {
+	a := &arrivals{r: r}
+	if perHour > 0 {
+		a.mean = 3600 / perHour
+	}
+	return a
+}
+
+func (a *arrivals) next() float64 {
+	if a.started && a.mean > 0 {
+		a.t += detmath.ExpVariate(a.r) * a.mean
+	}
+	a.started = true
+	return a.t
 }
 
 // Weighted is one outcome of a discrete distribution.

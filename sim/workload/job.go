@@ -5,7 +5,6 @@ package workload
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/schedlab/schedlab/sim/schema"
 )
@@ -77,7 +76,7 @@ func (j *Job) EffectiveWeight() float64 {
 // input order), numbers them densely and checks that names are unique and
 // non-empty. It returns the jobs in their new order.
 func Finalize(jobs []Job) ([]Job, error) {
-	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].ArrivalS < jobs[b].ArrivalS })
+	sortByArrival(jobs)
 	seen := make(map[string]int, len(jobs))
 	for i := range jobs {
 		jobs[i].ID = JobID(i)

@@ -143,9 +143,10 @@ func (g ojppGen) Generate(seed uint64) ([]Job, error) {
 		if p.Jitter > 0 {
 			d *= 1 - p.Jitter + 2*p.Jitter*rDur.Float64()
 		}
-		jobs[i] = Job{Name: fmt.Sprintf("%s%d", p.IDPrefix, i), ArrivalS: arrivals[i], Model: t.Name, GPUs: w, DurationS: d}
+		jobs[i] = Job{ArrivalS: arrivals[i], Model: t.Name, GPUs: w, DurationS: d}
 	}
-	return Finalize(jobs)
+	numberNames(jobs, p.IDPrefix, 0)
+	return finalizeNumbered(jobs)
 }
 
 // OJPPType returns the library type of that name, or nil.

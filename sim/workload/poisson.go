@@ -137,7 +137,7 @@ func (g poissonGenerator) Generate(seed uint64) ([]Job, error) {
 	p := g.p
 	rArr, rDur, rGPU, rModel, rEnt := stream(seed, streamArrivals), stream(seed, streamDurations),
 		stream(seed, streamGPUs), stream(seed, streamModels), stream(seed, streamPriority)
-	arrivals := poissonArrivals(rArr, p.Jobs, p.JobsPerHour)
+	arrive := newArrivals(rArr, p.JobsPerHour)
 	gmix := make([]Weighted[int], len(p.GPUMix))
 	for i, s := range p.GPUMix {
 		gmix[i] = Weighted[int]{s.GPUs, s.Weight}
@@ -154,19 +154,21 @@ func (g poissonGenerator) Generate(seed uint64) ([]Job, error) {
 	if prefix == "" {
 		prefix = "j"
 	}
+	// Fields are written one by one into the zeroed jobs: assigning whole
+	// Job values copied every field behind the collector's write barriers.
 	jobs := make([]Job, p.Jobs)
 	for i := range jobs {
-		m := p.Models[pick(rModel, mmix)]
-		jobs[i] = Job{
-			Name: fmt.Sprintf("%s%d", prefix, i+1), ArrivalS: roundTo(arrivals[i], 1e-3),
-			Model: m.Model, BatchSize: m.BatchSize, MemoryGB: m.MemoryGB,
-			GPUs: pick(rGPU, gmix), DurationS: roundTo(p.Duration.Draw(rDur), 1e-3),
-		}
+		j := &jobs[i]
+		m := &p.Models[pick(rModel, mmix)]
+		j.ArrivalS = roundTo(arrive.next(), 1e-3)
+		j.Model, j.BatchSize, j.MemoryGB = m.Model, m.BatchSize, m.MemoryGB
+		j.GPUs, j.DurationS = pick(rGPU, gmix), roundTo(p.Duration.Draw(rDur), 1e-3)
 		if len(emix) > 0 {
-			jobs[i].Entity = pick(rEnt, emix)
+			j.Entity = pick(rEnt, emix)
 		}
 	}
-	return Finalize(jobs)
+	numberNames(jobs, prefix, 1)
+	return finalizeNumbered(jobs)
 }
 
 func init() {

@@ -89,10 +89,11 @@ func (g tesseraeTrace) Generate(seed uint64) ([]Job, error) {
 		if p.MaxGPUs > 0 {
 			gpus = min(gpus, p.MaxGPUs)
 		}
-		jobs[i] = Job{Name: fmt.Sprintf("%s%d", prefix, i+1), ArrivalS: at, Model: model,
+		jobs[i] = Job{ArrivalS: at, Model: model,
 			BatchSize: []int{32, 64, 128}[rModel.IntN(3)], GPUs: gpus, DurationS: roundTo(dur, 1e-3)}
 	}
-	return Finalize(jobs)
+	numberNames(jobs, prefix, 1)
+	return finalizeNumbered(jobs)
 }
 
 func shockwaveGPUs(u float64) int {

@@ -147,6 +147,9 @@ type App struct {
 	// record keeps the workers' replies for Preview (see Record).
 	record bool
 
+	// Learn is the Learn view's state (learn.go).
+	Learn LearnState
+
 	// ahead is the message OnWorkerAhead is applying, decoded ahead.
 	ahead *Ahead
 }

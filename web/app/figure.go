@@ -306,6 +306,7 @@ func (a *App) onVerdicts(f *FigureRun, m protocol.Message) {
 	if v.Complete && !f.again {
 		f.State = RunDone
 		f.Wall = a.P.Now().Sub(f.Started)
+		a.noticeLessons()
 	}
 }
 

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/schedlab/schedlab/web/app"
 	"github.com/schedlab/schedlab/web/app/apptest"
 	"github.com/schedlab/schedlab/web/form"
+	"github.com/schedlab/schedlab/web/learn"
 )
 
 // Opening a paper figure runs its quick sweep over the workers, draws the
@@ -89,8 +91,23 @@ func TestGalleryGroups(t *testing.T) {
 		t.Errorf("paper sections %v", keys)
 	}
 	teach, cmp := a.TeachingCards(), a.CompareCards()
-	if len(teach) == 0 || cards+len(teach)+len(cmp) != len(a.Cards) {
-		t.Errorf("%d figures + %d presets + %d comparisons, %d cards", cards, len(teach), len(cmp), len(a.Cards))
+	// The Learn path's scenarios are shown in its lessons, not as presets;
+	// each belongs to a lesson.
+	lessons := map[string]bool{}
+	for _, l := range learn.Lessons() {
+		lessons[l.Scenario] = true
+	}
+	inLessons := 0
+	for _, c := range a.Cards {
+		if slices.Contains(c.Tags, "lesson") {
+			inLessons++
+			if !lessons[c.Name] {
+				t.Errorf("%s is tagged as a lesson's scenario, but no lesson runs it", c.Name)
+			}
+		}
+	}
+	if len(teach) == 0 || cards+len(teach)+len(cmp)+inLessons != len(a.Cards) {
+		t.Errorf("%d figures + %d presets + %d comparisons + %d lessons' scenarios, %d cards", cards, len(teach), len(cmp), inLessons, len(a.Cards))
 	}
 	for _, c := range teach {
 		if c.Figure || c.Compare {

@@ -261,11 +261,11 @@ func (a *App) IsComparison(name string) bool {
 }
 
 // TeachingCards are the teaching presets (scenarios without checks),
-// filtered.
+// filtered; the Learn path's scenarios (tag "lesson") are in its lessons.
 func (a *App) TeachingCards() []*Card {
 	var out []*Card
 	for _, c := range a.Cards {
-		if !c.Figure && !c.Compare && a.shown(c) && (a.GalleryFilter == "" || a.GalleryFilter == FilterTeaching) {
+		if !c.Figure && !c.Compare && !hasTag(c.Tags, "lesson") && a.shown(c) && (a.GalleryFilter == "" || a.GalleryFilter == FilterTeaching) {
 			out = append(out, c)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/schedlab/schedlab/web/protocol"
 )
@@ -74,7 +75,7 @@ func (a *App) ShowPreview(data []byte) (bool, error) {
 	}
 	r := a.Run
 	if r == nil || r.State != RunRunning || a.Res != nil || r.Doc != head.Doc || r.Seed != head.Seed ||
-		a.figureWidth() != head.Width || len(ms) != len(r.Parts)+2 {
+		!servesWidth(head.Width, a.figureWidth()) || len(ms) != len(r.Parts)+2 {
 		return false, nil
 	}
 	built := &Run{ID: r.ID, Doc: r.Doc, Seed: r.Seed}
@@ -94,6 +95,17 @@ func (a *App) ShowPreview(data []byte) (bool, error) {
 	a.showResults(res)
 	a.setNotice("", false) // the results view says where they come from
 	return true, nil
+}
+
+// servesWidth says whether figures drawn at width built (inches, 0 for
+// the engine's default) serve a page that draws them at width page: the
+// same width, or both narrow and within an inch of each other: the build
+// draws a phone's at 390 px (3.56 inches), which serves screens of 320 to
+// about 490 px (3.4 to 4.56 inches), scaled by the browser until the
+// page's own run's figures take their place. A desktop's figures would
+// shrink to half on a phone, their labels too small to read.
+func servesWidth(built, page float64) bool {
+	return built == page || built > 0 && page > 0 && math.Abs(built-page) <= 1
 }
 
 // replaceBuilt puts the live results res in place of the build-time ones,

@@ -213,6 +213,7 @@ func (a *App) showResults(res *Results) {
 	}
 	a.TL.reset(res)
 	a.setNotice(simulated(res), false)
+	a.noticeLessons()
 }
 
 // simulated is the run bar's line for results just simulated.

@@ -17,10 +17,23 @@ import (
 	"github.com/schedlab/schedlab/web/worker"
 )
 
+// The screen widths the site's build computes results for: a desktop's,
+// and a phone's (the page draws narrower figures under 760 px, so a
+// phone cannot use the desktop's; its own serves every phone, see
+// app.ShowPreview).
+const (
+	DesktopWidth = 1280
+	PhoneWidth   = 390
+)
+
 // Default runs the scenario a fresh page opens with, as a desktop browser
 // (1280 px wide) shows it, and returns its Preview.
-func Default() ([]byte, error) {
-	b := &browser{workers: map[int]*worker.Handler{}, wake: make(chan struct{}, 1)}
+func Default() ([]byte, error) { return At(DesktopWidth) }
+
+// At runs the scenario a fresh page opens with, as a browser width px
+// wide shows it, and returns its Preview.
+func At(width int) ([]byte, error) {
+	b := &browser{workers: map[int]*worker.Handler{}, wake: make(chan struct{}, 1), width: width}
 	a := app.New(b)
 	a.Record()
 	a.Start()
@@ -51,13 +64,14 @@ func Default() ([]byte, error) {
 	return a.Preview()
 }
 
-// browser is app.Platform for a page nobody sees: a wide screen, empty
+// browser is app.Platform for a page nobody sees: a screen width px wide, empty
 // storage, no URL fragment, and engine workers in this process.
 type browser struct {
 	mu      sync.Mutex
 	inbox   []delivery
 	wake    chan struct{}
 	workers map[int]*worker.Handler
+	width   int   // of the screen, in CSS pixels
 	err     error // an internal error the page reported
 }
 
@@ -79,7 +93,7 @@ func (b *browser) deliver(id int, m protocol.Message) {
 }
 
 func (b *browser) Cores() int         { return 2 }
-func (b *browser) ViewportWidth() int { return 1280 }
+func (b *browser) ViewportWidth() int { return b.width }
 
 func (b *browser) StartWorker(id int) {
 	h := worker.New(func(m protocol.Message) { b.deliver(id, m) })

@@ -62,3 +62,47 @@ func TestPreviewOnlyForItsScenario(t *testing.T) {
 		t.Error("a truncated preview gave no error")
 	}
 }
+
+// A phone gets results at once too: the phone's build-time results serve
+// phones of other widths (their figures scaled a little), are replaced
+// by identical live results, and are never shown on a desktop; the
+// desktop's are never shown on a phone, whose labels would be half size.
+func TestPhonePreview(t *testing.T) {
+	phone, err := At(PhoneWidth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	desktop, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		width int
+		data  []byte
+		shown bool
+	}{
+		{390, phone, true}, {360, phone, true}, {430, phone, true},
+		{1280, phone, false}, {700, phone, false}, {390, desktop, false}, {1280, desktop, true},
+	} {
+		b := apptest.New(t)
+		b.Width = c.width
+		a := app.New(b)
+		a.Start()
+		shown, err := a.ShowPreview(c.data)
+		if err != nil || shown != c.shown {
+			t.Errorf("%d px, the %s preview: shown %v, %v; want %v", c.width, map[bool]string{true: "phone's", false: "desktop's"}[len(c.data) == len(phone) && string(c.data) == string(phone)], shown, err, c.shown)
+			continue
+		}
+		if !shown || c.width != 360 {
+			continue
+		}
+		built := a.Res
+		if !built.Built || len(built.CDF.PNG) == 0 || built.Policies[0].Gantt == nil {
+			t.Fatalf("%d px: the phone's results are not on show with their figures", c.width)
+		}
+		b.Pump(a, func() bool { return a.Res != built && a.Res != nil && !a.Res.CDF.Pending })
+		if a.Res.Built || a.Res.Check != app.CheckSame {
+			t.Fatalf("%d px: live results: built %v, check %q; want live and %q", c.width, a.Res.Built, a.Res.Check, app.CheckSame)
+		}
+	}
+}

@@ -30,10 +30,6 @@ func knownFailure(pol, variant string, set Setting) string {
 	switch {
 	case strings.HasPrefix(pol, "gavel-") && !slices.Equal(set.Types, gavelTypes):
 		return "Gavel's policies price every GPU type and have default prices only for Gavel's V100, P100 and K80, not the 2080 Ti, T4, 1080 Ti or A100 (add prices to the policy's parameters)"
-	case pol == "gavel-gandiva" && variant == "mode=clean" && set.Perf == "throughput":
-		return "in clean mode Gandiva can leave jobs waiting on an idle cluster for good: on throughput/gavel-static seed 3 (2 servers of 4 V100s, 1 of 2 K80s) four 4-GPU jobs stay pending after the others finish, and the run ends in a livelock error"
-	case pol == "gavel-gandiva" && variant == "mode=ideal":
-		return "the fluid model (gavel/fluid) counts a shared pair's GPU time for its first job only, so a job that ran only as a second one finishes with 0 GPU-seconds"
 	}
 	return ""
 }

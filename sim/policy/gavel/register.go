@@ -317,10 +317,12 @@ func init() {
 			return m, nil
 		})
 	register("gavel-gandiva", "Gandiva SS",
-		"LAS with Gandiva-style packing (a baseline): when jobs ask for more GPUs than there are, random jobs of the same size are paired on shared GPUs, and time is split equally; pairs that do badly are split."+mechanismDoc,
+		"LAS with Gandiva-style packing (a baseline): when jobs ask for more GPUs than there are, random jobs of the same size are paired on shared GPUs, and time is split equally; pairs that do badly are split (the reference pairs blindly and splits them at its next recomputation; modes clean and ideal never form such a pair, since its jobs would get no time until then)."+mechanismDoc,
 		func() struct{ Common } { return struct{ Common }{defaultCommon()} },
 		func(p struct{ Common }) (*mechanism.Config, error) {
-			m := newMechanism(p.Common, "Gandiva", &alloc.Gandiva{}, nil)
+			// The reference's blind pairing relies on its idle GPUs
+			// running entries whose target is 0 (ref-compat).
+			m := newMechanism(p.Common, "Gandiva", &alloc.Gandiva{OnlyKept: p.Mode != "ref-compat"}, nil)
 			m.SpaceSharing = true
 			return m, nil
 		})

@@ -61,6 +61,9 @@ func newScheduler(p Params, keep bool) *policy.PriorityScheduler {
 		Placement: p.Placement, KeepPendingKeys: keep,
 		Preempting: t.preempting, LogStarted: t.logStarted, LogPreempted: t.logPreempted,
 	}
+	if keep {
+		ps.RunningKeyUntil = t.keyUntil
+	}
 	if p.RoundS == 0 {
 		ps.Wake = t.nextCrossing
 	}
@@ -115,11 +118,34 @@ func (t *tiresias) preempting(s *engine.State, id workload.JobID) {
 }
 
 func (t *tiresias) logPreempted(s *engine.State, id workload.JobID, key float64) {
+	if !s.Logging() { // counted as a dropped entry, without formatting it
+		s.Log(id, "")
+		return
+	}
 	s.Log(id, "Tiresias: preempted %s (queue %d, %.2f GPU-hours attained)", s.Job(id).Name, int(key), t.attained[id]/3600)
 }
 
 func (t *tiresias) logStarted(s *engine.State, id workload.JobID, key float64) {
+	if !s.Logging() {
+		s.Log(id, "")
+		return
+	}
 	s.Log(id, "Tiresias: started %s from queue %d", s.Job(id).Name, int(key))
+}
+
+// keyUntil is when a running job's queue may next change: when its
+// attained service, growing by its GPUs each second, reaches the next
+// threshold, less a margin far above the rounding of that sum, so that no
+// decision that could see the new queue comes before it.
+func (t *tiresias) keyUntil(s *engine.State, id workload.JobID) float64 {
+	info := s.Info(id)
+	for _, th := range t.p.ThresholdsGPUH {
+		if left := th*3600 - info.AttainedGPU; left > 0 {
+			at := s.Now() + left/float64(len(info.GPUs))
+			return at - 1e-9*(math.Abs(at)+th*3600) - 1e-9
+		}
+	}
+	return math.Inf(1)
 }
 
 // nextCrossing is, event-driven, the next moment a running job crosses a

@@ -28,6 +28,8 @@ type Browser struct {
 	// Quota, when positive, is the most bytes (keys and values) the
 	// storage holds, as a browser's localStorage quota.
 	Quota int
+	// Width is the screen's width in CSS pixels; 0 is a laptop's, 1280.
+	Width int
 
 	mu      sync.Mutex
 	inbox   []delivery
@@ -60,8 +62,14 @@ var _ app.Platform = (*Browser)(nil)
 // Cores implements app.Platform.
 func (b *Browser) Cores() int { return b.NCores }
 
-// ViewportWidth implements app.Platform: a laptop screen.
-func (b *Browser) ViewportWidth() int { return 1280 }
+// ViewportWidth implements app.Platform: a laptop screen unless Width
+// says otherwise.
+func (b *Browser) ViewportWidth() int {
+	if b.Width > 0 {
+		return b.Width
+	}
+	return 1280
+}
 
 func (b *Browser) deliver(id int, m protocol.Message) {
 	b.mu.Lock()

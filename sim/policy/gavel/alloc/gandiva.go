@@ -12,7 +12,17 @@ import (
 // equal scale factor are paired, pairs are kept across recomputes unless
 // they perform badly, and time is split equally over the combinations.
 type Gandiva struct {
-	pairs map[workload.JobID]workload.JobID
+	// OnlyKept pairs two jobs only when the pair would be kept (keep),
+	// so that a pair never holds a target of 0 on every type. The
+	// reference pairs blindly and dissolves such a pair at its next
+	// recompute; meanwhile its round-based mechanism still runs the
+	// pair's jobs on idle GPUs, as entries whose target is 0. Where only
+	// positive targets run (the clean and ideal modes), such a pair's
+	// jobs would get nothing until the next recompute, which may never
+	// come: for pairs of multi-GPU jobs, which the pair tables do not
+	// measure, every recompute formed new pairs of them.
+	OnlyKept bool
+	pairs    map[workload.JobID]workload.JobID
 }
 
 func (a *Gandiva) Allocate(in *plan.Input) (*plan.Allocation, error) {
@@ -57,7 +67,7 @@ func (a *Gandiva) Allocate(in *plan.Input) (*plan.Allocation, error) {
 			y++
 		}
 		i, k := unpaired[x], unpaired[y]
-		if in.Jobs[i].SF != in.Jobs[k].SF {
+		if in.Jobs[i].SF != in.Jobs[k].SF || (a.OnlyKept && !a.keep(in, i, k)) {
 			continue
 		}
 		a.pairs[in.Jobs[i].ID], a.pairs[in.Jobs[k].ID] = in.Jobs[k].ID, in.Jobs[i].ID

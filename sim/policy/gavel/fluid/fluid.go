@@ -202,10 +202,14 @@ func (f *simulator) recompute(t float64, jobs []workload.Job, st []fluidJob, act
 				continue
 			}
 			b := &st[active[cb.B]]
-			ta, tb := truth.Pair(ja, &jobs[active[cb.B]], types[j])
+			jb := &jobs[active[cb.B]]
+			ta, tb := truth.Pair(ja, jb, types[j])
 			a.rate += x * ta
 			b.rate += x * tb
+			// Both jobs hold the shared GPUs for the pair's time, as the
+			// engine charges every job on a shared GPU.
 			a.gpuShare += x * float64(ja.GPUs)
+			b.gpuShare += x * float64(jb.GPUs)
 		}
 	}
 	res.Series = appendPoint(res.Series, "gavel/objective", t, finite(al.Objective))

@@ -1,0 +1,194 @@
+package policy
+
+import (
+	"math"
+	"slices"
+
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/internal/minheap"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// runningOrder is the running jobs of a PriorityScheduler in priority
+// order, kept from decision to decision when their keys change only at
+// times the scheduler is told (PriorityScheduler.RunningKeyUntil). A job
+// enters when it starts and leaves when it is preempted or completes; a
+// job whose key may have changed is asked again at the first decision at
+// or after the time it gave.
+type runningOrder struct {
+	list   []prioEntry // by key, then job ID
+	slot   []int32     // by job: 1 + the index of its record in recs, 0 when not in list
+	recs   []runRec
+	free   []int32 // unused records of recs
+	due    minheap.Heap[recheck]
+	buf    []recheck // scratch of refresh
+	serial uint32
+	gpus   int // GPUs the listed jobs hold
+}
+
+// runRec is what the order keeps of a running job.
+type runRec struct {
+	key    float64
+	serial uint32 // tells its current recheck from those of earlier runs
+}
+
+// recheck is a job whose key is to be asked again at time t; it is stale
+// once the job has left the order or started again since.
+type recheck struct {
+	t      float64
+	id     workload.JobID
+	serial uint32
+}
+
+// Less orders by time, then job ID.
+func (a recheck) Less(b recheck) bool {
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	return a.id < b.id
+}
+
+// has reports whether job id is in the order.
+func (o *runningOrder) has(id workload.JobID) bool {
+	return int(id) < len(o.slot) && o.slot[id] != 0
+}
+
+// add puts a job that starts to run in its place, with its key e.key,
+// asking for it again at until.
+func (o *runningOrder) add(s *engine.State, e prioEntry, until float64) {
+	if len(o.slot) < s.NumJobs() {
+		o.slot = append(o.slot, make([]int32, s.NumJobs()-len(o.slot))...)
+	}
+	var k int32
+	if n := len(o.free); n > 0 {
+		k, o.free = o.free[n-1], o.free[:n-1]
+	} else {
+		o.recs = append(o.recs, runRec{})
+		k = int32(len(o.recs) - 1)
+	}
+	o.serial++
+	o.recs[k] = runRec{key: e.key, serial: o.serial}
+	o.slot[e.id] = k + 1
+	i, _ := slices.BinarySearchFunc(o.list, e, cmpEntries)
+	o.list = slices.Insert(o.list, i, e)
+	o.gpus += int(e.gpus)
+	if !math.IsInf(until, 1) {
+		o.due.Push(recheck{t: until, id: e.id, serial: o.serial})
+	}
+}
+
+// remove takes job id out of the order (it was preempted or completed);
+// a job not in it is ignored.
+func (o *runningOrder) remove(id workload.JobID) {
+	if !o.has(id) {
+		return
+	}
+	k := o.slot[id] - 1
+	i, found := slices.BinarySearchFunc(o.list, prioEntry{key: o.recs[k].key, id: id}, cmpEntries)
+	if found {
+		o.gpus -= int(o.list[i].gpus)
+		o.list = slices.Delete(o.list, i, i+1)
+	}
+	o.slot[id] = 0
+	o.free = append(o.free, k)
+}
+
+// refresh asks again for the keys that may have changed by now, moving
+// the jobs whose keys did. A job asked again that gives a time not after
+// now is asked at the next decision, not again in this one.
+func (o *runningOrder) refresh(s *engine.State, p *PriorityScheduler) error {
+	now := s.Now()
+	o.buf = o.buf[:0]
+	for o.due.Len() > 0 && o.due.Top().t <= now {
+		o.buf = append(o.buf, o.due.Pop())
+	}
+	for _, r := range o.buf {
+		if !o.has(r.id) || o.recs[o.slot[r.id]-1].serial != r.serial {
+			continue // stale
+		}
+		k, err := p.priority(s, r.id)
+		if err != nil {
+			return err
+		}
+		until := p.RunningKeyUntil(s, r.id)
+		rec := &o.recs[o.slot[r.id]-1]
+		if k == rec.key {
+			o.serial++
+			rec.serial = o.serial
+			if !math.IsInf(until, 1) {
+				o.due.Push(recheck{t: until, id: r.id, serial: o.serial})
+			}
+			continue
+		}
+		o.remove(r.id)
+		o.add(s, prioEntry{key: k, id: r.id, gpus: int32(s.Job(r.id).GPUs)}, until)
+	}
+	return nil
+}
+
+// gpusAfter is the number of GPUs of the running jobs ordered after e,
+// counted from the last one and no further than need: the scan reads at
+// most need jobs.
+func (o *runningOrder) gpusAfter(e prioEntry, need int) int {
+	sum := 0
+	for k := len(o.list) - 1; k >= 0 && sum < need && e.Less(o.list[k]); k-- {
+		sum += int(o.list[k].gpus)
+	}
+	return sum
+}
+
+// cmpEntries orders entries by key, then job ID (the order of Less).
+func cmpEntries(a, b prioEntry) int {
+	switch {
+	case a.key < b.key:
+		return -1
+	case a.key > b.key:
+		return 1
+	}
+	return int(a.id) - int(b.id)
+}
+
+// fastPicks pops the waiting jobs in order and picks each that fits in
+// the free GPUs, stopping once no later job could be picked, and reports
+// whether that is provably the decision the full order makes. It is when
+// the full order preempts no one: walking the full order (running and
+// waiting jobs by key), while every running job so far was kept and the
+// waiting ones picked were those that fit in the free GPUs, the GPUs left
+// at a waiting job are the free ones left plus those of the running jobs
+// after it. A waiting job that fits in the free GPUs left is picked in
+// both; one that fits only with the running jobs' GPUs after it is picked
+// by the full order, which must then preempt one of them (false); one
+// that fits in neither is skipped in both (or, without backfilling, ends
+// the picking, which preempts the running jobs after it, if any). A
+// running job is always kept: the GPUs left at it are at least its own.
+// The picks are p.picks, the popped jobs p.popped.
+func (p *PriorityScheduler) fastPicks(s *engine.State) bool {
+	p.popped, p.picks = p.popped[:0], p.picks[:0]
+	left := s.FreeGPUs()
+	after := func(e prioEntry, need int) int {
+		if p.NoPreempt {
+			return 0 // running jobs are not in the order
+		}
+		return p.run.gpusAfter(e, need)
+	}
+	for p.waiting.Len() > 0 {
+		e := p.waiting.Pop()
+		p.popped = append(p.popped, e)
+		if g := int(e.gpus); g <= left {
+			left -= g
+			p.picks = append(p.picks, e)
+		} else {
+			more := after(e, g-left)
+			if more >= g-left {
+				return false
+			}
+			if p.NoBackfill {
+				return more == 0
+			}
+		}
+		if left == 0 && after(e, 1) == 0 {
+			break
+		}
+	}
+	return true
+}
