@@ -1621,7 +1621,7 @@ func (c *GalleryView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Each card is a figure or table of a paper; opening it reruns a quick version in your browser, draws our curve beside the paper's numbers and checks the paper's claims."}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Each card is a figure or table of a paper; opening it shows the committed record of our runs beside the paper's numbers, with each of the paper's claims checked, and lets you re-run it in your browser."}
 					vgparent.AppendChild(vgn)
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
