@@ -64,16 +64,35 @@ test-native:
 	SCHEDLAB_REQUIRE_EDGE=1 SCHEDLAB_WORKERD=$(WORKERD) $(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v /build/e2e)
 
 # The race detector over the engine, the experiment runner (its worker
-# pool runs policies concurrently), the conformance check and the
-# policies: 1 to 3 minutes on the 2-core machine. TestEmbeddedStudiesQuick
-# is left to test-native: it runs every paper study in quick mode twice
-# (about 2 minutes natively; under -race, on a machine loaded by other
-# work, it had not finished after 18 minutes), and the runner's concurrency it would cover is covered by the
-# other tests of sim/experiment (every embedded scenario on 2 and 3
-# workers, a study on 2 workers, cancellation).
-RACEPKGS := ./sim/engine/ ./sim/experiment/... ./sim/policy/...
+# pool runs policies concurrently), the conformance check, the policies,
+# the schema's type cache and the JSON API (one handler serving requests
+# concurrently), then over schedlab serve and the remote sweeps, which
+# run the test binary as a server process (built with -race too, so a
+# race in the server fails the test). TestEmbeddedStudiesQuick is left to
+# test-native: it runs every paper study in quick mode twice (about 2
+# minutes natively; under -race, on a machine loaded by other work, it
+# had not finished after 18 minutes), and the runner's concurrency it
+# would cover is covered by the other tests of sim/experiment (every
+# embedded scenario on 2 and 3 workers, a study on 2 workers,
+# cancellation). Tests that bound CPU or wall time, or that mostly wait,
+# skip themselves under -race (raceDetector in their packages). Of
+# cmd/schedlab only three tests run here: a server under 50 concurrent
+# runs, serve's routes and a study spread over two serve processes; its
+# other commands run one study at a time, whose concurrency is
+# sim/experiment's, and the remote client's retries, timeouts and
+# cancellations run under -race in sim/api (TestRemoteRetries,
+# TestRemoteMatchesLocal). The remote fault catalogue (81 s more under
+# -race, mostly waiting for servers killed or frozen) runs natively in
+# test-native; `go test -race -run 'Serve|Remote' ./cmd/schedlab/` runs
+# it under -race too.
+# Measured on the 2-core machine under a load average of about 28 from
+# other work: sim/schema 14 s, sim/api 113 s and these cmd/schedlab
+# tests 76 s (earlier, at a load of about 20: 38 minutes in all, of
+# which sim/experiment/conformance 13.4 minutes).
+RACEPKGS := ./sim/engine/ ./sim/experiment/... ./sim/policy/... ./sim/schema/ ./sim/api/...
 test-race:
 	$(GO) test -race -count=1 -timeout 30m -skip '^TestEmbeddedStudiesQuick$$' $(RACEPKGS)
+	$(GO) test -race -count=1 -timeout 30m -run '^(TestServe|TestServeUnderLoad|TestRunRemote)$$' ./cmd/schedlab/
 
 # The simulation core under WebAssembly in node: the same tests must pass.
 test-wasm:

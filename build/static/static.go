@@ -1,15 +1,71 @@
 // Package static serves the built site: the files as they are, or, where
 // the browser accepts it, the brotli (.br) or gzip (.gz) copy of a file
 // that build/site wrote beside it, with the Content-Encoding that says so.
-// Both build/serve and the browser tests use it.
+// build/serve, schedlab serve and the browser tests use it.
+//
+// Only what is inside the folder is served: files are opened through an
+// os.Root, so a symbolic link that leads out of the folder (to /etc, to a
+// home directory) is not followed, for a file or for its compressed
+// copy; and a folder without an index.html is not listed (404).
 package static
 
 import (
+	"errors"
+	"io/fs"
 	"net/http"
+	"os"
 	"path"
 	"strconv"
 	"strings"
 )
+
+// siteFS opens the folder dir through an os.Root; every folder it opens
+// must hold an index.html, so that no folder is ever listed.
+func siteFS(dir string) http.FileSystem {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return missing{err}
+	}
+	return noListing{http.FS(root.FS())}
+}
+
+// missing is a folder that could not be opened: every file is missing.
+type missing struct{ err error }
+
+func (m missing) Open(string) (http.File, error) { return nil, fs.ErrNotExist }
+
+// noListing refuses to open a folder without an index.html.
+type noListing struct{ fs http.FileSystem }
+
+func (n noListing) Open(name string) (http.File, error) {
+	f, err := n.fs.Open(name)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fs.ErrNotExist
+	}
+	if st.IsDir() {
+		index, err := n.fs.Open(path.Join(name, "index.html"))
+		if err != nil {
+			f.Close()
+			return nil, fs.ErrNotExist
+		}
+		index.Close()
+	}
+	return f, nil
+}
+
+// notFound turns a refusal to leave the folder into "not found": the
+// file server answers 404, and says nothing of what lies outside.
+func notFound(err error) error {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	return fs.ErrNotExist
+}
 
 // encodings are the precompressed copies looked for, best first.
 var encodings = []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
@@ -19,8 +75,8 @@ var encodings = []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
 // no-cache, so a developer's browser never runs a stale engine (the
 // hashed names make revalidation cheap).
 func Handler(dir string) http.Handler {
-	files := http.FileServer(http.Dir(dir))
-	root := http.Dir(dir)
+	root := siteFS(dir)
+	files := http.FileServer(root)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
 		w.Header().Add("Vary", "Accept-Encoding")
@@ -56,7 +112,7 @@ func Handler(dir string) http.Handler {
 // Plain serves the folder dir as it is, never a compressed copy, as a
 // static server without compression would.
 func Plain(dir string) http.Handler {
-	files := http.FileServer(http.Dir(dir))
+	files := http.FileServer(siteFS(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")
 		files.ServeHTTP(w, r)

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -77,6 +78,70 @@ func TestHandler(t *testing.T) {
 		}
 		if res.Header.Get("Vary") != "Accept-Encoding" {
 			t.Errorf("%s: Vary %q", c.path, res.Header.Get("Vary"))
+		}
+	}
+}
+
+// TestOnlyInsideTheFolder: symbolic links out of the folder are not
+// followed (a file, a folder, a compressed copy), links inside are, and no
+// folder is listed.
+func TestOnlyInsideTheFolder(t *testing.T) {
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.txt")
+	if err := os.WriteFile(secret, []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("index.html", "<p>page")
+	write("app.js", "js")
+	write("docs/index.html", "<p>docs")
+	write("assets/a.css", "css")
+	link := func(target, name string) {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	link(secret, "leak.txt") // absolute links lead out
+	link(outside, "out")
+	link(secret, "app.js.br") // a compressed copy that leads out
+	link("app.js", "same.js") // a relative link inside: fine
+	srv := httptest.NewServer(Handler(dir))
+	defer srv.Close()
+	for _, c := range []struct {
+		path, accept string
+		status       int
+		body         string
+	}{
+		{"/leak.txt", "", 404, ""},
+		{"/out/secret.txt", "", 404, ""},
+		{"/out/", "", 404, ""},
+		{"/app.js", "br", 200, "js"},
+		{"/same.js", "", 200, "js"},
+		{"/assets/", "", 404, ""},
+		{"/assets/a.css", "", 200, "css"},
+		{"/docs/", "", 200, "<p>docs"},
+		{"/", "", 200, "<p>page"},
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+c.path, nil)
+		if c.accept != "" {
+			req.Header.Set("Accept-Encoding", c.accept)
+		}
+		res, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != c.status || (c.body != "" && string(b) != c.body) || strings.Contains(string(b), "secret") {
+			t.Errorf("GET %s (Accept-Encoding %q): %d %q, want %d %q", c.path, c.accept, res.StatusCode, b, c.status, c.body)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -37,8 +38,42 @@ func job(fields string) string {
 
 func gen(body string) string { return `{"generator": {` + body + `}}` }
 
+// poissonGen is a Poisson generator whose fields extra (", key: value…")
+// adds to or replaces: a key given twice is a problem of its own.
 func poissonGen(extra string) string {
-	return gen(`"kind": "poisson", "jobs": 100, "jobs_per_hour": 10, "gpu_mix": [{"gpus": 1, "weight": 1}], "duration": {"dist": "fixed", "mean_s": 60}, "models": [{"model": "m", "weight": 1}]` + extra)
+	return gen(override(`"kind": "poisson", "jobs": 100, "jobs_per_hour": 10, "gpu_mix": [{"gpus": 1, "weight": 1}], "duration": {"dist": "fixed", "mean_s": 60}, "models": [{"model": "m", "weight": 1}]`, extra))
+}
+
+// override returns the object body fields with the fields of extra (a
+// body that starts with a comma, or nothing) put in place of those of
+// the same name, the others appended, in order.
+func override(fields, extra string) string {
+	pairs := func(body string) (keys []string, vals map[string]json.RawMessage) {
+		dec := json.NewDecoder(strings.NewReader("{" + body + "}"))
+		dec.Token()
+		vals = map[string]json.RawMessage{}
+		for dec.More() {
+			t, _ := dec.Token()
+			var v json.RawMessage
+			dec.Decode(&v)
+			keys = append(keys, t.(string))
+			vals[t.(string)] = v
+		}
+		return keys, vals
+	}
+	keys, vals := pairs(fields)
+	extraKeys, extraVals := pairs(strings.TrimPrefix(strings.TrimSpace(extra), ","))
+	for _, k := range extraKeys {
+		if _, ok := vals[k]; !ok {
+			keys = append(keys, k)
+		}
+		vals[k] = extraVals[k]
+	}
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%q: %s", k, vals[k]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func sweep(body string) string { return `, "sweep": {"label": "l", ` + body + `}` }
@@ -104,6 +139,8 @@ func catalogue() []badInput {
 		{name: "syntax error", doc: "{\n\"name\": }", want: "line 2, column 9: invalid character '}'"},
 		{name: "truncated", doc: `{"name": "x", "cluster": {`, want: "the document is empty or ends too early"},
 		{name: "trailing data", doc: doc("", "", "") + ` {}`, want: "unexpected data after the JSON document"},
+		{name: "a key given twice", doc: doc(`{"servers": [{"count": 2, "gpus": 4, "gpus": 8, "gpu_type": "V100"}]}`, "", ""), want: "cluster.servers[0].gpus: is given twice in one object (the second time at line 1, column 63)"},
+		{name: "a policy given twice", doc: `{"name": "c", "cluster": ` + okCluster + `, "workload": ` + okJobs + `, "policies": [{"name": "fifo"}], "policies": [{"name": "sjf"}]}`, want: "policies: is given twice in one object"},
 		{name: "8,000,000 numbers", doc: `{"name": "x", "seeds": [` + strings.Repeat("0,", 8_000_000) + `0]}`, want: "the document has more than 2,000,000 elements"},
 		{name: "660,000 tiny jobs", doc: doc("", `{"jobs": [`+strings.Repeat(`{"id": "a"},`, 660_000)+`{}]}`, ""), want: "workload.jobs: lists 660,001 jobs, above the limit of 100,000 explicit jobs"},
 		{name: "nested 20,000 deep", doc: strings.Repeat("[", 20000) + strings.Repeat("]", 20000), want: "exceeded max depth"},

@@ -37,13 +37,13 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	seeds := fs.Int("seeds", 0, "run this many seeds per point instead of the scenarios' own (the first N of their seeds, then the next numbers)")
 	out := fs.String("out", "reproduction-out", "write report.json, report.md and figures/ into this directory")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "runs in parallel (with --remote: sweep points in flight)")
-	remote := fs.String("remote", "", "run the figures' sweep points on these API servers (comma-separated URLs, see schedlab serve)")
+	remote := addRemoteFlags(fs, "run the figures' sweep points on these API servers (comma-separated URLs, see schedlab serve)")
 	markdown := fs.String("markdown", "", "also write the Markdown report to this file, its image links relative to it")
 	formats := fs.String("formats", "svg,png", "figure formats: svg, png or both")
 	fonts := fs.Bool("embed-fonts", false, "embed the fonts in the SVGs (exact in any browser, about 0.5 MB more each)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the runs to this file (for go tool pprof)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schedlab reproduce [--paper P] [--figure F] [--quick] [--seeds N] [--out DIR] [--parallel N] [--markdown FILE] [--formats svg,png] [--remote URL,URL] [--cpuprofile FILE]")
+		fmt.Fprintln(stderr, "usage: schedlab reproduce [--paper P] [--figure F] [--quick] [--seeds N] [--out DIR] [--parallel N] [--markdown FILE] [--formats svg,png] [--remote URL,URL --retry-for D --request-timeout D] [--cpuprofile FILE]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -79,13 +79,13 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	r := &reproducer{out: *out, quick: *quick, workers: *parallel, svg: svg, png: png,
 		plot: plot.Options{EmbedFonts: *fonts}, stderr: stderr}
-	if *remote != "" {
-		urls, err := remoteURLs(*remote)
+	if *remote.urls != "" {
+		o, err := remote.options(*parallel)
 		if err != nil {
 			fmt.Fprintln(stderr, "schedlab reproduce:", err)
 			return exitInvalid
 		}
-		r.remote = &api.RemoteOptions{URLs: urls, Parallel: *parallel}
+		r.remote = &o
 	}
 	cpu0 := cpuSeconds()
 	done, failed, err := r.run(ctx, entries)

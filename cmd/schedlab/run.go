@@ -31,13 +31,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	paranoid := fs.Bool("paranoid", false, "check every engine invariant after each event (slow)")
 	quick := fs.Bool("quick", false, "paper scenarios: run the quick version (fewer seeds, sweep values and jobs)")
 	dumpLP := fs.String("dump-lp", "", "write every linear program a policy solves into this directory as POLICY-sSEED[-xSWEEP]-N.mps")
-	remote := fs.String("remote", "", "a study: run its sweep points on these API servers (comma-separated URLs, see schedlab serve) instead of here")
+	remote := addRemoteFlags(fs, "a study: run its sweep points on these API servers (comma-separated URLs, see schedlab serve) instead of here")
 	parallel := fs.Int("parallel", 4, "with --remote: sweep points in flight at once")
+	resume := fs.String("resume", "", "with --remote: keep the points done in this file if the study stops early, and continue from the points already in it")
 	streamAbove := fs.Int("stream-above", experiment.DefaultStreamAbove, "runs of more jobs than this stream: their metrics are summarised as they end and no per-job records are kept (0: always keep them)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the runs to this file (for go tool pprof)")
 	policies := fs.String("policies", "", "run these registered policies (comma-separated, default parameters) instead of the scenario's own; a paper scenario's reference numbers and checks are dropped")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B] [--stream-above N] [--remote URL,URL --parallel N] [--cpuprofile FILE]")
+		fmt.Fprintln(stderr, "usage: schedlab run NAME|FILE [--seed N] [--all-seeds] [--out DIR] [--format table|json] [--quick] [--dump-lp DIR] [--policies A,B] [--stream-above N] [--remote URL,URL --parallel N --retry-for D --request-timeout D --resume FILE] [--cpuprofile FILE]")
 		fs.PrintDefaults()
 	}
 	// Accept flags before or after the scenario argument.
@@ -93,10 +94,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}()
 	}
 	if api.IsStudy(sc) {
-		if *remote != "" {
-			return runRemote(sc, *quick, *format, *remote, *parallel, stdout, stderr)
+		if *remote.urls != "" {
+			return runRemote(sc, *quick, *format, remote, *parallel, *resume, stdout, stderr)
 		}
 		return runStudy(sc, *quick, *format, *out, *workers, *paranoid, sink, stdout, stderr)
+	}
+	if *remote.urls != "" || *resume != "" {
+		fmt.Fprintf(stderr, "schedlab: --remote and --resume run a study's sweep points on servers, and %s is not a study (no sweep, paper numbers or checks); run it here, or send it to a server with POST /v1/run\n", sc.Name)
+		return exitInvalid
 	}
 	seeds := []uint64{sc.RunSeeds()[0]}
 	switch {

@@ -118,3 +118,25 @@ func withoutRunInfo(t *testing.T, data []byte) []byte {
 	out, _ := json.Marshal(rep)
 	return out
 }
+
+// TestServeFlags: a wrong number among serve's limits is named with its
+// value and what it must be, before anything listens.
+func TestServeFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-running", "0"}, "--max-running must be at least 1, got 0"},
+		{[]string{"--workers", "-2"}, "--workers must be at least 1, got -2"},
+		{[]string{"--max-answer-mb", "0"}, "--max-answer-mb must be at least 1, got 0"},
+		{[]string{"--queue", "-1"}, "--queue must be at least 0 (0: none wait), got -1"},
+		{[]string{"--timeout", "-5s"}, "--timeout must be at least 0 (0: no limit), got -5s"},
+		{[]string{"--body-timeout", "0s"}, "--body-timeout must be more than 0, such as 30s, got 0s"},
+	} {
+		var out, errOut bytes.Buffer
+		code := dispatch(append([]string{"serve", "--addr", "127.0.0.1:99999"}, c.args...), &out, &errOut)
+		if code != exitInvalid || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("serve %s: exit %d, stderr %q; want exit %d saying %q", strings.Join(c.args, " "), code, errOut.String(), exitInvalid, c.want)
+		}
+	}
+}

@@ -27,7 +27,7 @@ func FuzzHandler(f *testing.F) {
 	}
 	paths := []string{"/v1/run", "/v1/validate", "/v1/sweep-point"}
 	f.Fuzz(func(t *testing.T, p uint8, body []byte) {
-		resp := h.Answer(context.Background(), api.Request{Method: "POST", Path: paths[int(p)%len(paths)], Body: bytes.NewReader(body), Length: int64(len(body))})
+		resp := h.Answer(context.Background(), api.Request{Method: "POST", Path: paths[int(p)%len(paths)], Body: bytes.NewReader(body), Length: int64(len(body)), ContentType: "application/json"})
 		if resp.Status == 500 {
 			t.Fatalf("500 for %q: %s", body, resp.Body)
 		}

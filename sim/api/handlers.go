@@ -19,6 +19,7 @@ type Health struct {
 	Status string `json:"status"`
 	API    string `json:"api"`
 	Limits Limits `json:"limits"`
+	Load   Load   `json:"load"`
 }
 
 func (l Limits) MarshalJSON() ([]byte, error) {
@@ -28,12 +29,13 @@ func (l Limits) MarshalJSON() ([]byte, error) {
 		MaxJobs      int64   `json:"max_jobs"`
 		MaxRuns      int64   `json:"max_runs"`
 		MaxSimTimeS  float64 `json:"max_sim_time_s"`
+		MaxAnswer    int64   `json:"max_answer_bytes"`
 	}
-	return json.Marshal(named(l))
+	return json.Marshal(named{l.MaxBodyBytes, l.MaxGPUs, l.MaxJobs, l.MaxRuns, l.MaxSimTimeS, l.MaxAnswerBytes})
 }
 
 func (h *Handler) health() (any, *Error) {
-	return Health{Status: "ok", API: Version, Limits: h.o.Limits}, nil
+	return Health{Status: "ok", API: Version, Limits: h.o.Limits, Load: h.admit.load()}, nil
 }
 
 // ScenarioInfo is one built-in scenario in GET /v1/scenarios.
@@ -165,9 +167,14 @@ func (h *Handler) run(ctx context.Context, body []byte) (any, *Error) {
 	if e := h.checkLimits(sc, runs); e != nil {
 		return nil, e
 	}
+	if !study {
+		if e := h.checkAnswer(sc.Size().Jobs, runs); e != nil {
+			return nil, e
+		}
+	}
 	oc, err := Execute(ctx, sc, RunOptions{Seed: req.Seed, Quick: req.Quick, Workers: h.o.Workers})
 	if err != nil {
-		return nil, runError(ctx, err)
+		return nil, h.runError(ctx, err)
 	}
 	// Runs that stopped with an error (a saturated load, a job that never
 	// fits) are in the output with their errors, as the CLI prints them.
@@ -175,9 +182,13 @@ func (h *Handler) run(ctx context.Context, body []byte) (any, *Error) {
 }
 
 // runError is a run that could not start or was stopped.
-func runError(ctx context.Context, err error) *Error {
-	if ctx.Err() != nil {
-		return &Error{Status: statusServiceUnavailable, Msg: "the request took longer than this server allows and was stopped: " + err.Error()}
+func (h *Handler) runError(ctx context.Context, err error) *Error {
+	switch ctx.Err() {
+	case context.DeadlineExceeded:
+		return &Error{Status: statusServiceUnavailable, Msg: fmt.Sprintf(
+			"the request reached this server's time limit of %s and was stopped; ask for less (fewer jobs, policies, seeds or sweep points; /v1/sweep-point runs one point), or run it with schedlab run", h.o.Timeout)}
+	case context.Canceled:
+		return &Error{Status: statusServiceUnavailable, Msg: "the request was cancelled (the client closed the connection)"}
 	}
 	return &Error{Status: statusUnprocessableEntity, Field: "scenario", Msg: err.Error()}
 }
@@ -240,7 +251,7 @@ func (h *Handler) sweepPoint(ctx context.Context, body []byte) (any, *Error) {
 	}
 	vals, out, err := experiment.RunSplitPoint(ctx, form, x, req.Seed, policy)
 	if err != nil {
-		return nil, runError(ctx, err)
+		return nil, h.runError(ctx, err)
 	}
 	return PointResponse{Values: vals, Runs: out}, nil
 }

@@ -6,41 +6,72 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
 )
 
-// readBody reads the request body up to the size limit.
+// readBody reads the request body up to the size limit, within the body
+// time limit: a client that sends its body slowly, or announces more
+// than it sends, gets 408 rather than holding the request open.
 func (h *Handler) readBody(r Request) ([]byte, *Error) {
 	if r.Body == nil {
 		return nil, nil
 	}
+	timed := r.SetReadDeadline != nil && r.SetReadDeadline(time.Now().Add(h.o.BodyTimeout)) == nil
+	data, e := h.readLimited(r)
+	if e == nil && timed {
+		// No deadline once the body is in: the server's read in the
+		// background, which notices a client leaving, must not time out.
+		r.SetReadDeadline(time.Time{})
+	}
+	return data, e
+}
+
+func (h *Handler) readLimited(r Request) ([]byte, *Error) {
 	limit := h.o.Limits.MaxBodyBytes
 	if r.Length > limit {
-		drain(r.Body, limit)
+		drain(r, limit)
 		return nil, tooLarge(r.Length, limit)
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	if err != nil {
-		return nil, &Error{Status: statusBadRequest, Msg: "reading the body: " + err.Error()}
+		return nil, h.bodyError(err)
 	}
 	if int64(len(data)) > limit {
-		drain(r.Body, limit)
+		drain(r, limit)
 		return nil, tooLarge(-1, limit)
 	}
 	return data, nil
 }
 
-// drain reads and drops up to n more bytes of a refused body, so that a
-// client still sending it gets to read the 413 rather than a reset
-// connection (workerd closes the connection when the handler answers
-// before the body is read). A body larger still may see the reset.
-func drain(body io.Reader, n int64) {
-	io.Copy(io.Discard, io.LimitReader(body, n))
+// bodyError is a body that could not be read: too slow, or cut off.
+func (h *Handler) bodyError(err error) *Error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return &Error{Status: statusRequestTimeout, Msg: fmt.Sprintf("the request body did not arrive within %s, this server's limit for sending it", h.o.BodyTimeout)}
+	}
+	return &Error{Status: statusBadRequest, Msg: "the request body ended before its announced length (the connection broke or the Content-Length is wrong)"}
 }
+
+// drain reads and drops up to n more bytes of a refused body, for at
+// most drainTime, so that a client still sending it gets to read the 413
+// rather than a reset connection (workerd closes the connection when the
+// handler answers before the body is read). A body larger still, or a
+// client that announces more than it sends, may see the reset.
+func drain(r Request, n int64) {
+	if r.SetReadDeadline != nil {
+		r.SetReadDeadline(time.Now().Add(drainTime))
+	}
+	io.Copy(io.Discard, io.LimitReader(r.Body, n))
+}
+
+// drainTime bounds drain: 8 MiB at 8 MB/s, and no more than a second
+// for a client that announces 10^12 bytes and sends a few.
+const drainTime = time.Second
 
 func tooLarge(n, limit int64) *Error {
 	size := "more than the limit"
@@ -51,8 +82,8 @@ func tooLarge(n, limit int64) *Error {
 		Msg: fmt.Sprintf("the request body is %s; the limit is %d bytes; describe jobs with a generator rather than listing them", size, limit)}
 }
 
-// decode reads a JSON object into v, refusing unknown fields and naming
-// the field of a type error.
+// decode reads a JSON object into v, refusing unknown fields and keys
+// given twice, and naming the field of a type error.
 func decode(body []byte, v any) *Error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return &Error{Status: statusBadRequest, Msg: "the body is empty; send a JSON object such as {\"scenario\": \"fifo-vs-sjf\"}"}
@@ -64,6 +95,9 @@ func decode(body []byte, v any) *Error {
 		if _, err2 := dec.Token(); err2 != io.EOF {
 			return &Error{Status: statusBadRequest, Msg: "the body has more after its JSON object; send exactly one object"}
 		}
+		if k, ok := topKeyTwice(body); ok {
+			return &Error{Status: statusBadRequest, Field: k, Msg: "is given twice; give each field once"}
+		}
 		return nil
 	}
 	var te *json.UnmarshalTypeError
@@ -73,15 +107,69 @@ func decode(body []byte, v any) *Error {
 		return &Error{Status: statusBadRequest, Field: te.Field, Msg: fmt.Sprintf("must be %s, got a JSON %s", kindOf(te.Type.Kind().String()), te.Value)}
 	case errors.As(err, &te):
 		return &Error{Status: statusBadRequest, Msg: fmt.Sprintf("the body must be a JSON object, got a JSON %s", te.Value)}
+	case errors.As(err, &se) && strings.HasSuffix(se.Error(), "exceeded max depth"):
+		return &Error{Status: statusBadRequest, Msg: "the body nests lists and objects more than 10,000 deep"}
 	case errors.As(err, &se):
-		return &Error{Status: statusBadRequest, Msg: fmt.Sprintf("the body is not valid JSON at byte %d: %v", se.Offset, err)}
+		line, col := lineCol(body, se.Offset-1)
+		return &Error{Status: statusBadRequest, Msg: fmt.Sprintf("the body is not valid JSON: line %d, column %d: %s", line, col, se.Error())}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		f := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return &Error{Status: statusBadRequest, Field: f, Msg: "unknown field"}
+		return &Error{Status: statusBadRequest, Field: cut(f), Msg: "unknown field; a request has scenario, seed, policy, quick and (for /v1/sweep-point) x"}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return &Error{Status: statusBadRequest, Msg: "the body ends in the middle of its JSON object"}
 	}
-	return &Error{Status: statusBadRequest, Msg: "the body is not a valid request: " + err.Error()}
+	return &Error{Status: statusBadRequest, Msg: "the body is not a valid request"}
+}
+
+// topKeyTwice finds a key the request object gives twice (the scenario
+// document inside is checked by its parser).
+func topKeyTwice(body []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		k, ok := t.(string)
+		if err != nil || !ok {
+			return "", false
+		}
+		if seen[k] {
+			return cut(k), true
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// cut shortens a name from the request to 80 characters for a message.
+func cut(s string) string {
+	n := 0
+	for i := range s {
+		if n == 80 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// lineCol is the line and column of byte offset off.
+func lineCol(data []byte, off int64) (line, col int) {
+	line, col = 1, 1
+	for i := int64(0); i < off && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
 }
 
 func kindOf(k string) string {
@@ -112,7 +200,7 @@ func scenarioDoc(raw json.RawMessage) ([]byte, *Error) {
 		}
 		data, ok := scenarios.Read(name)
 		if !ok {
-			return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: fmt.Sprintf("no built-in scenario named %q (GET /v1/scenarios lists them)", name)}
+			return nil, &Error{Status: statusBadRequest, Field: "scenario", Msg: fmt.Sprintf("no built-in scenario named %s (GET /v1/scenarios lists them)", quote(name))}
 		}
 		return data, nil
 	case raw[0] == '{':

@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/story"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -67,11 +68,18 @@ func (s *State) Start(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) 
 	s.occupy(id, gpus)
 	s.beginOverhead(id, pickOverhead(overhead, o))
 	s.res.Stats.Actions++
+	if s.cfg.Stories {
+		s.tellFact(story.Start, id, gpus)
+	}
 	return nil
 }
 
 // Preempt stops a running job; it keeps its progress and becomes pending.
 func (s *State) Preempt(id workload.JobID) error {
+	return s.preempt(id, story.Preempt)
+}
+
+func (s *State) preempt(id workload.JobID, kind story.Kind) error {
 	if err := s.checkJob("preempt", id); err != nil {
 		return err
 	}
@@ -89,6 +97,9 @@ func (s *State) Preempt(id workload.JobID) error {
 	s.running.remove(int(id))
 	s.pending.add(int(id))
 	s.res.Stats.Actions++
+	if s.cfg.Stories {
+		s.tellFact(kind, id, nil)
+	}
 	return nil
 }
 
@@ -96,7 +107,7 @@ func (s *State) Preempt(id workload.JobID) error {
 // preemption: for a policy whose job only idles until its lease's next
 // round (the end of a Gavel micro-task).
 func (s *State) Pause(id workload.JobID) error {
-	if err := s.Preempt(id); err != nil {
+	if err := s.preempt(id, story.Pause); err != nil {
 		return err
 	}
 	s.js[id].preempts--
@@ -151,6 +162,13 @@ func (s *State) move(action string, id workload.JobID, gpus []cluster.GPUID, o A
 	s.occupy(id, gpus)
 	s.beginOverhead(id, pickOverhead(overhead, o))
 	s.res.Stats.Actions++
+	if s.cfg.Stories {
+		kind := story.Migrate
+		if action == "resize" {
+			kind = story.Resize
+		}
+		s.tellFact(kind, id, gpus)
+	}
 	return nil
 }
 

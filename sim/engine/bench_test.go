@@ -50,14 +50,19 @@ const streamAbove, streamIntervals = 200_000, 1 << 16
 // the process's CPU time per run and events per CPU-second: on a shared
 // machine CPU time is the steadier measure, and in WebAssembly under node
 // it includes node's compiler and collector threads.
-func benchPolicy(b *testing.B, n int, mk func() engine.Policy) {
+func benchPolicy(b *testing.B, n int, mk func() engine.Policy) { benchRun(b, n, mk, false) }
+
+// benchRun is benchPolicy keeping the jobs' stories when stories is set
+// (as the page asks), and then reporting how many notes they took.
+func benchRun(b *testing.B, n int, mk func() engine.Policy, stories bool) {
 	c, jobs, m := bigTrace(b, n)
 	var events int64
+	var notes int
 	runtime.GC()
 	b.ResetTimer()
 	cpu0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
-		cfg := engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: mk()}
+		cfg := engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: mk(), Stories: stories}
 		var finished int
 		if n > streamAbove {
 			cfg.Caps.Intervals = streamIntervals
@@ -75,10 +80,14 @@ func benchPolicy(b *testing.B, n int, mk func() engine.Policy) {
 			b.Fatalf("%d of %d jobs finished (%d records)", res.Stats.FinishedJobs, len(jobs), finished)
 		}
 		events = res.Stats.Events
+		notes = len(res.Story) + int(res.Stats.DroppedNotes)
 	}
 	cpu := (cputime.Process() - cpu0).Seconds() / float64(b.N)
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(cpu, "cpu-s/op")
+	if stories {
+		b.ReportMetric(float64(notes), "notes")
+	}
 	if cpu > 0 {
 		b.ReportMetric(float64(events)/cpu, "events/cpu-s")
 	}
@@ -123,4 +132,14 @@ func BenchmarkTiresias1MJobs1024GPUs(b *testing.B) {
 		b.Skip("1,000,000 jobs: skipped under -short")
 	}
 	benchPolicy(b, 1_000_000, registered(b, "tiresias"))
+}
+
+// The same runs keeping every job's story: the cost of the page's
+// records, to compare with the runs above in one go (-bench 100k).
+func BenchmarkFIFO100kJobs1024GPUsStories(b *testing.B) {
+	benchRun(b, 100_000, fifoPolicy, true)
+}
+
+func BenchmarkSJF100kJobs1024GPUsStories(b *testing.B) {
+	benchRun(b, 100_000, func() engine.Policy { return sjf.New(sjf.Params{Key: "duration", Backfill: true}) }, true)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/story"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -178,6 +179,8 @@ type Stats struct {
 	SeriesThinned    int64   // times a series was halved at MaxSeriesPoints
 	DroppedSeries    int64   // series points over MaxSeriesTotal, not kept
 	DroppedSnapshots int64   // policy snapshots over MaxSnapshots or MaxSnapshotBytes, not kept
+	DroppedNotes     int64   // story notes over MaxNotes, not kept
+	DroppedTables    int64   // placement tables over MaxTableRows, not kept (their notes are)
 	SnapshotsUntilS  float64 // time of the last snapshot kept
 }
 
@@ -220,6 +223,12 @@ func (r *Result) Notes() []string {
 	if st.DroppedSeries > 0 {
 		out = append(out, fmt.Sprintf("%d series points beyond the recorder's cap were not kept", st.DroppedSeries))
 	}
+	if st.DroppedNotes > 0 {
+		out = append(out, fmt.Sprintf("the jobs' stories keep their first %d records; %d later ones were not kept", MaxNotes, st.DroppedNotes))
+	}
+	if st.DroppedTables > 0 {
+		out = append(out, fmt.Sprintf("the tables of candidate servers were kept for the first placement decisions only; %d later ones were not kept", st.DroppedTables))
+	}
 	if st.DroppedSnapshots > 0 {
 		out = append(out, fmt.Sprintf("the policy's decision snapshots stop at t = %.0f s, the recorder's cap; %d later ones were not kept", st.SnapshotsUntilS, st.DroppedSnapshots))
 	}
@@ -234,7 +243,12 @@ type Result struct {
 	Log         []Decision
 	Series      []Series // time series policies recorded (see State.Record)
 	Snapshots   []Snapshot
-	Stats       Stats
+	// Story holds the run's notes in time order and Tables the placement
+	// decisions they point to, when the run asked for stories
+	// (Config.Stories).
+	Story  []story.Note
+	Tables []story.Placement
+	Stats  Stats
 	// Splits, by job, under perf models that split iteration times
 	// (perf.Splitter); nil for other models.
 	Splits []JobSplit

@@ -38,6 +38,15 @@ type Config struct {
 	// Snapshots asks policies for structured records of their decisions
 	// (see State.Snapshot); off unless a view needs them.
 	Snapshots bool
+	// Stories asks the engine and the policies for structured records of
+	// what happened to each job and why (see State.Tell and package
+	// story); off unless a view needs them.
+	Stories bool
+	// StoryOnly, when not nil, keeps the stories of these jobs alone
+	// (with what they read about others) and every placement table of
+	// theirs: a page asks for one job's whole story this way after a run
+	// that reached the caps.
+	StoryOnly []workload.JobID
 	// MaxLogEntries caps the decision log; 0 means 100,000.
 	MaxLogEntries int
 	// Caps bound the other recordings (see RecorderCaps); zero keeps the
@@ -154,6 +163,7 @@ func newState(cfg Config) (*State, error) {
 		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
 	}
 	s.split = newSplitLog(cfg.Perf, len(cfg.Jobs))
+	s.story = newStoryLog(cfg)
 	// the model's optional interfaces, found once (through any wrappers):
 	// in WebAssembly an assertion to an interface is a lookup in the
 	// runtime's table at every call (natively a cache at each call site
@@ -198,6 +208,7 @@ func newState(cfg Config) (*State, error) {
 
 // loop processes instants until nothing is left to do.
 func (s *State) loop(ctx context.Context) error {
+	s.cancel.watch(ctx)
 	var batch []event
 	var triggers []Trigger
 	nextProgress := s.cfg.ProgressEvery
@@ -226,6 +237,9 @@ func (s *State) loop(ctx context.Context) error {
 				return err
 			}
 		}
+		if err := s.Interrupted(); err != nil {
+			return err
+		}
 		if err := s.recompute(); err != nil {
 			return err
 		}
@@ -245,9 +259,6 @@ func (s *State) loop(ctx context.Context) error {
 		}
 		if s.res.Stats.Events >= nextProgress {
 			nextProgress += s.cfg.ProgressEvery
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("run cancelled at t=%s: %w", results.DurationExact(s.now), err)
-			}
 			s.progress()
 		}
 	}
@@ -519,6 +530,9 @@ func (s *State) decide(triggers []Trigger) error {
 	s.deciding = false
 	s.res.Stats.PolicyCalls++
 	if err != nil {
+		if stop := s.Interrupted(); stop != nil {
+			return stop // the policy gave up because the run was stopped
+		}
 		return fmt.Errorf("policy failed at t=%s: %w", results.DurationExact(s.now), err)
 	}
 	return nil

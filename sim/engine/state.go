@@ -64,6 +64,7 @@ type resident struct {
 // methods never change anything; its actions (Start, Preempt, Migrate,
 // Resize, WakeAt, Log) are checked and applied at once.
 type State struct {
+	cancel   cancellation
 	cfg      Config
 	c        *cluster.Cluster
 	jobs     []workload.Job
@@ -113,6 +114,7 @@ type State struct {
 	caps          RecorderCaps
 	stall         stallWatch                // see watchProgress
 	split         *splitLog                 // per-job iteration splits, for perf.Splitter models
+	story         storyLog                  // see Tell
 	timed         perf.Timed                // the model's own clock (perf.Timed), or nil
 	alone         perf.Alone                // scratch of soloTime
 	memModel      perf.MemoryModel          // cfg.Perf as a MemoryModel, or nil

@@ -12,6 +12,7 @@ import (
 	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
+	"github.com/schedlab/schedlab/sim/workload"
 )
 
 // Options tune an Execute call.
@@ -26,6 +27,11 @@ type Options struct {
 	// Snapshots asks the policies for structured records of their
 	// decisions (the page's OJPP and Tesserae views).
 	Snapshots bool
+	// Stories asks the engine and the policies for the records that tell
+	// each job's story (engine.Config.Stories); StoryOnly keeps those of
+	// some jobs alone (engine.Config.StoryOnly).
+	Stories   bool
+	StoryOnly []workload.JobID
 	// LPSink, if set, receives every LP the policies solve.
 	LPSink LPSink
 	// StreamAbove switches runs of more jobs than this to streaming mode:
@@ -168,6 +174,7 @@ func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inp
 	cfg.Paranoid = o.Paranoid
 	cfg.NoIntervals, cfg.NoLog = o.Lean, o.Lean
 	cfg.Snapshots = o.Snapshots
+	cfg.Stories, cfg.StoryOnly = o.Stories, o.StoryOnly
 	cfg.Progress = progress
 	var st *metrics.Stream
 	if o.StreamAbove > 0 && len(in.Jobs) > o.StreamAbove {

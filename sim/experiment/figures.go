@@ -90,18 +90,7 @@ func gantts(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 		if r.Result == nil || len(r.Result.Intervals) == 0 {
 			continue
 		}
-		c := r.Inputs.Cluster
-		rows := make([]string, c.NumGPUs())
-		for _, g := range c.GPUs {
-			rows[g.ID] = fmt.Sprintf("s%d/g%d", g.Server, g.Slot)
-		}
-		// A job's colour is its model's (a legend names them), the same
-		// in every policy's chart; the label on a bar names the job.
-		bars := make([]plot.GanttBar, len(r.Result.Intervals))
-		for i, iv := range r.Result.Intervals {
-			name, model := r.nameModel(iv.Job)
-			bars[i] = plot.GanttBar{Row: int(iv.GPU), Start: iv.StartS, End: iv.EndS, Label: name, Key: model}
-		}
+		rows, bars := GanttBars(r)
 		ko := o
 		ko.Keys = r.modelKeys()
 		title := fmt.Sprintf("GPU allocation: %s", r.Policy)
@@ -112,6 +101,26 @@ func gantts(runs []*Run, o plot.Options) ([]NamedFigure, error) {
 		out = append(out, NamedFigure{Name: "gantt-" + Slug(r.Policy), Title: title, Figure: f})
 	}
 	return out, nil
+}
+
+// GanttBars are the rows (one per GPU, named as the timeline names them)
+// and the bars (one per GPU interval, labelled with its job and keyed by
+// its model) of run r's Gantt chart. The page's interactive chart draws
+// the same intervals, which a test checks.
+func GanttBars(r *Run) (rows []string, bars []plot.GanttBar) {
+	c := r.Inputs.Cluster
+	rows = make([]string, c.NumGPUs())
+	for _, g := range c.GPUs {
+		rows[g.ID] = fmt.Sprintf("s%d/g%d", g.Server, g.Slot)
+	}
+	// A job's colour is its model's (a legend names them), the same in
+	// every policy's chart; the label on a bar names the job.
+	bars = make([]plot.GanttBar, len(r.Result.Intervals))
+	for i, iv := range r.Result.Intervals {
+		name, model := r.nameModel(iv.Job)
+		bars[i] = plot.GanttBar{Row: int(iv.GPU), Start: iv.StartS, End: iv.EndS, Label: name, Key: model}
+	}
+	return rows, bars
 }
 
 // nameModel names a job and its model from the run's job records, or from

@@ -1,11 +1,7 @@
 package policy
 
 import (
-	"fmt"
-	"strings"
-
-	"github.com/schedlab/schedlab/sim/cluster"
-	"github.com/schedlab/schedlab/sim/workload"
+	"github.com/schedlab/schedlab/sim/story"
 )
 
 // Explanation lays a placement decision out server by server, as
@@ -13,31 +9,11 @@ import (
 // filter that refused it and why, or else what each score gave it, and
 // how many of the chosen GPUs are there. Pick never builds one, so a run
 // pays nothing for it; Explain does, on request, for the same instant.
-type Explanation struct {
-	Placement string
-	Job       workload.JobID
-	GPUs      int
-	MemoryGB  float64  // per GPU; 0 when memory is not modelled
-	Filters   []string // the filters' names, in the order they run
-	Scores    []string // the scores' names, first deciding
-	Servers   []ServerVerdict
-	Chosen    []cluster.GPUID // what Pick returns; nil: the job waits
-	Why       string          // why it waits, as the decision log says
-}
+// It is the story package's record, so that a run's stories keep it.
+type Explanation = story.Placement
 
 // ServerVerdict is one server's row of an Explanation.
-type ServerVerdict struct {
-	Server cluster.ServerID
-	Type   string
-	Free   int    // GPUs holding no job
-	Usable int    // free GPUs with the job's memory free
-	Filter string // the filter that refused the server; "" if none did
-	Reason string // why it refused
-	// Scores holds one value per Explanation.Scores, for a server no
-	// filter refused.
-	Scores []float64
-	Taken  int // how many of Chosen are on this server
-}
+type ServerVerdict = story.ServerVerdict
 
 // Explain runs every filter and score on every server for job r and
 // says what Pick chooses.
@@ -71,41 +47,6 @@ func (p *Placement) Explain(r Request) Explanation {
 		ex.Servers = append(ex.Servers, v)
 	}
 	return ex
-}
-
-// String renders the explanation as a plain-text table, one server a
-// line.
-func (e Explanation) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s placement of job %d (%d GPUs", e.Placement, e.Job, e.GPUs)
-	if e.MemoryGB > 0 {
-		fmt.Fprintf(&b, ", %.3g GB each", e.MemoryGB)
-	}
-	b.WriteString("): ")
-	if e.Chosen == nil {
-		b.WriteString("waits: " + e.Why)
-	} else {
-		fmt.Fprintf(&b, "GPUs %v", e.Chosen)
-	}
-	for _, v := range e.Servers {
-		fmt.Fprintf(&b, "\n  server %d (%s, %d free, %d usable): ", v.Server, v.Type, v.Free, v.Usable)
-		if v.Filter != "" {
-			fmt.Fprintf(&b, "refused by %s: %s", v.Filter, v.Reason)
-			continue
-		}
-		parts := make([]string, len(v.Scores))
-		for i, x := range v.Scores {
-			parts[i] = fmt.Sprintf("%s %.4g", e.Scores[i], x)
-		}
-		b.WriteString("passes")
-		if len(parts) > 0 {
-			b.WriteString("; " + strings.Join(parts, ", "))
-		}
-		if v.Taken > 0 {
-			fmt.Fprintf(&b, "; takes %d", v.Taken)
-		}
-	}
-	return b.String()
 }
 
 func names[T interface{ Name() string }](xs []T) []string {

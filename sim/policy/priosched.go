@@ -8,6 +8,7 @@ import (
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/internal/minheap"
+	"github.com/schedlab/schedlab/sim/story"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -92,6 +93,7 @@ type PriorityScheduler struct {
 
 	place   *Placement
 	waits   WaitNotes
+	tell    teller
 	ready   bool
 	order   []prioEntry // this decision's jobs in priority order
 	picked  []bool
@@ -148,7 +150,11 @@ func (p *PriorityScheduler) Decide(s *engine.State, triggers []engine.Trigger) e
 			}
 		}
 	}
-	if p.RoundS == 0 || p.roundDue(s, triggers) {
+	due := p.RoundS == 0 || p.roundDue(s, triggers)
+	if !due && s.Telling() {
+		p.tellRound(s, triggers)
+	}
+	if due {
 		if err := p.decide(s); err != nil {
 			return err
 		}
@@ -207,6 +213,17 @@ func (p *PriorityScheduler) keep(s *engine.State, id workload.JobID) error {
 	}
 	p.run.add(s, entry(s, id, k), p.RunningKeyUntil(s, id))
 	return nil
+}
+
+// tellRound tells of each job that arrives between rounds that it waits
+// for the next.
+func (p *PriorityScheduler) tellRound(s *engine.State, triggers []engine.Trigger) {
+	next := (math.Floor(s.Now()/p.RoundS) + 1) * p.RoundS
+	for _, tr := range triggers {
+		if tr.Kind == engine.Arrival && s.Status(tr.Job) == engine.Pending {
+			s.TellRound(tr.Job, p.Name, p.RoundS, next)
+		}
+	}
 }
 
 // roundDue reports whether this instant is a round: a wake-up, or a round
@@ -299,7 +316,10 @@ func (p *PriorityScheduler) decideKept(s *engine.State) error {
 	if len(p.run.list) != s.NumRunning() || (!p.NoPreempt && p.run.gpus != s.Cluster().NumGPUs()-s.FreeGPUs()) {
 		return fmt.Errorf("%s: the running jobs kept in order (%d) are not those running (%d)", p.Name, len(p.run.list), s.NumRunning())
 	}
-	if p.fastPicks(s) {
+	// A run that keeps stories takes the full order, whose walk tells why
+	// each waiting job waits; the fast path makes the same decisions.
+	p.popped = p.popped[:0]
+	if !s.Telling() && p.fastPicks(s) {
 		p.fastDecisions++
 		for _, e := range p.picks {
 			if err := p.startPicked(s, e); err != nil {
@@ -422,6 +442,9 @@ func (p *PriorityScheduler) apply(s *engine.State) error {
 		left, stopped = p.count(s, e, left, stopped)
 		p.picked[i] = left < was
 	}
+	if s.Telling() {
+		p.tellWaits(s)
+	}
 	for i, e := range p.order { // preempt first, so the GPUs are free
 		if !p.picked[i] && s.Status(e.id) == engine.Running {
 			if err := p.preempt(s, e); err != nil {
@@ -445,11 +468,13 @@ func (p *PriorityScheduler) apply(s *engine.State) error {
 func (p *PriorityScheduler) startPicked(s *engine.State, e prioEntry) error {
 	req := RequestFor(s, e.id)
 	gpus := p.place.Pick(req)
-	if p.Explained != nil {
-		p.Explained(s, p.place.Explain(req))
-	}
+	ex := explainFor(s, p.place, req, p.Explained)
 	if gpus == nil {
 		p.waits.Note(s, e.id, p.Name, func() string { return p.place.WhyNot(req) })
+		if s.Telling() {
+			n := story.Note{Job: e.id, Kind: story.Unplaced, Other: -1, Need: req.gpus, Free: s.FreeGPUs(), Key: p.Label(e.key), Text: p.place.WhyNot(req)}
+			p.tell.wait(s, n, func() Explanation { return derefOr(ex, p.place, req) })
+		}
 		return nil
 	}
 	p.waits.Clear(e.id)
@@ -464,7 +489,41 @@ func (p *PriorityScheduler) startPicked(s *engine.State, e prioEntry) error {
 		p.run.add(s, e, p.RunningKeyUntil(s, e.id))
 	}
 	p.logStart(s, e, gpus)
+	if s.Telling() {
+		p.tell.started(s, e.id, p.Label(e.key), ex)
+	}
 	return nil
+}
+
+// tellWaits tells why each waiting job of the order that was not picked
+// waits: its turn came with fewer GPUs left than it needs. With
+// NoBackfill the first such job blocks every job after it.
+func (p *PriorityScheduler) tellWaits(s *engine.State) {
+	left := p.capacity(s)
+	for i, e := range p.order {
+		g := s.Job(e.id).GPUs
+		switch {
+		case p.picked[i]:
+			left -= g
+		case p.NoBackfill:
+			// the first job that does not fit stops the walk: the jobs
+			// after it are not considered
+			if s.Status(e.id) == engine.Pending {
+				p.tell.wait(s, story.Note{Job: e.id, Kind: story.Blocks, Other: -1, Need: g, Free: left, Key: p.Label(e.key)}, nil)
+			}
+			return
+		case s.Status(e.id) == engine.Pending:
+			p.tell.wait(s, story.Note{Job: e.id, Kind: story.Waits, Other: -1, Need: g, Free: left, Key: p.Label(e.key)}, nil)
+		}
+	}
+}
+
+// derefOr is the explanation already made, or a new one.
+func derefOr(ex *Explanation, p *Placement, r Request) Explanation {
+	if ex != nil {
+		return *ex
+	}
+	return p.Explain(r)
 }
 
 func (p *PriorityScheduler) preempt(s *engine.State, e prioEntry) error {
@@ -476,6 +535,9 @@ func (p *PriorityScheduler) preempt(s *engine.State, e prioEntry) error {
 	}
 	if p.RunningKeyUntil != nil {
 		p.run.remove(e.id)
+	}
+	if s.Telling() {
+		p.tell.evicted(s, e.id, p.Label(e.key))
 	}
 	switch {
 	case p.LogPreempted != nil:

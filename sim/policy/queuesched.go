@@ -6,6 +6,7 @@ import (
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/results"
+	"github.com/schedlab/schedlab/sim/story"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -30,6 +31,7 @@ type QueueScheduler struct {
 	q      *SizeQueues
 	place  *Placement
 	waits  WaitNotes
+	tell   teller
 	starts *startNotes // writes the log's entries of starts
 	failed error
 }
@@ -85,6 +87,7 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		}
 	}
 	var blocked []blockedJob
+	tell := s.Telling()
 	for s.FreeGPUs() > 0 && p.q.Len() > 0 {
 		limit := s.FreeGPUs()
 		if !p.Backfill {
@@ -95,31 +98,104 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 			break
 		}
 		if size > s.FreeGPUs() {
+			if tell {
+				p.tell.wait(s, story.Note{Job: id, Kind: story.Blocks, Other: -1, Need: size, Free: s.FreeGPUs(), Key: p.keyText(key)}, nil)
+			}
 			break // strict order: the head waits, and so does everyone behind it
 		}
 		req := RequestFor(s, id)
 		gpus := p.place.Pick(req)
-		if p.Explained != nil {
-			p.Explained(s, p.place.Explain(req))
-		}
+		ex := explainFor(s, p.place, req, p.Explained)
 		p.q.Pop(size)
 		if gpus == nil {
 			blocked = append(blocked, blockedJob{id, size, key})
 			p.waits.Note(s, id, p.Name, func() string { return p.place.WhyNot(req) })
+			if tell {
+				p.tellUnplaced(s, req, key, ex)
+			}
 			if !p.Backfill {
 				break
 			}
 			continue
 		}
+		if tell && p.Backfill {
+			p.tellBackfill(s, id, key, blocked)
+		}
 		if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
 			return err
 		}
 		p.logStart(s, id, gpus, key)
+		if tell {
+			p.tell.started(s, id, p.keyText(key), ex)
+		}
+	}
+	if tell && p.Backfill {
+		p.tellHead(s, blocked)
 	}
 	for _, b := range blocked {
 		p.q.Push(b.id, b.size, b.key)
 	}
 	return nil
+}
+
+// keyText is a job's key as the decision log says it.
+func (p *QueueScheduler) keyText(key float64) string {
+	if p.Label == nil {
+		return ""
+	}
+	return p.Label(p.queueKey(key))
+}
+
+// tellUnplaced tells why a job with GPUs enough free cannot start: the
+// placement refused every set of them. In strict order it blocks the
+// queue.
+func (p *QueueScheduler) tellUnplaced(s *engine.State, req Request, key float64, ex *Explanation) {
+	kind := story.Unplaced
+	if !p.Backfill {
+		kind = story.Blocks
+	}
+	n := story.Note{Job: req.id, Kind: kind, Other: -1, Need: req.gpus, Free: s.FreeGPUs(), Key: p.keyText(key), Text: p.place.WhyNot(req)}
+	if ex != nil {
+		p.tell.wait(s, n, func() Explanation { return *ex })
+		return
+	}
+	p.tell.wait(s, n, func() Explanation { return p.place.Explain(req) })
+}
+
+// ahead is the job first in the order among those still queued and those
+// that could not be placed at this decision, if any.
+func (p *QueueScheduler) ahead(blocked []blockedJob) (blockedJob, bool) {
+	id, size, key, ok := p.q.Best(int(^uint(0) >> 1))
+	best := blockedJob{id, size, key}
+	for _, b := range blocked {
+		if !ok || b.key < best.key || b.key == best.key && b.id < best.id {
+			best, ok = b, true
+		}
+	}
+	return best, ok
+}
+
+// tellBackfill tells that job id starts ahead of a job earlier in the
+// order that cannot start: backfilling.
+func (p *QueueScheduler) tellBackfill(s *engine.State, id workload.JobID, key float64, blocked []blockedJob) {
+	a, ok := p.ahead(blocked)
+	if !ok || a.key > key || a.key == key && a.id > id {
+		return
+	}
+	s.Tell(story.Note{Job: id, Kind: story.Backfill, Other: a.id, Need: a.size, Free: s.FreeGPUs(), Key: p.keyText(key)})
+}
+
+// tellHead tells, after a backfilling decision, why the job first in the
+// order still waits, when GPUs are free that it cannot use.
+func (p *QueueScheduler) tellHead(s *engine.State, blocked []blockedJob) {
+	if s.FreeGPUs() == 0 {
+		return
+	}
+	a, ok := p.ahead(blocked)
+	if !ok || a.size <= s.FreeGPUs() {
+		return // it could not be placed: told already
+	}
+	p.tell.wait(s, story.Note{Job: a.id, Kind: story.Waits, Other: -1, Need: a.size, Free: s.FreeGPUs(), Key: p.keyText(a.key)}, nil)
 }
 
 type blockedJob struct {

@@ -9,6 +9,7 @@ package scenario
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -123,6 +124,10 @@ func ParseWith(reg *policy.Registry, data []byte) (*Scenario, error) {
 // builds the workload to find what Build would refuse (see checkBuild).
 func parse(reg *policy.Registry, data []byte, top, dry bool) (*Scenario, error) {
 	tree, err := schema.Parse(data)
+	var twice schema.Problems
+	if errors.As(err, &twice) {
+		return nil, twice // a key given twice, at its path
+	}
 	if err != nil {
 		return nil, schema.Problems{{Msg: err.Error()}}
 	}

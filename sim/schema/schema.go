@@ -96,7 +96,8 @@ func Prefix(parent string, ps []Problem) []Problem {
 // A syntax error is reported with its line and column.
 //
 // A UTF-8 byte-order mark is skipped; UTF-16 and UTF-32 documents are
-// refused with a sentence that says so.
+// refused with a sentence that says so. A key given twice in one object
+// is refused as Problems naming its path (see DuplicateKey).
 func Parse(data []byte) (any, error) {
 	if err := checkEncoding(data); err != nil {
 		return nil, err
@@ -105,7 +106,19 @@ func Parse(data []byte) (any, error) {
 	if n := countElements(data, MaxElements); n > MaxElements {
 		return nil, fmt.Errorf("the document has more than %s elements (values, keys and lists), the limit for one document (schema.MaxElements); use a generator instead of listing every job", thousands(MaxElements))
 	}
-	if tree, ok := ScanJSON(data, newMap, setMap); ok {
+	twice := false
+	set := func(m map[string]any, k string, v any) {
+		if _, ok := m[k]; ok {
+			twice = true
+		}
+		m[k] = v
+	}
+	if tree, ok := ScanJSON(data, newMap, set); ok {
+		if twice {
+			if p, ok := DuplicateKey(data); ok {
+				return nil, Problems{p}
+			}
+		}
 		return tree, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -580,14 +593,50 @@ type typeInfo struct {
 	needsCheck bool     // values of T may hold tags or Checkers
 }
 
-var typeInfos sync.Map // reflect.Type -> *typeInfo
+// typeInfos holds complete entries only: a reader never waits and never
+// sees an entry still being filled. Entries are built under
+// typeInfoBuild, in a map of their own, and published when the type and
+// every type it reaches are done (a recursive type sees its own
+// half-built entry while it is built, as it must, but no other goroutine
+// does).
+var (
+	typeInfos     sync.Map // reflect.Type -> *typeInfo
+	typeInfoBuild sync.Mutex
+)
 
 func typeInfoOf(t reflect.Type) *typeInfo {
 	if ti, ok := typeInfos.Load(t); ok {
 		return ti.(*typeInfo)
 	}
+	typeInfoBuild.Lock()
+	defer typeInfoBuild.Unlock()
+	b := infoBuilder{}
+	ti := b.of(t)
+	for _, k := range b.order {
+		typeInfos.Store(k, b.building[k])
+	}
+	return ti
+}
+
+// infoBuilder builds the entries of one type and of the types it reaches.
+type infoBuilder struct {
+	building map[reflect.Type]*typeInfo
+	order    []reflect.Type
+}
+
+func (b *infoBuilder) of(t reflect.Type) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	if ti, ok := b.building[t]; ok {
+		return ti // a recursive type, still being filled
+	}
+	if b.building == nil {
+		b.building = map[reflect.Type]*typeInfo{}
+	}
 	ti := &typeInfo{checker: reflect.PointerTo(t).Implements(checkerType)}
-	typeInfos.Store(t, ti) // before recursing, for recursive types
+	b.building[t] = ti
+	b.order = append(b.order, t)
 	ti.needsCheck = ti.checker
 	switch t.Kind() {
 	case reflect.Struct:
@@ -611,7 +660,7 @@ func typeInfoOf(t reflect.Type) *typeInfo {
 			}
 			if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
 				fi.embedded = true
-				for k, sub := range typeInfoOf(ft).byName {
+				for k, sub := range b.of(ft).byName {
 					sub.index = append([]int{i}, sub.index...)
 					ti.byName[k] = sub
 				}
@@ -622,11 +671,11 @@ func typeInfoOf(t reflect.Type) *typeInfo {
 				ti.byName[fi.name] = fi
 			}
 			ti.fields = append(ti.fields, fi)
-			ti.needsCheck = ti.needsCheck || fi.ranged || typeInfoOf(f.Type).needsCheck
+			ti.needsCheck = ti.needsCheck || fi.ranged || b.of(f.Type).needsCheck
 		}
 		ti.names = sortedKeys(ti.byName)
 	case reflect.Pointer, reflect.Slice, reflect.Array:
-		ti.needsCheck = ti.needsCheck || (t != rawMessageType && typeInfoOf(t.Elem()).needsCheck)
+		ti.needsCheck = ti.needsCheck || (t != rawMessageType && b.of(t.Elem()).needsCheck)
 	}
 	return ti
 }

@@ -38,12 +38,15 @@ func main() {
 	debug.SetMemoryLimit(memoryLimit)
 	// WebAssembly has one thread: runs of a request go one at a time.
 	// Workers limit CPU time per request themselves.
-	h := api.New(api.Options{Workers: 1})
+	// The Workers API is a public service, not a developer's machine:
+	// pages of any origin may POST to it.
+	h := api.New(api.Options{Workers: 1, AllowOrigins: []string{"*"}})
 	done := make(chan struct{}) // closed by exit
-	// answer(method, path, length, body) returns a promise of
-	// {status, headers: [[name, value], …], body: Uint8Array}.
+	// answer(method, path, length, body, contentType, origin) returns a
+	// promise of {status, headers: [[name, value], …], body: Uint8Array}.
 	answer := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		req := api.Request{Method: args[0].String(), Path: args[1].String(), Length: int64(args[2].Int())}
+		req := api.Request{Method: args[0].String(), Path: args[1].String(), Length: int64(args[2].Int()),
+			ContentType: header(args[4]), Origin: header(args[5])}
 		if body := args[3]; !body.IsNull() && !body.IsUndefined() {
 			b := make([]byte, body.Length())
 			js.CopyBytesToGo(b, body)
@@ -74,6 +77,14 @@ func main() {
 	js.Global().Set("schedlabAPI", obj)
 	ready()
 	<-done
+}
+
+// header is a header's value as worker.mjs passes it: null when absent.
+func header(v js.Value) string {
+	if v.Type() != js.TypeString {
+		return ""
+	}
+	return v.String()
 }
 
 // toJS is the response as worker.mjs turns it into a Response.

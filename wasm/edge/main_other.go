@@ -19,7 +19,7 @@ func main() {
 		port = "9900"
 	}
 	fmt.Printf("the API on http://localhost:%s/v1/health (the Workers build, run natively)\n", port)
-	if err := http.ListenAndServe("localhost:"+port, api.New(api.Options{Workers: 1})); err != nil {
+	if err := http.ListenAndServe("localhost:"+port, api.New(api.Options{Workers: 1, AllowOrigins: []string{"*"}})); err != nil {
 		fmt.Fprintln(os.Stderr, "edge:", err)
 		os.Exit(1)
 	}

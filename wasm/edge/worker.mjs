@@ -69,7 +69,8 @@ export default {
     const api = await start();
     const length = request.headers.get("Content-Length");
     const body = await readBody(request, api.maxBodyBytes);
-    const answer = await api.answer(request.method, new URL(request.url).pathname, length === null ? -1 : Number(length), body);
+    const answer = await api.answer(request.method, new URL(request.url).pathname, length === null ? -1 : Number(length), body,
+      request.headers.get("Content-Type"), request.headers.get("Origin"));
     api.exit(); // one request per instance
     const noBody = answer.status === 204 || request.method === "HEAD";
     return new Response(noBody ? null : answer.body, { status: answer.status, headers: answer.headers });

@@ -112,6 +112,12 @@ type App struct {
 	// Res holds the results of the last finished run.
 	Res *Results
 	TL  Timeline
+	// Story is the job story on show (story.go), nil when none.
+	Story *StoryState
+	// gantt is the Results view's interactive Gantt chart (gantt.go),
+	// jobs its table of jobs (jobtable.go).
+	gantt *Gantt
+	jobs  *JobTable
 	// Fig is the paper figure opened last (figure.go); Repro the
 	// committed reproduction report, nil until it is read.
 	Fig   *FigureRun

@@ -35,6 +35,7 @@ type request struct {
 	part   *Part
 	draw   *protocol.DrawRequest
 	imp    *protocol.ImportRequest // a trace to read, instead of draw
+	other  *asked                  // any other request, instead of draw
 	bin    map[string][]byte
 	onDraw func(protocol.Message)
 }
@@ -128,6 +129,10 @@ func (p *pool) dispatch() {
 				p.send(w, req, protocol.TypeImport, req.imp)
 				continue
 			}
+			if req.other != nil {
+				p.send(w, req, req.other.typ, req.other.payload)
+				continue
+			}
 			p.send(w, req, protocol.TypeDraw, req.draw)
 			continue
 		}
@@ -147,7 +152,7 @@ func (p *pool) dispatch() {
 			part.State, part.req, part.worker = PartRunning, req.id, w.id
 			part.heard, part.width = p.a.P.Now(), p.a.figureWidth()
 			p.send(w, req, protocol.TypeRun, protocol.RunRequest{Document: r.Doc, Seed: r.Seed, Policy: &i,
-				Figures: []string{"gantt"}, Timeline: true, Compact: true, Width: part.width})
+				Figures: []string{"gantt"}, Timeline: true, Stories: true, Compact: true, Width: part.width})
 			break
 		}
 	}
@@ -168,6 +173,20 @@ func (p *pool) send(w *worker, req *request, typ string, payload any) {
 // reply.
 func (p *pool) draw(d protocol.DrawRequest, bin map[string][]byte, onDone func(protocol.Message)) {
 	p.draws = append(p.draws, &request{draw: &d, bin: bin, onDraw: onDone})
+	p.ensure(1)
+	p.dispatch()
+}
+
+// asked is a request of any type for the queue of drawing requests.
+type asked struct {
+	typ     string
+	payload any
+}
+
+// ask queues a request of type typ with the drawing requests; onDone
+// receives the reply (or an error).
+func (p *pool) ask(typ string, payload any, bin map[string][]byte, onDone func(protocol.Message)) {
+	p.draws = append(p.draws, &request{other: &asked{typ, payload}, bin: bin, onDraw: onDone})
 	p.ensure(1)
 	p.dispatch()
 }

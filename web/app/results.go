@@ -29,6 +29,7 @@ type PolicyResult struct {
 	ElapsedMS float64
 
 	snaps   snapViews // the policy's snapshots decoded for the OJPP and Tesserae views
+	story   storyData // the records of its jobs' stories (story.go)
 	palette *results.KeyPalette
 }
 
@@ -91,6 +92,9 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 			pr.Gantt = &Figure{Name: f.Name, Title: f.Title, PNG: b, URL: a.P.BlobURL(b, "image/png"),
 				Caption: "Which job held which GPU over time under " + pr.Label + ". Each row is a GPU and each bar a job, named on the bar where it fits; the colour is the job's model (the legend names them)."}
 		}
+	}
+	if len(res.Timelines) == 1 {
+		pr.takeStory(res.Timelines[0], m.Bin)
 	}
 	if len(res.Timelines) == 1 && a.ahead != nil && a.ahead.id == m.ID {
 		pr.Timeline = res.Timelines[0]
@@ -270,6 +274,13 @@ func (res *Results) Figures() []*Figure {
 		}
 	}
 	return out
+}
+
+// MainFigures are the figures the Results view shows as images: all but
+// the Gantt charts, which its interactive chart draws (their images sit
+// below it, for downloads).
+func (res *Results) MainFigures() []*Figure {
+	return append([]*Figure{res.CDF, res.Queue}, res.Extra...)
 }
 
 // drawRequest asks for figures of these results; gantt is the policy

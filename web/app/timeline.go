@@ -194,10 +194,12 @@ type GPUCell struct {
 	Title  string
 }
 
-// JobChip is a job on a GPU.
+// JobChip is a job on a GPU; Index is its index in the run's jobs (for
+// its story).
 type JobChip struct {
 	Name  string
 	Style string
+	Index int
 }
 
 // ServerRow is one server of the grid.
@@ -235,7 +237,7 @@ func (a *App) TLGrid() []ServerRow {
 			cell := GPUCell{Name: fmt.Sprintf("s%d/g%d", s.ID, c.GPUs[g].Slot)}
 			for _, j := range on[g] {
 				name := p.Out.Jobs[j].ID
-				cell.Jobs = append(cell.Jobs, JobChip{Name: name, Style: p.jobStyle(int(j))})
+				cell.Jobs = append(cell.Jobs, JobChip{Name: name, Style: p.jobStyle(int(j)), Index: int(j)})
 			}
 			cell.Shared = len(cell.Jobs) > 1
 			cell.Title = cell.Name + ": idle"
@@ -281,11 +283,12 @@ type TLCounts struct {
 	Arrived, Running, Waiting, Finished, Busy, GPUs int
 }
 
-// WaitingJob is a job waiting at t.
+// WaitingJob is a job waiting at t; Index is its index in the run's jobs.
 type WaitingJob struct {
 	Name, Model, Waited string
 	GPUs                int
 	Style               string
+	Index               int
 }
 
 // TLState returns the counts and the waiting jobs at t (at most limit
@@ -330,7 +333,7 @@ func (a *App) tlState(p *PolicyResult) (TLCounts, []WaitingJob) {
 			n.Running++
 		default:
 			n.Waiting++
-			waiting = append(waiting, WaitingJob{Name: j.ID, Model: j.Model, GPUs: j.GPUs, Waited: results.Duration(t - j.ArrivalS), Style: p.jobStyle(i)})
+			waiting = append(waiting, WaitingJob{Name: j.ID, Model: j.Model, GPUs: j.GPUs, Waited: results.Duration(t - j.ArrivalS), Style: p.jobStyle(i), Index: i})
 			since = append(since, j.ArrivalS)
 		}
 	}
@@ -420,6 +423,12 @@ func (a *App) TLLegend() []ModelChip {
 	if p == nil {
 		return nil
 	}
+	return RunLegend(p)
+}
+
+// RunLegend lists the models of a run with their colours, in the order of
+// the Gantt chart's legend.
+func RunLegend(p *PolicyResult) []ModelChip {
 	kp := p.Palette()
 	var out []ModelChip
 	for _, m := range kp.Keys {

@@ -132,6 +132,9 @@ type RunRequest struct {
 	// below); a run with more intervals ships none and says so.
 	MaxIntervals int `json:"max_intervals,omitempty"`
 	MaxLog       int `json:"max_log,omitempty"`
+	// Stories asks for the records that tell each job's story (see
+	// StoryKey); they travel with the timeline.
+	Stories bool `json:"stories,omitempty"`
 	// Compact asks for a one-policy run's job records and decision log in
 	// binary (see EncodeJobs, EncodeLog), so that the page never decodes
 	// them from JSON.
@@ -193,6 +196,14 @@ type Timeline struct {
 	LogOmitted int `json:"log_omitted,omitempty"`
 	// EndS is the simulated time at which the run ended.
 	EndS float64 `json:"end_s"`
+	// Notes and Tables count the story records shipped in bins
+	// StoryKey(K) and TablesKey(K) when the request asked for stories;
+	// NotesCut and TablesCut count those the recorder did not keep (its
+	// caps), and NoStories says the run kept none.
+	Notes     int   `json:"notes,omitempty"`
+	Tables    int   `json:"tables,omitempty"`
+	NotesCut  int64 `json:"notes_cut,omitempty"`
+	TablesCut int64 `json:"tables_cut,omitempty"`
 }
 
 // LogEntry is one decision-log entry: at time T, about job index Job (-1:

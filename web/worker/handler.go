@@ -88,6 +88,11 @@ func (h *Handler) Handle(m protocol.Message) {
 				h.send(protocol.NewMessage(protocol.TypeImported, m.ID, protocol.ImportTrace(req, m.Bin[protocol.TraceKey])))
 			})
 		}
+	case protocol.TypeStory:
+		var req protocol.StoryRequest
+		if h.decode(m.ID, m.JSON, &req, "story") {
+			h.cancellable(m.ID, func(ctx context.Context) { h.story(ctx, m.ID, req) })
+		}
 	case protocol.TypeCancel:
 		h.mu.Lock()
 		if c := h.cancels[m.ID]; c != nil {
@@ -169,7 +174,7 @@ func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 		}
 	}
 	var last time.Time
-	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: []uint64{seed}, Snapshots: req.Timeline, StreamAbove: experiment.DefaultStreamAbove, Progress: func(p experiment.Progress) {
+	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: []uint64{seed}, Snapshots: req.Timeline, Stories: req.Stories, StreamAbove: experiment.DefaultStreamAbove, Progress: func(p experiment.Progress) {
 		if time.Since(last) >= h.ProgressEvery {
 			last = time.Now()
 			h.send(protocol.NewMessage(protocol.TypeProgress, id, protocol.Progress{Policy: p.Policy, Run: p.Run, Runs: p.Runs,
@@ -221,6 +226,12 @@ func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 				// the log in binary too: 20,000 entries are megabytes of JSON
 				bin[protocol.LogKey] = protocol.EncodeLog(tl.Log)
 				tl.Log = nil
+			}
+			if req.Stories && r.Result != nil {
+				if err := storyBins(r.Result, k, &tl, bin); err != nil {
+					h.fail(id, protocol.Error{Message: err.Error()})
+					return
+				}
 			}
 			res.Timelines = append(res.Timelines, tl)
 			bin[protocol.IntervalsKey(k)] = iv

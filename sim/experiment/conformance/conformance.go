@@ -478,21 +478,26 @@ func (c checker) checkOne(ctx context.Context, k kase) (msg string, refused bool
 			}
 		}
 	}
-	first, err := run(ctx, c.reg, doc, k.seed)
+	first, err := run(ctx, c.reg, doc, k.seed, false)
 	if err != nil {
 		return err.Error(), false
 	}
 	if msg := checkRecords(first); msg != "" {
 		return msg, false
 	}
-	again, err := run(ctx, c.reg, doc, k.seed)
+	// The second run keeps the jobs' stories, which must change nothing
+	// the run decides.
+	again, err := run(ctx, c.reg, doc, k.seed, true)
 	if err != nil {
-		return "the second run with the same seed failed: " + err.Error(), false
+		return "the second run with the same seed (telling stories) failed: " + err.Error(), false
 	}
 	if msg := sameRecords(first.res, again.res); msg != "" {
-		return "not deterministic: the same seed gave different records: " + msg, false
+		return "not deterministic, or changed by telling stories: the same seed gave different records: " + msg, false
 	}
-	return "", false
+	if again.fluid {
+		return "", false // a fluid model places no job on a GPU: it has no story to tell
+	}
+	return CheckStories(again.in.Cluster, again.res), false
 }
 
 // onlyParams reports whether every problem err lists is at the policy's
@@ -519,13 +524,14 @@ type simulator interface {
 
 // outcome is one run: its jobs as the engine saw them and what it recorded.
 type outcome struct {
-	in  *scenario.Inputs
-	res *engine.Result
+	in    *scenario.Inputs
+	res   *engine.Result
+	fluid bool // run by the policy's own fluid simulator
 }
 
 // run runs the scenario's only policy with every invariant checked after
-// each instant (Paranoid).
-func run(ctx context.Context, reg *policy.Registry, doc []byte, seed uint64) (outcome, error) {
+// each instant (Paranoid), keeping the jobs' stories when stories is set.
+func run(ctx context.Context, reg *policy.Registry, doc []byte, seed uint64, stories bool) (outcome, error) {
 	sc, err := scenario.ParseWith(reg, doc)
 	if err != nil {
 		return outcome{}, fmt.Errorf("the scenario is refused: %w", err)
@@ -540,8 +546,10 @@ func run(ctx context.Context, reg *policy.Registry, doc []byte, seed uint64) (ou
 	}
 	cfg := sc.EngineConfig(in, p, seed)
 	cfg.Paranoid = true
+	cfg.Stories = stories
 	var res *engine.Result
-	if sim, ok := p.(simulator); ok {
+	sim, fluid := p.(simulator)
+	if fluid {
 		res, err = sim.Simulate(ctx, cfg) // a fluid model, as experiments run it
 	} else {
 		res, err = engine.Run(ctx, cfg)
@@ -549,7 +557,7 @@ func run(ctx context.Context, reg *policy.Registry, doc []byte, seed uint64) (ou
 	if err != nil {
 		return outcome{}, fmt.Errorf("the run failed: %w", err)
 	}
-	return outcome{in: in, res: res}, nil
+	return outcome{in: in, res: res, fluid: fluid}, nil
 }
 
 // checkRecords verifies each job's record: finished after arriving and

@@ -135,3 +135,36 @@ func TestDocumentsVary(t *testing.T) {
 		t.Error("the same seed gives different scenarios")
 	}
 }
+
+// Every registered policy explains its decisions: each start, preemption
+// and wait of its runs has a reason its policy recorded (issue 36).
+func TestRegisteredPoliciesExplain(t *testing.T) {
+	names := policy.Names()
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			rep := Suite{Settings: Settings, Seeds: seeds[:3]}.Explains(context.Background(), name)
+			bySetting := map[string]int{}
+			for _, p := range rep.Problems {
+				if knownFailure(name, "", settingNamed(p.Setting)) != "" {
+					continue
+				}
+				if bySetting[p.Setting]++; bySetting[p.Setting] == 1 {
+					t.Error(p)
+				}
+			}
+			if rep.Ran == 0 && !strings.HasPrefix(name, "gavel-") {
+				t.Errorf("%s ran no case", name)
+			}
+		})
+	}
+}
+
+func settingNamed(name string) Setting {
+	for _, s := range Settings {
+		if s.Name == name {
+			return s
+		}
+	}
+	return Setting{Name: name}
+}

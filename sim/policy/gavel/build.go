@@ -45,6 +45,20 @@ func (p *ideal) DumpLPs(sink func(*lp.Problem)) {
 
 // Simulate runs the fluid model (experiment.Simulator).
 func (p *ideal) Simulate(ctx context.Context, cfg engine.Config) (*engine.Result, error) {
+	done := ctx.Done()
+	stop := func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	}
+	for _, x := range []any{p.cfg.LPs, p.cfg.Alloc} {
+		if st, ok := x.(interface{ StopWhen(func() bool) }); ok {
+			st.StopWhen(stop)
+		}
+	}
 	return fluid.Run(ctx, cfg, fluid.Options{Title: p.cfg.Title, Alloc: p.cfg.Alloc, ResetMinS: p.cfg.ResetMinS, SetPrices: p.cfg.SetPrices})
 }
 

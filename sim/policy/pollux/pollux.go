@@ -122,6 +122,13 @@ func (p *pollux) Decide(s *engine.State, triggers []engine.Trigger) error {
 		if err := p.allocate(s); err != nil {
 			return err
 		}
+	} else if s.Telling() {
+		next := (math.Floor(s.Now()/p.p.RoundS) + 1) * p.p.RoundS
+		for _, t := range triggers {
+			if t.Kind == engine.Arrival && s.Status(t.Job) == engine.Pending {
+				s.TellRound(t.Job, "Pollux", p.p.RoundS, next)
+			}
+		}
 	}
 	if s.NumPending()+s.NumRunning() == 0 {
 		return nil
@@ -417,12 +424,19 @@ func (p *pollux) allocate(s *engine.State) error {
 	scale := float64(len(c.Servers)) / float64(n)
 	opts := make([]options, len(p.jobs))
 	for i, j := range p.jobs {
+		if err := s.Interrupted(); err != nil {
+			return err // a round of many jobs takes seconds; stop when the run is stopped
+		}
 		j.maxA = p.limit(s, j)
 		j.fair = p.fairRate(s, j.id, min(fair, p.usableGPUs(s, j.id)))
 		j.pinned = p.restarting(s, j)
 		opts[i] = prune(j.cur, func(a int) float64 { return p.cost(s, j, a, scale) }, j.maxA, j.pinned)
 	}
-	for i, a := range solve(opts, n) {
+	alloc, err := solveUntil(opts, n, s.Interrupted)
+	if err != nil {
+		return err
+	}
+	for i, a := range alloc {
 		p.jobs[i].alloc = a
 	}
 	return p.place(s)
@@ -432,6 +446,9 @@ func (p *pollux) allocate(s *engine.State) error {
 func (p *pollux) place(s *engine.State) error {
 	o := engine.ActionOptions{OverheadS: p.p.RestartS, NoOverhead: p.p.RestartS == 0}
 	for _, j := range p.jobs {
+		if err := s.Interrupted(); err != nil {
+			return err
+		}
 		switch {
 		case j.alloc == j.cur:
 		case j.alloc == 0:
@@ -463,6 +480,9 @@ func (p *pollux) place(s *engine.State) error {
 	}
 	sort.SliceStable(grow, func(a, b int) bool { return grow[a].alloc > grow[b].alloc })
 	for _, j := range grow {
+		if err := s.Interrupted(); err != nil {
+			return err
+		}
 		gpus := p.progressing(s, j.id, p.pick(s, j))
 		if len(gpus) <= j.cur {
 			continue // fragmentation left nothing better

@@ -52,6 +52,14 @@ func prune(cur int, costOf func(a int) float64, maxA int, pinned bool) options {
 // O(jobs · n · options) steps. Ties go to the earlier option (the current
 // count first), and the earlier job in the order given.
 func solve(jobs []options, n int) []int {
+	out, _ := solveUntil(jobs, n, nil)
+	return out
+}
+
+// solveUntil is solve, calling stop (when not nil) before each job's row
+// of the program (jobs × GPUs steps in all, seconds for thousands of
+// each) and giving up with its error.
+func solveUntil(jobs []options, n int, stop func() error) ([]int, error) {
 	if n < 0 {
 		n = 0
 	}
@@ -61,6 +69,11 @@ func solve(jobs []options, n int) []int {
 	w := n + 1
 	pick := make([]int32, len(jobs)*w) // option index chosen at (job i, g): pick[i*w+g]
 	for i, o := range jobs {
+		if stop != nil {
+			if err := stop(); err != nil {
+				return nil, err
+			}
+		}
 		row := pick[i*w : (i+1)*w]
 		for g := 0; g <= n; g++ {
 			next[g] = math.Inf(1)
@@ -87,5 +100,5 @@ func solve(jobs []options, n int) []int {
 		out[i] = jobs[i].count[k]
 		g -= out[i]
 	}
-	return out
+	return out, nil
 }

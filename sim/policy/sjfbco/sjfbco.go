@@ -24,6 +24,7 @@ import (
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy"
 	"github.com/schedlab/schedlab/sim/schema"
+	"github.com/schedlab/schedlab/sim/story"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -124,6 +125,9 @@ func (p *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 			s.Log(id, "%s: %s cannot start under θ_u = %g and nothing runs; placing it without the cap", p.title, job.Name, p.pl.rule.theta)
 		}
 		if gpus == nil {
+			if s.Telling() {
+				p.tellBlocked(s, id)
+			}
 			break // strict order: the head waits for a completion
 		}
 		if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
@@ -205,7 +209,9 @@ func (p *Policy) makePlan(s *engine.State) error {
 		s.Log(-1, "RAND: θ_u = T = %g, servers and GPUs in a seeded random order, no bisection", p.p.Horizon)
 		return nil
 	}
-	pl := planFor(c, servers, jobs, p.order, s.Perf(), p.kind, p.p)
+	// The bisection's trials simulate the whole batch, seconds for
+	// thousands of jobs: they give up when the run is stopped.
+	pl := planForUntil(c, servers, jobs, p.order, s.Perf(), p.kind, p.p, func() bool { return s.Interrupted() != nil })
 	p.pl = &pl
 	s.Log(-1, "%s", pl.describe(p.title))
 	return nil
@@ -236,7 +242,14 @@ func jobOrder(jobs []workload.Job, kind, order string) []workload.JobID {
 // planFor runs the bisection of policy kind ("sjf-bco", "ff" or "ls") for
 // jobs, started in order, on the first servers of c under model m.
 func planFor(c *cluster.Cluster, servers int, jobs []workload.Job, order []workload.JobID, m perf.Model, kind string, p Params) plan {
+	return planForUntil(c, servers, jobs, order, m, kind, p, nil)
+}
+
+// planForUntil is planFor whose trials give up, infeasible, once stop
+// (when not nil) returns true; the plan is then of no use.
+func planForUntil(c *cluster.Cluster, servers int, jobs []workload.Job, order []workload.JobID, m perf.Model, kind string, p Params, stop func() bool) plan {
 	pr := planner{t: newTrial(c, servers, jobs, m), order: order, horizon: p.Horizon, literal: p.Bisection != "feasibility"}
+	pr.t.stop = stop
 	base := p.baseRule(kind)
 	kappas := []int{0}
 	if kind == "sjf-bco" {
@@ -350,4 +363,15 @@ func init() {
 	register("rand", "sjfbco-rand", "RAND",
 		"Random placement, the SJF-BCO paper's baseline: servers in a seeded random order, idle GPUs shuffled within "+
 			"each, the first G_j taken; the cap is the horizon T and there is no bisection.", 0)
+}
+
+// tellBlocked tells that job id, first in the order, cannot start and
+// holds every job behind it: too few GPUs are free, or the placement
+// rule accepts no set of them.
+func (p *Policy) tellBlocked(s *engine.State, id workload.JobID) {
+	n := story.Note{Job: id, Kind: story.Blocks, Other: -1, Need: s.Job(id).GPUs, Free: s.FreeGPUs()}
+	if n.Free >= n.Need {
+		n.Text = fmt.Sprintf("%s finds no set of free GPUs that keeps every server's communication load under its cap", p.title)
+	}
+	s.Tell(n)
 }

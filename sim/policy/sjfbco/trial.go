@@ -71,6 +71,7 @@ type trial struct {
 	jobs []workload.Job
 	m    perf.Model
 	v    view
+	stop func() bool // asked at every completion: give up when true
 
 	occ       []workload.JobID // job on each GPU, -1 when idle
 	at        [][]cluster.GPUID
@@ -141,6 +142,10 @@ func (t *trial) run(r *rule, order []workload.JobID, horizon float64, stopAtHori
 	var res trialResult
 	next := 0
 	for {
+		if t.stop != nil && t.stop() {
+			res.makespan = math.Inf(1) // given up: the run was stopped
+			return res
+		}
 		for next < len(order) {
 			id := order[next]
 			gpus, alg := r.place(&t.v, &t.jobs[id], rng)

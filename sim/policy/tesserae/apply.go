@@ -2,6 +2,7 @@ package tesserae
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
@@ -34,6 +35,9 @@ func (t *placer) apply(s *engine.State, prev, final migrate.Plan) error {
 			if err := s.Preempt(id); err != nil {
 				return err
 			}
+			if s.Telling() {
+				s.TellWhy(id, "round %d: the plan leaves it out; jobs ahead of it in the order (%s) take the GPUs", t.rounds, t.orderWords())
+			}
 			t.preempted = append(t.preempted, id)
 		}
 	}
@@ -60,6 +64,9 @@ func (t *placer) apply(s *engine.State, prev, final migrate.Plan) error {
 			if err != nil {
 				return err
 			}
+			if s.Telling() {
+				s.TellWhy(id, "round %d: the plan is renamed GPU by GPU so that few running jobs move, and this one moves to make room", t.rounds)
+			}
 			t.migrated++
 		}
 		if len(left) == len(moves) { // a cycle: stop one, start it later
@@ -79,6 +86,9 @@ func (t *placer) apply(s *engine.State, prev, final migrate.Plan) error {
 		if err := s.Start(id, want[id], mig); err != nil {
 			return err
 		}
+		if s.Telling() {
+			s.TellWhy(id, "round %d: it restarts on its new GPUs, its move being part of a cycle between full GPUs", t.rounds)
+		}
 	}
 	restart := engine.ActionOptions{OverheadS: t.p.RestartS, NoOverhead: t.p.RestartS == 0}
 	for _, id := range starts {
@@ -89,8 +99,42 @@ func (t *placer) apply(s *engine.State, prev, final migrate.Plan) error {
 		if err := s.Start(id, want[id], o); err != nil {
 			return err
 		}
+		if s.Telling() {
+			t.tellStart(s, id, want[id])
+		}
 	}
 	return nil
+}
+
+// tellStart says why the round's plan starts job id on gpus: its place in
+// the order, and whether it shares them.
+func (t *placer) tellStart(s *engine.State, id workload.JobID, gpus []cluster.GPUID) {
+	shares := false
+	for _, g := range gpus {
+		shares = shares || s.NumJobsOn(g) > 1
+	}
+	how := "GPUs of its own"
+	if shares {
+		how = "GPUs it shares with a placed job: the pair's throughput makes sharing worth it"
+	}
+	rank := "-"
+	if int(id) < len(t.rank) {
+		rank = fmt.Sprint(t.rank[id] + 1)
+	}
+	s.TellWhy(id, "round %d: number %s in the order (%s), the plan gives it %s", t.rounds, rank, t.orderWords(), how)
+}
+
+// orderWords names the scheduling order in plain words.
+func (t *placer) orderWords() string {
+	switch t.p.Order {
+	case "las":
+		return "least attained GPU-time first"
+	case "ftf":
+		return "furthest behind its fair finish time first"
+	case "fifo":
+		return "arrival order"
+	}
+	return t.p.Order
 }
 
 func same(a, b []cluster.GPUID) bool {

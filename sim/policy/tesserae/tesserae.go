@@ -155,7 +155,8 @@ func (t *placer) Decide(s *engine.State, triggers []engine.Trigger) error {
 		woken = woken || tr.Kind == engine.WakeUp
 	}
 	// Rounds tick at multiples of round_s; an idle cluster starts one at once.
-	if woken || s.NumRunning() == 0 {
+	rounds := woken || s.NumRunning() == 0
+	if rounds {
 		if err := t.round(s); err != nil {
 			return err
 		}
@@ -166,6 +167,13 @@ func (t *placer) Decide(s *engine.State, triggers []engine.Trigger) error {
 	next := (float64(int64(s.Now()/t.p.RoundS)) + 1) * t.p.RoundS
 	if next <= s.Now() {
 		next += t.p.RoundS
+	}
+	if !rounds && s.Telling() {
+		for _, tr := range triggers {
+			if tr.Kind == engine.Arrival && s.Status(tr.Job) == engine.Pending {
+				s.TellRound(tr.Job, "Tesserae", t.p.RoundS, next)
+			}
+		}
 	}
 	return s.WakeAt(next)
 }

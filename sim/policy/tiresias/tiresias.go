@@ -58,6 +58,7 @@ func newScheduler(p Params, keep bool) *policy.PriorityScheduler {
 	t := &tiresias{p: p}
 	ps := &policy.PriorityScheduler{
 		Name: "Tiresias", Priority: t.priority, RoundS: p.RoundS, RestartS: p.RestartS,
+		Label:     func(k float64) string { return fmt.Sprintf("queue %d", int(k)) }, // its key; the log has its own words
 		Placement: p.Placement, KeepPendingKeys: keep,
 		Preempting: t.preempting, LogStarted: t.logStarted, LogPreempted: t.logPreempted,
 	}

@@ -37,6 +37,9 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 		if s.iters >= s.maxIter {
 			return IterationLimit, true
 		}
+		if s.stopNow() {
+			return stopped, true
+		}
 		if !s.fresh || s.f.numUpdates() >= refactorN || s.f.etaNonzeros() > 20*s.m+1000 {
 			if s.fresh {
 				s.refactor()
@@ -413,6 +416,9 @@ func (s *solver) coldDual() (st Status, done bool) {
 			s.nonbasicAt(j, nearest(s.x[j], a.lo, a.hi))
 			moved = true
 		}
+	}
+	if st == stopped {
+		return st, true // the bounds are the problem's again, for the workspace's next solve
 	}
 	if moved {
 		s.computeXB()

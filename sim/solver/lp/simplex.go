@@ -1,6 +1,7 @@
 package lp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -15,9 +16,13 @@ const (
 	Infeasible
 	Unbounded
 	IterationLimit
+	stopped // Options.Stop said so; Solve returns ErrStopped
 )
 
-var statusNames = [...]string{"optimal", "infeasible", "unbounded", "iteration limit"}
+var statusNames = [...]string{"optimal", "infeasible", "unbounded", "iteration limit", "stopped"}
+
+// ErrStopped is Solve's error when Options.Stop asked it to give up.
+var ErrStopped = errors.New("the linear program's solve was stopped")
 
 func (s Status) String() string { return statusNames[s] }
 
@@ -59,6 +64,10 @@ type Options struct {
 	// Duals asks an optimal solve for its row duals (Solution.RowDuals),
 	// at the cost of one more solve with the basis.
 	Duals bool
+	// Stop, if set, is asked before every pivot whether to give up (a
+	// run's deadline passed: one solve of thousands of rows can take
+	// minutes); then Solve returns ErrStopped.
+	Stop func() bool
 }
 
 // Solution is the result of a solve, in the problem's own units.
@@ -110,6 +119,7 @@ type solver struct {
 
 	y, cb, alpha, rhs []float64
 	iters, maxIter    int
+	stop              func() bool
 	cand              []ratioCand
 	bland             bool
 	degenerate        int
@@ -190,6 +200,9 @@ type Workspace struct {
 // Solve solves p like the package's Solve.
 func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 	s := &w.s
+	if o.Stop != nil && o.Stop() {
+		return nil, ErrStopped // before the set-up, which factorises the first basis
+	}
 	reload := w.p != p || w.matrix != p.matrix
 	if err := p.check(reload); err != nil {
 		return nil, err
@@ -204,21 +217,33 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 	if s.maxIter == 0 {
 		s.maxIter = 50*(s.n+s.m) + 10000
 	}
+	s.stop = o.Stop
 	s.start(o.Warm)
 	if o.Warm == nil && !o.Primal {
 		if st, done := s.coldDual(); done {
-			return s.finish(p, st, o), nil
+			return s.finishOrStop(p, st, o)
 		}
 	}
 	if o.Warm != nil && o.Dual {
 		if st, done := s.dual(false); done {
-			return s.finish(p, st, o), nil
+			return s.finishOrStop(p, st, o)
 		}
 	}
 	st := s.run()
 	s.noteEnd()
+	return s.finishOrStop(p, st, o)
+}
+
+// finishOrStop is finish, or ErrStopped.
+func (s *solver) finishOrStop(p *Problem, st Status, o Options) (*Solution, error) {
+	if st == stopped {
+		return nil, ErrStopped
+	}
 	return s.finish(p, st, o), nil
 }
+
+// stopNow asks Options.Stop.
+func (s *solver) stopNow() bool { return s.stop != nil && s.stop() }
 
 // finish builds the solution and, when asked for, its row duals.
 func (s *solver) finish(p *Problem, st Status, o Options) *Solution {
@@ -630,6 +655,9 @@ func (s *solver) run() Status {
 	for {
 		if s.iters >= s.maxIter {
 			return IterationLimit
+		}
+		if s.stopNow() {
+			return stopped
 		}
 		if s.f.numUpdates() >= refactorN || s.f.etaNonzeros() > 20*s.m+1000 {
 			s.refactor()

@@ -6,6 +6,7 @@ type workspace[T int64 | float64] struct {
 	u, v, minv  []T
 	p, way      []int
 	free, taken []int
+	stop        func() bool // asked before each row: give up (nil result) when true
 }
 
 // solve is the Hungarian method with potentials (shortest augmenting
@@ -32,6 +33,9 @@ func (w *workspace[T]) solve(n, m int, cost []T, inf T) []int {
 	clear(p)
 	clear(way)
 	for i := 1; i <= n; i++ {
+		if w.stop != nil && w.stop() {
+			return nil
+		}
 		p[0] = i
 		j0 := 0
 		free := w.free[:m]

@@ -7,13 +7,24 @@
 package match
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
 
+// ErrStopped is AssignUntil's error when its stop function said so.
+var ErrStopped = errors.New("the matching was stopped")
+
 // Assign returns, for each row, its column, and the total cost. Costs
 // must be finite; n ≤ m.
 func Assign(cost [][]float64) ([]int, float64, error) {
+	return AssignUntil(cost, nil)
+}
+
+// AssignUntil is Assign, asking stop (when not nil) before each row's
+// search (n²·m steps in all, seconds for a few hundred rows), and giving
+// up with ErrStopped when it returns true.
+func AssignUntil(cost [][]float64, stop func() bool) ([]int, float64, error) {
 	n := len(cost)
 	if n == 0 {
 		return nil, 0, nil
@@ -34,10 +45,16 @@ func Assign(cost [][]float64) ([]int, float64, error) {
 	}
 	flat := make([]float64, 0, n*m)
 	for _, row := range cost {
+		if stop != nil && stop() {
+			return nil, 0, ErrStopped
+		}
 		flat = append(flat, row...)
 	}
-	var w workspace[float64]
+	w := workspace[float64]{stop: stop}
 	out := w.solve(n, m, flat, math.Inf(1))
+	if out == nil {
+		return nil, 0, ErrStopped
+	}
 	// The total adds the costs in column order, as it always has.
 	colRow := make([]int, m)
 	for j := range colRow {

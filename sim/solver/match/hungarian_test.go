@@ -65,3 +65,36 @@ func TestAssignAgainstBruteForce(t *testing.T) {
 		t.Error("accepted a NaN cost")
 	}
 }
+
+// TestAssignUntil: a matching stopped at once, or after k rows, gives up
+// with ErrStopped; one never stopped is Assign's, asked once per row.
+func TestAssignUntil(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	cost := make([][]float64, 6)
+	for i := range cost {
+		cost[i] = make([]float64, 9)
+		for j := range cost[i] {
+			cost[i][j] = float64(r.IntN(50))
+		}
+	}
+	want, wantTotal, _ := Assign(cost)
+	asked := 0
+	got, total, err := AssignUntil(cost, func() bool { asked++; return false })
+	if err != nil || total != wantTotal || len(got) != len(want) {
+		t.Fatalf("never stopped: %v %v %v, want %v %v", got, total, err, want, wantTotal)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("never stopped: %v, want %v", got, want)
+		}
+	}
+	if asked != 2*len(cost) { // copying each row, then searching from it
+		t.Errorf("asked %d times for %d rows", asked, len(cost))
+	}
+	for _, after := range []int{0, 3, 8} {
+		asked = 0
+		if _, _, err := AssignUntil(cost, func() bool { asked++; return asked > after }); err != ErrStopped {
+			t.Errorf("stopped after %d questions: %v", after, err)
+		}
+	}
+}

@@ -22,7 +22,12 @@ type AlloX struct {
 	MaxJobs int     // match at most this many waiting jobs, the shortest on their best type
 	Alpha   float64 // match only this oldest fraction of the waiting jobs (at least one per free GPU)
 	held    map[workload.JobID]int
+	stop    func() bool
 }
+
+// StopWhen makes a later matching give up once stop returns true: one
+// matching of a few hundred waiting jobs takes seconds.
+func (a *AlloX) StopWhen(stop func() bool) { a.stop = stop }
 
 func (a *AlloX) Allocate(in *plan.Input) (*plan.Allocation, error) {
 	if a.held == nil {
@@ -77,6 +82,9 @@ func (a *AlloX) Allocate(in *plan.Input) (*plan.Allocation, error) {
 		m := len(queue)
 		cost := make([][]float64, m)
 		for r, i := range queue {
+			if a.stop != nil && a.stop() {
+				return nil, match.ErrStopped
+			}
 			p := &in.Jobs[i]
 			cost[r] = make([]float64, len(workers)*m)
 			for w, j := range workers {
@@ -89,7 +97,7 @@ func (a *AlloX) Allocate(in *plan.Input) (*plan.Allocation, error) {
 				}
 			}
 		}
-		cols, _, err := match.Assign(cost)
+		cols, _, err := match.AssignUntil(cost, a.stop)
 		if err != nil {
 			return nil, err
 		}

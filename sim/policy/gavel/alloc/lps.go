@@ -24,7 +24,14 @@ type LPs struct {
 	// reuse; handedOut are the problems reusable has handed out, by family.
 	spare     map[string]*lp.Problem
 	handedOut map[*lp.Problem]string
+	// stop, when set (StopWhen), is asked between the solver's pivots: a
+	// run that was cancelled or ran out of time gives up mid-solve.
+	stop func() bool
 }
+
+// StopWhen makes every later solve give up, with lp.ErrStopped, once
+// stop returns true.
+func (r *LPs) StopWhen(stop func() bool) { r.stop = stop }
 
 // reusable returns an empty problem named name for family. It reuses the
 // storage of one of the family's earlier problems from reusable, once a
@@ -94,6 +101,7 @@ func (r *LPs) solveWith(family string, p *lp.Problem, o lp.Options) (*lp.Solutio
 		warm = r.basis[family].Remap(r.prev[family], p)
 	}
 	o.Warm = warm
+	o.Stop = r.stop
 	sol, err := r.ws.Solve(p, o)
 	if err != nil {
 		return nil, err

@@ -84,9 +84,12 @@ func Run(ctx context.Context, cfg engine.Config, o Options) (*engine.Result, err
 	next, t := 0, 0.0
 	need, recomputed, last := false, false, 0.0
 	windowDone, windowSize := 0, cfg.Window.To-cfg.Window.From
+	done := ctx.Done() // looked at every event: an event may re-solve the allocation
 	for events := int64(0); ; events++ {
-		if events%4096 == 0 && ctx.Err() != nil {
+		select {
+		case <-done:
 			return res, fmt.Errorf("run cancelled: %w", ctx.Err())
+		default:
 		}
 		for next < len(jobs) && jobs[next].ArrivalS <= t {
 			if st[next].never == "" {
@@ -98,6 +101,9 @@ func Run(ctx context.Context, cfg engine.Config, o Options) (*engine.Result, err
 		}
 		if need && (!recomputed || t >= last+f.ResetMinS) {
 			if err := f.recompute(t, jobs, st, active, types, count, rng, beliefs, truth, res); err != nil {
+				if ctx.Err() != nil {
+					return res, fmt.Errorf("run cancelled: %w", ctx.Err()) // the allocator's LP gave up
+				}
 				return res, err
 			}
 			need, recomputed, last = false, true, t

@@ -246,6 +246,13 @@ func (m *Mechanism) apply(s *engine.State, placed []placement) error {
 		if !ok && m.tracing {
 			s.Log(id, "round %d: %s preempted: not picked this round", m.rounds.n, s.Job(id).Name)
 		}
+		if s.Telling() {
+			if ok {
+				s.TellWhy(id, "round %d: %s gives it a lease on other GPUs, so it stops and starts again there", m.rounds.n, m.cfg.Title)
+			} else {
+				s.TellWhy(id, "round %d: %s did not pick it this round: its allocation's shares go to other jobs now", m.rounds.n, m.cfg.Title)
+			}
+		}
 	}
 	if err := migrateAll(s, movers, want); err != nil {
 		return err
@@ -278,6 +285,9 @@ func (m *Mechanism) apply(s *engine.State, placed []placement) error {
 			}
 			if m.tracing {
 				s.Log(id, "round %d: %s runs on %s: %s", m.rounds.n, s.Job(id).Name, m.where(s, pl), m.reason(pl))
+			}
+			if s.Telling() {
+				s.TellWhy(id, "round %d: %s gives it a lease on %s: %s", m.rounds.n, m.cfg.Title, m.where(s, pl), m.reason(pl))
 			}
 		}
 		for _, id := range pl.k.members() {
@@ -374,6 +384,7 @@ func migrateAll(s *engine.State, moves []workload.JobID, want wanted) error {
 			if err != nil {
 				return err
 			}
+			s.TellWhy(id, "this round's leases put it on other GPUs, and it moves there")
 		}
 		if len(left) == len(moves) {
 			if err := s.Preempt(left[0]); err != nil {

@@ -115,6 +115,10 @@ type rounds struct {
 	spare      []placement // a list no longer read, for the next round's
 }
 
+// stopper is an allocator's LP solver that can be told when to give up
+// (alloc.LPs).
+type stopper interface{ StopWhen(stop func() bool) }
+
 // New returns the mechanism for one run of a policy.
 func New(cfg Config) *Mechanism { return &Mechanism{cfg: cfg} }
 
@@ -135,6 +139,13 @@ func (m *Mechanism) DumpLPs(sink func(p *lp.Problem)) {
 }
 
 func (m *Mechanism) setup(s *engine.State) error {
+	// One LP or matching of thousands of jobs can take minutes: it gives
+	// up when the run is stopped.
+	for _, x := range []any{m.cfg.LPs, m.cfg.Alloc} {
+		if st, ok := x.(stopper); ok {
+			st.StopWhen(func() bool { return s.Interrupted() != nil })
+		}
+	}
 	c := s.Cluster()
 	m.gpu.types = append([]string(nil), c.Types()...)
 	m.gpu.count = make([]float64, len(m.gpu.types))
@@ -209,6 +220,13 @@ func (m *Mechanism) Decide(s *engine.State, triggers []engine.Trigger) error {
 	// jumps to the next arrival; a round whose jobs all finished early
 	// ends at the last finish).
 	if !roundOver && !(s.NumRunning() == 0 && s.NumPending() > 0) {
+		if s.Telling() {
+			for _, t := range triggers {
+				if t.Kind == engine.Arrival && s.Status(t.Job) == engine.Pending {
+					s.TellRound(t.Job, m.cfg.Title, m.cfg.RoundS, m.rounds.end)
+				}
+			}
+		}
 		return nil
 	}
 	return m.round(s)

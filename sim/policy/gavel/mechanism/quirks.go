@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -151,6 +152,10 @@ func (m *Mechanism) stopMicroTasks(s *engine.State, now float64) error {
 			tr.stopAt = math.Inf(1)
 			if err := s.Pause(id); err != nil {
 				return err
+			}
+			if s.Telling() {
+				s.TellWhy(id, "its micro-task for this round is done: %s's allocation gave it this share of the round, and the next round hands out new leases at %s",
+					m.cfg.Title, results.Duration(m.rounds.end))
 			}
 			tr.stopped = true
 		}
