@@ -44,10 +44,35 @@ func (c *FigureView) ClaimLabel() string {
 // values to draw.
 func (c *FigureView) CurveHint() string {
 	const gap = " A gap is a load at which the cluster could not keep up (or a point still running)."
+	if c.App.Fig != nil && c.App.FigureIsCDF() {
+		return "Each line is one policy's job completion times from the record: the share of jobs finished within a JCT, at the percentiles the record keeps (the mean over the seeds). Further left is better."
+	}
 	if c.Comparison() {
 		return "Lines with dots are ours, each dot a mean over the seeds run; no paper reports these numbers." + gap
 	}
 	return "Lines with dots are ours, each dot a mean over the seeds run; hollow diamonds on dashed lines are the paper's reported values." + gap
+}
+
+// RunLabel names the run button: a recorded figure is re-run here in
+// quick mode; a figure run here is run again.
+func (c *FigureView) RunLabel() string {
+	if c.App.Fig != nil && c.App.Fig.Record {
+		return "Re-run in this browser (quick mode)"
+	}
+	return "Run the figure again"
+}
+
+// ChecksHint says where the verdicts come from and how they count.
+func (c *FigureView) ChecksHint() string {
+	const counts = " Calibrated checks compare a number the set-up was tuned to match: shown, not counted. Exploration checks test a setting the paper does not have: counted apart."
+	what := "Each check is one of the paper's claims"
+	if c.Comparison() {
+		what = "No paper ran this comparison, so each check is one of our own findings"
+	}
+	if c.App.Fig != nil && c.App.Fig.Record {
+		return what + ", with the verdict of the committed record and, for a failure, its recorded why." + counts
+	}
+	return what + ", tested on the runs above with the same code as the command line's schedlab run --quick." + counts
 }
 
 // Percent is the figure's progress in whole percent.

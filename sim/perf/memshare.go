@@ -80,8 +80,8 @@ type MemShareParams struct {
 	GPUMemoryGB  float64       `json:"gpu_memory_gb" min:"0.001" max:"1e6" unit:"GB" help:"memory of the GPU the fractions γ, δ are of (the paper's 11 GB)"`
 	Collision    string        `json:"collision" enum:"paper,capacity" help:"when colliding peaks cost κ: whenever two peak at once (paper), or only when the peaks present overflow the GPU (capacity)"`
 	SyncSiblings bool          `json:"sync_siblings,omitempty" help:"a job's workers on one GPU peak together, as one worker with the sum of their extras (ambiguity A2); off: independently"`
-	Drift        Drift         `json:"drift,omitempty" help:"heavy phases in which a job interferes more with its neighbours (spec §5.5); off when delta is 0"`
-	Spike        Spike         `json:"spike,omitempty" help:"start-up spikes: extra interference observed on a GPU just after a worker starts or arrives there (spec §5.5); off when size is 0"`
+	Drift        Drift         `json:"drift,omitempty" help:"heavy phases in which a job interferes more with its neighbours (a knob of this simulator; the paper gives no model); off when delta is 0"`
+	Spike        Spike         `json:"spike,omitempty" help:"start-up spikes: extra interference observed on a GPU just after a worker starts or arrives there (the paper names job start-up as a cause of short peaks); off when size is 0"`
 	// DrawSeed, when not 0, replaces the values the paper does not publish
 	// by a draw around them (see Draw): the robustness of a result to the
 	// placeholders.
@@ -99,8 +99,8 @@ type MemShareParams struct {
 // via SpikeAt), not to the jobs' progress: a transient of 0.3 for two
 // minutes costs a job at most 0.6 minutes per arrival.
 type Spike struct {
-	Size      float64 `json:"size,omitempty" min:"0" max:"100" help:"ψ: extra slowdown observed on a GPU right after a worker starts or arrives there (spec §5.5: 0.3)"`
-	DurationS float64 `json:"duration_s,omitempty" min:"0" max:"1e8" unit:"s" help:"how long the spike lasts (spec §5.5: two 1-minute ticks, 120 s)"`
+	Size      float64 `json:"size,omitempty" min:"0" max:"100" help:"ψ: extra slowdown observed on a GPU right after a worker starts or arrives there (default 0.3, our choice)"`
+	DurationS float64 `json:"duration_s,omitempty" min:"0" max:"1e8" unit:"s" help:"how long the spike lasts (default two 1-minute ticks, 120 s)"`
 }
 
 // Drift makes interference fluctuate at run time (spec 002 §5.5): time is

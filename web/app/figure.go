@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
@@ -34,6 +35,11 @@ type FigureRun struct {
 	Wall       time.Duration
 	// verdicts: a request is in flight; again: parts came since it left.
 	verdicts, again bool
+	// Record marks a figure shown from the committed record, not run
+	// here; cdf is its JCT distribution when the paper draws one.
+	Record bool
+	cdf    []ChartSeries
+	cdfX   string
 }
 
 // FigureUnit is one sweep point and seed, of every policy or of one.
@@ -48,7 +54,8 @@ type FigureUnit struct {
 }
 
 // OpenFigure loads a paper figure's scenario (its quick version) into the
-// editor, so that it stays editable, and runs its figure.
+// editor, so that it stays editable, and shows its figure from the
+// committed record; without a record, it runs the figure here.
 func (a *App) OpenFigure(name string) {
 	tree, err := builtin(name)
 	if err != nil {
@@ -58,7 +65,65 @@ func (a *App) OpenFigure(name string) {
 	a.load(tree)
 	a.setNotice("", false)
 	a.Tab = TabFigure
+	a.dropResults()
+	if rec := a.RecordFigure(name); rec != nil {
+		a.showRecord(name, rec)
+		return
+	}
 	a.RunFigure()
+}
+
+// dropResults forgets the results and the run of the scenario before a
+// figure opens: Results and Timeline never show another scenario's runs
+// under the figure's name. They show the figure's runs once it is run.
+func (a *App) dropResults() {
+	a.CancelRun()
+	if old := a.Res; old != nil {
+		old.release(a.P)
+	}
+	a.Res = nil
+	a.TL.Policy = 0
+}
+
+// FigureRunsHint is what Results and Timeline say when the open figure
+// has no run of one seed yet; "" when no figure is open.
+func (a *App) FigureRunsHint() string {
+	if a.Fig == nil || a.Res != nil || a.Running() {
+		return ""
+	}
+	title := a.Fig.Name
+	if a.Fig.View != nil && a.Fig.View.Title != "" {
+		title = a.Fig.View.Title
+	}
+	return "No run of " + title + " yet: its figure shows the means over every seed. Press Run to simulate one seed of its scenario (the quick version) here, with its metrics, Gantt chart, JCT distribution and decision log."
+}
+
+// showRecord shows the recorded figure of the scenario named name.
+func (a *App) showRecord(name string, rec *results.FigureRepro) {
+	a.CancelFigure()
+	sc, err := scenario.Parse(mustRead(name))
+	if err != nil {
+		a.setNotice(err.Error(), true)
+		return
+	}
+	f := &FigureRun{Name: name, Doc: a.Ed.JSON(), State: RunDone, Record: true, View: recordView(sc, rec, a.Repro.Quick)}
+	if sc.Sweep == nil {
+		if cdf, unit := RecordCDF(rec); cdf != nil {
+			f.cdf, f.cdfX = cdf, metricLabel("JCT", unit)
+			f.View.YLabel = "JCT distribution: share of jobs finished within a JCT (CDF)"
+		}
+	}
+	a.Fig = f
+}
+
+// FigureIsCDF reports whether the open figure is drawn as a JCT CDF.
+func (a *App) FigureIsCDF() bool { return a.Fig != nil && a.Fig.cdf != nil }
+
+// mustRead is a built-in scenario's file, as the record ran it (the full
+// preset, not the quick version the editor holds).
+func mustRead(name string) []byte {
+	data, _ := scenarios.Read(name)
+	return data
 }
 
 // RunFigure runs the figure of the scenario as it stands in the editor: a
@@ -298,6 +363,9 @@ type LegendItem struct {
 // figureSeries are the figure's lines: ours, then the paper's in the
 // colour of the same policy.
 func (f *FigureRun) figureSeries() []ChartSeries {
+	if f.cdf != nil {
+		return f.cdf
+	}
 	if f.View == nil {
 		return nil
 	}
@@ -330,6 +398,9 @@ func (a *App) FigureChart() string {
 		// rather than scale its labels down to a few pixels.
 		box = chartBox{w: 360, h: 300, left: 56, right: 10, top: 10, bottom: 42}
 	}
+	if a.Fig.cdf != nil {
+		return lineChart(box, a.Fig.cdf, a.Fig.cdfX, "jobs finished (%)", "figure-cdf")
+	}
 	return lineChart(box, a.Fig.figureSeries(), v.XLabel, v.YLabel, "figure-curve")
 }
 
@@ -356,6 +427,11 @@ func (a *App) FigureClaim() string {
 // policies: the quick version, with fewer jobs than the paper's runs".
 func (a *App) FigurePlan() string {
 	f := a.Fig
+	if f.Record {
+		if rec := a.RecordFigure(f.Name); rec != nil {
+			return a.RecordNote(rec)
+		}
+	}
 	sc := a.Ed.Scenario()
 	points := map[float64]bool{}
 	seeds := map[uint64]bool{}
@@ -388,7 +464,7 @@ func (a *App) FigureStale() bool { return a.Fig != nil && a.Fig.Doc != a.Ed.JSON
 // FigureTime says how long the figure took and when its first curve came.
 func (a *App) FigureTime() string {
 	f := a.Fig
-	if f == nil || f.State == RunRunning {
+	if f == nil || f.State == RunRunning || f.Record {
 		return ""
 	}
 	s := fmt.Sprintf("Simulated in %.1f s", f.Wall.Seconds())

@@ -3,7 +3,6 @@ package worker
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -89,18 +88,11 @@ func View(sc *scenario.Scenario, parts []*results.StudyValues) protocol.StudyVie
 		case vd.Passed:
 			cv.Verdict, cv.Why = "holds", ""
 		}
-		if vd.Class == scenario.ClassClaim {
-			v.Counted++
-			if vd.Passed {
-				v.Passed++
-			}
-		}
 		v.Checks = append(v.Checks, cv)
 	}
-	v.Summary = fmt.Sprintf("%d of %d claims hold", v.Passed, v.Counted)
-	if st.Quick {
-		v.Summary += " in quick mode"
-	}
+	// Counted as the record and the gallery card count (results.Count).
+	t := results.Count(v.Figure)
+	v.Passed, v.Counted, v.Summary = t.Pass, t.Pass+t.Fail, t.Summary(st.Quick)
 	return v
 }
 

@@ -193,64 +193,11 @@ func MarkRobustness(rep *results.Reproduction) {
 	}
 }
 
-// Tally counts a report's verdicts by class: the paper's claims (pass,
-// fail, n/a), and apart from them the calibrated checks, the exploration
-// checks (and how many of them hold), the details and the checks over
-// draws.
-type Tally struct {
-	Claims, Pass, Fail, NA int
-	RequiredFail           int // of Fail, the checks this mode requires
-	Calibrated             int
-	Exploration            int
-	ExplorationPass        int
-	Details                int
-	Robustness             int
-}
+// Tally counts a report's verdicts by class (results.Tally).
+type Tally = results.Tally
 
-// Count tallies the checks of figures.
-func Count(figs ...results.FigureRepro) Tally {
-	var t Tally
-	for _, f := range figs {
-		for _, c := range f.Checks {
-			switch class(c) {
-			case scenario.ClassCalibrated:
-				t.Calibrated++
-			case scenario.ClassExploration:
-				t.Exploration++
-				if c.Verdict == Pass {
-					t.ExplorationPass++
-				}
-			case scenario.ClassDetail:
-				t.Details++
-			case scenario.ClassRobustness:
-				t.Robustness++
-			default:
-				t.Claims++
-				switch c.Verdict {
-				case Pass:
-					t.Pass++
-				case Fail:
-					t.Fail++
-					if c.Required {
-						t.RequiredFail++
-					}
-				default:
-					t.NA++
-				}
-			}
-		}
-	}
-	return t
-}
+// Count tallies the checks of figures (results.Count).
+func Count(figs ...results.FigureRepro) Tally { return results.Count(figs...) }
 
-// class is a reported check's class; reports from before classes had
-// only the calibrated flag.
-func class(c results.CheckRepro) string {
-	switch {
-	case c.Class != "":
-		return c.Class
-	case c.Calibrated:
-		return scenario.ClassCalibrated
-	}
-	return scenario.ClassClaim
-}
+// class is a reported check's class (results.CheckRepro.CountedClass).
+func class(c results.CheckRepro) string { return c.CountedClass() }

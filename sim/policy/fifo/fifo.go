@@ -10,7 +10,7 @@ import (
 
 // Params configure FIFO.
 type Params struct {
-	Backfill bool `json:"backfill" help:"let later jobs start when the oldest one does not fit (spec 000 §4.1 default); off gives strict head-of-line blocking"`
+	Backfill bool `json:"backfill" help:"let later jobs start when the oldest one does not fit (the default); off gives strict head-of-line blocking"`
 	BestFit  bool `json:"best_fit,omitempty" help:"put a job that fits on one server on the fullest server that still fits, instead of the emptiest (consolidated) or the first in order (strict)"`
 	// Preempt is how the SJF-BSBF authors' testbed scheduler runs FIFO
 	// (their published code, not the paper's text): the oldest jobs take

@@ -11,7 +11,7 @@ import (
 
 // Params configure SJF.
 type Params struct {
-	Key      string `json:"key" enum:"duration,gpus,gpu_time" help:"what 'shortest' means: solo run time, GPU count, or GPUs × run time (spec 000 A9)"`
+	Key      string `json:"key" enum:"duration,gpus,gpu_time" help:"what 'shortest' means: solo run time, GPU count, or GPUs × run time"`
 	Backfill bool   `json:"backfill" help:"skip jobs that do not fit and start later ones"`
 	BestFit  bool   `json:"best_fit,omitempty" help:"put a job that fits on one server on the fullest server that still fits"`
 	// Preempt is how the SJF-BSBF authors' testbed scheduler runs SJF

@@ -34,15 +34,15 @@ type Params struct {
 	Horizon    float64 `json:"horizon" min:"1" max:"1e7" unit:"slots" help:"T, the scheduling horizon: the bisection searches θ_u in [1, T], and a trial not done by T counts as makespan T (the paper: 1200 for Figs. 4, 5 and 7, 1500 for Fig. 6)"`
 	Kappa      int     `json:"kappa,omitempty" min:"0" max:"4096" help:"SJF-BCO: fix κ (jobs of at most κ GPUs use FA-FFP, larger ones LBSGF), as Fig. 5 does; 0 searches every κ (Algorithm 1)"`
 	Lambda     float64 `json:"lambda" min:"1" max:"1000" help:"SJF-BCO: λ of LBSGF, candidate servers hold at least λ·G_j GPUs; larger means more fresh servers to pick from (the paper: 1; Fig. 7 sweeps 1, 2, 4, 8)"`
-	U          float64 `json:"u" min:"0.001" max:"1000" help:"u, the upper ratio of the run-time estimate: a job adds ρ̂/u to each of its GPUs' load U (spec 004 A10: 1)"`
-	Order      string  `json:"order,omitempty" enum:",input,sjf,largest" help:"the job order. FF, LS, RAND: input (the batch's shuffled order; the paper does not say, spec 004 A16), sjf (fewest GPUs first, as SJF-BCO) or largest (most GPUs first). SJF-BCO uses sjf, its Algorithm 1, unless this is largest (not in the paper: it shows how much of SJF-BCO's lead its order gives)"`
-	Bisection  string  `json:"bisection,omitempty" enum:",improvement,feasibility" help:"move θ_u left when this θ improved on the best makespan so far (improvement, the paper's Algorithm 1) or when it was feasible (spec 004 A7)"`
+	U          float64 `json:"u" min:"0.001" max:"1000" help:"u, the upper ratio of the run-time estimate: a job adds ρ̂/u to each of its GPUs' load U (default 1; the paper gives none)"`
+	Order      string  `json:"order,omitempty" enum:",input,sjf,largest" help:"the job order. FF, LS, RAND: input (the batch's shuffled order; the paper does not say), sjf (fewest GPUs first, as SJF-BCO) or largest (most GPUs first). SJF-BCO uses sjf, its Algorithm 1, unless this is largest (not in the paper: it shows how much of SJF-BCO's lead its order gives)"`
+	Bisection  string  `json:"bisection,omitempty" enum:",improvement,feasibility" help:"move θ_u left when this θ improved on the best makespan so far (improvement, the paper's Algorithm 1) or when it was feasible (a reading the paper leaves open)"`
 	KappaLoop  string  `json:"kappa_loop,omitempty" enum:",distinct,literal" help:"SJF-BCO: try κ only at the distinct job sizes (distinct, exact and faster) or at every κ from 1 to the largest job (literal)"`
 	MaxServers int     `json:"max_servers,omitempty" min:"0" max:"100000" help:"use only the cluster's first n servers (0: all), so that a sweep over n keeps capacity nested as Fig. 6 asks"`
 	// LambdaByGPUs gives λ_j per job size.
 	LambdaByGPUs []SizeLambda `json:"lambda_by_gpus,omitempty" help:"SJF-BCO: λ_j for the jobs of a given size, instead of lambda (the paper allows a λ per job)"`
-	FAFFP        string       `json:"faffp,omitempty" enum:",least_u,bestfit" help:"SJF-BCO: FA-FFP as the pseudo-code (least_u: the least-loaded idle GPUs anywhere, ties first-fit) or as the prose's fragment-aware packing (bestfit: the fullest server that still holds the job; spec 004 A8)"`
-	LBSGFPick    string       `json:"lbsgf_pick,omitempty" enum:",list,least_u" help:"SJF-BCO: LBSGF takes the first G_j GPUs of its server-major list (list, the default: consolidated on the least busy servers) or the least-loaded among its candidates (least_u; spec 004 A9)"`
+	FAFFP        string       `json:"faffp,omitempty" enum:",least_u,bestfit" help:"SJF-BCO: FA-FFP as the pseudo-code (least_u: the least-loaded idle GPUs anywhere, ties first-fit) or as the prose's fragment-aware packing (bestfit: the fullest server that still holds the job; the paper's two descriptions differ)"`
+	LBSGFPick    string       `json:"lbsgf_pick,omitempty" enum:",list,least_u" help:"SJF-BCO: LBSGF takes the first G_j GPUs of its server-major list (list, the default: consolidated on the least busy servers) or the least-loaded among its candidates (least_u)"`
 	LBSGFTie     string       `json:"lbsgf_tie,omitempty" enum:",index,capacity" help:"SJF-BCO: among servers of equal average load LBSGF prefers the lower index (index) or the larger server (capacity: fewer splits at the start)"`
 	Spread       bool         `json:"spread,omitempty" help:"FF, for teaching (not in the paper): take GPUs round-robin over the servers, every ring as far apart as possible, as in the measurement the paper quotes from Wang et al. (one 4-GPU job alone 295 s, four spread ones 675 s each)"`
 }
@@ -298,7 +298,7 @@ func (p *Policy) theory(s *engine.State) {
 	if m, ok := perf.As[*perf.RAR](s.Perf()); ok && p.kind == "sjf-bco" {
 		phi, l := p.phi(s, m)
 		ratio := float64(ng) * phi * p.p.U / l
-		s.Log(-1, "Theorem 5: SJF-BCO's makespan is at most n_g·φ·u/l times the optimum = %d × %.3f × %g / %.3f = %.1f (φ: the worst slowdown any placement can cause a job, from the model's bounds §1.6; l: the smallest ρ̂/ρ this run saw); this run's makespan is %.2f× the lower bound",
+		s.Log(-1, "Theorem 5: SJF-BCO's makespan is at most n_g·φ·u/l times the optimum = %d × %.3f × %g / %.3f = %.1f (φ: the worst slowdown any placement can cause a job, from the ring-allreduce model's bounds; l: the smallest ρ̂/ρ this run saw); this run's makespan is %.2f× the lower bound",
 			ng, phi, p.p.U, l, ratio, s.Now()/lower)
 		s.Record("sjfbco/theorem5_ratio", -1, ratio)
 	}
