@@ -3,9 +3,7 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -41,8 +39,8 @@ func TestJobStory(t *testing.T) {
 	if !strings.Contains(hover, job) {
 		t.Errorf("pointing at %s's bar shows %q", job, hover)
 	}
-	p.viewShot("gantt", "gantt", 1280, 800)
-	p.viewShot("gantt", "gantt", 390, 844)
+	p.viewShot("gantt", "#gantt", 1280, 800)
+	p.viewShot("gantt", "#gantt", 390, 844)
 
 	eval[any](p, `(`+lastBar+`).dispatchEvent(new MouseEvent("click", { bubbles: true }))`)
 	p.wait(`document.querySelectorAll("#story-steps li").length >= 2`, statusJS, 20*time.Second)
@@ -60,8 +58,8 @@ func TestJobStory(t *testing.T) {
 	} else {
 		t.Errorf("the story of %s (%v) shows no placement table, though FIFO lays its starts out", job, kinds)
 	}
-	p.viewShot("story", "story", 1280, 800)
-	p.viewShot("story", "story", 390, 844)
+	p.viewShot("story", "#story", 1280, 800)
+	p.viewShot("story", "#story", 390, 844)
 	for _, w := range []int64{1280, 390} {
 		p.do(chromedp.EmulateViewport(w, 844))
 		for _, v := range p.axeSerious(string(src)) {
@@ -72,25 +70,4 @@ func TestJobStory(t *testing.T) {
 	for _, e := range errs() {
 		t.Errorf("console: %s", e)
 	}
-}
-
-// viewShot saves what the viewport shows of element id, scrolled to its
-// top, when SCHEDLAB_SCREENSHOTS names a directory.
-func (p *page) viewShot(name, id string, w, h int64) {
-	dir := os.Getenv("SCHEDLAB_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	p.t.Helper()
-	p.do(chromedp.EmulateViewport(w, h))
-	time.Sleep(300 * time.Millisecond) // the page reflows
-	eval[any](p, fmt.Sprintf(`document.getElementById(%q).scrollIntoView({ block: "start" })`, id))
-	png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
-	if err == nil {
-		err = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%dx%d.png", name, w, h)), png, 0o644)
-	}
-	if err != nil {
-		p.t.Errorf("screenshot %s: %v", name, err)
-	}
-	p.do(chromedp.EmulateViewport(1280, 800))
 }
