@@ -91,16 +91,34 @@ func laneOut(bars []GanttBar) int {
 		b.Lane = lane
 	}
 	n := max(len(laneEnd), 1)
+	// A bar overlaps another when one before it (in order of start) ends
+	// after it starts, or one after it starts before it ends. The bars
+	// are sorted by start, so the latest end so far and the next starts
+	// tell, without comparing every pair (a row of a 20,000-job run holds
+	// thousands of bars); only a bar of zero length needs the full look.
+	latestEnd := math.Inf(-1)
 	for i := range bars {
-		bars[i].Lanes = n
-		for j := range bars {
-			if i != j && bars[j].Start < bars[i].End && bars[i].Start < bars[j].End {
-				bars[i].Shared = true
-				break
-			}
+		b := &bars[i]
+		b.Lanes = n
+		if latestEnd > b.Start {
+			b.Shared = b.End > b.Start || overlapsBefore(bars[:i], *b)
 		}
+		for j := i + 1; !b.Shared && j < len(bars) && bars[j].Start < b.End; j++ {
+			b.Shared = b.Start < bars[j].End
+		}
+		latestEnd = math.Max(latestEnd, b.End)
 	}
 	return n
+}
+
+// overlapsBefore reports whether b overlaps one of the bars before it.
+func overlapsBefore(before []GanttBar, b GanttBar) bool {
+	for _, o := range before {
+		if o.Start < b.End && b.Start < o.End {
+			return true
+		}
+	}
+	return false
 }
 
 // Gantt is the state of an interactive Gantt chart.
