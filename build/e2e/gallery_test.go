@@ -55,7 +55,7 @@ func TestGalleryFigures(t *testing.T) {
 	}
 	// The cross-paper comparisons have a group of their own, after the
 	// papers' figures and before the teaching presets.
-	if got := eval[string](p, `[...document.querySelectorAll(".gallery h2.ggroup")].map(h => h.textContent).join(",")`); got != "Paper figures,Cross-paper comparisons,Teaching presets" {
+	if got := eval[string](p, `[...document.querySelectorAll(".gallery h2.ggroup")].map(h => h.textContent).join(",")`); got != "Start here: Learn,Paper figures,Cross-paper comparisons,Teaching presets" {
 		t.Errorf("gallery groups %q", got)
 	}
 	if !eval[bool](p, `["compare-analytic", "compare-memshare", "compare-throughput"].every(n => {

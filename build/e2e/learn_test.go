@@ -118,7 +118,11 @@ func TestLearnWalk(t *testing.T) {
 				p.wait(fmt.Sprintf(`document.getElementById("lesson-guess").textContent.startsWith(%q)`, w.slider), learnStatusJS, 5*time.Second)
 			} else {
 				id := fmt.Sprintf("lesson-choice-%d", w.choice)
-				p.click(id)
+				// A click from script, not at the radio's place on screen:
+				// the lesson's page can still be moving (its figures load)
+				// when the test picks, and a click by coordinates then
+				// lands beside the radio.
+				eval[any](p, fmt.Sprintf(`document.getElementById(%q).click()`, id))
 				p.wait(fmt.Sprintf(`document.getElementById(%q).checked`, id), learnStatusJS, 5*time.Second)
 				want = eval[string](p, fmt.Sprintf(`document.getElementById(%q).parentElement.textContent.trim()`, id))
 			}

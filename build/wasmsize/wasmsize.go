@@ -58,8 +58,12 @@ type Module struct {
 // Starlark interpreter, see sim/policy/script: scripts run in the page and
 // the CLI). The page's own module draws no figures.
 var Modules = []Module{
+	// The page's budget grew from 2.90 MB when it took the Starlark
+	// interpreter (about 0.5 MB brotli), which checks a script policy at
+	// its field as the student types. The engine's workers hold the
+	// interpreter too: moving the check there would win it back.
 	{Name: "ui", File: "ui.wasm", Package: "./wasm/ui",
-		What: "the page (wasm/ui)", Served: Brotli, Budget: 2_900_000},
+		What: "the page (wasm/ui)", Served: Brotli, Budget: 3_200_000},
 	{Name: "engine", File: "engine.wasm", Package: "./wasm/engine", Tags: []string{"minimal"},
 		What: "the simulator in the page's Web Workers (wasm/engine)", Served: Brotli, Budget: 3_600_000},
 	{Name: "edge", File: "app.wasm", Package: "./wasm/edge", Tags: []string{"noplot", "nohttp", "noscript"},

@@ -63,23 +63,6 @@ func runCLI(args ...string) cli {
 	return cli{code, out.String(), errOut.String(), time.Since(start)}
 }
 
-// runCLIWatched is runCLI that calls watch with the stderr so far every
-// 100 ms until the command ends.
-func runCLIWatched(watch func(stderr string), args ...string) cli {
-	var out, errOut syncBuffer
-	start := time.Now()
-	done := make(chan int)
-	go func() { done <- dispatch(args, &out, &errOut) }()
-	for {
-		select {
-		case code := <-done:
-			return cli{code, out.String(), errOut.String(), time.Since(start)}
-		case <-time.After(100 * time.Millisecond):
-			watch(errOut.String())
-		}
-	}
-}
-
 // localStudy is `run NAME --quick --format json`, here.
 func localStudy(t *testing.T, name string) string {
 	t.Helper()
@@ -137,15 +120,8 @@ func remoteFaults() []remoteFault {
 	return []remoteFault{
 		{"server killed, back after 5 s", false, func(t *testing.T, want string) string {
 			srv := startServer(t, "")
-			var once sync.Once
-			r := runCLIWatched(func(stderr string) {
-				if strings.Contains(stderr, "points done") {
-					once.Do(func() {
-						srv.kill()
-						time.AfterFunc(5*time.Second, srv.restart)
-					})
-				}
-			}, "run", study, "--quick", "--format", "json", "--remote", srv.url, "--parallel", "2")
+			front := killAfter(t, srv, 2, 5*time.Second)
+			r := runCLI("run", study, "--quick", "--format", "json", "--remote", front, "--parallel", "2")
 			if r.took < 5*time.Second {
 				t.Errorf("done in %v, before the server was back: the study ended before the kill, and the case tested nothing", r.took)
 			}
@@ -182,7 +158,7 @@ func remoteFaults() []remoteFault {
 		}},
 		{"server killed for good: points saved, then resumed", false, func(t *testing.T, want string) string {
 			srv := startServer(t, "")
-			front := killAfter(t, srv, 4)
+			front := killAfter(t, srv, 4, 0)
 			points := filepath.Join(t.TempDir(), "fig6a.points.json")
 			r := runCLI("run", study, "--quick", "--format", "json", "--remote", front, "--parallel", "2", "--retry-for", "3s", "--resume", points)
 			outcome := failsWith(t, r, "nothing answers at "+front+"/v1/sweep-point (connection refused)", "gave up after", "are saved in "+points, "--resume "+points)
@@ -278,9 +254,11 @@ func remoteFaults() []remoteFault {
 // have gone back, then kills srv and stops listening, so that a study
 // sent to it loses its server after exactly n points however fast they
 // go (watching the progress for the kill let a quick study finish
-// first). Each request comes on a connection of its own, so that no
-// open connection outlives the front.
-func killAfter(t *testing.T, srv *server, n int64) (url string) {
+// first). With back > 0 the server starts again that long after and the
+// front listens again on its address; with 0 both stay down. Each
+// request comes on a connection of its own, so that no open connection
+// outlives the front.
+func killAfter(t *testing.T, srv *server, n int64, back time.Duration) (url string) {
 	t.Helper()
 	target, err := neturl.Parse(srv.url)
 	if err != nil {
@@ -290,22 +268,36 @@ func killAfter(t *testing.T, srv *server, n int64) (url string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	addr := ln.Addr().String()
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	var answered atomic.Int64
 	var once sync.Once
-	front := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	front := &http.Server{}
+	comeBack := func() {
+		srv.restart()
+		again, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Errorf("the front cannot listen again on %s: %v", addr, err)
+			return
+		}
+		go front.Serve(again)
+	}
+	front.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		proxy.ServeHTTP(w, r)
 		if answered.Add(1) == n {
 			once.Do(func() {
 				ln.Close()
 				srv.kill()
+				if back > 0 {
+					time.AfterFunc(back, comeBack)
+				}
 			})
 		}
-	})}
+	})
 	front.SetKeepAlivesEnabled(false)
 	go front.Serve(ln)
 	t.Cleanup(func() { front.Close() })
-	return "http://" + ln.Addr().String()
+	return "http://" + addr
 }
 
 func writeTemp(t *testing.T, name, data string) string {

@@ -63,7 +63,7 @@ func (c stressed) scenario(t testing.TB) *scenario.Scenario {
 var stressCases = []stressed{
 	// Pollux re-divides 20,000 GPUs among thousands of jobs every minute.
 	{policy: "pollux", base: "sjf-bsbf-table4", servers: 5000, jobs: 20000, jobsKey: "base_jobs", patch: func(gen map[string]any) { gen["window_h"] = 0.5 }},
-	{policy: "tiresias", base: "sjf-bsbf-table4", servers: 5000, jobs: 20000, jobsKey: "base_jobs"},
+	{policy: "tiresias", base: "sjf-bsbf-table4", servers: 5000, jobs: 120000, jobsKey: "base_jobs"},
 	// One makespan LP of 5,000 jobs takes minutes.
 	{policy: "gavel-makespan", base: "gavel-makespan", servers: 300, jobs: 5000, jobsKey: "jobs"},
 	// Finish-time fairness bisects over many LPs a round.

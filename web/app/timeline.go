@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/sim/results"
+	"github.com/schedlab/schedlab/web/protocol"
 )
 
 // Timeline is the state of the timeline view: which policy's run, and the
@@ -108,23 +109,7 @@ func (a *App) tlEvents() []float64 {
 	if a.TL.events != nil && a.TL.eventsKey == key {
 		return a.TL.events
 	}
-	var ev []float64
-	for _, j := range p.Out.Jobs {
-		ev = append(ev, j.ArrivalS)
-		if j.FinishS != nil {
-			ev = append(ev, *j.FinishS)
-		}
-	}
-	for _, iv := range p.Intervals {
-		ev = append(ev, iv.StartS, iv.EndS)
-	}
-	sort.Float64s(ev)
-	out := ev[:0]
-	for i, t := range ev {
-		if i == 0 || t != out[len(out)-1] {
-			out = append(out, t)
-		}
-	}
+	out := protocol.EventTimes(p.Out, p.Intervals)
 	a.TL.events, a.TL.eventsKey = out, key
 	return out
 }

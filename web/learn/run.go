@@ -336,26 +336,7 @@ func (r *Run) At(p *Policy, t float64) State {
 
 // Events are the instants at which policy p's run changes: arrivals,
 // finishes and the ends of GPU intervals, in order, without repeats.
-func (p *Policy) Events() []float64 {
-	var ev []float64
-	for _, j := range p.Out.Jobs {
-		ev = append(ev, j.ArrivalS)
-		if j.FinishS != nil {
-			ev = append(ev, *j.FinishS)
-		}
-	}
-	for _, iv := range p.Intervals {
-		ev = append(ev, iv.StartS, iv.EndS)
-	}
-	sort.Float64s(ev)
-	out := ev[:0]
-	for i, t := range ev {
-		if i == 0 || t != out[len(out)-1] {
-			out = append(out, t)
-		}
-	}
-	return out
-}
+func (p *Policy) Events() []float64 { return protocol.EventTimes(p.Out, p.Intervals) }
 
 // Busiest is the first instant at which the most jobs wait in policy p's
 // run, and its state.
