@@ -83,6 +83,9 @@ func (st *Study) verdicts() []Verdict {
 		if c.Paper == nil {
 			st.numbers(c, &v)
 		}
+		if len(c.Show) > 0 {
+			v.Observed += st.shown(c)
+		}
 		if v.NotRun {
 			v.NA = "not run in quick mode: it needs a sweep value that quick mode skips"
 		}
@@ -458,6 +461,34 @@ func (st *Study) refUnit(metric string) string {
 }
 
 // format prints a value in the reference unit with its spread over seeds.
+// shown prints a check's Show quantities, each as its range over every
+// run: "; over 10 runs: SJF-BCO sjfbco_theorem5_bound 41.2–45.3".
+func (st *Study) shown(c *scenario.Check) string {
+	var parts []string
+	n := 0
+	for _, q := range c.Show {
+		q = c.Resolve(q)
+		q.EveryRun, q.X, q.MeanOverSweep = true, nil, false
+		v := st.Value(q)
+		name := q.Policy + " " + q.Metric
+		switch {
+		case v.Err != nil:
+			parts = append(parts, name+": "+v.Err.Error())
+		case v.Saturated:
+			parts = append(parts, name+" saturated")
+		default:
+			n = max(n, v.N)
+			lo, hi := st.formatSeconds(q.Metric, v.Min), st.formatSeconds(q.Metric, v.Max)
+			if lo == hi {
+				parts = append(parts, name+" "+lo)
+			} else {
+				parts = append(parts, name+" "+lo+"–"+hi)
+			}
+		}
+	}
+	return fmt.Sprintf("; over %d runs: %s", n, strings.Join(parts, ", "))
+}
+
 func (st *Study) format(metric string, v Value) string {
 	if v.Err != nil {
 		return "error"
