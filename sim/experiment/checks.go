@@ -83,8 +83,9 @@ func (st *Study) verdicts() []Verdict {
 		if c.Paper == nil {
 			st.numbers(c, &v)
 		}
-		if len(c.Show) > 0 {
+		if len(c.Show) > 0 { // its words carry the numbers: reports print them instead of one number
 			v.Observed += st.shown(c)
+			v.Ours, v.OursSD = nil, nil
 		}
 		if v.NotRun {
 			v.NA = "not run in quick mode: it needs a sweep value that quick mode skips"
