@@ -66,7 +66,7 @@ type Quantity struct {
 	MeanOverSweep bool `json:"mean_over_sweep,omitempty" help:"average over every sweep value (each the mean over seeds), e.g. a paper's number 'on average' over its four workloads; names no x"`
 	// EveryRun takes the largest value over every run instead of the
 	// mean over seeds, for a bound that must hold on each run.
-	EveryRun bool `json:"every_run,omitempty" help:"the largest value over every run (each seed at each sweep value) instead of the mean over seeds, for a bound that must hold on each run, e.g. a theorem; names no x"`
+	EveryRun bool `json:"every_run,omitempty" help:"the largest value over every run (each seed at each sweep value), not the mean: for a bound on each run"`
 }
 
 // Check is one test of what "reproduced" means: one claim of a paper, in
@@ -109,7 +109,7 @@ type Check struct {
 	// shown under it, never counted and never standing in for it.
 	// A claim counted in another scenario (the same theorem checked in
 	// several figures) is named scenario-name/check-id.
-	DetailOf string `json:"detail_of,omitempty" help:"id of the claim this check details: shown under it, never counted; scenario-name/check-id for a claim counted in another scenario (the same claim checked again here)"`
+	DetailOf string `json:"detail_of,omitempty" help:"id of the claim this check details: shown under it, never counted; scenario-name/check-id for another scenario's claim"`
 	// Why records what is known about a check that does not hold: where
 	// the difference from the paper comes from. Reports print it beside
 	// a failing verdict.
@@ -153,7 +153,7 @@ type Check struct {
 
 	// Show lists quantities printed beside the verdict, each as its range
 	// over every run: the two sides of a bound the check judges.
-	Show []Quantity `json:"show,omitempty" help:"quantities printed beside the verdict, each as its smallest and largest value over every run, e.g. the two sides of a bound the check judges as one number"`
+	Show []Quantity `json:"show,omitempty" help:"quantities printed beside the verdict, each as its range over every run"`
 }
 
 // Check classes: how a verdict counts in a report.

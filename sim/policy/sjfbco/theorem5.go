@@ -93,13 +93,13 @@ func lastValue(c metrics.Context, name string) float64 {
 
 func init() {
 	metrics.Register(metrics.Def{Name: metricOverLower,
-		Doc: "SJF-BCO's makespan over a lower bound on the best possible makespan, the larger of the longest job and the jobs' GPU-time over the GPUs (NaN for other policies)",
+		Doc: "SJF-BCO's makespan over a lower bound on the best possible one (max of the longest job and GPU-time / GPUs)",
 		Fn:  func(c metrics.Context) float64 { return lastValue(c, seriesOverLower) }})
 	metrics.Register(metrics.Def{Name: metricTheorem5,
-		Doc: "the SJF-BCO paper's Theorem 5 bound on this run, n_g·φ·u/l: its makespan is at most this many times the best possible (NaN for other policies)",
+		Doc: "Theorem 5's bound n_g·φ·u/l on SJF-BCO's makespan over the best possible",
 		Fn:  func(c metrics.Context) float64 { return lastValue(c, seriesTheorem5) }})
 	metrics.Register(metrics.Def{Name: metricTheorem5Used,
-		Doc: "how much of Theorem 5's bound the run uses: its makespan over the lower bound, divided by n_g·φ·u/l; at most 1 when the bound holds (NaN for other policies)",
+		Doc: "SJF-BCO's makespan over the lower bound, divided by Theorem 5's bound: at most 1 when it holds",
 		Fn: func(c metrics.Context) float64 {
 			return lastValue(c, seriesOverLower) / lastValue(c, seriesTheorem5)
 		}})
