@@ -469,23 +469,17 @@ func (st *Study) shown(c *scenario.Check) string {
 	n := 0
 	for _, q := range c.Show {
 		q = c.Resolve(q)
+		if q.Policy == "" && c.Of != nil {
+			q.Policy = c.Of.Policy
+		}
 		q.EveryRun, q.X, q.MeanOverSweep = true, nil, false
 		v := st.Value(q)
-		name := q.Policy + " " + q.Metric
-		switch {
-		case v.Err != nil:
-			parts = append(parts, name+": "+v.Err.Error())
-		case v.Saturated:
-			parts = append(parts, name+" saturated")
-		default:
+		text := st.format(q.Metric, v) // "error" or "saturated"
+		if v.Err == nil && !v.Saturated {
 			n = max(n, v.N)
-			lo, hi := st.formatSeconds(q.Metric, v.Min), st.formatSeconds(q.Metric, v.Max)
-			if lo == hi {
-				parts = append(parts, name+" "+lo)
-			} else {
-				parts = append(parts, name+" "+lo+"–"+hi)
-			}
+			text = st.formatSeconds(q.Metric, v.Min) + "–" + st.formatSeconds(q.Metric, v.Max)
 		}
+		parts = append(parts, q.Policy+" "+q.Metric+" "+text)
 	}
 	return fmt.Sprintf("; over %d runs: %s", n, strings.Join(parts, ", "))
 }

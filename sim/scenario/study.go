@@ -153,7 +153,7 @@ type Check struct {
 
 	// Show lists quantities printed beside the verdict, each as its range
 	// over every run: the two sides of a bound the check judges.
-	Show []Quantity `json:"show,omitempty" help:"quantities printed beside the verdict, each as its range over every run"`
+	Show []Quantity `json:"show,omitempty" help:"quantities printed beside the verdict, each as its range over every run (policy: of's by default)"`
 }
 
 // Check classes: how a verdict counts in a report.
