@@ -83,6 +83,10 @@ func (st *Study) verdicts() []Verdict {
 		if c.Paper == nil {
 			st.numbers(c, &v)
 		}
+		if len(c.Show) > 0 { // its words carry the numbers: reports print them instead of one number
+			v.Observed += st.shown(c)
+			v.Ours, v.OursSD = nil, nil
+		}
 		if v.NotRun {
 			v.NA = "not run in quick mode: it needs a sweep value that quick mode skips"
 		}
@@ -458,6 +462,28 @@ func (st *Study) refUnit(metric string) string {
 }
 
 // format prints a value in the reference unit with its spread over seeds.
+// shown prints a check's Show quantities, each as its range over every
+// run: "; over 10 runs: SJF-BCO sjfbco_theorem5_bound 41.2–45.3".
+func (st *Study) shown(c *scenario.Check) string {
+	var parts []string
+	n := 0
+	for _, q := range c.Show {
+		q = c.Resolve(q)
+		if q.Policy == "" && c.Of != nil {
+			q.Policy = c.Of.Policy
+		}
+		q.EveryRun, q.X, q.MeanOverSweep = true, nil, false
+		v := st.Value(q)
+		text := st.format(q.Metric, v) // "error" or "saturated"
+		if v.Err == nil && !v.Saturated {
+			n = max(n, v.N)
+			text = st.formatSeconds(q.Metric, v.Min) + "–" + st.formatSeconds(q.Metric, v.Max)
+		}
+		parts = append(parts, q.Policy+" "+q.Metric+" "+text)
+	}
+	return fmt.Sprintf("; over %d runs: %s", n, strings.Join(parts, ", "))
+}
+
 func (st *Study) format(metric string, v Value) string {
 	if v.Err != nil {
 		return "error"

@@ -33,6 +33,10 @@ func (sc *Scenario) StudyQuantities() (metrics, groups []string) {
 		add(c.Num)
 		add(c.Den)
 		add(c.Of)
+		for _, q := range c.Show {
+			q = c.Resolve(q)
+			add(&q)
+		}
 	}
 	if r := sc.Reference; r != nil {
 		for _, v := range r.Values {

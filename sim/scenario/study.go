@@ -64,6 +64,9 @@ type Quantity struct {
 	// the mean over seeds), for a paper's number "on average" over the
 	// figure's settings.
 	MeanOverSweep bool `json:"mean_over_sweep,omitempty" help:"average over every sweep value (each the mean over seeds), e.g. a paper's number 'on average' over its four workloads; names no x"`
+	// EveryRun takes the largest value over every run instead of the
+	// mean over seeds, for a bound that must hold on each run.
+	EveryRun bool `json:"every_run,omitempty" help:"the largest value over every run (each seed at each sweep value), not the mean: for a bound on each run"`
 }
 
 // Check is one test of what "reproduced" means: one claim of a paper, in
@@ -104,7 +107,9 @@ type Check struct {
 	Exploration string `json:"exploration,omitempty" help:"the check is about a setting the paper does not have (say which, e.g. packing only strong pairs); it is shown and counted apart from the paper's claims"`
 	// DetailOf makes the check a detail of the claim with that id: a part
 	// shown under it, never counted and never standing in for it.
-	DetailOf string `json:"detail_of,omitempty" help:"id of the claim this check details: shown under it, never counted"`
+	// A claim counted in another scenario (the same theorem checked in
+	// several figures) is named scenario-name/check-id.
+	DetailOf string `json:"detail_of,omitempty" help:"id of the claim this check details: shown under it, never counted; scenario-name/check-id for another scenario's claim"`
 	// Why records what is known about a check that does not hold: where
 	// the difference from the paper comes from. Reports print it beside
 	// a failing verdict.
@@ -145,6 +150,10 @@ type Check struct {
 	Steps           int     `json:"steps,omitempty" min:"0"`
 
 	Direction string `json:"direction,omitempty" enum:",increasing,decreasing,non-decreasing,non-increasing"`
+
+	// Show lists quantities printed beside the verdict, each as its range
+	// over every run: the two sides of a bound the check judges.
+	Show []Quantity `json:"show,omitempty" help:"quantities printed beside the verdict, each as its range over every run (policy: of's by default)"`
 }
 
 // Check classes: how a verdict counts in a report.
@@ -310,6 +319,9 @@ func (sc *Scenario) checkStudy() []schema.Problem {
 		if q.MeanOverSweep && (q.X != nil || sc.Sweep == nil) {
 			add(path+".mean_over_sweep", "averages over the sweep's values, so it needs a sweep and names no x")
 		}
+		if q.EveryRun && (q.X != nil || q.MeanOverSweep) {
+			add(path+".every_run", "takes the largest value over every run at every sweep value, so it names no x and no mean_over_sweep")
+		}
 	}
 	if r := sc.Reference; r != nil {
 		for i, v := range r.Values {
@@ -378,6 +390,9 @@ func (sc *Scenario) checkStudy() []schema.Problem {
 			if c.AtLeast > len(c.Checks) {
 				add(p+".at_least", "is %d, but only %d checks are named", c.AtLeast, len(c.Checks))
 			}
+		}
+		for j, q := range c.Show {
+			known(schema.Index(p+".show", j), q, base)
 		}
 		ps = append(ps, sc.checkPaperNumber(p, &c)...)
 	}
@@ -455,7 +470,11 @@ func (sc *Scenario) checkParts() []schema.Problem {
 	}
 	for i, c := range sc.Checks {
 		p := schema.Index("checks", i)
-		if c.DetailOf != "" {
+		if name, id, other := strings.Cut(c.DetailOf, "/"); other {
+			if name == "" || id == "" || name == sc.Name || strings.Contains(id, "/") {
+				ps = append(ps, schema.Problem{Path: p + ".detail_of", Msg: fmt.Sprintf("%q should name a claim of another scenario as scenario-name/check-id", c.DetailOf)})
+			}
+		} else if c.DetailOf != "" {
 			switch parent := byID[c.DetailOf]; {
 			case parent == nil:
 				ps = append(ps, schema.Problem{Path: p + ".detail_of", Msg: fmt.Sprintf("no check has the id %q", c.DetailOf)})
@@ -595,6 +614,9 @@ func (q Quantity) String() string {
 	}
 	if q.MeanOverSweep {
 		b.WriteString(" (mean over the sweep)")
+	}
+	if q.EveryRun {
+		b.WriteString(" (largest over every run)")
 	}
 	return b.String()
 }
