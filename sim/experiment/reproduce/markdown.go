@@ -138,6 +138,9 @@ func writeFigure(b *strings.Builder, f results.FigureRepro, dir string, quick bo
 			break
 		}
 	}
+	if f.Benchmark != nil {
+		writeBenchmark(b, *f.Benchmark)
+	}
 	if len(f.Checks) == 0 {
 		b.WriteString("No checks: no paper reports these numbers.\n")
 		return
@@ -259,3 +262,44 @@ func plural(n int) string {
 }
 
 func anchor(paper string) string { return "paper-" + paper }
+
+// writeBenchmark writes a benchmark figure's set-up, its wall times (this
+// machine's, with the machine named) and what was decided at each point.
+func writeBenchmark(b *strings.Builder, bench results.BenchmarkRepro) {
+	fmt.Fprintf(b, "What is timed: %s\n\n", cell(bench.Setup))
+	if t := bench.Timing; t != nil && len(t.Series) > 0 {
+		fmt.Fprintf(b, "Wall times in ms, the median of %d timed rounds, measured on %s. They differ from run to run and machine to machine; the checks below judge this run's.\n\n", t.Rounds, cell(t.Machine))
+		b.WriteString("| active jobs |")
+		for _, sr := range t.Series {
+			b.WriteString(" " + cell(sr.Policy) + " |")
+		}
+		b.WriteString("\n|---:|" + strings.Repeat("---:|", len(t.Series)) + "\n")
+		for i, x := range t.Series[0].X {
+			fmt.Fprintf(b, "| %.0f |", x)
+			for _, sr := range t.Series {
+				if i < len(sr.Mean) {
+					fmt.Fprintf(b, " %s |", num(sr.Mean[i]))
+				} else {
+					b.WriteString(" |")
+				}
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(bench.Decisions) > 0 {
+		b.WriteString("What was decided (the same in every run and on every machine):\n\n| active jobs |")
+		for _, v := range bench.Decisions[0].Values {
+			b.WriteString(" " + cell(v.Name) + " |")
+		}
+		b.WriteString("\n|---:|" + strings.Repeat("---:|", len(bench.Decisions[0].Values)) + "\n")
+		for _, row := range bench.Decisions {
+			fmt.Fprintf(b, "| %.0f |", row.X)
+			for _, v := range row.Values {
+				fmt.Fprintf(b, " %.6g |", v.Value)
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+}
