@@ -128,14 +128,14 @@ func Measure(ctx context.Context, s Setup) ([]Decision, []Times, error) {
 func measureAt(ctx context.Context, s Setup, c *cluster.Cluster, n int) (Decision, Times, error) {
 	d, t := Decision{Jobs: n}, Times{Jobs: n, Rounds: s.Rounds}
 	if err := tesseraeRounds(ctx, s, c, n, &d, &t); err != nil {
-		return d, t, fmt.Errorf("Tesserae: %w", err)
+		return d, t, fmt.Errorf("timing Tesserae: %w", err)
 	}
 	var err error
 	if d.LPs, d.Objective, _, t.GavelMS, err = gavelRounds(s, c, n, true); err != nil {
-		return d, t, fmt.Errorf("Gavel: %w", err)
+		return d, t, fmt.Errorf("timing Gavel's LP, a row per job: %w", err)
 	}
 	if d.MergedLPs, d.MergedObjective, d.MergedPairs, t.MergedMS, err = gavelRounds(s, c, n, false); err != nil {
-		return d, t, fmt.Errorf("Gavel (merged): %w", err)
+		return d, t, fmt.Errorf("timing Gavel's merged LP: %w", err)
 	}
 	return d, t, nil
 }
