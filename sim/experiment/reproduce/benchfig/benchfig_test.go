@@ -3,6 +3,7 @@ package benchfig
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -123,4 +124,30 @@ func TestRunRefusesUnknown(t *testing.T) {
 	if _, _, err := Run(context.Background(), reproduce.Benchmark{Name: "nope"}, true, plot.Options{}); err == nil {
 		t.Error("an unknown benchmark ran")
 	}
+}
+
+// The committed record's decision-time figure was measured with today's
+// set-up (its job counts and rounds). Without that figure in the record
+// the staleness test of sim/experiment/reproduce already fails.
+func TestCommittedSetupCurrent(t *testing.T) {
+	data, err := os.ReadFile("../../../../reproduction/report.json")
+	if err != nil {
+		t.Skipf("no committed record: %v", err)
+	}
+	var rep results.Reproduction
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range rep.Papers {
+		for _, f := range p.Figures {
+			if f.Scenario != reproduce.DecisionTime.Name {
+				continue
+			}
+			if f.Benchmark == nil || f.Benchmark.Setup != setupWords(fullSetup) {
+				t.Fatalf("the record's decision-time figure was measured with another set-up; run make reproduce")
+			}
+			return
+		}
+	}
+	t.Skip("the record has no decision-time figure yet")
 }
