@@ -64,7 +64,7 @@ func writeHead(b *strings.Builder, rep results.Reproduction) {
 		}
 		b.WriteString("\n\n")
 	}
-	b.WriteString("Each figure is a scenario in `scenarios/`. A **claim** is one thing a paper states (a number, an order or a trend) and is one counted check. ")
+	b.WriteString("Each figure is a scenario in `scenarios/`, except the figures of measured wall times (a paper's decision-time figure), which time the policies on the machine that made the report and say which machine it was. A **claim** is one thing a paper states (a number, an order or a trend) and is one counted check. ")
 	b.WriteString("Where the paper prints a number, the check is two-sided: |ours − paper| ≤ tolerance, the tolerance being the largest of the paper's printed precision, twice the standard error of our mean over seeds and 10% of the paper's number (a tighter one where the paper's set-up names it); it is one-sided only where the paper's own words are \"at least\", \"at most\" or \"within\". ")
 	b.WriteString("*paper* is the paper's value, *ours* the mean over seeds (± one standard deviation), *tolerance* the allowed distance with how it was derived (in sweep steps for a knee). ")
 	b.WriteString("Apart from the claims: a *detail* is a part of a claim, shown and never counted; a *calibrated* check is decided by an input chosen while looking at results, shown and not counted; an *exploration* check is about a setting the paper does not have, counted apart; a check *over draws* judges a claim of another figure over draws of inputs the paper does not publish, and a claim that holds in fewer than half of the draws fails as not holding robustly. ")
