@@ -21,6 +21,7 @@ import (
 	"github.com/schedlab/schedlab/sim/api"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/experiment/reproduce"
+	"github.com/schedlab/schedlab/sim/experiment/reproduce/benchfig"
 	"github.com/schedlab/schedlab/sim/plot"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
@@ -58,8 +59,12 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	entries, err := figureCatalogue()
+	benches := reproduce.SelectBenchmarks(*paper, *figure)
 	if err == nil {
 		entries, err = reproduce.Select(entries, *paper, *figure)
+		if err != nil && *figure != "" && len(benches) > 0 {
+			entries, err = nil, nil // the figure is a benchmark
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "schedlab reproduce:", err)
@@ -94,6 +99,10 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	rep := reproduce.Build(*quick, *seeds, done)
+	if err := r.benchmarks(ctx, &rep, benches); err != nil {
+		fmt.Fprintln(stderr, "schedlab reproduce:", err)
+		return exitFailed
+	}
 	rep.Run = &results.RunInfo{Date: r.start.UTC().Format("2006-01-02"), WallS: math.Round(time.Since(r.start).Seconds()),
 		CPUS: math.Round(cpuSeconds() - cpu0), Cores: runtime.NumCPU(), Parallel: *parallel}
 	if err := writeReport(rep, *out, *markdown); err != nil {
@@ -263,6 +272,26 @@ func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]repr
 	return done, failed, nil
 }
 
+// benchmarks measures the benchmark figures here (never on --remote
+// servers: their times are this machine's), one after the other, after
+// the scenarios, and adds them to the report.
+func (r *reproducer) benchmarks(ctx context.Context, rep *results.Reproduction, benches []reproduce.Benchmark) error {
+	for _, b := range benches {
+		t0 := time.Now()
+		f, fig, err := benchfig.Run(ctx, b, r.quick, r.plot)
+		if err != nil {
+			return fmt.Errorf("%s: %w", b.Name, err)
+		}
+		if f.Files, err = r.writeFigure(b.Name, fig); err != nil {
+			return fmt.Errorf("%s: %w", b.Name, err)
+		}
+		reproduce.AddFigure(rep, b.Paper, f)
+		r.took[b.Paper] += time.Since(t0)
+		fmt.Fprintf(r.stderr, "%s: %s (timed on this machine) done in %.1f s\n", b.Paper, b.Name, time.Since(t0).Seconds())
+	}
+	return nil
+}
+
 // study runs one figure's study here, or its sweep points on the
 // --remote servers, and counts its failed runs.
 func (r *reproducer) study(ctx context.Context, sc *scenario.Scenario) (*experiment.Study, int, error) {
@@ -333,13 +362,19 @@ func (r *reproducer) draw(st *experiment.Study) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.writeFigure(st.Scenario.Name, f)
+}
+
+// writeFigure writes a figure as figures/NAME.svg and .png and returns
+// their paths relative to the output directory.
+func (r *reproducer) writeFigure(name string, f *plot.Figure) ([]string, error) {
 	var files []string
 	write := func(ext string, render func() ([]byte, error)) error {
 		data, err := render()
 		if err != nil {
 			return err
 		}
-		rel := "figures/" + st.Scenario.Name + "." + ext
+		rel := "figures/" + name + "." + ext
 		files = append(files, rel)
 		return os.WriteFile(filepath.Join(r.out, filepath.FromSlash(rel)), data, 0o644)
 	}

@@ -82,3 +82,39 @@ func TestReproduceRefusesUnknown(t *testing.T) {
 		}
 	}
 }
+
+// The decision-time figure is a figure of reproduce: chosen by its
+// label, it writes its image, its decisions and its wall times apart
+// with the machine named, and the report says what POP is.
+func TestReproduceDecisionTime(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	if code := dispatch([]string{"reproduce", "--quick", "--figure", "Figs. 2 and 14(a)", "--out", dir, "--formats", "svg"}, &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep results.Reproduction
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Papers) != 1 || rep.Papers[0].Paper != "tesserae" || len(rep.Papers[0].Figures) != 1 || len(rep.Papers[0].CannotReproduce) == 0 {
+		t.Fatalf("report: %+v", rep.Papers)
+	}
+	f := rep.Papers[0].Figures[0]
+	b := f.Benchmark
+	if f.Scenario != reproduce.DecisionTime.Name || b == nil || b.Timing == nil || len(b.Decisions) == 0 || !strings.Contains(b.Timing.Machine, "cores") || len(f.Files) != 1 {
+		t.Fatalf("figure: %+v", f)
+	}
+	if st, err := os.Stat(filepath.Join(dir, f.Files[0])); err != nil || st.Size() == 0 {
+		t.Errorf("%s: %v", f.Files[0], err)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	for _, want := range []string{"Wall times in ms", "What was decided", "POP", "tesserae-fig2-decision-time.svg"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+}

@@ -60,6 +60,42 @@ type FigureRepro struct {
 	Reference  []ReferenceRepro `json:"reference,omitempty"`
 	Values     []ValueRepro     `json:"values,omitempty"`
 	Robustness *RobustnessRepro `json:"robustness,omitempty"`
+	// Benchmark is set on a figure of measured wall times rather than a
+	// simulation (a paper's decision-time figure).
+	Benchmark *BenchmarkRepro `json:"benchmark,omitempty"`
+}
+
+// BenchmarkRepro is a figure of wall times. Setup says what was timed.
+// Decisions are what was decided at each point, the same in every run
+// and on every machine; Timing holds the wall times, which differ between
+// runs and machines, kept apart so that comparing two reports can leave
+// them out. The figure's checks judge the times of this run.
+type BenchmarkRepro struct {
+	Setup     string       `json:"setup"`
+	Decisions []BenchRow   `json:"decisions"`
+	Timing    *TimingRepro `json:"timing"`
+}
+
+// BenchRow is what was decided at one point of a benchmark (X, e.g. the
+// number of active jobs): named counts and values.
+type BenchRow struct {
+	X      float64      `json:"x"`
+	Values []NamedValue `json:"values"`
+}
+
+// NamedValue is one named number.
+type NamedValue struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}
+
+// TimingRepro is a benchmark's wall times: per line, the median over
+// Rounds timed rounds at each point, measured on Machine (cores and
+// architecture, in words).
+type TimingRepro struct {
+	Machine string        `json:"machine"`
+	Rounds  int           `json:"rounds"`
+	Series  []SeriesRepro `json:"series"`
 }
 
 // CheckRepro is one check of a figure. Paper and Ours are the compared

@@ -84,6 +84,9 @@ func TestEveryFigureCountsAsItsCard(t *testing.T) {
 	figures := 0
 	for _, p := range a.Repro.Papers {
 		for _, rec := range p.Figures {
+			if rec.Benchmark != nil {
+				continue // a figure of wall times has no scenario to open; the page does not show it yet
+			}
 			figures++
 			card, _ := a.Badge(rec.Scenario)
 			a.OpenFigure(rec.Scenario)

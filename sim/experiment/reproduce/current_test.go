@@ -104,30 +104,67 @@ func stale(rep results.Reproduction, entries []Entry) []string {
 			out = append(out, fmt.Sprintf("%s: the report lacks this paper's figures that cannot be reproduced", paper))
 		}
 	}
-	if len(got) != len(entries) {
-		out = append(out, fmt.Sprintf("the report has %d figures, the scenarios %d", len(got), len(entries)))
+	want := expected(entries)
+	if len(got) != len(want) {
+		out = append(out, fmt.Sprintf("the report has %d figures, the scenarios and benchmarks %d", len(got), len(want)))
 	}
-	for i := 0; i < min(len(got), len(entries)); i++ {
-		e, f := entries[i], got[i]
-		if e.Scenario.Name != f.Scenario || e.Paper != paperOf[f.Scenario] || e.Figure != f.Figure {
+	for i := 0; i < min(len(got), len(want)); i++ {
+		e, f := want[i], got[i]
+		if e.name != f.Scenario || e.paper != paperOf[f.Scenario] || e.figure != f.Figure {
 			out = append(out, fmt.Sprintf("figure %d: the report has %s/%s (%s), the scenarios %s/%s (%s)",
-				i+1, paperOf[f.Scenario], f.Scenario, f.Figure, e.Paper, e.Scenario.Name, e.Figure))
+				i+1, paperOf[f.Scenario], f.Scenario, f.Figure, e.paper, e.name, e.figure))
 			continue
 		}
-		if h := ScenarioHash(e.Scenario); h != f.ScenarioSHA256 {
+		if e.hash != "" && e.hash != f.ScenarioSHA256 {
 			out = append(out, fmt.Sprintf("%s: the scenario file changed after the record was made", f.Scenario))
 		}
-		var want, have []string
-		for i := range e.Scenario.Checks {
-			c := &e.Scenario.Checks[i]
-			want = append(want, c.ID+" ("+e.Scenario.Class(c)+")")
+		if e.bench != (f.Benchmark != nil) {
+			out = append(out, fmt.Sprintf("%s: a benchmark figure in one, not in the other", f.Scenario))
 		}
+		var have []string
 		for _, c := range f.Checks {
 			have = append(have, c.ID+" ("+class(c)+")")
 		}
-		if strings.Join(want, ",") != strings.Join(have, ",") {
+		if strings.Join(e.checks, ",") != strings.Join(have, ",") {
 			out = append(out, fmt.Sprintf("%s: the report has %d checks [%s], the scenario %d [%s]",
-				f.Scenario, len(have), strings.Join(have, " "), len(want), strings.Join(want, " ")))
+				f.Scenario, len(have), strings.Join(have, " "), len(e.checks), strings.Join(e.checks, " ")))
+		}
+	}
+	return out
+}
+
+// wantFigure is a figure the record should hold: a scenario's (with its
+// hash) or a benchmark's (whose wall times and verdicts are not compared).
+type wantFigure struct {
+	paper, name, figure, hash string
+	bench                     bool
+	checks                    []string // id (class)
+}
+
+// expected lists the figures in report order: each paper's scenario
+// figures, then its benchmark figures.
+func expected(entries []Entry) []wantFigure {
+	var out []wantFigure
+	benches := func(paper string) {
+		for _, b := range Benchmarks() {
+			if b.Paper == paper {
+				w := wantFigure{paper: b.Paper, name: b.Name, figure: b.Figure, bench: true}
+				for _, id := range b.Checks {
+					w.checks = append(w.checks, id+" ("+scenario.ClassClaim+")")
+				}
+				out = append(out, w)
+			}
+		}
+	}
+	for i, e := range entries {
+		w := wantFigure{paper: e.Paper, name: e.Scenario.Name, figure: e.Figure, hash: ScenarioHash(e.Scenario)}
+		for i := range e.Scenario.Checks {
+			c := &e.Scenario.Checks[i]
+			w.checks = append(w.checks, c.ID+" ("+e.Scenario.Class(c)+")")
+		}
+		out = append(out, w)
+		if i == len(entries)-1 || entries[i+1].Paper != e.Paper {
+			benches(e.Paper)
 		}
 	}
 	return out
@@ -152,6 +189,13 @@ func TestStaleFindsChanges(t *testing.T) {
 				f.Checks = append(f.Checks, results.CheckRepro{ID: c.ID, Class: e.Scenario.Class(c)})
 			}
 			rep.Papers[n-1].Figures = append(rep.Papers[n-1].Figures, f)
+		}
+		for _, b := range Benchmarks() {
+			f := results.FigureRepro{Figure: b.Figure, Scenario: b.Name, Benchmark: &results.BenchmarkRepro{}}
+			for _, id := range b.Checks {
+				f.Checks = append(f.Checks, results.CheckRepro{ID: id, Class: scenario.ClassClaim})
+			}
+			AddFigure(&rep, b.Paper, f)
 		}
 		return rep
 	}
@@ -183,6 +227,15 @@ func TestStaleFindsChanges(t *testing.T) {
 			}
 		}
 		t.Fatal("no paper has a figure that cannot be reproduced")
+	})
+	one("a benchmark's check dropped", DecisionTime.Checks[1], func(r *results.Reproduction) {
+		for i := range r.Papers {
+			for j := range r.Papers[i].Figures {
+				if f := &r.Papers[i].Figures[j]; f.Benchmark != nil {
+					f.Checks = f.Checks[:1]
+				}
+			}
+		}
 	})
 	rep.Papers[0].Figures = rep.Papers[0].Figures[1:]
 	if p := stale(rep, entries); len(p) == 0 {

@@ -64,7 +64,7 @@ func writeHead(b *strings.Builder, rep results.Reproduction) {
 		}
 		b.WriteString("\n\n")
 	}
-	b.WriteString("Each figure is a scenario in `scenarios/`. A **claim** is one thing a paper states (a number, an order or a trend) and is one counted check. ")
+	b.WriteString("Each figure is a scenario in `scenarios/`, except the figures of measured wall times (a paper's decision-time figure), which time the policies on the machine that made the report and say which machine it was. A **claim** is one thing a paper states (a number, an order or a trend) and is one counted check. ")
 	b.WriteString("Where the paper prints a number, the check is two-sided: |ours − paper| ≤ tolerance, the tolerance being the largest of the paper's printed precision, twice the standard error of our mean over seeds and 10% of the paper's number (a tighter one where the paper's set-up names it); it is one-sided only where the paper's own words are \"at least\", \"at most\" or \"within\". ")
 	b.WriteString("*paper* is the paper's value, *ours* the mean over seeds (± one standard deviation), *tolerance* the allowed distance with how it was derived (in sweep steps for a knee). ")
 	b.WriteString("Apart from the claims: a *detail* is a part of a claim, shown and never counted; a *calibrated* check is decided by an input chosen while looking at results, shown and not counted; an *exploration* check is about a setting the paper does not have, counted apart; a check *over draws* judges a claim of another figure over draws of inputs the paper does not publish, and a claim that holds in fewer than half of the draws fails as not holding robustly. ")
@@ -137,6 +137,9 @@ func writeFigure(b *strings.Builder, f results.FigureRepro, dir string, quick bo
 			fmt.Fprintf(b, "![%s](%s)\n\n", cell(f.Figure), path.Join(dir, file))
 			break
 		}
+	}
+	if f.Benchmark != nil {
+		writeBenchmark(b, *f.Benchmark)
 	}
 	if len(f.Checks) == 0 {
 		b.WriteString("No checks: no paper reports these numbers.\n")
@@ -259,3 +262,44 @@ func plural(n int) string {
 }
 
 func anchor(paper string) string { return "paper-" + paper }
+
+// writeBenchmark writes a benchmark figure's set-up, its wall times (this
+// machine's, with the machine named) and what was decided at each point.
+func writeBenchmark(b *strings.Builder, bench results.BenchmarkRepro) {
+	fmt.Fprintf(b, "What is timed: %s\n\n", cell(bench.Setup))
+	if t := bench.Timing; t != nil && len(t.Series) > 0 {
+		fmt.Fprintf(b, "Wall times in ms, the median of %d timed rounds, measured on %s. They differ from run to run and machine to machine; the checks below judge this run's.\n\n", t.Rounds, cell(t.Machine))
+		b.WriteString("| active jobs |")
+		for _, sr := range t.Series {
+			b.WriteString(" " + cell(sr.Policy) + " |")
+		}
+		b.WriteString("\n|---:|" + strings.Repeat("---:|", len(t.Series)) + "\n")
+		for i, x := range t.Series[0].X {
+			fmt.Fprintf(b, "| %.0f |", x)
+			for _, sr := range t.Series {
+				if i < len(sr.Mean) {
+					fmt.Fprintf(b, " %s |", num(sr.Mean[i]))
+				} else {
+					b.WriteString(" |")
+				}
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(bench.Decisions) > 0 {
+		b.WriteString("What was decided (the same in every run and on every machine):\n\n| active jobs |")
+		for _, v := range bench.Decisions[0].Values {
+			b.WriteString(" " + cell(v.Name) + " |")
+		}
+		b.WriteString("\n|---:|" + strings.Repeat("---:|", len(bench.Decisions[0].Values)) + "\n")
+		for _, row := range bench.Decisions {
+			fmt.Fprintf(b, "| %.0f |", row.X)
+			for _, v := range row.Values {
+				fmt.Fprintf(b, " %.6g |", v.Value)
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+}
