@@ -188,7 +188,12 @@ func (a *App) newResults(r *Run) (*Results, *scenario.Scenario, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c, _ := cluster.New(sc.Cluster)
+	// the cluster this seed ran on (some scenarios draw one per seed)
+	spec, err := sc.Cluster.ForSeed(r.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, _ := cluster.New(spec)
 	res := &Results{RunID: r.ID, Doc: r.Doc, Name: sc.Name, Title: sc.Title, Description: sc.Description, Seed: r.Seed, Cluster: c, WallMS: r.WallMS}
 	if original, edited := editedFrom(r.Doc); edited {
 		res.markEdited(sc, original)
