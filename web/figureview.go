@@ -53,13 +53,102 @@ func (c *FigureView) CurveHint() string {
 	return "Lines with dots are ours, each dot a mean over the seeds run; hollow diamonds on dashed lines are the paper's reported values." + gap
 }
 
-// RunLabel names the run button: a recorded figure is re-run here in
-// quick mode; a figure run here is run again.
-func (c *FigureView) RunLabel() string {
-	if c.App.Fig != nil && c.App.Fig.Record {
-		return "Re-run in this browser (quick mode)"
+// CanRerun enables the re-run buttons: the scenario is valid and no
+// figure is being run.
+func (c *FigureView) CanRerun() bool { return c.App.CanRun() && !c.App.FigureRunning() }
+
+// RerunQuick re-runs the figure here in quick mode.
+func (c *FigureView) RerunQuick() { c.App.RerunFigure(app.ModeQuick) }
+
+// RerunFull re-runs the figure here in full mode.
+func (c *FigureView) RerunFull() { c.App.RerunFigure(app.ModeFull) }
+
+// HasFull reports a built-in figure, whose full set-up can run here.
+func (c *FigureView) HasFull() bool { return c.App.HasFullMode() }
+
+// QuickLabel names the quick re-run button.
+func (c *FigureView) QuickLabel() string {
+	if c.HasFull() {
+		return "Re-run in this browser: quick mode"
 	}
 	return "Run the figure again"
+}
+
+// QuickWhat says what quick mode runs and how it compares.
+func (c *FigureView) QuickWhat() string {
+	if !c.HasFull() {
+		return "Runs the scenario as it stands in the editor."
+	}
+	return "Quick mode: " + c.App.QuickDifference() + ", for a fast look. It is not the record's set-up, so it is compared with the full record check by check, not number for number."
+}
+
+// RerunHint says where a re-run runs.
+func (c *FigureView) RerunHint() string {
+	return "Simulate this figure again on this computer, in this browser: every sweep point and seed is one simulation, and " + c.App.WorkerText() + " run them side by side. The record stays on the server; nothing is sent anywhere."
+}
+
+// ProgressLabel names the progress bar.
+func (c *FigureView) ProgressLabel() string { return "Progress of the " + c.App.Fig.Mode + " run" }
+
+// CanShowRecord offers the record back after a run here.
+func (c *FigureView) CanShowRecord() bool {
+	return !c.App.Fig.Record && !c.App.FigureRunning() && c.App.RecordFigure(c.App.Fig.Name) != nil
+}
+
+// IdenticalAttr is data-identical of the comparison, for tests.
+func (c *FigureView) IdenticalAttr() string { return boolString(c.App.Fig.Compare.Identical) }
+
+// ValuesAttr is data-values: compared number for number or by verdicts.
+func (c *FigureView) ValuesAttr() string { return boolString(c.App.Fig.Compare.Values) }
+
+// CompareClass colours the comparison's headline.
+func (c *FigureView) CompareClass() string {
+	if c.App.Fig.Compare.Identical {
+		return "verdict verdict-holds"
+	}
+	return "verdict verdict-fails"
+}
+
+// CompareHeadline is the comparison in one sentence.
+func (c *FigureView) CompareHeadline() string {
+	k := c.App.Fig.Compare
+	n := len(k.Diffs)
+	switch {
+	case k.Values && k.Identical:
+		return "Identical to the record."
+	case k.Values:
+		return strconv.Itoa(n) + " of " + strconv.Itoa(k.Compared) + " numbers or verdicts differ from the record:"
+	case k.Identical:
+		return "Not comparable number for number; every check reaches the record's verdict."
+	}
+	return "Not comparable number for number; " + strconv.Itoa(n) + " of " + strconv.Itoa(k.Compared) + " checks reach another verdict than the record:"
+}
+
+// CompareBasis says what was compared, and why a run is not compared
+// number for number.
+func (c *FigureView) CompareBasis() string {
+	k := c.App.Fig.Compare
+	if k.Values {
+		return "Compared: " + k.Basis + ". The record keeps the mean over the seeds at each point, not each seed's value, so a difference in one seed shows in its point's mean and spread."
+	}
+	return c.App.WhyNotComparable() + " Compared instead: " + k.Basis + "."
+}
+
+// shownDiffs is how many differences the table lists.
+const shownDiffs = 40
+
+// ShownDiffs are the differences listed.
+func (c *FigureView) ShownDiffs() []app.Difference {
+	d := c.App.Fig.Compare.Diffs
+	return d[:min(len(d), shownDiffs)]
+}
+
+// MoreDiffs says how many differences the table leaves out.
+func (c *FigureView) MoreDiffs() string {
+	if n := len(c.App.Fig.Compare.Diffs) - shownDiffs; n > 0 {
+		return "…and " + strconv.Itoa(n) + " more."
+	}
+	return ""
 }
 
 // ChecksHint says where the verdicts come from and how they count.
@@ -71,6 +160,9 @@ func (c *FigureView) ChecksHint() string {
 	}
 	if c.App.Fig != nil && c.App.Fig.Record {
 		return what + ", with the verdict of the committed record and, for a failure, its recorded why." + counts
+	}
+	if c.App.Fig != nil && c.App.Fig.Mode == app.ModeFull {
+		return what + ", tested on the runs above with the same code as the command line's schedlab run." + counts
 	}
 	return what + ", tested on the runs above with the same code as the command line's schedlab run --quick." + counts
 }
