@@ -194,12 +194,32 @@ func fullScenario(name string) (*scenario.Scenario, error) {
 	if !ok {
 		return nil, fmt.Errorf("no built-in scenario %q", name)
 	}
-	sc, err := scenario.Parse(data)
+	return reshape(data, nil, "quick")
+}
+
+// reshape is the scenario document data with the top-level fields drop
+// removed and set's fields replaced, parsed: a scenario's full set-up
+// without its quick block, or one run of a sweep point.
+func reshape(data []byte, set map[string]any, drop ...string) (*scenario.Scenario, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, err
+	}
+	for _, k := range drop {
+		delete(fields, k)
+	}
+	for k, v := range set {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		fields[k] = b
+	}
+	out, err := json.Marshal(fields)
 	if err != nil {
 		return nil, err
 	}
-	sc.Quick = nil
-	return sc, nil
+	return scenario.Parse(out)
 }
 
 // figureUnits are the runs of sc's figure: each sweep point and seed of

@@ -147,3 +147,20 @@ func TestRerunCancel(t *testing.T) {
 		t.Errorf("state %s, comparison %v, time left %q", a.Fig.State, a.Fig.Compare, a.TimeLeft())
 	}
 }
+
+// Full mode runs every seed and sweep value of the built-in set-up: the
+// document sent to the workers has no quick block left.
+func TestRerunFullDocument(t *testing.T) {
+	b := apptest.New(t)
+	a := app.New(b)
+	a.OpenFigure("gavel-fig8-las-single")
+	a.RerunFigure(app.ModeFull)
+	defer a.CancelFigure()
+	sc, err := scenario.Parse([]byte(a.Fig.Doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Quick != nil || len(sc.RunSeeds()) != 3 || len(sc.Sweep.Values) != 15 || len(a.Fig.Units)%45 != 0 {
+		t.Errorf("full mode runs quick %v, %d seeds, %d values, %d units", sc.Quick != nil, len(sc.RunSeeds()), len(sc.Sweep.Values), len(a.Fig.Units))
+	}
+}
