@@ -1030,12 +1030,7 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										_ = vgparent
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
 										vgparent.AppendChild(vgn)
-										{
-											vgparent := vgn
-											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Full mode: the record's own set-up, every seed and sweep point, so the result can be compared number for number with the record."}
-											vgparent.AppendChild(vgn)
-										}
+										vgn.SetInnerHTML(c.FullWhat())
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
 										vgparent.AppendChild(vgn)
 										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-estimate-full"}}}

@@ -79,12 +79,24 @@ func (c *FigureView) QuickWhat() string {
 	if !c.HasFull() {
 		return "Runs the scenario as it stands in the editor."
 	}
-	return "Quick mode: " + c.App.QuickDifference() + ", for a fast look. It is not the record's set-up, so it is compared with the full record check by check, not number for number."
+	what := "Quick mode: " + c.App.QuickDifference() + ", for a fast look."
+	if c.App.Repro != nil && c.App.Repro.Quick {
+		return what + " The record was made in quick mode too, so the run is compared with it number for number."
+	}
+	return what + " It is not the record's set-up, so it is compared with the full record check by check, not number for number."
+}
+
+// FullWhat says what full mode runs and how it compares.
+func (c *FigureView) FullWhat() string {
+	if c.App.Repro != nil && c.App.Repro.Quick {
+		return "Full mode: the paper's whole set-up, every seed and sweep point. The record was made in quick mode, so a full run is compared with it check by check."
+	}
+	return "Full mode: the record's own set-up, every seed and sweep point, so the result can be compared number for number with the record."
 }
 
 // RerunHint says where a re-run runs.
 func (c *FigureView) RerunHint() string {
-	return "Simulate this figure again on this computer, in this browser: every sweep point and seed is one simulation, and " + c.App.WorkerText() + " run them side by side. The record stays on the server; nothing is sent anywhere."
+	return "Simulate this figure again on this computer, in this browser: every sweep point and seed is one simulation, and " + c.App.WorkerText() + " run them side by side. Nothing is sent anywhere."
 }
 
 // ProgressLabel names the progress bar.

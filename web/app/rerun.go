@@ -277,7 +277,7 @@ func jobsScale(name string) (float64, string) {
 			return float64(full) / float64(quick), fmt.Sprintf(", scaled by %s per simulation in full mode against %s in quick mode", plural(full, "job"), results.Thousands(quick))
 		}
 	}
-	return 1, " (quick and full simulations have the same jobs; full mode runs more of them)"
+	return 1, "; quick and full simulations have the same jobs, full mode runs more of them"
 }
 
 // EstimateText says how long a re-run in mode will take and on what the
