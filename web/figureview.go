@@ -288,3 +288,55 @@ func (c *GalleryView) BadgeClass(g *app.Card) string {
 	}
 	return "vbadge some"
 }
+
+// FigureRuns is the open figure's runs at the top of Results and
+// Timeline: pickers for the sweep point, the seed and the policy, the
+// picked run's metrics, and the button that runs one point here.
+type FigureRuns struct {
+	App   *app.App
+	Where string // "results" or "timeline", for distinct ids
+}
+
+// Ch are the figure's choices.
+func (c *FigureRuns) Ch() app.FigureChoices { return c.App.Choices() }
+
+// Heading names the figure whose runs these are.
+func (c *FigureRuns) Heading() string {
+	v := &FigureView{App: c.App}
+	return "Runs of " + v.Title()
+}
+
+// Swept reports a figure with sweep points to pick.
+func (c *FigureRuns) Swept() bool { return c.Ch().Label != "" || len(c.Ch().X) > 1 }
+
+// PointLabel labels the sweep point picker.
+func (c *FigureRuns) PointLabel() string {
+	if l := c.Ch().Label; l != "" {
+		return "Sweep point: " + l
+	}
+	return "Sweep point"
+}
+
+// XText is a sweep value.
+func (c *FigureRuns) XText(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// SeedText is a seed.
+func (c *FigureRuns) SeedText(s uint64) string { return strconv.FormatUint(s, 10) }
+
+// Itoa is strconv.Itoa for the template.
+func (c *FigureRuns) Itoa(i int) string { return strconv.Itoa(i) }
+
+// Table is the picked run's metrics.
+func (c *FigureRuns) Table() app.PickTable { return c.App.FigurePickTable() }
+
+// CanRunPoint enables the button that runs the picked point.
+func (c *FigureRuns) CanRunPoint() bool { return !c.App.Running() && !c.App.FigureRunning() }
+
+// JobsNote says why the job-by-job views need a run here.
+func (c *FigureRuns) JobsNote() string {
+	src := "The committed record"
+	if !c.App.Fig.Record {
+		src = "The figure's runs"
+	}
+	return src + " keep each policy's metrics only, not its jobs: the jobs table, the Gantt chart, the JCT distribution, the decision log and the Timeline need a run of one point and seed. It takes one click and runs every policy here."
+}

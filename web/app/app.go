@@ -122,6 +122,9 @@ type App struct {
 	// committed reproduction report, nil until it is read.
 	Fig   *FigureRun
 	Repro *results.Reproduction
+	// Pick is the open figure's sweep point, seed and policy that
+	// Results and Timeline show (figruns.go).
+	Pick FigurePick
 
 	// Notice is a short status line; NoticeErr marks it as a failure.
 	// A new message replaces it; what must not be missed is a Note.

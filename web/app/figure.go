@@ -123,6 +123,7 @@ func (a *App) showRecord(name string, rec *results.FigureRepro) {
 		}
 	}
 	a.Fig = f
+	a.Pick = FigurePick{Policy: -1}
 }
 
 // FigureIsCDF reports whether the open figure is drawn as a JCT CDF.
@@ -162,6 +163,7 @@ func (a *App) RerunFigure(mode string) {
 	f.Units = figureUnits(sc)
 	f.Workers = min(a.maxWorkers(), len(f.Units))
 	a.Fig = f
+	a.Pick = FigurePick{Policy: -1}
 	a.dropResults()
 	a.pool.ensure(f.Workers)
 	a.pool.dispatch()
