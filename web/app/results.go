@@ -58,14 +58,14 @@ type Results struct {
 	Seed        uint64
 	// Point is the figure's sweep point and seed this run is, nil for
 	// a run of the scenario as it stands.
-	Point    *PointOf
-	Policies []*PolicyResult
-	CDF         *Figure
-	Queue       *Figure
-	Extra       []*Figure  // figures the scenario asks for beyond the usual ones
-	Reference   *Reference // the paper's numbers beside ours, for paper scenarios
-	Cluster     *cluster.Cluster
-	WallMS      float64
+	Point     *PointOf
+	Policies  []*PolicyResult
+	CDF       *Figure
+	Queue     *Figure
+	Extra     []*Figure  // figures the scenario asks for beyond the usual ones
+	Reference *Reference // the paper's numbers beside ours, for paper scenarios
+	Cluster   *cluster.Cluster
+	WallMS    float64
 	// Edited is set when the run's scenario is a changed built-in one;
 	// Title and Description then say so (see markEdited).
 	Edited bool
