@@ -118,6 +118,10 @@ func TestFigureRerun(t *testing.T) {
 	}
 	p.do(chromedp.EmulateViewport(1280, 800))
 
+	// Results and Timeline show the figure's runs: pick a point and a
+	// policy, see that run's numbers, run that point here in one click.
+	figureResults(t, p, axe, axeErr)
+
 	// Cancel: a full run of Gavel's Figure 8 (45 sweep points and seeds
 	// of 7,000 jobs each) stops at once and compares nothing.
 	p.click("figure-show-record")
@@ -182,4 +186,67 @@ func checkComparison(t *testing.T, p *page, rec *results.FigureRepro, recordQuic
 			t.Errorf("a difference names no check of the record: %q", r)
 		}
 	}
+}
+
+// pickJS picks option value in the select id as a reader would.
+func pickJS(id, value string) string {
+	return `(() => { const s = document.getElementById("` + id + `"); s.value = "` + value + `"; s.dispatchEvent(new Event("change", {bubbles: true})); return true })()`
+}
+
+// figureResults opens Results after a figure's quick re-run: it shows the
+// figure's runs, with pickers that change the numbers shown, and runs the
+// picked point and seed in one click; Timeline follows the policy picked.
+func figureResults(t *testing.T, p *page, axe []byte, axeErr error) {
+	t.Helper()
+	p.click("tab-results")
+	p.wait(`!!document.getElementById("figure-runs-results") && !!document.getElementById("figure-runs-table-results")`, statusJS, 10*time.Second)
+	if h := p.text("figure-runs-title-results"); !strings.Contains(h, "Runs of SJF-BSBF") {
+		t.Errorf("Results are headed %q", h)
+	}
+	if eval[bool](p, `!!document.getElementById("metrics")`) {
+		t.Error("Results show a run's metrics before any point of the figure was run")
+	}
+	points := eval[[]string](p, `[...document.querySelectorAll("#pick-point-results option")].map(o => o.textContent)`)
+	if len(points) < 2 {
+		t.Fatalf("sweep points to pick: %q", points)
+	}
+	caption := p.text("figure-runs-caption-results")
+	if !strings.Contains(caption, "= "+points[0]) {
+		t.Errorf("the caption does not name the first point %s: %q", points[0], caption)
+	}
+	before := p.text("figure-runs-table-results")
+	eval[bool](p, pickJS("pick-point-results", "1"))
+	p.wait(`(document.getElementById("figure-runs-caption-results") || {}).textContent.includes("= `+points[1]+`")`, statusJS, 10*time.Second)
+	if after := p.text("figure-runs-table-results"); after == before {
+		t.Error("picking another point left the numbers as they were")
+	}
+	eval[bool](p, pickJS("pick-policy-results", "1"))
+	p.wait(`document.querySelectorAll("#figure-runs-table-results thead th").length === 2`, statusJS, 10*time.Second)
+	policy := eval[string](p, `document.querySelectorAll("#figure-runs-table-results thead th")[1].textContent`)
+	if eval[bool](p, `!document.getElementById("figure-point-run-results")`) {
+		t.Fatal("no button runs the picked point here")
+	}
+	p.click("figure-point-run-results")
+	p.wait(`!!document.getElementById("metrics") && !!document.getElementById("figure-runs-shown-results") && !document.getElementById("cancel")`, statusJS, 5*time.Minute)
+	if title := p.text("results-title"); !strings.Contains(title, "seed") || !strings.Contains(title, points[1]) {
+		t.Errorf("the point's results are titled %q", title)
+	}
+	for _, w := range []struct{ w, h int }{{1280, 800}, {390, 844}} {
+		p.do(chromedp.EmulateViewport(int64(w.w), int64(w.h)))
+		time.Sleep(300 * time.Millisecond)
+		p.shot("figure-results", w.w, w.h)
+		if axeErr == nil {
+			for _, v := range p.axeSerious(string(axe)) {
+				t.Errorf("Results at %d px: %s", w.w, v)
+			}
+		}
+	}
+	p.do(chromedp.EmulateViewport(1280, 800))
+	p.click("tab-timeline")
+	p.wait(`!!document.getElementById("figure-runs-timeline") && !!document.getElementById("tl-policy-1")`, statusJS, 10*time.Second)
+	if pressed := eval[string](p, `document.getElementById("tl-policy-1").getAttribute("aria-pressed")`); pressed != "true" {
+		t.Errorf("Timeline does not replay the policy picked (%s): aria-pressed %s", policy, pressed)
+	}
+	p.shot("figure-timeline", 1280, 800)
+	p.click("tab-figure")
 }

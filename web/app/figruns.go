@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
@@ -40,28 +41,69 @@ func (a *App) FigureOwnsViews() bool {
 	return sc != nil && sc.Name == a.Fig.Name
 }
 
-// figureBase is the scenario the open figure's runs ran: a run here's
-// own document, or for the record the set-up of the record's mode.
-func (a *App) figureBase() (*scenario.Scenario, error) {
+// figureBase is the document the open figure's runs ran: a run here's
+// own, or for the record the set-up of the record's mode (the page's
+// quick version of the built-in scenario, or its full file).
+func (a *App) figureBase() ([]byte, error) {
 	f := a.Fig
 	if !f.Record {
-		return scenario.Parse([]byte(f.Doc))
+		return []byte(f.Doc), nil
 	}
 	if a.Repro != nil && !a.Repro.Quick {
-		return fullScenario(f.Name)
+		data, ok := scenarios.Read(f.Name)
+		if !ok {
+			return nil, fmt.Errorf("no built-in scenario %q", f.Name)
+		}
+		return data, nil
 	}
 	data, ok := builtinDocument(f.Name)
 	if !ok {
 		return nil, fmt.Errorf("no built-in scenario %q", f.Name)
 	}
-	return scenario.Parse(data)
+	return data, nil
 }
 
-// Choices lists the open figure's sweep points, seeds and policies.
+// Choices lists the open figure's sweep points, seeds and policies
+// (worked out once per figure: the page draws often).
 func (a *App) Choices() FigureChoices {
-	var c FigureChoices
-	sc, err := a.figureBase()
+	f := a.Fig
+	if f == nil {
+		return FigureChoices{}
+	}
+	if f.choices == nil {
+		c := figureChoices(a.figureLight())
+		f.choices = &c
+	}
+	return *f.choices
+}
+
+// figureLight is the open figure's scenario as its runs ran it, read
+// without building its workload (which takes a big preset seconds).
+func (a *App) figureLight() *scenario.Scenario {
+	f := a.Fig
+	if !f.Record {
+		if sc := a.Ed.Scenario(); f.Mode == ModeQuick && sc != nil && a.Ed.JSON() == f.Doc {
+			return sc
+		}
+	}
+	data, err := a.figureBase()
 	if err != nil {
+		return nil
+	}
+	sc, err := galleryInfo(data)
+	if err != nil {
+		return nil
+	}
+	if f.Mode == ModeFull || f.Record && a.Repro != nil && !a.Repro.Quick {
+		sc.Quick = nil
+	}
+	return sc
+}
+
+// figureChoices are sc's sweep points, seeds and policies.
+func figureChoices(sc *scenario.Scenario) FigureChoices {
+	var c FigureChoices
+	if sc == nil {
 		return c
 	}
 	seen := map[string]bool{}
@@ -324,9 +366,10 @@ func (a *App) RunFigurePoint() {
 		return
 	}
 	_, x, seed, policy := a.Picked()
-	base, err := a.figureBase()
+	data, err := a.figureBase()
+	var base *scenario.Scenario
 	if err == nil {
-		base, err = reshape(base.Document(), map[string]any{"seeds": []uint64{seed}}, "quick")
+		base, err = reshape(data, map[string]any{"seeds": []uint64{seed}}, "quick")
 	}
 	if err == nil && !math.IsNaN(x) {
 		base, err = base.SweepVariant(x)

@@ -47,6 +47,8 @@ type FigureRun struct {
 	// Compare is the run set beside the record once it is done; nil
 	// without a record.
 	Compare *Comparison
+	// choices are what Results and Timeline can pick (figruns.go).
+	choices *FigureChoices
 }
 
 // FigureUnit is one sweep point and seed, of every policy or of one.

@@ -214,16 +214,15 @@ func (a *App) FigureEstimate(mode string) Estimate {
 	if f == nil {
 		return Estimate{}
 	}
-	var sc *scenario.Scenario
+	var e Estimate
 	if mode == ModeFull {
-		sc, _ = fullScenario(f.Name)
-	} else {
-		sc = a.Ed.Scenario()
+		e.Sims = a.info(f.Name).fullSims
+	} else if sc := a.Ed.Scenario(); sc != nil {
+		e.Sims = len(figureUnits(sc))
 	}
-	if sc == nil {
+	if e.Sims == 0 {
 		return Estimate{}
 	}
-	e := Estimate{Sims: len(figureUnits(sc))}
 	e.Workers = max(1, min(a.maxWorkers(), e.Sims))
 	rounds := float64((e.Sims + e.Workers - 1) / e.Workers)
 	if per, ok := a.storedSeconds(f.Name, mode); ok {
@@ -233,7 +232,8 @@ func (a *App) FigureEstimate(mode string) Estimate {
 	}
 	if mode == ModeFull {
 		if per, ok := a.storedSeconds(f.Name, ModeQuick); ok {
-			scale, why := jobsScale(f.Name)
+			info := a.info(f.Name)
+			scale, why := info.scale, info.scaleWhy
 			e.Seconds = per * scale * rounds
 			e.Basis = fmt.Sprintf("the last quick run of this figure in this browser took %s per simulation%s", secs(per), why)
 			return e
@@ -337,21 +337,51 @@ func secs(s float64) string {
 // HasFullMode reports whether the open figure is a built-in scenario,
 // whose full set-up can be run here.
 func (a *App) HasFullMode() bool {
-	if a.Fig == nil {
-		return false
+	return a.Fig != nil && a.info(a.Fig.Name).fullSims > 0
+}
+
+// figureInfo is what the figure view says of a built-in scenario's full
+// and quick modes, read once (the page draws often, and reading a big
+// preset in full takes seconds).
+type figureInfo struct {
+	fullSims  int
+	quickDiff string
+	scale     float64
+	scaleWhy  string
+}
+
+// info is the figureInfo of the built-in scenario name.
+func (a *App) info(name string) *figureInfo {
+	if i, ok := a.infos[name]; ok {
+		return i
 	}
-	_, ok := scenarios.Read(a.Fig.Name)
-	return ok
+	i := &figureInfo{scale: 1}
+	if data, ok := scenarios.Read(name); ok {
+		if sc, err := galleryInfo(data); err == nil {
+			i.quickDiff = quickDifference(name, sc)
+			sc.Quick = nil
+			i.fullSims = len(figureUnits(sc))
+		}
+		i.scale, i.scaleWhy = jobsScale(name)
+	}
+	if a.infos == nil {
+		a.infos = map[string]*figureInfo{}
+	}
+	a.infos[name] = i
+	return i
 }
 
 // QuickDifference says how the open figure's quick mode is smaller than
-// its full set-up: "1 seed instead of 3, 2 of the 15 values of job rate,
-// 1,000 jobs per simulation instead of 4,000".
-func (a *App) QuickDifference() string {
-	full, err := fullScenario(a.Fig.Name)
-	data, _ := scenarios.Read(a.Fig.Name)
-	sc, err2 := scenario.Parse(data)
-	if err != nil || err2 != nil || sc.Quick == nil {
+// its full set-up: "1 seed instead of 3, 2 of the 15 values of job rate
+// and fewer jobs per simulation".
+func (a *App) QuickDifference() string { return a.info(a.Fig.Name).quickDiff }
+
+// quickDifference is QuickDifference of the built-in scenario sc (read
+// lightly, with its quick block).
+func quickDifference(name string, sc *scenario.Scenario) string {
+	full := *sc
+	full.Quick = nil
+	if sc.Quick == nil {
 		return "the same set-up as full mode"
 	}
 	var parts []string
@@ -365,7 +395,7 @@ func (a *App) QuickDifference() string {
 		}
 		parts = append(parts, fmt.Sprintf("%d of the %d values of %s", len(q), len(full.Sweep.Values), label))
 	}
-	if scale, _ := jobsScale(a.Fig.Name); scale > 1 {
+	if scale, _ := jobsScale(name); scale > 1 {
 		parts = append(parts, "fewer jobs per simulation")
 	} else if len(sc.Quick.Set) > 0 {
 		parts = append(parts, "a smaller set-up")
