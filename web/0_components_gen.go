@@ -813,7 +813,7 @@ func (c *FigureRuns) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgiterkey interface{}
 	_ = vgiterkey
 	var vgn *vugu.VGNode
-	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card figure-runs"}}}
+	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card intro figure-runs"}}}
 	vgout.Out = append(vgout.Out, vgn) // root for output
 	vgn.AddAttrInterface("aria-labelledby", "figure-runs-title-"+c.Where)
 	vgn.AddAttrInterface("id", "figure-runs-"+c.Where)
@@ -830,7 +830,7 @@ func (c *FigureRuns) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 		vgparent.AppendChild(vgn)
-		vgn.SetInnerHTML(vugu.HTML("This view shows the figure\x26#39;s own runs. Each point of the figure\x26#39;s curve is one set-up (a sweep point) simulated with several random workloads (seeds); pick one, and a policy."))
+		vgn.SetInnerHTML(c.Hint())
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "pickers"}}}

@@ -306,6 +306,15 @@ func (c *FigureRuns) Heading() string {
 	return "Runs of " + v.Title()
 }
 
+// Hint says what the figure's runs are.
+func (c *FigureRuns) Hint() string {
+	const jct = " JCT is a job's completion time, from its arrival to its end."
+	if c.Swept() {
+		return "This view shows the open figure's own runs. Each point of its curve is one set-up (a sweep point, a value on its x axis) simulated with one or more random workloads (seeds): pick a point, a seed and a policy." + jct
+	}
+	return "This view shows the open figure's own runs: its set-up simulated with one or more random workloads (seeds). Pick a seed and a policy." + jct
+}
+
 // Swept reports a figure with sweep points to pick.
 func (c *FigureRuns) Swept() bool { return c.Ch().Label != "" || len(c.Ch().X) > 1 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/results"
@@ -254,6 +255,8 @@ func partRows(parts []results.StudyValues, x float64, seed uint64, cols []string
 				cells[k][v.Policy] = "did not keep up"
 			case v.Value == nil:
 				cells[k][v.Policy] = "–"
+			case strings.HasSuffix(v.Metric, "_s"):
+				cells[k][v.Policy] = results.Duration(*v.Value)
 			default:
 				cells[k][v.Policy] = num(*v.Value)
 			}
