@@ -126,8 +126,10 @@ func (c *FigureView) CompareHeadline() string {
 	k := c.App.Fig.Compare
 	n := len(k.Diffs)
 	switch {
+	case k.Values && k.Identical && k.ValuesCompared:
+		return "Identical to the record: every recorded value and check."
 	case k.Values && k.Identical:
-		return "Identical to the record."
+		return "Identical to the record in all it keeps of this figure: each check's verdict and number."
 	case k.Values:
 		return strconv.Itoa(n) + " of " + strconv.Itoa(k.Compared) + " numbers or verdicts differ from the record:"
 	case k.Identical:
@@ -140,8 +142,11 @@ func (c *FigureView) CompareHeadline() string {
 // number for number.
 func (c *FigureView) CompareBasis() string {
 	k := c.App.Fig.Compare
-	if k.Values {
+	if k.Values && k.ValuesCompared {
 		return "Compared: " + k.Basis + ". The record keeps the mean over the seeds at each point, not each seed's value, so a difference in one seed shows in its point's mean and spread."
+	}
+	if k.Values {
+		return "Compared: " + k.Basis + "."
 	}
 	return c.App.WhyNotComparable() + " Compared instead: " + k.Basis + "."
 }

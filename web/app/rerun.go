@@ -23,6 +23,9 @@ type Comparison struct {
 	// (a quick run against a full record, or an edited scenario).
 	Values    bool
 	Identical bool
+	// ValuesCompared: the record kept values per sweep point, and they
+	// were compared (an older record keeps only its checks).
+	ValuesCompared bool
 	// Compared is how many numbers (or verdicts) were set side by side;
 	// Basis says which, in words.
 	Compared int
@@ -45,6 +48,7 @@ type Difference struct {
 func compareRecord(rec, run *results.FigureRepro, sameSetup bool, xLabel string) *Comparison {
 	c := &Comparison{Values: sameSetup}
 	if sameSetup && len(rec.Values) > 0 {
+		c.ValuesCompared = true
 		c.compareValues(rec.Values, run.Values, xLabel)
 	}
 	runChecks := map[string]results.CheckRepro{}

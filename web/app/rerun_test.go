@@ -63,7 +63,7 @@ func TestRerunComparesWithRecord(t *testing.T) {
 	}
 
 	c := rerun(rec, true)
-	if !c.Values || !c.Identical || c.Compared != len(rec.Values)+len(rec.Checks) {
+	if !c.Values || !c.ValuesCompared || !c.Identical || c.Compared != len(rec.Values)+len(rec.Checks) {
 		t.Errorf("same set-up: values %v, identical %v, %d compared (want %d): %+v", c.Values, c.Identical, c.Compared, len(rec.Values)+len(rec.Checks), c.Diffs)
 	}
 
