@@ -344,6 +344,9 @@ func (a *App) PickShown() bool {
 // point was run.
 func (a *App) ShownPointText() string {
 	r := a.Res
+	if r != nil && r.Point == nil && a.FigureOwnsViews() {
+		return fmt.Sprintf("Below: the run of the scenario as it stands in the editor, seed %d (press Run at the top to update it).", r.Seed)
+	}
 	if r == nil || r.Point == nil || a.Fig == nil || r.Point.Figure != a.Fig.Name {
 		return ""
 	}

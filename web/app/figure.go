@@ -96,19 +96,6 @@ func (a *App) dropResults() {
 	a.TL.Policy = 0
 }
 
-// FigureRunsHint is what Results and Timeline say when the open figure
-// has no run of one seed yet; "" when no figure is open.
-func (a *App) FigureRunsHint() string {
-	if a.Fig == nil || a.Res != nil || a.Running() {
-		return ""
-	}
-	title := a.Fig.Name
-	if a.Fig.View != nil && a.Fig.View.Title != "" {
-		title = a.Fig.View.Title
-	}
-	return "No run of " + title + " yet: its figure shows the means over every seed. Press Run to simulate one seed of its scenario (the quick version) here, with its metrics, Gantt chart, JCT distribution and decision log."
-}
-
 // showRecord shows the recorded figure of the scenario named name.
 func (a *App) showRecord(name string, rec *results.FigureRepro) {
 	a.CancelFigure()
