@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/web/app"
 	"github.com/schedlab/schedlab/web/app/apptest"
 )
@@ -77,5 +78,44 @@ func TestFigureRunsPicker(t *testing.T) {
 	a.SetPick("point", "0")
 	if a.PickShown() {
 		t.Error("the results below are said to be the point picked after another was picked")
+	}
+}
+
+// Results after a figure opens on a record that keeps values: the picked
+// point's table is the record's mean at that point (and says so), and the
+// picked policy alone when one is picked.
+func TestFigureRunsFromRecord(t *testing.T) {
+	rec := nativeRecord(t, "sjf-bsbf-fig6a")
+	b := apptest.New(t)
+	a := app.New(b)
+	a.Repro = &results.Reproduction{Quick: true, Papers: []results.PaperRepro{{Paper: "sjf-bsbf", Figures: []results.FigureRepro{rec}}}}
+	a.OpenFigure("sjf-bsbf-fig6a")
+	ch := a.Choices()
+	if len(ch.X) != 2 {
+		t.Fatalf("choices %+v", ch)
+	}
+	a.SetPick("point", "1")
+	a.SetPick("policy", "2")
+	tab := a.FigurePickTable()
+	if tab.RunHere || tab.PerSeed || !strings.Contains(tab.Caption, "mean ± standard deviation") || len(tab.Columns) != 1 || tab.Columns[0] != ch.Policies[2] {
+		t.Fatalf("the record's table: %+v", tab)
+	}
+	var want string
+	for _, v := range rec.Values {
+		if v.Policy == ch.Policies[2] && v.Metric == "avg_jct_s" && v.Group == "all" && v.X != nil && *v.X == ch.X[1] {
+			want = strconv.FormatFloat(*v.Mean, 'g', 3, 64)
+		}
+	}
+	found := false
+	for _, r := range tab.Rows {
+		if strings.Contains(r[0], "avg_jct_s") {
+			found = true
+			if !strings.HasPrefix(r[1], want) || want == "" {
+				t.Errorf("average JCT of %s at %v: %q, the record %q", ch.Policies[2], ch.X[1], r[1], want)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no average JCT row: %q", tab.Rows)
 	}
 }
