@@ -89,7 +89,7 @@ func (c *FigureView) QuickWhat() string {
 // FullWhat says what full mode runs and how it compares.
 func (c *FigureView) FullWhat() string {
 	if c.App.Repro != nil && c.App.Repro.Quick {
-		return "Full mode: the paper's whole set-up, every seed and sweep point. The record was made in quick mode, so a full run is compared with it check by check."
+		return "Full mode: the whole set-up, every seed and sweep point. The record was made in quick mode, so a full run is compared with it check by check."
 	}
 	return "Full mode: the record's own set-up, every seed and sweep point, so the result can be compared number for number with the record."
 }
@@ -116,9 +116,9 @@ func (c *FigureView) ValuesAttr() string { return boolString(c.App.Fig.Compare.V
 // CompareClass colours the comparison's headline.
 func (c *FigureView) CompareClass() string {
 	if c.App.Fig.Compare.Identical {
-		return "verdict verdict-holds"
+		return "verdict verdict-holds compare-head"
 	}
-	return "verdict verdict-fails"
+	return "verdict verdict-fails compare-head"
 }
 
 // CompareHeadline is the comparison in one sentence.
