@@ -103,7 +103,7 @@ func TestFigureRerun(t *testing.T) {
 	t.Logf("second quick run: %s; took %.1f s", est, second.Seconds())
 	checkComparison(t, p, rec, rep.Quick)
 	left := eval[[]string](p, `window.seenLeft`)
-	if !strings.Contains(strings.Join(left, "|"), "left") {
+	if !strings.Contains(strings.Join(left, "|"), "about ") {
 		t.Errorf("a timed figure's run says no time left: %q", left)
 	}
 	for _, w := range []struct{ w, h int }{{1280, 800}, {390, 844}} {
