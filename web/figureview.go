@@ -53,13 +53,119 @@ func (c *FigureView) CurveHint() string {
 	return "Lines with dots are ours, each dot a mean over the seeds run; hollow diamonds on dashed lines are the paper's reported values." + gap
 }
 
-// RunLabel names the run button: a recorded figure is re-run here in
-// quick mode; a figure run here is run again.
-func (c *FigureView) RunLabel() string {
-	if c.App.Fig != nil && c.App.Fig.Record {
-		return "Re-run in this browser (quick mode)"
+// CanRerun enables the re-run buttons: the scenario is valid and no
+// figure is being run.
+func (c *FigureView) CanRerun() bool { return c.App.CanRun() && !c.App.FigureRunning() }
+
+// RerunQuick re-runs the figure here in quick mode.
+func (c *FigureView) RerunQuick() { c.App.RerunFigure(app.ModeQuick) }
+
+// RerunFull re-runs the figure here in full mode.
+func (c *FigureView) RerunFull() { c.App.RerunFigure(app.ModeFull) }
+
+// HasFull reports a built-in figure, whose full set-up can run here.
+func (c *FigureView) HasFull() bool { return c.App.HasFullMode() }
+
+// QuickLabel names the quick re-run button.
+func (c *FigureView) QuickLabel() string {
+	if c.HasFull() {
+		return "Re-run in this browser: quick mode"
 	}
 	return "Run the figure again"
+}
+
+// QuickWhat says what quick mode runs and how it compares.
+func (c *FigureView) QuickWhat() string {
+	if !c.HasFull() {
+		return "Runs the scenario as it stands in the editor."
+	}
+	what := "Quick mode: " + c.App.QuickDifference() + ", for a fast look."
+	if c.App.Repro != nil && c.App.Repro.Quick {
+		return what + " The record was made in quick mode too, so the run is compared with it number for number."
+	}
+	return what + " It is not the record's set-up, so it is compared with the full record check by check, not number for number."
+}
+
+// FullWhat says what full mode runs and how it compares.
+func (c *FigureView) FullWhat() string {
+	if c.App.Repro != nil && c.App.Repro.Quick {
+		return "Full mode: the whole set-up, every seed and sweep point. The record was made in quick mode, so a full run is compared with it check by check."
+	}
+	return "Full mode: the record's own set-up, every seed and sweep point, so the result can be compared number for number with the record."
+}
+
+// RerunHint says where a re-run runs.
+func (c *FigureView) RerunHint() string {
+	return "Simulate this figure again on this computer, in this browser: every sweep point and seed is one simulation, and " + c.App.WorkerText() + " run them side by side. Nothing is sent anywhere."
+}
+
+// ProgressLabel names the progress bar.
+func (c *FigureView) ProgressLabel() string { return "Progress of the " + c.App.Fig.Mode + " run" }
+
+// CanShowRecord offers the record back after a run here.
+func (c *FigureView) CanShowRecord() bool {
+	return !c.App.Fig.Record && !c.App.FigureRunning() && c.App.RecordFigure(c.App.Fig.Name) != nil
+}
+
+// IdenticalAttr is data-identical of the comparison, for tests.
+func (c *FigureView) IdenticalAttr() string { return boolString(c.App.Fig.Compare.Identical) }
+
+// ValuesAttr is data-values: compared number for number or by verdicts.
+func (c *FigureView) ValuesAttr() string { return boolString(c.App.Fig.Compare.Values) }
+
+// CompareClass colours the comparison's headline.
+func (c *FigureView) CompareClass() string {
+	if c.App.Fig.Compare.Identical {
+		return "verdict verdict-holds compare-head"
+	}
+	return "verdict verdict-fails compare-head"
+}
+
+// CompareHeadline is the comparison in one sentence.
+func (c *FigureView) CompareHeadline() string {
+	k := c.App.Fig.Compare
+	n := len(k.Diffs)
+	switch {
+	case k.Values && k.Identical && k.ValuesCompared:
+		return "Identical to the record: every recorded value and check."
+	case k.Values && k.Identical:
+		return "Identical to the record in all it keeps of this figure: each check's verdict and number."
+	case k.Values:
+		return strconv.Itoa(n) + " of " + strconv.Itoa(k.Compared) + " numbers or verdicts differ from the record:"
+	case k.Identical:
+		return "Not comparable number for number; every check reaches the record's verdict."
+	}
+	return "Not comparable number for number; " + strconv.Itoa(n) + " of " + strconv.Itoa(k.Compared) + " checks reach another verdict than the record:"
+}
+
+// CompareBasis says what was compared, and why a run is not compared
+// number for number.
+func (c *FigureView) CompareBasis() string {
+	k := c.App.Fig.Compare
+	if k.Values && k.ValuesCompared {
+		return "Compared: " + k.Basis + ". The record keeps the mean over the seeds at each point, not each seed's value, so a difference in one seed shows in its point's mean and spread."
+	}
+	if k.Values {
+		return "Compared: " + k.Basis + "."
+	}
+	return c.App.WhyNotComparable() + " Compared instead: " + k.Basis + "."
+}
+
+// shownDiffs is how many differences the table lists.
+const shownDiffs = 40
+
+// ShownDiffs are the differences listed.
+func (c *FigureView) ShownDiffs() []app.Difference {
+	d := c.App.Fig.Compare.Diffs
+	return d[:min(len(d), shownDiffs)]
+}
+
+// MoreDiffs says how many differences the table leaves out.
+func (c *FigureView) MoreDiffs() string {
+	if n := len(c.App.Fig.Compare.Diffs) - shownDiffs; n > 0 {
+		return "…and " + strconv.Itoa(n) + " more."
+	}
+	return ""
 }
 
 // ChecksHint says where the verdicts come from and how they count.
@@ -71,6 +177,9 @@ func (c *FigureView) ChecksHint() string {
 	}
 	if c.App.Fig != nil && c.App.Fig.Record {
 		return what + ", with the verdict of the committed record and, for a failure, its recorded why." + counts
+	}
+	if c.App.Fig != nil && c.App.Fig.Mode == app.ModeFull {
+		return what + ", tested on the runs above with the same code as the command line's schedlab run." + counts
 	}
 	return what + ", tested on the runs above with the same code as the command line's schedlab run --quick." + counts
 }
@@ -183,4 +292,65 @@ func (c *GalleryView) BadgeClass(g *app.Card) string {
 		return "vbadge all"
 	}
 	return "vbadge some"
+}
+
+// FigureRuns is the open figure's runs at the top of Results and
+// Timeline: pickers for the sweep point, the seed and the policy, the
+// picked run's metrics, and the button that runs one point here.
+type FigureRuns struct {
+	App   *app.App
+	Where string // "results" or "timeline", for distinct ids
+}
+
+// Ch are the figure's choices.
+func (c *FigureRuns) Ch() app.FigureChoices { return c.App.Choices() }
+
+// Heading names the figure whose runs these are.
+func (c *FigureRuns) Heading() string {
+	v := &FigureView{App: c.App}
+	return "Runs of " + v.Title()
+}
+
+// Hint says what the figure's runs are.
+func (c *FigureRuns) Hint() string {
+	const jct = " JCT is a job's completion time, from its arrival to its end."
+	if c.Swept() {
+		return "This view shows the open figure's own runs. Each point of its curve is one set-up (a sweep point, a value on its x axis) simulated with one or more random workloads (seeds): pick a point, a seed and a policy." + jct
+	}
+	return "This view shows the open figure's own runs: its set-up simulated with one or more random workloads (seeds). Pick a seed and a policy." + jct
+}
+
+// Swept reports a figure with sweep points to pick.
+func (c *FigureRuns) Swept() bool { return c.Ch().Label != "" || len(c.Ch().X) > 1 }
+
+// PointLabel labels the sweep point picker.
+func (c *FigureRuns) PointLabel() string {
+	if l := c.Ch().Label; l != "" {
+		return "Sweep point: " + l
+	}
+	return "Sweep point"
+}
+
+// XText is a sweep value.
+func (c *FigureRuns) XText(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// SeedText is a seed.
+func (c *FigureRuns) SeedText(s uint64) string { return strconv.FormatUint(s, 10) }
+
+// Itoa is strconv.Itoa for the template.
+func (c *FigureRuns) Itoa(i int) string { return strconv.Itoa(i) }
+
+// Table is the picked run's metrics.
+func (c *FigureRuns) Table() app.PickTable { return c.App.FigurePickTable() }
+
+// CanRunPoint enables the button that runs the picked point.
+func (c *FigureRuns) CanRunPoint() bool { return !c.App.Running() && !c.App.FigureRunning() }
+
+// JobsNote says why the job-by-job views need a run here.
+func (c *FigureRuns) JobsNote() string {
+	src := "The committed record"
+	if !c.App.Fig.Record {
+		src = "The figure's runs"
+	}
+	return src + " keep each policy's metrics only, not its jobs: the jobs table, the Gantt chart, the JCT distribution, the decision log and the Timeline need a run of one point and seed. It takes one click and runs every policy here."
 }

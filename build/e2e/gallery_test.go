@@ -87,8 +87,8 @@ func TestGalleryFigures(t *testing.T) {
 			p.click("openfig-" + name)
 			// The figure opens on the committed record (figrecord_test.go);
 			// re-run it here, in quick mode, to compare with the command line.
-			p.wait(`!!document.getElementById("figure-run")`, figureStatusJS, 10*time.Second)
-			p.click("figure-run")
+			p.wait(`!!document.getElementById("figure-rerun-quick")`, figureStatusJS, 10*time.Second)
+			p.click("figure-rerun-quick")
 			p.wait(figureDrawnJS+` || !!document.querySelector(".figure-view .error")`, figureStatusJS, 5*time.Minute)
 			first := time.Since(start)
 			if eval[bool](p, `!!document.querySelector(".figure-view .error")`) {

@@ -193,7 +193,8 @@ func TestRecordDrawsSweepAndCDF(t *testing.T) {
 }
 
 // After a figure opens, Results and Timeline never show the scenario run
-// before it: they say the figure has no run of one seed yet, by its name.
+// before it: they show the figure's runs, and say plainly when the record
+// keeps no numbers per point.
 func TestFigureOwnsResults(t *testing.T) {
 	b := apptest.New(t)
 	a := app.New(b)
@@ -209,7 +210,10 @@ func TestFigureOwnsResults(t *testing.T) {
 	if a.Res != nil || a.TLRun() != nil {
 		t.Errorf("Results still show %q after the figure opened", a.Res.Title)
 	}
-	if h := a.FigureRunsHint(); !strings.Contains(h, "SJF-BCO") || !strings.Contains(h, "Press Run") {
-		t.Errorf("Results say %q", h)
+	if !a.FigureOwnsViews() {
+		t.Error("Results and Timeline do not belong to the figure")
+	}
+	if m := a.FigurePickTable().Missing; !strings.Contains(m, "keeps only this figure's checks") {
+		t.Errorf("Results say %q of a record without values", m)
 	}
 }

@@ -90,6 +90,11 @@ func View(sc *scenario.Scenario, parts []*results.StudyValues) protocol.StudyVie
 		}
 		v.Checks = append(v.Checks, cv)
 	}
+	if v.Complete {
+		// Every value the record keeps, so that the page can set a
+		// run beside the record number for number.
+		v.Figure.Values = reproduce.Values(st)
+	}
 	// Counted as the record and the gallery card count (results.Count).
 	t := results.Count(v.Figure)
 	v.Passed, v.Counted, v.Summary = t.Pass, t.Pass+t.Fail, t.Summary(st.Quick)
