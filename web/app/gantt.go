@@ -141,6 +141,7 @@ type Gantt struct {
 	Prefix string
 
 	runID   int
+	drawing [2]int // the run and policy whose first drawing is due
 	model   []GanttRow
 	modelOf [2]int
 	svgKey  string
@@ -377,6 +378,27 @@ func (a *App) GanttSVG(g *Gantt, width int) string {
 	g.svg, g.note = a.drawGantt(p, g, lo, hi, width)
 	g.svgKey = key
 	return g.svg
+}
+
+// GanttSVGInTurn is GanttSVG for the page: the first drawing of a run's
+// chart is left to a task of its own, so that the results come on screen
+// first and the browser never parses thousands of bars in the same task
+// as the rest of the page (a 20,000-job run ended with a 2-3 s freeze
+// that way). Until then it is "" and the caller shows that it is coming.
+func (a *App) GanttSVGInTurn(g *Gantt, width int) string {
+	if a.Res == nil {
+		return ""
+	}
+	now := [2]int{a.Res.RunID, g.Policy}
+	if g.svgKey != "" && g.modelOf == now {
+		return a.GanttSVG(g, width)
+	}
+	if g.drawing != now {
+		g.drawing = now
+		a.P.After(0, func() {})
+		return ""
+	}
+	return a.GanttSVG(g, width)
 }
 
 // GanttNote says what the drawing leaves out, "" for nothing.
