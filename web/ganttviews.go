@@ -78,7 +78,11 @@ func (c *GanttChart) HoverText() string {
 
 // SVG is the chart.
 func (c *GanttChart) SVG() vugu.HTML {
-	return vugu.HTML(c.App.GanttSVG(c.G, c.width()))
+	svg := c.App.GanttSVGInTurn(c.G, c.width())
+	if svg == "" && c.run() != nil {
+		return vugu.HTML(`<p class="muted">Drawing the chart…</p>`)
+	}
+	return vugu.HTML(svg)
 }
 
 // width is the chart's width in pixels: the page's, less its margins.

@@ -155,3 +155,32 @@ func TestInteractiveGanttFoldsAndFinds(t *testing.T) {
 		t.Errorf("clicking %s opened %+v, want the story of job %d", m[1], a.Story, want)
 	}
 }
+
+// The page draws a run's chart in a task after the results: the first
+// call leaves it to a timer, the next draws it, and a zoom then draws at
+// once; another policy's chart waits for a task of its own again.
+func TestGanttDrawsInATaskOfItsOwn(t *testing.T) {
+	f := apptest.New(t)
+	a := app.New(f)
+	a.Start()
+	f.Pump(a, apptest.Done(a))
+	g := a.ResultsGantt()
+	timers := f.PendingTimers()
+	if svg := a.GanttSVGInTurn(g, 900); svg != "" {
+		t.Fatalf("the first drawing of a run came at once (%d bytes)", len(svg))
+	}
+	if f.PendingTimers() != timers+1 {
+		t.Fatalf("no task was asked for the drawing (%d timers, were %d)", f.PendingTimers(), timers)
+	}
+	if svg := a.GanttSVGInTurn(g, 900); !strings.Contains(svg, `class="bar"`) {
+		t.Fatal("the second call did not draw the chart")
+	}
+	a.GanttZoom(g, 0.5)
+	if svg := a.GanttSVGInTurn(g, 900); !strings.Contains(svg, `class="bar"`) {
+		t.Fatal("a zoom waited for another task")
+	}
+	a.GanttSelect(g, 1)
+	if svg := a.GanttSVGInTurn(g, 900); svg != "" {
+		t.Fatal("another policy's chart came in the same task")
+	}
+}

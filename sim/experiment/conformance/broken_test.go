@@ -127,7 +127,7 @@ func TestBrokenPoliciesAreCaught(t *testing.T) {
 		"nondeterministic":    "not deterministic",
 	} {
 		t.Run(name, func(t *testing.T) {
-			ps := Suite{Policies: withBroken, Settings: Settings[:1], Seeds: seeds}.Check(context.Background(), brokenPrefix+name).Problems
+			ps := Suite{Policies: withBroken, Settings: Settings[:1], Seeds: Seeds}.Check(context.Background(), brokenPrefix+name).Problems
 			if len(ps) == 0 {
 				t.Fatalf("%s passed the conformance check", name)
 			}
@@ -169,7 +169,7 @@ func TestBrokenVariantIsCaught(t *testing.T) {
 	if want := []string{"", "flagged=true", "mode=a", "mode=b"}; !slices.Equal(labels, want) {
 		t.Errorf("variants %q, want %q", labels, want)
 	}
-	rep := Suite{Policies: withBroken, Settings: Settings[:1], Seeds: seeds}.Check(context.Background(), brokenPrefix+"when-flagged")
+	rep := Suite{Policies: withBroken, Settings: Settings[:1], Seeds: Seeds}.Check(context.Background(), brokenPrefix+"when-flagged")
 	if len(rep.Problems) == 0 {
 		t.Fatal("the flagged variant's fault was not caught")
 	}

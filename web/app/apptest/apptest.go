@@ -231,6 +231,9 @@ func (b *Browser) Pump(a *app.App, cond func() bool) {
 	}
 }
 
+// PendingTimers is the number of timers set and not yet fired.
+func (b *Browser) PendingTimers() int { return len(b.timers) }
+
 // Advance moves the clock on and fires the timers that are due.
 func (b *Browser) Advance(d time.Duration) {
 	b.now = b.now.Add(d)
