@@ -106,11 +106,62 @@ func (p *page) started() {
 
 const statusJS = `(document.getElementById("status") || {}).textContent + " | " + (document.getElementById("problems") || {}).textContent`
 
-// click clicks an element by id.
+// click clicks an element by id with the mouse, as a student does, once
+// the element holds still on screen and nothing covers it. A click by
+// coordinates taken while the page still moves (a figure loading above,
+// a scroll to a focused heading) lands on whatever moved there instead,
+// which made tests fail by chance; an element covered for good (a fixed
+// bar over a button) fails the test, naming what covers it.
 func (p *page) click(id string) {
 	p.t.Helper()
-	p.do(chromedp.Click(chromedp.ID(id)))
+	deadline := time.Now().Add(minWait)
+	for {
+		s := eval[clickSpot](p, fmt.Sprintf(clickSpotJS, id))
+		if s.OK {
+			p.do(chromedp.MouseClickXY(s.X, s.Y))
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("cannot click #%s: %s (%s)", id, s.Why, eval[string](p, statusJS))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
+
+// clickSpot is where clickSpotJS found an element to click, or why not.
+type clickSpot struct {
+	OK  bool    `json:"ok"`
+	X   float64 `json:"x"`
+	Y   float64 `json:"y"`
+	Why string  `json:"why"`
+}
+
+// clickSpotJS (the element's id for its %q) scrolls the element into view if
+// it is out of it or covered, and gives the centre of its box once the box is the
+// same over two frames and the element (or a child) is what a click there
+// hits.
+const clickSpotJS = `(async () => {
+	const e = document.getElementById(%q);
+	if (!e) return {ok: false, why: "no such element"};
+	const r = e.getBoundingClientRect();
+	if (r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= innerWidth) e.scrollIntoView({block: "center", inline: "center"});
+	// Two frames, or a tenth of a second where frames do not come (a tab
+	// in the background).
+	const frames = () => new Promise((done) => { requestAnimationFrame(() => requestAnimationFrame(done)); setTimeout(done, 100); });
+	await frames();
+	const a = e.getBoundingClientRect();
+	await frames();
+	const b = e.getBoundingClientRect();
+	if (b.width === 0 || b.height === 0) return {ok: false, why: "not shown"};
+	if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) return {ok: false, why: "still moving"};
+	const x = b.x + b.width / 2, y = b.y + b.height / 2;
+	const hit = document.elementFromPoint(x, y);
+	if (!hit || !(hit === e || e.contains(hit) || (e.control && e.control === hit))) {
+		e.scrollIntoView({block: "center", inline: "center"}); // out from under a bar fixed at an edge
+		return {ok: false, why: "covered by " + (hit ? hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "") + (hit.className && typeof hit.className === "string" ? "." + hit.className.split(" ").join(".") : "") : "nothing")};
+	}
+	return {ok: true, x: x, y: y};
+})()`
 
 // typeInto replaces the text of an input by typing, as a student does.
 func (p *page) typeInto(id, text string) {
