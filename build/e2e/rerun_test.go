@@ -250,3 +250,51 @@ func figureResults(t *testing.T, p *page, axe []byte, axeErr error) {
 	p.shot("figure-timeline", 1280, 800)
 	p.click("tab-figure")
 }
+
+// fullRerunFigure is a figure whose full run is small (75 runs of 64
+// GPUs): the browser can redo the record's own set-up in seconds.
+const fullRerunFigure = "sjf-bsbf-fig6b"
+
+// A full re-run in the page is the record itself, number for number: the
+// engine compiled to WebAssembly, on the browser's workers, gives every
+// mean, spread, seed count and check of the committed full record that
+// `make reproduce` computed natively.
+func TestFullRerunMatchesRecord(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "reproduction", "report.json"))
+	need(t, err == nil, "the committed record reproduction/report.json")
+	var rep results.Reproduction
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	need(t, !rep.Quick, "a full-mode record")
+	rec := recordOf(&rep, fullRerunFigure)
+	need(t, rec != nil, "a record of "+fullRerunFigure)
+	srv := serve(t, site(t))
+	ctx, cancel := browser(t, 10*time.Minute)
+	defer cancel()
+	errs := consoleErrors(ctx)
+	p := &page{t: t, ctx: ctx}
+	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
+	p.started()
+	p.click("tab-gallery")
+	p.wait(`!!document.getElementById("openfig-`+fullRerunFigure+`")`, statusJS, 10*time.Second)
+	p.click("openfig-" + fullRerunFigure)
+	p.wait(`!!document.getElementById("figure-rerun-full") && !document.getElementById("figure-rerun-full").disabled`, figureStatusJS, 20*time.Second)
+	start := time.Now()
+	p.click("figure-rerun-full")
+	p.wait(`!!document.getElementById("figure-compare") || !!document.querySelector(".figure-view .error")`, figureStatusJS, 5*time.Minute)
+	if eval[bool](p, `!!document.querySelector(".figure-view .error")`) {
+		t.Fatalf("the run failed: %s", eval[string](p, figureStatusJS))
+	}
+	t.Logf("full run of %s in Chromium: %.1f s; %s", fullRerunFigure, time.Since(start).Seconds(), eval[string](p, compareJS))
+	if eval[string](p, `document.getElementById("figure-compare").dataset.values`) != "true" {
+		t.Errorf("a full run against the full record is not compared number for number: %q", p.text("figure-compare-verdict"))
+	}
+	if eval[string](p, `document.getElementById("figure-compare").dataset.identical`) != "true" {
+		rows := eval[[][]string](p, `[...document.querySelectorAll("#figure-diffs tbody tr")].map(r => [...r.cells].map(c => c.textContent))`)
+		t.Errorf("the browser's full run differs from the record: %q, %d rows: %q", p.text("figure-compare-verdict"), len(rows), rows)
+	}
+	for _, e := range errs() {
+		t.Errorf("console: %s", e)
+	}
+}
