@@ -146,12 +146,15 @@ need-workerd:
 	  echo "make test: installing workerd@$(WORKERD_VERSION) from npm into $(WORKERD_PREFIX) (about 160 MB, once) for the test of the API on Cloudflare's Workers runtime"; \
 	  npm install --no-audit --no-fund --silent --prefix $(WORKERD_PREFIX) workerd@$(WORKERD_VERSION); }
 
-# The committed reproduction summary: every paper figure in quick mode,
-# REPRODUCTION.md and reproduction/ (report.json, figures as SVG). A test
-# fails when it is stale with respect to the scenarios' checks.
+# The committed record: every paper figure in full mode (the papers'
+# seeds, sweep values and sizes), REPRODUCTION.md and reproduction/
+# (report.json with every figure's values and series, figures as SVG).
+# About half an hour on 2 cores. A test of make test fails when the record
+# is stale (a scenario file or a check id changed since it was made)
+# without running it again.
 reproduce:
 	rm -rf reproduction/figures
-	$(GO) run ./cmd/schedlab reproduce --quick --out reproduction --formats svg --markdown REPRODUCTION.md
+	$(GO) run ./cmd/schedlab reproduce --out reproduction --formats svg --markdown REPRODUCTION.md
 	rm -f reproduction/report.md
 
 # The mutation pass over the papers' formulas (docs/development.md): each

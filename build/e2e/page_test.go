@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim/scenario"
 )
 
 var (
@@ -474,8 +476,13 @@ func TestPage(t *testing.T) {
 		p.wait(`!!document.getElementById("open-sjf-bsbf-table3")`, statusJS, 5*time.Second)
 		p.click("open-sjf-bsbf-table3")
 		p.wait(`(() => { const i = document.getElementById("plot-wait_by_model"); return !!i && i.complete && i.naturalWidth > 0; })()`, statusJS, 60*time.Second)
-		if rows := p.metrics(); len(rows) != 9 {
-			t.Errorf("metrics for %d policies, want the scenario's 9: %v", len(rows), rows)
+		data, _ := scenarios.Read("sjf-bsbf-table3")
+		sc, err := scenario.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows := p.metrics(); len(rows) != len(sc.Policies) {
+			t.Errorf("metrics for %d policies, want the scenario's %d: %v", len(rows), len(sc.Policies), rows)
 		}
 		if n := eval[float64](p, `document.querySelectorAll("#reference tr.ref-row").length`); n != 36 {
 			t.Errorf("%g rows of the paper's numbers, want Table III's 36", n)

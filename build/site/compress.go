@@ -10,7 +10,7 @@ import (
 )
 
 // compressible are the extensions whose files get precompressed copies.
-var compressible = []string{".wasm", ".js", ".css", ".html", ".svg", ".bin"}
+var compressible = []string{".wasm", ".js", ".css", ".html", ".svg", ".bin", ".json"}
 
 // compressAll writes a gzip (.gz) and a brotli (.br) copy beside every
 // compressible file of out (compressed as build/wasmsize measures the

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/schedlab/schedlab/sim/api"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/experiment/reproduce"
+	"github.com/schedlab/schedlab/sim/experiment/reproduce/benchfig"
 	"github.com/schedlab/schedlab/sim/plot"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
@@ -32,7 +34,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	paper := fs.String("paper", "", "only this paper's figures, e.g. gavel")
 	figure := fs.String("figure", "", "only this figure: a scenario name, e.g. gavel-fig8-las-single, or a label such as \"Figure 8\"")
-	quick := fs.Bool("quick", false, "run the quick version of each figure (fewer seeds, sweep values and jobs)")
+	quick := fs.Bool("quick", false, "run the quick version of each figure (fewer seeds, sweep values and jobs; not the record)")
 	seeds := fs.Int("seeds", 0, "run this many seeds per point instead of the scenarios' own (the first N of their seeds, then the next numbers)")
 	out := fs.String("out", "reproduction-out", "write report.json, report.md and figures/ into this directory")
 	parallel := fs.Int("parallel", runtime.NumCPU(), "runs in parallel (with --remote: sweep points in flight)")
@@ -57,8 +59,12 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	entries, err := figureCatalogue()
+	benches := reproduce.SelectBenchmarks(*paper, *figure)
 	if err == nil {
 		entries, err = reproduce.Select(entries, *paper, *figure)
+		if err != nil && *figure != "" && len(benches) > 0 {
+			entries, err = nil, nil // the figure is a benchmark
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "schedlab reproduce:", err)
@@ -86,24 +92,43 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 		}
 		r.remote = &o
 	}
+	cpu0 := cpuSeconds()
 	done, failed, err := r.run(ctx, entries)
 	if err != nil {
 		fmt.Fprintln(stderr, "schedlab reproduce:", err)
 		return exitFailed
 	}
 	rep := reproduce.Build(*quick, *seeds, done)
+	if err := r.benchmarks(ctx, &rep, benches); err != nil {
+		fmt.Fprintln(stderr, "schedlab reproduce:", err)
+		return exitFailed
+	}
+	rep.Run = &results.RunInfo{Date: r.start.UTC().Format("2006-01-02"), WallS: math.Round(time.Since(r.start).Seconds()),
+		CPUS: math.Round(cpuSeconds() - cpu0), Cores: runtime.NumCPU(), Parallel: *parallel}
 	if err := writeReport(rep, *out, *markdown); err != nil {
 		fmt.Fprintln(stderr, "schedlab reproduce:", err)
 		return exitFailed
 	}
 	var figs int
+	if *quick {
+		fmt.Fprintln(stdout, "quick mode, not the record: fewer seeds, sweep values and jobs than the papers' set-ups")
+	}
 	for _, p := range rep.Papers {
 		t := reproduce.Count(p.Figures...)
 		figs += len(p.Figures)
-		fmt.Fprintf(stdout, "%-10s %2d figure(s): %3d pass, %3d fail (%d required), %3d n/a, %2d calibrated  (%s)\n",
-			p.Paper, len(p.Figures), t.Pass, t.Fail, t.RequiredFail, t.NA, t.Calibrated, r.took[p.Paper].Round(100*time.Millisecond))
+		line := fmt.Sprintf("%-10s %2d figure(s): %3d claims: %3d pass, %3d fail", p.Paper, len(p.Figures), t.Claims, t.Pass, t.Fail)
+		if *quick {
+			line += fmt.Sprintf(" (%d required), %3d n/a", t.RequiredFail, t.NA)
+		} else if t.NA > 0 {
+			line += fmt.Sprintf(", %d n/a", t.NA)
+		}
+		line += fmt.Sprintf("; apart: %d calibrated, %d exploration (%d hold)", t.Calibrated, t.Exploration, t.ExplorationPass)
+		if n := len(p.CannotReproduce); n > 0 {
+			line += fmt.Sprintf("; %d cannot be reproduced", n)
+		}
+		fmt.Fprintf(stdout, "%s  (%s)\n", line, r.took[p.Paper].Round(100*time.Millisecond))
 	}
-	fmt.Fprintf(stdout, "wrote %d figure(s) and the report to %s in %s\n", figs, *out, time.Since(r.start).Round(100*time.Millisecond))
+	fmt.Fprintf(stdout, "wrote %d figure(s) and the report to %s in %s (%.0f s of CPU)\n", figs, *out, time.Since(r.start).Round(100*time.Millisecond), rep.Run.CPUS)
 	if failed > 0 {
 		fmt.Fprintf(stderr, "schedlab reproduce: %d run(s) failed; their checks fail with the error\n", failed)
 		return exitFailed
@@ -247,6 +272,26 @@ func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]repr
 	return done, failed, nil
 }
 
+// benchmarks measures the benchmark figures here (never on --remote
+// servers: their times are this machine's), one after the other, after
+// the scenarios, and adds them to the report.
+func (r *reproducer) benchmarks(ctx context.Context, rep *results.Reproduction, benches []reproduce.Benchmark) error {
+	for _, b := range benches {
+		t0 := time.Now()
+		f, fig, err := benchfig.Run(ctx, b, r.quick, r.plot)
+		if err != nil {
+			return fmt.Errorf("%s: %w", b.Name, err)
+		}
+		if f.Files, err = r.writeFigure(b.Name, fig); err != nil {
+			return fmt.Errorf("%s: %w", b.Name, err)
+		}
+		reproduce.AddFigure(rep, b.Paper, f)
+		r.took[b.Paper] += time.Since(t0)
+		fmt.Fprintf(r.stderr, "%s: %s (timed on this machine) done in %.1f s\n", b.Paper, b.Name, time.Since(t0).Seconds())
+	}
+	return nil
+}
+
 // study runs one figure's study here, or its sweep points on the
 // --remote servers, and counts its failed runs.
 func (r *reproducer) study(ctx context.Context, sc *scenario.Scenario) (*experiment.Study, int, error) {
@@ -317,13 +362,19 @@ func (r *reproducer) draw(st *experiment.Study) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.writeFigure(st.Scenario.Name, f)
+}
+
+// writeFigure writes a figure as figures/NAME.svg and .png and returns
+// their paths relative to the output directory.
+func (r *reproducer) writeFigure(name string, f *plot.Figure) ([]string, error) {
 	var files []string
 	write := func(ext string, render func() ([]byte, error)) error {
 		data, err := render()
 		if err != nil {
 			return err
 		}
-		rel := "figures/" + st.Scenario.Name + "." + ext
+		rel := "figures/" + name + "." + ext
 		files = append(files, rel)
 		return os.WriteFile(filepath.Join(r.out, filepath.FromSlash(rel)), data, 0o644)
 	}

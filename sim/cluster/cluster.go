@@ -8,7 +8,9 @@
 package cluster
 
 import (
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 )
 
@@ -32,6 +34,82 @@ type Spec struct {
 	Servers        []ServerGroup `json:"servers" help:"server groups, numbered in order"`
 	ServersPerRack int           `json:"servers_per_rack,omitempty" min:"0" help:"servers per rack, filled in order; 0 puts every server in one rack"`
 	Network        Network       `json:"network,omitempty" help:"bandwidth of the links between servers"`
+	// Draw, instead of Servers, draws each server's GPU count from a set:
+	// a paper that redraws its cluster (SJF-BCO draws 20 servers from
+	// {4, 8, 16, 32}); a sweep over draw.seed shows how much a result
+	// owes to one draw.
+	Draw *ServerDraw `json:"draw,omitempty" help:"instead of servers: draw each server's GPU count at random from a set, one cluster per seed"`
+
+	drawn bool // Servers hold Draw's servers (Expand ran)
+}
+
+// ServerDraw is a cluster drawn at random: Servers servers, each with a
+// GPU count drawn uniformly from GPUsFrom.
+type ServerDraw struct {
+	Servers  int    `json:"servers" min:"1" max:"100000" help:"number of servers"`
+	GPUsFrom []int  `json:"gpus_from" help:"the GPU counts a server may have, each equally likely, e.g. [4, 8, 16, 32]"`
+	GPUType  string `json:"gpu_type" help:"GPU model of every server, e.g. V100"`
+	Seed     uint64 `json:"seed" help:"seed of the draw: the same seed gives the same cluster"`
+	PerSeed  bool   `json:"per_seed,omitempty" help:"each run's seed draws its own cluster (from seed and the run's seed), as a paper that redraws its cluster for every run"`
+}
+
+// clusterStream is the PCG stream of a fixed draw; a run's own draw
+// (PerSeed) uses the stream after it plus the run's seed.
+const clusterStream = 0x636c7573 // "clus"
+
+// Groups are the drawn servers, one group of one server each, in order.
+func (d *ServerDraw) Groups() ([]ServerGroup, error) { return d.groups(clusterStream) }
+
+// ForSeed is the spec a run of this seed uses: with a drawn cluster whose
+// draw is per seed, the servers of that seed's draw; otherwise s itself.
+func (s Spec) ForSeed(seed uint64) (Spec, error) {
+	d := s.Draw
+	if d == nil || !d.PerSeed {
+		return s, nil
+	}
+	g, err := d.groups(clusterStream + 1 + seed)
+	if err != nil {
+		return s, err
+	}
+	s.Servers, s.drawn = g, true
+	return s, nil
+}
+
+func (d *ServerDraw) groups(stream uint64) ([]ServerGroup, error) {
+	if d.Servers < 1 {
+		return nil, fmt.Errorf("cluster.draw.servers must be at least 1, got %d", d.Servers)
+	}
+	if len(d.GPUsFrom) == 0 {
+		return nil, fmt.Errorf("cluster.draw.gpus_from must list at least one GPU count")
+	}
+	for _, g := range d.GPUsFrom {
+		if g < 1 || g > 64 {
+			return nil, fmt.Errorf("cluster.draw.gpus_from: a server has 1 to 64 GPUs, got %d", g)
+		}
+	}
+	r := rand.New(rand.NewPCG(d.Seed, stream))
+	out := make([]ServerGroup, d.Servers)
+	for i := range out {
+		out[i] = ServerGroup{Count: 1, GPUs: d.GPUsFrom[r.IntN(len(d.GPUsFrom))], GPUType: d.GPUType}
+	}
+	return out, nil
+}
+
+// Expand replaces a drawn cluster by its servers, so that everything
+// downstream reads Servers; a spec with both is refused.
+func (s *Spec) Expand() error {
+	if s.Draw == nil || s.drawn {
+		return nil
+	}
+	if len(s.Servers) > 0 {
+		return fmt.Errorf("cluster: give servers or draw, not both")
+	}
+	g, err := s.Draw.Groups()
+	if err != nil {
+		return err
+	}
+	s.Servers, s.drawn = g, true
+	return nil
 }
 
 // Network holds link bandwidths. Zero values take the defaults below.
@@ -273,4 +351,18 @@ func containsServer(list []ServerID, s ServerID) bool {
 		}
 	}
 	return false
+}
+
+// MarshalJSON writes a drawn cluster as its draw, without the servers it
+// expanded to, so that it reads back the same.
+func (s Spec) MarshalJSON() ([]byte, error) {
+	type plain Spec
+	if !s.drawn {
+		return json.Marshal(plain(s))
+	}
+	return json.Marshal(struct {
+		ServersPerRack int         `json:"servers_per_rack,omitempty"`
+		Network        Network     `json:"network,omitempty"`
+		Draw           *ServerDraw `json:"draw"`
+	}{s.ServersPerRack, s.Network, s.Draw})
 }

@@ -17,6 +17,10 @@ type Numbers struct {
 	Ours      *float64 `json:"ours,omitempty"`
 	OursSD    *float64 `json:"ours_sd,omitempty"`
 	Tolerance *float64 `json:"tolerance,omitempty"`
+	// ToleranceBasis says how the tolerance of a check on the paper's
+	// number was derived; Bound is the paper's one-sided word, if any.
+	ToleranceBasis string `json:"tolerance_basis,omitempty"`
+	Bound          string `json:"bound,omitempty"`
 }
 
 // numbers fills v's Numbers from check c; the knee's Ours is set by
@@ -40,7 +44,7 @@ func (st *Study) numbers(c *scenario.Check, v *Verdict) {
 			v.Paper, v.Tolerance = finite(*c.Target), finite(c.Tolerance*math.Abs(*c.Target))
 		}
 	case "ratio":
-		v.Ours, v.OursSD = st.ratioNumbers(c)
+		v.Ours, v.OursSD, _ = st.ratioNumbers(c)
 		if c.Target != nil {
 			v.Paper, v.Tolerance = finite(*c.Target), finite(c.Tolerance)
 		}
@@ -50,29 +54,30 @@ func (st *Study) numbers(c *scenario.Check, v *Verdict) {
 }
 
 // ratioNumbers is a ratio check's num/den of means with its spread over
-// seeds propagated to first order (relative spreads add in quadrature);
-// a ratio without a denominator is its numerator's mean and spread.
-func (st *Study) ratioNumbers(c *scenario.Check) (ours, sd *float64) {
+// seeds propagated to first order (relative spreads add in quadrature),
+// and the number of seeds behind it; a ratio without a denominator is its
+// numerator's mean and spread.
+func (st *Study) ratioNumbers(c *scenario.Check) (ours, sd *float64, n int) {
 	num := c.Resolve(*c.Num)
-	n := st.Value(num)
-	if n.Err != nil || n.Saturated {
-		return nil, nil
+	nv := st.Value(num)
+	if nv.Err != nil || nv.Saturated {
+		return nil, nil, 0
 	}
 	if c.Den == nil {
-		if n.N > 1 {
-			sd = finite(n.SD)
+		if nv.N > 1 {
+			sd = finite(nv.SD)
 		}
-		return finite(n.Mean), sd
+		return finite(nv.Mean), sd, nv.N
 	}
 	d := st.Value(c.Resolve(*c.Den))
 	if d.Err != nil || d.Saturated || d.Mean == 0 {
-		return nil, nil
+		return nil, nil, 0
 	}
-	r := n.Mean / d.Mean
-	if n.N > 1 && d.N > 1 && n.Mean != 0 {
-		sd = finite(math.Abs(r) * math.Hypot(n.SD/n.Mean, d.SD/d.Mean))
+	r := nv.Mean / d.Mean
+	if nv.N > 1 && d.N > 1 && nv.Mean != 0 {
+		sd = finite(math.Abs(r) * math.Hypot(nv.SD/nv.Mean, d.SD/d.Mean))
 	}
-	return finite(r), sd
+	return finite(r), sd, min(nv.N, d.N)
 }
 
 // runsAll reports whether every sweep value check c names was run (quick
@@ -87,6 +92,9 @@ func (st *Study) runsAll(c *scenario.Check) bool {
 	for _, q := range qs {
 		if q.X != nil && !st.ran(*q.X) {
 			return false
+		}
+		if q.MeanOverSweep && st.Quick && st.Scenario.Quick != nil && len(st.Scenario.Quick.Values) > 0 {
+			return false // an average over fewer values is another number
 		}
 	}
 	return true

@@ -14,51 +14,89 @@ type Verdict struct {
 	ID          string `json:"id"`
 	Description string `json:"description"`
 	Kind        string `json:"kind"`
+	// Class is how the verdict counts: claim (counted), detail (shown,
+	// never counted), calibrated (shown, not counted), exploration
+	// (counted apart) or robustness (shown beside the claim it judges).
+	Class    string `json:"class"`
+	DetailOf string `json:"detail_of,omitempty"`
+	// Exploration says which setting of ours the paper does not have.
+	Exploration string `json:"exploration,omitempty"`
 	Passed      bool   `json:"passed"`
 	// Required checks must pass in this mode (every uncalibrated check in
 	// a full run; the quick list in quick mode).
 	Required bool `json:"required"`
-	// Calibrated checks compare a quantity the inputs were tuned to: they
-	// are shown, never required, and left out of the pass count.
+	// Calibrated checks are decided by an input chosen on results: they
+	// are shown, never required, and left out of the count.
 	Calibrated bool   `json:"calibrated"`
 	Expected   string `json:"expected"`
 	Observed   string `json:"observed"`
 	// Why is the scenario's recorded explanation of a failure.
 	Why string `json:"why,omitempty"`
 	// NotRun marks a check on a sweep value this mode did not run (quick
-	// mode runs a subset): it is neither passed nor failed.
-	NotRun bool `json:"not_run,omitempty"`
+	// mode runs a subset): it is neither passed nor failed; NA says why.
+	NotRun bool   `json:"not_run,omitempty"`
+	NA     string `json:"na,omitempty"`
 	Numbers
+	// Robust is, for a check of a robustness figure, how many draws it
+	// holds in.
+	Robust *Robust `json:"robust,omitempty"`
 }
 
-// Verdicts evaluates every check of the study's scenario.
+// Verdicts evaluates every check of the study's scenario; a robustness
+// figure's in every draw.
 func (st *Study) Verdicts() []Verdict {
+	if st.Scenario.Robustness != nil {
+		return st.robustVerdicts()
+	}
+	return st.verdicts()
+}
+
+func (st *Study) verdicts() []Verdict {
 	sc := st.Scenario
 	quick := map[string]bool{}
-	if st.Quick {
+	if st.Quick && sc.Quick != nil {
 		for _, id := range sc.Quick.Checks {
 			quick[id] = true
 		}
 	}
 	out := make([]Verdict, len(sc.Checks))
+	byID := map[string]*Verdict{}
 	for i := range sc.Checks {
 		c := &sc.Checks[i]
-		v := Verdict{ID: c.ID, Description: c.Description, Kind: c.Kind, Calibrated: c.Calibrated,
+		v := Verdict{ID: c.ID, Description: c.Description, Kind: c.Kind, Class: sc.Class(c), DetailOf: c.DetailOf,
+			Exploration: sc.ExplorationWhy(c), Calibrated: c.Calibrated,
 			Required: !c.Calibrated && (!st.Quick || quick[c.ID]), Why: c.Why, NotRun: !st.runsAll(c)}
-		switch c.Kind {
-		case "order":
+		switch {
+		case c.Kind == "order":
 			v.Passed, v.Expected, v.Observed = st.checkOrder(c)
-		case "ratio":
+		case c.Paper != nil:
+			st.checkPaper(c, &v)
+		case c.Kind == "ratio":
 			v.Passed, v.Expected, v.Observed = st.checkRatio(c)
-		case "value":
+		case c.Kind == "value":
 			v.Passed, v.Expected, v.Observed = st.checkValue(c)
-		case "knee":
+		case c.Kind == "knee":
 			v.Passed, v.Expected, v.Observed, v.Ours = st.checkKnee(c)
-		case "trend":
+		case c.Kind == "trend":
 			v.Passed, v.Expected, v.Observed = st.checkTrend(c)
 		}
-		st.numbers(c, &v)
+		if c.Paper == nil {
+			st.numbers(c, &v)
+		}
+		if len(c.Show) > 0 { // its words carry the numbers: reports print them instead of one number
+			v.Observed += st.shown(c)
+			v.Ours, v.OursSD = nil, nil
+		}
+		if v.NotRun {
+			v.NA = "not run in quick mode: it needs a sweep value that quick mode skips"
+		}
 		out[i] = v
+		byID[c.ID] = &out[i]
+	}
+	for i := range sc.Checks { // claims made of parts, once the parts are in
+		if c := &sc.Checks[i]; c.Kind == "all" {
+			checkAll(c, &out[i], byID)
+		}
 	}
 	return out
 }
@@ -424,6 +462,28 @@ func (st *Study) refUnit(metric string) string {
 }
 
 // format prints a value in the reference unit with its spread over seeds.
+// shown prints a check's Show quantities, each as its range over every
+// run: "; over 10 runs: SJF-BCO sjfbco_theorem5_bound 41.2–45.3".
+func (st *Study) shown(c *scenario.Check) string {
+	var parts []string
+	n := 0
+	for _, q := range c.Show {
+		q = c.Resolve(q)
+		if q.Policy == "" && c.Of != nil {
+			q.Policy = c.Of.Policy
+		}
+		q.EveryRun, q.X, q.MeanOverSweep = true, nil, false
+		v := st.Value(q)
+		text := st.format(q.Metric, v) // "error" or "saturated"
+		if v.Err == nil && !v.Saturated {
+			n = max(n, v.N)
+			text = st.formatSeconds(q.Metric, v.Min) + "–" + st.formatSeconds(q.Metric, v.Max)
+		}
+		parts = append(parts, q.Policy+" "+q.Metric+" "+text)
+	}
+	return fmt.Sprintf("; over %d runs: %s", n, strings.Join(parts, ", "))
+}
+
 func (st *Study) format(metric string, v Value) string {
 	if v.Err != nil {
 		return "error"

@@ -258,6 +258,7 @@ func (t *splitTable) value(p *Point, q scenario.Quantity) Value {
 	}
 	v.N = len(xs)
 	v.Mean, v.SD = meanSD(xs)
+	v.Min, v.Max = minMax(xs)
 	if v.Saturated {
 		v.Mean = math.Inf(1)
 	}

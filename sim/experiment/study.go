@@ -245,7 +245,10 @@ func isSaturation(sc *scenario.Scenario, err error) bool {
 
 // Value is a quantity averaged over seeds.
 type Value struct {
-	Mean, SD  float64
+	Mean, SD float64
+	// Min and Max are the smallest and largest value over the runs; NaN
+	// when a run has no value.
+	Min, Max  float64
 	N         int  // seeds
 	Saturated bool // some seed did not finish its measured jobs in time
 	Err       error
@@ -254,6 +257,12 @@ type Value struct {
 // Value evaluates a quantity: a metric of a group of one policy's measured
 // jobs at one sweep value, averaged over seeds. Durations are in seconds.
 func (st *Study) Value(q scenario.Quantity) Value {
+	if q.MeanOverSweep {
+		return st.meanOverSweep(q)
+	}
+	if q.EveryRun {
+		return st.everyRun(q)
+	}
 	p, err := st.point(q.X)
 	if err != nil {
 		return Value{Err: err}
@@ -297,10 +306,60 @@ func (st *Study) Value(q scenario.Quantity) Value {
 	}
 	v.N = len(xs)
 	v.Mean, v.SD = meanSD(xs)
+	v.Min, v.Max = minMax(xs)
 	if v.Saturated {
 		v.Mean = math.Inf(1)
 	}
 	return v
+}
+
+// minMax is the smallest and largest of xs; both NaN when xs is empty or
+// holds a NaN (a run without a value cannot be said to be within a bound).
+func minMax(xs []float64) (lo, hi float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, x := range xs {
+		if math.IsNaN(x) {
+			return math.NaN(), math.NaN()
+		}
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return lo, hi
+}
+
+// everyRun is a quantity over every run at every sweep value that ran:
+// Mean is the largest value (what a bound on each run judges), Min and
+// Max the range, N the number of runs.
+func (st *Study) everyRun(q scenario.Quantity) Value {
+	out := Value{Min: math.Inf(1), Max: math.Inf(-1)}
+	for _, p := range st.Points {
+		one := q
+		one.EveryRun = false
+		if p.Swept {
+			x := p.X
+			one.X = &x
+		}
+		v := st.Value(one)
+		switch {
+		case v.Err != nil:
+			return v
+		case v.Saturated:
+			out.Saturated = true
+			continue
+		}
+		out.N += v.N
+		out.Min, out.Max = min(out.Min, v.Min), max(out.Max, v.Max) // a NaN stays NaN
+	}
+	if out.N == 0 && !out.Saturated {
+		return Value{Err: fmt.Errorf("%s: no run has a value", q.String())}
+	}
+	out.Mean, out.SD = out.Max, math.NaN()
+	if out.Saturated {
+		out.Mean = math.Inf(1)
+	}
+	return out
 }
 
 // peers are the other policies' runs of r's seed in the same report.
@@ -363,4 +422,43 @@ func PlannedRuns(sc *scenario.Scenario, quick bool) (int, error) {
 		return 0, err
 	}
 	return len(values) * len(seeds) * len(sc.Policies), nil
+}
+
+// meanOverSweep is a quantity averaged over every sweep value that ran,
+// each the mean over seeds. Its spread treats the values as independent:
+// SD = √(Σ SD²) / k over k values; N is the fewest seeds of any value.
+func (st *Study) meanOverSweep(q scenario.Quantity) Value {
+	var out Value
+	var sum, sdsq float64
+	k := 0
+	for _, p := range st.Points {
+		x := p.X
+		one := q
+		one.MeanOverSweep, one.X = false, &x
+		v := st.Value(one)
+		switch {
+		case v.Err != nil:
+			return v
+		case v.Saturated:
+			out.Saturated = true
+			continue
+		}
+		sum += v.Mean
+		if !math.IsNaN(v.SD) {
+			sdsq += v.SD * v.SD
+		}
+		if k == 0 || v.N < out.N {
+			out.N = v.N
+		}
+		k++
+	}
+	if out.Saturated {
+		out.Mean = math.Inf(1)
+		return out
+	}
+	if k == 0 {
+		return Value{Err: fmt.Errorf("%s: no sweep value ran", q.String())}
+	}
+	out.Mean, out.SD = sum/float64(k), math.Sqrt(sdsq)/float64(k)
+	return out
 }

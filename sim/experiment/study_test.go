@@ -161,7 +161,7 @@ func TestRunStudyQuickAndFull(t *testing.T) {
 	}
 	var b strings.Builder
 	full.WriteText(&b)
-	for _, want := range []string{"avg_jct_s (all, min) against load", "[PASS] sjf-wins", "2 of 2 checks pass"} {
+	for _, want := range []string{"avg_jct_s (all, min) against load", "[PASS] sjf-wins", "2 of 2 claims hold"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, b.String())
 		}
@@ -189,7 +189,7 @@ func TestCalibratedChecksAreNotCounted(t *testing.T) {
 	jct := map[string][]float64{"A": {96, 120, 200}, "B": {192, 118, 250}, "C": {200, 400, inf}}
 	st := fakeStudy(t, jct)
 	before := st.Output().Summary
-	if before != (VerdictSummary{Checks: 13, Passed: 8, RequiredFailed: 5}) {
+	if before != (VerdictSummary{Claims: 13, Passed: 8, Failed: 5, RequiredFailed: 5}) {
 		t.Fatalf("summary without calibrated checks: %+v", before)
 	}
 	for i := range st.Scenario.Checks {
@@ -198,7 +198,7 @@ func TestCalibratedChecksAreNotCounted(t *testing.T) {
 		}
 	}
 	out := st.Output()
-	want := VerdictSummary{Checks: 11, Passed: 7, RequiredFailed: 4, Calibrated: 2, CalibratedPassed: 1}
+	want := VerdictSummary{Claims: 11, Passed: 7, Failed: 4, RequiredFailed: 4, Calibrated: 2, CalibratedPassed: 1}
 	if out.Summary != want {
 		t.Errorf("summary %+v, want %+v", out.Summary, want)
 	}
@@ -209,7 +209,7 @@ func TestCalibratedChecksAreNotCounted(t *testing.T) {
 	}
 	var b strings.Builder
 	st.WriteText(&b)
-	for _, w := range []string{"7 of 11 checks pass (2 calibrated checks shown, not counted; 1 of them hold)",
+	for _, w := range []string{"7 of 11 claims hold (2 calibrated checks shown, not counted; 1 of them hold)",
 		"[fail, calibrated: shown, not counted] value-off", "[pass, calibrated: shown, not counted] ratio"} {
 		if !strings.Contains(b.String(), w) {
 			t.Errorf("report lacks %q:\n%s", w, b.String())

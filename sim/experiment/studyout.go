@@ -13,16 +13,18 @@ import (
 
 // StudyOutput is the JSON form of a study.
 type StudyOutput struct {
-	Scenario  string           `json:"scenario"`
-	Title     string           `json:"title,omitempty"`
-	Quick     bool             `json:"quick"`
-	Sweep     *scenario.Sweep  `json:"sweep,omitempty"`
-	Series    []SeriesOutput   `json:"series,omitempty"`
-	Source    string           `json:"source,omitempty"`
-	Reference []ReferenceRow   `json:"reference,omitempty"`
-	Checks    []Verdict        `json:"checks"`
-	Summary   VerdictSummary   `json:"summary"`
-	Runs      []StudyRunOutput `json:"runs"`
+	Scenario  string          `json:"scenario"`
+	Title     string          `json:"title,omitempty"`
+	Quick     bool            `json:"quick"`
+	Sweep     *scenario.Sweep `json:"sweep,omitempty"`
+	Series    []SeriesOutput  `json:"series,omitempty"`
+	Source    string          `json:"source,omitempty"`
+	Reference []ReferenceRow  `json:"reference,omitempty"`
+	Checks    []Verdict       `json:"checks"`
+	Summary   VerdictSummary  `json:"summary"`
+	// Robustness is a robustness figure's headline over its draws.
+	Robustness *RobustnessOutput `json:"robustness,omitempty"`
+	Runs       []StudyRunOutput  `json:"runs"`
 }
 
 // SeriesOutput is one policy's plotted metric across the sweep, in the
@@ -48,15 +50,27 @@ type ReferenceRow struct {
 	Error     string   `json:"error,omitempty"`
 }
 
-// VerdictSummary counts verdicts. Checks and Passed count only the
-// uncalibrated checks: a check on a quantity the inputs were tuned to
-// (Calibrated) is no evidence of reproduction, so it is counted apart.
+// VerdictSummary counts verdicts by class. Claims are the paper's claims
+// (counted): Passed of them hold, Failed fail and NA could not be judged
+// in this mode. Calibrated checks are decided by an input chosen on
+// results and exploration checks by a setting the paper does not have:
+// both are counted apart, as are details (parts of a claim, never
+// counted) and robustness checks (a claim of another figure judged over
+// draws).
 type VerdictSummary struct {
-	Checks           int `json:"checks"`            // uncalibrated checks
-	Passed           int `json:"passed"`            // uncalibrated checks that passed
-	RequiredFailed   int `json:"required_failed"`   // required checks that failed (never calibrated ones)
-	Calibrated       int `json:"calibrated"`        // calibrated checks, shown and not counted above
-	CalibratedPassed int `json:"calibrated_passed"` // of those, how many hold
+	Claims            int `json:"claims"`
+	Passed            int `json:"passed"`
+	Failed            int `json:"failed"`
+	NA                int `json:"na"`
+	RequiredFailed    int `json:"required_failed"` // required checks that failed (never calibrated ones)
+	Calibrated        int `json:"calibrated"`
+	CalibratedPassed  int `json:"calibrated_passed"`
+	Exploration       int `json:"exploration"`
+	ExplorationPassed int `json:"exploration_passed"`
+	Details           int `json:"details"`
+	DetailsPassed     int `json:"details_passed"`
+	Robustness        int `json:"robustness"`
+	RobustnessPassed  int `json:"robustness_passed"`
 }
 
 // StudyRunOutput is one run's summary.
@@ -85,6 +99,7 @@ func (st *Study) Output() StudyOutput {
 		}
 	}
 	out.Summary = summarize(out.Checks)
+	out.Robustness = st.RobustnessOutput()
 	out.Runs = st.runOutputs()
 	return out
 }
@@ -114,23 +129,37 @@ func (st *Study) runOutputs() []StudyRunOutput {
 	return runs
 }
 
-// summarize counts verdicts, calibrated ones apart.
+// summarize counts verdicts by class.
 func summarize(vs []Verdict) VerdictSummary {
 	var s VerdictSummary
 	for _, v := range vs {
-		switch {
-		case v.Calibrated:
-			s.Calibrated++
+		if v.Required && !v.Passed && !v.NotRun {
+			s.RequiredFailed++
+		}
+		tally := func(n, passed *int) {
+			*n++
 			if v.Passed {
-				s.CalibratedPassed++
+				*passed++
 			}
-		case v.Passed:
-			s.Checks++
-			s.Passed++
+		}
+		switch v.Class {
+		case scenario.ClassCalibrated:
+			tally(&s.Calibrated, &s.CalibratedPassed)
+		case scenario.ClassExploration:
+			tally(&s.Exploration, &s.ExplorationPassed)
+		case scenario.ClassDetail:
+			tally(&s.Details, &s.DetailsPassed)
+		case scenario.ClassRobustness:
+			tally(&s.Robustness, &s.RobustnessPassed)
 		default:
-			s.Checks++
-			if v.Required {
-				s.RequiredFailed++
+			s.Claims++
+			switch {
+			case v.NotRun:
+				s.NA++
+			case v.Passed:
+				s.Passed++
+			default:
+				s.Failed++
 			}
 		}
 	}
@@ -281,10 +310,16 @@ func (st *Study) WriteOutputText(w io.Writer, out StudyOutput) {
 			fmt.Fprintln(w)
 		}
 	}
+	if r := out.Robustness; r != nil {
+		fmt.Fprintf(w, "\n%s over %d draws (%s): %s\n", r.Label, len(r.X), r.Draws, RobustnessLine(r))
+	}
 	if len(out.Checks) > 0 {
 		fmt.Fprintln(w, "\nChecks:")
 		for _, v := range out.Checks {
 			fmt.Fprintf(w, "  [%s] %s: %s\n      expected: %s\n      observed: %s\n", verdictMark(v), v.ID, v.Description, v.Expected, v.Observed)
+			if v.Why != "" && !v.Passed && !v.NotRun {
+				fmt.Fprintf(w, "      why: %s\n", v.Why)
+			}
 		}
 		fmt.Fprintf(w, "\n%s\n", summaryLine(out.Summary))
 	}
@@ -303,21 +338,47 @@ func verdictMark(v Verdict) string {
 	}
 	switch {
 	case v.NotRun:
-		return "n/a: not run in this mode"
-	case v.Calibrated:
+		return "n/a: " + v.NA
+	case v.Class == scenario.ClassCalibrated:
 		return strings.ToLower(mark) + ", calibrated: shown, not counted"
+	case v.Class == scenario.ClassExploration:
+		return strings.ToLower(mark) + ", exploration: counted apart"
+	case v.Class == scenario.ClassDetail:
+		return strings.ToLower(mark) + ", detail of " + v.DetailOf + ": not counted"
+	case v.Class == scenario.ClassRobustness:
+		return strings.ToLower(mark) + ", over draws: shown beside " + v.Robust.Claim
 	case !v.Passed && !v.Required:
 		return "fail (not required in quick mode)"
 	}
 	return mark
 }
 
-// summaryLine is the report's total, e.g. "12 of 30 checks pass (5
-// calibrated checks shown, not counted)".
+// summaryLine is the report's total, e.g. "12 of 30 claims hold (5
+// calibrated checks shown, not counted; ...)".
 func summaryLine(s VerdictSummary) string {
-	line := fmt.Sprintf("%d of %d checks pass", s.Passed, s.Checks)
-	if s.Calibrated > 0 {
-		line += fmt.Sprintf(" (%d calibrated check%s shown, not counted; %d of them hold)", s.Calibrated, plural(s.Calibrated), s.CalibratedPassed)
+	line := fmt.Sprintf("%d of %d claims hold", s.Passed, s.Claims)
+	if s.Claims == 0 {
+		line = "no claims of the paper"
+	}
+	if s.NA > 0 {
+		line += fmt.Sprintf(", %d n/a", s.NA)
+	}
+	var apart []string
+	for _, c := range []struct {
+		n, passed int
+		what      string
+	}{
+		{s.Calibrated, s.CalibratedPassed, "calibrated check%s shown, not counted"},
+		{s.Exploration, s.ExplorationPassed, "exploration check%s counted apart"},
+		{s.Details, s.DetailsPassed, "detail%s of claims, not counted"},
+		{s.Robustness, s.RobustnessPassed, "check%s over draws, shown beside their claims"},
+	} {
+		if c.n > 0 {
+			apart = append(apart, fmt.Sprintf("%d %s; %d of them hold", c.n, fmt.Sprintf(c.what, plural(c.n)), c.passed))
+		}
+	}
+	if len(apart) > 0 {
+		line += " (" + strings.Join(apart, "; ") + ")"
 	}
 	if s.RequiredFailed > 0 {
 		line += fmt.Sprintf("; %d required check(s) failed", s.RequiredFailed)
@@ -367,4 +428,21 @@ func (st *Study) AxisLabels() (xlabel, ylabel string) {
 		xlabel += " (" + sc.Sweep.Unit + ")"
 	}
 	return xlabel, ylabel
+}
+
+// RobustnessLine is a robustness headline in words: "mean 0.41, 95% of
+// draws in [0.31, 0.47] (the paper: 0.46)".
+func RobustnessLine(r *RobustnessOutput) string {
+	if r.Mean == nil {
+		return "no draw gave a value"
+	}
+	unit := ""
+	if r.Unit != "" && r.Unit != "ratio" {
+		unit = " " + r.Unit
+	}
+	s := fmt.Sprintf("mean %s%s, 95%% of draws in [%s, %s]", num3(*r.Mean), unit, num3(*r.Low), num3(*r.High))
+	if r.Paper != nil {
+		s += fmt.Sprintf(" (the paper: %s%s)", num3(*r.Paper), unit)
+	}
+	return s
 }

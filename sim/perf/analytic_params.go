@@ -58,7 +58,7 @@ type AnalyticParams struct {
 	Models          ModelTable     `json:"models" help:"per-model timing, memory and GPU-intensity table"`
 	Delta           float64        `json:"delta" min:"1" max:"1000" help:"overlap exponent δ of Eq. 7: 1 adds compute and communication, large values overlap them fully"`
 	LatencyUS       float64        `json:"latency_us" min:"0" unit:"µs" help:"per-step latency λ of the ring all-reduce"`
-	MemoryPreset    string         `json:"memory_preset,omitempty" enum:",spec_tight" help:"spec_tight: a teaching variant that gives DeepSpeech2, ImageNet and NCF spec 000 §5.5's illustrative per-sample memory (0.30, 0.10 and 0.0005 GB), more than Pollux's profiles allow, so that sharing jobs must shrink their batch more often; empty keeps the table's values"`
+	MemoryPreset    string         `json:"memory_preset,omitempty" enum:",spec_tight" help:"spec_tight: a teaching variant that gives DeepSpeech2, ImageNet and NCF an illustrative per-sample memory (0.30, 0.10 and 0.0005 GB), more than Pollux's profiles allow, so that sharing jobs must shrink their batch more often; empty keeps the table's values"`
 	ComputeSpeed    SpeedTable     `json:"compute_speed" help:"how many times faster each GPU type computes than the T4s the α and β were fitted on; it divides the compute time of Eq. 3 (not the all-reduce). Default: the RTX 2080 Ti at 1.65, the ratio of the two cards' public FP32 peaks (13.4 ÷ 8.1 TFLOPS); types not listed run at 1 (T4 speed)"`
 	IntraServerGBps float64        `json:"intra_server_gbps,omitempty" min:"0" unit:"GB/s" help:"all-reduce bandwidth when every worker is on one server; 0 takes the cluster's (6 GB/s by default)"`
 	InterServerGBps float64        `json:"inter_server_gbps,omitempty" min:"0" unit:"GB/s" help:"all-reduce bandwidth across servers; 0 takes the cluster's (1.25 GB/s, 10 Gb/s Ethernet, by default)"`
@@ -68,7 +68,7 @@ type AnalyticParams struct {
 
 // XiParams choose the interference model.
 type XiParams struct {
-	Model   string      `json:"model" enum:"time_share,uniform,matrix,none" help:"time_share: the GPU time-share model of spec 000 §5.5 from each model's intensity; uniform: one ratio for every pair; matrix: a ratio per pair of models; none: sharing is free"`
+	Model   string      `json:"model" enum:"time_share,uniform,matrix,none" help:"time_share: the GPU time-share model (docs/sjf-bsbf.md) from each model's intensity; uniform: one ratio for every pair; matrix: a ratio per pair of models; none: sharing is free"`
 	Epsilon float64     `json:"epsilon" min:"0" max:"10" help:"time_share: context-switch and memory-bandwidth overhead ε per co-runner"`
 	Uniform float64     `json:"uniform,omitempty" min:"0" max:"100" help:"uniform: the ratio ξ of every job beside any partner (≥ 1)"`
 	Models  []string    `json:"models,omitempty" help:"matrix: row and column labels"`

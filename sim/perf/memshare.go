@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/detmath"
@@ -79,8 +80,13 @@ type MemShareParams struct {
 	GPUMemoryGB  float64       `json:"gpu_memory_gb" min:"0.001" max:"1e6" unit:"GB" help:"memory of the GPU the fractions γ, δ are of (the paper's 11 GB)"`
 	Collision    string        `json:"collision" enum:"paper,capacity" help:"when colliding peaks cost κ: whenever two peak at once (paper), or only when the peaks present overflow the GPU (capacity)"`
 	SyncSiblings bool          `json:"sync_siblings,omitempty" help:"a job's workers on one GPU peak together, as one worker with the sum of their extras (ambiguity A2); off: independently"`
-	Drift        Drift         `json:"drift,omitempty" help:"heavy phases in which a job interferes more with its neighbours (spec §5.5); off when delta is 0"`
-	Spike        Spike         `json:"spike,omitempty" help:"start-up spikes: extra interference observed on a GPU just after a worker starts or arrives there (spec §5.5); off when size is 0"`
+	Drift        Drift         `json:"drift,omitempty" help:"heavy phases in which a job interferes more with its neighbours (a knob of this simulator; the paper gives no model); off when delta is 0"`
+	Spike        Spike         `json:"spike,omitempty" help:"start-up spikes: extra interference observed on a GPU just after a worker starts or arrives there (the paper names job start-up as a cause of short peaks); off when size is 0"`
+	// DrawSeed, when not 0, replaces the values the paper does not publish
+	// by a draw around them (see Draw): the robustness of a result to the
+	// placeholders.
+	DrawSeed  uint64  `json:"draw_seed,omitempty" help:"0: the table as given; otherwise a seed: every matrix cell and every type's α, γ, δ, p the OJPP paper does not publish is multiplied by a lognormal factor of median 1 (σ draw_sigma in log space), drawn from this seed"`
+	DrawSigma float64 `json:"draw_sigma,omitempty" min:"0" max:"5" help:"σ in log space of the draw around unpublished values (0.2 when draw_seed is set and this is 0)"`
 }
 
 // Spike is the start-up transient of spec 002 §5.5 (spike_k(t) = ψ for
@@ -93,8 +99,8 @@ type MemShareParams struct {
 // via SpikeAt), not to the jobs' progress: a transient of 0.3 for two
 // minutes costs a job at most 0.6 minutes per arrival.
 type Spike struct {
-	Size      float64 `json:"size,omitempty" min:"0" max:"100" help:"ψ: extra slowdown observed on a GPU right after a worker starts or arrives there (spec §5.5: 0.3)"`
-	DurationS float64 `json:"duration_s,omitempty" min:"0" max:"1e8" unit:"s" help:"how long the spike lasts (spec §5.5: two 1-minute ticks, 120 s)"`
+	Size      float64 `json:"size,omitempty" min:"0" max:"100" help:"ψ: extra slowdown observed on a GPU right after a worker starts or arrives there (default 0.3, our choice)"`
+	DurationS float64 `json:"duration_s,omitempty" min:"0" max:"1e8" unit:"s" help:"how long the spike lasts (default two 1-minute ticks, 120 s)"`
 }
 
 // Drift makes interference fluctuate at run time (spec 002 §5.5): time is
@@ -184,6 +190,67 @@ func (p *MemShareParams) Check() []schema.Problem {
 	return ps
 }
 
+// Published values of the OJPP paper, which a draw keeps: three matrix
+// cells (§1 and Fig. 1: ResNet next to VGG19, VGG19 next to ResNet, LeNet
+// next to LSTM; row the victim, column the co-runner) and the one memory
+// tuple it prints, Fig. 2's ResNet.
+var (
+	ojppPublishedCells = [][2]string{{"ResNet", "VGG19"}, {"VGG19", "ResNet"}, {"LeNet", "LSTM"}}
+	ojppPublishedTypes = []string{"ResNet-Fig2"}
+)
+
+// defaultDrawSigma is the σ of the draw when DrawSigma is 0: fixed before
+// any draw was run, not chosen on results.
+const defaultDrawSigma = 0.2
+
+// Draw returns p with every value the OJPP paper does not publish
+// multiplied by exp(σ·Z), Z standard normal, one independent Z per value
+// drawn from DrawSeed: the matrix cells row by row, then each type's α,
+// γ, δ and p in library order. The paper's published cells and tuple are
+// kept. A drawn fraction is capped at one GPU, and δ at 1 − γ so that a
+// worker at its peak still fits a GPU alone.
+func (p MemShareParams) Draw() MemShareParams {
+	sigma := p.DrawSigma
+	if sigma == 0 {
+		sigma = defaultDrawSigma
+	}
+	r := rand.New(rand.NewPCG(p.DrawSeed, 0x6f6a7070)) // "ojpp"
+	factor := func() float64 { return detmath.Exp(sigma * detmath.NormVariate(r)) }
+	published := func(row, col string) bool {
+		for _, c := range ojppPublishedCells {
+			if c[0] == row && c[1] == col {
+				return true
+			}
+		}
+		return false
+	}
+	matrix := make([][]float64, len(p.Matrix))
+	for i, row := range p.Matrix {
+		matrix[i] = make([]float64, len(row))
+		for k, v := range row {
+			f := factor() // drawn for every cell, so a kept cell shifts no other
+			if i < len(p.Models) && k < len(p.Models) && published(p.Models[i], p.Models[k]) {
+				f = 1
+			}
+			matrix[i][k] = v * f
+		}
+	}
+	types := append(MemShareTypes(nil), p.Types...)
+	for i := range types {
+		t := &types[i]
+		fa, fg, fd, fp := factor(), factor(), factor(), factor()
+		if slices.Contains(ojppPublishedTypes, t.Name) {
+			continue
+		}
+		t.Alpha = math.Min(1, t.Alpha*fa)
+		t.Gamma = math.Min(1, t.Gamma*fg)
+		t.Delta = math.Min(1-t.Gamma, t.Delta*fd)
+		t.P = math.Min(1, t.P*fp)
+	}
+	p.Matrix, p.Types = matrix, types
+	return p
+}
+
 // MemShare is the memshare model. A policy may hold a copy with another
 // matrix (WithMatrix): the matrix it believes.
 type MemShare struct {
@@ -196,6 +263,9 @@ type MemShare struct {
 func NewMemShare(p MemShareParams) (*MemShare, error) {
 	if ps := p.Check(); len(ps) > 0 {
 		return nil, fmt.Errorf("%s: %s", ps[0].Path, ps[0].Msg)
+	}
+	if p.DrawSeed != 0 {
+		p = p.Draw()
 	}
 	m := &MemShare{p: p, index: map[string]int{}}
 	for i, t := range p.Types {

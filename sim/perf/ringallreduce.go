@@ -33,13 +33,13 @@ type RAR struct {
 
 // RARParams configure the ring-all-reduce contention model.
 type RARParams struct {
-	Preset   string  `json:"preset" enum:"mild,contended,custom" help:"named parameter set of spec 004 §4.2 (ξ1 = ξ2 = 0.5 and R = 10 in both; the paper gives none of these values): mild (β = 0.03, α = 0.2) is the paper-faithful reading, contention and overhead within 15 % of a job's run time for every policy; contended (β = 0.15, α = 0.5), the spec's recommendation for Figs. 4–6, makes a bad placement cost about 25 %; custom takes beta, alpha, xi1, xi2 and r from their fields"`
-	Beta     float64 `json:"beta" min:"0" max:"10" help:"β: a job's contention-free inter-server exchange time as a fraction of τ0 (spec 004 §4.2; not given by the paper). Used with preset custom"`
-	Alpha    float64 `json:"alpha" min:"0" max:"100" help:"α: degradation slope of f(α,k) = k + α(k−1); 0 is ideal fair sharing (spec 004 §1.4, the paper's example form; its value is not given). Used with preset custom"`
+	Preset   string  `json:"preset" enum:"mild,contended,custom" help:"named parameter set (docs/sjf-bco.md; ξ1 = ξ2 = 0.5 and R = 10 in both; the paper gives none of these values): mild (β = 0.03, α = 0.2) is the paper-faithful reading, contention and overhead within 15 % of a job's run time for every policy; contended (β = 0.15, α = 0.5), our choice for Figs. 4–6, makes a bad placement cost about 25 %; custom takes beta, alpha, xi1, xi2 and r from their fields"`
+	Beta     float64 `json:"beta" min:"0" max:"10" help:"β: a job's contention-free inter-server exchange time as a fraction of τ0 (not given by the paper). Used with preset custom"`
+	Alpha    float64 `json:"alpha" min:"0" max:"100" help:"α: degradation slope of f(α,k) = k + α(k−1); 0 is ideal fair sharing (the paper's example form; its value is not given). Used with preset custom"`
 	Xi1      float64 `json:"xi1" min:"0.000001" max:"1" help:"ξ1: effective share of contending split jobs that transmit at once, k = ξ1·p (eq. 7; the paper sets ξ1 = ξ2 without a value). Used with preset custom"`
-	Xi2      float64 `json:"xi2" min:"0" max:"1" help:"ξ2: overhead per extra server, in units of the job's contention-free exchange time E (spec 004 A4). Used with preset custom"`
-	R        float64 `json:"r" min:"1" max:"10000" help:"R = b_i / b_e, intra- over inter-server bandwidth (NVLink against Ethernet; spec 004 §4.2 proposes 10). Used with preset custom"`
-	Shape    string  `json:"shape" enum:"linear,ideal,power" help:"degradation factor f: linear k + α(k−1) (the paper's example), ideal k (fair sharing), power k^(1+α); each has f(1) = 1 and grows with k (spec 004 §5)"`
+	Xi2      float64 `json:"xi2" min:"0" max:"1" help:"ξ2: overhead per extra server, in units of the job's contention-free exchange time E (our reading; the paper gives no value). Used with preset custom"`
+	R        float64 `json:"r" min:"1" max:"10000" help:"R = b_i / b_e, intra- over inter-server bandwidth (NVLink against Ethernet; 10 by our choice, the paper gives none). Used with preset custom"`
+	Shape    string  `json:"shape" enum:"linear,ideal,power" help:"degradation factor f: linear k + α(k−1) (the paper's example), ideal k (fair sharing), power k^(1+α); each has f(1) = 1 and grows with k)"`
 	NoClampK bool    `json:"no_clamp_k,omitempty" help:"use k = ξ1·p even below 1, so a lone split job gets more than b_e (ambiguity A1; the default clamps k at 1)"`
 	Progress string  `json:"progress" enum:"floor,exact" help:"floor: a job does ⌊1/τ⌋ iterations per slot (eq. 9; 1/τ when that is 0, ambiguity A13); exact: 1/τ. Completions are not rounded up to slot ends (the engine's time is continuous)"`
 }
@@ -310,7 +310,7 @@ func init() {
 		Doc: "The SJF-BCO paper's ring-all-reduce model: a job on one server runs at its contention-free " +
 			"iteration time τ0; a job split over several servers exchanges its gradients at the inter-server " +
 			"bandwidth divided by f(α,k), k growing with the split jobs sharing its busiest server, and pays " +
-			"an overhead per server (spec 004 §1.4–§1.5, calibrated as §4.2).",
+			"an overhead per server (the SJF-BCO paper's model, with the calibration of docs/sjf-bco.md).",
 		Defaults: func() RARParams { return *DefaultRARParams() },
 		New: func(p RARParams, _ *cluster.Cluster) (Model, error) {
 			return NewRAR(p), nil

@@ -18,7 +18,11 @@ type Inputs struct {
 
 // Build makes the cluster, the jobs of one seed and the perf model.
 func (sc *Scenario) Build(seed uint64) (*Inputs, error) {
-	c, err := cluster.New(sc.Cluster)
+	spec, err := sc.Cluster.ForSeed(seed)
+	if err != nil {
+		return nil, err
+	}
+	c, err := cluster.New(spec)
 	if err != nil {
 		return nil, err
 	}

@@ -170,8 +170,9 @@ func splitPath(path string) ([]pathStep, error) {
 // WithPolicy returns the scenario reduced to policy i, keeping its label,
 // so that one policy of a comparison can run on its own (the page runs
 // each policy in its own worker) with the results it has in the whole
-// run. The reference values, checks and quick version speak about the
-// whole comparison and are dropped.
+// run. The reference values, checks, robustness claims (which judge
+// checks over draws) and quick version speak about the whole comparison
+// and are dropped.
 func (sc *Scenario) WithPolicy(i int) (*Scenario, error) {
 	if i < 0 || i >= len(sc.Policies) {
 		return nil, fmt.Errorf("policy index %d is out of range (the scenario has %d policies)", i, len(sc.Policies))
@@ -193,7 +194,7 @@ func (sc *Scenario) WithPolicy(i int) (*Scenario, error) {
 	if obj["policies"], err = schema.Parse(one); err != nil {
 		return nil, err
 	}
-	for _, k := range []string{"reference", "checks", "quick"} {
+	for _, k := range []string{"reference", "checks", "robustness", "quick"} {
 		delete(obj, k)
 	}
 	// A sweep's ratios compare two policies, which one policy alone

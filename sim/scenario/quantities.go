@@ -33,11 +33,20 @@ func (sc *Scenario) StudyQuantities() (metrics, groups []string) {
 		add(c.Num)
 		add(c.Den)
 		add(c.Of)
+		for _, q := range c.Show {
+			q = c.Resolve(q)
+			add(&q)
+		}
 	}
 	if r := sc.Reference; r != nil {
 		for _, v := range r.Values {
 			add(&v.Quantity)
 		}
+	}
+	if r := sc.Robustness; r != nil {
+		add(r.Headline.Of)
+		add(r.Headline.Num)
+		add(r.Headline.Den)
 	}
 	return sortedKeys(ms), sortedKeys(gs)
 }

@@ -44,6 +44,10 @@ type Scenario struct {
 	Reference *Reference `json:"reference,omitempty"`
 	Checks    []Check    `json:"checks,omitempty"`
 	Quick     *Quick     `json:"quick,omitempty"`
+	// Exploration marks a whole scenario as a setting the paper does not
+	// have; its checks are counted apart from the paper's claims.
+	Exploration string      `json:"exploration,omitempty" help:"this scenario adds a setting the paper does not have (say which); its checks are shown and counted apart from the paper's claims"`
+	Robustness  *Robustness `json:"robustness,omitempty" help:"makes this scenario a robustness figure: its sweep is over draws of inputs the paper does not publish"`
 
 	raw          []byte           // the document, for variants
 	policies     *policy.Registry // where its policies are looked up
@@ -178,6 +182,9 @@ func (sc *Scenario) resolve() []schema.Problem {
 	}
 	if strings.TrimSpace(sc.Name) == "" {
 		add("name", "is required")
+	}
+	if err := sc.Cluster.Expand(); err != nil {
+		add("cluster.draw", "%s", strings.TrimPrefix(err.Error(), "cluster: "))
 	}
 	if len(sc.Cluster.Servers) == 0 {
 		add("cluster.servers", "must list at least one server group")

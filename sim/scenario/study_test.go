@@ -90,7 +90,35 @@ func TestStudyProblems(t *testing.T) {
 		{"sweep ratio policy", edit(func(m map[string]any) {
 			m["sweep"].(map[string]any)["ratios"] = []any{map[string]any{"num": "SJF", "den": "Nope"}}
 		}), `sweep.ratios[0].den: no policy is labelled "Nope"`},
-		{"ratio without bounds", edit(func(m map[string]any) { delete(check(1, m), "max") }), "checks[1]: a ratio needs a target, a min or a max"},
+		{"ratio without bounds", edit(func(m map[string]any) { delete(check(1, m), "max") }), "checks[1]: a ratio needs the paper's number (paper), or a target, a min or a max"},
+		{"paper without precision", edit(func(m map[string]any) { delete(check(1, m), "max"); check(1, m)["paper"] = 0.8 }), "checks[1].precision: is required with paper"},
+		{"paper with a band", edit(func(m map[string]any) { check(1, m)["paper"] = 0.8; check(1, m)["precision"] = 0.01 }), "checks[1].max: cannot be combined with paper"},
+		{"paper on an order", edit(func(m map[string]any) { check(0, m)["paper"] = 0.8; check(0, m)["precision"] = 0.01 }), "checks[0].paper: only a value or a ratio check compares with the paper's number, not a order"},
+		{"bound without paper", edit(func(m map[string]any) { check(1, m)["bound"] = "at least" }), "checks[1].bound: is only used with the paper's number (paper)"},
+		{"bad bound", edit(func(m map[string]any) {
+			delete(check(1, m), "max")
+			check(1, m)["paper"], check(1, m)["precision"], check(1, m)["bound"] = 0.8, 0.01, "about"
+		}), "checks[1].bound"},
+		{"detail of nothing", edit(func(m map[string]any) { check(2, m)["detail_of"] = "zz" }), `checks[2].detail_of: no check has the id "zz"`},
+		{"detail of a detail", edit(func(m map[string]any) { check(1, m)["detail_of"] = "o"; check(2, m)["detail_of"] = "r" }), `checks[2].detail_of: "r" is itself a detail`},
+		{"part not a detail", edit(func(m map[string]any) {
+			m["checks"] = append(m["checks"].([]any), map[string]any{"id": "a", "description": "both", "kind": "all", "checks": []any{"o", "r"}})
+			check(0, m)["detail_of"] = "a"
+		}), `checks[3].checks[1]: check "r" must be a detail of this claim`},
+		{"all without parts", edit(func(m map[string]any) {
+			m["checks"] = append(m["checks"].([]any), map[string]any{"id": "a", "description": "both", "kind": "all"})
+		}), "checks[3].checks: a claim made of parts names at least one check"},
+		{"robustness check names x", edit(func(m map[string]any) {
+			m["robustness"] = map[string]any{"draws": "the rates", "headline": map[string]any{"label": "JCT", "of": map[string]any{"policy": "SJF", "metric": "avg_jct_s"}}}
+		}), "checks[1].x: a robustness figure judges each check in every draw"},
+		{"robustness headline", edit(func(m map[string]any) {
+			delete(check(1, m), "x")
+			m["robustness"] = map[string]any{"draws": "the rates", "headline": map[string]any{"label": "JCT"}, "claims": []any{map[string]any{"check": "r", "claim": "other"}}}
+		}), "robustness.headline: needs of, or num and den"},
+		{"robustness claim form", edit(func(m map[string]any) {
+			delete(check(1, m), "x")
+			m["robustness"] = map[string]any{"draws": "the rates", "headline": map[string]any{"label": "JCT", "of": map[string]any{"policy": "SJF", "metric": "avg_jct_s"}}, "claims": []any{map[string]any{"check": "r", "claim": "other"}}}
+		}), `robustness.claims[0].claim: must be scenario-name/check-id, got "other"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -148,5 +176,56 @@ func TestBaseSweepValue(t *testing.T) {
 				t.Errorf("got %g, %v; want %g, %v", x, ok, tc.x, tc.ok)
 			}
 		})
+	}
+}
+
+// The tolerance of a check on the paper's number is the largest of the
+// printed precision, twice the standard error and 10% of the number,
+// unless the paper's set-up names a tighter one; values by hand.
+func TestToleranceRule(t *testing.T) {
+	f := func(x float64) *float64 { return &x }
+	for _, tc := range []struct {
+		paper, precision, twoSE float64
+		tight                   *float64
+		want                    float64
+		basis                   string
+	}{
+		{3.029, 0.001, 0.05, nil, 0.3029, "10% of the paper's number"},
+		{-7.8, 0.1, 0.3, nil, 0.78, "10% of the paper's number"},
+		{0.05, 0.01, 0.002, nil, 0.01, "the paper's printed precision"},
+		{2.0, 0.1, 0.5, nil, 0.5, "2 × the standard error of our mean"},
+		{2.0, 0.1, 0.5, f(0.05), 0.05, "the tighter tolerance of the paper's set-up"},
+		{2.0, 0.1, 0.05, f(1.0), 0.2, "10% of the paper's number"}, // a looser one is not used
+	} {
+		c := scenario.Check{Paper: &tc.paper, Precision: tc.precision, TightTolerance: tc.tight}
+		got, basis := c.ToleranceFor(tc.twoSE)
+		if diff := got - tc.want; diff > 1e-12 || diff < -1e-12 || basis != tc.basis {
+			t.Errorf("paper %g precision %g 2SE %g: %g (%s), want %g (%s)", tc.paper, tc.precision, tc.twoSE, got, basis, tc.want, tc.basis)
+		}
+	}
+}
+
+// A claim made of parts, a paper number with a one-sided bound and an
+// exploration check parse, and each check gets its class.
+func TestCheckClasses(t *testing.T) {
+	doc := strings.Replace(studyDoc, `{"id": "t", "description": "trend", "kind": "trend", "metric": "avg_jct_s", "num": {"policy": "FIFO"}, "direction": "non-decreasing"}`,
+		`{"id": "t", "description": "trend", "kind": "trend", "metric": "avg_jct_s", "num": {"policy": "FIFO"}, "direction": "non-decreasing", "detail_of": "both"},
+		 {"id": "both", "description": "both", "kind": "all", "checks": ["t"]},
+		 {"id": "p", "description": "at least", "kind": "value", "metric": "avg_jct_s", "x": 1, "of": {"policy": "SJF"}, "paper": 0.4, "precision": 0.01, "bound": "at least", "exploration": "a load the paper does not run"},
+		 {"id": "c", "description": "tuned", "kind": "value", "metric": "avg_jct_s", "x": 1, "of": {"policy": "SJF"}, "paper": 0.4, "precision": 0.01, "calibrated": true, "exploration": "both"}`, 1)
+	sc, err := scenario.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"o": "claim", "r": "claim", "t": "detail", "both": "claim", "p": "exploration", "c": "calibrated"}
+	for i := range sc.Checks {
+		c := &sc.Checks[i]
+		if got := sc.Class(c); got != want[c.ID] {
+			t.Errorf("%s: class %s, want %s", c.ID, got, want[c.ID])
+		}
+	}
+	sc.Exploration = "a setting of ours"
+	if got := sc.Class(&sc.Checks[0]); got != "exploration" {
+		t.Errorf("in an exploration scenario a claim is %s", got)
 	}
 }

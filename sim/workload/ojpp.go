@@ -162,7 +162,7 @@ func OJPPType(name string) *MemShareType {
 func init() {
 	RegisterGenerator(GeneratorFamily[OJPPParams]{
 		Name: "ojpp",
-		Doc: "The OJPP paper's queues (spec 002 §5.3): jobs of 1–10 workers whose types come from the C-high " +
+		Doc: "The OJPP paper's queues: jobs of 1–10 workers whose types come from the C-high " +
 			"(LeNet, LSTM), I-high (ResNet, VGG19) and Average (CNN, AlexNet) pools, all at time 0 by default.",
 		Defaults: func() OJPPParams { return *DefaultOJPPParams() },
 		New:      func(p OJPPParams) (Generator, error) { return ojppGen{p}, nil },

@@ -30,7 +30,7 @@ type SJFBCOParams struct {
 	FMin     int         `json:"f_min" min:"1" max:"1000000000" help:"fewest iterations F (the paper's 1000, after Yu et al., TNSE 2021)"`
 	FMax     int         `json:"f_max" min:"1" max:"1000000000" help:"most iterations (the paper's 6000)"`
 	PerHour  float64     `json:"jobs_per_hour,omitempty" min:"0" max:"1e9" unit:"jobs/h" help:"Poisson arrival rate in the shuffled input order; 0, the paper's, submits the whole batch at time 0 (the SJF-BCO policies plan only such a batch)"`
-	Sampling string      `json:"sampling" enum:"rho_first,rejection" help:"rho_first (spec 004 §4.2): ρ̂ ~ U[rho_min, rho_max], then τ0 uniform within what keeps F in range, F = round(ρ̂/τ0); rejection: τ0 ~ U[tau_min, tau_max] and F ~ U{f_min..f_max} until τ0·F lies in [rho_min, rho_max]"`
+	Sampling string      `json:"sampling" enum:"rho_first,rejection" help:"rho_first (the default): ρ̂ ~ U[rho_min, rho_max], then τ0 uniform within what keeps F in range, F = round(ρ̂/τ0); rejection: τ0 ~ U[tau_min, tau_max] and F ~ U{f_min..f_max} until τ0·F lies in [rho_min, rho_max]"`
 }
 
 // DefaultSJFBCOParams returns the paper's batch (spec 004 §4.1).

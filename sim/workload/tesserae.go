@@ -118,7 +118,7 @@ func shockwaveDuration(r *rand.Rand) float64 {
 func init() {
 	RegisterGenerator(GeneratorFamily[TesseraeTraceParams]{
 		Name:     "tesserae",
-		Doc:      "The Tesserae paper's traces: the Shockwave-style default (duration classes, 1/2/4/8 GPUs) or the Gavel-style one (spec 003 §5.4).",
+		Doc:      "The Tesserae paper's traces: the Shockwave-style default (duration classes, 1/2/4/8 GPUs) or the Gavel-style one.",
 		Defaults: func() TesseraeTraceParams { return *DefaultTesseraeTraceParams() },
 		New:      func(p TesseraeTraceParams) (Generator, error) { return tesseraeTrace{p}, nil },
 	})

@@ -122,6 +122,11 @@ type App struct {
 	// committed reproduction report, nil until it is read.
 	Fig   *FigureRun
 	Repro *results.Reproduction
+	// Pick is the open figure's sweep point, seed and policy that
+	// Results and Timeline show (figruns.go).
+	Pick FigurePick
+	// infos are what the figure view says of built-in scenarios' modes.
+	infos map[string]*figureInfo
 
 	// Notice is a short status line; NoticeErr marks it as a failure.
 	// A new message replaces it; what must not be missed is a Note.
@@ -421,6 +426,8 @@ func heavy(sc *scenario.Scenario) bool { return sc.Quick != nil && len(sc.Quick.
 func galleryInfo(data []byte) (*scenario.Scenario, error) {
 	var sc scenario.Scenario
 	var head struct {
+		Name        string                `json:"name"`
+		Seeds       []uint64              `json:"seeds"`
 		Title       string                `json:"title"`
 		Description string                `json:"description"`
 		Tags        []string              `json:"tags"`
@@ -433,6 +440,7 @@ func galleryInfo(data []byte) (*scenario.Scenario, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, err
 	}
+	sc.Name, sc.Seeds = head.Name, head.Seeds
 	sc.Title, sc.Description, sc.Tags, sc.Quick = head.Title, head.Description, head.Tags, head.Quick
 	sc.Sweep, sc.Reference, sc.Checks, sc.Policies = head.Sweep, head.Reference, head.Checks, head.Policies
 	return &sc, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
@@ -34,6 +35,20 @@ type FigureRun struct {
 	Wall       time.Duration
 	// verdicts: a request is in flight; again: parts came since it left.
 	verdicts, again bool
+	// Record marks a figure shown from the committed record, not run
+	// here; cdf is its JCT distribution when the paper draws one.
+	Record bool
+	cdf    []ChartSeries
+	cdfX   string
+	// Mode is how a figure run here ran: ModeQuick or ModeFull ("" for
+	// the record); Workers how many engine workers it ran on.
+	Mode    string
+	Workers int
+	// Compare is the run set beside the record once it is done; nil
+	// without a record.
+	Compare *Comparison
+	// choices are what Results and Timeline can pick (figruns.go).
+	choices *FigureChoices
 }
 
 // FigureUnit is one sweep point and seed, of every policy or of one.
@@ -45,10 +60,13 @@ type FigureUnit struct {
 	Progress protocol.Progress
 	req      int
 	worker   int
+	// started and ended time the unit on its worker, for the estimates.
+	started, ended time.Time
 }
 
 // OpenFigure loads a paper figure's scenario (its quick version) into the
-// editor, so that it stays editable, and runs its figure.
+// editor, so that it stays editable, and shows its figure from the
+// committed record; without a record, it runs the figure here.
 func (a *App) OpenFigure(name string) {
 	tree, err := builtin(name)
 	if err != nil {
@@ -58,26 +76,152 @@ func (a *App) OpenFigure(name string) {
 	a.load(tree)
 	a.setNotice("", false)
 	a.Tab = TabFigure
+	a.dropResults()
+	if rec := a.RecordFigure(name); rec != nil {
+		a.showRecord(name, rec)
+		return
+	}
 	a.RunFigure()
+}
+
+// dropResults forgets the results and the run of the scenario before a
+// figure opens: Results and Timeline never show another scenario's runs
+// under the figure's name. They show the figure's runs once it is run.
+func (a *App) dropResults() {
+	a.CancelRun()
+	if old := a.Res; old != nil {
+		old.release(a.P)
+	}
+	a.Res = nil
+	a.TL.Policy = 0
+}
+
+// showRecord shows the recorded figure of the scenario named name.
+func (a *App) showRecord(name string, rec *results.FigureRepro) {
+	a.CancelFigure()
+	sc, err := scenario.Parse(mustRead(name))
+	if err != nil {
+		a.setNotice(err.Error(), true)
+		return
+	}
+	f := &FigureRun{Name: name, Doc: a.Ed.JSON(), State: RunDone, Record: true, View: recordView(sc, rec, a.Repro.Quick)}
+	if sc.Sweep == nil {
+		if cdf, unit := RecordCDF(rec); cdf != nil {
+			f.cdf, f.cdfX = cdf, metricLabel("JCT", unit)
+			f.View.YLabel = "JCT distribution: share of jobs finished within a JCT (CDF)"
+		}
+	}
+	a.Fig = f
+	a.Pick = FigurePick{Policy: -1}
+}
+
+// FigureIsCDF reports whether the open figure is drawn as a JCT CDF.
+func (a *App) FigureIsCDF() bool { return a.Fig != nil && a.Fig.cdf != nil }
+
+// mustRead is a built-in scenario's file, as the record ran it (the full
+// preset, not the quick version the editor holds).
+func mustRead(name string) []byte {
+	data, _ := scenarios.Read(name)
+	return data
 }
 
 // RunFigure runs the figure of the scenario as it stands in the editor: a
 // re-run after an edit redraws it. A figure in progress is cancelled.
-func (a *App) RunFigure() {
+func (a *App) RunFigure() { a.RerunFigure(ModeQuick) }
+
+// Re-run modes: quick runs the scenario in the editor (a built-in paper
+// figure opens on its quick version) with its quick plan's seeds and sweep
+// values; full runs the built-in scenario's whole set-up, as the committed
+// record did.
+const (
+	ModeQuick = "quick"
+	ModeFull  = "full"
+)
+
+// RerunFigure runs the open figure in this browser in mode (ModeQuick or
+// ModeFull), each sweep point and seed on its own engine worker, as many
+// workers as the machine has cores. A figure in progress is cancelled.
+func (a *App) RerunFigure(mode string) {
 	a.Tab = TabFigure
-	a.Ed.CheckNow() // an edit to a big document not checked yet
-	if !a.Ed.Valid() {
-		a.setNotice("Fix the problems in the Scenario view before running the figure.", true)
+	doc, sc, ok := a.figureDocument(mode)
+	if !ok {
 		return
 	}
 	a.CancelFigure()
-	sc := a.Ed.Scenario()
-	f := &FigureRun{Name: sc.Name, Doc: a.Ed.JSON(), State: RunRunning, Started: a.P.Now()}
-	seeds, xs := sc.RunSeeds(), []float64{math.NaN()}
+	f := &FigureRun{Name: sc.Name, Doc: doc, State: RunRunning, Started: a.P.Now(), Mode: mode}
+	f.Units = figureUnits(sc)
+	f.Workers = min(a.maxWorkers(), len(f.Units))
+	a.Fig = f
+	a.Pick = FigurePick{Policy: -1}
+	a.dropResults()
+	a.pool.ensure(f.Workers)
+	a.pool.dispatch()
+}
+
+// figureDocument is the scenario a re-run in mode runs: the editor's for
+// quick mode, the built-in full set-up (its quick block dropped, so that
+// every seed and sweep value runs) for full mode.
+func (a *App) figureDocument(mode string) (string, *scenario.Scenario, bool) {
+	if mode == ModeFull && a.Fig != nil {
+		sc, err := fullScenario(a.Fig.Name)
+		if err != nil {
+			a.setNotice("The full set-up could not be read: "+err.Error(), true)
+			return "", nil, false
+		}
+		return string(sc.Document()), sc, true
+	}
+	a.Ed.CheckNow() // an edit to a big document not checked yet
+	if !a.Ed.Valid() {
+		a.setNotice("Fix the problems in the Scenario view before running the figure.", true)
+		return "", nil, false
+	}
+	return a.Ed.JSON(), a.Ed.Scenario(), true
+}
+
+// fullScenario is the built-in scenario named name as the record ran it
+// in full mode: every seed and sweep value, the paper's sizes.
+func fullScenario(name string) (*scenario.Scenario, error) {
+	data, ok := scenarios.Read(name)
+	if !ok {
+		return nil, fmt.Errorf("no built-in scenario %q", name)
+	}
+	return reshape(data, nil, "quick")
+}
+
+// reshape is the scenario document data with the top-level fields drop
+// removed and set's fields replaced, parsed: a scenario's full set-up
+// without its quick block, or one run of a sweep point.
+func reshape(data []byte, set map[string]any, drop ...string) (*scenario.Scenario, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, err
+	}
+	for _, k := range drop {
+		delete(fields, k)
+	}
+	for k, v := range set {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		fields[k] = b
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return nil, err
+	}
+	return scenario.Parse(out)
+}
+
+// figureUnits are the runs of sc's figure: each sweep point and seed of
+// its plan (the quick plan when it has a quick block), of every policy at
+// once, or of one policy when the policies can run apart.
+func figureUnits(sc *scenario.Scenario) []*FigureUnit {
+	seeds, xs := sc.RunSeeds(), []float64{math.NaN()} // experiment.SplitPlan
 	if sc.Sweep != nil {
 		xs = sc.Sweep.Values
 	}
-	if q := sc.Quick; q != nil { // the plan of experiment.SplitPlan
+	if q := sc.Quick; q != nil {
 		if len(q.Seeds) > 0 {
 			seeds = q.Seeds
 		}
@@ -92,16 +236,15 @@ func (a *App) RunFigure() {
 			policies = append(policies, i)
 		}
 	}
+	var units []*FigureUnit
 	for _, x := range xs {
 		for _, s := range seeds {
 			for _, p := range policies {
-				f.Units = append(f.Units, &FigureUnit{X: x, Seed: s, Policy: p, State: PartQueued, worker: -1})
+				units = append(units, &FigureUnit{X: x, Seed: s, Policy: p, State: PartQueued, worker: -1})
 			}
 		}
 	}
-	a.Fig = f
-	a.pool.ensure(min(a.maxWorkers(), len(f.Units)))
-	a.pool.dispatch()
+	return units
 }
 
 // splitsByPolicy reports whether each policy of the figure may run in its
@@ -162,7 +305,7 @@ func (p *pool) dispatchFigure(w *worker) bool {
 		}
 		req := &request{id: p.nextID()}
 		req.onDraw = func(m protocol.Message) { a.onStudied(f, u, m) }
-		u.State, u.req, u.worker = PartRunning, req.id, w.id
+		u.State, u.req, u.worker, u.started = PartRunning, req.id, w.id, a.P.Now()
 		x := u.X
 		if math.IsNaN(x) {
 			x = 0 // no sweep: the worker ignores it, and JSON has no NaN
@@ -192,7 +335,7 @@ func (a *App) onStudied(f *FigureRun, u *FigureUnit, m protocol.Message) {
 			a.failFigure(f, "reading a result: "+err.Error())
 			return
 		}
-		u.State = PartDone
+		u.State, u.ended = PartDone, a.P.Now()
 		if f.State != RunRunning {
 			return
 		}
@@ -241,6 +384,7 @@ func (a *App) onVerdicts(f *FigureRun, m protocol.Message) {
 	if v.Complete && !f.again {
 		f.State = RunDone
 		f.Wall = a.P.Now().Sub(f.Started)
+		a.figureDone(f)
 		a.noticeLessons()
 	}
 }
@@ -298,6 +442,9 @@ type LegendItem struct {
 // figureSeries are the figure's lines: ours, then the paper's in the
 // colour of the same policy.
 func (f *FigureRun) figureSeries() []ChartSeries {
+	if f.cdf != nil {
+		return f.cdf
+	}
 	if f.View == nil {
 		return nil
 	}
@@ -330,6 +477,9 @@ func (a *App) FigureChart() string {
 		// rather than scale its labels down to a few pixels.
 		box = chartBox{w: 360, h: 300, left: 56, right: 10, top: 10, bottom: 42}
 	}
+	if a.Fig.cdf != nil {
+		return lineChart(box, a.Fig.cdf, a.Fig.cdfX, "jobs finished (%)", "figure-cdf")
+	}
 	return lineChart(box, a.Fig.figureSeries(), v.XLabel, v.YLabel, "figure-curve")
 }
 
@@ -356,6 +506,11 @@ func (a *App) FigureClaim() string {
 // policies: the quick version, with fewer jobs than the paper's runs".
 func (a *App) FigurePlan() string {
 	f := a.Fig
+	if f.Record {
+		if rec := a.RecordFigure(f.Name); rec != nil {
+			return a.RecordNote(rec)
+		}
+	}
 	sc := a.Ed.Scenario()
 	points := map[float64]bool{}
 	seeds := map[uint64]bool{}
@@ -373,7 +528,9 @@ func (a *App) FigurePlan() string {
 	}
 	parts = append(parts, plural(len(seeds), "seed"))
 	text := strings.Join(parts, " × ") + ", every policy; the page runs the quick version of the paper's set-up, so expect some distance from the paper's numbers."
-	if a.IsComparison(f.Name) {
+	if f.Mode == ModeFull {
+		text = strings.Join(parts, " × ") + ", every policy: the full set-up, as the committed record ran it."
+	} else if a.IsComparison(f.Name) {
 		text = strings.Join(parts, " × ") + ", every policy; the page runs the quick version, with fewer seeds and loads than the full runs our findings come from."
 	}
 	if name, modified := a.Builtin(); name == f.Name && modified {
@@ -388,7 +545,7 @@ func (a *App) FigureStale() bool { return a.Fig != nil && a.Fig.Doc != a.Ed.JSON
 // FigureTime says how long the figure took and when its first curve came.
 func (a *App) FigureTime() string {
 	f := a.Fig
-	if f == nil || f.State == RunRunning {
+	if f == nil || f.State == RunRunning || f.Record {
 		return ""
 	}
 	s := fmt.Sprintf("Simulated in %.1f s", f.Wall.Seconds())

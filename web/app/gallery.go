@@ -272,31 +272,15 @@ func (a *App) TeachingCards() []*Card {
 	return out
 }
 
-// Badge is a figure's verdict in the committed reproduction report, e.g.
-// "7 of 8 checks hold", and whether all hold; "not yet run" without it.
+// Badge is a figure's verdict in the committed record, counted as the
+// figure view and REPRODUCTION.md count it (RecordSummary), e.g. "7 of 8
+// claims hold", and whether none fails; "not yet run" without it.
 func (a *App) Badge(name string) (text string, all bool) {
-	if a.Repro == nil {
+	f := a.RecordFigure(name)
+	if f == nil {
 		return "not yet run", false
 	}
-	for _, p := range a.Repro.Papers {
-		for _, f := range p.Figures {
-			if f.Scenario != name {
-				continue
-			}
-			passed, counted := 0, 0
-			for _, c := range f.Checks {
-				if c.Calibrated || c.Verdict == "n/a" {
-					continue
-				}
-				counted++
-				if c.Verdict == "pass" {
-					passed++
-				}
-			}
-			return fmt.Sprintf("%d of %d checks hold", passed, counted), passed == counted
-		}
-	}
-	return "not yet run", false
+	return RecordSummary(*f, a.Repro.Quick)
 }
 
 // SetReproduction reads the committed reproduction report (report.json);

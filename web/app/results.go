@@ -56,13 +56,16 @@ type Results struct {
 	Title       string
 	Description string
 	Seed        uint64
-	Policies    []*PolicyResult
-	CDF         *Figure
-	Queue       *Figure
-	Extra       []*Figure  // figures the scenario asks for beyond the usual ones
-	Reference   *Reference // the paper's numbers beside ours, for paper scenarios
-	Cluster     *cluster.Cluster
-	WallMS      float64
+	// Point is the figure's sweep point and seed this run is, nil for
+	// a run of the scenario as it stands.
+	Point     *PointOf
+	Policies  []*PolicyResult
+	CDF       *Figure
+	Queue     *Figure
+	Extra     []*Figure  // figures the scenario asks for beyond the usual ones
+	Reference *Reference // the paper's numbers beside ours, for paper scenarios
+	Cluster   *cluster.Cluster
+	WallMS    float64
 	// Edited is set when the run's scenario is a changed built-in one;
 	// Title and Description then say so (see markEdited).
 	Edited bool
@@ -158,6 +161,17 @@ func (a *App) finishResults(r *Run) {
 		a.setNotice("The run's scenario no longer parses: "+err.Error(), true)
 		return
 	}
+	if p := r.Point; p != nil {
+		// One point of a figure: not an edit of the scenario, though its
+		// document differs from the built-in one.
+		res.Point, res.Edited = p, false
+		if a.Fig != nil && a.Fig.View != nil && a.Fig.View.Title != "" {
+			res.Title = a.Fig.View.Title
+		}
+		where := a.Choices().PointText(p.X)
+		res.Title += fmt.Sprintf(" — seed %d at %s", p.Seed, where)
+		res.Description = fmt.Sprintf("One simulation of the figure, every policy, at %s with seed %d. What ran: %s.", where, p.Seed, Describe(sc))
+	}
 	built := a.Res
 	if built == nil || !built.Built || built.Doc != res.Doc || built.Seed != res.Seed {
 		built = nil
@@ -188,7 +202,12 @@ func (a *App) newResults(r *Run) (*Results, *scenario.Scenario, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c, _ := cluster.New(sc.Cluster)
+	// the cluster this seed ran on (some scenarios draw one per seed)
+	spec, err := sc.Cluster.ForSeed(r.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, _ := cluster.New(spec)
 	res := &Results{RunID: r.ID, Doc: r.Doc, Name: sc.Name, Title: sc.Title, Description: sc.Description, Seed: r.Seed, Cluster: c, WallMS: r.WallMS}
 	if original, edited := editedFrom(r.Doc); edited {
 		res.markEdited(sc, original)
@@ -299,7 +318,9 @@ func (res *Results) drawRequest(figures []string, format string, gantt int) (pro
 }
 
 // Stale reports whether the scenario changed since these results.
-func (a *App) Stale() bool { return a.Res != nil && a.Res.Doc != a.Ed.JSON() }
+func (a *App) Stale() bool {
+	return a.Res != nil && a.Res.Point == nil && a.Res.Doc != a.Ed.JSON()
+}
 
 // DownloadPNG saves a figure's PNG.
 func (a *App) DownloadPNG(f *Figure) {

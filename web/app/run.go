@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/sim/results"
+	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/web/protocol"
 )
 
@@ -32,6 +33,8 @@ type Run struct {
 	WallMS  float64
 	// checked is when the watchdog last looked at the run.
 	checked time.Time
+	// Point is the figure's sweep point and seed the run is, if any.
+	Point *PointOf
 }
 
 // The watchdog: while a run goes on, the page looks at it every
@@ -110,7 +113,16 @@ func (a *App) StartRun() {
 		a.CancelRun()
 	}
 	sc := a.Ed.Scenario()
-	r := &Run{ID: a.pool.nextID(), Doc: a.Ed.JSON(), Seed: sc.RunSeeds()[0], State: RunRunning, Started: a.P.Now()}
+	a.startRun(a.Ed.JSON(), sc, sc.RunSeeds()[0], nil)
+}
+
+// startRun runs document doc (parsed: sc) for seed, every policy; point
+// names the figure's sweep point it is, if it is one.
+func (a *App) startRun(doc string, sc *scenario.Scenario, seed uint64, point *PointOf) {
+	if a.Running() {
+		a.CancelRun()
+	}
+	r := &Run{ID: a.pool.nextID(), Doc: doc, Seed: seed, State: RunRunning, Started: a.P.Now(), Point: point}
 	for i := range sc.Policies {
 		r.Parts = append(r.Parts, &Part{Index: i, Label: sc.PolicyLabel(i), Name: sc.Policies[i].Name, State: PartQueued, worker: -1})
 	}

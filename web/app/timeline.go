@@ -79,6 +79,9 @@ func (a *App) TLSelect(i int) {
 	if a.Res != nil && i >= 0 && i < len(a.Res.Policies) {
 		a.TL.Policy = i
 		a.TL.T = math.Min(a.TL.T, a.TLEnd())
+		if a.Res.Point != nil && a.FigureOwnsViews() {
+			a.Pick.Policy = i // the figure's policy picker follows
+		}
 	}
 }
 

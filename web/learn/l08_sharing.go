@@ -162,7 +162,7 @@ type pairDecision struct {
 	share             bool
 }
 
-var pairLine = regexp.MustCompile(`pair (\S+) \(new\) with (\S+) \(running\): L_R ([^,]+), L_N (.+?) alone, ξ ([0-9.]+)/([0-9.]+),.*pair JCT (.+?) if shared, (.+?) if it waits → (share|wait)`)
+var pairLine = regexp.MustCompile(`pair (\S+) \(new\) with (\S+) \(running\): time alone L_R (.+?) for the running job and L_N (.+?) for the new one; sharing slows them by ξ ([0-9.]+) and ([0-9.]+);.*mean JCT of the pair (.+?) if they share, (.+?) if the new job waits → (share|wait)`)
 
 // parsePair reads a reckoning from a decision-log line.
 func parsePair(msg string) (pairDecision, bool) {

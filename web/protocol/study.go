@@ -52,7 +52,7 @@ type StudyView struct {
 	// Checks adds what each expected and observed.
 	Figure results.FigureRepro `json:"figure"`
 	Checks []CheckView         `json:"checks"`
-	// Summary counts the uncalibrated checks: "5 of 8 checks hold".
+	// Summary counts the paper's claims: "5 of 8 claims hold".
 	Summary  string `json:"summary"`
 	Passed   int    `json:"passed"`
 	Counted  int    `json:"counted"`
@@ -70,12 +70,17 @@ type StudySeries struct {
 type CheckView struct {
 	ID       string `json:"id"`
 	Claim    string `json:"claim"`
-	Verdict  string `json:"verdict"` // "holds", "fails", "waiting"
+	Verdict  string `json:"verdict"` // "holds", "fails", "n/a", "waiting"
 	Expected string `json:"expected"`
 	Observed string `json:"observed"`
 	Required bool   `json:"required"`
-	// Calibrated checks compare a quantity the inputs were tuned to.
+	// Calibrated checks are decided by an input chosen on results.
 	Calibrated bool `json:"calibrated"`
+	// Class is how the check counts: claim, detail, calibrated,
+	// exploration or robustness (see scenario.Class).
+	Class string `json:"class"`
+	// Why is the recorded cause of a failure, or why a check is n/a.
+	Why string `json:"why,omitempty"`
 }
 
 // HasData reports whether the view shows any number of ours yet: a point

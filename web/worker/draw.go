@@ -74,7 +74,13 @@ func (h *Handler) draw(id int, req protocol.DrawRequest, bin map[string][]byte) 
 // from. Only what the figures read is filled in: job records (completion
 // times, models), per-model summaries, intervals and the cluster.
 func rebuild(sc *scenario.Scenario, req protocol.DrawRequest, bin map[string][]byte) (*experiment.Report, error) {
-	c, err := cluster.New(sc.Cluster)
+	// A cluster drawn per seed (as SJF-BCO's paper redraws it for every
+	// run) is the one the request's seed ran on.
+	spec, err := sc.Cluster.ForSeed(req.Seed)
+	if err != nil {
+		return nil, err
+	}
+	c, err := cluster.New(spec)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package worker
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -80,22 +79,25 @@ func View(sc *scenario.Scenario, parts []*results.StudyValues) protocol.StudyVie
 	for _, vd := range out.Checks {
 		v.Figure.Checks = append(v.Figure.Checks, checkRepro(vd))
 		cv := protocol.CheckView{ID: vd.ID, Claim: vd.Description, Verdict: "fails", Expected: vd.Expected, Observed: vd.Observed,
-			Required: vd.Required, Calibrated: vd.Calibrated}
+			Required: vd.Required, Calibrated: vd.Calibrated, Class: vd.Class, Why: vd.Why}
 		switch {
-		case vd.Passed:
-			cv.Verdict = "holds"
 		case strings.Contains(vd.Observed, experiment.ErrNotRun.Error()):
-			cv.Verdict, cv.Observed = "waiting", "waiting for its runs"
-		}
-		if !vd.Calibrated {
-			v.Counted++
-			if vd.Passed {
-				v.Passed++
-			}
+			cv.Verdict, cv.Observed, cv.Why = "waiting", "waiting for its runs", ""
+		case vd.NotRun:
+			cv.Verdict, cv.Why = "n/a", vd.NA
+		case vd.Passed:
+			cv.Verdict, cv.Why = "holds", ""
 		}
 		v.Checks = append(v.Checks, cv)
 	}
-	v.Summary = fmt.Sprintf("%d of %d checks hold", v.Passed, v.Counted)
+	if v.Complete {
+		// Every value the record keeps, so that the page can set a
+		// run beside the record number for number.
+		v.Figure.Values = reproduce.Values(st)
+	}
+	// Counted as the record and the gallery card count (results.Count).
+	t := results.Count(v.Figure)
+	v.Passed, v.Counted, v.Summary = t.Pass, t.Pass+t.Fail, t.Summary(st.Quick)
 	return v
 }
 

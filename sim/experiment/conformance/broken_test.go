@@ -196,7 +196,7 @@ func TestVariantsOfFIFO(t *testing.T) {
 	for _, v := range Variants(f) {
 		got = append(got, v.Label+" "+string(v.Params))
 	}
-	want := []string{" ", `backfill=false {"backfill":false}`, `best_fit=true {"best_fit":true}`, `placement=strict {"placement":"strict"}`}
+	want := []string{" ", `backfill=false {"backfill":false}`, `best_fit=true {"best_fit":true}`, `preempt=true {"preempt":true}`, `placement=strict {"placement":"strict"}`}
 	if !slices.Equal(got, want) {
 		t.Errorf("variants\n%q\nwant\n%q", got, want)
 	}

@@ -154,6 +154,9 @@ func Select(entries []Entry, paper, figure string) ([]Entry, error) {
 				names = append(names, fmt.Sprintf("%s (%s)", e.Scenario.Name, e.Figure))
 			}
 		}
+		for _, b := range SelectBenchmarks(paper, "") {
+			names = append(names, fmt.Sprintf("%s (%s, timed on this machine)", b.Name, b.Figure))
+		}
 		where := "any paper"
 		if paper != "" {
 			where = "paper " + paper

@@ -18,6 +18,9 @@ import (
 // a sweep is a bar per policy of its main metric, ours beside the paper's
 // where the paper gives one.
 func Draw(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
+	if st.Scenario.Robustness != nil {
+		return drawRobustness(st, o)
+	}
 	if st.Scenario.Sweep != nil {
 		return drawSweep(st, o)
 	}
@@ -135,6 +138,36 @@ func drawSweep(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
 		xlabel += " (" + sc.Sweep.Unit + ")"
 	}
 	return plot.Lines(title(sc), xlabel, ylabel, series, o)
+}
+
+// drawRobustness draws a robustness figure: the headline number in each
+// draw (rings), their mean (a line) and the range of the middle 95% of
+// the draws (dashed), and the paper's number (dashed, its own colour).
+func drawRobustness(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
+	r := st.RobustnessOutput()
+	if r.Mean == nil {
+		return nil, fmt.Errorf("%s: no draw gave a value; nothing to draw", st.Scenario.Name)
+	}
+	pts := plot.Series{Name: "each draw (mean over seeds)", Color: 1, Points: true}
+	for i, y := range r.Value {
+		if y != nil {
+			pts.X, pts.Y = append(pts.X, r.X[i]), append(pts.Y, *y)
+		}
+	}
+	lo, hi := r.X[0], r.X[len(r.X)-1]
+	flat := func(name string, y float64, color int, dashed bool) plot.Series {
+		return plot.Series{Name: name, X: []float64{lo, hi}, Y: []float64{y, y}, Color: color, Dashed: dashed}
+	}
+	series := []plot.Series{pts, flat("mean over the draws", *r.Mean, 1, false),
+		flat("2.5th percentile", *r.Low, 1, true), flat("97.5th percentile", *r.High, 1, true)}
+	if r.Paper != nil {
+		series = append(series, flat("paper", *r.Paper, 2, true))
+	}
+	ylabel := r.Label
+	if r.Unit != "" && r.Unit != "ratio" {
+		ylabel += " (" + r.Unit + ")"
+	}
+	return plot.Lines(title(st.Scenario), st.Scenario.Sweep.Label, ylabel, series, o)
 }
 
 // drawBars draws the main metric of a study without a sweep: one bar per

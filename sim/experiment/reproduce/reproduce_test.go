@@ -57,8 +57,13 @@ func TestSelect(t *testing.T) {
 			t.Errorf("%s: a cross-paper scenario without checks of what we found", e.Scenario.Name)
 		}
 		for _, c := range e.Scenario.Checks {
-			if e.Paper == Compare && (c.Target != nil || c.Calibrated || e.Scenario.Reference != nil) {
+			if e.Paper == Compare && (c.Target != nil || c.Paper != nil || c.Calibrated || e.Scenario.Reference != nil) {
 				t.Errorf("%s: check %s compares with a paper's number", e.Scenario.Name, c.ID)
+			}
+			// One check per claim: a part of a claim is a detail of it,
+			// never a "secondary" claim.
+			if strings.Contains(strings.ToLower(c.Description), "secondary") {
+				t.Errorf("%s: check %s is labelled secondary: %q", e.Scenario.Name, c.ID, c.Description)
 			}
 		}
 		if e.Paper != Compare && len(e.Scenario.Checks) == 0 {

@@ -49,3 +49,25 @@ func TestUnknownPlacement(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// The SJF-BSBF authors' FIFO (preempt): on one 4-GPU server, A (2 GPUs)
+// runs, B (4 GPUs) cannot start and C (2 GPUs) backfills. When A finishes
+// at 100 s, the head of the queue, B, preempts the younger C and runs
+// 100–600 s; C, which ran 2–100 s, resumes at 600 s with 102 s left and
+// ends at 702 s. Without preemption C runs 2–202 s and B 202–702 s.
+func TestPreemptForHeadOfQueue(t *testing.T) {
+	jobs := []workload.Job{
+		{Name: "A", GPUs: 2, DurationS: 100, Model: "m"},
+		{Name: "B", GPUs: 4, DurationS: 500, Model: "m", ArrivalS: 1},
+		{Name: "C", GPUs: 2, DurationS: 200, Model: "m", ArrivalS: 2},
+	}
+	one := func(p Params) *policytest.Result {
+		return policytest.Run(t, policytest.Servers(t, 1, 4, "V100", 0), nil, New(p), jobs)
+	}
+	plain := one(Params{Backfill: true})
+	plain.WantRan("C", 2, 202)
+	plain.WantRan("B", 202, 702)
+	pre := one(Params{Backfill: true, Preempt: true})
+	pre.WantRan("B", 100, 600)
+	pre.WantFinish("C", 702)
+}

@@ -207,7 +207,7 @@ var maxJobGPUs = map[string]int{"gavel-allox": 1}
 
 func register[P any](name, title, doc string, defaults func() P, build func(P) (*mechanism.Config, error)) {
 	policy.Register(policy.Family[P]{
-		Name: name, Title: title, Paper: "Gavel: Narayanan et al., OSDI 2020 (spec 001)", Doc: doc,
+		Name: name, Title: title, Paper: "Gavel: Narayanan et al., OSDI 2020", Doc: doc,
 		Defaults: defaults, MaxJobGPUs: maxJobGPUs[name],
 		New: func(p P) (engine.Policy, error) {
 			m, err := build(p)

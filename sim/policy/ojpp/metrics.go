@@ -31,7 +31,7 @@ func init() {
 		{Name: "adjust_drop", Doc: "OJPAP: mean relative fall of the mean observed interference across an adjustment", Fn: meanOf("ojpp/adjust_drop")},
 		{Name: "adjust_drop_max", Doc: "OJPAP: mean relative fall of the worst GPU's observed interference across an adjustment", Fn: meanOf("ojpp/adjust_drop_max")},
 		{Name: "adjust_drop_hot", Doc: "OJPAP: mean relative fall, across an adjustment, of the mean observed interference of the GPUs whose smoothed value had passed θ̄", Fn: meanOf("ojpp/adjust_drop_hot")},
-		{Name: "adjust_drop_10", Doc: "OJPAP: mean relative fall of the mean observed interference from just before an adjustment to its lowest in the next 10 ticks (spec 002 §6.8)", Fn: meanOf("ojpp/adjust_drop_10")},
+		{Name: "adjust_drop_10", Doc: "OJPAP: mean relative fall of the mean observed interference from just before an adjustment to its lowest in the next 10 ticks (the paper's Fig. 10)", Fn: meanOf("ojpp/adjust_drop_10")},
 		{Name: "gpu_reduction", Doc: "1 − GPUs used / Σ workers: GPUs saved against one GPU per worker (Table 5)", Fn: gpuReduction},
 	} {
 		metrics.Register(d)

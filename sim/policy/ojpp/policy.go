@@ -35,20 +35,20 @@ type Params struct {
 	Select      string  `json:"select" enum:"min-theta,best-fit" help:"device for each worker: the lowest potential interference, or the tightest fit"`
 	Memory      string  `json:"memory" enum:"opportunistic,average,peak" help:"memory a GPU must hold: bases plus one peak (Eq. 3), bases only, or every peak"`
 	StrictBal   bool    `json:"balance_strict,omitempty" help:"Algorithm 2 literally (line 11, min(v_i) = 0): a job that does not fit on the GPUs in use is placed again with every worker within θ′ of a worker alone on a new GPU, i.e. slowdown ≤ θ′ (ambiguity A8); off: only the spread among the workers placed counts"`
-	Separate    bool    `json:"separate_gpus,omitempty" help:"put a job's workers on distinct GPUs (anti-affinity, spec §6.7)"`
+	Separate    bool    `json:"separate_gpus,omitempty" help:"put a job's workers on distinct GPUs (anti-affinity, as the paper's Fig. 9 variant)"`
 	Dedicated   bool    `json:"dedicated,omitempty" help:"one GPU per worker, no sharing (the paper's reference for saved GPUs)"`
-	Belief      string  `json:"belief" enum:"true,noisy,linear,knn,svr,tree,best" help:"interference matrix the policy plans with: the true one; the true one plus noise of mean absolute error ε; or predicted from a measured share of its cells by ridge regression, k-NN, linear ε-SVR, a regression tree, or whichever of the four has the lowest leave-one-out error (spec §4)"`
-	SVRC        float64 `json:"svr_c,omitempty" min:"0" max:"1e6" help:"C of the ε-SVR prediction: the larger, the less its weights are shrunk (spec §4.2: 1)"`
-	SVREps      float64 `json:"svr_epsilon,omitempty" min:"0" max:"10" help:"ε of the ε-SVR prediction: errors smaller than this cost nothing (spec §4.2: 0.01)"`
-	TreeDepth   int     `json:"tree_depth,omitempty" min:"1" max:"20" help:"most splits on a path of the regression-tree prediction (spec §4.2: 4)"`
-	TreeLeaf    int     `json:"tree_min_leaf,omitempty" min:"1" max:"100" help:"fewest measured cells a leaf of the regression tree keeps (spec §4.2: 2)"`
+	Belief      string  `json:"belief" enum:"true,noisy,linear,knn,svr,tree,best" help:"interference matrix the policy plans with: the true one; the true one plus noise of mean absolute error ε; or predicted from a measured share of its cells by ridge regression, k-NN, linear ε-SVR, a regression tree, or whichever of the four has the lowest leave-one-out error (the paper's AIP)"`
+	SVRC        float64 `json:"svr_c,omitempty" min:"0" max:"1e6" help:"C of the ε-SVR prediction: the larger, the less its weights are shrunk (default 1)"`
+	SVREps      float64 `json:"svr_epsilon,omitempty" min:"0" max:"10" help:"ε of the ε-SVR prediction: errors smaller than this cost nothing (default 0.01)"`
+	TreeDepth   int     `json:"tree_depth,omitempty" min:"1" max:"20" help:"most splits on a path of the regression-tree prediction (default 4)"`
+	TreeLeaf    int     `json:"tree_min_leaf,omitempty" min:"1" max:"100" help:"fewest measured cells a leaf of the regression tree keeps (default 2)"`
 	MeasuredSh  float64 `json:"measured_share,omitempty" min:"0" max:"1" help:"share of the matrix's off-diagonal cells measured to train the prediction (the diagonal always is)"`
 	PredictAll  bool    `json:"predict_all,omitempty" help:"use predictions for the measured cells too (the paper's Fig. 11 predicts the whole matrix)"`
 	Noise       float64 `json:"noise,omitempty" min:"0" max:"10" help:"ε of the noisy belief"`
 	NoiseSeed   uint64  `json:"noise_seed,omitempty" help:"seed of the noisy belief's draws (added to the run's seed)"`
 	NoiseRel    bool    `json:"noise_relative,omitempty" help:"noise relative to each cell instead of absolute"`
 	Adjust      string  `json:"adjust" enum:"off,ewma,periodic,watch" help:"online adjustment (OJPAP): never, when a GPU's smoothed interference passes θ̄, or every period; watch: trigger as ewma but move nothing (the control that shows how interference falls by itself)"`
-	AdjRetry    bool    `json:"adjust_retry,omitempty" help:"OJPAP: when a GPU's cheapest worker cannot move, try its next-cheapest job's (the spec's retry cheaper-next; the paper moves only the cheapest)"`
+	AdjRetry    bool    `json:"adjust_retry,omitempty" help:"OJPAP: when a GPU's cheapest worker cannot move, try its next-cheapest job's (a variant of this simulator; the paper moves only the cheapest)"`
 	AdjBalance  bool    `json:"adjust_balance" help:"OJPAP keeps the balance bound θ′ when it moves a worker (Definition 3: every OJPP constraint); off: a worker may leave its siblings for a quieter GPU"`
 	TickS       float64 `json:"tick_s,omitempty" min:"1" max:"1e6" unit:"s" help:"how often interference is observed"`
 	EwmaA       float64 `json:"ewma_a,omitempty" min:"0" max:"1" help:"a of Eq. 18: weight of the past in the smoothed interference"`

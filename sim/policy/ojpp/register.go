@@ -5,7 +5,7 @@ import (
 	"github.com/schedlab/schedlab/sim/policy"
 )
 
-const paper = "Li et al., Interference-aware opportunistic job placement for shared distributed deep learning clusters (JPDC 2023); spec 002"
+const paper = "Li et al., Interference-aware opportunistic job placement for shared distributed deep learning clusters (JPDC 2023)"
 
 // presets are the algorithms of the paper's Table 4 (spec 002 §3.4) as
 // changes to the OJPP defaults.

@@ -75,7 +75,7 @@ type Params struct {
 	RestartPenalty  bool     `json:"restart_penalty" help:"discount the speedup of a job whose allocation would change (a first start included) by max(0, age − restarts·delay)/(age + delay), Pollux's penalty"`
 	MaxGPUs         int      `json:"max_gpus" min:"1" max:"1000000" help:"a job never gets more GPUs than this (64 in the artifact)"`
 	GrowthFactor    float64  `json:"growth_factor" min:"0" max:"1024" help:"a job gets at most this many times the most GPUs it has held so far, and one GPU before it first runs (2 in the artifact); 0 removes the limit"`
-	MaxGPUFactor    float64  `json:"max_gpu_factor,omitempty" min:"0" max:"1024" help:"if positive, a job gets at most this many times the GPUs it asked for (spec 000 §4.5 proposed 4; the artifact ignores the request)"`
+	MaxGPUFactor    float64  `json:"max_gpu_factor,omitempty" min:"0" max:"1024" help:"if positive, a job gets at most this many times the GPUs it asked for (4 is a sensible value; the artifact ignores the request)"`
 	SingleGPUModels []string `json:"single_gpu_models,omitempty" help:"models that never get more than one GPU (NCF in Pollux)"`
 	OneDistributed  bool     `json:"one_distributed_per_server" help:"avoid putting two jobs that span servers on one server (Pollux's interference avoidance)"`
 }
@@ -663,7 +663,7 @@ func init() {
 	policy.Register(policy.Family[Params]{
 		Name:  "pollux",
 		Title: "Pollux",
-		Paper: "Qiao et al., Pollux: Co-adaptive Cluster Scheduling for Goodput-Optimized Deep Learning (OSDI 2021); simplified after its artifact as in spec 000 §4.5 and ruling R5",
+		Paper: "Qiao et al., Pollux: Co-adaptive Cluster Scheduling for Goodput-Optimized Deep Learning (OSDI 2021); simplified after its artifact",
 		Doc: "Elastic and adaptive. Every minute Pollux re-divides the GPUs among all jobs to maximise the harmonic " +
 			"mean of their speedups, where a job's speed is its goodput: throughput times the statistical efficiency " +
 			"of the larger batch it adopts on more GPUs, relative to a fair share. A job may be left with no GPUs: it " +

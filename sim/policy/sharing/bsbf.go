@@ -439,7 +439,10 @@ func logPair(s *engine.State, id, partnerID workload.JobID, ch Choice, lR, lnSeq
 	if ch.Share {
 		verdict = "share"
 	}
-	s.Log(id, "SJF-BSBF: pair %s (new) with %s (running): L_R %s, L_N %s alone, ξ %.2f/%.2f, sub-batch %d of %d (%d steps): pair JCT %s if shared, %s if it waits → %s",
+	// The log spells out the paper's symbols (Theorem 1): L_R and L_N are
+	// the running and the new job's times alone, ξ their slowdowns when
+	// they share; a student reading the log has no legend otherwise.
+	s.Log(id, "SJF-BSBF: pair %s (new) with %s (running): time alone L_R %s for the running job and L_N %s for the new one; sharing slows them by ξ %.2f and %.2f; the new job's sub-batch %d of %d (%d accumulation steps); mean JCT of the pair %s if they share, %s if the new job waits → %s",
 		job.Name, partner.Name, fmtS(lR), fmtS(lnSeq), xiR, xiN, ch.SubBatch, job.BatchSize,
 		Accumulation(job.BatchSize, ch.SubBatch), fmtS(ch.AvgShare), fmtS(ch.AvgSeq), verdict)
 }
@@ -452,7 +455,7 @@ func init() {
 	policy.Register(policy.Family[BSBFParams]{
 		Name:  "sjf-bsbf",
 		Title: "SJF-BSBF",
-		Paper: "Luo et al., Scheduling Deep Learning Jobs in Multi-Tenant GPU Clusters via Wise Resource Sharing (2024); spec 000",
+		Paper: "Luo et al., Scheduling Deep Learning Jobs in Multi-Tenant GPU Clusters via Wise Resource Sharing (2024)",
 		Doc: "Shortest job first with best sharing benefit first. Pending jobs are served shortest first on free GPUs. " +
 			"A job that cannot get enough free GPUs looks at GPUs that hold one running job: for each such job it asks " +
 			"whether starting now beside it (both slowed down by interference) beats waiting for it to finish, which " +

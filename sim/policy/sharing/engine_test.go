@@ -74,7 +74,7 @@ func TestExampleCInTheEngine(t *testing.T) {
 			pair = d.Msg()
 		}
 	}
-	for _, want := range []string{"sub-batch 16 of 32 (2 steps)", "881.3 s if shared", "1191.6 s if it waits", "→ share", "ξ 1.30/1.40"} {
+	for _, want := range []string{"sub-batch 16 of 32 (2 accumulation steps)", "881.3 s if they share", "1191.6 s if the new job waits", "→ share", "slows them by ξ 1.30 and 1.40"} {
 		if !strings.Contains(pair, want) {
 			t.Errorf("decision log %q lacks %q", pair, want)
 		}

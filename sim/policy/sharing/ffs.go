@@ -16,9 +16,9 @@ type FFSParams struct {
 	MaxJobsPerGPU    int     `json:"max_jobs_per_gpu" min:"1" max:"8" help:"C, the most jobs a GPU may hold: 1 never shares, 2 is the paper's choice"`
 	Key              string  `json:"key" enum:"duration,gpus,gpu_time" help:"what 'shortest' means when ordering pending jobs: solo run time L_k (the paper), GPU count, or GPUs × run time"`
 	KeyNoiseSigma    float64 `json:"key_noise_sigma,omitempty" min:"0" max:"5" help:"σ of a lognormal error multiplying each job's key (0: exact)"`
-	BatchScaling     bool    `json:"batch_scaling" help:"shrink a sharing job's per-GPU batch, with gradient accumulation, until it fits in memory beside its partners, down to one sample; off (the default): GPUs where it does not fit at its full batch are skipped. The paper does not say which SJF-FFS does; off is the reading consistent with its Fig. 6(b), where SJF-FFS and SJF-BSBF perform the same for ξ ≤ 1.25 (spec 000 ruling R4)"`
+	BatchScaling     bool    `json:"batch_scaling" help:"shrink a sharing job's per-GPU batch, with gradient accumulation, until it fits in memory beside its partners, down to one sample; off (the default): GPUs where it does not fit at its full batch are skipped. The paper does not say which SJF-FFS does; off is the reading consistent with its Fig. 6(b), where SJF-FFS and SJF-BSBF perform the same for ξ ≤ 1.25"`
 	RestoreFullBatch bool    `json:"restore_full_batch,omitempty" help:"when a job that shrank its batch is left alone on its GPUs, switch it back to its full batch (not in the paper)"`
-	SharedFirst      bool    `json:"shared_first,omitempty" help:"take GPUs that already hold a job before free ones, as SJF-BSBF does; this isolates the effect of BSBF's Theorem-1 test (spec 000 §4.4)"`
+	SharedFirst      bool    `json:"shared_first,omitempty" help:"take GPUs that already hold a job before free ones, as SJF-BSBF does; this isolates the effect of BSBF's Theorem-1 test"`
 	// Placement applies when a job starts alone on free GPUs; a job that
 	// shares follows the sharing rule above.
 	policy.PlacementParams
@@ -120,7 +120,7 @@ func init() {
 	policy.Register(policy.Family[FFSParams]{
 		Name:  "sjf-ffs",
 		Title: "SJF-FFS",
-		Paper: "Luo et al. 2024, the ablation baseline of SJF-BSBF; spec 000 §4.4",
+		Paper: "Luo et al. 2024, the ablation baseline of SJF-BSBF",
 		Doc: "Shortest job first with first-fit sharing. Like SJF-BSBF, but a job that cannot get enough free GPUs " +
 			"simply takes every free GPU and then the first GPUs that hold one job and still have memory for it, " +
 			"without asking whether sharing pays: it always shares when it can. By default it shares only where its " +

@@ -87,6 +87,17 @@ func TestSJFOrderByHand(t *testing.T) {
 	if got, want := sjfOrder(jobs), []workload.JobID{1, 3, 2, 5, 0, 4}; !slices.Equal(got, want) {
 		t.Errorf("order %v, want %v", got, want)
 	}
+	// Largest first: GPUs non-increasing, ties by index; SJF-BCO takes it
+	// only when asked, the baselines keep the input order by default.
+	if got, want := jobOrder(jobs, "sjf-bco", "largest"), []workload.JobID{4, 0, 2, 5, 1, 3}; !slices.Equal(got, want) {
+		t.Errorf("largest first %v, want %v", got, want)
+	}
+	if got, want := jobOrder(jobs, "sjf-bco", "input"), []workload.JobID{1, 3, 2, 5, 0, 4}; !slices.Equal(got, want) {
+		t.Errorf("SJF-BCO by default %v, want %v", got, want)
+	}
+	if got, want := jobOrder(jobs, "ff", "input"), []workload.JobID{0, 1, 2, 3, 4, 5}; !slices.Equal(got, want) {
+		t.Errorf("FF by default %v, want %v", got, want)
+	}
 }
 
 // Among κ values with the same makespan the first is kept (the literal

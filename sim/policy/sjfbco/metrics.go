@@ -23,5 +23,5 @@ func ExtraShare(c metrics.Context) float64 {
 }
 
 func init() {
-	metrics.Register(metrics.Def{Name: "rar_extra_share", Doc: "share of GPU-time spent beyond each job's contention-free run time (duration_s): contention, per-server overhead and slot rounding under the ring_allreduce model (spec 004 §4.3)", Fn: ExtraShare})
+	metrics.Register(metrics.Def{Name: "rar_extra_share", Doc: "share of GPU-time spent beyond each job's contention-free run time (duration_s): contention, per-server overhead and slot rounding under the ring_allreduce model", Fn: ExtraShare})
 }

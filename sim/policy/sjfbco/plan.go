@@ -144,6 +144,13 @@ func sjfOrder(jobs []workload.Job) []workload.JobID {
 	return out
 }
 
+// largestOrder sorts job IDs by GPUs, most first, ties by index.
+func largestOrder(jobs []workload.Job) []workload.JobID {
+	out := inputOrder(jobs)
+	slices.SortStableFunc(out, func(a, b workload.JobID) int { return jobs[b].GPUs - jobs[a].GPUs })
+	return out
+}
+
 func inputOrder(jobs []workload.Job) []workload.JobID {
 	out := make([]workload.JobID, len(jobs))
 	for i := range out {

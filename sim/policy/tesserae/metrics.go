@@ -12,7 +12,7 @@ import (
 // from job records alone so that every policy can be compared.
 func init() {
 	for _, d := range []metrics.Def{
-		{Name: "ftf_fair_max", Doc: "worst finish-time fairness ρ: a job's JCT over its isolated-fair JCT, its solo time × max(1, GPUs × average active jobs during its lifetime ÷ cluster GPUs) (Themis' 1/N share of the cluster; spec 003 §5.7)", Fn: rhoStat(1)},
+		{Name: "ftf_fair_max", Doc: "worst finish-time fairness ρ: a job's JCT over its isolated-fair JCT, its solo time × max(1, GPUs × average active jobs during its lifetime ÷ cluster GPUs) (Themis' 1/N share of the cluster)", Fn: rhoStat(1)},
 		{Name: "ftf_fair_p95", Doc: "95th percentile of finish-time fairness ρ (see ftf_fair_max)", Fn: rhoStat(0.95)},
 		{Name: "ftf_fair_mean", Doc: "mean finish-time fairness ρ (see ftf_fair_max)", Fn: rhoMean},
 	} {

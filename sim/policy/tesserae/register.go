@@ -20,7 +20,7 @@ var variants = []struct {
 		func(*Params) {}},
 	{"tesserae-gavel-migration", "Tesserae-T + Gavel migration",
 		"Tesserae-T with Gavel's migration rule instead of the matching: a job keeps its GPUs only if all of " +
-			"them are still free when its turn comes (largest jobs first), otherwise it moves (spec 003 Fig. 11 ablation).",
+			"them are still free when its turn comes (largest jobs first), otherwise it moves (an ablation for the paper's Fig. 11).",
 		func(p *Params) { p.Migration = "sticky" }},
 	{"tesserae-ftf", "Tesserae-FTF",
 		"Tesserae's placement (packing by matching, two-level migration matching) under a finish-time-fairness " +
@@ -36,7 +36,7 @@ func init() {
 		policy.Register(policy.Family[Params]{
 			Name:  v.name,
 			Title: v.title,
-			Paper: "Bian et al., Tesserae: Scalable Placement Policies for Deep Learning Workloads (arXiv 2508.04953, 2025); spec 003",
+			Paper: "Bian et al., Tesserae: Scalable Placement Policies for Deep Learning Workloads (arXiv 2508.04953, 2025)",
 			Doc:   v.doc,
 			Defaults: func() Params {
 				p := DefaultParams()

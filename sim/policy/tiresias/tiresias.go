@@ -242,7 +242,7 @@ func init() {
 	policy.Register(policy.Family[Params]{
 		Name:  "tiresias",
 		Title: "Tiresias",
-		Paper: "Gu et al., Tiresias: A GPU Cluster Manager for Distributed Deep Learning (NSDI 2019); as re-implemented in Pollux's simulator (spec 000 §4.3)",
+		Paper: "Gu et al., Tiresias: A GPU Cluster Manager for Distributed Deep Learning (NSDI 2019); as re-implemented in Pollux's simulator",
 		Doc: "Least attained service first, without knowing job lengths. A job's service is the GPUs it holds times " +
 			"the time it has run; once it passes a threshold (16 GPU-hours by default) it drops to a lower-priority " +
 			"queue. Every round the scheduler runs jobs from the top queue down, oldest first, skipping those that do " +

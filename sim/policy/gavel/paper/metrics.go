@@ -11,7 +11,7 @@ import (
 // policies record (they are NaN for runs of other policies).
 func Metrics() []metrics.Def {
 	return []metrics.Def{
-		{Name: "ftf_rho", Doc: "mean finish-time fairness ρ: a job's JCT over its JCT on the same trace under the isolated policy (gavel-isolated, which the scenario must also run; spec 001 §5.6)", Fn: ftfRhoIsolated},
+		{Name: "ftf_rho", Doc: "mean finish-time fairness ρ: a job's JCT over its JCT on the same trace under the isolated policy (gavel-isolated, which the scenario must also run)", Fn: ftfRhoIsolated},
 		{Name: "ftf_rho_share", Doc: "mean finish-time fairness ρ as Themis estimates it: JCT over the time the job's work would have taken with a 1/n share of the cluster, n the jobs present (recorded by Gavel's policies)", Fn: ftfRho},
 		{Name: "cost_usd", Doc: "cost of the run in dollars: GPU-hours of each type times its price (a shared GPU counts once)", Fn: lastValue("gavel/cost_usd")},
 		{Name: "slo_violation_pct", Doc: "percentage of jobs with a deadline that finished after it", Fn: sloViolations},

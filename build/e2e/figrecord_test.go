@@ -1,0 +1,169 @@
+//go:build !js
+
+package e2e
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/schedlab/schedlab/scenarios"
+	"github.com/schedlab/schedlab/sim/results"
+	"github.com/schedlab/schedlab/sim/scenario"
+)
+
+// recordFigures are one figure of each paper: the reader's figures of the
+// issue (Gavel's Fig. 8 curve, SJF-BSBF's Fig. 4 JCT distribution,
+// SJF-BCO's Fig. 4) and a curve of each other paper.
+var recordFigures = []string{"gavel-fig8-las-single", "sjf-bsbf-fig4", "ojpp-fig9", "tesserae-fig11-migrations", "sjfbco-fig4"}
+
+// A reader opens one figure per paper from the gallery and sees the
+// committed record without a simulation: every recorded sweep point, the
+// verdicts and counts of the record (the card's too), no quick-mode label
+// on a full-mode verdict, the recorded why beside a failure, a JCT
+// distribution drawn as a CDF, and no serious accessibility violation at
+// 1280 and 390 px wide.
+func TestFigureFromRecord(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "reproduction", "report.json"))
+	need(t, err == nil, "the committed record reproduction/report.json")
+	var rep results.Reproduction
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	axe, axeErr := os.ReadFile(axePath(t))
+	dir := site(t)
+	srv := serve(t, dir)
+	ctx, cancel := browser(t, 6*time.Minute)
+	defer cancel()
+	errs := consoleErrors(ctx)
+	p := &page{t: t, ctx: ctx}
+	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
+	p.started()
+	for _, name := range recordFigures {
+		t.Run(name, func(t *testing.T) {
+			p.t = t
+			rec := recordOf(&rep, name)
+			if rec == nil {
+				t.Skipf("the committed record has no %s", name)
+			}
+			p.click("tab-gallery")
+			p.wait(`!!document.getElementById("openfig-`+name+`")`, statusJS, 10*time.Second)
+			card := p.text("badge-" + name)
+			start := time.Now()
+			p.click("openfig-" + name)
+			p.wait(`!!document.getElementById("figure-summary") && document.querySelectorAll("#figure-checks tr[data-verdict]").length > 0`, figureStatusJS, 20*time.Second)
+			t.Logf("%s opened from the record in %.2f s: %s", name, time.Since(start).Seconds(), p.text("figure-summary"))
+			if eval[bool](p, `!!document.getElementById("figure-cancel")`) {
+				t.Error("opening the figure started a simulation")
+			}
+			summary := p.text("figure-summary")
+			tally := results.Count(*rec)
+			if want := tally.Summary(rep.Quick); summary != want || card != want {
+				t.Errorf("figure %q, card %q; the record counts %q", summary, card, want)
+			}
+			if !rep.Quick && strings.Contains(summary+card+p.text("figure-checks-card"), "quick") {
+				t.Error("a full-mode record is labelled quick")
+			}
+			verdicts := eval[[]string](p, `[...document.querySelectorAll("#figure-checks tr[data-verdict]")].map(r => r.dataset.verdict)`)
+			if len(verdicts) != len(rec.Checks) {
+				t.Fatalf("%d checks on the page, %d in the record", len(verdicts), len(rec.Checks))
+			}
+			for i, c := range rec.Checks {
+				want := map[string]string{"pass": "holds", "fail": "fails"}[c.Verdict]
+				if want == "" {
+					want = "n/a"
+				}
+				if verdicts[i] != want {
+					t.Errorf("%s: %s on the page, %s in the record", c.ID, verdicts[i], c.Verdict)
+				}
+				if c.Verdict == "fail" && c.Why != "" {
+					note := eval[string](p, `(document.querySelector('#figure-checks tr[data-check="`+c.ID+`"] .vnote') || {textContent: ""}).textContent`)
+					if !strings.Contains(note, c.Why) {
+						t.Errorf("%s fails without its recorded why (%q)", c.ID, note)
+					}
+				}
+			}
+			if marks, want := eval[int](p, `document.querySelectorAll("#figure-curve .ours .mark").length`), recordedPoints(rec); want > 0 && marks != want {
+				t.Errorf("%d points drawn, the record has %d", marks, want)
+			}
+			if name == "sjf-bsbf-fig4" && hasPercentiles(rec) {
+				if !eval[bool](p, `!!document.getElementById("figure-cdf")`) {
+					t.Error("the JCT distribution is not drawn as a CDF")
+				}
+			}
+			for _, w := range []struct{ w, h int }{{1280, 800}, {390, 844}} {
+				p.do(chromedp.EmulateViewport(int64(w.w), int64(w.h)))
+				time.Sleep(300 * time.Millisecond)
+				p.shot("record-"+name, w.w, w.h)
+				if axeErr == nil {
+					for _, v := range p.axeSerious(string(axe)) {
+						t.Errorf("at %d px: %s", w.w, v)
+					}
+				}
+			}
+			p.do(chromedp.EmulateViewport(1280, 800))
+		})
+	}
+	p.t = t
+	if axeErr != nil {
+		t.Log("axe-core is not installed (make need-axe): accessibility not checked")
+	}
+	for _, e := range errs() {
+		t.Errorf("console: %s", e)
+	}
+}
+
+func recordOf(rep *results.Reproduction, name string) *results.FigureRepro {
+	for i := range rep.Papers {
+		for j := range rep.Papers[i].Figures {
+			if f := &rep.Papers[i].Figures[j]; f.Scenario == name {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// recordedPoints counts the points of the record's curves of the
+// scenario's swept metric: every value not null.
+func recordedPoints(f *results.FigureRepro) int {
+	data, _ := scenarios.Read(f.Scenario)
+	sc, err := scenario.Parse(data)
+	if err != nil || sc.Sweep == nil {
+		return 0
+	}
+	metric, group := sc.Sweep.Metric, sc.Sweep.Group
+	if metric == "" {
+		metric = "avg_jct_s"
+	}
+	if group == "" {
+		group = "all"
+	}
+	n := 0
+	for _, s := range f.Series {
+		if s.Metric != metric || s.Group != group {
+			continue
+		}
+		for _, y := range s.Mean {
+			if y != nil && !math.IsNaN(*y) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func hasPercentiles(f *results.FigureRepro) bool {
+	for _, v := range f.Values {
+		if strings.HasPrefix(v.Metric, "p50_") {
+			return true
+		}
+	}
+	return false
+}

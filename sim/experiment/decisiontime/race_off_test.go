@@ -1,0 +1,5 @@
+//go:build !race
+
+package decisiontime
+
+const raceDetector = false
