@@ -3,6 +3,7 @@ package decisiontime
 import (
 	"context"
 	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -43,6 +44,13 @@ func TestTimesAreTheDecisions(t *testing.T) {
 	if testing.Short() || raceDetector {
 		t.Skip("compares wall times of rounds at 1,024 jobs")
 	}
+	if runtime.GOOS == "js" {
+		// Under WebAssembly the first solver measured also pays for the
+		// runtime compiling the code to its optimised tier, which made
+		// the bucket matching look as slow as the Hungarian method; the
+		// native run checks what this test is about.
+		t.Skip("wall-time ratios of the WebAssembly runtime include its compilation tiers")
+	}
 	run := func(solver string) Times {
 		_, ts, err := Measure(context.Background(), Setup{Servers: 64, Jobs: []int{1024}, Rounds: 5, Seed: 1, PackSolver: solver})
 		if err != nil {
@@ -50,7 +58,15 @@ func TestTimesAreTheDecisions(t *testing.T) {
 		}
 		return ts[0]
 	}
+	// Each solver twice, interleaved, and each time the faster of the two
+	// runs, so that a burst of load on a shared machine decides nothing.
+	fastest := func(a, b Times) Times {
+		a.TesseraeMS, a.Scheduling, a.Packing = min(a.TesseraeMS, b.TesseraeMS), min(a.Scheduling, b.Scheduling), min(a.Packing, b.Packing)
+		a.Migration, a.GavelMS, a.MergedMS = min(a.Migration, b.Migration), min(a.GavelMS, b.GavelMS), min(a.MergedMS, b.MergedMS)
+		return a
+	}
 	exact, hung := run("exact"), run("hungarian")
+	exact, hung = fastest(exact, run("exact")), fastest(hung, run("hungarian"))
 	t.Logf("exact %+v\nhungarian %+v", exact, hung)
 	if hung.Packing < 3*exact.Packing {
 		t.Errorf("packing with the Hungarian method %.3g ms, with buckets %.3g ms: the recorded time is not the matching's", hung.Packing, exact.Packing)
