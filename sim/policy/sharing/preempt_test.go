@@ -150,3 +150,28 @@ func TestFreeGPUsFirst(t *testing.T) {
 	free.WantRan("K", 20, 620)
 	free.WantRan("R", 0, 1305)
 }
+
+// The job with the most solo time left is stopped first. Two GPUs of
+// 11 GB, jobs of 6 GB (no two fit on one GPU), restarts of 5 s. A (1000 s)
+// and B (2000 s) start alone at 0; S (100 s) arrives at 10, when both have
+// more left than it: B (1990 s left) is stopped, not A (990 s), so S runs
+// 10–110, A runs on to 1000, and B, restarted at 110, ends at 2105.
+// Stopping A first would have A stop B in turn and restart at once, ending
+// at 1005.
+func TestPreemptMostLeftFirst(t *testing.T) {
+	runOn := oneSecondModel(t, 1, 2, 11, 6, 1.5)
+	jobs := []workload.Job{
+		{Name: "A", Model: "a", GPUs: 1, Iterations: 1000},
+		{Name: "B", Model: "a", GPUs: 1, Iterations: 2000},
+		{Name: "S", Model: "a", GPUs: 1, Iterations: 100, ArrivalS: 10},
+	}
+	p := DefaultBSBFParams()
+	p.Preempt, p.RestartS = true, 5
+	r := runOn(t, NewBSBF(p), jobs)
+	r.WantRan("S", 10, 110)
+	r.WantRan("A", 0, 1000)
+	r.WantRan("B", 0, 2105)
+	if a := r.Job("A"); a.Preemptions != 0 {
+		t.Errorf("A was preempted %d times, want never", a.Preemptions)
+	}
+}
