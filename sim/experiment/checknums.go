@@ -44,7 +44,7 @@ func (st *Study) numbers(c *scenario.Check, v *Verdict) {
 			v.Paper, v.Tolerance = finite(*c.Target), finite(c.Tolerance*math.Abs(*c.Target))
 		}
 	case "ratio":
-		v.Ours, v.OursSD, _ = st.ratioNumbers(c)
+		v.Ours, v.OursSD, _, _ = st.ratioNumbers(c)
 		if c.Target != nil {
 			v.Paper, v.Tolerance = finite(*c.Target), finite(c.Tolerance)
 		}
@@ -53,31 +53,70 @@ func (st *Study) numbers(c *scenario.Check, v *Verdict) {
 	}
 }
 
-// ratioNumbers is a ratio check's num/den of means with its spread over
-// seeds propagated to first order (relative spreads add in quadrature),
+// ratioNumbers is a ratio check's num/den of means, its spread over seeds
 // and the number of seeds behind it; a ratio without a denominator is its
 // numerator's mean and spread.
-func (st *Study) ratioNumbers(c *scenario.Check) (ours, sd *float64, n int) {
+//
+// When both quantities ran on the same seeds, the seeds are paired: both
+// policies saw the same trace, so their values move together and the
+// spread of the ratio is that of num_i − R·den_i over seeds, divided by
+// the denominator's mean (the delta method for a ratio of paired means).
+// Treating the two as independent would add their spreads and make the
+// tolerance of a ratio check as wide as the trace-to-trace variation,
+// which the pairing cancels. Otherwise the relative spreads add in
+// quadrature. paired says which was used.
+func (st *Study) ratioNumbers(c *scenario.Check) (ours, sd *float64, n int, paired bool) {
 	num := c.Resolve(*c.Num)
 	nv := st.Value(num)
 	if nv.Err != nil || nv.Saturated {
-		return nil, nil, 0
+		return nil, nil, 0, false
 	}
 	if c.Den == nil {
 		if nv.N > 1 {
 			sd = finite(nv.SD)
 		}
-		return finite(nv.Mean), sd, nv.N
+		return finite(nv.Mean), sd, nv.N, false
 	}
 	d := st.Value(c.Resolve(*c.Den))
 	if d.Err != nil || d.Saturated || d.Mean == 0 {
-		return nil, nil, 0
+		return nil, nil, 0, false
 	}
 	r := nv.Mean / d.Mean
+	if s, ok := pairedRatioSD(nv, d, r); ok {
+		return finite(r), finite(s), nv.N, true
+	}
 	if nv.N > 1 && d.N > 1 && nv.Mean != 0 {
 		sd = finite(math.Abs(r) * math.Hypot(nv.SD/nv.Mean, d.SD/d.Mean))
 	}
-	return finite(r), sd, min(nv.N, d.N)
+	return finite(r), sd, min(nv.N, d.N), false
+}
+
+// pairedRatioSD is the spread over seeds of r = mean(num)/mean(den) when
+// num and den hold values of the same seeds (in any order): the standard
+// deviation of num_i − r·den_i over seeds i, divided by |mean(den)|. ok
+// is false when the seeds differ or there are fewer than two.
+func pairedRatioSD(num, den Value, r float64) (sd float64, ok bool) {
+	if num.N < 2 || num.N != den.N || len(num.Each) != num.N || len(den.Each) != den.N ||
+		len(num.Seeds) != num.N || len(den.Seeds) != den.N {
+		return 0, false
+	}
+	denOf := make(map[uint64]float64, den.N)
+	for i, s := range den.Seeds {
+		denOf[s] = den.Each[i]
+	}
+	if len(denOf) != den.N {
+		return 0, false
+	}
+	resid := make([]float64, 0, num.N)
+	for i, s := range num.Seeds {
+		dv, found := denOf[s]
+		if !found {
+			return 0, false
+		}
+		resid = append(resid, num.Each[i]-r*dv)
+	}
+	_, s := meanSD(resid)
+	return s / math.Abs(den.Mean), true
 }
 
 // runsAll reports whether every sweep value check c names was run (quick

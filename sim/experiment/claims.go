@@ -18,6 +18,7 @@ func (st *Study) checkPaper(c *scenario.Check, v *Verdict) {
 	v.Paper = finite(paper)
 	var ours, sd *float64
 	var n int
+	var paired bool
 	var observed string
 	if c.Kind == "value" {
 		q := c.Resolve(*c.Of)
@@ -40,7 +41,7 @@ func (st *Study) checkPaper(c *scenario.Check, v *Verdict) {
 			observed = err.Error()
 		} else {
 			observed = text
-			ours, sd, n = st.ratioNumbers(c)
+			ours, sd, n, paired = st.ratioNumbers(c)
 			if math.IsNaN(r) {
 				ours = nil
 			}
@@ -52,7 +53,7 @@ func (st *Study) checkPaper(c *scenario.Check, v *Verdict) {
 	}
 	tol, basis := c.ToleranceFor(twoSE)
 	v.Ours, v.OursSD, v.Tolerance = ours, sd, finite(tol)
-	v.ToleranceBasis = toleranceWords(c, tol, basis, twoSE, n)
+	v.ToleranceBasis = toleranceWords(c, tol, basis, twoSE, n, paired)
 	v.Bound = c.Bound
 	unit := ""
 	if c.Kind == "value" {
@@ -88,11 +89,15 @@ func withinPaper(ours, paper, tol float64, bound string) bool {
 // it, then the others, e.g. "10% of the paper's number (0.303); others:
 // the paper's printed precision (0.001), 2 × the standard error of our
 // mean over 10 seeds (0.041)".
-func toleranceWords(c *scenario.Check, tol float64, basis string, twoSE float64, n int) string {
+func toleranceWords(c *scenario.Check, tol float64, basis string, twoSE float64, n int, paired bool) string {
+	seeds := fmt.Sprintf(" over %d seeds (%.3g)", n, twoSE)
+	if paired {
+		seeds = fmt.Sprintf(" over %d seeds, the policies paired seed by seed (%.3g)", n, twoSE)
+	}
 	terms := [][2]string{
 		{"10% of the paper's number", fmt.Sprintf(" (%.3g)", 0.1*math.Abs(*c.Paper))},
 		{"the paper's printed precision", fmt.Sprintf(" (%.3g)", c.Precision)},
-		{"2 × the standard error of our mean", fmt.Sprintf(" over %d seeds (%.3g)", n, twoSE)},
+		{"2 × the standard error of our mean", seeds},
 	}
 	if n <= 1 {
 		terms[2][1] = " (none: one seed)"

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -194,6 +195,71 @@ func TestPercentile(t *testing.T) {
 	for _, tc := range []struct{ p, want float64 }{{0, 1}, {1, 4}, {0.5, 2.5}, {0.025, 1.075}, {0.975, 3.925}} {
 		if got := Percentile(xs, tc.p); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("p %g: %g, want %g", tc.p, got, tc.want)
+		}
+	}
+}
+
+const pairedDoc = `{"name": "pr", "title": "paired seeds",
+ "cluster": {"servers": [{"count": 1, "gpus": 8, "gpu_type": "V100"}]},
+ "workload": {"jobs": [{"id": "a", "gpus": 1, "model": "x", "duration_s": 10}]},
+ "policies": [{"name": "fifo", "label": "A"}, {"name": "sjf", "label": "B"}],
+ "seeds": [1, 2, 3],
+ "sweep": {"label": "load", "values": [1, 2], "params": ["engine.restart_s"]},
+ "checks": [
+  {"id": "r", "description": "", "kind": "ratio", "metric": "avg_jct_s", "x": 1, "num": {"policy": "A"}, "den": {"policy": "B"}, "paper": 1, "precision": 0.01},
+  {"id": "r-mean", "description": "", "kind": "ratio", "metric": "avg_jct_s", "num": {"policy": "A", "mean_over_sweep": true}, "den": {"policy": "B", "mean_over_sweep": true}, "paper": 1, "precision": 0.01}
+ ]}`
+
+// A ratio of two policies run on the same seeds pairs the seeds. By hand:
+// A = 20, 40, 90 s and B = 10, 20, 40 s on seeds 1-3, so R = 50/(70/3) =
+// 15/7. The residuals A_i − R·B_i are −10/7, −20/7, 30/7 (SD 10/√7 =
+// 3.7796), so the spread of R is 3.7796/(70/3) = 0.16198 and twice its
+// standard error 2·0.16198/√3 = 0.18704: |15/7 − 1| = 1.14 fails. Taken as
+// independent, the relative spreads 0.72111 and 0.65465 would give
+// 15/7·0.97395 = 2.0870 and a tolerance of 2.4099 that passes anything.
+// B's runs are listed in reverse, so pairing by position would be wrong.
+func TestPairedRatioSpread(t *testing.T) {
+	st := seededStudy(t, pairedDoc, map[string][][]float64{
+		"A": {{20, 40, 90}, {20, 40, 90}},
+		"B": {{10, 20, 40}, {10, 20, 40}},
+	})
+	for _, p := range st.Points {
+		runs := p.Report.Runs
+		slices.Reverse(runs[3:]) // B's seeds 3, 2, 1
+	}
+	byID := map[string]Verdict{}
+	for _, v := range st.Verdicts() {
+		byID[v.ID] = v
+	}
+	for _, id := range []string{"r", "r-mean"} {
+		v := byID[id]
+		if v.Passed || v.Ours == nil || math.Abs(*v.Ours-15.0/7) > 1e-9 ||
+			v.OursSD == nil || math.Abs(*v.OursSD-0.16198) > 1e-4 ||
+			v.Tolerance == nil || math.Abs(*v.Tolerance-0.18704) > 1e-4 {
+			t.Errorf("%s: passed %v ours %v ± %v tolerance %v, want fail 2.1429 ± 0.16198 tolerance 0.18704", id, v.Passed, deref(v.Ours), deref(v.OursSD), deref(v.Tolerance))
+		}
+		if !strings.Contains(v.ToleranceBasis, "paired seed by seed") {
+			t.Errorf("%s: basis %q does not say the seeds are paired", id, v.ToleranceBasis)
+		}
+	}
+}
+
+// Quantities without the same seeds cannot be paired: the relative
+// spreads add in quadrature over the fewer seeds. A = 20, 40, 90 s; B =
+// 10, 20 s (seeds 1 and 2): R = 50/15 = 3.3333 with relative spreads
+// 0.72111 and 0.47140, so SD 3.3333·0.86153 = 2.8718 and twice the
+// standard error over 2 seeds 2·2.8718/√2 = 4.0613.
+func TestUnpairedRatioSpread(t *testing.T) {
+	st := seededStudy(t, pairedDoc, map[string][][]float64{
+		"A": {{20, 40, 90}, {20, 40, 90}},
+		"B": {{10, 20}, {10, 20}},
+	})
+	for _, v := range st.Verdicts() {
+		if v.ID != "r" {
+			continue
+		}
+		if !v.Passed || v.Tolerance == nil || math.Abs(*v.Tolerance-4.0613) > 1e-3 || strings.Contains(v.ToleranceBasis, "paired") {
+			t.Errorf("r: passed %v tolerance %v (%s), want pass with 4.0613, unpaired", v.Passed, deref(v.Tolerance), v.ToleranceBasis)
 		}
 	}
 }

@@ -249,14 +249,16 @@ func (t *splitTable) value(p *Point, q scenario.Quantity) Value {
 			v.Saturated = true
 		case s.Value == nil:
 			xs = append(xs, math.NaN())
+			v.Seeds = append(v.Seeds, t.seeds[i])
 		default:
 			xs = append(xs, *s.Value)
+			v.Seeds = append(v.Seeds, t.seeds[i])
 		}
 	}
 	if slots == nil {
 		return Value{Err: fmt.Errorf("%s: %w", q.String(), ErrNotRun)}
 	}
-	v.N = len(xs)
+	v.N, v.Each = len(xs), xs
 	v.Mean, v.SD = meanSD(xs)
 	v.Min, v.Max = minMax(xs)
 	if v.Saturated {

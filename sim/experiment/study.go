@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"github.com/schedlab/schedlab/sim/engine"
@@ -252,6 +253,11 @@ type Value struct {
 	N         int  // seeds
 	Saturated bool // some seed did not finish its measured jobs in time
 	Err       error
+	// Seeds and Each are the seeds and their values, in run order, for
+	// pairing two quantities seed by seed (nil where no single value per
+	// seed exists, as for a bound on every run).
+	Seeds []uint64
+	Each  []float64
 }
 
 // Value evaluates a quantity: a metric of a group of one policy's measured
@@ -290,6 +296,7 @@ func (st *Study) Value(q scenario.Quantity) Value {
 				return Value{Err: fmt.Errorf("%s seed %d: %w", r.label(), r.Seed, err)}
 			}
 			xs = append(xs, x)
+			v.Seeds = append(v.Seeds, r.Seed)
 			continue
 		}
 		if r.Err != nil || r.Result == nil {
@@ -300,11 +307,12 @@ func (st *Study) Value(q scenario.Quantity) Value {
 			return Value{Err: err}
 		}
 		xs = append(xs, x)
+		v.Seeds = append(v.Seeds, r.Seed)
 	}
 	if len(xs) == 0 && !v.Saturated {
 		return Value{Err: fmt.Errorf("no runs of policy %q", q.Policy)}
 	}
-	v.N = len(xs)
+	v.N, v.Each = len(xs), xs
 	v.Mean, v.SD = meanSD(xs)
 	v.Min, v.Max = minMax(xs)
 	if v.Saturated {
@@ -431,6 +439,9 @@ func (st *Study) meanOverSweep(q scenario.Quantity) Value {
 	var out Value
 	var sum, sdsq float64
 	k := 0
+	perSeed := map[uint64]float64{}
+	var seeds []uint64
+	pairable := true // every sweep value ran the same seeds
 	for _, p := range st.Points {
 		x := p.X
 		one := q
@@ -450,6 +461,15 @@ func (st *Study) meanOverSweep(q scenario.Quantity) Value {
 		if k == 0 || v.N < out.N {
 			out.N = v.N
 		}
+		if k == 0 {
+			seeds = v.Seeds
+		}
+		pairable = pairable && slices.Equal(seeds, v.Seeds) && len(v.Each) == len(v.Seeds)
+		for i, s := range v.Seeds {
+			if i < len(v.Each) {
+				perSeed[s] += v.Each[i]
+			}
+		}
 		k++
 	}
 	if out.Saturated {
@@ -460,5 +480,11 @@ func (st *Study) meanOverSweep(q scenario.Quantity) Value {
 		return Value{Err: fmt.Errorf("%s: no sweep value ran", q.String())}
 	}
 	out.Mean, out.SD = sum/float64(k), math.Sqrt(sdsq)/float64(k)
+	if pairable && len(seeds) == out.N {
+		out.Seeds = seeds
+		for _, s := range seeds {
+			out.Each = append(out.Each, perSeed[s]/float64(k))
+		}
+	}
 	return out
 }

@@ -22,13 +22,19 @@ type BSBFParams struct {
 	TheoremTest      bool    `json:"theorem_test" help:"share only when Theorem 1 says the pair finishes sooner on average than if the new job waited; off shares whenever memory allows (an FFS-like policy with BSBF's choice of partners)"`
 	TieShares        bool    `json:"tie_shares,omitempty" help:"share when sharing and waiting tie (the paper's Fig. 6(b) matches not sharing, the default)"`
 	Rank             string  `json:"rank" enum:"pair_jct,benefit" help:"order of the partners that pass the test: lowest pair JCT first (Algorithm 1) or largest benefit (waiting minus sharing) first (ambiguity A11)"`
+	// FreeFirst, Preempt and RestartS run SJF-BSBF as the paper's authors'
+	// own scheduler code does, not as the paper's text says.
+	FreeFirst bool    `json:"free_first,omitempty" help:"a job that shares takes every free GPU first and only the rest from its partners, as the paper's authors' own scheduler code does; off (the paper's text): the partners' GPUs first and free ones only to make up the count, keeping free GPUs for jobs that can run alone"`
+	Preempt   bool    `json:"preempt,omitempty" help:"as the paper's authors' own scheduler code runs it (not the paper's text, where jobs are never preempted): at every arrival and completion, a waiting job that cannot start stops running jobs with more solo time left than it, the one with the most left first, until it can start, alone or sharing; stopped jobs keep their progress and wait their turn by the time they have left"`
+	RestartS  float64 `json:"restart_s,omitempty" min:"0" max:"1e6" unit:"s" help:"with preempt: time without progress when a preempted job restarts (0: it resumes at once)"`
 	// Placement applies when a job starts alone on free GPUs; a job that
 	// shares takes its partners' GPUs.
 	policy.PlacementParams
 }
 
 func (p BSBFParams) common() Params {
-	return Params{MaxJobsPerGPU: p.MaxJobsPerGPU, Key: p.Key, KeyNoiseSigma: p.KeyNoiseSigma, BatchScaling: p.BatchScaling, RestoreFullBatch: p.RestoreFullBatch, Placement: p.Placement}
+	return Params{MaxJobsPerGPU: p.MaxJobsPerGPU, Key: p.Key, KeyNoiseSigma: p.KeyNoiseSigma, BatchScaling: p.BatchScaling, RestoreFullBatch: p.RestoreFullBatch, Placement: p.Placement,
+		Preempt: p.Preempt, RestartS: p.RestartS}
 }
 
 // DefaultBSBFParams returns the paper's SJF-BSBF.
@@ -38,7 +44,9 @@ func DefaultBSBFParams() BSBFParams {
 
 // NewBSBF returns an SJF-BSBF policy.
 func NewBSBF(p BSBFParams) engine.Policy {
-	return &scheduler{title: "SJF-BSBF", p: p.common(), branch: &bsbf{p: p}}
+	// With preemption a running job may restart with another sub-batch,
+	// so its solo time left may grow: declined pairs are evaluated again.
+	return &scheduler{title: "SJF-BSBF", p: p.common(), branch: &bsbf{p: p, recheck: p.Preempt}}
 }
 
 // bsbf is the sharing branch of Algorithm 1 with Algorithm 2 per partner.
@@ -104,7 +112,7 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID, t string
 		return nil, 0
 	}
 	b.loadDeclines(sc, id)
-	opts := sc.options(s, id)
+	opts := sc.leftOptions(s, id, sc.options(s, id))
 	lnSeq := opts[0].LNShare
 	logging := s.Logging()
 	b.ok = b.ok[:0]
@@ -134,6 +142,15 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID, t string
 	}
 	sort.SliceStable(b.ok, func(x, y int) bool { return b.better(&b.ok[x], &b.ok[y]) })
 	chosen := make([]cluster.GPUID, 0, job.GPUs)
+	if b.p.FreeFirst { // every free GPU first, the rest from partners
+		if n := countOfType(s, sc.free, t); n > 0 {
+			chosen = append(chosen, freeTopUp(s, sc.free, min(n, job.GPUs), t, nil)...)
+		}
+		if len(chosen) >= job.GPUs { // it would not share: starting alone is try's part
+			return nil, 0
+		}
+	}
+	nFree := len(chosen)
 	sub := job.BatchSize
 	for i := range b.ok {
 		c := &b.ok[i]
@@ -151,14 +168,14 @@ func (b *bsbf) place(sc *scheduler, s *engine.State, id workload.JobID, t string
 			break
 		}
 	}
-	if len(chosen) == 0 {
+	if len(chosen) == nFree {
 		return nil, 0
 	}
 	if len(chosen) < job.GPUs { // shared GPUs first, then free ones (A8)
 		more := freeTopUp(s, sc.free, job.GPUs-len(chosen), t, chosen)
 		if more == nil {
 			if logging {
-				s.Log(id, "SJF-BSBF: %s stays pending: its partners offer %d GPUs and too few are free for the other %d", job.Name, len(chosen), job.GPUs-len(chosen))
+				s.Log(id, "SJF-BSBF: %s stays pending: its partners offer %d GPUs and too few are free for the other %d", job.Name, len(chosen)-nFree, job.GPUs-len(chosen))
 			}
 			return nil, 0
 		}
@@ -416,7 +433,7 @@ func (b *bsbf) remainingSolo(s *engine.State, id workload.JobID) float64 {
 			b.lrAt[i] = -1
 		}
 	}
-	if b.lrAt[id] == s.Now() {
+	if b.lrAt[id] == s.Now() && !b.p.Preempt { // a preempted job may restart with another sub-batch at once
 		return b.lr[id]
 	}
 	info := s.Info(id)
@@ -462,7 +479,9 @@ func init() {
 			"Theorem 1 answers by comparing the pair's average completion time in the two cases. If the two do not fit " +
 			"in GPU memory together, the new job's per-GPU batch is halved until they do, and gradient accumulation " +
 			"keeps the effective batch. The partners with the lowest pair completion time are used first. Jobs are " +
-			"never preempted or moved, and at most two share a GPU.",
+			"never preempted or moved, and at most two share a GPU. With preempt and free_first it runs as the " +
+			"paper's authors' own scheduler code runs it: jobs with more time left are stopped to make room, and a " +
+			"job that shares takes the free GPUs before its partners'.",
 		Defaults: DefaultBSBFParams,
 		New:      func(p BSBFParams) (engine.Policy, error) { return NewBSBF(p), nil },
 	})

@@ -19,13 +19,18 @@ type FFSParams struct {
 	BatchScaling     bool    `json:"batch_scaling" help:"shrink a sharing job's per-GPU batch, with gradient accumulation, until it fits in memory beside its partners, down to one sample; off (the default): GPUs where it does not fit at its full batch are skipped. The paper does not say which SJF-FFS does; off is the reading consistent with its Fig. 6(b), where SJF-FFS and SJF-BSBF perform the same for ξ ≤ 1.25"`
 	RestoreFullBatch bool    `json:"restore_full_batch,omitempty" help:"when a job that shrank its batch is left alone on its GPUs, switch it back to its full batch (not in the paper)"`
 	SharedFirst      bool    `json:"shared_first,omitempty" help:"take GPUs that already hold a job before free ones, as SJF-BSBF does; this isolates the effect of BSBF's Theorem-1 test"`
+	// Preempt and RestartS run SJF-FFS as the paper's authors' own
+	// scheduler code does (preempt.go), not as the paper's text says.
+	Preempt  bool    `json:"preempt,omitempty" help:"as the paper's authors' own scheduler code runs it (not the paper's text, where jobs are never preempted): at every arrival and completion, a waiting job that cannot start stops running jobs with more solo time left than it, the one with the most left first, until it can start; stopped jobs keep their progress and wait their turn by the time they have left"`
+	RestartS float64 `json:"restart_s,omitempty" min:"0" max:"1e6" unit:"s" help:"with preempt: time without progress when a preempted job restarts (0: it resumes at once)"`
 	// Placement applies when a job starts alone on free GPUs; a job that
 	// shares follows the sharing rule above.
 	policy.PlacementParams
 }
 
 func (p FFSParams) common() Params {
-	return Params{MaxJobsPerGPU: p.MaxJobsPerGPU, Key: p.Key, KeyNoiseSigma: p.KeyNoiseSigma, BatchScaling: p.BatchScaling, RestoreFullBatch: p.RestoreFullBatch, Placement: p.Placement}
+	return Params{MaxJobsPerGPU: p.MaxJobsPerGPU, Key: p.Key, KeyNoiseSigma: p.KeyNoiseSigma, BatchScaling: p.BatchScaling, RestoreFullBatch: p.RestoreFullBatch, Placement: p.Placement,
+		Preempt: p.Preempt, RestartS: p.RestartS}
 }
 
 // DefaultFFSParams returns the paper's SJF-FFS. It does not shrink its
@@ -125,7 +130,8 @@ func init() {
 			"simply takes every free GPU and then the first GPUs that hold one job and still have memory for it, " +
 			"without asking whether sharing pays: it always shares when it can. By default it shares only where its " +
 			"full batch fits beside the partner; with batch_scaling its per-GPU batch shrinks, with gradient " +
-			"accumulation, until it fits. It shows what BSBF's sharing test is worth.",
+			"accumulation, until it fits. It shows what BSBF's sharing test is worth. With preempt it runs as the " +
+			"paper's authors' own scheduler code runs it: jobs with more time left are stopped to make room.",
 		Defaults: DefaultFFSParams,
 		New:      func(p FFSParams) (engine.Policy, error) { return NewFFS(p), nil },
 	})

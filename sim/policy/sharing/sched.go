@@ -11,7 +11,8 @@
 //   - SJF-FFS is its ablation: it shares first-fit whenever memory allows.
 //
 // Both are gang-scheduled and never preempt or migrate; at most C jobs
-// (2 in the paper) share a GPU.
+// (2 in the paper) share a GPU. The knob preempt runs them as their
+// authors' own scheduler code does, preemptively (preempt.go).
 package sharing
 
 import (
@@ -34,7 +35,9 @@ type Params struct {
 	KeyNoiseSigma    float64
 	BatchScaling     bool
 	RestoreFullBatch bool
-	Placement        string // for starts alone on free GPUs
+	Placement        string  // for starts alone on free GPUs
+	Preempt          bool    // decide as preempt.go says
+	RestartS         float64 // with Preempt: the overhead of a restart
 }
 
 // brancher is the part of Algorithm 1 that differs between the policies:
@@ -73,6 +76,9 @@ type scheduler struct {
 	models  []string
 	xiCache [][]float64 // xiCache[a][b]: ξ of model a beside model b; 0 = not yet known
 	gone    []bool      // per job: finished
+
+	base     []float64 // Preempt: per job, its queue key when it arrived
+	stopping []bool    // Preempt: per job, scratch of couldMakeRoom
 }
 
 type queued struct {
@@ -103,12 +109,19 @@ func (sc *scheduler) Decide(s *engine.State, triggers []engine.Trigger) error {
 		}
 		sc.place = p
 		sc.gone = make([]bool, s.NumJobs())
+		if sc.p.Preempt {
+			sc.base = make([]float64, s.NumJobs())
+		}
 	}
 	completed := false
 	for _, t := range triggers {
 		switch t.Kind {
 		case engine.Arrival:
-			sc.push(queued{sc.key(s, t.Job), t.Job, int32(s.Job(t.Job).GPUs)})
+			k := sc.key(s, t.Job)
+			if sc.p.Preempt {
+				sc.base[t.Job] = k
+			}
+			sc.push(queued{k, t.Job, int32(s.Job(t.Job).GPUs)})
 		case engine.Completion:
 			completed = true
 			sc.gone[t.Job] = true
@@ -118,6 +131,9 @@ func (sc *scheduler) Decide(s *engine.State, triggers []engine.Trigger) error {
 		if err := sc.restoreBatches(s); err != nil {
 			return err
 		}
+	}
+	if sc.p.Preempt {
+		return sc.decidePreemptive(s)
 	}
 	sc.scanGPUs(s)
 	keep := sc.queue[:0]
@@ -202,7 +218,7 @@ func (sc *scheduler) try(s *engine.State, id workload.JobID) (bool, error) {
 		req := policy.RequestFor(s, id)
 		gpus := sc.place.Pick(req)
 		if gpus != nil {
-			if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
+			if err := s.Start(id, gpus, sc.startOptions(s, id)); err != nil {
 				return false, err
 			}
 			s.Log(id, "%s: started %s alone on %s (solo %s)", sc.title, job.Name, describe(s, gpus), fmtS(policy.SoloDuration(s, id)))
@@ -244,7 +260,9 @@ func (sc *scheduler) trySharing(s *engine.State, id workload.JobID) (bool, error
 			s.Log(id, "%s: %s cannot start on %s: %s", sc.title, job.Name, describe(s, gpus), why)
 			continue
 		}
-		if err := s.Start(id, gpus, engine.ActionOptions{SubBatch: sub}); err != nil {
+		o := sc.startOptions(s, id)
+		o.SubBatch = sub
+		if err := s.Start(id, gpus, o); err != nil {
 			if _, refused := err.(*engine.ActionError); refused {
 				s.Log(id, "%s: %s cannot start on %s: %v", sc.title, job.Name, describe(s, gpus), err)
 				return false, nil
