@@ -47,6 +47,13 @@ func (c *FigureView) CurveHint() string {
 	if c.App.Fig != nil && c.App.FigureIsCDF() {
 		return "Each line is one policy's job completion times from the record: the share of jobs finished within a JCT, at the percentiles the record keeps (the mean over the seeds). Further left is better."
 	}
+	if c.App.FigureIsBars() {
+		what := "Each filled bar is one policy's number from our runs, the mean over the seeds, with a whisker of ± one standard deviation"
+		if c.Comparison() {
+			return what + "; no paper reports these numbers. The table below has every metric."
+		}
+		return what + "; the outlined bar beside it is the paper's value, where the paper reports one. The table below has every metric."
+	}
 	if c.Comparison() {
 		return "Lines with dots are ours, each dot a mean over the seeds run; no paper reports these numbers." + gap
 	}
