@@ -1750,7 +1750,7 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										for _, h := range c.App.Fig.View.Columns {
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
 											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(h)
+											vgn.SetInnerHTML(c.Header(h))
 										}
 									}
 								}

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"html"
 	"strconv"
+	"strings"
 
 	"github.com/vugu/vugu"
 
@@ -51,6 +53,9 @@ func (c *FigureView) CurveHint() string {
 		what := "Each filled bar is one policy's number from our runs, the mean over the seeds, with a whisker of ± one standard deviation"
 		if c.Comparison() {
 			return what + "; no paper reports these numbers. The table below has every metric."
+		}
+		if !c.App.FigureBarsHavePaper() {
+			return what + ". The scenario records no number of the paper's for this metric, so no bar of the paper's stands beside ours. The table below has every metric."
 		}
 		return what + "; the outlined bar beside it is the paper's value, where the paper reports one. The table below has every metric."
 	}
@@ -200,6 +205,13 @@ func (c *FigureView) HasCurve() bool { return c.App.Fig.View != nil && c.App.Fig
 // HasTable reports a single-point figure's metrics table.
 func (c *FigureView) HasTable() bool { return c.App.Fig.View != nil && len(c.App.Fig.View.Rows) > 0 }
 
+// Header is a metrics table's column header that may wrap after each
+// underscore: a long metric name (sjfbco_makespan_over_lower_bound) takes
+// two lines rather than push the table past the page's width.
+func (c *FigureView) Header(h string) vugu.HTML {
+	return vugu.HTML(strings.ReplaceAll(html.EscapeString(h), "_", "_<wbr>"))
+}
+
 // Chart is the figure's SVG.
 func (c *FigureView) Chart() vugu.HTML { return vugu.HTML(c.App.FigureChart()) }
 
@@ -208,12 +220,16 @@ func (c *FigureView) FirstCurveMS() string {
 	return strconv.FormatInt(c.App.Fig.FirstCurve.Milliseconds(), 10)
 }
 
-// SwatchClass marks the paper's legend entries.
+// SwatchClass marks the paper's legend entries, and a bar's key.
 func (c *FigureView) SwatchClass(l app.LegendItem) string {
+	cls := "swatch"
 	if l.Paper {
-		return "swatch paper"
+		cls += " paper"
 	}
-	return "swatch"
+	if l.Bar {
+		cls += " bar"
+	}
+	return cls
 }
 
 // SwatchFill fills ours, leaves the paper's hollow.

@@ -109,7 +109,7 @@ func BarChart(sc *scenario.Scenario, values []results.ValueRepro, narrow bool) s
 // labelChars characters (the full name is in a tooltip) and slanted when
 // they do not fit side by side, about charWidth of the font size each.
 const (
-	labelChars = 22
+	labelChars = 30
 	charWidth  = 0.6
 	slant      = 45 // degrees
 )
@@ -196,6 +196,11 @@ func barChart(box chartBox, b *studyBars, id string) string {
 			tip := fmt.Sprintf("%s, ours: %s", g.Policy, meanSD(g.Mean, g.SD))
 			fmt.Fprintf(&sb, `<rect class="bar ours" x="%.2f" y="%.3f" width="%.2f" height="%.3f" fill="%s"><title>%s</title></rect>`,
 				xOurs, top, bw, bot-top, g.Color, html.EscapeString(tip))
+			if bot-top < 1 {
+				// A value of (about) zero: say so above the axis, where
+				// a bar would not show.
+				fmt.Fprintf(&sb, `<text class="zero" x="%.2f" y="%.1f" text-anchor="middle" font-size="11" fill="#333">%s</text>`, xOurs+bw/2, top-4, tickText(*g.Mean))
+			}
 			if g.SD != nil && *g.SD > 0 {
 				wx, lo, hi := xOurs+bw/2, py(*g.Mean-*g.SD), py(*g.Mean+*g.SD)
 				fmt.Fprintf(&sb, `<path class="whisker" d="M%.2f %.2fV%.2fM%.2f %.2fh%.2fM%.2f %.2fh%.2f" stroke="#222" stroke-width="1.3" fill="none"/>`,

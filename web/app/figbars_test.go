@@ -165,8 +165,15 @@ func TestBarChartLabels(t *testing.T) {
 	if !strings.Contains(narrow, `class="label"`) || !strings.Contains(narrow, "rotate(-45") {
 		t.Error("at a phone's width, names wider than their group are not slanted")
 	}
-	if strings.Contains(wide, "rotate(-45") {
-		t.Error("at a desktop's width, three names fit side by side but are slanted")
+	if !strings.Contains(wide, "<title>Gamma (a policy with a very long name)</title>") {
+		t.Error("at a desktop's width, the long name is not cut with its full name in a tooltip")
+	}
+	short, err := scenario.Parse([]byte(barsScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svg := app.BarChart(short, values, false); strings.Contains(svg, "rotate(-45") || strings.Contains(svg, "<title>Alpha</title>") {
+		t.Error("at a desktop's width, three short names fit side by side but are slanted or cut")
 	}
 	sc.Sweep = &scenario.Sweep{Label: "load", Values: []float64{1, 2}}
 	if svg := app.BarChart(sc, values, false); svg != "" {

@@ -440,6 +440,7 @@ func (f *FigureRun) ProgressText() string {
 type LegendItem struct {
 	Name, Color string
 	Paper       bool
+	Bar         bool // a bar's key, not a line's
 }
 
 // figureSeries are the figure's lines: ours, then the paper's in the
@@ -500,6 +501,12 @@ func (a *App) FigureChart() string {
 // FigureIsBars reports whether the open figure is drawn as bars.
 func (a *App) FigureIsBars() bool { return a.Fig != nil && a.Fig.bars() != nil }
 
+// FigureBarsHavePaper reports bars with a paper's value beside ours.
+func (a *App) FigureBarsHavePaper() bool {
+	b := a.Fig.bars()
+	return b != nil && b.Paper
+}
+
 // FigureHeading names what the figure draws.
 func (a *App) FigureHeading() string {
 	if b := a.Fig.bars(); b != nil {
@@ -512,9 +519,9 @@ func (a *App) FigureHeading() string {
 // bars' colours are the policies', named under them.
 func (a *App) FigureLegend() []LegendItem {
 	if b := a.Fig.bars(); b != nil {
-		out := []LegendItem{{Name: "ours: the mean over the seeds, the whisker ± one standard deviation", Color: barKey}}
+		out := []LegendItem{{Name: "ours: the mean over the seeds, the whisker ± one standard deviation", Color: barKey, Bar: true}}
 		if b.Paper {
-			out = append(out, LegendItem{Name: "the paper's value", Color: barKey, Paper: true})
+			out = append(out, LegendItem{Name: "the paper's value", Color: barKey, Paper: true, Bar: true})
 		}
 		return out
 	}
