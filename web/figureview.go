@@ -212,6 +212,15 @@ func (c *FigureView) Header(h string) vugu.HTML {
 	return vugu.HTML(strings.ReplaceAll(html.EscapeString(h), "_", "_<wbr>"))
 }
 
+// Column names the metrics table's column i, for a phone, where each
+// policy's metrics stack under its name.
+func (c *FigureView) Column(i int) string {
+	if cols := c.App.Fig.View.Columns; i < len(cols) {
+		return cols[i]
+	}
+	return ""
+}
+
 // Chart is the figure's SVG.
 func (c *FigureView) Chart() vugu.HTML { return vugu.HTML(c.App.FigureChart()) }
 

@@ -223,3 +223,51 @@ func (p *page) checkBars(ours, paper int) {
 	}
 	p.t.Logf("bars: %d of ours, %d of the paper's", got[0], got[1])
 }
+
+// barsFigure is a figure without a sweep whose quick re-run takes seconds.
+const barsFigure = "sjfbco-fig4"
+
+// A figure without a sweep re-run here in quick mode is drawn as bars of
+// the run's own values: one of ours per policy of the record, at other
+// heights than the record's, which ran more seeds.
+func TestBarsAfterRerun(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "reproduction", "report.json"))
+	need(t, err == nil, "the committed record reproduction/report.json")
+	var rep results.Reproduction
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	rec := recordOf(&rep, barsFigure)
+	need(t, rec != nil, "a record of "+barsFigure)
+	ours, _, ok := recordBars(rec)
+	need(t, ok && ours > 0, "bars in the record of "+barsFigure)
+	srv := serve(t, site(t))
+	ctx, cancel := browser(t, 6*time.Minute)
+	defer cancel()
+	errs := consoleErrors(ctx)
+	p := &page{t: t, ctx: ctx}
+	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
+	p.started()
+	p.click("tab-gallery")
+	p.wait(`!!document.getElementById("openfig-`+barsFigure+`")`, statusJS, 10*time.Second)
+	p.click("openfig-" + barsFigure)
+	p.wait(`!!document.getElementById("figure-rerun-quick") && !document.getElementById("figure-rerun-quick").disabled`, figureStatusJS, 20*time.Second)
+	const tipsJS = `[...document.querySelectorAll("#figure-bars rect.bar.ours title")].map(t => t.textContent)`
+	recorded := eval[[]string](p, tipsJS)
+	p.click("figure-rerun-quick")
+	p.wait(`!!document.getElementById("figure-compare") || !!document.querySelector(".figure-view .error")`, figureStatusJS, 5*time.Minute)
+	if eval[bool](p, `!!document.querySelector(".figure-view .error")`) {
+		t.Fatalf("the run failed: %s", eval[string](p, figureStatusJS))
+	}
+	run := eval[[]string](p, tipsJS)
+	if len(run) != ours {
+		t.Errorf("%d bars of ours after the run (%q), the record has %d", len(run), run, ours)
+	}
+	if strings.Join(run, "|") == strings.Join(recorded, "|") {
+		t.Errorf("the bars after a quick run are the record's: %q", run)
+	}
+	t.Logf("record %q; quick run %q", recorded, run)
+	for _, e := range errs() {
+		t.Errorf("console: %s", e)
+	}
+}

@@ -141,10 +141,12 @@ func barChart(box chartBox, b *studyBars, id string) string {
 		font = 11
 	}
 	labels := make([]string, len(b.Groups))
+	widths := make([]float64, len(b.Groups))
 	widest := 0.0
 	for i, g := range b.Groups {
 		labels[i] = cut(g.Policy, labelChars)
-		widest = math.Max(widest, float64(len([]rune(labels[i])))*font*charWidth)
+		widths[i] = float64(len([]rune(labels[i]))) * font * charWidth
+		widest = math.Max(widest, widths[i])
 	}
 	n := float64(len(b.Groups))
 	gw := (box.w - box.left - box.right) / n
@@ -155,7 +157,14 @@ func barChart(box chartBox, b *studyBars, id string) string {
 		// make room below the axis, and left of the first group.
 		s, c := math.Sin(slant*math.Pi/180), math.Cos(slant*math.Pi/180)
 		box.bottom = math.Max(box.bottom, 14+widest*s+font*c+24)
-		if need := widest*c - gw/2 + 4; need > box.left {
+		for range 2 { // a wider margin narrows the groups: twice will do
+			need := 0.0
+			for i, w := range widths {
+				need = math.Max(need, w*c-gw*(float64(i)+0.5)+4)
+			}
+			if need <= box.left {
+				break
+			}
 			box.left = need
 			gw = (box.w - box.left - box.right) / n
 		}
