@@ -12,8 +12,9 @@ import (
 	"github.com/schedlab/schedlab/web/app"
 )
 
-// barsScenario is a study without a sweep of three policies, with the
-// paper's average JCT for Alpha (1.5 s) and Gamma (2.5 s), none for Beta.
+// barsScenario is a study without a sweep of four policies, with the
+// paper's average JCT for Alpha (1.5 s) and Gamma (2.5 s), none for Beta
+// and Delta.
 const barsScenario = `{
   "name": "bars", "title": "Bars",
   "cluster": {"servers": [{"count": 2, "gpus": 4, "gpu_type": "V100", "gpu_memory_gb": 16}]},
@@ -21,7 +22,7 @@ const barsScenario = `{
     {"id": "j1", "arrival_s": 0, "gpus": 1, "model": "resnet50", "duration_s": 600},
     {"id": "j2", "arrival_s": 60, "gpus": 2, "model": "resnet50", "duration_s": 300}
   ]},
-  "policies": [{"name": "fifo", "label": "Alpha"}, {"name": "sjf", "label": "Beta"}, {"name": "fifo", "label": "Gamma"}],
+  "policies": [{"name": "fifo", "label": "Alpha"}, {"name": "sjf", "label": "Beta"}, {"name": "fifo", "label": "Gamma"}, {"name": "sjf", "label": "Delta"}],
   "seeds": [1, 2],
   "reference": {"source": "hand-written for a test", "unit": "s", "values": [
     {"policy": "Alpha", "metric": "avg_jct_s", "value": 1.5},
@@ -103,13 +104,14 @@ func TestBarChartOfAStudyWithoutSweep(t *testing.T) {
 			t.Error("the y axis does not give the unit")
 		}
 		bars, whiskers, zero, perUnit := parseBars(t, svg)
-		if len(bars) != 3 {
-			t.Fatalf("%d groups, want one per policy (3): %v", len(bars), bars)
+		if len(bars) != 4 {
+			t.Fatalf("%d groups, want one per policy (4): %v", len(bars), bars)
 		}
 		want := map[string]map[string]float64{
 			"Alpha": {"ours": 2.0, "paper": 1.5},
 			"Beta":  {"ours": 3.0},
 			"Gamma": {"paper": 2.5},
+			"Delta": {}, // no value of ours at all, none of the paper's
 		}
 		n := 0
 		for policy, kinds := range want {
@@ -173,7 +175,7 @@ func TestBarChartLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	if svg := app.BarChart(short, values, false); strings.Contains(svg, "rotate(-45") || strings.Contains(svg, "<title>Alpha</title>") {
-		t.Error("at a desktop's width, three short names fit side by side but are slanted or cut")
+		t.Error("at a desktop's width, four short names fit side by side but are slanted or cut")
 	}
 	sc.Sweep = &scenario.Sweep{Label: "load", Values: []float64{1, 2}}
 	if svg := app.BarChart(sc, values, false); svg != "" {
