@@ -211,9 +211,11 @@ func barChart(box chartBox, b *studyBars, id string) string {
 				fmt.Fprintf(&sb, `<text class="zero" x="%.2f" y="%.1f" text-anchor="middle" font-size="11" fill="#333">%s</text>`, xOurs+bw/2, top-4, tickText(*g.Mean))
 			}
 			if g.SD != nil && *g.SD > 0 {
+				// A white halo under the whisker keeps it visible on a
+				// dark bar (the palette has black).
 				wx, lo, hi := xOurs+bw/2, py(*g.Mean-*g.SD), py(*g.Mean+*g.SD)
-				fmt.Fprintf(&sb, `<path class="whisker" d="M%.2f %.2fV%.2fM%.2f %.2fh%.2fM%.2f %.2fh%.2f" stroke="#222" stroke-width="1.3" fill="none"/>`,
-					wx, lo, hi, wx-bw/4, lo, bw/2, wx-bw/4, hi, bw/2)
+				d := fmt.Sprintf("M%.2f %.2fV%.2fM%.2f %.2fh%.2fM%.2f %.2fh%.2f", wx, lo, hi, wx-bw/4, lo, bw/2, wx-bw/4, hi, bw/2)
+				fmt.Fprintf(&sb, `<path class="halo" d="%s" stroke="#fff" stroke-width="3.3" fill="none"/><path class="whisker" d="%s" stroke="#222" stroke-width="1.3" fill="none"/>`, d, d)
 			}
 		} else {
 			fmt.Fprintf(&sb, `<text class="none" x="%.2f" y="%.1f" text-anchor="middle" font-size="11" fill="#555">–<title>%s, ours: no value (the runs saturated, failed or are not done)</title></text>`,
