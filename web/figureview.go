@@ -47,7 +47,11 @@ func (c *FigureView) ClaimLabel() string {
 func (c *FigureView) CurveHint() string {
 	const gap = " A gap is a load at which the cluster could not keep up (or a point still running)."
 	if c.App.Fig != nil && c.App.FigureIsCDF() {
-		return "Each line is one policy's job completion times from the record: the share of jobs finished within a JCT, at the percentiles the record keeps (the mean over the seeds). Further left is better."
+		from := "from the record"
+		if !c.App.Fig.Record {
+			from = "from the runs here"
+		}
+		return "Each line is one policy's job completion times " + from + ": the share of jobs finished within a JCT, at the percentiles the figure keeps (the mean over the seeds). Further left is better."
 	}
 	if c.App.FigureIsBars() {
 		what := "Each filled bar is one policy's number from our runs, the mean over the seeds, with a whisker of ± one standard deviation"

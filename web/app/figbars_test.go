@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/web/app"
+	"github.com/schedlab/schedlab/web/app/apptest"
 )
 
 // barsScenario is a study without a sweep of four policies, with the
@@ -180,5 +182,49 @@ func TestBarChartLabels(t *testing.T) {
 	sc.Sweep = &scenario.Sweep{Label: "load", Values: []float64{1, 2}}
 	if svg := app.BarChart(sc, values, false); svg != "" {
 		t.Error("a sweep drawn as bars")
+	}
+}
+
+// A figure without a sweep re-run here is drawn from the run's own
+// values as they come in, as the record draws it: SJF-BCO Fig. 4 as a bar
+// of ours per policy, SJF-BSBF Fig. 4 (its checks read JCT percentiles)
+// as a CDF, not as bars.
+func TestRunWithoutSweepDrawsItsFigure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two quick figures")
+	}
+	for _, c := range []struct{ name, id string }{{"sjfbco-fig4", "figure-bars"}, {"sjf-bsbf-fig4", "figure-cdf"}} {
+		b := apptest.New(t)
+		a := app.New(b)
+		a.OpenFigure(c.name) // no record: it runs here
+		if a.Fig == nil || a.Fig.Record {
+			t.Fatalf("%s: no run here", c.name)
+		}
+		// The bars grow as the runs come in, before the last is done.
+		b.Pump(a, func() bool { return !a.FigureRunning() || a.FigureChart() != "" })
+		if !a.FigureRunning() {
+			t.Errorf("%s: nothing drawn before the run was done", c.name)
+		}
+		b.Pump(a, func() bool { return !a.FigureRunning() })
+		if a.Fig.State != app.RunDone {
+			t.Fatalf("%s: %s (%s)", c.name, a.Fig.State, a.Fig.Err)
+		}
+		svg := a.FigureChart()
+		if !strings.Contains(svg, `id="`+c.id+`"`) {
+			t.Errorf("%s after a run: no #%s in %.200s", c.name, c.id, svg)
+			continue
+		}
+		if c.id == "figure-bars" {
+			data, _ := scenarios.Read(c.name)
+			sc, err := scenario.Parse(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Count(svg, `<rect class="bar ours"`); got != len(sc.Policies) {
+				t.Errorf("%s: %d bars of ours, %d policies", c.name, got, len(sc.Policies))
+			}
+		} else if strings.Contains(svg, `class="bar`) || !a.FigureIsCDF() {
+			t.Errorf("%s: drawn as bars, not as a CDF", c.name)
+		}
 	}
 }

@@ -108,14 +108,23 @@ func (a *App) showRecord(name string, rec *results.FigureRepro) {
 		return
 	}
 	f := &FigureRun{Name: name, Doc: a.Ed.JSON(), State: RunDone, Record: true, View: recordView(sc, rec, a.Repro.Quick), sc: sc}
-	if sc.Sweep == nil {
-		if cdf, unit := RecordCDF(rec); cdf != nil {
-			f.cdf, f.cdfX = cdf, metricLabel("JCT", unit)
-			f.View.YLabel = "JCT distribution: share of jobs finished within a JCT (CDF)"
-		}
-	}
+	f.drawCDF()
 	a.Fig = f
 	a.Pick = FigurePick{Policy: -1}
+}
+
+// drawCDF draws a figure without a sweep as a JCT distribution when its
+// values (the record's, or a run's so far) hold JCT percentiles, as the
+// paper draws it; it draws bars of its main metric otherwise.
+func (f *FigureRun) drawCDF() {
+	f.cdf, f.cdfX = nil, ""
+	if f.sc == nil || f.sc.Sweep != nil || f.View == nil {
+		return
+	}
+	if cdf, unit := RecordCDF(&f.View.Figure); cdf != nil {
+		f.cdf, f.cdfX = cdf, metricLabel("JCT", unit)
+		f.View.YLabel = "JCT distribution: share of jobs finished within a JCT (CDF)"
+	}
 }
 
 // FigureIsCDF reports whether the open figure is drawn as a JCT CDF.
@@ -381,6 +390,7 @@ func (a *App) onVerdicts(f *FigureRun, m protocol.Message) {
 		return
 	}
 	f.View = &v
+	f.drawCDF()
 	if f.FirstCurve == 0 && v.HasData() {
 		f.FirstCurve = a.P.Now().Sub(f.Started)
 	}
