@@ -1653,7 +1653,7 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgparent.AppendChild(vgn)
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
 						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(c.App.Fig.View.YLabel)
+						vgn.SetInnerHTML(c.App.FigureHeading())
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 						vgparent.AppendChild(vgn)
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "curve"}}}
@@ -1722,7 +1722,7 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "metrics"}}}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "metrics figure-metrics"}}}
 							vgparent.AppendChild(vgn)
 							{
 								vgparent := vgn
@@ -1750,7 +1750,7 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										for _, h := range c.App.Fig.View.Columns {
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
 											vgparent.AppendChild(vgn)
-											vgn.SetInnerHTML(h)
+											vgn.SetInnerHTML(c.Header(h))
 										}
 									}
 								}
@@ -1770,9 +1770,10 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
 											vgparent.AppendChild(vgn)
 											vgn.SetInnerHTML(r[0])
-											for _, cell := range r[1:] {
+											for i, cell := range r[1:] {
 												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 												vgparent.AppendChild(vgn)
+												vgn.AddAttrInterface("data-label", c.Column(i))
 												vgn.SetInnerHTML(cell)
 											}
 										}

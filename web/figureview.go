@@ -1,7 +1,9 @@
 package web
 
 import (
+	"html"
 	"strconv"
+	"strings"
 
 	"github.com/vugu/vugu"
 
@@ -45,7 +47,21 @@ func (c *FigureView) ClaimLabel() string {
 func (c *FigureView) CurveHint() string {
 	const gap = " A gap is a load at which the cluster could not keep up (or a point still running)."
 	if c.App.Fig != nil && c.App.FigureIsCDF() {
-		return "Each line is one policy's job completion times from the record: the share of jobs finished within a JCT, at the percentiles the record keeps (the mean over the seeds). Further left is better."
+		from := "from the record"
+		if !c.App.Fig.Record {
+			from = "from the runs here"
+		}
+		return "Each line is one policy's job completion times " + from + ": the share of jobs finished within a JCT, at the percentiles the figure keeps (the mean over the seeds). Further left is better."
+	}
+	if c.App.FigureIsBars() {
+		what := "Each filled bar is one policy's number from our runs, the mean over the seeds, with a whisker of ± one standard deviation"
+		if c.Comparison() {
+			return what + "; no paper reports these numbers. The table below has every metric."
+		}
+		if !c.App.FigureBarsHavePaper() {
+			return what + ". The scenario records no number of the paper's for this metric, so no bar of the paper's stands beside ours. The table below has every metric."
+		}
+		return what + "; the outlined bar beside it is the paper's value, where the paper reports one. The table below has every metric."
 	}
 	if c.Comparison() {
 		return "Lines with dots are ours, each dot a mean over the seeds run; no paper reports these numbers." + gap
@@ -193,6 +209,22 @@ func (c *FigureView) HasCurve() bool { return c.App.Fig.View != nil && c.App.Fig
 // HasTable reports a single-point figure's metrics table.
 func (c *FigureView) HasTable() bool { return c.App.Fig.View != nil && len(c.App.Fig.View.Rows) > 0 }
 
+// Header is a metrics table's column header that may wrap after each
+// underscore: a long metric name (sjfbco_makespan_over_lower_bound) takes
+// two lines rather than push the table past the page's width.
+func (c *FigureView) Header(h string) vugu.HTML {
+	return vugu.HTML(strings.ReplaceAll(html.EscapeString(h), "_", "_<wbr>"))
+}
+
+// Column names the metrics table's column i, for a phone, where each
+// policy's metrics stack under its name.
+func (c *FigureView) Column(i int) string {
+	if cols := c.App.Fig.View.Columns; i < len(cols) {
+		return cols[i]
+	}
+	return ""
+}
+
 // Chart is the figure's SVG.
 func (c *FigureView) Chart() vugu.HTML { return vugu.HTML(c.App.FigureChart()) }
 
@@ -201,12 +233,16 @@ func (c *FigureView) FirstCurveMS() string {
 	return strconv.FormatInt(c.App.Fig.FirstCurve.Milliseconds(), 10)
 }
 
-// SwatchClass marks the paper's legend entries.
+// SwatchClass marks the paper's legend entries, and a bar's key.
 func (c *FigureView) SwatchClass(l app.LegendItem) string {
+	cls := "swatch"
 	if l.Paper {
-		return "swatch paper"
+		cls += " paper"
 	}
-	return "swatch"
+	if l.Bar {
+		cls += " bar"
+	}
+	return cls
 }
 
 // SwatchFill fills ours, leaves the paper's hollow.

@@ -77,6 +77,25 @@ func Lookup(name string) (Def, error) {
 	return Def{}, fmt.Errorf("unknown metric %q; known metrics: %s, pNN_jct_s, pNN_queue_s, lowmeanNN_jct_s", name, strings.Join(Names(), ", "))
 }
 
+// AxisLabel names a metric on a figure's axis: its description when it
+// is short and plain (up to 45 ASCII characters), else its name without
+// the "_s" of seconds, since the axis label gives the unit.
+func AxisLabel(name string) string {
+	if d, err := Lookup(name); err == nil && d.Doc != "" && len(d.Doc) <= 45 && isASCII(d.Doc) {
+		return d.Doc
+	}
+	return strings.TrimSuffix(name, "_s")
+}
+
+func isASCII(s string) bool {
+	for _, r := range s {
+		if r > 127 {
+			return false
+		}
+	}
+	return true
+}
+
 var outputNames []string
 
 // RegisterOutput registers a metric that every run's JSON output carries

@@ -282,6 +282,28 @@ func (b *browser) flushOnHide() {
 	js.Global().Get("document").Call("addEventListener", "visibilitychange", flush)
 }
 
+// redrawOnResize renders the page again once its width settles after a
+// resize (a phone turned, a window narrowed): the figures and the Gantt
+// chart are drawn for the page's width (ViewportWidth), a phone's figure
+// narrower, with labels at a readable size rather than scaled down.
+func (b *browser) redrawOnResize() {
+	last := b.ViewportWidth()
+	var timer js.Value
+	settled := js.FuncOf(func(js.Value, []js.Value) any {
+		if w := b.ViewportWidth(); w != last {
+			last = w
+			b.locked(func() {})
+		}
+		return nil
+	})
+	resized := js.FuncOf(func(js.Value, []js.Value) any {
+		js.Global().Call("clearTimeout", timer)
+		timer = js.Global().Call("setTimeout", settled, 150)
+		return nil
+	})
+	js.Global().Call("addEventListener", "resize", resized)
+}
+
 func (b *browser) Now() time.Time { return time.Now() }
 
 func (b *browser) Report(msg string) {

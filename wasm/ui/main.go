@@ -38,6 +38,7 @@ func main() {
 	a := app.New(b)
 	b.app = a
 	b.flushOnHide()
+	b.redrawOnResize()
 	b.acceptDrops() // drop.go
 	root := &web.Root{App: a}
 	a.Start()

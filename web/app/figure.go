@@ -49,6 +49,9 @@ type FigureRun struct {
 	Compare *Comparison
 	// choices are what Results and Timeline can pick (figruns.go).
 	choices *FigureChoices
+	// sc is the scenario the figure ran (or the record ran): a figure
+	// without a sweep is drawn as bars of its main metric.
+	sc *scenario.Scenario
 }
 
 // FigureUnit is one sweep point and seed, of every policy or of one.
@@ -104,15 +107,24 @@ func (a *App) showRecord(name string, rec *results.FigureRepro) {
 		a.setNotice(err.Error(), true)
 		return
 	}
-	f := &FigureRun{Name: name, Doc: a.Ed.JSON(), State: RunDone, Record: true, View: recordView(sc, rec, a.Repro.Quick)}
-	if sc.Sweep == nil {
-		if cdf, unit := RecordCDF(rec); cdf != nil {
-			f.cdf, f.cdfX = cdf, metricLabel("JCT", unit)
-			f.View.YLabel = "JCT distribution: share of jobs finished within a JCT (CDF)"
-		}
-	}
+	f := &FigureRun{Name: name, Doc: a.Ed.JSON(), State: RunDone, Record: true, View: recordView(sc, rec, a.Repro.Quick), sc: sc}
+	f.drawCDF()
 	a.Fig = f
 	a.Pick = FigurePick{Policy: -1}
+}
+
+// drawCDF draws a figure without a sweep as a JCT distribution when its
+// values (the record's, or a run's so far) hold JCT percentiles, as the
+// paper draws it; it draws bars of its main metric otherwise.
+func (f *FigureRun) drawCDF() {
+	f.cdf, f.cdfX = nil, ""
+	if f.sc == nil || f.sc.Sweep != nil || f.View == nil {
+		return
+	}
+	if cdf, unit := RecordCDF(&f.View.Figure); cdf != nil {
+		f.cdf, f.cdfX = cdf, metricLabel("JCT", unit)
+		f.View.YLabel = "JCT distribution: share of jobs finished within a JCT (CDF)"
+	}
 }
 
 // FigureIsCDF reports whether the open figure is drawn as a JCT CDF.
@@ -148,7 +160,7 @@ func (a *App) RerunFigure(mode string) {
 		return
 	}
 	a.CancelFigure()
-	f := &FigureRun{Name: sc.Name, Doc: doc, State: RunRunning, Started: a.P.Now(), Mode: mode}
+	f := &FigureRun{Name: sc.Name, Doc: doc, State: RunRunning, Started: a.P.Now(), Mode: mode, sc: sc}
 	f.Units = figureUnits(sc)
 	f.Workers = min(a.maxWorkers(), len(f.Units))
 	a.Fig = f
@@ -378,6 +390,7 @@ func (a *App) onVerdicts(f *FigureRun, m protocol.Message) {
 		return
 	}
 	f.View = &v
+	f.drawCDF()
 	if f.FirstCurve == 0 && v.HasData() {
 		f.FirstCurve = a.P.Now().Sub(f.Started)
 	}
@@ -437,6 +450,7 @@ func (f *FigureRun) ProgressText() string {
 type LegendItem struct {
 	Name, Color string
 	Paper       bool
+	Bar         bool // a bar's key, not a line's
 }
 
 // figureSeries are the figure's lines: ours, then the paper's in the
@@ -464,33 +478,73 @@ func (f *FigureRun) figureSeries() []ChartSeries {
 	return out
 }
 
+// bars are the figure's bars: a figure without a sweep not drawn as a
+// CDF, from the record's values or the run's so far; nil otherwise.
+func (f *FigureRun) bars() *studyBars {
+	if f.cdf != nil || f.View == nil {
+		return nil
+	}
+	return barsOf(f.sc, f.View.Figure.Values)
+}
+
 // FigureChart is the figure as an SVG: the sweep's metric against the
-// swept value, as the paper draws it; "" before the first point.
+// swept value, as the paper draws it, or a study's main metric as bars;
+// "" before the first point.
 func (a *App) FigureChart() string {
 	if a.Fig == nil || a.Fig.View == nil {
 		return ""
 	}
 	v := a.Fig.View
-	box := chartBox{w: 640, h: 380, left: 70, right: 16, top: 14, bottom: 46}
-	if vw := a.P.ViewportWidth(); vw > 0 && vw < 600 {
-		// A phone shows the figure at its own width: draw it narrower
-		// rather than scale its labels down to a few pixels.
-		box = chartBox{w: 360, h: 300, left: 56, right: 10, top: 10, bottom: 42}
-	}
+	// A phone shows the figure at its own width: draw it narrower
+	// rather than scale its labels down to a few pixels.
+	vw := a.P.ViewportWidth()
+	box := figureBox(vw > 0 && vw < 600)
 	if a.Fig.cdf != nil {
 		return lineChart(box, a.Fig.cdf, a.Fig.cdfX, "jobs finished (%)", "figure-cdf")
+	}
+	if b := a.Fig.bars(); b != nil {
+		return barChart(box, b, "figure-bars")
 	}
 	return lineChart(box, a.Fig.figureSeries(), v.XLabel, v.YLabel, "figure-curve")
 }
 
-// FigureLegend lists the figure's lines.
+// FigureIsBars reports whether the open figure is drawn as bars.
+func (a *App) FigureIsBars() bool { return a.Fig != nil && a.Fig.bars() != nil }
+
+// FigureBarsHavePaper reports bars with a paper's value beside ours.
+func (a *App) FigureBarsHavePaper() bool {
+	b := a.Fig.bars()
+	return b != nil && b.Paper
+}
+
+// FigureHeading names what the figure draws.
+func (a *App) FigureHeading() string {
+	if b := a.Fig.bars(); b != nil {
+		return b.YLabel + ", by policy"
+	}
+	return a.Fig.View.YLabel
+}
+
+// FigureLegend lists the figure's lines, or how its bars are drawn: the
+// bars' colours are the policies', named under them.
 func (a *App) FigureLegend() []LegendItem {
+	if b := a.Fig.bars(); b != nil {
+		out := []LegendItem{{Name: "ours: the mean over the seeds, the whisker ± one standard deviation", Color: barKey, Bar: true}}
+		if b.Paper {
+			out = append(out, LegendItem{Name: "the paper's value", Color: barKey, Paper: true, Bar: true})
+		}
+		return out
+	}
 	var out []LegendItem
 	for _, s := range a.Fig.figureSeries() {
 		out = append(out, LegendItem{Name: s.Name, Color: s.Color, Paper: s.Paper})
 	}
 	return out
 }
+
+// barKey is the colour of the bar legend's swatches: the bars take their
+// policy's colour, so the legend shows only filled against outlined.
+const barKey = "#555"
 
 // FigureClaim is the claim of the open figure's card.
 func (a *App) FigureClaim() string {

@@ -90,9 +90,10 @@ func View(sc *scenario.Scenario, parts []*results.StudyValues) protocol.StudyVie
 		}
 		v.Checks = append(v.Checks, cv)
 	}
-	if v.Complete {
+	if v.Complete || sc.Sweep == nil {
 		// Every value the record keeps, so that the page can set a
-		// run beside the record number for number.
+		// run beside the record number for number; a figure without a
+		// sweep has them as its runs come in, for its bars.
 		v.Figure.Values = reproduce.Values(st)
 	}
 	// Counted as the record and the gallery card count (results.Count).

@@ -3,7 +3,6 @@ package reproduce
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/metrics"
@@ -25,63 +24,6 @@ func Draw(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
 		return drawSweep(st, o)
 	}
 	return drawBars(st, o)
-}
-
-// paperPoint is one of the paper's values on the figure.
-type paperPoint struct {
-	label string // policy label, or "num / den" for a ratio
-	x     *float64
-	y     float64
-}
-
-// paperPoints are the values the scenario records for metric and group:
-// its reference values, and the targets of its value and ratio checks,
-// in the reference unit. A (label, x) pair given twice keeps the first.
-func paperPoints(sc *scenario.Scenario, metric, group string) []paperPoint {
-	var out []paperPoint
-	seen := map[string]bool{}
-	add := func(label string, x *float64, y float64) {
-		key := label + "@nil"
-		if x != nil {
-			key = fmt.Sprintf("%s@%g", label, *x)
-		}
-		if !seen[key] {
-			seen[key] = true
-			out = append(out, paperPoint{label, x, y})
-		}
-	}
-	same := func(q scenario.Quantity) bool {
-		g := q.Group
-		if g == "" {
-			g = "all"
-		}
-		return q.Metric == metric && g == group
-	}
-	if sc.Reference != nil {
-		for _, v := range sc.Reference.Values {
-			if same(v.Quantity) {
-				add(v.Policy, v.X, v.Value)
-			}
-		}
-	}
-	for i := range sc.Checks {
-		c := &sc.Checks[i]
-		if c.Target == nil {
-			continue
-		}
-		switch {
-		case c.Kind == "value" && c.Of != nil:
-			if q := c.Resolve(*c.Of); same(q) {
-				add(q.Policy, q.X, *c.Target)
-			}
-		case c.Kind == "ratio" && c.Num != nil && c.Den != nil:
-			n, d := c.Resolve(*c.Num), c.Resolve(*c.Den)
-			if same(n) && same(d) && n.X != nil && d.X != nil && *n.X == *d.X {
-				add(n.Policy+" / "+d.Policy, n.X, *c.Target)
-			}
-		}
-	}
-	return out
 }
 
 func drawSweep(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
@@ -110,16 +52,16 @@ func drawSweep(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
 	}
 	paper := map[string]*plot.Series{}
 	var order []string
-	for _, p := range paperPoints(sc, metric, group) {
-		if p.x == nil || color[p.label] == 0 {
+	for _, p := range sc.PaperValues(metric, group) {
+		if p.X == nil || color[p.Label] == 0 {
 			continue // not on this figure's curves
 		}
-		if paper[p.label] == nil {
-			paper[p.label] = &plot.Series{Name: "paper: " + p.label, Color: color[p.label], Points: true}
-			order = append(order, p.label)
+		if paper[p.Label] == nil {
+			paper[p.Label] = &plot.Series{Name: "paper: " + p.Label, Color: color[p.Label], Points: true}
+			order = append(order, p.Label)
 		}
-		paper[p.label].X = append(paper[p.label].X, *p.x)
-		paper[p.label].Y = append(paper[p.label].Y, p.y)
+		paper[p.Label].X = append(paper[p.Label].X, *p.X)
+		paper[p.Label].Y = append(paper[p.Label].Y, p.Value)
 	}
 	for _, l := range order {
 		series = append(series, *paper[l])
@@ -127,7 +69,7 @@ func drawSweep(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
 	if len(series) == 0 {
 		return nil, fmt.Errorf("%s: every run saturated or failed; nothing to draw", sc.Name)
 	}
-	ylabel := metricLabel(metric)
+	ylabel := metrics.AxisLabel(metric)
 	if len(sc.Sweep.Ratios) > 0 {
 		ylabel += ", ratio"
 	} else if u := out.Series[0].Unit; u != "" {
@@ -174,7 +116,7 @@ func drawRobustness(st *experiment.Study, o plot.Options) (*plot.Figure, error) 
 // policy, ours and, where recorded, the paper's.
 func drawBars(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
 	sc := st.Scenario
-	metric, group := mainMetric(sc)
+	metric, group := sc.MainMetric()
 	var cats []string
 	ours := plot.BarSeries{Name: "ours (mean over seeds)"}
 	for i := range sc.Policies {
@@ -192,9 +134,9 @@ func drawBars(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
 	found := false
 	for i := range paper.Values {
 		paper.Values[i] = math.NaN()
-		for _, p := range paperPoints(sc, metric, group) {
-			if p.x == nil && p.label == cats[i] {
-				paper.Values[i], found = p.y, true
+		for _, p := range sc.PaperValues(metric, group) {
+			if p.X == nil && p.Label == cats[i] {
+				paper.Values[i], found = p.Value, true
 				break
 			}
 		}
@@ -203,7 +145,7 @@ func drawBars(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
 		series = append(series, paper)
 	}
 	_, unit := st.InRefUnit(metric, 0)
-	ylabel := metricLabel(metric)
+	ylabel := metrics.AxisLabel(metric)
 	if group != "all" {
 		ylabel += " [" + group + "]"
 	}
@@ -211,39 +153,6 @@ func drawBars(st *experiment.Study, o plot.Options) (*plot.Figure, error) {
 		ylabel += " (" + unit + ")"
 	}
 	return plot.Bars(title(sc), ylabel, cats, series, o)
-}
-
-// mainMetric is the metric a study without a sweep is drawn by: the first
-// the paper reports, else the first a check compares, else the average
-// JCT.
-func mainMetric(sc *scenario.Scenario) (metric, group string) {
-	norm := func(q scenario.Quantity) (string, string) {
-		if q.Group == "" {
-			q.Group = "all"
-		}
-		return q.Metric, q.Group
-	}
-	if sc.Reference != nil {
-		for _, v := range sc.Reference.Values {
-			if v.X == nil && v.Metric != "" {
-				return norm(v.Quantity)
-			}
-		}
-	}
-	for i := range sc.Checks {
-		c := &sc.Checks[i]
-		q := c.Resolve(scenario.Quantity{})
-		switch {
-		case c.Of != nil:
-			q = c.Resolve(*c.Of)
-		case c.Num != nil:
-			q = c.Resolve(*c.Num)
-		}
-		if q.Metric != "" && q.X == nil {
-			return norm(q)
-		}
-	}
-	return "avg_jct_s", "all"
 }
 
 func sweepMetric(sc *scenario.Scenario) (metric, group string) {
@@ -255,24 +164,6 @@ func sweepMetric(sc *scenario.Scenario) (metric, group string) {
 		group = sc.Sweep.Group
 	}
 	return metric, group
-}
-
-// metricLabel is an axis label: the metric's description when it is
-// short and plain, else its name.
-func metricLabel(metric string) string {
-	if d, err := metrics.Lookup(metric); err == nil && d.Doc != "" && len(d.Doc) <= 45 && isASCII(d.Doc) {
-		return d.Doc
-	}
-	return strings.TrimSuffix(metric, "_s")
-}
-
-func isASCII(s string) bool {
-	for _, r := range s {
-		if r > 127 {
-			return false
-		}
-	}
-	return true
 }
 
 func title(sc *scenario.Scenario) string {
