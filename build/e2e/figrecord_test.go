@@ -33,12 +33,7 @@ var recordFigures = []string{"gavel-fig8-las-single", "sjf-bsbf-fig4", "ojpp-fig
 // table, no table cut at 1280 px, and no serious accessibility violation at
 // 1280 and 390 px wide.
 func TestFigureFromRecord(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "reproduction", "report.json"))
-	need(t, err == nil, "the committed record reproduction/report.json")
-	var rep results.Reproduction
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := committedRecord(t)
 	axe, axeErr := os.ReadFile(axePath(t))
 	dir := site(t)
 	srv := serve(t, dir)
@@ -131,6 +126,26 @@ func TestFigureFromRecord(t *testing.T) {
 	for _, e := range errs() {
 		t.Errorf("console: %s", e)
 	}
+}
+
+// committedRecord is the committed record, reproduction/report.json.
+func committedRecord(t *testing.T) results.Reproduction {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "reproduction", "report.json"))
+	need(t, err == nil, "the committed record reproduction/report.json")
+	var rep results.Reproduction
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// openFigure opens the named figure from the gallery, as a reader does.
+func (p *page) openFigure(name string) {
+	p.t.Helper()
+	p.click("tab-gallery")
+	p.wait(`!!document.getElementById("openfig-`+name+`")`, statusJS, 10*time.Second)
+	p.click("openfig-" + name)
 }
 
 func recordOf(rep *results.Reproduction, name string) *results.FigureRepro {
@@ -231,12 +246,7 @@ const barsFigure = "sjfbco-fig4"
 // the run's own values: one of ours per policy of the record, at other
 // heights than the record's, which ran more seeds.
 func TestBarsAfterRerun(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "reproduction", "report.json"))
-	need(t, err == nil, "the committed record reproduction/report.json")
-	var rep results.Reproduction
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := committedRecord(t)
 	rec := recordOf(&rep, barsFigure)
 	need(t, rec != nil, "a record of "+barsFigure)
 	ours, _, ok := recordBars(rec)
@@ -248,9 +258,7 @@ func TestBarsAfterRerun(t *testing.T) {
 	p := &page{t: t, ctx: ctx}
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
 	p.started()
-	p.click("tab-gallery")
-	p.wait(`!!document.getElementById("openfig-`+barsFigure+`")`, statusJS, 10*time.Second)
-	p.click("openfig-" + barsFigure)
+	p.openFigure(barsFigure)
 	p.wait(`!!document.getElementById("figure-rerun-quick") && !document.getElementById("figure-rerun-quick").disabled`, figureStatusJS, 20*time.Second)
 	const tipsJS = `[...document.querySelectorAll("#figure-bars rect.bar.ours title")].map(t => t.textContent)`
 	recorded := eval[[]string](p, tipsJS)

@@ -3,9 +3,7 @@
 package e2e
 
 import (
-	"encoding/json"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,12 +37,7 @@ const compareJS = `(document.getElementById("figure-compare") || {}).textContent
 // verdict by verdict against a full one). A full run can be cancelled. No
 // serious accessibility violation in the figure view at either width.
 func TestFigureRerun(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "reproduction", "report.json"))
-	need(t, err == nil, "the committed record reproduction/report.json")
-	var rep results.Reproduction
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := committedRecord(t)
 	rec := recordOf(&rep, rerunFigure)
 	need(t, rec != nil, "a record of "+rerunFigure)
 	axe, axeErr := os.ReadFile(axePath(t))
@@ -55,9 +48,7 @@ func TestFigureRerun(t *testing.T) {
 	p := &page{t: t, ctx: ctx}
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
 	p.started()
-	p.click("tab-gallery")
-	p.wait(`!!document.getElementById("openfig-`+rerunFigure+`")`, statusJS, 10*time.Second)
-	p.click("openfig-" + rerunFigure)
+	p.openFigure(rerunFigure)
 	p.wait(`!!document.getElementById("figure-rerun-quick") && !document.getElementById("figure-rerun-quick").disabled`, figureStatusJS, 20*time.Second)
 	if est := p.text("figure-estimate-quick"); !strings.Contains(est, "simulations on") || !strings.Contains(est, "time left shows once") {
 		t.Errorf("the quick estimate before any run here: %q", est)
@@ -125,9 +116,7 @@ func TestFigureRerun(t *testing.T) {
 	// Cancel: a full run of Gavel's Figure 8 (45 sweep points and seeds
 	// of 7,000 jobs each) stops at once and compares nothing.
 	p.click("figure-show-record")
-	p.click("tab-gallery")
-	p.wait(`!!document.getElementById("openfig-gavel-fig8-las-single")`, statusJS, 10*time.Second)
-	p.click("openfig-gavel-fig8-las-single")
+	p.openFigure("gavel-fig8-las-single")
 	p.wait(`!!document.getElementById("figure-rerun-full") && !document.getElementById("figure-rerun-full").disabled`, figureStatusJS, 20*time.Second)
 	p.click("figure-rerun-full")
 	p.wait(`!!document.getElementById("figure-cancel") && /simulations done/.test((document.getElementById("figure-progress") || {}).textContent)`, figureStatusJS, 20*time.Second)
@@ -278,12 +267,7 @@ func fullRerun(t *testing.T) (name string, limit time.Duration) {
 // mean, spread, seed count and check of the committed full record that
 // `make reproduce` computed natively.
 func TestFullRerunMatchesRecord(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "reproduction", "report.json"))
-	need(t, err == nil, "the committed record reproduction/report.json")
-	var rep results.Reproduction
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := committedRecord(t)
 	need(t, !rep.Quick, "a full-mode record")
 	name, limit := fullRerun(t)
 	rec := recordOf(&rep, name)
@@ -295,9 +279,7 @@ func TestFullRerunMatchesRecord(t *testing.T) {
 	p := &page{t: t, ctx: ctx}
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
 	p.started()
-	p.click("tab-gallery")
-	p.wait(`!!document.getElementById("openfig-`+name+`")`, statusJS, 10*time.Second)
-	p.click("openfig-" + name)
+	p.openFigure(name)
 	p.wait(`!!document.getElementById("figure-rerun-full") && !document.getElementById("figure-rerun-full").disabled`, figureStatusJS, 20*time.Second)
 	t.Logf("before the run the page says: %s", p.text("figure-estimate-full"))
 	start := time.Now()
