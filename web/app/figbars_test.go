@@ -195,6 +195,11 @@ func TestRunWithoutSweepDrawsItsFigure(t *testing.T) {
 	}
 	for _, c := range []struct{ name, id string }{{"sjfbco-fig4", "figure-bars"}, {"sjf-bsbf-fig4", "figure-cdf"}} {
 		b := apptest.New(t)
+		// One worker takes the checks' evaluation before each next run,
+		// so what is drawn midway does not hang on which of two workers
+		// is faster (with two, a quick worker could finish every run
+		// while the other still evaluates the first).
+		b.NCores = 1
 		a := app.New(b)
 		a.OpenFigure(c.name) // no record: it runs here
 		if a.Fig == nil || a.Fig.Record {
