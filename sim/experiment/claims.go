@@ -103,7 +103,7 @@ func toleranceWords(c *scenario.Check, tol float64, basis string, twoSE float64,
 		terms[2][1] = " (none: one seed)"
 	}
 	if c.TightTolerance != nil {
-		terms = append(terms, [2]string{"the tighter tolerance of the paper's set-up", fmt.Sprintf(" (%.3g)", *c.TightTolerance)})
+		terms = append(terms, [2]string{"the tighter tolerance set for this claim", fmt.Sprintf(" (%.3g)", *c.TightTolerance)})
 	}
 	var first string
 	var others []string

@@ -246,7 +246,7 @@ func (c *Check) ToleranceFor(twoSE float64) (tol float64, basis string) {
 		tol, basis = twoSE, "2 × the standard error of our mean"
 	}
 	if t := c.TightTolerance; t != nil && *t < tol {
-		tol, basis = *t, "the tighter tolerance of the paper's set-up"
+		tol, basis = *t, "the tighter tolerance set for this claim"
 	}
 	return tol, basis
 }

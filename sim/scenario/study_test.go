@@ -194,7 +194,7 @@ func TestToleranceRule(t *testing.T) {
 		{-7.8, 0.1, 0.3, nil, 0.78, "10% of the paper's number"},
 		{0.05, 0.01, 0.002, nil, 0.01, "the paper's printed precision"},
 		{2.0, 0.1, 0.5, nil, 0.5, "2 × the standard error of our mean"},
-		{2.0, 0.1, 0.5, f(0.05), 0.05, "the tighter tolerance of the paper's set-up"},
+		{2.0, 0.1, 0.5, f(0.05), 0.05, "the tighter tolerance set for this claim"},
 		{2.0, 0.1, 0.05, f(1.0), 0.2, "10% of the paper's number"}, // a looser one is not used
 	} {
 		c := scenario.Check{Paper: &tc.paper, Precision: tc.precision, TightTolerance: tc.tight}
