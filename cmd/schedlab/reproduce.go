@@ -221,6 +221,21 @@ func copiedNote(copied map[string]int) string {
 	return ", " + strings.Join(parts, ", ")
 }
 
+// cost is the CPU a figure's own simulations took, from the process's
+// CPU time since cpu0 (the figures run one after another); nil for a
+// remote run, where the CPU was spent elsewhere, or where this system
+// cannot say.
+func (r *reproducer) cost(cpu0 float64, runs int, copied map[string]int) *results.CostRepro {
+	cpu := cpuSeconds() - cpu0
+	for _, n := range copied {
+		runs -= n
+	}
+	if r.remote != nil || cpu0 <= 0 || cpu <= 0 || runs <= 0 {
+		return nil
+	}
+	return &results.CostRepro{CPUSeconds: math.Round(cpu*100) / 100, Simulated: runs}
+}
+
 func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]reproduce.Done, int, error) {
 	r.start, r.took = time.Now(), map[string]time.Duration{}
 	counts := make([]int, len(entries))
@@ -248,7 +263,7 @@ func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]repr
 	var done []reproduce.Done
 	failed := 0
 	for i, e := range entries {
-		t0 := time.Now()
+		t0, cpu0 := time.Now(), cpuSeconds()
 		r.mu.Lock()
 		r.frac, r.name = make([]float64, counts[i]), e.Scenario.Name
 		r.mu.Unlock()
@@ -261,7 +276,7 @@ func (r *reproducer) run(ctx context.Context, entries []reproduce.Entry) ([]repr
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %w", e.Scenario.Name, err)
 		}
-		done = append(done, reproduce.Done{Entry: e, Study: st, Files: files})
+		done = append(done, reproduce.Done{Entry: e, Study: st, Files: files, Cost: r.cost(cpu0, counts[i], st.Copied)})
 		r.mu.Lock()
 		r.after += counts[i]
 		r.frac = nil

@@ -92,6 +92,17 @@ func TestReproduceRemote(t *testing.T) {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut.String())
 		}
 	}
+	// The CPU a figure took is known where it ran: here, not remotely.
+	for i, want := range []bool{true, false} {
+		var rep results.Reproduction
+		data, _ := os.ReadFile(filepath.Join(dirs[i], "report.json"))
+		if err := json.Unmarshal(data, &rep); err != nil || len(rep.Papers) == 0 || len(rep.Papers[0].Figures) == 0 {
+			t.Fatalf("report %d: %v", i, err)
+		}
+		if c := rep.Papers[0].Figures[0].Cost; (c.SecondsPerRun() > 0) != want {
+			t.Errorf("report %d (remote %v): cost %+v", i, i == 1, c)
+		}
+	}
 	for _, f := range []string{"report.json", "report.md", "figures/sjf-bsbf-fig6a.svg"} {
 		a, errA := os.ReadFile(filepath.Join(dirs[0], f))
 		b, errB := os.ReadFile(filepath.Join(dirs[1], f))
@@ -104,7 +115,8 @@ func TestReproduceRemote(t *testing.T) {
 	}
 }
 
-// withoutRunInfo is a report.json without its date and times.
+// withoutRunInfo is a report.json without its date and times, and
+// without the CPU its figures took.
 func withoutRunInfo(t *testing.T, data []byte) []byte {
 	t.Helper()
 	var rep results.Reproduction
@@ -115,6 +127,11 @@ func withoutRunInfo(t *testing.T, data []byte) []byte {
 		t.Error("report.json has no run information")
 	}
 	rep.Run = nil
+	for i := range rep.Papers {
+		for j := range rep.Papers[i].Figures {
+			rep.Papers[i].Figures[j].Cost = nil
+		}
+	}
 	out, _ := json.Marshal(rep)
 	return out
 }

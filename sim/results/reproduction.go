@@ -63,6 +63,27 @@ type FigureRepro struct {
 	// Benchmark is set on a figure of measured wall times rather than a
 	// simulation (a paper's decision-time figure).
 	Benchmark *BenchmarkRepro `json:"benchmark,omitempty"`
+	// Cost is what the figure's simulations cost the machine that made
+	// the record; it differs between runs and machines, so comparing two
+	// records leaves it out.
+	Cost *CostRepro `json:"cost,omitempty"`
+}
+
+// CostRepro is the CPU a figure's simulations took natively: the page
+// scales it into a first estimate of a re-run before it has timed one.
+// Simulated counts the runs made for this figure, not those copied from
+// an identical run of another figure.
+type CostRepro struct {
+	CPUSeconds float64 `json:"cpu_s"`
+	Simulated  int     `json:"simulated_runs"`
+}
+
+// SecondsPerRun is the CPU one simulation took, 0 when unknown.
+func (c *CostRepro) SecondsPerRun() float64 {
+	if c == nil || c.Simulated <= 0 || c.CPUSeconds <= 0 {
+		return 0
+	}
+	return c.CPUSeconds / float64(c.Simulated)
 }
 
 // BenchmarkRepro is a figure of wall times. Setup says what was timed.

@@ -243,8 +243,51 @@ func (a *App) FigureEstimate(mode string) Estimate {
 			return e
 		}
 	}
+	if per, basis := a.recordSecondsPerRun(f.Name, mode); per > 0 {
+		e.Seconds, e.Basis = per*rounds, basis
+		return e
+	}
 	e.Basis = "no run of this figure has been timed in this browser yet: the time left shows once the first simulations finish"
 	return e
+}
+
+// browserSlowdown is how many times longer a simulation takes in the
+// page's workers than natively, for a first estimate before this browser
+// has timed a run: Gavel's Fig. 8 in full took 806 s on 2 workers in
+// headless Chromium against 193 s natively (docs/development.md).
+const browserSlowdown = 4.2
+
+// recordSecondsPerRun is a first estimate of one simulation of the
+// figure in mode in this browser, from the CPU the committed full record
+// spent on it natively, and the estimate's basis in words; 0 without a
+// full record that timed the figure.
+func (a *App) recordSecondsPerRun(name, mode string) (float64, string) {
+	if a.Repro == nil || a.Repro.Quick {
+		return 0, ""
+	}
+	rec := a.RecordFigure(name)
+	if rec == nil {
+		return 0, ""
+	}
+	native := rec.Cost.SecondsPerRun()
+	if native <= 0 {
+		return 0, ""
+	}
+	per := native * browserSlowdown
+	basis := fmt.Sprintf("not yet timed in this browser: the committed record's full run took %s of CPU per simulation natively, and a browser takes about %.0f times as long", fineSecs(native), browserSlowdown)
+	if info := a.info(name); mode == ModeQuick && info.scale > 1 {
+		per /= info.scale
+		basis += fmt.Sprintf(", divided by %.3g for the quick mode's fewer jobs", info.scale)
+	}
+	return per, basis
+}
+
+// fineSecs prints a time that may be well under a second.
+func fineSecs(s float64) string {
+	if s >= 10 {
+		return secs(s)
+	}
+	return strconv.FormatFloat(s, 'g', 2, 64) + " s"
 }
 
 func (a *App) storedSeconds(name, mode string) (float64, bool) {

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -129,6 +130,43 @@ func TestRerunEstimate(t *testing.T) {
 	_ = b.Save("schedlab-figure-seconds:gavel-fig8-las-single:full", "20")
 	if f2 := a.FigureEstimate(app.ModeFull); f2.Seconds != 20*float64((f.Sims+1)/2) {
 		t.Errorf("full estimate from a full measurement: %+v", f2)
+	}
+}
+
+// Before this browser has timed a run, the estimate scales the CPU the
+// committed full record spent per simulation natively by the browser's
+// slowdown (4.2), and for quick mode down by the jobs (7,000 / 700).
+// A quick record, or a figure the record did not time, gives none.
+func TestRerunEstimateFromRecord(t *testing.T) {
+	b := apptest.New(t)
+	a := app.New(b)
+	a.OpenFigure("gavel-fig8-las-single")
+	a.CancelFigure()
+	rec := results.FigureRepro{Figure: "Figure 8", Scenario: "gavel-fig8-las-single", Cost: &results.CostRepro{CPUSeconds: 90, Simulated: 45}}
+	a.Repro = &results.Reproduction{Papers: []results.PaperRepro{{Paper: "gavel", Figures: []results.FigureRepro{rec}}}}
+	f, q := a.FigureEstimate(app.ModeFull), a.FigureEstimate(app.ModeQuick)
+	// 90 s / 45 runs = 2 s natively, 8.4 s in a browser, 0.84 s quick.
+	if want := 8.4 * float64((f.Sims+1)/2); math.Abs(f.Seconds-want) > 1e-9 || !strings.Contains(f.Basis, "2 s of CPU per simulation natively") {
+		t.Errorf("full estimate from the record: %.2f s (%s), want %.2f", f.Seconds, f.Basis, want)
+	}
+	if want := 0.84 * float64((q.Sims+1)/2); math.Abs(q.Seconds-want) > 1e-9 || !strings.Contains(q.Basis, "divided by 10") {
+		t.Errorf("quick estimate from the record: %.2f s (%s), want %.2f", q.Seconds, q.Basis, want)
+	}
+	full := a.Repro
+	for what, r := range map[string]*results.Reproduction{
+		"quick record": {Quick: true, Papers: a.Repro.Papers},
+		"no cost":      {Papers: []results.PaperRepro{{Paper: "gavel", Figures: []results.FigureRepro{{Scenario: "gavel-fig8-las-single"}}}}},
+	} {
+		a.Repro = r
+		if e := a.FigureEstimate(app.ModeFull); e.Seconds != 0 {
+			t.Errorf("%s: an estimate %+v", what, e)
+		}
+	}
+	// A time measured here wins.
+	a.Repro = full
+	_ = b.Save("schedlab-figure-seconds:gavel-fig8-las-single:quick", "3.000")
+	if q2 := a.FigureEstimate(app.ModeQuick); q2.Seconds != 3*float64((q.Sims+1)/2) {
+		t.Errorf("quick estimate after a run here: %+v", q2)
 	}
 }
 

@@ -25,6 +25,9 @@ type Done struct {
 	Entry
 	Study *experiment.Study
 	Files []string // the figure's image files, relative to the report
+	// Cost is the CPU the figure's simulations took here, nil when
+	// not measured (a remote run).
+	Cost *results.CostRepro
 }
 
 // ScenarioHash is the SHA-256 of a scenario's document without its
@@ -52,7 +55,7 @@ func Figure(d Done) results.FigureRepro {
 	sc := d.Scenario
 	out := d.Study.Output()
 	f := results.FigureRepro{Figure: d.Figure, Scenario: sc.Name, ScenarioSHA256: ScenarioHash(sc), Claim: sc.Title,
-		Exploration: sc.Exploration, Files: d.Files, Checks: []results.CheckRepro{}, Seeds: d.Study.Scenario.RunSeeds()}
+		Exploration: sc.Exploration, Files: d.Files, Checks: []results.CheckRepro{}, Seeds: d.Study.Scenario.RunSeeds(), Cost: d.Cost}
 	if d.Study.Quick && d.Study.Scenario.Quick != nil && len(d.Study.Scenario.Quick.Seeds) > 0 {
 		f.Seeds = d.Study.Scenario.Quick.Seeds
 	}
