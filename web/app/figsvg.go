@@ -16,7 +16,17 @@ type ChartSeries struct {
 	Color string
 	X     []float64
 	Y     []*float64
+	// SD, when set, draws an error bar of ± SD[i] at point i.
+	SD    []*float64
 	Paper bool
+}
+
+// sd is the standard deviation at point i, 0 when there is none.
+func (s ChartSeries) sd(i int) float64 {
+	if i >= len(s.SD) || s.SD[i] == nil || math.IsNaN(*s.SD[i]) || math.IsInf(*s.SD[i], 0) {
+		return 0
+	}
+	return *s.SD[i]
 }
 
 // chartBox is a figure's size and margins in SVG units.
@@ -35,7 +45,7 @@ func lineChart(box chartBox, series []ChartSeries, xlabel, ylabel, id string) st
 			if y == nil || math.IsNaN(*y) || math.IsInf(*y, 0) {
 				continue
 			}
-			x0, x1, y1 = math.Min(x0, s.X[i]), math.Max(x1, s.X[i]), math.Max(y1, *y)
+			x0, x1, y1 = math.Min(x0, s.X[i]), math.Max(x1, s.X[i]), math.Max(y1, *y+s.sd(i))
 			n++
 		}
 	}
@@ -116,6 +126,14 @@ func lineChart(box chartBox, series []ChartSeries, xlabel, ylabel, id string) st
 			}
 			cx, cy := px(s.X[i]), py(*y)
 			title := fmt.Sprintf("<title>%s at %s: %s</title>", html.EscapeString(s.Name), tickText(s.X[i]), tickText(*y))
+			if sd := s.sd(i); sd > 0 && axes {
+				// ± one standard deviation over seeds, cut at zero as
+				// the axis is.
+				lo, hi := py(math.Max(0, *y-sd)), py(*y+sd)
+				title = fmt.Sprintf("<title>%s at %s: %s ± %s</title>", html.EscapeString(s.Name), tickText(s.X[i]), tickText(*y), tickText(sd))
+				fmt.Fprintf(&b, `<path class="err" d="M%.1f %.1fV%.1fM%.1f %.1fh%gM%.1f %.1fh%g" stroke="%s" stroke-width="1.2" fill="none"/>`,
+					cx, lo, hi, cx-r, lo, 2*r, cx-r, hi, 2*r, s.Color)
+			}
 			if s.Paper {
 				fmt.Fprintf(&b, `<path class="mark" d="M%.1f %.1fl%g %gl%g %gl%g %gz" fill="#fff" stroke="%s" stroke-width="1.6">%s</path>`,
 					cx, cy-r-1.5, r+1.5, r+1.5, -(r + 1.5), r+1.5, -(r + 1.5), -(r + 1.5), s.Color, title)

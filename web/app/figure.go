@@ -466,7 +466,7 @@ func (f *FigureRun) figureSeries() []ChartSeries {
 	color := map[string]string{}
 	for i, s := range f.View.Series {
 		color[s.Policy] = seriesColor(i)
-		out = append(out, ChartSeries{Name: s.Policy, Color: color[s.Policy], X: s.X, Y: s.Y})
+		out = append(out, ChartSeries{Name: s.Policy, Color: color[s.Policy], X: s.X, Y: s.Y, SD: s.SD})
 	}
 	for i, s := range f.View.Paper {
 		c, ok := color[s.Policy]
@@ -536,8 +536,15 @@ func (a *App) FigureLegend() []LegendItem {
 		return out
 	}
 	var out []LegendItem
+	spread := false
 	for _, s := range a.Fig.figureSeries() {
 		out = append(out, LegendItem{Name: s.Name, Color: s.Color, Paper: s.Paper})
+		for i := range s.SD {
+			spread = spread || s.sd(i) > 0
+		}
+	}
+	if spread {
+		out = append(out, LegendItem{Name: "error bars: ± one standard deviation over the seeds", Color: barKey})
 	}
 	return out
 }

@@ -80,14 +80,14 @@ func recordView(sc *scenario.Scenario, f *results.FigureRepro, quick bool) *prot
 		if s.Metric != metric || s.Group != group {
 			continue
 		}
-		v.Series = append(v.Series, protocol.StudySeries{Policy: s.Policy, X: s.X, Y: s.Mean})
+		v.Series = append(v.Series, protocol.StudySeries{Policy: s.Policy, X: s.X, Y: s.Mean, SD: s.SD})
 		if v.YLabel == "" {
 			v.YLabel = metricLabel(s.Metric, s.Unit)
 		}
 	}
 	if len(v.Series) == 0 && len(f.Series) > 0 { // a figure of ratios
 		for _, s := range f.Series {
-			v.Series = append(v.Series, protocol.StudySeries{Policy: s.Policy, X: s.X, Y: s.Mean})
+			v.Series = append(v.Series, protocol.StudySeries{Policy: s.Policy, X: s.X, Y: s.Mean, SD: s.SD})
 		}
 		v.YLabel = metricLabel(f.Series[0].Metric, f.Series[0].Unit)
 	}

@@ -128,6 +128,10 @@ func TestEveryFigureCountsAsItsCard(t *testing.T) {
 					}
 				}
 			}
+			// A swept figure over several seeds shows their spread.
+			if spread := recordSpread(rec); spread != strings.Contains(a.FigureChart(), `class="err"`) {
+				t.Errorf("%s: the record has a spread over seeds: %v; the chart draws error bars: %v", rec.Scenario, spread, !spread)
+			}
 			if plan := a.FigurePlan(); !strings.Contains(plan, "make reproduce") {
 				t.Errorf("%s: the figure does not say where its numbers come from: %q", rec.Scenario, plan)
 			}
@@ -216,4 +220,22 @@ func TestFigureOwnsResults(t *testing.T) {
 	if m := a.FigurePickTable().Missing; !strings.Contains(m, "keeps only this figure's checks") {
 		t.Errorf("Results say %q of a record without values", m)
 	}
+}
+
+// recordSpread reports whether a recorded swept figure has a standard
+// deviation over seeds above zero in a series the page draws (its first
+// metric and group, as the figure view picks them, or any when it draws
+// ratios); a figure without a sweep is drawn as bars or a CDF.
+func recordSpread(rec results.FigureRepro) bool {
+	if len(rec.Series) == 0 || rec.Series[0].X == nil || len(rec.Seeds) < 2 {
+		return false
+	}
+	for _, s := range rec.Series {
+		for _, sd := range s.SD {
+			if sd != nil && *sd > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

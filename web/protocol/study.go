@@ -64,6 +64,9 @@ type StudySeries struct {
 	Policy string     `json:"policy"`
 	X      []float64  `json:"x"`
 	Y      []*float64 `json:"y"`
+	// SD is one standard deviation over seeds at each point, nil where
+	// there is none (one seed, or the paper's numbers).
+	SD []*float64 `json:"sd,omitempty"`
 }
 
 // CheckView is one check with the words the check table shows.

@@ -68,7 +68,7 @@ func View(sc *scenario.Scenario, parts []*results.StudyValues) protocol.StudyVie
 	}
 	v.XLabel, v.YLabel = st.AxisLabels()
 	for _, s := range out.Series {
-		v.Series = append(v.Series, protocol.StudySeries{Policy: s.Policy, X: s.X, Y: s.Mean})
+		v.Series = append(v.Series, protocol.StudySeries{Policy: s.Policy, X: s.X, Y: s.Mean, SD: s.SD})
 	}
 	for _, s := range st.PaperPoints() {
 		v.Paper = append(v.Paper, protocol.StudySeries{Policy: s.Policy, X: s.X, Y: s.Mean})
