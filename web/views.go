@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -61,6 +62,14 @@ func (c *EditorView) PoliciesSummary() string {
 		return "none chosen"
 	}
 	return strings.Join(names, ", ")
+}
+
+// SweepSummary is the sweep section's summary line.
+func (c *EditorView) SweepSummary() string {
+	if sc := c.App.Ed.Scenario(); sc != nil && sc.Sweep != nil {
+		return fmt.Sprintf("%s over %d values", sc.Sweep.Label, len(sc.Sweep.Values))
+	}
+	return "one number over a list of values, every policy, several seeds"
 }
 
 // InterferenceSummary describes the interference setting.
@@ -469,4 +478,118 @@ func (c *TimelineView) LogClass(l app.LogLine) string {
 		return "now"
 	}
 	return ""
+}
+
+// SweepSection is the editor's form for sweeping one of the scenario's
+// numbers and drawing the curve (app/sweep.go).
+type SweepSection struct {
+	App *app.App
+}
+
+// Form is the form's state.
+func (c *SweepSection) Form() app.SweepDraft { return c.App.SweepForm() }
+
+// Metrics are the metrics the sweep can draw.
+func (c *SweepSection) Metrics() [][2]string { return app.SweepMetrics }
+
+// SetPath chooses the number to sweep.
+func (c *SweepSection) SetPath(p string) {
+	d := c.Form()
+	d.Path = p
+	c.App.SetSweepDraft(d)
+}
+
+// SetValues keeps the typed values.
+func (c *SweepSection) SetValues(v string) {
+	d := c.Form()
+	d.Values = v
+	c.App.SetSweepDraft(d)
+}
+
+// SetSeeds keeps the typed count of seeds (0 when it is not a number,
+// which the form reports on Draw).
+func (c *SweepSection) SetSeeds(v string) {
+	d := c.Form()
+	d.Seeds, _ = strconv.Atoi(strings.TrimSpace(v))
+	if d.Seeds == 0 {
+		d.Seeds = -1 // not the default: the form says what is wrong
+	}
+	c.App.SetSweepDraft(d)
+}
+
+// Seeds is the seeds field's text.
+func (c *SweepSection) Seeds() string {
+	if n := c.Form().Seeds; n > 0 {
+		return strconv.Itoa(n)
+	}
+	return ""
+}
+
+// SetMetric chooses the metric.
+func (c *SweepSection) SetMetric(m string) {
+	d := c.Form()
+	d.Metric = m
+	c.App.SetSweepDraft(d)
+}
+
+func (c *SweepSection) choice() *app.SweepChoice {
+	p := c.Form().Path
+	for _, o := range c.App.Ed.SweepChoices() {
+		if o.Path == p {
+			return &o
+		}
+	}
+	return nil
+}
+
+// Unit is the chosen number's unit, in brackets.
+func (c *SweepSection) Unit() string {
+	if o := c.choice(); o != nil && o.Unit != "" {
+		return "(" + o.Unit + ")"
+	}
+	return ""
+}
+
+// Current says the chosen number's value in the scenario now.
+func (c *SweepSection) Current() string {
+	o := c.choice()
+	if o == nil {
+		return ""
+	}
+	if v, ok := c.App.Ed.Number(o.Path); ok {
+		return "In the scenario now: " + strconv.FormatFloat(v, 'g', -1, 64) + "."
+	}
+	return "Not set in the scenario now (its default applies)."
+}
+
+// Placeholder suggests values around the current one.
+func (c *SweepSection) Placeholder() string {
+	o := c.choice()
+	if o == nil {
+		return "e.g. 8, 16, 32"
+	}
+	v, ok := c.App.Ed.Number(o.Path)
+	if !ok || v <= 0 {
+		return "e.g. 1, 2, 4"
+	}
+	vals := []float64{v / 2, v, 2 * v}
+	if o.Integer {
+		vals[0] = math.Max(1, math.Round(vals[0]))
+	}
+	return fmt.Sprintf("e.g. %g, %g, %g", vals[0], vals[1], vals[2])
+}
+
+// Count says how many simulations the form asks for.
+func (c *SweepSection) Count() string {
+	d := c.Form()
+	n := 0
+	for _, f := range strings.FieldsFunc(d.Values, func(r rune) bool { return r == ',' || r == ';' || r == ' ' }) {
+		if f != "" {
+			n++
+		}
+	}
+	if n == 0 || d.Seeds < 1 {
+		return ""
+	}
+	return fmt.Sprintf("%d values × %d seeds = %d simulations of every policy", n, d.Seeds, n*d.Seeds)
 }

@@ -127,6 +127,8 @@ type App struct {
 	Pick FigurePick
 	// infos are what the figure view says of built-in scenarios' modes.
 	infos map[string]*figureInfo
+	// sweep is the editor's sweep form (sweep.go).
+	sweep SweepDraft
 
 	// Notice is a short status line; NoticeErr marks it as a failure.
 	// A new message replaces it; what must not be missed is a Note.
@@ -405,9 +407,21 @@ func builtinDocument(name string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	if sc, err := scenario.Parse(data); err == nil && heavy(sc) {
+	sc, err := scenario.Parse(data)
+	if err != nil {
+		return data, true
+	}
+	if heavy(sc) {
 		if q, err := sc.QuickVariant(); err == nil {
 			return q.Document(), true
+		}
+	}
+	if sc.Quick != nil && sc.Sweep != nil && len(sc.Checks) == 0 {
+		// A teaching sweep runs whole in the page: its quick block keeps
+		// the test suite fast, and every value with the seeds' spread is
+		// the curve it is there to show.
+		if whole, err := reshape(data, nil, "quick"); err == nil {
+			return whole.Document(), true
 		}
 	}
 	return data, true
@@ -617,6 +631,13 @@ func (a *App) Open(name string) {
 	}
 	a.load(tree)
 	a.setNotice("", false)
+	if sc := a.Ed.Scenario(); sc != nil && sc.Sweep != nil && len(sc.Checks) == 0 && a.Ed.Valid() && a.Ed.Size().autoRuns() {
+		// A teaching preset that sweeps a value draws its curve; a paper's
+		// figure opened with "Run once" runs one point, its figure being
+		// the record's.
+		a.RunFigure()
+		return
+	}
 	a.Show("This scenario")
 }
 

@@ -589,7 +589,9 @@ func (a *App) FigurePlan() string {
 	}
 	parts = append(parts, plural(len(seeds), "seed"))
 	text := strings.Join(parts, " × ") + ", every policy; the page runs the quick version of the paper's set-up, so expect some distance from the paper's numbers."
-	if f.Mode == ModeFull {
+	if !a.isPaperFigure(f.Name) && !a.IsComparison(f.Name) {
+		text = strings.Join(parts, " × ") + ", every policy: the scenario in the editor, its sweep drawn as a curve. Change the sweep under Sweep a number in the Scenario view."
+	} else if f.Mode == ModeFull {
 		text = strings.Join(parts, " × ") + ", every policy: the full set-up, as the committed record ran it."
 	} else if a.IsComparison(f.Name) {
 		text = strings.Join(parts, " × ") + ", every policy; the page runs the quick version, with fewer seeds and loads than the full runs our findings come from."
@@ -598,6 +600,16 @@ func (a *App) FigurePlan() string {
 		text += " You have edited the scenario: this is the figure of your version."
 	}
 	return text
+}
+
+// isPaperFigure reports whether name is a built-in paper figure.
+func (a *App) isPaperFigure(name string) bool {
+	for _, c := range a.Cards {
+		if c.Name == name {
+			return c.Figure
+		}
+	}
+	return false
 }
 
 // FigureStale reports that the scenario was edited since the figure ran.
