@@ -2,6 +2,8 @@ package experiment_test
 
 import (
 	"context"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/schedlab/schedlab/internal/cputime"
@@ -49,5 +51,64 @@ func BenchmarkGavelFigure8Point(b *testing.B) {
 	}
 	// CPU seconds per point, issue 16's measure (wall time on a shared
 	// machine mostly measures the other processes).
+	b.ReportMetric((cputime.Process()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+}
+
+// One full point of any Gavel study, chosen through the environment, for
+// profiling a figure's costliest runs (issue 37): SCHEDLAB_BENCH_SCENARIO
+// names the built-in scenario, SCHEDLAB_BENCH_SWEEP the sweep value,
+// SCHEDLAB_BENCH_POLICY the policy's label and SCHEDLAB_BENCH_SEED the
+// seed (default 0). It is skipped when no scenario is named.
+func BenchmarkGavelPoint(b *testing.B) {
+	name := os.Getenv("SCHEDLAB_BENCH_SCENARIO")
+	if name == "" {
+		b.Skip("SCHEDLAB_BENCH_SCENARIO names no scenario")
+	}
+	sweep, err := strconv.ParseFloat(os.Getenv("SCHEDLAB_BENCH_SWEEP"), 64)
+	if err != nil {
+		b.Fatalf("SCHEDLAB_BENCH_SWEEP: %v", err)
+	}
+	seed := uint64(0)
+	if s := os.Getenv("SCHEDLAB_BENCH_SEED"); s != "" {
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			b.Fatalf("SCHEDLAB_BENCH_SEED: %v", err)
+		}
+	}
+	data, ok := scenarios.Read(name)
+	if !ok {
+		b.Fatalf("no built-in scenario %q", name)
+	}
+	full, err := scenario.Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	at, err := full.SweepVariant(sweep)
+	if err != nil {
+		b.Fatal(err)
+	}
+	label := os.Getenv("SCHEDLAB_BENCH_POLICY")
+	policy := -1
+	for i := range at.Policies {
+		if at.PolicyLabel(i) == label {
+			policy = i
+		}
+	}
+	if policy < 0 {
+		b.Fatalf("no policy labelled %q", label)
+	}
+	sc, err := at.WithPolicy(policy)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cpu0 := cputime.Process()
+	for range b.N {
+		rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Seeds: []uint64{seed}, Workers: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r := rep.Runs[0]; r.Err != nil {
+			b.Fatal(r.Err)
+		}
+	}
 	b.ReportMetric((cputime.Process()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 }

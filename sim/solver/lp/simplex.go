@@ -408,17 +408,19 @@ func (s *solver) scale() {
 	}
 	s.scLo, s.scHi = resizeF(s.scLo, s.m), resizeF(s.scHi, s.m)
 	lo, hi := s.scLo, s.scHi
+	cs, ri, rv, colScale, rowScale := s.cs, s.ri, s.rv, s.colScale, s.rowScale
 	for pass := 0; pass < 2; pass++ {
 		for i := range lo {
 			lo[i], hi[i] = math.Inf(1), 0
 		}
 		for j := 0; j < s.n; j++ {
-			for k := s.cs[j]; k < s.cs[j+1]; k++ {
+			from, to := cs[j], cs[j+1]
+			cj := colScale[j]
+			for k, i := range ri[from:to] {
 				// v is finite and not −0 (an absolute value times a
 				// power of two), so comparisons are math.Min and
 				// math.Max without their calls' cost.
-				v := math.Abs(s.rv[k]) * s.colScale[j]
-				i := s.ri[k]
+				v := math.Abs(rv[int(from)+k]) * cj
 				if v < lo[i] {
 					lo[i] = v
 				}
@@ -429,13 +431,14 @@ func (s *solver) scale() {
 		}
 		for i := range lo {
 			if hi[i] > 0 {
-				s.rowScale[i] = pow2(1 / math.Sqrt(lo[i]*hi[i]))
+				rowScale[i] = pow2(1 / math.Sqrt(lo[i]*hi[i]))
 			}
 		}
 		for j := 0; j < s.n; j++ {
 			a, b := math.Inf(1), 0.0
-			for k := s.cs[j]; k < s.cs[j+1]; k++ {
-				v := math.Abs(s.rv[k]) * s.rowScale[s.ri[k]]
+			from, to := cs[j], cs[j+1]
+			for k, i := range ri[from:to] {
+				v := math.Abs(rv[int(from)+k]) * rowScale[i]
 				if v < a {
 					a = v
 				}
@@ -444,13 +447,15 @@ func (s *solver) scale() {
 				}
 			}
 			if b > 0 {
-				s.colScale[j] = pow2(1 / math.Sqrt(a*b))
+				colScale[j] = pow2(1 / math.Sqrt(a*b))
 			}
 		}
 	}
 	for j := 0; j < s.n; j++ {
-		for k := s.cs[j]; k < s.cs[j+1]; k++ {
-			s.rv[k] *= s.rowScale[s.ri[k]] * s.colScale[j]
+		from, to := cs[j], cs[j+1]
+		cj := colScale[j]
+		for k, i := range ri[from:to] {
+			rv[int(from)+k] *= rowScale[i] * cj
 		}
 	}
 }
@@ -613,13 +618,15 @@ func (s *solver) computeXB() {
 	for i := range s.rhs {
 		s.rhs[i] = 0
 	}
+	stat, x, rhs := s.stat, s.x, s.rhs
 	for j := 0; j < s.n+s.m; j++ {
-		if s.stat[j] == Basic || s.x[j] == 0 {
+		if stat[j] == Basic || x[j] == 0 {
 			continue
 		}
+		xj := x[j]
 		rows, vals := s.column(j)
 		for k, i := range rows {
-			s.rhs[i] -= vals[k] * s.x[j]
+			rhs[i] -= vals[k] * xj
 		}
 	}
 	s.f.ftran(s.rhs, s.alpha)
@@ -724,21 +731,23 @@ func (s *solver) reducedCosts(phase1 bool) {
 	copy(s.prevCb, s.cb)
 	copy(s.rhs, s.cb)
 	s.f.btran(s.rhs, s.y)
+	stat, c, cs, ri, rv, y := s.stat, s.c, s.cs, s.ri, s.rv, s.y
 	for j := 0; j < s.n+s.m; j++ {
-		if s.stat[j] == Basic {
+		if stat[j] == Basic {
 			s.d[j] = 0
 			continue
 		}
 		d := 0.0
 		if !phase1 {
-			d = s.c[j]
+			d = c[j]
 		}
 		if j < s.n {
-			for k := s.cs[j]; k < s.cs[j+1]; k++ {
-				d -= s.rv[k] * s.y[s.ri[k]]
+			lo, hi := cs[j], cs[j+1]
+			for k, i := range ri[lo:hi] {
+				d -= rv[int(lo)+k] * y[i]
 			}
 		} else {
-			d += s.y[j-s.n]
+			d += y[j-s.n]
 		}
 		s.d[j] = d
 	}
@@ -773,12 +782,17 @@ func (s *solver) costsChanged() {
 // Bland's lowest index while the method stalls. dir is +1 to increase it.
 func (s *solver) price() (int, float64) {
 	best, q, dir := 0.0, -1, 0.0
-	for j, d := range s.d {
+	// The slices in locals (as in the other per-pivot loops): the loop
+	// then reads them from registers, not through s, with fewer bounds
+	// checks; the arithmetic is the same.
+	d, stat, lo, hi, w := s.d, s.stat, s.lo, s.hi, s.w
+	stat, lo, hi, w = stat[:len(d)], lo[:len(d)], hi[:len(d)], w[:len(d)]
+	for j, d := range d {
 		if d <= dualTol && d >= -dualTol {
 			continue // most variables, and every basic one (d = 0)
 		}
-		st := s.stat[j]
-		if st == Basic || s.lo[j] == s.hi[j] {
+		st := stat[j]
+		if st == Basic || lo[j] == hi[j] {
 			continue
 		}
 		var dj float64
@@ -793,7 +807,7 @@ func (s *solver) price() (int, float64) {
 		if s.bland {
 			return j, dj
 		}
-		if score := d * d / s.w[j]; score > best {
+		if score := d * d / w[j]; score > best {
 			best, q, dir = score, j, dj
 		}
 	}
@@ -803,36 +817,39 @@ func (s *solver) price() (int, float64) {
 // pivotRow computes αᵣ = ρᵀ[A −I] with ρ = B⁻ᵀeᵣ for the nonbasic
 // variables, scattering into s.alphaR and listing the nonzeros in s.touch.
 func (s *solver) pivotRow(r int) {
-	for _, j := range s.touch {
-		s.alphaR[j], s.mark[j] = 0, false
+	alphaR, mark, stat, touch := s.alphaR, s.mark, s.stat, s.touch
+	for _, j := range touch {
+		alphaR[j], mark[j] = 0, false
 	}
-	s.touch = s.touch[:0]
+	touch = touch[:0]
 	for i := range s.rhs {
 		s.rhs[i] = 0
 	}
 	s.rhs[r] = 1
 	s.f.btran(s.rhs, s.rho)
+	rs, rc, rvr := s.rs, s.rc, s.rvr
 	for i, v := range s.rho {
 		if v == 0 {
 			continue
 		}
-		if j := s.n + i; s.stat[j] != Basic {
-			s.alphaR[j] = -v
-			s.mark[j] = true
-			s.touch = append(s.touch, int32(j))
+		if j := s.n + i; stat[j] != Basic {
+			alphaR[j] = -v
+			mark[j] = true
+			touch = append(touch, int32(j))
 		}
-		for k := s.rs[i]; k < s.rs[i+1]; k++ {
-			j := s.rc[k]
-			if s.stat[j] == Basic {
+		lo, hi := rs[i], rs[i+1]
+		for k, j := range rc[lo:hi] {
+			if stat[j] == Basic {
 				continue
 			}
-			if !s.mark[j] {
-				s.mark[j] = true
-				s.touch = append(s.touch, j)
+			if !mark[j] {
+				mark[j] = true
+				touch = append(touch, j)
 			}
-			s.alphaR[j] += v * s.rvr[k]
+			alphaR[j] += v * rvr[int(lo)+k]
 		}
 	}
+	s.touch = touch
 }
 
 // updateDuals updates the reduced costs and Devex weights for a pivot in
@@ -848,15 +865,16 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 	}
 	thetaD := s.d[q] / alphaRQ
 	wq := s.w[q]
+	alphaR, d, w := s.alphaR, s.d, s.w
 	for _, j := range s.touch {
-		a := s.alphaR[j]
+		a := alphaR[j]
 		if a == 0 || int(j) == q {
 			continue
 		}
-		s.d[j] -= thetaD * a
+		d[j] -= thetaD * a
 		r := a / alphaRQ
-		if v := r * r * wq; v > s.w[j] {
-			s.w[j] = v
+		if v := r * r * wq; v > w[j] {
+			w[j] = v
 		}
 	}
 	s.d[q] = 0
@@ -966,14 +984,14 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 	if s.bland {
 		relax = 0
 	}
-	s.cand = s.cand[:0]
+	cand, head, x := s.cand[:0], s.head, s.x
 	tmax := math.Inf(1)
 	for k, a := range s.alpha {
 		delta := -dir * a
 		if delta <= harrisTol && delta >= -harrisTol {
 			continue
 		}
-		j := int(s.head[k])
+		j := int(head[k])
 		lo, hi := s.bounds(j, phase1)
 		var bound float64
 		if delta > 0 {
@@ -981,7 +999,7 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 				continue
 			}
 			bound = hi
-			if t := (hi + relax - s.x[j]) / delta; t < tmax {
+			if t := (hi + relax - x[j]) / delta; t < tmax {
 				tmax = math.Max(t, 0)
 			}
 		} else {
@@ -989,14 +1007,15 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 				continue
 			}
 			bound = lo
-			if t := (lo - relax - s.x[j]) / delta; t < tmax {
+			if t := (lo - relax - x[j]) / delta; t < tmax {
 				tmax = math.Max(t, 0)
 			}
 		}
-		s.cand = append(s.cand, ratioCand{int32(k), math.Max((bound-s.x[j])/delta, 0), delta})
+		cand = append(cand, ratioCand{int32(k), math.Max((bound-x[j])/delta, 0), delta})
 	}
+	s.cand = cand
 	leave = -1
-	for _, c := range s.cand {
+	for _, c := range cand {
 		if c.t > tmax {
 			continue
 		}
