@@ -298,12 +298,11 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		}
 		rowOrder[k], rowOrder[bi] = rowOrder[bi], rowOrder[k]
 		prow := int(rowOrder[k]) * nc
-		prowV := dense[prow : prow+nc]
-		pv := prowV[c]
+		pv := dense[prow+c]
 		// The nucleus is sparse: update only the pivot row's nonzeros.
 		nzc = nzc[:0]
-		for cc, v := range prowV {
-			if v != 0 && !done[cc] {
+		for cc := 0; cc < nc; cc++ {
+			if !done[cc] && dense[prow+cc] != 0 {
 				nzc = append(nzc, int32(cc))
 				colCnt[cc]--
 			}
@@ -311,8 +310,7 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		for i := k + 1; i < nr; i++ {
 			r := rowOrder[i]
 			row := int(r) * nc
-			rowV := dense[row : row+nc]
-			a := rowV[c]
+			a := dense[row+c]
 			if a == 0 {
 				continue // l would be 0 (pv is finite and not 0): no division
 			}
@@ -320,12 +318,12 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 			if l == 0 {
 				continue
 			}
-			rowV[c] = l
+			dense[row+c] = l
 			rowCnt[r]--
 			for _, cc := range nzc {
-				old := rowV[cc]
-				v := old - l*prowV[cc]
-				rowV[cc] = v
+				old := dense[row+int(cc)]
+				v := old - l*dense[prow+int(cc)]
+				dense[row+int(cc)] = v
 				switch {
 				case old == 0 && v != 0:
 					rowCnt[r]++
@@ -453,27 +451,22 @@ func (f *factor) ftran(b, x []float64) {
 		for a := 0; a < nd; a++ {
 			z[a] = b[f.nRows[a]]
 		}
-		lcS, lcI, lcV := f.lcS, f.lcI, f.lcV
 		for c := 0; c < nd; c++ { // L, unit diagonal, by columns
 			if zc := z[c]; zc != 0 {
-				lo, hi := lcS[c], lcS[c+1]
-				for k, i := range lcI[lo:hi] {
-					z[i] -= lcV[int(lo)+k] * zc
+				for k := f.lcS[c]; k < f.lcS[c+1]; k++ {
+					z[f.lcI[k]] -= f.lcV[k] * zc
 				}
 			}
 		}
-		ucS, ucI, ucV, diag := f.ucS, f.ucI, f.ucV, f.diag
 		for a := nd - 1; a >= 0; a-- { // U, by columns
-			za := z[a] / diag[a]
+			za := z[a] / f.diag[a]
 			z[a] = za
 			if za != 0 {
-				lo, hi := ucS[a], ucS[a+1]
-				for k, i := range ucI[lo:hi] {
-					z[i] -= ucV[int(lo)+k] * za
+				for k := f.ucS[a]; k < f.ucS[a+1]; k++ {
+					z[f.ucI[k]] -= f.ucV[k] * za
 				}
 			}
 		}
-		kind := f.kind
 		for a, p := range f.nCols {
 			xc := z[a]
 			x[p] = xc
@@ -482,7 +475,7 @@ func (f *factor) ftran(b, x []float64) {
 			}
 			rows, vals := f.colRows[p], f.colVals[p]
 			for k, i := range rows {
-				if kind[i] == rowFront {
+				if f.kind[i] == rowFront {
 					b[i] -= vals[k] * xc
 				}
 			}
@@ -557,34 +550,29 @@ func (f *factor) btran(d, y []float64) {
 	}
 	if nd := f.nd; nd > 0 {
 		z := f.work[:nd]
-		kind := f.kind
 		for a, p := range f.nCols {
 			s := d[p]
 			rows, vals := f.colRows[p], f.colVals[p]
 			for k, i := range rows {
-				if kind[i] == rowFront {
+				if f.kind[i] == rowFront {
 					s -= vals[k] * y[i]
 				}
 			}
 			z[a] = s
 		}
-		urS, urI, urV, diag := f.urS, f.urI, f.urV, f.diag
 		for a := 0; a < nd; a++ { // Uᵀ, by rows of U
-			za := z[a] / diag[a]
+			za := z[a] / f.diag[a]
 			z[a] = za
 			if za != 0 {
-				lo, hi := urS[a], urS[a+1]
-				for k, i := range urI[lo:hi] {
-					z[i] -= urV[int(lo)+k] * za
+				for k := f.urS[a]; k < f.urS[a+1]; k++ {
+					z[f.urI[k]] -= f.urV[k] * za
 				}
 			}
 		}
-		lrS, lrI, lrV := f.lrS, f.lrI, f.lrV
 		for c := nd - 1; c >= 0; c-- { // Lᵀ, by rows of L
 			if zc := z[c]; zc != 0 {
-				lo, hi := lrS[c], lrS[c+1]
-				for k, i := range lrI[lo:hi] {
-					z[i] -= lrV[int(lo)+k] * zc
+				for k := f.lrS[c]; k < f.lrS[c+1]; k++ {
+					z[f.lrI[k]] -= f.lrV[k] * zc
 				}
 			}
 		}

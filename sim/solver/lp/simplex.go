@@ -408,19 +408,17 @@ func (s *solver) scale() {
 	}
 	s.scLo, s.scHi = resizeF(s.scLo, s.m), resizeF(s.scHi, s.m)
 	lo, hi := s.scLo, s.scHi
-	cs, ri, rv, colScale, rowScale := s.cs, s.ri, s.rv, s.colScale, s.rowScale
 	for pass := 0; pass < 2; pass++ {
 		for i := range lo {
 			lo[i], hi[i] = math.Inf(1), 0
 		}
 		for j := 0; j < s.n; j++ {
-			from, to := cs[j], cs[j+1]
-			cj := colScale[j]
-			for k, i := range ri[from:to] {
+			for k := s.cs[j]; k < s.cs[j+1]; k++ {
 				// v is finite and not −0 (an absolute value times a
 				// power of two), so comparisons are math.Min and
 				// math.Max without their calls' cost.
-				v := math.Abs(rv[int(from)+k]) * cj
+				v := math.Abs(s.rv[k]) * s.colScale[j]
+				i := s.ri[k]
 				if v < lo[i] {
 					lo[i] = v
 				}
@@ -431,14 +429,13 @@ func (s *solver) scale() {
 		}
 		for i := range lo {
 			if hi[i] > 0 {
-				rowScale[i] = pow2(1 / math.Sqrt(lo[i]*hi[i]))
+				s.rowScale[i] = pow2(1 / math.Sqrt(lo[i]*hi[i]))
 			}
 		}
 		for j := 0; j < s.n; j++ {
 			a, b := math.Inf(1), 0.0
-			from, to := cs[j], cs[j+1]
-			for k, i := range ri[from:to] {
-				v := math.Abs(rv[int(from)+k]) * rowScale[i]
+			for k := s.cs[j]; k < s.cs[j+1]; k++ {
+				v := math.Abs(s.rv[k]) * s.rowScale[s.ri[k]]
 				if v < a {
 					a = v
 				}
@@ -447,15 +444,13 @@ func (s *solver) scale() {
 				}
 			}
 			if b > 0 {
-				colScale[j] = pow2(1 / math.Sqrt(a*b))
+				s.colScale[j] = pow2(1 / math.Sqrt(a*b))
 			}
 		}
 	}
 	for j := 0; j < s.n; j++ {
-		from, to := cs[j], cs[j+1]
-		cj := colScale[j]
-		for k, i := range ri[from:to] {
-			rv[int(from)+k] *= rowScale[i] * cj
+		for k := s.cs[j]; k < s.cs[j+1]; k++ {
+			s.rv[k] *= s.rowScale[s.ri[k]] * s.colScale[j]
 		}
 	}
 }
@@ -618,15 +613,13 @@ func (s *solver) computeXB() {
 	for i := range s.rhs {
 		s.rhs[i] = 0
 	}
-	stat, x, rhs := s.stat, s.x, s.rhs
 	for j := 0; j < s.n+s.m; j++ {
-		if stat[j] == Basic || x[j] == 0 {
+		if s.stat[j] == Basic || s.x[j] == 0 {
 			continue
 		}
-		xj := x[j]
 		rows, vals := s.column(j)
 		for k, i := range rows {
-			rhs[i] -= vals[k] * xj
+			s.rhs[i] -= vals[k] * s.x[j]
 		}
 	}
 	s.f.ftran(s.rhs, s.alpha)
@@ -731,23 +724,21 @@ func (s *solver) reducedCosts(phase1 bool) {
 	copy(s.prevCb, s.cb)
 	copy(s.rhs, s.cb)
 	s.f.btran(s.rhs, s.y)
-	stat, c, cs, ri, rv, y := s.stat, s.c, s.cs, s.ri, s.rv, s.y
 	for j := 0; j < s.n+s.m; j++ {
-		if stat[j] == Basic {
+		if s.stat[j] == Basic {
 			s.d[j] = 0
 			continue
 		}
 		d := 0.0
 		if !phase1 {
-			d = c[j]
+			d = s.c[j]
 		}
 		if j < s.n {
-			lo, hi := cs[j], cs[j+1]
-			for k, i := range ri[lo:hi] {
-				d -= rv[int(lo)+k] * y[i]
+			for k := s.cs[j]; k < s.cs[j+1]; k++ {
+				d -= s.rv[k] * s.y[s.ri[k]]
 			}
 		} else {
-			d += y[j-s.n]
+			d += s.y[j-s.n]
 		}
 		s.d[j] = d
 	}
@@ -782,17 +773,12 @@ func (s *solver) costsChanged() {
 // Bland's lowest index while the method stalls. dir is +1 to increase it.
 func (s *solver) price() (int, float64) {
 	best, q, dir := 0.0, -1, 0.0
-	// The slices in locals (as in the other per-pivot loops): the loop
-	// then reads them from registers, not through s, with fewer bounds
-	// checks; the arithmetic is the same.
-	d, stat, lo, hi, w := s.d, s.stat, s.lo, s.hi, s.w
-	stat, lo, hi, w = stat[:len(d)], lo[:len(d)], hi[:len(d)], w[:len(d)]
-	for j, d := range d {
+	for j, d := range s.d {
 		if d <= dualTol && d >= -dualTol {
 			continue // most variables, and every basic one (d = 0)
 		}
-		st := stat[j]
-		if st == Basic || lo[j] == hi[j] {
+		st := s.stat[j]
+		if st == Basic || s.lo[j] == s.hi[j] {
 			continue
 		}
 		var dj float64
@@ -807,7 +793,7 @@ func (s *solver) price() (int, float64) {
 		if s.bland {
 			return j, dj
 		}
-		if score := d * d / w[j]; score > best {
+		if score := d * d / s.w[j]; score > best {
 			best, q, dir = score, j, dj
 		}
 	}
@@ -817,39 +803,36 @@ func (s *solver) price() (int, float64) {
 // pivotRow computes αᵣ = ρᵀ[A −I] with ρ = B⁻ᵀeᵣ for the nonbasic
 // variables, scattering into s.alphaR and listing the nonzeros in s.touch.
 func (s *solver) pivotRow(r int) {
-	alphaR, mark, stat, touch := s.alphaR, s.mark, s.stat, s.touch
-	for _, j := range touch {
-		alphaR[j], mark[j] = 0, false
+	for _, j := range s.touch {
+		s.alphaR[j], s.mark[j] = 0, false
 	}
-	touch = touch[:0]
+	s.touch = s.touch[:0]
 	for i := range s.rhs {
 		s.rhs[i] = 0
 	}
 	s.rhs[r] = 1
 	s.f.btran(s.rhs, s.rho)
-	rs, rc, rvr := s.rs, s.rc, s.rvr
 	for i, v := range s.rho {
 		if v == 0 {
 			continue
 		}
-		if j := s.n + i; stat[j] != Basic {
-			alphaR[j] = -v
-			mark[j] = true
-			touch = append(touch, int32(j))
+		if j := s.n + i; s.stat[j] != Basic {
+			s.alphaR[j] = -v
+			s.mark[j] = true
+			s.touch = append(s.touch, int32(j))
 		}
-		lo, hi := rs[i], rs[i+1]
-		for k, j := range rc[lo:hi] {
-			if stat[j] == Basic {
+		for k := s.rs[i]; k < s.rs[i+1]; k++ {
+			j := s.rc[k]
+			if s.stat[j] == Basic {
 				continue
 			}
-			if !mark[j] {
-				mark[j] = true
-				touch = append(touch, j)
+			if !s.mark[j] {
+				s.mark[j] = true
+				s.touch = append(s.touch, j)
 			}
-			alphaR[j] += v * rvr[int(lo)+k]
+			s.alphaR[j] += v * s.rvr[k]
 		}
 	}
-	s.touch = touch
 }
 
 // updateDuals updates the reduced costs and Devex weights for a pivot in
@@ -865,16 +848,15 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 	}
 	thetaD := s.d[q] / alphaRQ
 	wq := s.w[q]
-	alphaR, d, w := s.alphaR, s.d, s.w
 	for _, j := range s.touch {
-		a := alphaR[j]
+		a := s.alphaR[j]
 		if a == 0 || int(j) == q {
 			continue
 		}
-		d[j] -= thetaD * a
+		s.d[j] -= thetaD * a
 		r := a / alphaRQ
-		if v := r * r * wq; v > w[j] {
-			w[j] = v
+		if v := r * r * wq; v > s.w[j] {
+			s.w[j] = v
 		}
 	}
 	s.d[q] = 0
@@ -984,14 +966,14 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 	if s.bland {
 		relax = 0
 	}
-	cand, head, x := s.cand[:0], s.head, s.x
+	s.cand = s.cand[:0]
 	tmax := math.Inf(1)
 	for k, a := range s.alpha {
 		delta := -dir * a
 		if delta <= harrisTol && delta >= -harrisTol {
 			continue
 		}
-		j := int(head[k])
+		j := int(s.head[k])
 		lo, hi := s.bounds(j, phase1)
 		var bound float64
 		if delta > 0 {
@@ -999,7 +981,7 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 				continue
 			}
 			bound = hi
-			if t := (hi + relax - x[j]) / delta; t < tmax {
+			if t := (hi + relax - s.x[j]) / delta; t < tmax {
 				tmax = math.Max(t, 0)
 			}
 		} else {
@@ -1007,15 +989,14 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 				continue
 			}
 			bound = lo
-			if t := (lo - relax - x[j]) / delta; t < tmax {
+			if t := (lo - relax - s.x[j]) / delta; t < tmax {
 				tmax = math.Max(t, 0)
 			}
 		}
-		cand = append(cand, ratioCand{int32(k), math.Max((bound-x[j])/delta, 0), delta})
+		s.cand = append(s.cand, ratioCand{int32(k), math.Max((bound-s.x[j])/delta, 0), delta})
 	}
-	s.cand = cand
 	leave = -1
-	for _, c := range cand {
+	for _, c := range s.cand {
 		if c.t > tmax {
 			continue
 		}
