@@ -1,7 +1,9 @@
 package experiment_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
@@ -58,7 +60,8 @@ func BenchmarkGavelFigure8Point(b *testing.B) {
 // profiling a figure's costliest runs (issue 37): SCHEDLAB_BENCH_SCENARIO
 // names the built-in scenario, SCHEDLAB_BENCH_SWEEP the sweep value,
 // SCHEDLAB_BENCH_POLICY the policy's label and SCHEDLAB_BENCH_SEED the
-// seed (default 0). It is skipped when no scenario is named.
+// seed (default 0); SCHEDLAB_BENCH_RECORD, if set, names a file for the
+// run's records (writeRunRecord). It is skipped when no scenario is named.
 func BenchmarkGavelPoint(b *testing.B) {
 	name := os.Getenv("SCHEDLAB_BENCH_SCENARIO")
 	if name == "" {
@@ -106,9 +109,33 @@ func BenchmarkGavelPoint(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if r := rep.Runs[0]; r.Err != nil {
+		r := rep.Runs[0]
+		if r.Err != nil {
 			b.Fatal(r.Err)
+		}
+		if out := os.Getenv("SCHEDLAB_BENCH_RECORD"); out != "" {
+			writeRunRecord(b, out, r)
 		}
 	}
 	b.ReportMetric((cputime.Process()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+}
+
+// writeRunRecord writes a run's summary, groups, job records and GPU
+// intervals as text to the file out, for comparing two builds' runs byte
+// for byte (%v prints every float in its shortest exact form).
+func writeRunRecord(b *testing.B, out string, r *experiment.Run) {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "saturated %v\nsummary %+v\n", r.Saturated, r.Summary)
+	for _, g := range r.ByModel {
+		fmt.Fprintf(&buf, "group %+v\n", g)
+	}
+	for _, j := range r.Result.Jobs {
+		fmt.Fprintf(&buf, "job %+v\n", j)
+	}
+	for _, iv := range r.Result.Intervals {
+		fmt.Fprintf(&buf, "interval %+v\n", iv)
+	}
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
 }
