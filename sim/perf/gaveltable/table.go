@@ -62,7 +62,7 @@ type Table struct {
 	// then holds them as a triangular array indexed by triangle(a, b) for
 	// a ≤ b (zeros for pairs with no record): Pair is asked for every
 	// pair candidate of every allocation with space sharing, where the
-	// map made it 2% of a Figure 9 point (1.2% after).
+	// map made it 2% of a Figure 9 point (under 1% after).
 	pairs [][2]map[[2]int32][2]float64
 	dense [][2][][2]float64
 }
