@@ -2,6 +2,7 @@ package gaveltable
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -154,5 +155,59 @@ func TestGPUIndexAnyCase(t *testing.T) {
 		if got := tb.GPUIndex(name); got != want {
 			t.Errorf("GPUIndex(%q) = %d, want %d", name, got, want)
 		}
+	}
+}
+
+// Every pair record of the embedded file reads back through Pair, in both
+// orders, on its own GPU type and placement only; pairs without a record
+// read as zeros. The records are read from the file's text here, not
+// through Parse.
+func TestPairEveryRecord(t *testing.T) {
+	tb := table(t)
+	type at struct{ g, p, a, b int }
+	want := map[at][2]float64{}
+	g, p := -1, Consolidated
+	for _, line := range strings.Split(string(Embedded()), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 3 && f[0] == "table":
+			g = tb.GPUIndex(f[1])
+			p = Consolidated
+			if f[2] == "unconsolidated" {
+				p = Unconsolidated
+			}
+		case len(f) == 5 && f[0] == "pair":
+			var a, b int
+			var va, vb float64
+			if _, err := fmt.Sscan(f[1], &a); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Sscan(f[2], &b)
+			fmt.Sscan(f[3], &va)
+			fmt.Sscan(f[4], &vb)
+			want[at{g, int(p), a, b}] = [2]float64{va, vb}
+		}
+	}
+	if len(want) < 1000 {
+		t.Fatalf("only %d pair records read", len(want))
+	}
+	n := len(tb.jobs)
+	for g := range tb.gpus {
+		for _, p := range []Placement{Consolidated, Unconsolidated} {
+			for a := 0; a < n; a++ {
+				for b := a; b < n; b++ {
+					v := want[at{g, int(p), a, b}]
+					x, y := tb.Pair(a, b, g, p)
+					y2, x2 := tb.Pair(b, a, g, p)
+					if x != v[0] || y != v[1] || x2 != v[0] || y2 != v[1] {
+						t.Fatalf("GPU %d placement %d rows %d, %d: Pair gives %g, %g and reversed %g, %g; the file says %g, %g",
+							g, p, a, b, x, y, x2, y2, v[0], v[1])
+					}
+				}
+			}
+		}
+	}
+	if x, y := tb.Pair(0, n, 0, Consolidated); x != 0 || y != 0 {
+		t.Errorf("a row past the table: %g, %g, want zeros", x, y)
 	}
 }

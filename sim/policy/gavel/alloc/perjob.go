@@ -1,8 +1,8 @@
 package alloc
 
 import (
+	"encoding/binary"
 	"math"
-	"strconv"
 
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/solver/lp"
@@ -100,8 +100,10 @@ func symmetrize(in *plan.Input, planned [][]float64, al *plan.Allocation) {
 			rows[c.B][j] -= v
 		}
 	}
-	groups := map[string][]int{}
-	var order []string
+	// Groups in the order of their first job; the key's string is made
+	// once per group (a lookup by string(b) allocates nothing).
+	index := make(map[string]int, len(in.Jobs))
+	var groups [][]int
 	var b []byte
 	for i, p := range in.Jobs {
 		if paired[i] {
@@ -109,19 +111,20 @@ func symmetrize(in *plan.Input, planned [][]float64, al *plan.Allocation) {
 		}
 		b = b[:0]
 		for _, v := range []float64{float64(p.SF), p.Weight, p.Rem, p.Elapsed, p.IsoTime, p.Job.DeadlineS} {
-			b = strconv.AppendFloat(append(b, '/'), v, 'g', -1, 64)
+			b = appendKeyFloat(b, v)
 		}
 		for _, t := range planned[i] {
-			b = strconv.AppendFloat(append(b, '/'), t, 'g', -1, 64)
+			b = appendKeyFloat(b, t)
 		}
-		k := string(b)
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
+		g, ok := index[string(b)]
+		if !ok {
+			g = len(groups)
+			index[string(b)] = g
+			groups = append(groups, nil)
 		}
-		groups[k] = append(groups[k], i)
+		groups[g] = append(groups[g], i)
 	}
-	for _, k := range order {
-		g := groups[k]
+	for _, g := range groups {
 		if len(g) < 2 {
 			continue
 		}
@@ -136,6 +139,18 @@ func symmetrize(in *plan.Input, planned [][]float64, al *plan.Allocation) {
 		}
 	}
 	al.Combos = append(plan.Singles(rows), pairs...)
+}
+
+// appendKeyFloat appends v to a grouping key: two values get the same
+// bytes exactly when their shortest decimal forms ('g', -1) are equal,
+// which is when they are the same float or both NaN. Formatting them
+// was 2% of a finish-time-fairness point of Figure 10.
+func appendKeyFloat(b []byte, v float64) []byte {
+	bits := math.Float64bits(v)
+	if v != v {
+		bits = math.Float64bits(math.NaN()) // every NaN formats as "NaN"
+	}
+	return binary.LittleEndian.AppendUint64(b, bits)
 }
 
 // tieBreakSum maximises the total normalised throughput after the main
