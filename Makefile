@@ -1,7 +1,7 @@
 # schedlab: `make run` serves the app on http://localhost:8080,
 # `make test` runs every test (installing the browser, axe-core and
 # workerd first when they are missing), `make site` builds the static
-# site, `make bench` runs the benchmarks, `make sizes` measures the three
+# site, `make bench` runs the benchmarks, `make sizes` measures the two
 # WebAssembly modules against their budgets.
 
 GO      ?= go
@@ -60,7 +60,7 @@ edge-run: need-workerd edge
 	@echo "the API in workerd at http://localhost:8787/v1/health (Ctrl-C stops)"
 	$(WORKERD) serve $(EDGE)/config.capnp
 
-# The three WebAssembly modules against their size budgets (build/wasmsize),
+# The two WebAssembly modules against their size budgets (build/wasmsize),
 # and their figures written into docs/development.md.
 sizes:
 	$(GO) run ./build/sizes -docs
