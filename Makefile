@@ -23,8 +23,11 @@ all: site
 generate:
 	$(GO) generate ./web
 
+# The module's brotli copy is made at quality 11 (the smallest, a minute
+# or two, once per module version: build/site keeps it in the user's
+# cache); SITEFLAGS="-wasm-brotli 6" takes seconds.
 site:
-	$(GO) run ./build/site -out $(OUT)
+	$(GO) run ./build/site -out $(OUT) $(SITEFLAGS)
 
 # The script editor's code editor, web/codeeditor.js and .css (committed,
 # so that site needs no npm): prism-code-editor bundled by esbuild from
@@ -32,9 +35,11 @@ site:
 code-editor:
 	build/codeeditor/build.sh
 
+# Served from this machine, the module's size costs nothing: its brotli
+# copy is made at quality 6, in seconds.
 run:
 	@echo "make run: building the site into $(OUT), then serving it on http://$(ADDR)/"
-	@$(MAKE) --no-print-directory site
+	@$(MAKE) --no-print-directory site SITEFLAGS="-wasm-brotli 6"
 	$(GO) run ./build/serve -dir $(OUT) -addr $(ADDR)
 
 # The tools the tests need are installed first, each only when missing

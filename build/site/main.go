@@ -33,11 +33,16 @@ import (
 
 func main() {
 	out := flag.String("out", "build/out", "output directory")
+	wasmQuality := flag.Int("wasm-brotli", 11, "brotli quality (0 to 11) of the WebAssembly module's .br copy: 11, the smallest, takes a minute or two once per module (kept in the user's cache); the other files use 6")
 	flag.Parse()
+	if *wasmQuality < 0 || *wasmQuality > 11 {
+		fmt.Fprintf(os.Stderr, "site: -wasm-brotli is %d; brotli's qualities are 0 to 11\n", *wasmQuality)
+		os.Exit(2)
+	}
 	// The first build compiles for about a minute: say what is going on.
 	start := time.Now()
 	fmt.Println("site: compiling the page and its simulator (wasm/browser) to WebAssembly; about a minute the first time, seconds after that")
-	if err := build(*out); err != nil {
+	if err := build(*out, *wasmQuality); err != nil {
 		fmt.Fprintln(os.Stderr, "site:", err)
 		os.Exit(1)
 	}
@@ -59,7 +64,7 @@ type Assets struct {
 	ModuleSize int64
 }
 
-func build(out string) error {
+func build(out string, wasmQuality int) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -169,7 +174,7 @@ func build(out string) error {
 	if err := os.WriteFile(filepath.Join(out, ".nojekyll"), nil, 0o644); err != nil {
 		return err
 	}
-	return compressAll(out)
+	return compressAll(out, wasmQuality)
 }
 
 // reportJSON is the committed report of `schedlab reproduce`.

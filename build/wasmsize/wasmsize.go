@@ -177,9 +177,13 @@ func gzipLevel(data []byte, level int) ([]byte, error) {
 // 16 MiB window, within a few percent of gzip's time and about a fifth
 // smaller on the engine; the highest quality (11) saves a further tenth
 // but takes minutes.
-func BrotliSite(data []byte) ([]byte, error) {
+func BrotliSite(data []byte) ([]byte, error) { return BrotliQuality(data, 6) }
+
+// BrotliQuality compresses at that quality (0 to 11) with a 16 MiB
+// window, the largest a browser accepts.
+func BrotliQuality(data []byte, quality int) ([]byte, error) {
 	var buf bytes.Buffer
-	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: 6, LGWin: 24})
+	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: quality, LGWin: 24})
 	if _, err := w.Write(data); err != nil {
 		return nil, err
 	}
