@@ -1,7 +1,7 @@
 # schedlab: `make run` serves the app on http://localhost:8080,
 # `make test` runs every test (installing the browser, axe-core and
 # workerd first when they are missing), `make site` builds the static
-# site, `make bench` runs the benchmarks, `make sizes` measures the three
+# site, `make bench` runs the benchmarks, `make sizes` measures the two
 # WebAssembly modules against their budgets.
 
 GO      ?= go
@@ -23,8 +23,11 @@ all: site
 generate:
 	$(GO) generate ./web
 
+# The module's brotli copy is made at quality 11 (the smallest, a minute
+# or two, once per module version: build/site keeps it in the user's
+# cache); SITEFLAGS="-wasm-brotli 6" takes seconds.
 site:
-	$(GO) run ./build/site -out $(OUT)
+	$(GO) run ./build/site -out $(OUT) $(SITEFLAGS)
 
 # The script editor's code editor, web/codeeditor.js and .css (committed,
 # so that site needs no npm): prism-code-editor bundled by esbuild from
@@ -32,9 +35,11 @@ site:
 code-editor:
 	build/codeeditor/build.sh
 
+# Served from this machine, the module's size costs nothing: its brotli
+# copy is made at quality 6, in seconds.
 run:
 	@echo "make run: building the site into $(OUT), then serving it on http://$(ADDR)/"
-	@$(MAKE) --no-print-directory site
+	@$(MAKE) --no-print-directory site SITEFLAGS="-wasm-brotli 6"
 	$(GO) run ./build/serve -dir $(OUT) -addr $(ADDR)
 
 # The tools the tests need are installed first, each only when missing
@@ -60,7 +65,7 @@ edge-run: need-workerd edge
 	@echo "the API in workerd at http://localhost:8787/v1/health (Ctrl-C stops)"
 	$(WORKERD) serve $(EDGE)/config.capnp
 
-# The three WebAssembly modules against their size budgets (build/wasmsize),
+# The two WebAssembly modules against their size budgets (build/wasmsize),
 # and their figures written into docs/development.md.
 sizes:
 	$(GO) run ./build/sizes -docs

@@ -6,8 +6,7 @@
 (() => {
   const tag = document.currentScript;
   const s = (window.schedlab = {
-    ui: tag.dataset.ui,
-    engine: tag.dataset.engine,
+    module: tag.dataset.module,
     worker: tag.dataset.worker,
     wasmExec: tag.dataset.wasmExec,
   });
@@ -34,28 +33,6 @@
     return nativeEval(src);
   };
 
-  // progress shows what is loading in a line of its own, outside the
-  // part of the page that Vugu draws: the page's module first, then the
-  // engine's. Sizes are the files' own (build/site writes them beside
-  // the names); a server may send fewer bytes, compressed.
-  const bar = document.getElementById("load-progress");
-  const mb = (n) => (n / 1e6).toFixed(1) + " MB";
-  // progress shows done of total bytes, or with total 0 a step of
-  // unknown length (the meter then moves by itself).
-  const progress = (what, done, total) => {
-    if (!bar) return;
-    bar.hidden = false;
-    const meter = bar.querySelector("progress");
-    if (total > 0) {
-      bar.querySelector("span").textContent = what + ": " + mb(done) + " of " + mb(total);
-      meter.value = Math.min(100, (100 * done) / total);
-    } else {
-      bar.querySelector("span").textContent = what;
-      meter.removeAttribute("value");
-    }
-  };
-  const progressDone = () => { if (bar) bar.hidden = true; };
-
   // counted fetches url and calls onBytes with the bytes read so far and
   // then with -1 at the end, handing the body on as it comes so that the
   // module still compiles while it downloads.
@@ -79,47 +56,35 @@
       return new Response(res.body.pipeThrough(count), { status: res.status, statusText: res.statusText, headers: res.headers });
     });
 
-  const uiSize = Number(tag.dataset.uiSize) || 0;
-  const engineSize = Number(tag.dataset.engineSize) || 0;
-  let engineStarted = false;
-  let resolveEngine;
-  s.engineModule = new Promise((resolve) => (resolveEngine = resolve));
-  // The engine is fetched once the page's own module has arrived (or
-  // failed), so that the two never share the connection: the page is
-  // usable sooner, and the engine compiles while the page starts.
-  const startEngine = () => {
-    if (engineStarted) return;
-    engineStarted = true;
-    const compiling = WebAssembly.compileStreaming(
-      counted(s.engine, (n) => (n >= 0 ? progress("Downloading the simulator", n, engineSize) : progress("Compiling the simulator…", 0, 0))),
-    );
-    compiling.then(progressDone, (err) => {
-      if (bar) bar.querySelector("span").textContent = "The simulator could not load: " + err;
-    });
-    resolveEngine(compiling);
-  };
-
-  // The page first: its module starts at once. (A constructed Response
-  // has no URL, so the browser keeps no compiled copy of the module for
-  // the next visit; a cold start is what the progress is for.)
-  const go = new Go();
-  WebAssembly.instantiateStreaming(
-    counted(s.ui, (n) => {
+  // One module is both the page and the engine (wasm/browser): it is
+  // downloaded and compiled once, here, then started as the page on this
+  // thread and handed, compiled, to every engine worker (newWorker). Its
+  // size is the file's own (build/site writes it beside the name); a
+  // server may send fewer bytes, compressed. (A constructed Response has
+  // no URL, so the browser keeps no compiled copy of the module for the
+  // next visit; a cold start is what the progress is for.)
+  const mb = (n) => (n / 1e6).toFixed(1) + " MB";
+  const moduleSize = Number(tag.dataset.moduleSize) || 0;
+  s.compiled = WebAssembly.compileStreaming(
+    counted(s.module, (n) => {
       const boot = document.getElementById("boot-what");
+      if (!boot) return;
       if (n < 0) {
-        if (boot) boot.textContent = "Starting schedlab…";
-        startEngine();
-      } else if (boot && uiSize > 0) {
-        boot.textContent = "Loading schedlab: " + mb(n) + " of " + mb(uiSize);
+        boot.textContent = "Starting schedlab…";
+      } else if (moduleSize > 0) {
+        boot.textContent = "Loading schedlab: " + mb(n) + " of " + mb(moduleSize);
       }
     }),
-    go.importObject,
-  )
-    .then((r) => go.run(r.instance))
+  );
+  const go = new Go();
+  s.compiled
+    .then((module) => WebAssembly.instantiate(module, go.importObject))
+    .then((instance) => go.run(instance))
     .catch((err) => failed("loading the page", err));
   // The default scenario's results computed when the site was built
-  // (build/site): small, fetched beside the page's module, and shown by
-  // the page while the engine loads. null when they cannot be had. A
+  // (build/site): small, fetched beside the module, and shown by the page
+  // until its engine workers have run the scenario themselves. null when
+  // they cannot be had. A
   // phone (the page draws narrower figures under 760 px, see web/app's
   // figureWidth) gets the ones drawn for a phone.
   const previewFile = window.innerWidth > 0 && window.innerWidth < 760 && tag.dataset.previewPhone
@@ -128,12 +93,13 @@
   s.preview = previewFile
     ? fetch(previewFile).then((r) => (r.ok ? r.arrayBuffer() : null)).catch(() => null)
     : Promise.resolve(null);
-  s.engineModule.catch(() => {}); // each worker then reports the failure
-  // newWorker starts an engine worker (called by the page, see wasm/ui).
+  s.compiled.catch(() => {}); // each worker then reports the failure
+  // newWorker starts an engine worker (called by the page, see
+  // wasm/browser): the same module in its engine role.
   s.newWorker = () => {
     const w = new Worker(s.worker);
-    const plain = { type: "init", engine: s.engine, wasmExec: s.wasmExec };
-    s.engineModule.then(
+    const plain = { type: "init", url: s.module, wasmExec: s.wasmExec };
+    s.compiled.then(
       (module) => {
         try {
           w.postMessage(Object.assign({ module }, plain));

@@ -3,7 +3,7 @@
 // call its methods. The components hold no state of their own beyond
 // what the App keeps, and they build natively too, so that they are
 // tested with Vugu's static renderer (see the tests) while the browser
-// entry point lives in wasm/ui.
+// entry point lives in wasm/browser.
 package web
 
 //go:generate go tool vugugen -s -skip-go-mod -skip-main

@@ -4,27 +4,41 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/build/wasmsize"
 )
 
-// TestPageModuleStaysSmall keeps what only the engine worker needs out of
-// the page's module (wasm/ui), which every visitor downloads before the
-// page can be used: the experiment runner and plotting are the engine
-// module's. Naming one of their constants from web/app once linked both
-// and made ui.wasm 6.7 MB larger.
-func TestPageModuleStaysSmall(t *testing.T) {
+// TestBrowserModuleLeavesOut keeps out of the browser's module
+// (wasm/browser: the page, and the engine in its Web Workers), which every
+// visitor downloads before the page can be used, what neither role uses:
+// net/http with the cryptography of its TLS (about 0.6 MB gzipped; the
+// page and its workers talk through postMessage and fetch) and gonum/plot's
+// PDF, EPS and TeX back ends (its figures are SVG and PNG), which the
+// module's build tags leave out.
+func TestBrowserModuleLeavesOut(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("needs the go command")
 	}
-	cmd := exec.Command(goBin, "list", "-deps", "../wasm/ui")
+	m, ok := wasmsize.Lookup("browser")
+	if !ok {
+		t.Fatal("build/wasmsize has no browser module")
+	}
+	cmd := exec.Command(goBin, "list", "-tags", strings.Join(m.Tags, ","), "-deps", m.Package)
+	cmd.Dir = ".." // the repository's root, where m.Package is relative to
 	cmd.Env = append(cmd.Environ(), "GOOS=js", "GOARCH=wasm")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	for _, pkg := range strings.Fields(string(out)) {
-		if strings.HasSuffix(pkg, "/sim/experiment") || strings.HasSuffix(pkg, "/sim/plot") || strings.HasPrefix(pkg, "gonum.org/v1/plot") {
-			t.Errorf("the page's module links %s, which belongs to the engine worker", pkg)
+	pkgs := strings.Fields(string(out))
+	if len(pkgs) < 100 {
+		t.Fatalf("go list gave %d packages: %v", len(pkgs), pkgs)
+	}
+	for _, pkg := range pkgs {
+		switch pkg {
+		case "net/http", "crypto/tls", "gonum.org/v1/plot/vg/vgpdf", "gonum.org/v1/plot/vg/vgeps", "gonum.org/v1/plot/vg/vgtex":
+			t.Errorf("the browser's module links %s, which neither the page nor its engine uses", pkg)
 		}
 	}
 }

@@ -1,10 +1,12 @@
 // The engine Web Worker. The page starts it and sends one "init" message
-// with the engine already compiled (a WebAssembly.Module shared by every
-// worker, so the 13 MB engine compiles once) or, where modules cannot be
-// posted, the engine's URL. The worker then loads Go's wasm support and
-// runs the engine, which answers the page's messages itself (see
-// web/protocol). URLs are relative to this script, so the site works
-// under any base path (GitHub Pages).
+// with schedlab's module already compiled (a WebAssembly.Module, the one
+// the page itself runs from, so that the 22 MB module is downloaded and
+// compiled once for the page and every worker) or, where modules cannot
+// be posted, the module's URL (the browser's cache then serves it). The
+// worker then loads Go's wasm support and starts the module in its engine
+// role (the argument "engine", see wasm/browser), which answers the
+// page's messages itself (see web/protocol). URLs are relative to this
+// script, so the site works under any base path (GitHub Pages).
 "use strict";
 
 let early = [];
@@ -34,6 +36,7 @@ function start(init) {
   importScripts(init.wasmExec);
   const output = keepOutput();
   const go = new Go();
+  go.argv = ["schedlab.wasm", "engine"];
   // The engine never returns by itself: when its Go program exits (the
   // runtime out of memory, a fatal error), this worker is dead. Tell the
   // page, which replaces it, instead of leaving a run waiting forever.
@@ -46,7 +49,7 @@ function start(init) {
   go.exit = (code) => died(code);
   const instance = init.module
     ? WebAssembly.instantiate(init.module, go.importObject)
-    : WebAssembly.instantiateStreaming(fetch(init.engine), go.importObject).then((r) => r.instance);
+    : WebAssembly.instantiateStreaming(fetch(init.url), go.importObject).then((r) => r.instance);
   instance
     .then((inst) => {
       // the engine sets onmessage and posts "ready" before run returns

@@ -21,9 +21,9 @@ import (
 const builtShown = `(document.querySelector(".results") || {dataset: {}}).dataset.source === "build"`
 
 // The page shows the default scenario's results computed when the site
-// was built before its engine has even downloaded (the test holds the
-// engine back), labelled as such and with the command line's numbers;
-// once the engine arrives, the browser's own run replaces them, is found
+// was built before its engine has even started (the test holds the engine
+// workers' script back), labelled as such and with the command line's
+// numbers; once the engine runs, the browser's own run replaces them, is found
 // identical, and the label goes. A phone (390 px) gets results drawn
 // for a phone at once too.
 func TestBuiltResults(t *testing.T) {
@@ -40,7 +40,7 @@ func builtResults(t *testing.T, width, height int64) {
 	defer open()
 	files := static.Handler(dir)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/engine.") {
+		if strings.HasPrefix(r.URL.Path, "/worker.") {
 			select {
 			case <-release:
 			case <-r.Context().Done():

@@ -100,11 +100,11 @@ func coldLoad(t *testing.T, srv *httptest.Server, width, height int64, bytesPerS
 		t.Errorf("the live results are %q as those computed when the site was built, want %q", f.Check, "same")
 	}
 	f.LongestTask = eval[float64](p, `Math.max(0, ...window.__longTasks.map((e) => e[1]))`)
-	// Each long task beside the moment the engine finished downloading
+	// Each long task beside the moment the module finished downloading
 	// (its compilation ends on the main thread), to tell them apart.
-	t.Logf("long tasks (start, duration ms): %v; the engine downloaded at %.0f ms",
+	t.Logf("long tasks (start, duration ms): %v; the module downloaded at %.0f ms",
 		eval[[][2]float64](p, `window.__longTasks.map((e) => [Math.round(e[0]), Math.round(e[1])])`),
-		eval[float64](p, `(performance.getEntriesByType("resource").find((e) => /engine\..*\.wasm$/.test(e.name)) || {responseEnd: 0}).responseEnd`))
+		eval[float64](p, `(performance.getEntriesByType("resource").find((e) => /schedlab\..*\.wasm$/.test(e.name)) || {responseEnd: 0}).responseEnd`))
 	f.Transferred = eval[map[string]int64](p, `Object.fromEntries(performance.getEntriesByType("resource")
 		.map((e) => [e.name.split("/").pop(), e.transferSize]))`)
 	return f

@@ -26,7 +26,7 @@ func TestSiteIsStatic(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".nojekyll")); err != nil {
 		t.Error(".nojekyll is missing")
 	}
-	hashed := regexp.MustCompile(`"((ui|engine|worker|wasm_exec|style|boot|vugu)\.[0-9a-f]{10}\.(wasm|js|css))"`)
+	hashed := regexp.MustCompile(`"((schedlab|worker|wasm_exec|style|boot|vugu)\.[0-9a-f]{10}\.(wasm|js|css))"`)
 	found := map[string]bool{}
 	for _, m := range hashed.FindAllStringSubmatch(string(page), -1) {
 		found[m[2]] = true
@@ -36,7 +36,7 @@ func TestSiteIsStatic(t *testing.T) {
 		precompressed(t, filepath.Join(dir, m[1]))
 	}
 	precompressed(t, filepath.Join(dir, "index.html"))
-	for _, k := range []string{"ui", "engine", "worker", "wasm_exec", "style", "boot", "vugu"} {
+	for _, k := range []string{"schedlab", "worker", "wasm_exec", "style", "boot", "vugu"} {
 		if !found[k] {
 			t.Errorf("index.html does not name a hashed %s asset", k)
 		}

@@ -1,5 +1,6 @@
-// Command site builds schedlab's static site into a directory: the page
-// (wasm/ui) and the engine (wasm/engine) compiled to WebAssembly, Go's wasm
+// Command site builds schedlab's static site into a directory: schedlab's
+// one WebAssembly module (wasm/browser: the page, and the engine in its
+// Web Workers), Go's wasm
 // support script from the same toolchain, the worker script, the style
 // sheet, index.html and the default scenario's results computed at build
 // time (web/prebuild). Every asset but index.html and the icon gets its
@@ -23,7 +24,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"text/template"
 	"time"
 
@@ -33,11 +33,16 @@ import (
 
 func main() {
 	out := flag.String("out", "build/out", "output directory")
+	wasmQuality := flag.Int("wasm-brotli", 11, "brotli quality (0 to 11) of the WebAssembly module's .br copy: 11, the smallest, takes a minute or two once per module (kept in the user's cache); the other files use 6")
 	flag.Parse()
+	if *wasmQuality < 0 || *wasmQuality > 11 {
+		fmt.Fprintf(os.Stderr, "site: -wasm-brotli is %d; brotli's qualities are 0 to 11\n", *wasmQuality)
+		os.Exit(2)
+	}
 	// The first build compiles for about a minute: say what is going on.
 	start := time.Now()
-	fmt.Println("site: compiling the page (wasm/ui) and the simulator (wasm/engine) to WebAssembly; about a minute the first time, seconds after that")
-	if err := build(*out); err != nil {
+	fmt.Println("site: compiling the page and its simulator (wasm/browser) to WebAssembly; about a minute the first time, seconds after that")
+	if err := build(*out, *wasmQuality); err != nil {
 		fmt.Fprintln(os.Stderr, "site:", err)
 		os.Exit(1)
 	}
@@ -46,7 +51,7 @@ func main() {
 
 // Assets are the hashed file names index.html refers to.
 type Assets struct {
-	UI, Engine, Worker, WasmExec, CSS, Boot, Vugu string
+	Module, Worker, WasmExec, CSS, Boot, Vugu string
 	// Code and CodeCSS are the script policies' code editor (see
 	// build/codeeditor).
 	Code, CodeCSS string
@@ -54,12 +59,12 @@ type Assets struct {
 	// web/prebuild), which the page shows while its engine loads;
 	// PhonePreview the same drawn for a phone's screen.
 	Preview, PhonePreview string
-	// UISize and EngineSize are the modules' sizes in bytes, for the
-	// download progress that web/boot.js shows.
-	UISize, EngineSize int64
+	// ModuleSize is the module's size in bytes, for the download
+	// progress that web/boot.js shows.
+	ModuleSize int64
 }
 
-func build(out string) error {
+func build(out string, wasmQuality int) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -75,32 +80,18 @@ func build(out string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	// The two modules build in parallel (most of the time is linking), as
-	// build/wasmsize builds them, whose test holds their size budgets.
+	// The module builds as build/wasmsize builds it, whose test holds its
+	// size budget.
 	root, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	errs := make(chan error, 2)
-	var wg sync.WaitGroup
-	for _, name := range []string{"ui", "engine"} {
-		m, _ := wasmsize.Lookup(name)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t0 := time.Now()
-			if err := m.Build(context.Background(), root, filepath.Join(tmp, m.File)); err != nil {
-				errs <- err
-				return
-			}
-			fmt.Printf("site: built %s in %.0f s\n", m.Package, time.Since(t0).Seconds())
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
+	m, _ := wasmsize.Lookup("browser")
+	t0 := time.Now()
+	if err := m.Build(context.Background(), root, filepath.Join(tmp, m.File)); err != nil {
 		return err
 	}
+	fmt.Printf("site: built %s in %.0f s\n", m.Package, time.Since(t0).Seconds())
 	// Vugu's renderer helper, which Vugu would otherwise eval (see
 	// web/boot.js): the page's CSP allows scripts from files only.
 	helper, err := vuguHelper()
@@ -130,8 +121,7 @@ func build(out string) error {
 		src, name string
 		dst       *string
 	}{
-		{filepath.Join(tmp, "ui.wasm"), "ui.wasm", &a.UI},
-		{filepath.Join(tmp, "engine.wasm"), "engine.wasm", &a.Engine},
+		{filepath.Join(tmp, m.File), m.File, &a.Module},
 		{"web/worker.js", "worker.js", &a.Worker},
 		{filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"), "wasm_exec.js", &a.WasmExec},
 		{"web/style.css", "style.css", &a.CSS},
@@ -146,16 +136,11 @@ func build(out string) error {
 			return err
 		}
 	}
-	for _, f := range []struct {
-		name string
-		size *int64
-	}{{a.UI, &a.UISize}, {a.Engine, &a.EngineSize}} {
-		st, err := os.Stat(filepath.Join(out, f.name))
-		if err != nil {
-			return err
-		}
-		*f.size = st.Size()
+	st, err := os.Stat(filepath.Join(out, a.Module))
+	if err != nil {
+		return err
 	}
+	a.ModuleSize = st.Size()
 	if err := copyFile("web/favicon.svg", filepath.Join(out, "favicon.svg")); err != nil {
 		return err
 	}
@@ -189,7 +174,7 @@ func build(out string) error {
 	if err := os.WriteFile(filepath.Join(out, ".nojekyll"), nil, 0o644); err != nil {
 		return err
 	}
-	return compressAll(out)
+	return compressAll(out, wasmQuality)
 }
 
 // reportJSON is the committed report of `schedlab reproduce`.
@@ -205,7 +190,7 @@ func clean(out string) error {
 		n := e.Name()
 		base := strings.TrimSuffix(strings.TrimSuffix(n, ".gz"), ".br")
 		ours := base == "index.html" || base == "favicon.svg" || base == "report.json" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
-		for _, p := range []string{"ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu.", "default.", "codeeditor."} {
+		for _, p := range []string{"schedlab.", "ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu.", "default.", "codeeditor."} {
 			if strings.HasPrefix(n, p) {
 				ours = true
 			}
@@ -220,7 +205,7 @@ func clean(out string) error {
 }
 
 // copyHashed copies src to out as name with a content hash before the
-// extension: ui.wasm -> ui.1a2b3c4d5e.wasm.
+// extension: schedlab.wasm -> schedlab.1a2b3c4d5e.wasm.
 func copyHashed(src, out, name string) (string, error) {
 	data, err := os.ReadFile(src)
 	if err != nil {

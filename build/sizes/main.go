@@ -1,4 +1,4 @@
-// Command sizes builds schedlab's three WebAssembly modules as they ship
+// Command sizes builds schedlab's two WebAssembly modules as they ship
 // (build/wasmsize), prints their sizes against their budgets and, with
 // -docs, writes the table into docs/development.md (`make sizes`). It
 // exits with status 1 when a module is over its budget. Run it from the
@@ -34,7 +34,7 @@ func run(docs bool) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	fmt.Println("sizes: building the three WebAssembly modules (a few minutes the first time)")
+	fmt.Println("sizes: building the two WebAssembly modules (a few minutes the first time)")
 	var ms []wasmsize.Measured
 	over := false
 	for _, m := range wasmsize.Modules {

@@ -10,12 +10,12 @@ import (
 	"testing"
 )
 
-// TestBudgets builds the three modules as they ship, checks each against
-// its budget as it travels (TestBudgets/ui, /engine and /edge) and the
+// TestBudgets builds the two modules as they ship, checks each against
+// its budget as it travels (TestBudgets/browser and /edge) and the
 // table of docs/development.md against the builds.
 func TestBudgets(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the three WebAssembly modules (minutes)")
+		t.Skip("builds the two WebAssembly modules (minutes)")
 	}
 	root := filepath.Join("..", "..")
 	tmp := t.TempDir()
@@ -58,15 +58,14 @@ func TestBudgets(t *testing.T) {
 
 // sample is a table's worth of made-up sizes.
 var sample = []Measured{
-	{Modules[0], Sizes{Raw: 10_000_000, Gzip: 2_500_000, Brotli: 2_000_000, Gzip6: 2_520_000}},
-	{Modules[1], Sizes{Raw: 13_000_000, Gzip: 3_800_000, Brotli: 3_000_000, Gzip6: 3_830_000}},
-	{Modules[2], Sizes{Raw: 8_800_000, Gzip: 2_330_000, Brotli: 1_900_000, Gzip6: 2_370_000}},
+	{Modules[0], Sizes{Raw: 13_000_000, Gzip: 3_800_000, Brotli: 3_000_000, Gzip6: 3_830_000}},
+	{Modules[1], Sizes{Raw: 8_800_000, Gzip: 2_330_000, Brotli: 1_900_000, Gzip6: 2_370_000}},
 }
 
 func TestTable(t *testing.T) {
 	table := Table(sample)
 	for _, want := range []string{
-		"| `ui.wasm` | the page (wasm/ui) | 10.00 MB | 2.50 MB | 2.00 MB | 2.00 MB brotli | 3.20 MB |",
+		"| `schedlab.wasm` | the page and its simulator in Web Workers (wasm/browser) | 13.00 MB | 3.80 MB | 3.00 MB | 3.00 MB brotli | 4.60 MB |",
 		"| `app.wasm` | the JSON API on Cloudflare Workers (wasm/edge) | 8.80 MB | 2.33 MB | 1.90 MB | 2.37 MB gzip -6 | 2.60 MB |",
 	} {
 		if !strings.Contains(table, want+"\n") {
@@ -93,11 +92,11 @@ func TestCheck(t *testing.T) {
 		name, from, to string
 		ok             bool
 	}{
-		{"the engine's raw size 1.5% off", "13.00 MB", "13.19 MB", true},
-		{"the engine's raw size 2.5% off", "13.00 MB", "13.33 MB", false},
+		{"the browser's raw size 1.5% off", "13.00 MB", "13.19 MB", true},
+		{"the browser's raw size 2.5% off", "13.00 MB", "13.33 MB", false},
 		{"the API as it travels 3% off", "2.37 MB gzip", "2.30 MB gzip", false},
 		{"another budget", "gzip -6 | 2.60 MB |", "gzip -6 | 2.61 MB |", false},
-		{"another word", "the page (wasm/ui)", "the pages (wasm/ui)", false},
+		{"another word", "the page and its", "the pages and its", false},
 		{"brotli for gzip", "2.37 MB gzip -6", "2.37 MB brotli", false},
 	} {
 		changed := strings.Replace(table, c.from, c.to, 1)
@@ -131,8 +130,8 @@ func TestMeasure(t *testing.T) {
 		t.Errorf("repetitive data hardly compressed: %+v", s)
 	}
 	edge, _ := Lookup("edge")
-	engine, _ := Lookup("engine")
-	if edge.ServedSize(s) != s.Gzip6 || engine.ServedSize(s) != s.Brotli {
-		t.Errorf("served sizes: edge %d, engine %d", edge.ServedSize(s), engine.ServedSize(s))
+	browser, _ := Lookup("browser")
+	if edge.ServedSize(s) != s.Gzip6 || browser.ServedSize(s) != s.Brotli {
+		t.Errorf("served sizes: edge %d, browser %d", edge.ServedSize(s), browser.ServedSize(s))
 	}
 }

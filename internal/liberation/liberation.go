@@ -3,7 +3,7 @@
 //
 // gonum/plot registers all twelve Liberation faces when it starts, about
 // 4.4 MB of font data, so every binary that draws a figure would carry
-// them: the page's engine (engine.wasm) and the CLI. schedlab's figures
+// them: the page's module (schedlab.wasm) and the CLI. schedlab's figures
 // draw with two faces, Liberation Sans Regular and Liberation Sans Bold
 // (sim/plot's sansFont). This module provides those two, byte for byte
 // the files of the original module (taken from its earlier home,

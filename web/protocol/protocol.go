@@ -1,5 +1,6 @@
-// Package protocol is the message protocol between the page (the Vugu UI in
-// wasm/ui) and the engine Web Workers (wasm/engine). Messages are
+// Package protocol is the message protocol between the page (the Vugu UI)
+// and the engine Web Workers, the two roles of schedlab's module
+// (wasm/browser). Messages are
 // JavaScript objects {type, id, json, bin}: "type" says what the message
 // is, "id" ties replies to their request, "json" is a string holding the
 // JSON payload below, and "bin" is an optional object of Uint8Arrays

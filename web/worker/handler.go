@@ -1,6 +1,7 @@
 // Package worker is the engine Web Worker's logic without the browser:
 // it answers the messages of package protocol by running scenarios and
-// drawing figures. wasm/engine connects it to the worker's postMessage;
+// drawing figures. wasm/browser, in its engine role, connects it to the
+// worker's postMessage;
 // native tests (and the UI's tests) call it directly.
 package worker
 

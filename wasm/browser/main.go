@@ -1,12 +1,20 @@
 //go:build js && wasm
 
-// Command ui is schedlab's page: the Vugu components of package web,
-// rendered into the browser's DOM, with the app state of package web/app
-// and the engine in Web Workers (see wasm/engine and web/protocol).
+// Command browser is schedlab in the browser, as one WebAssembly module
+// (schedlab.wasm) with two roles, so that a visitor downloads and compiles
+// the Go runtime, the standard library, the scenario code and the
+// Starlark interpreter once instead of twice:
+//
+//   - the page, on the main thread (web/boot.js starts it with no
+//     argument): the Vugu components of package web, rendered into the
+//     browser's DOM, with the app state of package web/app;
+//   - the engine, in each Web Worker the page starts (web/worker.js starts
+//     it with the argument "engine"; see engine.go and web/protocol).
 package main
 
 import (
 	"fmt"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"syscall/js"
@@ -19,6 +27,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == engineRole {
+		runEngine()
+		return
+	}
 	renderer, err := domrender.New("#vugu_mount_point")
 	if err != nil {
 		crash(fmt.Sprintf("starting the page: %v", err))

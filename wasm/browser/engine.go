@@ -1,9 +1,5 @@
 //go:build js && wasm
 
-// Command engine is schedlab's simulation engine as a Web Worker: it runs
-// scenarios and draws their figures, speaking the messages of package
-// protocol with the page. The logic lives in package worker (web/worker); this file
-// only converts messages between JavaScript and Go.
 package main
 
 import (
@@ -14,7 +10,15 @@ import (
 	"github.com/schedlab/schedlab/web/worker"
 )
 
-func main() {
+// engineRole is the argument web/worker.js starts this module with in
+// an engine Web Worker (Go's os.Args[1]); the page starts it without.
+const engineRole = "engine"
+
+// runEngine is the engine Web Worker: it runs scenarios and draws their
+// figures, speaking the messages of package protocol with the page. The
+// logic lives in package worker (web/worker); this only converts messages
+// between JavaScript and Go. It never returns.
+func runEngine() {
 	h := worker.New(post)
 	// A run is one long goroutine; sleeping a moment at each progress
 	// report hands control back to the worker's event loop, which can then
