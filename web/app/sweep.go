@@ -20,7 +20,7 @@ import (
 // SweepChoice is a number of the scenario that can be swept.
 type SweepChoice struct {
 	Path    string
-	Label   string // the section and the field, in words
+	Label   string // the field and where it is, e.g. "Servers (cluster, servers row 1)"
 	Unit    string
 	Integer bool
 	Min     *float64
@@ -61,15 +61,15 @@ func (e *Editor) SweepChoices() []SweepChoice {
 	add := func(section string, ws []form.Widget) {
 		out = append(out, numericFields(section, ws)...)
 	}
-	add("Cluster", e.ClusterWidgets())
+	add("cluster", e.ClusterWidgets())
 	if e.WorkloadMode() == "generator" {
-		add("Jobs", e.GeneratorWidgets())
+		add("jobs", e.GeneratorWidgets())
 	}
 	for _, p := range e.PolicyCards() {
 		add(p.Title, p.Widgets)
 	}
-	add("Interference", e.InterferenceWidgets())
-	add("Performance model", e.PerfWidgets())
+	add("interference", e.InterferenceWidgets())
+	add("performance model", e.PerfWidgets())
 	return out
 }
 
@@ -81,14 +81,14 @@ func numericFields(section string, ws []form.Widget) []SweepChoice {
 		if f.Kind != form.Number && f.Kind != form.Integer {
 			return
 		}
-		out = append(out, SweepChoice{Path: f.Path, Label: label + ": " + f.Label, Unit: f.Unit, Integer: f.Kind == form.Integer, Min: f.Min, Max: f.Max})
+		out = append(out, SweepChoice{Path: f.Path, Label: f.Label + " (" + label + ")", Unit: f.Unit, Integer: f.Kind == form.Integer, Min: f.Min, Max: f.Max})
 	}
 	for _, w := range ws {
 		switch {
 		case w.Field != nil:
 			field(section, w.Field)
 		case w.Group != nil:
-			out = append(out, numericFields(section+", "+w.Group.Label, w.Group.Widgets)...)
+			out = append(out, numericFields(section+", "+strings.ToLower(w.Group.Label), w.Group.Widgets)...)
 		case w.Table != nil:
 			for i, row := range w.Table.Rows {
 				for _, f := range row {

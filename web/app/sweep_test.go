@@ -64,14 +64,14 @@ func TestDrawSweep(t *testing.T) {
 	if p, seeds := a.Ed.Str("sweep.params[0]"), a.Ed.Get("seeds[1]"); p != "cluster.servers[0].count" || fmt.Sprint(seeds) != "2" {
 		t.Errorf("the scenario sweeps %q with seeds ending %v", p, seeds)
 	}
-	if got := a.SweepSummary(); got != "This scenario sweeps Cluster, servers row 1: Servers over 2, 4, 2 seeds each." {
+	if got := a.SweepSummary(); got != "This scenario sweeps Servers (cluster, servers row 1) over 2, 4, 2 seeds each." {
 		t.Errorf("summary %q", got)
 	}
 	b.Pump(a, func() bool { return !a.FigureRunning() })
 	if a.Fig.State != app.RunDone {
 		t.Fatalf("%s: %s", a.Fig.State, a.Fig.Err)
 	}
-	if plan := a.FigurePlan(); !strings.Contains(plan, "2 values of Cluster, servers row 1: Servers × 2 seeds") || !strings.Contains(plan, "the scenario in the editor") {
+	if plan := a.FigurePlan(); !strings.Contains(plan, "2 values of Servers (cluster, servers row 1) × 2 seeds") || !strings.Contains(plan, "the scenario in the editor") {
 		t.Errorf("plan %q", plan)
 	}
 	v := a.Fig.View
