@@ -66,6 +66,9 @@ func (c *FigureView) CurveHint() string {
 	if c.Comparison() {
 		return "Lines with dots are ours, each dot a mean over the seeds run; no paper reports these numbers." + gap
 	}
+	if !c.App.HasFullMode() {
+		return "Each line is one policy, each dot the mean over the seeds run at that value, its bar ± one standard deviation over them." + gap
+	}
 	return "Lines with dots are ours, each dot a mean over the seeds run; hollow diamonds on dashed lines are the paper's reported values." + gap
 }
 

@@ -381,10 +381,11 @@ func secs(s float64) string {
 	return strconv.Itoa(int(math.Round(s/60))) + " min"
 }
 
-// HasFullMode reports whether the open figure is a built-in scenario,
-// whose full set-up can be run here.
+// HasFullMode reports whether the open figure is a built-in paper figure
+// or comparison, whose full set-up (the record's) can be run here; a
+// sweep of the student's own has one set-up, the editor's.
 func (a *App) HasFullMode() bool {
-	return a.Fig != nil && a.info(a.Fig.Name).fullSims > 0
+	return a.Fig != nil && (a.isPaperFigure(a.Fig.Name) || a.IsComparison(a.Fig.Name)) && a.info(a.Fig.Name).fullSims > 0
 }
 
 // figureInfo is what the figure view says of a built-in scenario's full

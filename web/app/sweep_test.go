@@ -74,6 +74,9 @@ func TestDrawSweep(t *testing.T) {
 	if plan := a.FigurePlan(); !strings.Contains(plan, "2 values of Servers (cluster, servers row 1) × 2 seeds") || !strings.Contains(plan, "the scenario in the editor") {
 		t.Errorf("plan %q", plan)
 	}
+	if a.HasFullMode() {
+		t.Error("a sweep of the student's own offers a full mode, which only a paper's figure has")
+	}
 	v := a.Fig.View
 	if len(v.Series) != 2 {
 		t.Fatalf("%d lines, want FIFO's and SJF's", len(v.Series))
