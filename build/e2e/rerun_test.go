@@ -246,7 +246,7 @@ func figureResults(t *testing.T, p *page, axe []byte, axeErr error) {
 	p.click("tab-figure")
 }
 
-// fullRerunFigure is a figure whose full run is small (75 runs of 64
+// fullRerunFigure is a figure whose full run is small (300 runs of 64
 // GPUs): the browser can redo the record's own set-up in seconds.
 // SCHEDLAB_FULL_RERUN names another figure to time and compare by hand
 // (Gavel's Fig. 8 takes many minutes), with SCHEDLAB_FULL_RERUN_MINUTES
