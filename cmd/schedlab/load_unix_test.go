@@ -70,8 +70,14 @@ func TestServeUnderLoad(t *testing.T) {
 	}
 	t.Logf("50 requests at once: %d answered in 20 s, %d refused as busy, %d other; peak memory %d MB; idle %v after the clients left",
 		ok.Load(), busy.Load(), other.Load(), peak>>20, time.Since(left).Round(time.Millisecond))
-	if peak > 2<<30 {
-		t.Errorf("the server took %d MB", peak>>20)
+	// The race detector keeps shadow memory several times the program's
+	// own; fifty requests at once would still take far more.
+	bound := int64(2 << 30)
+	if raceDetector {
+		bound *= 4
+	}
+	if int64(peak) > bound {
+		t.Errorf("the server took %d MB, over %d MB", peak>>20, bound>>20)
 	}
 	if busy.Load()+other.Load() > 0 {
 		t.Errorf("%d requests refused as busy and %d otherwise; the queue holds 64", busy.Load(), other.Load())
