@@ -24,6 +24,9 @@ type runningOrder struct {
 	buf    []recheck // scratch of refresh
 	serial uint32
 	gpus   int // GPUs the listed jobs hold
+	// compactAt is the length of due at which its stale rechecks are
+	// dropped (see push); compactions counts the times they were.
+	compactAt, compactions int
 }
 
 // runRec is what the order keeps of a running job.
@@ -73,8 +76,45 @@ func (o *runningOrder) add(s *engine.State, e prioEntry, until float64) {
 	o.list = slices.Insert(o.list, i, e)
 	o.gpus += int(e.gpus)
 	if !math.IsInf(until, 1) {
-		o.due.Push(recheck{t: until, id: e.id, serial: o.serial})
+		o.push(recheck{t: until, id: e.id, serial: o.serial})
 	}
+}
+
+// push files a recheck. Most rechecks go stale before their time (under
+// Tiresias a job asks to be looked at again when it would cross 16
+// GPU-hours, and most jobs finish long before), and a stale one stayed
+// in the heap until its time came: at a million jobs the heap held the
+// jobs of the last 16 hours, thousands, against a few hundred running,
+// and popping the stale ones was the largest part of refreshing. So once
+// the heap has doubled since it was last compacted, the stale rechecks
+// are dropped in one linear pass (a constant cost per push). A stale
+// recheck never becomes live again and the heap's order is by value, so
+// the live ones pop in the same order.
+func (o *runningOrder) push(r recheck) {
+	if o.due.Len() >= o.compactAt {
+		live := o.due[:0]
+		for _, x := range o.due {
+			if o.live(x) {
+				live = append(live, x)
+			}
+		}
+		o.due = live
+		o.due.Init()
+		o.compactAt = max(2*len(live), minRecheckCompact)
+		o.compactions++
+	}
+	o.due.Push(r)
+}
+
+// minRecheckCompact is the smallest heap of rechecks worth compacting (a
+// variable for the tests, which compact far more often to check that
+// nothing changes).
+var minRecheckCompact = 256
+
+// live reports whether a recheck is still due: its job is in the order
+// and has not started again since it was filed.
+func (o *runningOrder) live(r recheck) bool {
+	return o.has(r.id) && o.recs[o.slot[r.id]-1].serial == r.serial
 }
 
 // remove takes job id out of the order (it was preempted or completed);
@@ -103,7 +143,7 @@ func (o *runningOrder) refresh(s *engine.State, p *PriorityScheduler) error {
 		o.buf = append(o.buf, o.due.Pop())
 	}
 	for _, r := range o.buf {
-		if !o.has(r.id) || o.recs[o.slot[r.id]-1].serial != r.serial {
+		if !o.live(r) {
 			continue // stale
 		}
 		k, err := p.priority(s, r.id)
@@ -116,7 +156,7 @@ func (o *runningOrder) refresh(s *engine.State, p *PriorityScheduler) error {
 			o.serial++
 			rec.serial = o.serial
 			if !math.IsInf(until, 1) {
-				o.due.Push(recheck{t: until, id: r.id, serial: o.serial})
+				o.push(recheck{t: until, id: r.id, serial: o.serial})
 			}
 			continue
 		}
