@@ -16,24 +16,26 @@ import (
 // ConsolidatedPick; the fullest that holds it under BestFit); a larger
 // one, or one no server holds, spreads over the servers with the most
 // free GPUs first. It returns nil when n usable GPUs are not free.
-func consolidatedPick(p *Placement, r Request) []cluster.GPUID {
+func consolidatedPick(p *Placement, r Request, dst []cluster.GPUID) []cluster.GPUID {
 	if r.gpus <= 0 || r.s.FreeGPUs() < r.gpus {
 		return nil
 	}
-	return bestOfTypes(r, func(t string) []cluster.GPUID { return pickOfType(p, r, t) })
+	return bestOfTypes(r, dst, func(t string, dst []cluster.GPUID) []cluster.GPUID { return pickOfType(p, r, t, dst) })
 }
 
-func pickOfType(p *Placement, r Request, t string) []cluster.GPUID {
+// pickOfType is the consolidated placement on GPUs of type t, written
+// into dst's array when it has room.
+func pickOfType(p *Placement, r Request, t string, dst []cluster.GPUID) []cluster.GPUID {
 	s, n := r.s, r.gpus
 	c := s.Cluster()
 	// One server, if any can hold the whole job.
 	if n <= c.MaxGPUsPerServer() {
-		if one := oneServerRanked(p, r, t, n, nil); one != nil {
+		if one := oneServerRanked(p, r, t, n, nil, dst); one != nil {
 			return one
 		}
 	}
 	// Otherwise as few servers as possible: fullest-free first.
-	out := make([]cluster.GPUID, 0, n)
+	out := gpuBuffer(dst, n)
 	s.EachServerByFree(1, func(id cluster.ServerID, free int) bool {
 		srv := &c.Servers[id]
 		if srv.Type == t && (p.extra == nil || p.extraOK(r, srv)) {
@@ -50,11 +52,12 @@ func pickOfType(p *Placement, r Request, t string) []cluster.GPUID {
 // oneServerRanked takes n usable GPUs on the server of type t (not one of
 // skip) that the placement's scores rank first: by free GPUs through the
 // engine's buckets when the scores order by them alone, otherwise by
-// scoring every server that holds the job.
-func oneServerRanked(p *Placement, r Request, t string, n int, skip []cluster.ServerID) []cluster.GPUID {
+// scoring every server that holds the job. They are written into dst's
+// array when it has room.
+func oneServerRanked(p *Placement, r Request, t string, n int, skip []cluster.ServerID, dst []cluster.GPUID) []cluster.GPUID {
 	s := r.s
 	c := s.Cluster()
-	one := make([]cluster.GPUID, 0, n)
+	one := gpuBuffer(dst, n)
 	try := func(id cluster.ServerID, free int) bool {
 		srv := &c.Servers[id]
 		if srv.Type != t || (skip != nil && containsServer(skip, id)) || (p.extra != nil && !p.extraOK(r, srv)) {
@@ -86,6 +89,15 @@ func oneServerRanked(p *Placement, r Request, t string, n int, skip []cluster.Se
 		return one
 	}
 	return nil
+}
+
+// gpuBuffer is dst emptied, or a new slice when dst has no room for n
+// GPUs.
+func gpuBuffer(dst []cluster.GPUID, n int) []cluster.GPUID {
+	if cap(dst) < n {
+		return make([]cluster.GPUID, 0, n)
+	}
+	return dst[:0]
 }
 
 // bestScored is the server of type t (not in skip) passing the

@@ -183,6 +183,35 @@ func TestConsolidatedTypesAndMemory(t *testing.T) {
 	}, workload.Job{GPUs: 2, GPUType: "K80"}, workload.Job{GPUs: 3}, workload.Job{GPUs: 1, MemoryGB: 20}, workload.Job{GPUs: 3, GPUType: "K80"})
 }
 
+// PickInto writes into the scratch slice it is given and picks what Pick
+// picks. Three types, tried in name order, compete for a 3-GPU job of no
+// type: the As need two servers, the Bs one (they win), the Cs two
+// again; the Bs' pick must survive the Cs' try, which reuses an array.
+// By hand: the B server's GPUs are 4 to 7.
+func TestPickIntoKeepsTheBestType(t *testing.T) {
+	three := cluster.Spec{Servers: []cluster.ServerGroup{
+		{Count: 2, GPUs: 2, GPUType: "A"},
+		{Count: 1, GPUs: 4, GPUType: "B"},
+		{Count: 2, GPUs: 2, GPUType: "C"},
+	}}
+	for _, name := range policy.PlacementNames() {
+		probe(t, three, nil, func(s *engine.State, ids []workload.JobID) {
+			p, err := policy.PlacementParams{Placement: name}.Build(false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []cluster.GPUID{4, 5, 6}
+			if got := p.Pick(policy.RequestFor(s, ids[0])); !slices.Equal(got, want) {
+				t.Errorf("%s: Pick gives %v, want %v", name, got, want)
+			}
+			scratch := []cluster.GPUID{9, 9, 9, 9, 9, 9, 9, 9}
+			if got := p.PickInto(scratch, policy.RequestFor(s, ids[0])); !slices.Equal(got, want) {
+				t.Errorf("%s: PickInto gives %v, want %v", name, got, want)
+			}
+		}, workload.Job{GPUs: 3})
+	}
+}
+
 func TestSizeQueuesBestFitsAndOrders(t *testing.T) {
 	q := policy.NewSizeQueues()
 	q.Push(1, 8, 5)

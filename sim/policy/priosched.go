@@ -100,9 +100,10 @@ type PriorityScheduler struct {
 	scratch []workload.JobID
 	waiting minheap.Heap[prioEntry] // KeepPendingKeys: the pending jobs
 	popped  []prioEntry
-	picks   []prioEntry  // scratch of fastPicks
-	run     runningOrder // RunningKeyUntil: the running jobs
-	wokeAt  float64      // the last wake-up asked for
+	picks   []prioEntry     // scratch of fastPicks
+	run     runningOrder    // RunningKeyUntil: the running jobs
+	gpus    []cluster.GPUID // scratch of the placement (see Placement.PickInto)
+	wokeAt  float64         // the last wake-up asked for
 	// decisions made by the waiting jobs alone (fastPicks), and by the
 	// full order, with RunningKeyUntil
 	fastDecisions, fullDecisions int
@@ -467,7 +468,7 @@ func (p *PriorityScheduler) apply(s *engine.State) error {
 // or notes why it waits.
 func (p *PriorityScheduler) startPicked(s *engine.State, e prioEntry) error {
 	req := RequestFor(s, e.id)
-	gpus := p.place.Pick(req)
+	gpus := p.place.PickInto(p.gpus, req)
 	ex := explainFor(s, p.place, req, p.Explained)
 	if gpus == nil {
 		p.waits.Note(s, e.id, p.Name, func() string { return p.place.WhyNot(req) })
@@ -482,9 +483,10 @@ func (p *PriorityScheduler) startPicked(s *engine.State, e prioEntry) error {
 	if s.Info(e.id).Starts > 0 {
 		o = engine.ActionOptions{OverheadS: p.RestartS, NoOverhead: p.RestartS == 0}
 	}
-	if err := s.Start(e.id, gpus, o); err != nil {
+	if err := s.Start(e.id, gpus, o); err != nil { // Start copies gpus
 		return err
 	}
+	p.gpus = gpus
 	if p.RunningKeyUntil != nil {
 		p.run.add(s, e, p.RunningKeyUntil(s, e.id))
 	}

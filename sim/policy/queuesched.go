@@ -38,6 +38,7 @@ type QueueScheduler struct {
 	tell   teller
 	starts *startNotes // writes the log's entries of starts
 	failed error
+	picked []cluster.GPUID // scratch of the placement (see Placement.PickInto)
 }
 
 // Order ranks a QueueScheduler's pending jobs by a key computed once, when
@@ -116,7 +117,7 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 			break // strict order: the head waits, and so does everyone behind it
 		}
 		req := RequestFor(s, id)
-		gpus := p.place.Pick(req)
+		gpus := p.place.PickInto(p.picked, req)
 		ex := explainFor(s, p.place, req, p.Explained)
 		p.q.Pop(size)
 		if gpus == nil {
@@ -133,10 +134,11 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		if tell && p.Backfill {
 			p.tellBackfill(s, id, key, blocked)
 		}
-		if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
+		if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil { // Start copies gpus
 			return err
 		}
 		p.logStart(s, id, gpus, key)
+		p.picked = gpus
 		if tell {
 			p.tell.started(s, id, p.keyText(key), ex)
 		}

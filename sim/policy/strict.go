@@ -19,20 +19,22 @@ import (
 //
 // StrictShapeFilter describes this rule server by server, for
 // explanations; strictPick applies it to the whole set at once.
-func strictPick(p *Placement, r Request) []cluster.GPUID {
+func strictPick(p *Placement, r Request, dst []cluster.GPUID) []cluster.GPUID {
 	if r.gpus <= 0 || r.s.FreeGPUs() < r.gpus {
 		return nil
 	}
-	return bestOfTypes(r, func(t string) []cluster.GPUID { return strictOfType(p, r, t) })
+	return bestOfTypes(r, dst, func(t string, dst []cluster.GPUID) []cluster.GPUID { return strictOfType(p, r, t, dst) })
 }
 
-func strictOfType(p *Placement, r Request, t string) []cluster.GPUID {
+// strictOfType is the strict placement on GPUs of type t, written into
+// dst's array when it has room.
+func strictOfType(p *Placement, r Request, t string, dst []cluster.GPUID) []cluster.GPUID {
 	s := r.s
 	c := s.Cluster()
 	if r.gpus <= largestServer(c, t) {
-		return oneServerRanked(p, r, t, r.gpus, nil)
+		return oneServerRanked(p, r, t, r.gpus, nil, dst)
 	}
-	out := make([]cluster.GPUID, 0, r.gpus)
+	out := gpuBuffer(dst, r.gpus)
 	var whole []cluster.ServerID
 	for _, id := range c.ServersOfType(t) {
 		srv := &c.Servers[id]
@@ -43,7 +45,7 @@ func strictOfType(p *Placement, r Request, t string) []cluster.GPUID {
 		whole = append(whole, id)
 	}
 	if left := r.gpus - len(out); left > 0 {
-		rest := oneServerRanked(p, r, t, left, whole)
+		rest := oneServerRanked(p, r, t, left, whole, nil)
 		if rest == nil {
 			return nil
 		}
