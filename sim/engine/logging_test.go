@@ -32,6 +32,35 @@ func TestDecisionLogKeepsOrder(t *testing.T) {
 	}
 }
 
+// A log whose first chunk holds every entry (a run of as many jobs as
+// entries) is the result's log as it is, not a copy; one entry more goes
+// into a chunk of 128 (the sizes of later chunks double up to 4,096)
+// and the entries are copied out in order.
+func TestDecisionLogFirstChunk(t *testing.T) {
+	for _, n := range []int{1000, 1001} {
+		l := decisionLog{first: 1000}
+		for i := range n {
+			l.add(Decision{TimeS: float64(i)})
+		}
+		got := l.entries()
+		if len(got) != n || cap(got) != n {
+			t.Fatalf("%d entries: got %d (capacity %d)", n, len(got), cap(got))
+		}
+		for i, d := range got {
+			if d.TimeS != float64(i) {
+				t.Fatalf("%d entries: entry %d has time %v", n, i, d.TimeS)
+			}
+		}
+		copied := &got[0] != &l.chunks[0][0]
+		if wantChunks := 1 + n/1001; len(l.chunks) != wantChunks || copied != (n > 1000) {
+			t.Errorf("%d entries: %d chunks (want %d), copied %v", n, len(l.chunks), wantChunks, copied)
+		}
+		if n > 1000 && cap(l.chunks[1]) != 128 {
+			t.Errorf("the second chunk holds %d entries, want 128", cap(l.chunks[1]))
+		}
+	}
+}
+
 // noteText writes a note as a policy's NoteWriter would.
 type noteText struct{ prefix string }
 

@@ -177,6 +177,7 @@ func newState(cfg Config) (*State, error) {
 	if s.maxLog == 0 {
 		s.maxLog = 100_000
 	}
+	s.log.first = min(s.maxLog, len(cfg.Jobs)) // a start of each job fits in one chunk
 	for i, t := range c.Types() {
 		s.typeIndex[t] = i
 	}
