@@ -174,6 +174,7 @@ func newState(cfg Config) (*State, error) {
 	if s.believed == nil {
 		s.believed = cfg.Perf
 	}
+	s.believedTP, _ = perf.As[perf.Throughputs](s.believed)
 	if s.maxLog == 0 {
 		s.maxLog = 100_000
 	}

@@ -119,6 +119,7 @@ type State struct {
 	alone         perf.Alone                // scratch of soloTime
 	memModel      perf.MemoryModel          // cfg.Perf as a MemoryModel, or nil
 	byThroughput  bool                      // cfg.Perf has throughputs per GPU type (found with perf.As)
+	believedTP    perf.Throughputs          // the believed model's throughputs per GPU type, or nil
 	reasons       map[workload.JobID]string // why each unschedulable job can never run
 	faults        map[workload.JobID]workFault
 }
@@ -357,6 +358,15 @@ func (s *State) SharingLimit() int { return s.limit }
 // Perf is the performance model the policy believes; it may differ from
 // the one driving the simulation.
 func (s *State) Perf() perf.Model { return s.believed }
+
+// BelievedThroughputs is the believed model (Perf) as perf.Throughputs,
+// found once per run through any wrappers (perf.As), and whether it is
+// one: placements ask at every start which GPU types a job runs on, and
+// in WebAssembly each assertion to an interface is a lookup in the
+// runtime's table.
+func (s *State) BelievedThroughputs() (perf.Throughputs, bool) {
+	return s.believedTP, s.believedTP != nil
+}
 
 // Rand is the policy's own random stream, seeded from the run's seed.
 func (s *State) Rand() *rand.Rand { return s.rng }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
-	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -196,7 +195,7 @@ func (r *Request) fit() fitter { return fitter{r.s, r.mem} }
 // Gavel's table, for one, a 2-GPU ResNet-50 has no throughput on K80s, and
 // a job started there never progresses.
 func RunsOn(s *engine.State, job *workload.Job) []string {
-	tp, ok := perf.As[perf.Throughputs](s.Perf()) // a wrapper's factors slow a job down, they never make it run
+	tp, ok := s.BelievedThroughputs() // a wrapper's factors slow a job down, they never make it run
 	if !ok {
 		return nil
 	}
