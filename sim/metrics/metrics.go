@@ -72,6 +72,9 @@ type acc struct {
 	counting bool
 	finished int
 	sorted   bool // jct is in ascending order already (Stream.lists)
+	// parts, when not nil, replaces jct: the JCTs are the merge of
+	// these ascending lists (see Stream.lists).
+	parts sortedParts
 }
 
 // newAcc returns an accumulator expecting about n records.
@@ -106,18 +109,27 @@ func (a *acc) add(r *engine.JobRecord) {
 // summary sorts the JCTs it collected and returns the Summary.
 func (a *acc) summary() Summary {
 	s := a.s
-	s.Finished = len(a.jct)
+	if a.parts != nil {
+		s.Finished = a.parts.len()
+	} else {
+		s.Finished = len(a.jct)
+	}
 	if s.Finished == 0 {
 		return s
 	}
-	if !a.sorted {
-		slices.Sort(a.jct)
-		a.sorted = true
+	switch {
+	case a.parts != nil:
+		s.AvgJCT, s.P50JCT, s.P95JCT, s.P99JCT = a.parts.stats()
+	default:
+		if !a.sorted {
+			slices.Sort(a.jct)
+			a.sorted = true
+		}
+		s.AvgJCT = mean(a.jct)
+		s.P50JCT = Percentile(a.jct, 50)
+		s.P95JCT = Percentile(a.jct, 95)
+		s.P99JCT = Percentile(a.jct, 99)
 	}
-	s.AvgJCT = mean(a.jct)
-	s.P50JCT = Percentile(a.jct, 50)
-	s.P95JCT = Percentile(a.jct, 95)
-	s.P99JCT = Percentile(a.jct, 99)
 	s.AvgQueue = a.sumQ / float64(s.Finished)
 	s.AvgWait = a.sumW / float64(s.Finished)
 	s.Makespan = a.last - a.first
@@ -155,14 +167,26 @@ func Percentile(sorted []float64, p float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	pos := p / 100 * float64(n-1)
-	lo := int(math.Floor(pos))
-	if lo >= n-1 {
+	lo, frac, last := percentileRank(n, p)
+	if last {
 		return sorted[n-1]
 	}
-	frac := pos - float64(lo)
-	return sorted[lo] + frac*(sorted[lo+1]-sorted[lo])
+	return interpolate(sorted[lo], sorted[lo+1], frac)
 }
+
+// percentileRank is where the p-th percentile of n sorted values lies:
+// between the values at ranks lo and lo+1 (from 0), frac of the way, or
+// at the last value when last is set.
+func percentileRank(n int, p float64) (lo int, frac float64, last bool) {
+	pos := p / 100 * float64(n-1)
+	lo = int(math.Floor(pos))
+	if lo >= n-1 {
+		return n - 1, 0, true
+	}
+	return lo, pos - float64(lo), false
+}
+
+func interpolate(a, b, frac float64) float64 { return a + frac*(b-a) }
 
 func mean(xs []float64) float64 {
 	s := 0.0

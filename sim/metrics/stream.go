@@ -87,11 +87,11 @@ func (st *Stream) Add(r *engine.JobRecord) {
 
 // lists fills the groups' JCT lists, each sorted, with one sort of the
 // run's JCTs in all: they are sorted in cells of one model and one size,
-// and each group's list is merged from its cells (a model from its two
-// sizes, a size from every model, the run from the two sizes), in
-// linear time. Sorted lists of the same values are the same lists
-// however they were sorted, so every summary is the one a sort of each
-// list gives.
+// and each group's list is the merge of its cells (a model's of its two
+// sizes, a size's of every model, the run's of all), read in a walk of
+// the merge (sortedParts) rather than written out. Sorted lists of the
+// same values are the same lists however they were sorted, so every
+// summary is the one a sort of each list gives.
 func (st *Stream) lists() {
 	if st.listed {
 		return
@@ -125,59 +125,14 @@ func (st *Stream) lists() {
 		part[c] = byCell[start[c]:start[c+1]]
 		slices.Sort(part[c])
 	}
-	small, large := make([][]float64, 0, len(st.byModel)), make([][]float64, 0, len(st.byModel))
+	small, large := make(sortedParts, 0, len(st.byModel)), make(sortedParts, 0, len(st.byModel))
 	for k, m := range st.byModel {
-		m.jct, m.sorted = mergeSorted(nil, part[2*k], part[2*k+1]), true
+		m.parts = sortedParts{part[2*k], part[2*k+1]}
 		small, large = append(small, part[2*k]), append(large, part[2*k+1])
 	}
-	st.small.jct, st.small.sorted = mergeAll(small), true
-	st.large.jct, st.large.sorted = mergeAll(large), true
-	st.all.jct, st.all.sorted = mergeSorted(st.all.jct[:0], st.small.jct, st.large.jct), true
+	st.small.parts, st.large.parts = small, large
+	st.all.parts, st.all.jct = part, nil
 	st.group = nil
-}
-
-// mergeSorted appends the merge of two ascending lists to dst. When one
-// list is empty and dst is nil it returns the other list itself.
-func mergeSorted(dst, a, b []float64) []float64 {
-	switch {
-	case dst == nil && len(a) == 0:
-		return b
-	case dst == nil && len(b) == 0:
-		return a
-	case dst == nil:
-		dst = make([]float64, 0, len(a)+len(b))
-	}
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if b[j] < a[i] {
-			dst = append(dst, b[j])
-			j++
-		} else {
-			dst = append(dst, a[i])
-			i++
-		}
-	}
-	return append(append(dst, a[i:]...), b[j:]...)
-}
-
-// mergeAll merges ascending lists pairwise, in rounds, so each value is
-// copied about log2(len(lists)) times.
-func mergeAll(lists [][]float64) []float64 {
-	if len(lists) == 0 {
-		return nil
-	}
-	for len(lists) > 1 {
-		next := lists[:0:0]
-		for i := 0; i < len(lists); i += 2 {
-			if i+1 == len(lists) {
-				next = append(next, lists[i])
-				continue
-			}
-			next = append(next, mergeSorted(nil, lists[i], lists[i+1]))
-		}
-		lists = next
-	}
-	return lists[0]
 }
 
 // Summary is Summarize over the records added: utilization comes from the
@@ -228,7 +183,20 @@ func (st *Stream) BySize() (small, large Group) {
 // points points (see ThinCDF).
 func (st *Stream) CDF(points int) (x, y []float64) {
 	st.lists()
-	return ThinCDF(st.all.jct, points)
+	n := st.all.parts.len()
+	ranks := cdfRanks(n, points)
+	if ranks == nil {
+		return nil, nil
+	}
+	at := make([]int, len(ranks))
+	for i, r := range ranks {
+		at[i] = r - 1
+	}
+	x, y = st.all.parts.at(at), make([]float64, len(ranks))
+	for i, r := range ranks {
+		y[i] = float64(r) / float64(n)
+	}
+	return x, y
 }
 
 // ThinCDF keeps at most k points of the empirical CDF of sorted values:
@@ -239,13 +207,28 @@ func (st *Stream) CDF(points int) (x, y []float64) {
 // it ends at 1.
 func ThinCDF(sorted []float64, k int) (x, y []float64) {
 	n := len(sorted)
-	if n == 0 || k <= 0 {
+	ranks := cdfRanks(n, k)
+	if ranks == nil {
 		return nil, nil
+	}
+	x, y = make([]float64, 0, len(ranks)), make([]float64, 0, len(ranks))
+	for _, rank := range ranks {
+		x = append(x, sorted[rank-1])
+		y = append(y, float64(rank)/float64(n))
+	}
+	return x, y
+}
+
+// cdfRanks is the ranks (from 1) of the points ThinCDF keeps of n values,
+// ascending; nil when it keeps none.
+func cdfRanks(n, k int) []int {
+	if n == 0 || k <= 0 {
+		return nil
 	}
 	if n <= k {
 		k = n
 	}
-	x, y = make([]float64, 0, k), make([]float64, 0, k)
+	ranks := make([]int, 0, k)
 	last := 0
 	for i := 1; i <= k; i++ {
 		rank := (i*n + k - 1) / k // ⌈i·n/k⌉, exact in integers
@@ -253,8 +236,7 @@ func ThinCDF(sorted []float64, k int) (x, y []float64) {
 			continue
 		}
 		last = rank
-		x = append(x, sorted[rank-1])
-		y = append(y, float64(rank)/float64(n))
+		ranks = append(ranks, rank)
 	}
-	return x, y
+	return ranks
 }

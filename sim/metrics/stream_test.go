@@ -65,6 +65,11 @@ func TestStreamEqualsSummaries(t *testing.T) {
 		if len(ex) > 0 && (!reflect.DeepEqual(x, ex) || !reflect.DeepEqual(y, ey)) {
 			t.Errorf("n=%d: a CDF with room for every point differs from the exact one", n)
 		}
+		// thinned, from the walk of the sorted cells, as from the sorted list
+		x, y = st.CDF(10)
+		if wx, wy := ThinCDF(ex, 10); !reflect.DeepEqual(x, wx) || !reflect.DeepEqual(y, wy) {
+			t.Errorf("n=%d: the thinned CDF %v %v, want %v %v", n, x, y, wx, wy)
+		}
 	}
 }
 
