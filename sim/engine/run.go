@@ -170,6 +170,7 @@ func newState(cfg Config) (*State, error) {
 	// answers it)
 	s.memModel, _ = perf.As[perf.MemoryModel](cfg.Perf)
 	s.timed, _ = perf.As[perf.Timed](cfg.Perf)
+	s.coupling = cfg.Perf.Coupling() // a property of the model (a composite asks each of its parts)
 	_, s.byThroughput = perf.As[perf.Throughputs](cfg.Perf)
 	if s.believed == nil {
 		s.believed = cfg.Perf
@@ -444,7 +445,7 @@ func (s *State) markDirty(id workload.JobID) {
 func (s *State) markAffected(id workload.JobID) {
 	s.settle(id)
 	s.markDirty(id)
-	switch s.cfg.Perf.Coupling() {
+	switch s.coupling {
 	case perf.SharedGPU:
 		for _, g := range s.run(id).gpus {
 			for _, r := range s.residents[g] {

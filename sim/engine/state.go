@@ -116,6 +116,7 @@ type State struct {
 	split         *splitLog                 // per-job iteration splits, for perf.Splitter models
 	story         storyLog                  // see Tell
 	timed         perf.Timed                // the model's own clock (perf.Timed), or nil
+	coupling      perf.Coupling             // cfg.Perf's coupling, asked once
 	alone         perf.Alone                // scratch of soloTime
 	memModel      perf.MemoryModel          // cfg.Perf as a MemoryModel, or nil
 	byThroughput  bool                      // cfg.Perf has throughputs per GPU type (found with perf.As)

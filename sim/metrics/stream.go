@@ -36,6 +36,11 @@ type Stream struct {
 	// built from it at the end, each at its exact size.
 	group  []uint32
 	listed bool
+	// the model of the last record added and its index: records of one
+	// model often come in a row, and a string compare is cheaper than a
+	// map lookup (in WebAssembly by far)
+	lastModel string
+	lastIndex int
 }
 
 const largeBit = 1 << 31
@@ -65,13 +70,7 @@ func noList() *acc { return &acc{first: math.Inf(1), last: math.Inf(-1), countin
 // Add summarises one record; r is not retained.
 func (st *Stream) Add(r *engine.JobRecord) {
 	st.all.add(r)
-	k, ok := st.models[r.Model]
-	if !ok {
-		k = len(st.byModel)
-		st.models[r.Model] = k
-		st.names = append(st.names, r.Model)
-		st.byModel = append(st.byModel, noList())
-	}
+	k := st.modelIndex(r.Model)
 	st.byModel[k].add(r)
 	g := uint32(k)
 	if r.GPUs > st.threshold {
@@ -83,6 +82,22 @@ func (st *Stream) Add(r *engine.JobRecord) {
 	if r.Status == engine.Finished {
 		st.group = append(st.group, g)
 	}
+}
+
+// modelIndex is the index of a model's group, added if new.
+func (st *Stream) modelIndex(model string) int {
+	if len(st.names) > 0 && model == st.lastModel {
+		return st.lastIndex
+	}
+	k, ok := st.models[model]
+	if !ok {
+		k = len(st.byModel)
+		st.models[model] = k
+		st.names = append(st.names, model)
+		st.byModel = append(st.byModel, noList())
+	}
+	st.lastModel, st.lastIndex = model, k
+	return k
 }
 
 // lists fills the groups' JCT lists, each sorted, with one sort of the
