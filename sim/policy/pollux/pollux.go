@@ -108,6 +108,7 @@ type pollux struct {
 	changed []float64   // per job, when its allocation last changed (NaN: never)
 	jobs    []*active
 	ran     ranWaiting // with max_waiting: the waiting jobs that have run before
+	dp      program
 }
 
 // active is one job during one round's allocation.
@@ -453,7 +454,7 @@ func (p *pollux) allocate(s *engine.State) error {
 		j.pinned = p.restarting(s, j)
 		opts[i] = prune(j.cur, func(a int) float64 { return p.cost(s, j, a, scale) }, j.maxA, j.pinned)
 	}
-	alloc, err := solveUntil(opts, n, s.Interrupted)
+	alloc, err := p.dp.solveUntil(opts, n, s.Interrupted)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package pollux
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // epsilon is the artifact's constant in the power mean: a job's term is
 // 1/(speedup + ε), so a job with no GPUs (speedup 0) adds 1/ε = 1000 to
@@ -60,39 +63,69 @@ func solve(jobs []options, n int) []int {
 // of the program (jobs × GPUs steps in all, seconds for thousands of
 // each) and giving up with its error.
 func solveUntil(jobs []options, n int, stop func() error) ([]int, error) {
+	var d program
+	return d.solveUntil(jobs, n, stop)
+}
+
+// program is the dynamic program's memory, kept from round to round (a
+// round on a long queue allocated tens of kilobytes).
+type program struct {
+	best, next []float64
+	pick       []int32
+}
+
+// solveUntil is the package's solveUntil on d's memory. Two things make a
+// row cheaper with the same result to the bit: each option runs over the
+// GPU counts in turn (the same sums, compared in the same order for each
+// count, so the same option wins), and counts above what the jobs so far
+// can use at most are copied, as their sums are the same.
+func (d *program) solveUntil(jobs []options, n int, stop func() error) ([]int, error) {
 	if n < 0 {
 		n = 0
 	}
-	// best[g]: least cost of the jobs so far using at most g GPUs.
-	best := make([]float64, n+1)
-	next := make([]float64, n+1)
 	w := n + 1
-	pick := make([]int32, len(jobs)*w) // option index chosen at (job i, g): pick[i*w+g]
+	d.best = slices.Grow(d.best[:0], w)[:w]
+	d.next = slices.Grow(d.next[:0], w)[:w]
+	d.pick = slices.Grow(d.pick[:0], len(jobs)*w)[:len(jobs)*w]
+	// best[g]: least cost of the jobs so far using at most g GPUs; it is
+	// the same for every g ≥ reach, the most GPUs those jobs can use.
+	best, next := d.best, d.next
+	clear(best)
+	reach := 0
 	for i, o := range jobs {
 		if stop != nil {
 			if err := stop(); err != nil {
 				return nil, err
 			}
 		}
-		row := pick[i*w : (i+1)*w]
-		for g := 0; g <= n; g++ {
+		row := d.pick[i*w : (i+1)*w]
+		most := 0
+		for _, a := range o.count {
+			most = max(most, a)
+		}
+		top := min(n, reach+most)
+		for g := 0; g <= top; g++ {
 			next[g] = math.Inf(1)
 			row[g] = -1
-			for k, a := range o.count {
-				if a > g {
-					continue
-				}
-				if c := best[g-a] + o.cost[k]; c < next[g] {
+		}
+		for k, a := range o.count {
+			c0 := o.cost[k]
+			for g := a; g <= top; g++ {
+				if c := best[g-a] + c0; c < next[g] {
 					next[g], row[g] = c, int32(k)
 				}
 			}
 		}
+		for g := top + 1; g <= n; g++ {
+			next[g], row[g] = next[top], row[top]
+		}
+		reach = top
 		best, next = next, best
 	}
 	out := make([]int, len(jobs))
 	g := n
 	for i := len(jobs) - 1; i >= 0; i-- {
-		k := pick[i*w+g]
+		k := d.pick[i*w+g]
 		if k < 0 { // no option fits; only possible when a job is pinned above n
 			out[i] = 0
 			continue
