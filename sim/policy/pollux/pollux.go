@@ -109,6 +109,9 @@ type pollux struct {
 	jobs    []*active
 	ran     ranWaiting // with max_waiting: the waiting jobs that have run before
 	dp      program
+	opts    []options // scratch, per round
+	optMem  optionMemory
+	pool    []active // scratch: this round's jobs, pointed to by jobs
 }
 
 // active is one job during one round's allocation.
@@ -403,10 +406,13 @@ func (p *pollux) limit(s *engine.State, j *active) int {
 // service first, then earliest arrival (the order ties are broken in).
 func (p *pollux) collect(s *engine.State) {
 	p.jobs = p.jobs[:0]
+	// Sized so that append never moves it: jobs point into it.
+	p.pool = slices.Grow(p.pool[:0], s.NumRunning()+s.NumPending())
 	add := func(id workload.JobID) bool {
 		info := s.Info(id)
-		p.jobs = append(p.jobs, &active{id: id, attained: info.AttainedGPU, arrival: s.Job(id).ArrivalS,
+		p.pool = append(p.pool, active{id: id, attained: info.AttainedGPU, arrival: s.Job(id).ArrivalS,
 			cur: len(info.GPUs), restart: p.restartFactor(s, id)})
+		p.jobs = append(p.jobs, &p.pool[len(p.pool)-1])
 		return true
 	}
 	s.EachRunning(add)
@@ -444,7 +450,9 @@ func (p *pollux) allocate(s *engine.State) error {
 	nActive := s.NumRunning() + s.NumPending()
 	fair := (n + nActive - 1) / nActive
 	scale := float64(len(c.Servers)) / float64(n)
-	opts := make([]options, len(p.jobs))
+	p.opts = slices.Grow(p.opts[:0], len(p.jobs))[:len(p.jobs)]
+	opts := p.opts
+	p.optMem.reset()
 	for i, j := range p.jobs {
 		if err := s.Interrupted(); err != nil {
 			return err // a round of many jobs takes seconds; stop when the run is stopped
@@ -452,7 +460,7 @@ func (p *pollux) allocate(s *engine.State) error {
 		j.maxA = p.limit(s, j)
 		j.fair = p.fairRate(s, j.id, min(fair, p.usableGPUs(s, j.id)))
 		j.pinned = p.restarting(s, j)
-		opts[i] = prune(j.cur, func(a int) float64 { return p.cost(s, j, a, scale) }, j.maxA, j.pinned)
+		opts[i] = p.optMem.prune(j.cur, func(a int) float64 { return p.cost(s, j, a, scale) }, j.maxA, j.pinned)
 	}
 	alloc, err := p.dp.solveUntil(opts, n, s.Interrupted)
 	if err != nil {

@@ -28,25 +28,44 @@ type options struct {
 // one it keeps: a count costing no less than a smaller one can always be
 // replaced by the smaller one, which leaves GPUs to others.
 func prune(cur int, costOf func(a int) float64, maxA int, pinned bool) options {
-	if pinned {
-		return options{count: []int{cur}, cost: []float64{costOf(cur)}}
+	var m optionMemory
+	return m.prune(cur, costOf, maxA, pinned)
+}
+
+// optionMemory holds one round's options back to back, reused from round
+// to round (reset) instead of two small slices per job and round.
+type optionMemory struct {
+	count []int
+	cost  []float64
+}
+
+func (m *optionMemory) reset() { m.count, m.cost = m.count[:0], m.cost[:0] }
+
+// prune is the package's prune, its options appended to m. A slice it
+// returned stays valid when a later call grows m: it keeps the old array.
+func (m *optionMemory) prune(cur int, costOf func(a int) float64, maxA int, pinned bool) options {
+	from := len(m.count)
+	add := func(a int, c float64) {
+		m.count = append(m.count, a)
+		m.cost = append(m.cost, c)
 	}
-	o := options{count: []int{cur}, cost: []float64{costOf(cur)}}
-	best := math.Inf(1)
-	for a := 0; a <= max(maxA, cur); a++ {
-		c := costOf(a)
-		if a == cur {
-			best = min(best, c)
-			continue
+	add(cur, costOf(cur))
+	if !pinned {
+		best := math.Inf(1)
+		for a := 0; a <= max(maxA, cur); a++ {
+			c := costOf(a)
+			if a == cur {
+				best = min(best, c)
+				continue
+			}
+			if a > maxA || !(c < best) {
+				continue
+			}
+			best = c
+			add(a, c)
 		}
-		if a > maxA || !(c < best) {
-			continue
-		}
-		best = c
-		o.count = append(o.count, a)
-		o.cost = append(o.cost, c)
 	}
-	return o
+	return options{count: m.count[from:len(m.count):len(m.count)], cost: m.cost[from:len(m.cost):len(m.cost)]}
 }
 
 // solve returns, for each job, the count among its options that minimises
