@@ -136,6 +136,8 @@ type App struct {
 	// ServerCheck says that the page is asking it for its health.
 	server      string
 	ServerCheck string
+	// ServerFormOpen shows the figure view's server form.
+	ServerFormOpen bool
 
 	// Notice is a short status line; NoticeErr marks it as a failure.
 	// A new message replaces it; what must not be missed is a Note.
