@@ -129,6 +129,8 @@ type App struct {
 	infos map[string]*figureInfo
 	// sweep is the editor's sweep form (sweep.go).
 	sweep SweepDraft
+	// hist is the run history (history.go).
+	hist History
 
 	// Notice is a short status line; NoticeErr marks it as a failure.
 	// A new message replaces it; what must not be missed is a Note.
@@ -203,6 +205,7 @@ func New(p Platform) *App {
 			a.Previous = t
 		}
 	}
+	a.loadHistory()
 	if replaced != nil {
 		a.Previous = replaced
 		_ = p.Save(keyPrevious, string(doc.Marshal(replaced))) // kept in memory too
