@@ -50,10 +50,16 @@ func (c *HistorySection) IsA(r *app.HistoryRun) bool { a, _ := c.App.Comparing()
 func (c *HistorySection) IsB(r *app.HistoryRun) bool { _, b := c.App.Comparing(); return b == r.N }
 
 // PickA compares r as A.
-func (c *HistorySection) PickA(r *app.HistoryRun) { _, b := c.App.Comparing(); c.App.CompareRuns(r.N, b) }
+func (c *HistorySection) PickA(r *app.HistoryRun) {
+	_, b := c.App.Comparing()
+	c.App.CompareRuns(r.N, b)
+}
 
 // PickB compares r as B.
-func (c *HistorySection) PickB(r *app.HistoryRun) { a, _ := c.App.Comparing(); c.App.CompareRuns(a, r.N) }
+func (c *HistorySection) PickB(r *app.HistoryRun) {
+	a, _ := c.App.Comparing()
+	c.App.CompareRuns(a, r.N)
+}
 
 // RunName is "Run 3".
 func (c *HistorySection) RunName(r *app.HistoryRun) string { return "Run " + strconv.Itoa(r.N) }
