@@ -20,7 +20,7 @@ func (c *HistorySection) Hint() string {
 }
 
 // Cmp is the comparison on show, nil with fewer than two runs.
-func (c *HistorySection) Cmp() *app.Comparison { return c.App.Compare() }
+func (c *HistorySection) Cmp() *app.RunComparison { return c.App.Compare() }
 
 // RowID is a run's row.
 func (c *HistorySection) RowID(r *app.HistoryRun) string { return "history-run-" + strconv.Itoa(r.N) }

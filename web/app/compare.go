@@ -174,8 +174,8 @@ func valueText(v any) string {
 	return fmt.Sprint(v)
 }
 
-// Comparison is two runs of the history side by side.
-type Comparison struct {
+// RunComparison is two runs of the history side by side.
+type RunComparison struct {
 	A, B *HistoryRun
 	docDiff
 	// Rows are each policy's metrics in A and B.
@@ -242,7 +242,7 @@ func (a *App) Comparing() (x, y int) {
 // Compare is the comparison of the runs picked, nil with fewer than two
 // runs kept. It is built once per pair (and again when a run's full
 // results are dropped).
-func (a *App) Compare() *Comparison {
+func (a *App) Compare() *RunComparison {
 	x, y := a.Comparing()
 	ra, rb := a.HistoryRun(x), a.HistoryRun(y)
 	if ra == nil || rb == nil {
@@ -251,7 +251,7 @@ func (a *App) Compare() *Comparison {
 	if c := a.hist.cmp; c != nil && c.A == ra && c.B == rb {
 		return c
 	}
-	c := &Comparison{A: ra, B: rb}
+	c := &RunComparison{A: ra, B: rb}
 	if ra != rb {
 		c.docDiff = compareDocs(ra.Doc(), rb.Doc())
 	}
@@ -263,7 +263,7 @@ func (a *App) Compare() *Comparison {
 }
 
 // Same says the two scenarios are identical.
-func (c *Comparison) Same() bool {
+func (c *RunComparison) Same() bool {
 	return !c.Other && !c.Big && len(c.Changes) == 0 && c.More == 0
 }
 

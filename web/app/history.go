@@ -61,7 +61,7 @@ type History struct {
 	// used first.
 	full []*HistoryRun
 	// cmp is the comparison last built, and the runs it is of.
-	cmp *Comparison
+	cmp *RunComparison
 }
 
 // HistoryRun is one run kept in the history.

@@ -24,7 +24,7 @@ func runWithServers(t *testing.T, b *apptest.Browser, a *app.App, n int) {
 }
 
 // row finds a policy's metric in a comparison.
-func row(t *testing.T, c *app.Comparison, policy, key string) app.CompareRow {
+func row(t *testing.T, c *app.RunComparison, policy, key string) app.CompareRow {
 	t.Helper()
 	for _, r := range c.Rows {
 		if r.Policy == policy && r.Key == key {
