@@ -72,7 +72,7 @@ func (c *HistorySection) BackID(r *app.HistoryRun) string { return "history-back
 
 // BackLabel names a run's Go back button for screen readers.
 func (c *HistorySection) BackLabel(r *app.HistoryRun) string {
-	return fmt.Sprintf("Go back to run %d's scenario", r.N)
+	return fmt.Sprintf("Go back to this run (run %d): its scenario into the editor", r.N)
 }
 
 // Heading is the comparison's title.
@@ -106,14 +106,6 @@ func (c *HistorySection) MoreText() string {
 		return "…and 1 more change."
 	}
 	return fmt.Sprintf("…and %d more changes.", n)
-}
-
-// MetricRowClass starts each policy's rows with a rule.
-func (c *HistorySection) MetricRowClass(row app.CompareRow) string {
-	if row.First {
-		return "first"
-	}
-	return ""
 }
 
 // DiffClass colours a difference (its words say better or worse too).

@@ -186,14 +186,37 @@ type RunComparison struct {
 	Legend []LegendItem
 	// Gantts pair each policy's Gantt charts.
 	Gantts []GanttPair
+	// narrow says the chart was drawn for a phone's width.
+	narrow bool
+}
+
+// narrowChart is the page width (CSS pixels) below which the curves are
+// drawn for a phone: narrower, so that their labels stay readable.
+const narrowChart = 600
+
+// CompareGroup is one policy's rows of the metrics table.
+type CompareGroup struct {
+	Policy string
+	Rows   []CompareRow
+}
+
+// Groups are the metrics table's rows by policy.
+func (c *RunComparison) Groups() []CompareGroup {
+	var out []CompareGroup
+	for _, r := range c.Rows {
+		if r.First || len(out) == 0 {
+			out = append(out, CompareGroup{Policy: r.Policy})
+		}
+		out[len(out)-1].Rows = append(out[len(out)-1].Rows, r)
+	}
+	return out
 }
 
 // CompareRow is one metric of one policy in both runs.
 type CompareRow struct {
 	Policy string
-	// First marks a policy's first row; Span is its number of rows.
+	// First marks a policy's first row.
 	First bool
-	Span  int
 	// Key names the metric as the Results view's table does.
 	Key          string
 	Metric, Help string
@@ -248,15 +271,16 @@ func (a *App) Compare() *RunComparison {
 	if ra == nil || rb == nil {
 		return nil
 	}
-	if c := a.hist.cmp; c != nil && c.A == ra && c.B == rb {
+	narrow := a.P.ViewportWidth() < narrowChart
+	if c := a.hist.cmp; c != nil && c.A == ra && c.B == rb && c.narrow == narrow {
 		return c
 	}
-	c := &RunComparison{A: ra, B: rb}
+	c := &RunComparison{A: ra, B: rb, narrow: narrow}
 	if ra != rb {
 		c.docDiff = compareDocs(ra.Doc(), rb.Doc())
 	}
 	c.Rows = compareRows(ra, rb)
-	c.CDF, c.Legend = compareCDF(ra, rb)
+	c.CDF, c.Legend = compareCDF(ra, rb, narrow)
 	c.Gantts = compareGantts(ra, rb)
 	a.hist.cmp = c
 	return c
@@ -323,7 +347,7 @@ func compareRows(a, b *HistoryRun) []CompareRow {
 			done.B = fmt.Sprintf("%s of %s", results.Thousands(pb.Metrics.Finished), results.Thousands(pb.Metrics.Jobs))
 		}
 		rows = append(rows, done)
-		rows[first].First, rows[first].Span = true, len(rows)-first
+		rows[first].First = true
 	}
 	return rows
 }
@@ -387,7 +411,7 @@ func (r *HistoryRun) gantt(label string) (*Figure, string) {
 
 // compareCDF draws both runs' completion time curves on one chart: a
 // colour per policy, run A solid and run B dashed.
-func compareCDF(a, b *HistoryRun) (string, []LegendItem) {
+func compareCDF(a, b *HistoryRun, narrow bool) (string, []LegendItem) {
 	labels := comparedPolicies(a, b)
 	xmax := 0.0
 	for _, r := range []*HistoryRun{a, b} {
@@ -408,7 +432,14 @@ func compareCDF(a, b *HistoryRun) (string, []LegendItem) {
 		unit, scale = "min", 60
 	}
 	box := chartBox{w: 640, h: 340, left: 56, right: 16, top: 12, bottom: 44}
-	x1 := ticks(0, xmax/scale, 6)
+	if narrow {
+		box = chartBox{w: 360, h: 280, left: 50, right: 12, top: 12, bottom: 44}
+	}
+	nx := 6
+	if narrow {
+		nx = 4
+	}
+	x1 := ticks(0, xmax/scale, nx)
 	top := x1[len(x1)-1]
 	pw, ph := box.w-box.left-box.right, box.h-box.top-box.bottom
 	px := func(x float64) float64 { return box.left + pw*x/scale/top }
