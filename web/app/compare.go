@@ -346,6 +346,12 @@ func compareRows(a, b *HistoryRun) []CompareRow {
 		if pb != nil {
 			done.B = fmt.Sprintf("%s of %s", results.Thousands(pb.Metrics.Finished), results.Thousands(pb.Metrics.Jobs))
 		}
+		if pa != nil && pb != nil {
+			done.Diff = "same"
+			if done.A != done.B {
+				done.Diff = "differs"
+			}
+		}
 		rows = append(rows, done)
 		rows[first].First = true
 	}
