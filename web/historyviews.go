@@ -2,7 +2,9 @@ package web
 
 import (
 	"fmt"
+	"html"
 	"strconv"
+	"strings"
 
 	"github.com/schedlab/schedlab/web/app"
 	"github.com/vugu/vugu"
@@ -75,60 +77,93 @@ func (c *HistorySection) BackLabel(r *app.HistoryRun) string {
 	return fmt.Sprintf("Go back to this run (run %d): its scenario into the editor", r.N)
 }
 
-// Heading is the comparison's title.
-func (c *HistorySection) Heading() string {
+// Panel is the comparison of the two runs picked: what differs between
+// their scenarios, the metrics of both, their curves and their Gantt
+// charts. It is written as HTML here rather than in the template: it has
+// no controls, and Vugu's code for a template of its size cost the page's
+// module about 50 kB compressed.
+func (c *HistorySection) Panel() vugu.HTML {
 	cmp := c.Cmp()
-	return fmt.Sprintf("Run %d (A) against run %d (B)", cmp.A.N, cmp.B.N)
-}
-
-// ColumnA and ColumnB head the two runs' columns.
-func (c *HistorySection) ColumnA() string { return fmt.Sprintf("Run %d (A)", c.Cmp().A.N) }
-
-// ColumnB: see ColumnA.
-func (c *HistorySection) ColumnB() string { return fmt.Sprintf("Run %d (B)", c.Cmp().B.N) }
-
-// OtherText says the runs are of different scenarios.
-func (c *HistorySection) OtherText() string {
-	cmp := c.Cmp()
-	return fmt.Sprintf("These are runs of two different scenarios, “%s” and “%s”, so their fields are not compared one by one.", cmp.A.Title, cmp.B.Title)
-}
-
-// ChangesLead introduces the list of changes.
-func (c *HistorySection) ChangesLead() string {
-	cmp := c.Cmp()
-	return fmt.Sprintf("What is different in run %d's scenario from run %d's (everything else is the same):", cmp.B.N, cmp.A.N)
-}
-
-// MoreText counts the changes not listed.
-func (c *HistorySection) MoreText() string {
-	n := c.Cmp().More
-	if n == 1 {
-		return "…and 1 more change."
-	}
-	return fmt.Sprintf("…and %d more changes.", n)
-}
-
-// DiffClass colours a difference (its words say better or worse too).
-func (c *HistorySection) DiffClass(row app.CompareRow) string {
+	a, b := cmp.A.N, cmp.B.N
+	var w strings.Builder
+	esc := html.EscapeString
+	colA, colB := fmt.Sprintf("Run %d (A)", a), fmt.Sprintf("Run %d (B)", b)
+	fmt.Fprintf(&w, `<h3 id="compare-title">Run %d (A) against run %d (B)</h3><div id="compare-changes">`, a, b)
 	switch {
-	case row.Better:
-		return "diff better"
-	case row.Worse:
-		return "diff worse"
+	case cmp.Same():
+		w.WriteString(`<p>Both runs are of the same scenario with the same seed, so their results are the same.</p>`)
+	case cmp.Other:
+		fmt.Fprintf(&w, `<p>These are runs of two different scenarios, “%s” and “%s”, so their fields are not compared one by one.</p>`, esc(cmp.A.Title), esc(cmp.B.Title))
+	case cmp.Big:
+		w.WriteString(`<p>The two scenarios differ, but they are too big (an imported trace) to list what changed field by field.</p>`)
 	}
-	return "diff"
+	if len(cmp.Changes) > 0 {
+		fmt.Fprintf(&w, `<p>What is different in run %d's scenario from run %d's (everything else is the same):</p><ul class="changes">`, b, a)
+		for _, ch := range cmp.Changes {
+			fmt.Fprintf(&w, `<li data-path="%s">%s</li>`, esc(ch.Path), esc(ch.Text()))
+		}
+		w.WriteString(`</ul>`)
+	}
+	if cmp.More > 0 {
+		fmt.Fprintf(&w, `<p class="muted">…and %s.</p>`, esc(plural(cmp.More, "more change")))
+	}
+	fmt.Fprintf(&w, `</div><h4>Metrics</h4><div class="scroll" tabindex="0" role="region" aria-label="Metrics of both runs"><table class="metrics compare-metrics" id="compare-metrics">`+
+		`<thead><tr><th scope="col">Metric</th><th scope="col">%s</th><th scope="col">%s</th><th scope="col" class="diff">B against A</th></tr></thead>`, colA, colB)
+	for _, g := range cmp.Groups() {
+		fmt.Fprintf(&w, `<tbody><tr class="policy-row"><th colspan="4" scope="colgroup">%s</th></tr>`, esc(g.Policy))
+		for _, r := range g.Rows {
+			cls := "diff"
+			switch {
+			case r.Better:
+				cls = "diff better"
+			case r.Worse:
+				cls = "diff worse"
+			}
+			cell := func(run, text, exact string) {
+				fmt.Fprintf(&w, `<td class="num" data-run="%s" data-policy="%s" data-metric="%s" data-v="%s">%s</td>`, run, esc(r.Policy), r.Key, exact, esc(text))
+			}
+			fmt.Fprintf(&w, `<tr><th scope="row" title="%s">%s</th>`, esc(r.Help), esc(r.Metric))
+			cell("a", r.A, r.ExactA)
+			cell("b", r.B, r.ExactB)
+			fmt.Fprintf(&w, `<td class="%s">%s</td></tr>`, cls, esc(r.Diff))
+		}
+		w.WriteString(`</tbody>`)
+	}
+	w.WriteString(`</table></div><p class="hint">“Better” and “worse” are by each metric's sense: a shorter time is better, a higher utilization is better. JCT is a job's completion time, from its arrival to its finish.</p><h4>Completion times</h4>`)
+	if cmp.CDF == "" {
+		w.WriteString(`<p class="muted">No job finished in either run, so there are no completion times to draw.</p>`)
+	} else {
+		fmt.Fprintf(&w, `<div class="curve compare-curve">%s</div><ul class="legend">`, cmp.CDF)
+		for _, l := range cmp.Legend {
+			fmt.Fprintf(&w, `<li><span class="swatch" style="border-color: %s; background: %s"></span><span>%s</span></li>`, l.Color, l.Color, esc(l.Name))
+		}
+		fmt.Fprintf(&w, `<li><span class="linekey" aria-hidden="true"></span><span>solid: run %d (A)</span></li><li><span class="linekey dashed" aria-hidden="true"></span><span>dashed: run %d (B)</span></li></ul>`, a, b)
+		w.WriteString(`<p class="hint">For each time on the x axis, the share of the finished jobs that had completed within it. Both runs share the axes, so a curve further left and higher finished its jobs sooner.</p>`)
+	}
+	w.WriteString(`<h4>Gantt charts</h4><p class="hint">Which job held which GPU over time, each run at its own scale: read the time axis under each chart.</p>`)
+	side := func(col, run string, f *app.Figure, why string, n int, policy string) {
+		fmt.Fprintf(&w, `<figure class="side"><figcaption>%s</figcaption>`, col)
+		if f != nil {
+			fmt.Fprintf(&w, `<img src="%s" alt="%s" class="compare-gantt" data-run="%s">`, esc(f.URL), esc(fmt.Sprintf("Gantt chart of %s in run %d: which job held which GPU over time", policy, n)), run)
+		}
+		if why != "" {
+			fmt.Fprintf(&w, `<p class="muted">%s</p>`, esc(why))
+		}
+		w.WriteString(`</figure>`)
+	}
+	for _, g := range cmp.Gantts {
+		fmt.Fprintf(&w, `<div class="gantt-pair"><h5>%s</h5><div class="pair">`, esc(g.Policy))
+		side(colA, "a", g.A, g.WhyA, a, g.Policy)
+		side(colB, "b", g.B, g.WhyB, b, g.Policy)
+		w.WriteString(`</div></div>`)
+	}
+	return vugu.HTML(w.String())
 }
 
-// CDF is the comparison's chart of completion times.
-func (c *HistorySection) CDF() vugu.HTML { return vugu.HTML(c.Cmp().CDF) }
-
-// SolidText and DashedText explain the two line styles.
-func (c *HistorySection) SolidText() string { return fmt.Sprintf("solid: run %d (A)", c.Cmp().A.N) }
-
-// DashedText: see SolidText.
-func (c *HistorySection) DashedText() string { return fmt.Sprintf("dashed: run %d (B)", c.Cmp().B.N) }
-
-// GanttAlt describes a Gantt chart of the comparison.
-func (c *HistorySection) GanttAlt(policy string, r *app.HistoryRun) string {
-	return fmt.Sprintf("Gantt chart of %s in run %d: which job held which GPU over time", policy, r.N)
+// plural prints "1 more change", "3 more changes".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
