@@ -82,6 +82,9 @@ func (c *FigureView) RerunQuick() { c.App.RerunFigure(app.ModeQuick) }
 // RerunFull re-runs the figure here in full mode.
 func (c *FigureView) RerunFull() { c.App.RerunFigure(app.ModeFull) }
 
+// ServeCommand is the command that starts a server this page may use.
+func (c *FigureView) ServeCommand() string { return c.App.ServeCommand() }
+
 // HasFull reports a built-in figure, whose full set-up can run here.
 func (c *FigureView) HasFull() bool { return c.App.HasFullMode() }
 

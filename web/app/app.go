@@ -55,6 +55,9 @@ type Platform interface {
 	Download(filename, mime string, data []byte)
 	// Copy puts text on the clipboard.
 	Copy(text string)
+	// Fetch sends an HTTP request (body nil for GET, else JSON) and
+	// calls done with the reply, with the UI locked.
+	Fetch(method, url string, body []byte, done func(FetchReply))
 	// Focus focuses (and scrolls to) the element with that id.
 	Focus(id string)
 	// PickFile lets the user choose a file and calls done with its name
@@ -131,6 +134,10 @@ type App struct {
 	sweep SweepDraft
 	// hist is the run history (history.go).
 	hist History
+	// server is the address typed for a server run (server.go);
+	// ServerCheck says that the page is asking it for its health.
+	server      string
+	ServerCheck string
 
 	// Notice is a short status line; NoticeErr marks it as a failure.
 	// A new message replaces it; what must not be missed is a Note.

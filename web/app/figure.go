@@ -52,6 +52,10 @@ type FigureRun struct {
 	// sc is the scenario the figure ran (or the record ran): a figure
 	// without a sweep is drawn as bars of its main metric.
 	sc *scenario.Scenario
+	// Server is the schedlab server whose engine ran the units (server.go),
+	// "" when this browser's workers did; inFlight counts its requests.
+	Server             string
+	inFlight, answered int
 }
 
 // FigureUnit is one sweep point and seed, of every policy or of one.
@@ -65,6 +69,11 @@ type FigureUnit struct {
 	worker   int
 	// started and ended time the unit on its worker, for the estimates.
 	started, ended time.Time
+	// A unit run on a server: waiting for its next try after a failure,
+	// how many tries failed, and when the first did.
+	waiting   bool
+	tries     int
+	firstFail time.Time
 }
 
 // OpenFigure loads a paper figure's scenario (its quick version) into the
@@ -289,7 +298,9 @@ func (a *App) CancelFigure() {
 			u.State = PartCancelled
 		case PartRunning:
 			u.State = PartCancelled
-			a.P.PostWorker(u.worker, protocol.Message{Type: protocol.TypeCancel, ID: u.req})
+			if u.worker >= 0 { // a server's point cannot be called back
+				a.P.PostWorker(u.worker, protocol.Message{Type: protocol.TypeCancel, ID: u.req})
+			}
 		}
 	}
 }
@@ -310,6 +321,9 @@ func (p *pool) dispatchFigure(w *worker) bool {
 		req := &request{onDraw: func(m protocol.Message) { a.onVerdicts(f, m) }}
 		p.send(w, req, protocol.TypeVerdicts, protocol.VerdictsRequest{Document: f.Doc, Parts: f.Parts})
 		return true
+	}
+	if f.Server != "" {
+		return false // the server runs the units; workers only evaluate
 	}
 	for _, u := range f.Units {
 		if u.State != PartQueued {
@@ -622,6 +636,9 @@ func (a *App) FigureTime() string {
 		return ""
 	}
 	s := fmt.Sprintf("Simulated in %.1f s", f.Wall.Seconds())
+	if f.Server != "" {
+		s += " on the server at " + f.Server
+	}
 	if f.FirstCurve > 0 {
 		s += fmt.Sprintf(" (first points after %.1f s)", f.FirstCurve.Seconds())
 	}

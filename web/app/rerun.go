@@ -166,7 +166,7 @@ func verdictWord(v string) string {
 // figureDone keeps the time a figure's simulations took, for the next
 // estimate, and sets the run beside the record.
 func (a *App) figureDone(f *FigureRun) {
-	if per, n := f.secondsPerSim(); n > 0 {
+	if per, n := f.secondsPerSim(); n > 0 && f.Server == "" { // a server's pace is not this browser's
 		_ = a.P.Save(timeKey(f.Name, f.Mode), strconv.FormatFloat(per, 'f', 3, 64))
 	}
 	rec := a.RecordFigure(f.Name)

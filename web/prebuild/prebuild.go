@@ -123,3 +123,8 @@ func (b *browser) Soon(_ time.Duration, f func())               { f() }
 func (b *browser) Now() time.Time                               { return time.Now() }
 func (b *browser) Report(msg string)                            { b.err = errors.New("page error: " + msg) }
 func (b *browser) PickFile(string, func(string, string, error)) {}
+
+// Fetch refuses: the build-time results never ask a server.
+func (b *browser) Fetch(_, _ string, _ []byte, done func(app.FetchReply)) {
+	done(app.FetchReply{Err: errors.New("no network at build time")})
+}

@@ -5,7 +5,10 @@
 package apptest
 
 import (
+	"bytes"
 	"fmt"
+	"io"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -33,7 +36,12 @@ type Browser struct {
 	// Width is the screen's width in CSS pixels; 0 is a laptop's, 1280.
 	Width int
 
+	// Client answers Fetch; nil refuses every request, as a browser
+	// without a network.
+	Client *http.Client
+
 	mu      sync.Mutex
+	calls   []func() // Fetch replies, delivered by Pump
 	inbox   []delivery
 	wake    chan struct{}
 	workers map[int]*worker.Handler
@@ -208,15 +216,56 @@ func (b *Browser) Report(msg string) { b.T.Errorf("page error: %s", msg) }
 // Download implements app.Platform.
 func (b *Browser) Download(name, mime string, data []byte) { b.Files[name] = data }
 
+// Fetch implements app.Platform with Client, on its own goroutine; Pump
+// delivers the reply, as a browser's fetch calls back later.
+func (b *Browser) Fetch(method, url string, body []byte, done func(app.FetchReply)) {
+	go func() {
+		r := b.fetch(method, url, body)
+		b.mu.Lock()
+		b.calls = append(b.calls, func() { done(r) })
+		b.mu.Unlock()
+		select {
+		case b.wake <- struct{}{}:
+		default:
+		}
+	}()
+}
+
+func (b *Browser) fetch(method, url string, body []byte) app.FetchReply {
+	if b.Client == nil {
+		return app.FetchReply{Err: fmt.Errorf("no network in this test")}
+	}
+	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+	if err != nil {
+		return app.FetchReply{Err: err}
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := b.Client.Do(req)
+	if err != nil {
+		return app.FetchReply{Err: err}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	return app.FetchReply{Status: resp.StatusCode, RetryAfter: resp.Header.Get("Retry-After"), Body: data, Err: err}
+}
+
 // Pump delivers worker messages to the app until cond holds.
 func (b *Browser) Pump(a *app.App, cond func() bool) {
 	b.T.Helper()
 	deadline := time.After(3 * time.Minute)
 	for !cond() {
 		b.mu.Lock()
-		batch := b.inbox
-		b.inbox = nil
+		batch, calls := b.inbox, b.calls
+		b.inbox, b.calls = nil, nil
 		b.mu.Unlock()
+		for _, c := range calls {
+			c()
+		}
+		if len(batch) == 0 && len(calls) > 0 {
+			continue
+		}
 		if len(batch) == 0 {
 			select {
 			case <-b.wake:
