@@ -362,6 +362,9 @@ func (a *App) saveHistory() {
 		s := storedRun{N: r.N, At: r.At.UnixMilli(), Seed: r.Seed, Title: r.Title, Doc: r.doc, Policies: r.Policies,
 			Changes: r.Changes, More: r.More, Before: r.Before, Other: r.Other, Big: r.Big}
 		b, _ := json.Marshal(s) // plain data
+		if len(b) > historyStoreMax/4 {
+			continue // a big scenario (an imported trace) is kept for this visit only
+		}
 		if size += len(b); size > historyStoreMax {
 			break
 		}
