@@ -104,7 +104,7 @@ func (a *App) OpenFigure(name string) {
 // under the figure's name. They show the figure's runs once it is run.
 func (a *App) dropResults() {
 	a.CancelRun()
-	if old := a.Res; old != nil {
+	if old := a.Res; old != nil && !a.hist.holds(old) {
 		old.release(a.P)
 	}
 	a.Res = nil
