@@ -82,6 +82,17 @@ func (c *FigureView) RerunQuick() { c.App.RerunFigure(app.ModeQuick) }
 // RerunFull re-runs the figure here in full mode.
 func (c *FigureView) RerunFull() { c.App.RerunFigure(app.ModeFull) }
 
+// ServerOpenAttr is aria-expanded of the server form's toggle.
+func (c *FigureView) ServerOpenAttr() string { return boolString(c.App.ServerFormOpen) }
+
+// ServerChevron points down when the server form is open.
+func (c *FigureView) ServerChevron() string {
+	if c.App.ServerFormOpen {
+		return "▾"
+	}
+	return "▸"
+}
+
 // ServeCommand is the command that starts a server this page may use.
 func (c *FigureView) ServeCommand() string { return c.App.ServeCommand() }
 

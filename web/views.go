@@ -72,6 +72,19 @@ func (c *EditorView) SweepSummary() string {
 	return "one number over a list of values, every policy, several seeds"
 }
 
+// HistorySummary is the history section's summary line.
+func (c *EditorView) HistorySummary() string {
+	n := len(c.App.HistoryRuns())
+	switch n {
+	case 0:
+		return "every run is kept here"
+	case 1:
+		return "1 run kept"
+	}
+	a, b := c.App.Comparing()
+	return fmt.Sprintf("%d runs kept; comparing run %d and run %d", n, a, b)
+}
+
 // InterferenceSummary describes the interference setting.
 func (c *EditorView) InterferenceSummary() string {
 	if c.App.Ed.IsMemShare() {

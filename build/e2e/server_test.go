@@ -42,16 +42,20 @@ func TestFigureOnServer(t *testing.T) {
 	p.do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/"))
 	p.started()
 	p.openFigure(serverFigure)
-	p.wait(`!!document.getElementById("figure-server") && !document.getElementById("figure-rerun-server").disabled`, figureStatusJS, 20*time.Second)
-	p.do(chromedp.Click("#figure-server summary", chromedp.ByQuery))
+	p.wait(`!!document.getElementById("figure-server-toggle") && !document.getElementById("figure-rerun-full").disabled`, figureStatusJS, 20*time.Second)
+	p.click("figure-server-toggle")
+	p.wait(`!!document.getElementById("figure-server-url")`, figureStatusJS, 10*time.Second)
 	if form := p.text("figure-server"); !strings.Contains(form, "--allow-origin "+srv.URL) {
 		t.Errorf("the form does not give the command for this page's origin %s: %q", srv.URL, form)
 	}
 
 	// A server that does not allow this page's origin.
 	p.typeInto("figure-server-url", closed.URL)
+	if !eval[bool](p, `!!document.getElementById("figure-server-url")`) {
+		t.Fatal("typing an address closed the server form")
+	}
 	p.click("figure-rerun-server")
-	p.wait(`!!document.querySelector(".figure-view .error")`, figureStatusJS, time.Minute)
+	p.wait(`!!document.querySelector(".figure-view .error")`, statusJS, time.Minute)
 	if msg := eval[string](p, `document.querySelector(".figure-view .error").textContent`); !strings.Contains(msg, "not this page's runs") || !strings.Contains(msg, "--allow-origin "+srv.URL) {
 		t.Errorf("a server that refuses the page: %q", msg)
 	}
@@ -80,6 +84,9 @@ func TestFigureOnServer(t *testing.T) {
 		p.do(chromedp.EmulateViewport(int64(w.w), int64(w.h)))
 		time.Sleep(300 * time.Millisecond)
 		eval[any](p, `document.getElementById("figure-server").scrollIntoView()`)
+		if !eval[bool](p, `!!document.getElementById("figure-server-url")`) {
+			t.Errorf("at %d px the server form closed after the run", w.w)
+		}
 		p.shot("figure-server", w.w, w.h)
 		if axeErr == nil {
 			for _, v := range p.axeSerious(string(axe)) {

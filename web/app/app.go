@@ -132,10 +132,14 @@ type App struct {
 	infos map[string]*figureInfo
 	// sweep is the editor's sweep form (sweep.go).
 	sweep SweepDraft
+	// hist is the run history (history.go).
+	hist History
 	// server is the address typed for a server run (server.go);
 	// ServerCheck says that the page is asking it for its health.
 	server      string
 	ServerCheck string
+	// ServerFormOpen shows the figure view's server form.
+	ServerFormOpen bool
 
 	// Notice is a short status line; NoticeErr marks it as a failure.
 	// A new message replaces it; what must not be missed is a Note.
@@ -210,6 +214,7 @@ func New(p Platform) *App {
 			a.Previous = t
 		}
 	}
+	a.loadHistory()
 	if replaced != nil {
 		a.Previous = replaced
 		_ = p.Save(keyPrevious, string(doc.Marshal(replaced))) // kept in memory too

@@ -84,7 +84,7 @@ func cached[T any](e *Editor, key string, f func() T) T {
 
 // NewEditor returns an editor holding tree.
 func NewEditor(tree any) *Editor {
-	e := &Editor{Stash: map[string]any{}, Closed: map[string]bool{"advanced": true, "about": true, "sweep": true}}
+	e := &Editor{Stash: map[string]any{}, Closed: map[string]bool{"advanced": true, "about": true, "sweep": true, "history": true}}
 	e.Load(tree)
 	return e
 }

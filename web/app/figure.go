@@ -56,6 +56,9 @@ type FigureRun struct {
 	// "" when this browser's workers did; inFlight counts its requests.
 	Server             string
 	inFlight, answered int
+	// editorDoc is the editor's scenario when a full run started: a full
+	// run's Doc is the built-in set-up, not what the editor holds.
+	editorDoc string
 }
 
 // FigureUnit is one sweep point and seed, of every policy or of one.
@@ -101,7 +104,7 @@ func (a *App) OpenFigure(name string) {
 // under the figure's name. They show the figure's runs once it is run.
 func (a *App) dropResults() {
 	a.CancelRun()
-	if old := a.Res; old != nil {
+	if old := a.Res; old != nil && !a.hist.holds(old) {
 		old.release(a.P)
 	}
 	a.Res = nil
@@ -169,7 +172,7 @@ func (a *App) RerunFigure(mode string) {
 		return
 	}
 	a.CancelFigure()
-	f := &FigureRun{Name: sc.Name, Doc: doc, State: RunRunning, Started: a.P.Now(), Mode: mode, sc: sc}
+	f := &FigureRun{Name: sc.Name, Doc: doc, State: RunRunning, Started: a.P.Now(), Mode: mode, sc: sc, editorDoc: a.Ed.JSON()}
 	f.Units = figureUnits(sc)
 	f.Workers = min(a.maxWorkers(), len(f.Units))
 	a.Fig = f
@@ -627,7 +630,9 @@ func (a *App) isPaperFigure(name string) bool {
 }
 
 // FigureStale reports that the scenario was edited since the figure ran.
-func (a *App) FigureStale() bool { return a.Fig != nil && a.Fig.Doc != a.Ed.JSON() }
+func (a *App) FigureStale() bool {
+	return a.Fig != nil && a.Fig.Doc != a.Ed.JSON() && a.Fig.editorDoc != a.Ed.JSON()
+}
 
 // FigureTime says how long the figure took and when its first curve came.
 func (a *App) FigureTime() string {

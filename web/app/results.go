@@ -172,6 +172,9 @@ func (a *App) finishResults(r *Run) {
 		res.Title += fmt.Sprintf(" — seed %d at %s", p.Seed, where)
 		res.Description = fmt.Sprintf("One simulation of the figure, every policy, at %s with seed %d. What ran: %s.", where, p.Seed, Describe(sc))
 	}
+	if r.Point == nil {
+		a.remember(res) // a run of the editor's scenario
+	}
 	built := a.Res
 	if built == nil || !built.Built || built.Doc != res.Doc || built.Seed != res.Seed {
 		built = nil
@@ -227,7 +230,7 @@ func (a *App) newResults(r *Run) (*Results, *scenario.Scenario, error) {
 
 // showResults puts res on show in place of the results before it.
 func (a *App) showResults(res *Results) {
-	if old := a.Res; old != nil {
+	if old := a.Res; old != nil && old != res && !a.hist.holds(old) {
 		old.release(a.P)
 	}
 	a.Res = res

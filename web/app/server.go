@@ -90,6 +90,7 @@ func (a *App) RerunOnServer() {
 	}
 	a.Tab = TabFigure
 	a.CancelFigure()
+	a.Fig.Err = "" // the last run's failure, if any, is not this one's
 	a.ServerCheck = "Asking " + base + " whether it is a schedlab server…"
 	a.P.Fetch("GET", base+"/v1/health", nil, func(r FetchReply) {
 		if msg := healthProblem(base, a.P.Location(), r); msg != "" {
@@ -106,7 +107,7 @@ func (a *App) RerunOnServer() {
 // schedlab server able to run points, or "" when it does.
 func healthProblem(base, page string, r FetchReply) string {
 	if r.Err != nil {
-		return fmt.Sprintf("No server answered at %s (%v). Start one with `schedlab serve --addr 127.0.0.1:8080 --allow-origin %s` and check the address.", base, r.Err, origin(page))
+		return fmt.Sprintf("No server answered at %s (%v). Start one with `schedlab serve --addr 127.0.0.1:8080 --allow-origin %s` and check the address: this page reaches servers on https://, and on http:// only on this computer (localhost or 127.0.0.1).", base, r.Err, origin(page))
 	}
 	var h struct {
 		Status string `json:"status"`
@@ -135,7 +136,7 @@ func (a *App) startServerRun(base string) {
 	if !ok {
 		return
 	}
-	f := &FigureRun{Name: sc.Name, Doc: doc, State: RunRunning, Started: a.P.Now(), Mode: ModeFull, sc: sc, Server: base}
+	f := &FigureRun{Name: sc.Name, Doc: doc, State: RunRunning, Started: a.P.Now(), Mode: ModeFull, sc: sc, Server: base, editorDoc: a.Ed.JSON()}
 	f.Units = figureUnits(sc)
 	f.Workers = min(serverParallel, len(f.Units))
 	a.Fig = f

@@ -98,6 +98,9 @@ func TestServerRunIdenticalToRecord(t *testing.T) {
 	if !f.Compare.Identical || !f.Compare.Values {
 		t.Errorf("a server run should be identical to the native record: %+v", f.Compare.Diffs)
 	}
+	if a.FigureStale() {
+		t.Error("after a full run on the server the figure says the scenario changed since it was drawn")
+	}
 	if f.Server != srv.URL || !strings.Contains(a.FigureTime(), "on the server at "+srv.URL) {
 		t.Errorf("server %q, time %q: the page should say the run was on %s", f.Server, a.FigureTime(), srv.URL)
 	}

@@ -53,9 +53,16 @@
 // and prefers servers that hold its whole batch.
 //
 // GPUs are never shared.
+//
+// On a queue of tens of thousands of jobs (the whole Philly log on 64
+// GPUs) a round costs milliseconds, since every active job takes part in
+// the search. The parameter max_waiting, off by default, bounds a round
+// to the running jobs and the first max_waiting waiting ones in Pollux's
+// order, an approximation (see ranWaiting).
 package pollux
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -78,6 +85,9 @@ type Params struct {
 	MaxGPUFactor    float64  `json:"max_gpu_factor,omitempty" min:"0" max:"1024" help:"if positive, a job gets at most this many times the GPUs it asked for (4 is a sensible value; the artifact ignores the request)"`
 	SingleGPUModels []string `json:"single_gpu_models,omitempty" help:"models that never get more than one GPU (NCF in Pollux)"`
 	OneDistributed  bool     `json:"one_distributed_per_server" help:"avoid putting two jobs that span servers on one server (Pollux's interference avoidance)"`
+	// MaxWaiting bounds a round's work on very long queues. It changes
+	// decisions, so it is off by default and in every paper figure.
+	MaxWaiting int `json:"max_waiting,omitempty" min:"0" max:"1000000" help:"an approximation for very long queues, off when 0 (the default, as in the artifact): if above 0, each round re-divides the GPUs among the running jobs and only this many waiting jobs, the first in Pollux's order (least GPU time received so far, then earliest arrival); the waiting jobs after them get nothing this round. A round then costs about the same whatever the queue's length, instead of growing with it (tens of thousands of waiting jobs make each round take milliseconds)"`
 }
 
 // DefaultParams are the artifact's settings.
@@ -97,6 +107,11 @@ type pollux struct {
 	usable  []int       // per job, how many GPUs it may use (cached; 0 = not yet known)
 	changed []float64   // per job, when its allocation last changed (NaN: never)
 	jobs    []*active
+	ran     ranWaiting // with max_waiting: the waiting jobs that have run before
+	dp      program
+	opts    []options // scratch, per round
+	optMem  optionMemory
+	pool    []active // scratch: this round's jobs, pointed to by jobs
 }
 
 // active is one job during one round's allocation.
@@ -391,24 +406,34 @@ func (p *pollux) limit(s *engine.State, j *active) int {
 // service first, then earliest arrival (the order ties are broken in).
 func (p *pollux) collect(s *engine.State) {
 	p.jobs = p.jobs[:0]
+	// Sized so that append never moves it: jobs point into it.
+	p.pool = slices.Grow(p.pool[:0], s.NumRunning()+s.NumPending())
 	add := func(id workload.JobID) bool {
 		info := s.Info(id)
-		p.jobs = append(p.jobs, &active{id: id, attained: info.AttainedGPU, arrival: s.Job(id).ArrivalS,
+		p.pool = append(p.pool, active{id: id, attained: info.AttainedGPU, arrival: s.Job(id).ArrivalS,
 			cur: len(info.GPUs), restart: p.restartFactor(s, id)})
+		p.jobs = append(p.jobs, &p.pool[len(p.pool)-1])
 		return true
 	}
 	s.EachRunning(add)
-	s.EachPending(add)
-	sort.Slice(p.jobs, func(a, b int) bool {
-		x, y := p.jobs[a], p.jobs[b]
-		if x.attained != y.attained {
-			return x.attained < y.attained
-		}
-		if x.arrival != y.arrival {
-			return x.arrival < y.arrival
-		}
-		return x.id < y.id
-	})
+	if k := p.p.MaxWaiting; k > 0 && s.NumPending() > k {
+		p.ran.first(s, k, add)
+	} else {
+		s.EachPending(add)
+	}
+	sort.Slice(p.jobs, func(a, b int) bool { return p.jobs[a].before(p.jobs[b]) })
+}
+
+// before is the artifact's order: least attained service first, then
+// earliest arrival, then the lower id.
+func (x *active) before(y *active) bool {
+	if x.attained != y.attained {
+		return x.attained < y.attained
+	}
+	if x.arrival != y.arrival {
+		return x.arrival < y.arrival
+	}
+	return x.id < y.id
 }
 
 // allocate divides the GPUs for this round: the GPU counts that maximise
@@ -420,9 +445,14 @@ func (p *pollux) allocate(s *engine.State) error {
 	}
 	c := s.Cluster()
 	n := c.NumGPUs()
-	fair := (n + len(p.jobs) - 1) / len(p.jobs)
+	// The fair share counts every active job, also those max_waiting
+	// leaves out of the round (without it, every active job is in p.jobs).
+	nActive := s.NumRunning() + s.NumPending()
+	fair := (n + nActive - 1) / nActive
 	scale := float64(len(c.Servers)) / float64(n)
-	opts := make([]options, len(p.jobs))
+	p.opts = slices.Grow(p.opts[:0], len(p.jobs))[:len(p.jobs)]
+	opts := p.opts
+	p.optMem.reset()
 	for i, j := range p.jobs {
 		if err := s.Interrupted(); err != nil {
 			return err // a round of many jobs takes seconds; stop when the run is stopped
@@ -430,9 +460,9 @@ func (p *pollux) allocate(s *engine.State) error {
 		j.maxA = p.limit(s, j)
 		j.fair = p.fairRate(s, j.id, min(fair, p.usableGPUs(s, j.id)))
 		j.pinned = p.restarting(s, j)
-		opts[i] = prune(j.cur, func(a int) float64 { return p.cost(s, j, a, scale) }, j.maxA, j.pinned)
+		opts[i] = p.optMem.prune(j.cur, func(a int) float64 { return p.cost(s, j, a, scale) }, j.maxA, j.pinned)
 	}
-	alloc, err := solveUntil(opts, n, s.Interrupted)
+	alloc, err := p.dp.solveUntil(opts, n, s.Interrupted)
 	if err != nil {
 		return err
 	}
@@ -534,6 +564,9 @@ func (p *pollux) remember(s *engine.State) {
 		p.held[j.id] = max(p.held[j.id], now)
 		if now != j.cur && now > 0 {
 			p.changed[j.id] = s.Now()
+		}
+		if p.p.MaxWaiting > 0 && j.cur > 0 && now == 0 {
+			p.ran.file(s, j.id) // preempted: it waits again
 		}
 	}
 }
@@ -674,6 +707,11 @@ func init() {
 			"Pollux shines when GPUs are plentiful and struggles under overload, and it changes the jobs' batch " +
 			"sizes, which may change what they converge to.",
 		Defaults: DefaultParams,
-		New:      func(p Params) (engine.Policy, error) { return New(p), nil },
+		New: func(p Params) (engine.Policy, error) {
+			if p.MaxWaiting < 0 {
+				return nil, fmt.Errorf("max_waiting: must be at least 0 (0: every waiting job), got %d", p.MaxWaiting)
+			}
+			return New(p), nil
+		},
 	})
 }

@@ -1,6 +1,9 @@
 package pollux
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // epsilon is the artifact's constant in the power mean: a job's term is
 // 1/(speedup + ε), so a job with no GPUs (speedup 0) adds 1/ε = 1000 to
@@ -25,25 +28,44 @@ type options struct {
 // one it keeps: a count costing no less than a smaller one can always be
 // replaced by the smaller one, which leaves GPUs to others.
 func prune(cur int, costOf func(a int) float64, maxA int, pinned bool) options {
-	if pinned {
-		return options{count: []int{cur}, cost: []float64{costOf(cur)}}
+	var m optionMemory
+	return m.prune(cur, costOf, maxA, pinned)
+}
+
+// optionMemory holds one round's options back to back, reused from round
+// to round (reset) instead of two small slices per job and round.
+type optionMemory struct {
+	count []int
+	cost  []float64
+}
+
+func (m *optionMemory) reset() { m.count, m.cost = m.count[:0], m.cost[:0] }
+
+// prune is the package's prune, its options appended to m. A slice it
+// returned stays valid when a later call grows m: it keeps the old array.
+func (m *optionMemory) prune(cur int, costOf func(a int) float64, maxA int, pinned bool) options {
+	from := len(m.count)
+	add := func(a int, c float64) {
+		m.count = append(m.count, a)
+		m.cost = append(m.cost, c)
 	}
-	o := options{count: []int{cur}, cost: []float64{costOf(cur)}}
-	best := math.Inf(1)
-	for a := 0; a <= max(maxA, cur); a++ {
-		c := costOf(a)
-		if a == cur {
-			best = min(best, c)
-			continue
+	add(cur, costOf(cur))
+	if !pinned {
+		best := math.Inf(1)
+		for a := 0; a <= max(maxA, cur); a++ {
+			c := costOf(a)
+			if a == cur {
+				best = min(best, c)
+				continue
+			}
+			if a > maxA || !(c < best) {
+				continue
+			}
+			best = c
+			add(a, c)
 		}
-		if a > maxA || !(c < best) {
-			continue
-		}
-		best = c
-		o.count = append(o.count, a)
-		o.cost = append(o.cost, c)
 	}
-	return o
+	return options{count: m.count[from:len(m.count):len(m.count)], cost: m.cost[from:len(m.cost):len(m.cost)]}
 }
 
 // solve returns, for each job, the count among its options that minimises
@@ -60,39 +82,69 @@ func solve(jobs []options, n int) []int {
 // of the program (jobs × GPUs steps in all, seconds for thousands of
 // each) and giving up with its error.
 func solveUntil(jobs []options, n int, stop func() error) ([]int, error) {
+	var d program
+	return d.solveUntil(jobs, n, stop)
+}
+
+// program is the dynamic program's memory, kept from round to round (a
+// round on a long queue allocated tens of kilobytes).
+type program struct {
+	best, next []float64
+	pick       []int32
+}
+
+// solveUntil is the package's solveUntil on d's memory. Two things make a
+// row cheaper with the same result to the bit: each option runs over the
+// GPU counts in turn (the same sums, compared in the same order for each
+// count, so the same option wins), and counts above what the jobs so far
+// can use at most are copied, as their sums are the same.
+func (d *program) solveUntil(jobs []options, n int, stop func() error) ([]int, error) {
 	if n < 0 {
 		n = 0
 	}
-	// best[g]: least cost of the jobs so far using at most g GPUs.
-	best := make([]float64, n+1)
-	next := make([]float64, n+1)
 	w := n + 1
-	pick := make([]int32, len(jobs)*w) // option index chosen at (job i, g): pick[i*w+g]
+	d.best = slices.Grow(d.best[:0], w)[:w]
+	d.next = slices.Grow(d.next[:0], w)[:w]
+	d.pick = slices.Grow(d.pick[:0], len(jobs)*w)[:len(jobs)*w]
+	// best[g]: least cost of the jobs so far using at most g GPUs; it is
+	// the same for every g ≥ reach, the most GPUs those jobs can use.
+	best, next := d.best, d.next
+	clear(best)
+	reach := 0
 	for i, o := range jobs {
 		if stop != nil {
 			if err := stop(); err != nil {
 				return nil, err
 			}
 		}
-		row := pick[i*w : (i+1)*w]
-		for g := 0; g <= n; g++ {
+		row := d.pick[i*w : (i+1)*w]
+		most := 0
+		for _, a := range o.count {
+			most = max(most, a)
+		}
+		top := min(n, reach+most)
+		for g := 0; g <= top; g++ {
 			next[g] = math.Inf(1)
 			row[g] = -1
-			for k, a := range o.count {
-				if a > g {
-					continue
-				}
-				if c := best[g-a] + o.cost[k]; c < next[g] {
+		}
+		for k, a := range o.count {
+			c0 := o.cost[k]
+			for g := a; g <= top; g++ {
+				if c := best[g-a] + c0; c < next[g] {
 					next[g], row[g] = c, int32(k)
 				}
 			}
 		}
+		for g := top + 1; g <= n; g++ {
+			next[g], row[g] = next[top], row[top]
+		}
+		reach = top
 		best, next = next, best
 	}
 	out := make([]int, len(jobs))
 	g := n
 	for i := len(jobs) - 1; i >= 0; i-- {
-		k := pick[i*w+g]
+		k := d.pick[i*w+g]
 		if k < 0 { // no option fits; only possible when a job is pinned above n
 			out[i] = 0
 			continue

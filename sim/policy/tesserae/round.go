@@ -77,7 +77,22 @@ func (t *placer) schedule(s *engine.State) (fresh migrate.Plan, placed, waiting 
 	}
 	stop := t.p.Packing == "none"
 	i := 0
+	// With max_waiting, only the first k waiting jobs in the order take
+	// part (and every running job); once all of those are seen, the pass
+	// ends.
+	k, running := t.p.MaxWaiting, s.NumRunning()
+	seenWaiting, seenRunning := 0, 0
+	more := func() bool {
+		return (!stop || left > 0) && (k == 0 || seenWaiting < k || seenRunning < running)
+	}
 	t.eachActive(s, func(id workload.JobID) bool {
+		if k > 0 {
+			if s.Status(id) != engine.Pending {
+				seenRunning++
+			} else if seenWaiting++; seenWaiting > k {
+				return more() // beyond the first k waiting jobs: left out of this round
+			}
+		}
 		t.rank[id] = int32(i)
 		i++
 		gpus := s.Job(id).GPUs
@@ -88,11 +103,11 @@ func (t *placer) schedule(s *engine.State) (fresh migrate.Plan, placed, waiting 
 				}
 				placed = append(placed, id)
 				left -= gpus
-				return !stop || left > 0
+				return more()
 			}
 		}
 		waiting = append(waiting, id)
-		return !stop || left > 0
+		return more()
 	})
 	return fresh, placed, waiting, func(id workload.JobID) int { return int(t.rank[id]) }
 }
@@ -177,6 +192,10 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 	if t.p.Packing == "none" || len(waiting) == 0 {
 		return nil, nil
 	}
+	if !t.packEvery && !slices.ContainsFunc(waiting, func(id workload.JobID) bool { return t.mayPack(s, id) }) {
+		t.skipped++
+		return nil, nil // no waiting job has an edge: the matching would pair none
+	}
 	mk := func(ids []workload.JobID) []pack.Job {
 		out := make([]pack.Job, len(ids))
 		for i, id := range ids {
@@ -215,6 +234,28 @@ func (t *placer) pack(s *engine.State, fresh migrate.Plan, placed, waiting []wor
 		kept = append(kept, pr)
 	}
 	return kept, nil
+}
+
+// mayPack says whether job id can have an edge in the packing matching at
+// all: it is not kept out of packing, and the pair table knows its model
+// (Table.Pair has no pair for a model it does not list; pair_rates perf
+// may pair any job). Cached per job, as neither changes during a run. A
+// round whose waiting jobs all fail it packs nothing, so it skips the
+// matching (on the Philly log, whose models the table lacks, the matching
+// read every waiting job at every round for nothing).
+func (t *placer) mayPack(s *engine.State, id workload.JobID) bool {
+	if len(t.packable) != s.NumJobs() {
+		t.packable = make([]int8, s.NumJobs())
+	}
+	if t.packable[id] == 0 {
+		j := s.Job(id)
+		ok := !(t.p.Packing == "single" && j.GPUs > 1) && (t.perf != nil || slices.Contains(t.table.Models, j.Model))
+		t.packable[id] = 2
+		if ok {
+			t.packable[id] = 1
+		}
+	}
+	return t.packable[id] == 1
 }
 
 // sharing says whether two jobs share GPUs now, so that packing can keep

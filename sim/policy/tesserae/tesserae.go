@@ -44,6 +44,9 @@ type Params struct {
 	// function of the scenario and seed.
 	TimeDecisions bool    `json:"time_decisions" help:"record each round's decision time, split into scheduling (order and exclusive pass), packing and migration, as series tesserae/decision_ms/scheduling, /packing and /migration (milliseconds of this machine's wall clock: the run's output then differs between runs and machines; off by default)"`
 	RestartS      float64 `json:"restart_s" min:"0" max:"86400" unit:"s" help:"seconds of no progress charged when a preempted job starts again"`
+	// MaxWaiting bounds a round's work on very long queues. It changes
+	// decisions, so it is off by default and in every paper figure.
+	MaxWaiting int `json:"max_waiting,omitempty" min:"0" max:"1000000" help:"an approximation for very long queues, off when 0 (the default, as in the paper): if above 0, each round places the running jobs and only this many waiting jobs, the first in the order, and offers only those to packing; the waiting jobs after them wait for a later round. A round then costs about the same whatever the queue's length, instead of growing with it"`
 }
 
 // DefaultParams are Tesserae-T (spec 003 §5.5).
@@ -71,6 +74,9 @@ func (p *Params) check() error {
 	}
 	if !(p.RoundS > 0) {
 		return fmt.Errorf("round_s: must be positive, got %v", p.RoundS)
+	}
+	if p.MaxWaiting < 0 {
+		return fmt.Errorf("max_waiting: must be at least 0 (0: every waiting job), got %d", p.MaxWaiting)
 	}
 	return nil
 }
@@ -137,8 +143,12 @@ type placer struct {
 	preempted []workload.JobID // by the last round, for kept.sync
 	ref       func(*engine.State) []workload.JobID
 	rank      []int32 // per job: its index in this round's order
+	packable  []int8  // per job: 0 unknown, 1 may have a packing edge, 2 never (see mayPack)
+	packEvery bool    // tests: run the matching even when no waiting job may pack
+	ftf       ftfOrder
 	// Totals, for the decision log and tests.
 	migrated, forced, fellBack, pairs int
+	skipped                           int // rounds whose matching was skipped (see mayPack)
 }
 
 func (t *placer) Options() engine.Options {
@@ -180,13 +190,14 @@ func (t *placer) Decide(s *engine.State, triggers []engine.Trigger) error {
 
 // eachActive calls fn on the active jobs in the order's priority until fn
 // returns false: from the jobs kept in order across rounds under las and
-// fifo, by sorting them all under ftf, whose keys move with the clock.
+// fifo, by sorting them all under ftf, whose keys move with the clock
+// (ftfOrder).
 func (t *placer) eachActive(s *engine.State, fn func(workload.JobID) bool) {
 	if t.ref != nil || t.p.Order == "ftf" {
+		order := t.ref
 		t.preempted = t.preempted[:0]
-		order := t.active
-		if t.ref != nil {
-			order = t.ref
+		if t.ref == nil {
+			order = func(s *engine.State) []workload.JobID { return t.ftf.order(s, t.p.MaxWaiting) }
 		}
 		for _, id := range order(s) {
 			if !fn(id) {
@@ -207,35 +218,6 @@ func (t *placer) eachActive(s *engine.State, fn func(workload.JobID) bool) {
 	t.kept.sync(s, pre, key)
 	t.preempted = t.preempted[:0]
 	t.kept.each(s, las, key, fn)
-}
-
-// active lists the running and pending jobs in the order's priority,
-// each key computed once (ftf's costs a solo-time estimate), then sorted
-// stably from the same starting order with the same comparisons as
-// before the keys were cached, so ties and any NaN land the same way.
-func (t *placer) active(s *engine.State) []workload.JobID {
-	key := func(id workload.JobID) float64 {
-		switch t.p.Order {
-		case "las":
-			return s.Info(id).AttainedGPU
-		case "ftf":
-			return -ftfRho(s, id)
-		}
-		return s.Job(id).ArrivalS
-	}
-	var ks []keyed
-	add := func(id workload.JobID) bool {
-		ks = append(ks, keyed{key: key(id), arrival: s.Job(id).ArrivalS, id: id})
-		return true
-	}
-	s.EachRunning(add)
-	s.EachPending(add)
-	slices.SortStableFunc(ks, cmpKeyed)
-	ids := make([]workload.JobID, len(ks))
-	for i, k := range ks {
-		ids[i] = k.id
-	}
-	return ids
 }
 
 // ftfRho estimates a job's finish-time fairness ρ (Themis; spec 003

@@ -28,6 +28,8 @@ type Browser struct {
 	Copied  string            // the clipboard
 	Pick    string            // the text of the file PickFile returns
 	Focused string
+	// Revoked are the blob URLs the page has freed.
+	Revoked map[string]bool
 	// Quota, when positive, is the most bytes (keys and values) the
 	// storage holds, as a browser's localStorage quota.
 	Quota int
@@ -61,7 +63,7 @@ type timer struct {
 
 // New returns a browser with two cores and empty storage.
 func New(t testing.TB) *Browser {
-	return &Browser{T: t, NCores: 2, Storage: map[string]string{}, Files: map[string][]byte{}, wake: make(chan struct{}, 1),
+	return &Browser{T: t, NCores: 2, Storage: map[string]string{}, Files: map[string][]byte{}, Revoked: map[string]bool{}, wake: make(chan struct{}, 1),
 		workers: map[int]*worker.Handler{}, frozen: map[int]bool{}, now: time.Unix(1e9, 0)}
 }
 
@@ -176,8 +178,8 @@ func (b *Browser) SetFragment(s string) { b.Frag = s }
 // Location implements app.Platform.
 func (b *Browser) Location() string { return "http://localhost/" }
 
-// RevokeURL implements app.Platform.
-func (b *Browser) RevokeURL(string) {}
+// RevokeURL implements app.Platform, noting the URL in Revoked.
+func (b *Browser) RevokeURL(url string) { b.Revoked[url] = true }
 
 // Copy implements app.Platform.
 func (b *Browser) Copy(text string) { b.Copied = text }
