@@ -20,17 +20,26 @@ import (
 // version of the built-in scenario name: the study run natively, in one
 // process, and reported as the command line reports it.
 func nativeRecord(t *testing.T, name string) results.FigureRepro {
+	return recordRun(t, name, "Figure 6a", true)
+}
+
+// fullRecord is the same for the scenario's full set-up.
+func fullRecord(t *testing.T, name, figure string) results.FigureRepro {
+	return recordRun(t, name, figure, false)
+}
+
+func recordRun(t *testing.T, name, figure string, quick bool) results.FigureRepro {
 	t.Helper()
 	data, _ := scenarios.Read(name)
 	sc, err := scenario.Parse(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := experiment.RunStudy(context.Background(), sc, experiment.StudyOptions{Quick: true, Workers: 1})
+	st, err := experiment.RunStudy(context.Background(), sc, experiment.StudyOptions{Quick: quick, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return reproduce.Figure(reproduce.Done{Entry: reproduce.Entry{Paper: "sjf-bsbf", Figure: "Figure 6a", Scenario: sc}, Study: st})
+	return reproduce.Figure(reproduce.Done{Entry: reproduce.Entry{Paper: "sjf-bsbf", Figure: figure, Scenario: sc}, Study: st})
 }
 
 // A quick re-run in the page, split over its workers, is set beside a

@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -9,12 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/schedlab/schedlab/scenarios"
 	"github.com/schedlab/schedlab/sim/api"
-	"github.com/schedlab/schedlab/sim/experiment"
-	"github.com/schedlab/schedlab/sim/experiment/reproduce"
 	"github.com/schedlab/schedlab/sim/results"
-	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/web/app"
 	"github.com/schedlab/schedlab/web/app/apptest"
 )
@@ -22,22 +17,6 @@ import (
 // serverFigure is a paper figure whose full set-up is small enough to
 // run many times in a test: 20 seeds of 7 policies on 16 GPUs.
 const serverFigure = "sjf-bsbf-table2"
-
-// fullRecord is the record `make reproduce` writes for the full set-up of
-// the built-in scenario name, run natively in one process.
-func fullRecord(t *testing.T, name string) results.FigureRepro {
-	t.Helper()
-	data, _ := scenarios.Read(name)
-	sc, err := scenario.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := experiment.RunStudy(context.Background(), sc, experiment.StudyOptions{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reproduce.Figure(reproduce.Done{Entry: reproduce.Entry{Paper: "sjf-bsbf", Figure: "Table II", Scenario: sc}, Study: st})
-}
 
 // pageOnServer opens the figure on a full record, types the server's
 // address and starts a server run.
@@ -72,7 +51,7 @@ func finish(b *apptest.Browser, a *app.App, step time.Duration) {
 // A server that is busy for a while (503 with Retry-After) is asked
 // again, and the run is still identical.
 func TestServerRunIdenticalToRecord(t *testing.T) {
-	rec := fullRecord(t, serverFigure)
+	rec := fullRecord(t, serverFigure, "Table II")
 	h := api.New(api.Options{Workers: 1, MaxRunning: 2})
 	var busy, points atomic.Int32
 	busy.Store(3)
