@@ -288,15 +288,6 @@ func unitLabel(f *FigureRun, u *FigureUnit) string {
 	return s
 }
 
-// OnServer reports whether the open figure's run ran (or runs) on a
-// server, and which.
-func (a *App) OnServer() string {
-	if a.Fig == nil {
-		return ""
-	}
-	return a.Fig.Server
-}
-
 // ServeCommand is the command that starts a schedlab server this page
 // may send its runs to.
 func (a *App) ServeCommand() string {
