@@ -39,7 +39,7 @@ func (s *State) Start(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) 
 	if err := s.checkJob("start", id); err != nil {
 		return err
 	}
-	j := &s.js[id]
+	j := s.rec(id)
 	if a := s.jobs[id].ArrivalS; s.now < a {
 		return s.refuse("start", id, "it is t=%v, before its arrival at t=%v", s.now, a)
 	}
@@ -83,7 +83,7 @@ func (s *State) preempt(id workload.JobID, kind story.Kind) error {
 	if err := s.checkJob("preempt", id); err != nil {
 		return err
 	}
-	j := &s.js[id]
+	j := s.rec(id)
 	if j.status != Running {
 		return s.refuse("preempt", id, "it is %s, not running", j.status)
 	}
@@ -110,7 +110,7 @@ func (s *State) Pause(id workload.JobID) error {
 	if err := s.preempt(id, story.Pause); err != nil {
 		return err
 	}
-	s.js[id].preempts--
+	s.rec(id).preempts--
 	return nil
 }
 
@@ -135,7 +135,7 @@ func (s *State) move(action string, id workload.JobID, gpus []cluster.GPUID, o A
 	if err := s.checkJob(action, id); err != nil {
 		return err
 	}
-	j := &s.js[id]
+	j := s.rec(id)
 	if j.status != Running {
 		return s.refuse(action, id, "it is %s, not running", j.status)
 	}

@@ -21,7 +21,7 @@ func (s *State) CheckInvariants() error {
 	slots := 0
 	busy := 0
 	free := 0
-	listed := make([]int, len(s.js)) // GPU entries listing each job
+	listed := make([]int, len(s.jobs)) // GPU entries listing each job
 	for g := range s.residents {
 		rs := s.residents[g]
 		slots += len(rs)
@@ -35,7 +35,7 @@ func (s *State) CheckInvariants() error {
 		}
 		mem, comp := 0.0, 0.0
 		for _, r := range rs {
-			j := &s.js[r.job]
+			j := s.rec(r.job)
 			listed[r.job]++
 			if j.status != Running || j.slot == 0 {
 				return fmt.Errorf("GPU %d holds job %s, which is %s", g, s.jobs[r.job].Name, j.status)
@@ -68,8 +68,10 @@ func (s *State) CheckInvariants() error {
 		}
 	}
 	running := 0
-	for i := range s.js {
-		j, job := &s.js[i], &s.jobs[i]
+	// jobs outside the kept records have not arrived, or finished and
+	// were checked when their records were handed over (see rec)
+	for i := s.recFrom; i < s.recTo; i++ {
+		j, job := s.rec(workload.JobID(i)), &s.jobs[i]
 		if j.done > job.Iterations*(1+1e-9)+1e-9 {
 			return fmt.Errorf("job %s did %.9g iterations of %.9g", job.Name, j.done, job.Iterations)
 		}
@@ -116,7 +118,7 @@ func (s *State) CheckInvariants() error {
 // running, before its arrival. There is no tolerance: a start even 1e-13 s
 // early is a negative queuing delay in the records.
 func (s *State) checkArrival(i int) error {
-	j, job := &s.js[i], &s.jobs[i]
+	j, job := s.rec(workload.JobID(i)), &s.jobs[i]
 	switch {
 	case j.firstStart >= 0 && j.firstStart < job.ArrivalS:
 		return fmt.Errorf("job %s started at t=%v, before its arrival at t=%v", job.Name, j.firstStart, job.ArrivalS)
@@ -139,7 +141,7 @@ func (s *State) checkClock() error {
 	if s.next < len(s.jobs) && s.jobs[s.next].ArrivalS < s.now {
 		return fmt.Errorf("time goes back: job %s arrives at t=%v, before the current time t=%v", s.jobs[s.next].Name, s.jobs[s.next].ArrivalS, s.now)
 	}
-	for i := range s.js {
+	for i := s.recFrom; i < s.recTo; i++ {
 		if r := s.run(workload.JobID(i)); r != nil && r.last > s.now {
 			return fmt.Errorf("time goes back: job %s was advanced to t=%v, after the current time t=%v", s.jobs[i].Name, r.last, s.now)
 		}
@@ -161,21 +163,32 @@ func holds(rs []resident, id workload.JobID) bool {
 // iterations, its completion fired with nothing left, and it never ran past
 // its end.
 func (s *State) checkWork() error {
-	for i := range s.js {
-		j, job := &s.js[i], &s.jobs[i]
-		if j.status != Finished {
-			continue
+	if s.workErr != nil {
+		return s.workErr // a job before the kept records, found when its record was handed over
+	}
+	for i := s.recFrom; i < s.recTo; i++ {
+		if err := s.checkJobWork(i); err != nil {
+			return err
 		}
-		tol := s.workTolerance(workload.JobID(i))
-		f := s.faults[workload.JobID(i)]
-		switch {
-		case f.residual > tol:
-			return fmt.Errorf("job %s completed with %.9g of its %.9g iterations left", job.Name, f.residual, job.Iterations)
-		case f.overshoot > tol:
-			return fmt.Errorf("job %s ran %.9g iterations past its end", job.Name, f.overshoot)
-		case math.Abs(j.done-job.Iterations) > tol:
-			return fmt.Errorf("job %s finished after %.9g of its %.9g iterations", job.Name, j.done, job.Iterations)
-		}
+	}
+	return nil
+}
+
+// checkJobWork is checkWork for job i.
+func (s *State) checkJobWork(i int) error {
+	j, job := s.rec(workload.JobID(i)), &s.jobs[i]
+	if j.status != Finished {
+		return nil
+	}
+	tol := s.workTolerance(workload.JobID(i))
+	f := s.faults[workload.JobID(i)]
+	switch {
+	case f.residual > tol:
+		return fmt.Errorf("job %s completed with %.9g of its %.9g iterations left", job.Name, f.residual, job.Iterations)
+	case f.overshoot > tol:
+		return fmt.Errorf("job %s ran %.9g iterations past its end", job.Name, f.overshoot)
+	case math.Abs(j.done-job.Iterations) > tol:
+		return fmt.Errorf("job %s finished after %.9g of its %.9g iterations", job.Name, j.done, job.Iterations)
 	}
 	return nil
 }

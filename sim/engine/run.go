@@ -52,10 +52,16 @@ type Config struct {
 	// Caps bound the other recordings (see RecorderCaps); zero keeps the
 	// defaults.
 	Caps RecorderCaps
-	// OnRecord, when set, receives each job's record at the end of the
-	// run instead of Result.Jobs, which stays nil: very large runs
-	// summarise their records as they come (streaming mode) rather than
-	// keep them. The record is valid only during the call.
+	// OnRecord, when set, receives each job's record instead of
+	// Result.Jobs, which stays nil: very large runs summarise their
+	// records as they come (streaming mode) rather than keep them. The
+	// records come in ID order, each as soon as it is final (the job
+	// finished or can never run) and every job before it has been handed
+	// over, the rest at the end of the run. The engine then keeps no
+	// record of a handed-over job, and State.Info on it gives only its
+	// status, unless the perf model splits iterations (perf.Splitter) or
+	// the policy asks for finished jobs' Info (Options.FinishedInfo). The
+	// record is valid only during the call.
 	OnRecord func(r *JobRecord)
 
 	// Window, when not empty, ends the run as soon as every job with an ID
@@ -154,7 +160,7 @@ func newState(cfg Config) (*State, error) {
 		cfg.Believed = perf.Bind(cfg.Believed, c, cfg.Jobs)
 	}
 	s := &State{
-		cfg: cfg, c: c, jobs: cfg.Jobs, js: make([]jobRec, len(cfg.Jobs)), limit: limit, opts: opts,
+		cfg: cfg, c: c, jobs: cfg.Jobs, limit: limit, opts: opts,
 		believed: cfg.Believed, pending: newIDSet(len(cfg.Jobs)), running: newIDSet(len(cfg.Jobs)),
 		residents: make([][]resident, c.NumGPUs()), memUsed: make([]float64, c.NumGPUs()),
 		compute: make([]float64, c.NumGPUs()), serverFree: make([]int32, len(c.Servers)),
@@ -196,10 +202,8 @@ func newState(cfg Config) (*State, error) {
 		s.serverFree[srv.ID] = int32(srv.NumGPUs)
 		s.buckets[srv.NumGPUs][srv.ID>>6] |= 1 << (srv.ID & 63)
 	}
-	for i := range s.js {
-		j := &s.js[i]
-		j.firstStart, j.lastStart, j.finish, j.solo = -1, -1, -1, -1
-	}
+	s.streaming = streamRecords(&cfg, s.split, opts)
+	s.initRecords()
 	if !cfg.NoIntervals {
 		// about two steps per job up to the cap: large runs skip the
 		// copies of a growing slice
@@ -246,6 +250,7 @@ func (s *State) loop(ctx context.Context) error {
 		if err := s.recompute(); err != nil {
 			return err
 		}
+		s.handOver()
 		if s.cfg.Paranoid {
 			if err := s.CheckInvariants(); err != nil {
 				return fmt.Errorf("invariant broken at t=%v: %w", s.now, err)
@@ -298,6 +303,7 @@ func (s *State) collect(batch []event, t float64) []event {
 	}
 	for s.next < len(s.jobs) && s.jobs[s.next].ArrivalS == t {
 		batch = append(batch, event{t: t, kind: Arrival, job: workload.JobID(s.next)})
+		s.keepArrival(workload.JobID(s.next))
 		s.next++
 	}
 	sortEvents(batch)
@@ -330,7 +336,7 @@ func sortEvents(batch []event) {
 func (s *State) stale(e event) bool {
 	switch e.kind {
 	case Completion, OverheadEnd, RateChange:
-		return s.js[e.job].status != Running || s.run(e.job).ver != e.ver
+		return s.rec(e.job).status != Running || s.run(e.job).ver != e.ver
 	}
 	return false
 }
@@ -358,7 +364,7 @@ func (s *State) apply(e event) bool {
 
 func (s *State) arrive(id workload.JobID) bool {
 	job := &s.jobs[id]
-	j := &s.js[id]
+	j := s.rec(id)
 	need := job.GPUs
 	if s.opts.Elastic {
 		need = 1
@@ -387,7 +393,7 @@ func (s *State) arrive(id workload.JobID) bool {
 
 func (s *State) complete(id workload.JobID) {
 	s.settle(id)
-	j, r := &s.js[id], s.run(id)
+	j, r := s.rec(id), s.run(id)
 	if r.remaining > s.workTolerance(id) { // should be rounding dust; checkWork reports it
 		f := s.faults[id]
 		f.residual = r.remaining
@@ -407,7 +413,7 @@ func (s *State) complete(id workload.JobID) {
 
 // settle advances a running job's progress to now at its current rate.
 func (s *State) settle(id workload.JobID) {
-	j, r := &s.js[id], s.run(id)
+	j, r := s.rec(id), s.run(id)
 	if r == nil {
 		return
 	}
@@ -433,7 +439,7 @@ func (s *State) settle(id workload.JobID) {
 }
 
 func (s *State) markDirty(id workload.JobID) {
-	j := &s.js[id]
+	j := s.rec(id)
 	if !j.dirty {
 		j.dirty = true
 		s.dirtyList = append(s.dirtyList, id)
@@ -472,7 +478,7 @@ func (s *State) markAffected(id workload.JobID) {
 }
 
 func (s *State) settleDirty(id workload.JobID) {
-	if !s.js[id].dirty {
+	if !s.rec(id).dirty {
 		s.settle(id)
 		s.markDirty(id)
 	}
@@ -492,8 +498,8 @@ func containsServer(list []cluster.ServerID, x cluster.ServerID) bool {
 func (s *State) recompute() error {
 	timed := s.timed
 	for _, id := range s.dirtyList {
-		s.js[id].dirty = false
-		if s.js[id].status != Running {
+		s.rec(id).dirty = false
+		if s.rec(id).status != Running {
 			continue
 		}
 		j := s.run(id)
@@ -579,31 +585,8 @@ func (s *State) finalize() {
 		}
 		return true
 	})
-	if s.cfg.OnRecord == nil {
-		s.res.Jobs = make([]JobRecord, len(s.jobs))
-	}
 	s.res.Splits = s.split.records(s.js)
-	var r JobRecord // one variable: OnRecord's pointer to it must not cost an allocation per job
-	for i := range s.jobs {
-		job, j := &s.jobs[i], &s.js[i]
-		r = JobRecord{
-			Job: job.ID, Name: job.Name, Model: job.Model, GPUs: job.GPUs, Status: j.status, Reason: s.reasons[job.ID],
-			ArrivalS: job.ArrivalS, FirstStartS: j.firstStart, FinishS: j.finish, QueueS: -1,
-			WaitS: j.wait, RunS: j.runTime, GPUSeconds: j.gpuSeconds, SoloS: j.solo, Iterations: j.done,
-			Preemptions: int(j.preempts), Migrations: int(j.migrations), Resizes: int(j.resizes), Starts: int(j.starts),
-		}
-		if j.firstStart >= 0 {
-			r.QueueS = j.firstStart - job.ArrivalS
-		}
-		if j.status == Pending {
-			r.WaitS += s.now - s.act[j.slot-1].waitSince
-		}
-		if s.cfg.OnRecord != nil {
-			s.cfg.OnRecord(&r)
-		} else {
-			s.res.Jobs[i] = r
-		}
-	}
+	s.finalRecords()
 	s.res.Intervals = sortedIntervals(s.ivs.chunks, len(s.c.GPUs))
 	s.ivs = intervalLog{}
 	s.res.Log = s.log.entries()

@@ -68,7 +68,7 @@ type State struct {
 	cfg      Config
 	c        *cluster.Cluster
 	jobs     []workload.Job
-	js       []jobRec // every job, by ID
+	js       []jobRec // the kept jobs' records, see rec
 	act      []jobRun // active jobs' running state, by slot (see jobRec.slot)
 	freeAct  []int32  // free slots of act
 	limit    int
@@ -123,6 +123,19 @@ type State struct {
 	believedTP    perf.Throughputs          // the believed model's throughputs per GPU type, or nil
 	reasons       map[workload.JobID]string // why each unschedulable job can never run
 	faults        map[workload.JobID]workFault
+
+	// The jobs whose records are kept are IDs [recFrom, recTo), job id's
+	// at js[id&recMask]. Without streaming that is every job, from the
+	// start. When streaming (see Config.OnRecord) js is a ring: a job's
+	// record enters it at the job's arrival and leaves when the record is
+	// handed over, so the engine keeps records for the jobs in the
+	// system, not for every job of the run.
+	recFrom, recTo int
+	recMask        int
+	streaming      bool
+	outside        jobRec    // what rec returns for a job outside the ring
+	workErr        error     // the first work fault of a handed-over job (see checkWork)
+	handed         JobRecord // the record being handed to OnRecord
 }
 
 // Now is the current simulated time in seconds.
@@ -138,7 +151,7 @@ func (s *State) NumJobs() int { return len(s.jobs) }
 func (s *State) Job(id workload.JobID) *workload.Job { return &s.jobs[id] }
 
 // Status returns where a job is in its life.
-func (s *State) Status(id workload.JobID) Status { return s.js[id].status }
+func (s *State) Status(id workload.JobID) Status { return s.rec(id).status }
 
 // Placement implements perf.State.
 func (s *State) Placement(id workload.JobID) perf.Placement {
@@ -173,7 +186,7 @@ func (s *State) GPUsOf(id workload.JobID) []cluster.GPUID {
 
 // Info returns a job's runtime state at the current time.
 func (s *State) Info(id workload.JobID) JobInfo {
-	j := &s.js[id]
+	j := s.rec(id)
 	info := JobInfo{
 		Status: j.status, AttainedGPU: j.gpuSeconds, RunTime: j.runTime,
 		FirstStart: j.firstStart, LastStart: j.lastStart, Starts: int(j.starts), Preemptions: int(j.preempts),
@@ -198,7 +211,7 @@ func (s *State) Info(id workload.JobID) JobInfo {
 // run returns the running state of an active job, nil for a job that has
 // not arrived, has finished or can never run.
 func (s *State) run(id workload.JobID) *jobRun {
-	if k := s.js[id].slot; k > 0 {
+	if k := s.rec(id).slot; k > 0 {
 		return &s.act[k-1]
 	}
 	return nil
@@ -215,7 +228,7 @@ func (s *State) activate(id workload.JobID) *jobRun {
 		s.act = append(s.act, jobRun{})
 		k = int32(len(s.act) - 1)
 	}
-	s.js[id].slot = k + 1
+	s.rec(id).slot = k + 1
 	r := &s.act[k]
 	*r = jobRun{gpus: r.gpus[:0], remaining: s.jobs[id].Iterations, overheadEnd: -inf}
 	return r
@@ -223,7 +236,7 @@ func (s *State) activate(id workload.JobID) *jobRun {
 
 // deactivate frees a finished job's running state.
 func (s *State) deactivate(id workload.JobID) {
-	j := &s.js[id]
+	j := s.rec(id)
 	if j.slot == 0 {
 		return
 	}
@@ -242,12 +255,12 @@ func (s *State) deactivate(id workload.JobID) {
 func (s *State) Remaining(id workload.JobID) float64 {
 	r := s.run(id)
 	if r == nil {
-		if s.js[id].status != Finished {
+		if s.rec(id).status != Finished {
 			return s.jobs[id].Iterations // not arrived, or never to run
 		}
 		return 0
 	}
-	if dt := s.now - r.last; s.js[id].status == Running && dt > 0 {
+	if dt := s.now - r.last; s.rec(id).status == Running && dt > 0 {
 		return max(0, r.remaining-r.rate*dt)
 	}
 	return r.remaining

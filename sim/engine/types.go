@@ -66,6 +66,10 @@ type Options struct {
 	// Subscribe lists the events the policy decides at; 0 means arrivals,
 	// completions and wake-ups.
 	Subscribe EventMask
+	// FinishedInfo says the policy reads State.Info of finished jobs, so
+	// the engine keeps every job's record even when it streams them (see
+	// Config.OnRecord).
+	FinishedInfo bool
 }
 
 // Policy decides, at the events it subscribed to, which jobs run where.

@@ -98,7 +98,8 @@ func New(kind string, p Params) *Policy {
 // Options implements engine.Policy: exclusive GPUs, decisions at arrivals
 // (all at time 0) and completions.
 func (p *Policy) Options() engine.Options {
-	return engine.Options{MaxJobsPerGPU: 1, Subscribe: engine.Mask(engine.Arrival, engine.Completion)}
+	// its bounds at the end read every job's run time (see theory)
+	return engine.Options{MaxJobsPerGPU: 1, Subscribe: engine.Mask(engine.Arrival, engine.Completion), FinishedInfo: true}
 }
 
 // Decide implements engine.Policy.

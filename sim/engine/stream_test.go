@@ -1,0 +1,76 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/policy/fifo"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// counting passes decisions to a policy and notes, at each, how many
+// records have been handed over so far.
+type counting struct {
+	engine.Policy
+	handed *int
+	early  *int // decisions made after at least one record was handed over
+}
+
+func (p counting) Decide(s *engine.State, tr []engine.Trigger) error {
+	if *p.handed > 0 {
+		*p.early++
+	}
+	return p.Policy.Decide(s, tr)
+}
+
+// TestStreamedRecords checks that a streamed run (OnRecord) hands over
+// the records a kept run returns, in the same order, and decides the
+// same: the engine drops a job's record once handed over, and nothing a
+// policy sees may change. It also checks that records come during the
+// run, not all at its end.
+func TestStreamedRecords(t *testing.T) {
+	early := 0
+	for seed := uint64(0); seed < 120; seed++ {
+		rc := randomScenario(t, seed)
+		policies := []func() engine.Policy{
+			func() engine.Policy { return &chaos{limit: 1 + int(seed%3), r: rand.New(rand.NewPCG(seed, 2))} },
+			func() engine.Policy { return fifo.New(fifo.Params{Backfill: seed%2 == 0}) },
+		}
+		for pi, mk := range policies {
+			where := fmt.Sprintf("seed %d policy %d", seed, pi)
+			cfg := engine.Config{Cluster: rc.c, Jobs: append([]workload.Job(nil), rc.jobs...), Perf: rc.m, Policy: mk(),
+				Overheads: engine.Overheads{RestartS: float64(seed % 7), MigrationS: float64(seed % 5)},
+				Paranoid:  true, Seed: seed}
+			kept, err := engine.Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			var got []engine.JobRecord
+			handed := 0
+			cfg.Jobs = append([]workload.Job(nil), rc.jobs...)
+			cfg.Policy = counting{Policy: mk(), handed: &handed, early: &early}
+			cfg.OnRecord = func(r *engine.JobRecord) { got = append(got, *r); handed++ }
+			streamed, err := engine.Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("%s, streamed: %v", where, err)
+			}
+			if streamed.Jobs != nil {
+				t.Fatalf("%s: a streamed run returned %d records", where, len(streamed.Jobs))
+			}
+			if !reflect.DeepEqual(got, kept.Jobs) {
+				t.Fatalf("%s: streamed records differ from the kept ones:\n%+v\n%+v", where, got, kept.Jobs)
+			}
+			streamed.Jobs = kept.Jobs
+			if !sameResult(streamed, kept) {
+				t.Fatalf("%s: a streamed run decided differently", where)
+			}
+		}
+	}
+	if early < 50 {
+		t.Errorf("only %d decisions came after a record was handed over: records are not streamed during the run", early)
+	}
+}
