@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/schedlab/schedlab/internal/hugepages"
+
 // Logging reports whether the decision log keeps new entries, so that a
 // policy can skip building entries nobody will read.
 func (s *State) Logging() bool { return !s.cfg.NoLog && s.log.n < s.maxLog }
@@ -28,7 +30,7 @@ func (l *decisionLog) add(d Decision) {
 		if k < 0 {
 			size = max(l.first, 64)
 		}
-		l.chunks = append(l.chunks, make([]Decision, 0, size))
+		l.chunks = append(l.chunks, hugepages.Make[Decision](size)[:0]) // the first chunk may be large (see first)
 		k++
 	}
 	l.chunks[k] = append(l.chunks[k], d)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/schedlab/schedlab/internal/hugepages"
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/results"
@@ -207,7 +208,7 @@ func newState(cfg Config) (*State, error) {
 	if !cfg.NoIntervals {
 		// about two steps per job up to the cap: large runs skip the
 		// copies of a growing slice
-		s.res.Utilization = make([]UtilPoint, 0, min(s.caps.UtilPoints, 2*len(cfg.Jobs)+2))
+		s.res.Utilization = hugepages.Make[UtilPoint](min(s.caps.UtilPoints, 2*len(cfg.Jobs)+2))[:0]
 	}
 	s.recordUtil()
 	return s, nil

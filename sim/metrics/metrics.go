@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/schedlab/schedlab/internal/hugepages"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/results"
 )
@@ -79,7 +80,7 @@ type acc struct {
 
 // newAcc returns an accumulator expecting about n records.
 func newAcc(n int) *acc {
-	return &acc{jct: make([]float64, 0, n), first: math.Inf(1), last: math.Inf(-1)}
+	return &acc{jct: hugepages.Make[float64](n)[:0], first: math.Inf(1), last: math.Inf(-1)}
 }
 
 func (a *acc) add(r *engine.JobRecord) {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/schedlab/schedlab/internal/hugepages"
 	"github.com/schedlab/schedlab/sim/engine"
 )
 
@@ -49,7 +50,7 @@ const largeBit = 1 << 31
 // and large jobs at largeGPUs GPUs (see BySize).
 func NewStream(n, largeGPUs int) *Stream {
 	return &Stream{all: newAcc(n), models: map[string]int{}, small: noList(), large: noList(), threshold: largeGPUs,
-		group: make([]uint32, 0, n)}
+		group: hugepages.Make[uint32](n)[:0]}
 }
 
 // Summaries is Summarize, ByModel and BySize over the same records, as a
@@ -129,7 +130,7 @@ func (st *Stream) lists() {
 		start[c+1] += start[c]
 	}
 	at := append([]int(nil), start[:cells]...)
-	byCell := make([]float64, len(st.group))
+	byCell := hugepages.Make[float64](len(st.group))
 	for i, g := range st.group {
 		c := cell(g)
 		byCell[at[c]] = st.all.jct[i]

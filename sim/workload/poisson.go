@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/schedlab/schedlab/internal/hugepages"
 	"github.com/schedlab/schedlab/sim/detmath"
 	"github.com/schedlab/schedlab/sim/schema"
 )
@@ -156,7 +157,9 @@ func (g poissonGenerator) Generate(seed uint64) ([]Job, error) {
 	}
 	// Fields are written one by one into the zeroed jobs: assigning whole
 	// Job values copied every field behind the collector's write barriers.
-	jobs := make([]Job, p.Jobs)
+	// A million jobs are 150 MB written once: in huge pages where the
+	// system offers them (see hugepages).
+	jobs := hugepages.Make[Job](p.Jobs)
 	for i := range jobs {
 		j := &jobs[i]
 		m := &p.Models[pick(rModel, mmix)]
