@@ -74,3 +74,59 @@ func TestStreamedRecords(t *testing.T) {
 		t.Errorf("only %d decisions came after a record was handed over: records are not streamed during the run", early)
 	}
 }
+
+// reading is FIFO that, at each decision, adds up the run time of every
+// finished job as Info gives it, asking for finished jobs' Info when
+// finishedInfo is set.
+type reading struct {
+	engine.Policy
+	finishedInfo bool
+	sum          *float64
+}
+
+func (p reading) Options() engine.Options {
+	o := p.Policy.Options()
+	o.FinishedInfo = p.finishedInfo
+	return o
+}
+
+func (p reading) Decide(s *engine.State, tr []engine.Trigger) error {
+	for id := range workload.JobID(s.NumJobs()) {
+		if s.Status(id) == engine.Finished {
+			*p.sum += s.Info(id).RunTime
+		}
+	}
+	return p.Policy.Decide(s, tr)
+}
+
+// TestFinishedInfo checks that a streamed run drops finished jobs'
+// records (Info then gives their status alone), unless the policy asks
+// for finished jobs' Info.
+func TestFinishedInfo(t *testing.T) {
+	dropped := 0
+	for seed := uint64(0); seed < 40; seed++ {
+		rc := randomScenario(t, seed)
+		run := func(stream, finishedInfo bool) float64 {
+			var sum float64
+			cfg := engine.Config{Cluster: rc.c, Jobs: append([]workload.Job(nil), rc.jobs...), Perf: rc.m, Seed: seed,
+				Policy: reading{Policy: fifo.New(fifo.Params{}), finishedInfo: finishedInfo, sum: &sum}}
+			if stream {
+				cfg.OnRecord = func(*engine.JobRecord) {}
+			}
+			if _, err := engine.Run(context.Background(), cfg); err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			return sum
+		}
+		kept := run(false, false)
+		if got := run(true, true); got != kept {
+			t.Fatalf("seed %d: finished jobs' run time %v streamed with FinishedInfo, %v kept", seed, got, kept)
+		}
+		if run(true, false) != kept {
+			dropped++
+		}
+	}
+	if dropped < 10 {
+		t.Errorf("a streamed run without FinishedInfo kept finished jobs' run times in %d of 40 runs", 40-dropped)
+	}
+}
