@@ -110,7 +110,7 @@ func (s *State) Pause(id workload.JobID) error {
 	if err := s.preempt(id, story.Pause); err != nil {
 		return err
 	}
-	s.rec(id).preempts--
+	s.active(id).preempts-- // pending now, so kept
 	return nil
 }
 
@@ -318,7 +318,7 @@ func (s *State) bucketMove(srv, from, to int) {
 
 // beginOverhead starts an overhead of d seconds for job id.
 func (s *State) beginOverhead(id workload.JobID, d float64) {
-	j := s.run(id)
+	j := &s.act[s.active(id).slot-1] // it has just started or moved
 	if d <= 0 {
 		j.overheadEnd = -inf
 		return

@@ -337,7 +337,9 @@ func sortEvents(batch []event) {
 func (s *State) stale(e event) bool {
 	switch e.kind {
 	case Completion, OverheadEnd, RateChange:
-		return s.rec(e.job).status != Running || s.run(e.job).ver != e.ver
+		// a job outside the kept records has no running state
+		j := s.kept(e.job)
+		return j == nil || j.status != Running || s.act[j.slot-1].ver != e.ver
 	}
 	return false
 }
@@ -394,7 +396,7 @@ func (s *State) arrive(id workload.JobID) bool {
 
 func (s *State) complete(id workload.JobID) {
 	s.settle(id)
-	j, r := s.rec(id), s.run(id)
+	j, r := s.active(id), s.run(id)
 	if r.remaining > s.workTolerance(id) { // should be rounding dust; checkWork reports it
 		f := s.faults[id]
 		f.residual = r.remaining
@@ -414,10 +416,11 @@ func (s *State) complete(id workload.JobID) {
 
 // settle advances a running job's progress to now at its current rate.
 func (s *State) settle(id workload.JobID) {
-	j, r := s.rec(id), s.run(id)
+	r := s.run(id)
 	if r == nil {
 		return
 	}
+	j := s.active(id)
 	dt := s.now - r.last
 	if j.status == Running && dt > 0 {
 		work := r.rate * dt
@@ -440,7 +443,7 @@ func (s *State) settle(id workload.JobID) {
 }
 
 func (s *State) markDirty(id workload.JobID) {
-	j := s.rec(id)
+	j := s.active(id)
 	if !j.dirty {
 		j.dirty = true
 		s.dirtyList = append(s.dirtyList, id)
@@ -479,7 +482,7 @@ func (s *State) markAffected(id workload.JobID) {
 }
 
 func (s *State) settleDirty(id workload.JobID) {
-	if !s.rec(id).dirty {
+	if !s.active(id).dirty {
 		s.settle(id)
 		s.markDirty(id)
 	}
@@ -499,8 +502,9 @@ func containsServer(list []cluster.ServerID, x cluster.ServerID) bool {
 func (s *State) recompute() error {
 	timed := s.timed
 	for _, id := range s.dirtyList {
-		s.rec(id).dirty = false
-		if s.rec(id).status != Running {
+		rec := s.active(id) // marked while active; records go only after recompute
+		rec.dirty = false
+		if rec.status != Running {
 			continue
 		}
 		j := s.run(id)

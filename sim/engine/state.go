@@ -211,8 +211,8 @@ func (s *State) Info(id workload.JobID) JobInfo {
 // run returns the running state of an active job, nil for a job that has
 // not arrived, has finished or can never run.
 func (s *State) run(id workload.JobID) *jobRun {
-	if k := s.rec(id).slot; k > 0 {
-		return &s.act[k-1]
+	if j := s.kept(id); j != nil && j.slot > 0 {
+		return &s.act[j.slot-1]
 	}
 	return nil
 }
@@ -228,7 +228,7 @@ func (s *State) activate(id workload.JobID) *jobRun {
 		s.act = append(s.act, jobRun{})
 		k = int32(len(s.act) - 1)
 	}
-	s.rec(id).slot = k + 1
+	s.active(id).slot = k + 1
 	r := &s.act[k]
 	*r = jobRun{gpus: r.gpus[:0], remaining: s.jobs[id].Iterations, overheadEnd: -inf}
 	return r
@@ -236,7 +236,7 @@ func (s *State) activate(id workload.JobID) *jobRun {
 
 // deactivate frees a finished job's running state.
 func (s *State) deactivate(id workload.JobID) {
-	j := s.rec(id)
+	j := s.active(id)
 	if j.slot == 0 {
 		return
 	}
