@@ -9,28 +9,6 @@
 // small slices, Make is make.
 package hugepages
 
-import "unsafe"
-
 // Threshold is the size in bytes from which Make asks for huge pages: a
 // slice smaller than two of them gains little.
 const Threshold = 4 << 20
-
-// hugePage is the size of a huge page on the platforms that ask.
-const hugePage = 2 << 20
-
-// Make returns make([]T, n), asking for huge pages when it takes at least
-// Threshold bytes. The advice concerns the whole 2 MB pages inside the
-// slice, which hold nothing else.
-func Make[T any](n int) []T {
-	s := make([]T, n)
-	var zero T
-	if size := uintptr(n) * unsafe.Sizeof(zero); n > 0 && size >= Threshold {
-		start := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
-		from := (start + hugePage - 1) &^ (hugePage - 1)
-		to := (start + size) &^ (hugePage - 1)
-		if to > from {
-			advise(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), from-start), to-from)
-		}
-	}
-	return s
-}

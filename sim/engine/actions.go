@@ -39,12 +39,12 @@ func (s *State) Start(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) 
 	if err := s.checkJob("start", id); err != nil {
 		return err
 	}
-	j := s.rec(id)
 	if a := s.jobs[id].ArrivalS; s.now < a {
 		return s.refuse("start", id, "it is t=%v, before its arrival at t=%v", s.now, a)
 	}
-	if j.status != Pending {
-		return s.refuse("start", id, "it is %s, not pending", j.status)
+	j := s.kept(id) // a pending job is kept
+	if j == nil || j.status != Pending {
+		return s.refuse("start", id, "it is %s, not pending", s.Status(id))
 	}
 	if err := s.checkGPUs("start", id, gpus, o.SubBatch); err != nil {
 		return err
@@ -83,9 +83,9 @@ func (s *State) preempt(id workload.JobID, kind story.Kind) error {
 	if err := s.checkJob("preempt", id); err != nil {
 		return err
 	}
-	j := s.rec(id)
-	if j.status != Running {
-		return s.refuse("preempt", id, "it is %s, not running", j.status)
+	j := s.kept(id) // a running job is kept
+	if j == nil || j.status != Running {
+		return s.refuse("preempt", id, "it is %s, not running", s.Status(id))
 	}
 	s.settle(id)
 	s.release(id)
@@ -135,9 +135,9 @@ func (s *State) move(action string, id workload.JobID, gpus []cluster.GPUID, o A
 	if err := s.checkJob(action, id); err != nil {
 		return err
 	}
-	j := s.rec(id)
-	if j.status != Running {
-		return s.refuse(action, id, "it is %s, not running", j.status)
+	j := s.kept(id) // a running job is kept
+	if j == nil || j.status != Running {
+		return s.refuse(action, id, "it is %s, not running", s.Status(id))
 	}
 	r := s.run(id)
 	if action == "migrate" && len(gpus) != len(r.gpus) {

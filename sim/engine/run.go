@@ -367,7 +367,7 @@ func (s *State) apply(e event) bool {
 
 func (s *State) arrive(id workload.JobID) bool {
 	job := &s.jobs[id]
-	j := s.rec(id)
+	j := s.active(id) // arriving: kept from now on
 	need := job.GPUs
 	if s.opts.Elastic {
 		need = 1

@@ -260,7 +260,7 @@ func (s *State) Remaining(id workload.JobID) float64 {
 		}
 		return 0
 	}
-	if dt := s.now - r.last; s.rec(id).status == Running && dt > 0 {
+	if dt := s.now - r.last; s.active(id).status == Running && dt > 0 { // it has a running state, so it is kept
 		return max(0, r.remaining-r.rate*dt)
 	}
 	return r.remaining
