@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/schedlab/schedlab/sim/scenario"
 )
@@ -96,12 +97,20 @@ func PaperTitle(p string) string {
 }
 
 // figureRe finds what a title says it reproduces: "Figure 8", "Fig.
-// 6(a)", "Figs. 5, 6 and 8", "Table III and Fig. 5", "§4".
-var figureRe = regexp.MustCompile(`(Figures?|Figs?\.|Tables?|Theorem|§)\s*[^:]*`)
+// 6(a)", "Figs. 5, 6 and 8", "Table III and Fig. 5", "§4". Compiled on
+// first use, not at start-up: in WebAssembly, compiling a regular
+// expression while the program starts makes the browser optimise the
+// regexp compiler's large functions, about a second of CPU before anything
+// is on screen.
+var figureRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(Figures?|Figs?\.|Tables?|Theorem|§)\s*[^:]*`)
+})
 
 // figureInRe finds a figure named later in a title: "SJF-BCO teaching:
-// Fig. 2, two rings ..." gives "Fig. 2".
-var figureInRe = regexp.MustCompile(`(Figure|Fig\.|Table) [0-9IVX]+(\([a-z]\))?`)
+// Fig. 2, two rings ..." gives "Fig. 2" (compiled on first use as figureRe).
+var figureInRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(Figure|Fig\.|Table) [0-9IVX]+(\([a-z]\))?`)
+})
 
 // FigureLabel names the figure a scenario reproduces, from its title
 // ("Gavel Figure 8: LAS ..." gives "Figure 8"); a title that names none
@@ -113,10 +122,10 @@ func FigureLabel(sc *scenario.Scenario) string {
 		return sc.Name
 	}
 	head, rest, found := strings.Cut(title, ":")
-	if m := figureRe.FindString(head); found && m != "" {
+	if m := figureRe().FindString(head); found && m != "" {
 		return strings.TrimSpace(m)
 	}
-	if m := figureInRe.FindString(title); m != "" {
+	if m := figureInRe().FindString(title); m != "" {
 		return m
 	}
 	if found && !strings.Contains(strings.TrimSpace(head), " ") {
