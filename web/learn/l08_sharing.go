@@ -166,13 +166,19 @@ type pairDecision struct {
 // pairLine matches a reckoning's log line; compiled on first use, as
 // compiling it while the page starts makes the browser optimise the
 // regexp compiler before the page's first results.
-var pairLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`pair (\S+) \(new\) with (\S+) \(running\): time alone L_R (.+?) for the running job and L_N (.+?) for the new one; sharing slows them by ξ ([0-9.]+) and ([0-9.]+);.*mean JCT of the pair (.+?) if they share, (.+?) if the new job waits → (share|wait)`)
-})
+var (
+	pairLine     *regexp.Regexp
+	pairLineOnce sync.Once
+)
+
+func compilePairLine() {
+	pairLine = regexp.MustCompile(`pair (\S+) \(new\) with (\S+) \(running\): time alone L_R (.+?) for the running job and L_N (.+?) for the new one; sharing slows them by ξ ([0-9.]+) and ([0-9.]+);.*mean JCT of the pair (.+?) if they share, (.+?) if the new job waits → (share|wait)`)
+}
 
 // parsePair reads a reckoning from a decision-log line.
 func parsePair(msg string) (pairDecision, bool) {
-	m := pairLine().FindStringSubmatch(msg)
+	pairLineOnce.Do(compilePairLine)
+	m := pairLine.FindStringSubmatch(msg)
 	if m == nil {
 		return pairDecision{}, false
 	}
