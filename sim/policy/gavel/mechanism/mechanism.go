@@ -102,6 +102,7 @@ type Mechanism struct {
 	due      []workload.JobID // scratch of stopMicroTasks
 
 	firstHeap []keyed // scratch of firstByKey
+	held      []bool  // scratch of topUp, by job
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the
@@ -276,6 +277,7 @@ func (m *Mechanism) round(s *engine.State) error {
 		}
 	}
 	m.rounds.n++
+	m.topUp(s)
 	chosen := m.pick(s)
 	for _, pl := range m.rounds.last {
 		for _, id := range pl.k.members() {

@@ -34,6 +34,46 @@ func (m *Mechanism) considered(s *engine.State) []workload.JobID {
 	return mergeByID(p, s.Running())
 }
 
+// topUp, with MaxWaiting = K above 0, adds waiting jobs in arrival order
+// to the ledger, with no target, until it holds K waiting jobs: as jobs
+// finish between two recomputes, the rounds can then fill the GPUs they
+// free with the next waiting jobs (a target of 0 runs on GPUs left idle,
+// except under FIFO), as they would with every waiting job in the ledger.
+// Without the bound every waiting job is in the ledger already.
+func (m *Mechanism) topUp(s *engine.State) {
+	k := m.cfg.MaxWaiting
+	if k <= 0 || m.cfg.FIFO || s.NumPending() == 0 {
+		return
+	}
+	if len(m.held) < s.NumJobs() {
+		m.held = make([]bool, s.NumJobs())
+	}
+	waiting := 0
+	for _, c := range m.ledger.keys {
+		for _, id := range c.k.members() {
+			m.held[id] = true
+		}
+		if c.k.b < 0 && s.Status(c.k.a) == engine.Pending {
+			waiting++
+		}
+	}
+	if waiting < k {
+		s.EachPending(func(id workload.JobID) bool {
+			if !m.held[id] {
+				m.ledger.join(id)
+				m.held[id] = true
+				waiting++
+			}
+			return waiting < k
+		})
+	}
+	for _, c := range m.ledger.keys {
+		for _, id := range c.k.members() {
+			m.held[id] = false
+		}
+	}
+}
+
 // active returns the unfinished arrived jobs in arrival order.
 func (m *Mechanism) active(s *engine.State) []workload.JobID {
 	return mergeByID(s.Pending(), s.Running())
