@@ -41,8 +41,8 @@ type considerWatch struct {
 	rec   *seen
 	k     int
 	key   func(s *engine.State, id workload.JobID) float64 // nil: arrival order
-	cut   int                                            // recomputes that left waiting jobs out
-	least int                                            // fewest waiting jobs a bounded recompute held
+	cut   int                                              // recomputes that left waiting jobs out
+	least int                                              // fewest waiting jobs a bounded recompute held
 }
 
 func (w *considerWatch) Decide(s *engine.State, triggers []engine.Trigger) error {
