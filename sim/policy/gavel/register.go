@@ -106,7 +106,7 @@ type FTFParams struct {
 type Waiting struct {
 	// MaxWaiting changes results when more jobs wait than it allows, so
 	// it is off by default and in every built-in scenario.
-	MaxWaiting int `json:"max_waiting,omitempty" min:"0" max:"1000000" help:"an approximation for very long queues, off when 0 (the default, as in the paper): if above 0, each new allocation plans for the running jobs and only this many waiting jobs, the first in arrival order (for SJF, the shortest remaining time on the job's fastest GPU type first); the waiting jobs after them get no share and wait for a later allocation. An allocation and a round then cost about the same whatever the queue's length, instead of growing with it (tens of thousands of waiting jobs make each one take milliseconds, and a linear program over them seconds)"`
+	MaxWaiting int `json:"max_waiting,omitempty" min:"0" max:"1000000" help:"an approximation for very long queues, off when 0 (the default): if above 0, each new allocation plans for the running jobs and only this many waiting jobs, the first in arrival order (SJF: shortest first); the others wait for a later allocation"`
 }
 
 // Pairs configure space sharing in the per-job LPs.
