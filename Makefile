@@ -169,6 +169,9 @@ reproduce:
 mutate:
 	$(GO) run ./build/mutate -j 2
 
+# The Philly log as Pollux's artifact ships it, for make bench's table.
+PHILLY ?= ../shared/data/pollux/traces/philly.csv
+
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./sim/...
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/engine/
@@ -176,8 +179,14 @@ bench:
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/experiment/
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 1x -exec="$(WASMEXEC)" ./sim/policy/sjfbco/
 	$(WASMENV) $(GO) test -run '^$$' -bench . -benchtime 3x -exec="$(WASMEXEC)" ./sim/solver/lp/
-	# every Gavel figure in full, once (about a quarter of an hour)
-	$(GO) test -run '^$$' -bench GavelStudiesFull -benchtime 1x -timeout 90m ./cmd/schedlab/
+	# the performance table: each row beside its target and a peer's figure
+	# or a limit, written into docs/development.md; every Gavel study in
+	# full (a quarter of an hour), the whole Philly log under every policy
+	# when ../shared/data has it, and the page's cold loads when the site
+	# is built (make site)
+	$(GO) run ./build/benchreport -docs -gavel \
+		$(if $(wildcard $(PHILLY)),-philly $(PHILLY)) \
+		$(if $(wildcard $(OUT)/index.html),-site $(OUT))
 
 clean:
 	rm -rf $(OUT)

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/schedlab/schedlab/sim/schema"
+	"github.com/schedlab/schedlab/sim/workload"
 )
 
 // dryBuildJobs is the largest workload Parse builds (cluster, perf model,
@@ -26,7 +27,17 @@ func (sc *Scenario) checkBuild(dry bool) []schema.Problem {
 	if m := sc.Measure; int64(m.JobsTo) > n {
 		return []schema.Problem{{Path: "measure.jobs_to", Msg: fmt.Sprintf("is %d but the workload has only %d jobs; measure fewer jobs or add jobs", m.JobsTo, n)}}
 	}
-	if n > dryBuildJobs || !dry {
+	if !dry {
+		return nil
+	}
+	if n > dryBuildJobs {
+		// Too large to build at parse time, but an explicit job list (an
+		// imported trace) is checked against the policies' job sizes as
+		// it stands, so that a policy that cannot run it is refused now
+		// rather than days into the simulation.
+		if sc.generator == nil {
+			return sc.jobSizeProblems(sc.Workload.Jobs)
+		}
 		return nil
 	}
 	key, err := sc.buildKey()
@@ -89,13 +100,20 @@ func (sc *Scenario) dryBuild() []schema.Problem {
 	}
 	sc.buildNotices = sc.oversizeNotice(in.Jobs, seed)
 	ps := sc.batchProblems(in.Jobs)
+	return append(ps, sc.jobSizeProblems(in.Jobs)...)
+}
+
+// jobSizeProblems names, for each policy that schedules jobs of a
+// limited size, the first job that is larger.
+func (sc *Scenario) jobSizeProblems(jobs []workload.Job) []schema.Problem {
+	var ps []schema.Problem
 	for i, p := range sc.Policies {
 		f, _ := sc.registry().Lookup(p.Name)
 		if f.MaxJobGPUs == 0 {
 			continue
 		}
-		for k := range in.Jobs {
-			if j := &in.Jobs[k]; j.GPUs > f.MaxJobGPUs {
+		for k := range jobs {
+			if j := &jobs[k]; j.GPUs > f.MaxJobGPUs {
 				ps = append(ps, schema.Problem{Path: schema.Index("policies", i) + ".name", Msg: fmt.Sprintf(
 					"%s schedules jobs of at most %d GPU(s), but job %q asks for %d; use another policy or smaller jobs",
 					sc.PolicyLabel(i), f.MaxJobGPUs, j.Name, j.GPUs)})

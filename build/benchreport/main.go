@@ -1,0 +1,118 @@
+// Command benchreport measures schedlab's performance table: the engine's
+// events per CPU-second at a million jobs, the command line's CPU and
+// memory at 100,000 and 1,000,000 jobs natively and in WebAssembly under
+// node, the LP solver against HiGHS, every Gavel study in full, the page's
+// cold load and every policy on the whole Philly log. It prints each row
+// beside its target and, where there is one, a peer's figure or a limit,
+// and with -docs writes the table into docs/development.md. `make bench`
+// runs it last. Run it from the repository's root.
+//
+// Every CPU figure is user plus system time of the process (under node,
+// every thread of node, its compiler's and collector's too): on a shared
+// machine it is steadier than wall time. Ratios come from runs interleaved
+// in the same minutes.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/schedlab/schedlab/build/wasmsize"
+)
+
+// options are the command's flags.
+type options struct {
+	runs   int    // repetitions of each command-line measurement
+	gavel  bool   // run every Gavel study in full (a quarter of an hour)
+	philly string // the Philly log, or "" to skip its rows
+	site   string // the built site for the page's cold loads, or ""
+	docs   bool   // write the table into docs/development.md
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.runs, "runs", 3, "repetitions of each command-line and engine measurement")
+	flag.BoolVar(&o.gavel, "gavel", false, "also run every Gavel study in full (about a quarter of an hour)")
+	flag.StringVar(&o.philly, "philly", "", "the Philly log (Pollux's traces/philly.csv): run every policy on it, 60 s of CPU each at most")
+	flag.StringVar(&o.site, "site", "", "the built site (make site's build/out): time cold loads of the page in headless Chromium")
+	flag.BoolVar(&o.docs, "docs", false, "write the table into "+docFile)
+	flag.Parse()
+	if o.runs < 1 {
+		fmt.Fprintln(os.Stderr, "benchreport: -runs must be at least 1")
+		os.Exit(2)
+	}
+	if err := run(context.Background(), o); err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, o options) error {
+	root, err := wasmsize.Root()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "schedlab-bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	m := &measurer{root: root, tmp: tmp, runs: o.runs}
+	progress("building the command line, natively and for WebAssembly")
+	if err := m.build(ctx); err != nil {
+		return err
+	}
+	var rows []row
+	rows = append(rows, m.smallRuns(ctx)...)
+	rows = append(rows, m.engine(ctx)...)
+	rows = append(rows, m.cliRatio(ctx)...)
+	rows = append(rows, m.millionJobs(ctx)...)
+	rows = append(rows, m.lp(ctx)...)
+	if o.gavel {
+		rows = append(rows, m.gavelStudies(ctx))
+	} else {
+		rows = append(rows, skipped("every Gavel study in full, 2 workers, wall time", "≤ 8 min", "run with -gavel (about a quarter of an hour)"))
+	}
+	rows = append(rows, m.page(ctx, o.site)...)
+	var philly []row
+	if o.philly != "" {
+		philly = m.phillyLog(ctx, o.philly)
+	}
+	table := render(rows, philly)
+	fmt.Print(table)
+	if o.docs {
+		file := filepath.Join(root, docFile)
+		doc, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		out, err := splice(string(doc), table)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+			return err
+		}
+		progress("wrote the table into " + docFile)
+	}
+	return nil
+}
+
+// progress says on standard error what is being measured, since the
+// whole report takes minutes.
+func progress(s string) { fmt.Fprintln(os.Stderr, "benchreport:", s) }
+
+// oneLine shortens a command's error output to its last non-empty line,
+// cut to n characters.
+func oneLine(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if r := []rune(last); len(r) > n {
+		last = string(r[:n]) + "…"
+	}
+	return last
+}

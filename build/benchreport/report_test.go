@@ -1,0 +1,114 @@
+package main
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+const benchOutput = `goos: linux
+goarch: amd64
+pkg: github.com/schedlab/schedlab/sim/engine
+cpu: Oxide Virtual Turin-like Processor
+BenchmarkFIFO1MJobs1024GPUs-2   	       1	1512345678 ns/op	   1400000 events/cpu-s	   1.43 cpu-s/op	 1330000 events/s
+BenchmarkFIFO1MJobs1024GPUs-2   	       1	1612345678 ns/op	   1200000 events/cpu-s	   1.67 cpu-s/op	 1240000 events/s
+BenchmarkDumped/gavel-small-13-2         	      10	    312345 ns/op	        41.00 iterations/op	         0.3000 cpu-ms/op
+BenchmarkFIFO1MJobs1024GPUs logs a line that is not a result
+PASS
+ok  	github.com/schedlab/schedlab/sim/engine	12.3s
+`
+
+func TestParseBench(t *testing.T) {
+	lines, err := parseBench(strings.NewReader(benchOutput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 3 {
+		t.Fatalf("%d result lines, want 3: %+v", len(lines), lines)
+	}
+	// The mean of the two runs: (1.4 M + 1.2 M) / 2.
+	if v, err := metric(lines, "BenchmarkFIFO1MJobs1024GPUs", "events/cpu-s"); err != nil || v != 1.3e6 {
+		t.Errorf("events/cpu-s = %v, %v; want 1.3e6", v, err)
+	}
+	// A sub-benchmark keeps its name, without the GOMAXPROCS suffix.
+	if v, err := metric(lines, "BenchmarkDumped/gavel-small-13", "cpu-ms/op"); err != nil || v != 0.3 {
+		t.Errorf("cpu-ms/op = %v, %v; want 0.3", v, err)
+	}
+	if _, err := metric(lines, "BenchmarkFIFO1MJobs1024GPUs", "MB/s"); err == nil || !strings.Contains(err.Error(), "MB/s") {
+		t.Errorf("a missing unit gives %v", err)
+	}
+	if _, err := metric(lines, "BenchmarkTiresias", "ns/op"); err == nil {
+		t.Error("a missing benchmark gives no error")
+	}
+	if _, err := parseBench(strings.NewReader("BenchmarkX-2 1 12 ns/op 7\n")); err == nil {
+		t.Error("a value without its unit gives no error")
+	}
+}
+
+func TestGeomeanAndMedian(t *testing.T) {
+	// (0.5 · 2 · 4)^(1/3) = 4^(1/3) = 1.5874…
+	if g := geomean([]float64{0.5, 2, 4}); math.Abs(g-1.5874010519681994) > 1e-12 {
+		t.Errorf("geomean = %v", g)
+	}
+	if m := median([]float64{5, 1, 3}); m != 3 {
+		t.Errorf("median of 5, 1, 3 = %v", m)
+	}
+	if m := median([]float64{4, 1, 3, 10}); m != 3.5 {
+		t.Errorf("median of 4, 1, 3, 10 = %v", m)
+	}
+	if !math.IsNaN(median(nil)) || !math.IsNaN(geomean(nil)) {
+		t.Error("no values give a number")
+	}
+}
+
+func TestVerdict(t *testing.T) {
+	for _, c := range []struct {
+		value, limit float64
+		lower        bool
+		want         string
+	}{
+		{2.9, 3, true, "met"}, {3, 3, true, "met"}, {3.1, 3, true, "not met"},
+		{5.1e6, 5e6, false, "met"}, {4.9e6, 5e6, false, "not met"},
+	} {
+		if got := verdict(c.value, c.limit, c.lower); got != c.want {
+			t.Errorf("verdict(%v, %v, %v) = %q, want %q", c.value, c.limit, c.lower, got, c.want)
+		}
+	}
+}
+
+// The lines are as build/e2e's loadFigures.String writes them.
+func TestParseLoads(t *testing.T) {
+	out := `    load_test.go:171: cold localhost: usable 0.91 s, default results 1.20 s, live results 2.40 s (same as the build's), longest task 180 ms, 4.21 MB transferred (schedlab.wasm 3.90 MB)
+    load_test.go:179: cold 20 Mbit/s 40 ms: usable 2.60 s, default results 2.95 s, live results 4.10 s (same as the build's), longest task 170 ms, 4.20 MB transferred (schedlab.wasm 3.90 MB)`
+	loads := parseLoads(out)
+	if len(loads) != 2 {
+		t.Fatalf("%d loads: %+v", len(loads), loads)
+	}
+	want := []coldLoad{{"localhost", 0.91, 1.20, 2.40, 4.21}, {"20 Mbit/s 40 ms", 2.60, 2.95, 4.10, 4.20}}
+	for i := range want {
+		if loads[i] != want[i] {
+			t.Errorf("load %d = %+v, want %+v", i, loads[i], want[i])
+		}
+	}
+}
+
+func TestRenderAndSplice(t *testing.T) {
+	table := render([]row{{Measure: "a | b", Value: "1.0×", Target: "≤ 3×", Verdict: "met"}}, []row{{Measure: "`fifo`", Value: "1.60 s", Target: "< 60 s", Verdict: "met"}})
+	if !strings.Contains(table, `| a \| b | 1.0× | ≤ 3× |  | met |`) || !strings.Contains(table, "| `fifo` | 1.60 s | < 60 s | met |") {
+		t.Errorf("table:\n%s", table)
+	}
+	doc := "intro\n" + beginMark + "\nold table\n" + endMark + "\nafter\n"
+	got, err := splice(doc, "new\n")
+	if err != nil || got != "intro\n"+beginMark+"\nnew\n"+endMark+"\nafter\n" {
+		t.Errorf("splice = %q, %v", got, err)
+	}
+	if _, err := splice("no markers", "x"); err == nil {
+		t.Error("a document without markers gives no error")
+	}
+}
+
+func TestMinutes(t *testing.T) {
+	if got := minutes(13.4); got != "13 min 24 s" {
+		t.Errorf("minutes(13.4) = %q", got)
+	}
+}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// smallRuns times the command line on 20,000 jobs under FIFO and SJF, the
+// size at which schedlab was compared with Alibaba PAI's simulator (whose
+// per-job JCTs it matches).
+func (m *measurer) smallRuns(ctx context.Context) []row {
+	const measure = "command line, 20,000 jobs, FIFO / SJF, native CPU"
+	progress("20,000 jobs under FIFO and SJF")
+	var cpus []string
+	for _, p := range []string{"fifo", "sjf"} {
+		file, err := m.scenarioFile(20_000, p)
+		if err != nil {
+			return []row{failed(measure, "", err)}
+		}
+		var xs []float64
+		for range m.runs {
+			u, err := m.runNative(ctx, "run", file)
+			if err != nil {
+				return []row{failed(measure, "", err)}
+			}
+			xs = append(xs, u.CPU)
+		}
+		cpus = append(cpus, seconds(median(xs)))
+	}
+	return []row{{Measure: measure, Value: strings.Join(cpus, " / "),
+		Peer: "Alibaba PAI's simulator is not installed here (it is Python; compare by running it on the same jobs)"}}
+}
+
+// engine runs the engine's benchmarks natively (1,000,000 jobs under FIFO
+// and Tiresias, 100,000 under FIFO, the event queue's limit) and the
+// 100,000-job one under node.
+func (m *measurer) engine(ctx context.Context) []row {
+	const fifo1M, tir1M = "engine alone, FIFO, 1,000,000 jobs, events per CPU-second", "engine alone, Tiresias, 1,000,000 jobs, events per CPU-second"
+	const ratio = "engine alone, FIFO, 100,000 jobs, WebAssembly under node ÷ native (CPU)"
+	progress("the engine's benchmarks, natively")
+	native, err := m.bench(ctx, false, "./sim/engine/", `^(BenchmarkFIFO1MJobs1024GPUs|BenchmarkTiresias1MJobs1024GPUs|BenchmarkFIFO100kJobs1024GPUs|BenchmarkEventQueueLimit)$`, "1x", m.runs)
+	if err != nil {
+		return []row{failed(fifo1M, "≥ 5 M", err), failed(tir1M, "≥ 2.5 M", err), failed(ratio, "≤ 3×", err)}
+	}
+	var rows []row
+	limit, limitErr := metric(native, "BenchmarkEventQueueLimit", "events/cpu-s")
+	limitCell := ""
+	if limitErr == nil {
+		limitCell = fmt.Sprintf("the event queue alone (a push and a pop at 1,024 events): %s per CPU-second", millions(limit))
+	}
+	for _, b := range []struct {
+		name, measure string
+		target        float64
+	}{
+		{"BenchmarkFIFO1MJobs1024GPUs", fifo1M, 5e6},
+		{"BenchmarkTiresias1MJobs1024GPUs", tir1M, 2.5e6},
+	} {
+		v, err := metric(native, b.name, "events/cpu-s")
+		if err != nil {
+			rows = append(rows, failed(b.measure, "≥ "+millions(b.target), err))
+			continue
+		}
+		rows = append(rows, row{Measure: b.measure, Value: millions(v), Target: "≥ " + millions(b.target), Peer: limitCell, Verdict: verdict(v, b.target, false)})
+	}
+	progress("the engine's 100,000-job benchmark under node")
+	wasm, err := m.bench(ctx, true, "./sim/engine/", `^BenchmarkFIFO100kJobs1024GPUs$`, "1x", m.runs)
+	if err != nil {
+		return append(rows, failed(ratio, "≤ 3×", err))
+	}
+	n, errN := metric(native, "BenchmarkFIFO100kJobs1024GPUs", "cpu-s/op")
+	w, errW := metric(wasm, "BenchmarkFIFO100kJobs1024GPUs", "cpu-s/op")
+	if errN != nil || errW != nil || n <= 0 {
+		return append(rows, failed(ratio, "≤ 3×", fmt.Errorf("%v %v", errN, errW)))
+	}
+	return append(rows, row{Measure: ratio, Value: fmt.Sprintf("%.1f× (%s ÷ %s)", w/n, seconds(w), seconds(n)), Target: "≤ 3×", Verdict: verdict(w/n, 3, true)})
+}
+
+// cliRatio times the whole command line on 100,000 jobs under FIFO, and
+// its start alone (`schedlab help`), natively and under node, interleaved.
+func (m *measurer) cliRatio(ctx context.Context) []row {
+	const measure = "command line, FIFO, 100,000 jobs, WebAssembly under node ÷ native (CPU of the whole process)"
+	const start = "of which starting the command (`schedlab help`), under node / native"
+	progress("the command line on 100,000 jobs, natively and under node, interleaved")
+	file, err := m.scenarioFile(100_000, "fifo")
+	if err != nil {
+		return []row{failed(measure, "≤ 3×", err)}
+	}
+	var ratios, nat, wasm, natHelp, wasmHelp []float64
+	for range m.runs {
+		n, err := m.runNative(ctx, "run", file)
+		if err != nil {
+			return []row{failed(measure, "≤ 3×", err)}
+		}
+		w, err := m.runWasm(ctx, "run", file)
+		if err != nil {
+			return []row{failed(measure, "≤ 3×", err)}
+		}
+		nh, err1 := m.runNative(ctx, "help")
+		wh, err2 := m.runWasm(ctx, "help")
+		if err1 != nil || err2 != nil {
+			return []row{failed(start, "", fmt.Errorf("%v %v", err1, err2))}
+		}
+		nat, wasm, natHelp, wasmHelp = append(nat, n.CPU), append(wasm, w.CPU), append(natHelp, nh.CPU), append(wasmHelp, wh.CPU)
+		ratios = append(ratios, w.CPU/n.CPU)
+	}
+	r := median(ratios)
+	return []row{
+		{Measure: measure, Value: fmt.Sprintf("%.1f× (%s; %s ÷ %s)", r, spread(ratios, "×"), seconds(median(wasm)), seconds(median(nat))), Target: "≤ 3×", Verdict: verdict(r, 3, true)},
+		{Measure: start, Value: seconds(median(wasmHelp)) + " / " + seconds(median(natHelp))},
+	}
+}
+
+// millionJobs times the whole command line on 1,000,000 jobs under FIFO
+// and under Tiresias.
+func (m *measurer) millionJobs(ctx context.Context) []row {
+	var rows []row
+	for _, c := range []struct {
+		policy, measure, target string
+		cpu, rss                float64
+	}{
+		{"fifo", "command line, FIFO, 1,000,000 jobs, native CPU / peak memory", "≤ 1.0 s / 250 MB", 1.0, 250},
+		{"tiresias", "command line, Tiresias, 1,000,000 jobs, native CPU / peak memory", "≤ 3 s", 3, math.Inf(1)},
+	} {
+		progress("the command line on 1,000,000 jobs under " + c.policy)
+		file, err := m.scenarioFile(1_000_000, c.policy)
+		if err != nil {
+			rows = append(rows, failed(c.measure, c.target, err))
+			continue
+		}
+		var cpus, rsss []float64
+		for range m.runs {
+			u, err := m.runNative(ctx, "run", file)
+			if err != nil {
+				rows = append(rows, failed(c.measure, c.target, err))
+				break
+			}
+			cpus, rsss = append(cpus, u.CPU), append(rsss, u.RSSMB)
+		}
+		if len(cpus) < m.runs {
+			continue
+		}
+		cpu, rss := median(cpus), median(rsss)
+		v := "not met"
+		if cpu <= c.cpu && rss <= c.rss {
+			v = "met"
+		}
+		rows = append(rows, row{Measure: c.measure, Value: fmt.Sprintf("%s (%s) / %.0f MB", seconds(cpu), spread(cpus, " s"), rss), Target: c.target, Verdict: v})
+	}
+	return rows
+}
+
+// lp solves the dumped LPs (sim/solver/lp/testdata) and compares each
+// one's CPU per solve with HiGHS's.
+func (m *measurer) lp(ctx context.Context) []row {
+	const gm, worst = "LP solver, the dumped Gavel LPs, ours ÷ HiGHS (CPU per solve), geometric mean", "LP solver, the same, the worst LP"
+	progress("the LP solver on the dumped LPs")
+	lines, err := m.bench(ctx, false, "./sim/solver/lp/", `^BenchmarkDumped$`, "10x", 1)
+	if err != nil {
+		return []row{failed(gm, "≤ 1.0×", err)}
+	}
+	var ratios []float64
+	worstName, worstRatio := "", 0.0
+	names := make([]string, 0, len(highsMS))
+	for name := range highsMS {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		ours, err := metric(lines, "BenchmarkDumped/"+name, "cpu-ms/op")
+		if err != nil {
+			return []row{failed(gm, "≤ 1.0×", err)}
+		}
+		r := ours / highsMS[name]
+		ratios = append(ratios, r)
+		if r > worstRatio {
+			worstName, worstRatio = name, r
+		}
+	}
+	g := geomean(ratios)
+	peer := "HiGHS 1.15.1, native, single thread, presolve on (docs/lp.md); the optima agree to 1e-7 (TestDumpedLPsAgainstHiGHS)"
+	return []row{
+		{Measure: gm, Value: fmt.Sprintf("%.2f× over %d LPs", g, len(ratios)), Target: "≤ 1.0×", Peer: peer, Verdict: verdict(g, 1.0, true)},
+		{Measure: worst, Value: fmt.Sprintf("%.2f× (%s: %.1f ms against %.1f ms)", worstRatio, worstName, worstRatio*highsMS[worstName], highsMS[worstName]), Target: "≤ 1.5×", Verdict: verdict(worstRatio, 1.5, true)},
+	}
+}
+
+// gavelStudies runs every Gavel study in full on 2 workers, once.
+func (m *measurer) gavelStudies(ctx context.Context) row {
+	const measure = "every Gavel study in full (1,293 runs), 2 workers, wall time"
+	progress("every Gavel study in full (about a quarter of an hour)")
+	lines, err := m.bench(ctx, false, "./cmd/schedlab/", `^BenchmarkGavelStudiesFull$`, "1x", 1)
+	if err != nil {
+		return failed(measure, "≤ 8 min", err)
+	}
+	ns, err := metric(lines, "BenchmarkGavelStudiesFull", "ns/op")
+	if err != nil {
+		return failed(measure, "≤ 8 min", err)
+	}
+	cpu, _ := metric(lines, "BenchmarkGavelStudiesFull", "cpu-s/op")
+	min := ns / 60e9
+	return row{Measure: measure, Value: fmt.Sprintf("%s (%.0f s of CPU)", minutes(min), cpu), Target: "≤ 8 min", Verdict: verdict(min, 8, true)}
+}
+
+// seconds, minutes and millions format figures for the table.
+func seconds(s float64) string {
+	if s < 10 {
+		return fmt.Sprintf("%.2f s", s)
+	}
+	return fmt.Sprintf("%.1f s", s)
+}
+
+func minutes(m float64) string {
+	whole := math.Floor(m)
+	return fmt.Sprintf("%.0f min %02.0f s", whole, (m-whole)*60)
+}
+
+func millions(x float64) string { return fmt.Sprintf("%.2f M", x/1e6) }
+
+// spread is a range of values: "a–b unit".
+func spread(xs []float64, unit string) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range xs {
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	return fmt.Sprintf("%.2f–%.2f%s", lo, hi, unit)
+}
