@@ -2,6 +2,8 @@ package main
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -110,5 +112,26 @@ func TestRenderAndSplice(t *testing.T) {
 func TestMinutes(t *testing.T) {
 	if got := minutes(13.4); got != "13 min 24 s" {
 		t.Errorf("minutes(13.4) = %q", got)
+	}
+}
+
+// withPolicy keeps the scenario and replaces its policies by one with
+// params.
+func TestWithPolicy(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.json"), filepath.Join(dir, "out.json")
+	if err := os.WriteFile(in, []byte(`{"name": "x", "workload": {"jobs": [1, 2]}, "policies": [{"name": "fifo"}, {"name": "sjf"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := withPolicy(in, out, "gavel-ftf", `{"max_waiting": 64}`); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"x","policies":[{"name":"gavel-ftf","params":{"max_waiting":64}}],"workload":{"jobs":[1,2]}}`
+	if string(b) != want {
+		t.Errorf("got %s, want %s", b, want)
 	}
 }

@@ -3,9 +3,9 @@ package app
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/schedlab/schedlab/sim/results"
 	"github.com/schedlab/schedlab/sim/scenario"
@@ -194,8 +194,21 @@ func recordCheck(c results.CheckRepro) protocol.CheckView {
 	return cv
 }
 
-// percentileRe reads the percentile of a JCT percentile metric: p50_jct_s.
-var percentileRe = regexp.MustCompile(`^p(\d+)_jct_s$`)
+// jctPercentile reads the percentile of a JCT percentile metric
+// ("p50_jct_s" gives 50). It reads the name by hand rather than with a
+// regular expression compiled at start-up, which in WebAssembly costs the
+// page about a second of background compilation before its first results.
+func jctPercentile(metric string) (pct int, ok bool) {
+	digits, ok := strings.CutPrefix(metric, "p")
+	if ok {
+		digits, ok = strings.CutSuffix(digits, "_jct_s")
+	}
+	if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return 0, false
+	}
+	pct, _ = strconv.Atoi(digits)
+	return pct, true
+}
 
 // RecordCDF is a single-point figure's JCT distribution as the paper draws
 // it, a CDF per policy: the recorded JCT percentiles of the whole workload
@@ -206,11 +219,10 @@ func RecordCDF(f *results.FigureRepro) (series []ChartSeries, unit string) {
 	byPolicy := map[string][]point{}
 	var policies []string
 	for _, val := range f.Values {
-		m := percentileRe.FindStringSubmatch(val.Metric)
-		if m == nil || val.X != nil || val.Group != "all" || val.Mean == nil {
+		pct, ok := jctPercentile(val.Metric)
+		if !ok || val.X != nil || val.Group != "all" || val.Mean == nil {
 			continue
 		}
-		pct, _ := strconv.Atoi(m[1])
 		if _, ok := byPolicy[val.Policy]; !ok {
 			policies = append(policies, val.Policy)
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // Lesson 8: sharing a GPU: interference and memory, SJF-BSBF's
@@ -162,10 +163,21 @@ type pairDecision struct {
 	share             bool
 }
 
-var pairLine = regexp.MustCompile(`pair (\S+) \(new\) with (\S+) \(running\): time alone L_R (.+?) for the running job and L_N (.+?) for the new one; sharing slows them by ξ ([0-9.]+) and ([0-9.]+);.*mean JCT of the pair (.+?) if they share, (.+?) if the new job waits → (share|wait)`)
+// pairLine matches a reckoning's log line; compiled on first use, as
+// compiling it while the page starts makes the browser optimise the
+// regexp compiler before the page's first results.
+var (
+	pairLine     *regexp.Regexp
+	pairLineOnce sync.Once
+)
+
+func compilePairLine() {
+	pairLine = regexp.MustCompile(`pair (\S+) \(new\) with (\S+) \(running\): time alone L_R (.+?) for the running job and L_N (.+?) for the new one; sharing slows them by ξ ([0-9.]+) and ([0-9.]+);.*mean JCT of the pair (.+?) if they share, (.+?) if the new job waits → (share|wait)`)
+}
 
 // parsePair reads a reckoning from a decision-log line.
 func parsePair(msg string) (pairDecision, bool) {
+	pairLineOnce.Do(compilePairLine)
 	m := pairLine.FindStringSubmatch(msg)
 	if m == nil {
 		return pairDecision{}, false

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/schedlab/schedlab/sim/scenario"
 )
@@ -95,13 +96,24 @@ func PaperTitle(p string) string {
 	return p
 }
 
-// figureRe finds what a title says it reproduces: "Figure 8", "Fig.
-// 6(a)", "Figs. 5, 6 and 8", "Table III and Fig. 5", "§4".
-var figureRe = regexp.MustCompile(`(Figures?|Figs?\.|Tables?|Theorem|§)\s*[^:]*`)
+// figureRes are compiled on first use, not at start-up: in WebAssembly,
+// compiling a regular expression while the program starts makes the
+// browser optimise the regexp compiler's large functions, about a second
+// of CPU before anything is on screen.
+var (
+	figureResOnce sync.Once
+	// figureRe finds what a title says it reproduces: "Figure 8", "Fig.
+	// 6(a)", "Figs. 5, 6 and 8", "Table III and Fig. 5", "§4".
+	figureRe *regexp.Regexp
+	// figureInRe finds a figure named later in a title: "SJF-BCO
+	// teaching: Fig. 2, two rings ..." gives "Fig. 2".
+	figureInRe *regexp.Regexp
+)
 
-// figureInRe finds a figure named later in a title: "SJF-BCO teaching:
-// Fig. 2, two rings ..." gives "Fig. 2".
-var figureInRe = regexp.MustCompile(`(Figure|Fig\.|Table) [0-9IVX]+(\([a-z]\))?`)
+func compileFigureRes() {
+	figureRe = regexp.MustCompile(`(Figures?|Figs?\.|Tables?|Theorem|§)\s*[^:]*`)
+	figureInRe = regexp.MustCompile(`(Figure|Fig\.|Table) [0-9IVX]+(\([a-z]\))?`)
+}
 
 // FigureLabel names the figure a scenario reproduces, from its title
 // ("Gavel Figure 8: LAS ..." gives "Figure 8"); a title that names none
@@ -112,6 +124,7 @@ func FigureLabel(sc *scenario.Scenario) string {
 	if title == "" {
 		return sc.Name
 	}
+	figureResOnce.Do(compileFigureRes)
 	head, rest, found := strings.Cut(title, ":")
 	if m := figureRe.FindString(head); found && m != "" {
 		return strings.TrimSpace(m)

@@ -96,9 +96,17 @@ type LASParams struct {
 // FTFParams configure finish-time fairness.
 type FTFParams struct {
 	Common
+	Waiting
 	Aware    bool `json:"aware" help:"plan with measured throughputs (Gavel); off plans as if every type ran the job at its V100 speed"`
 	TieBreak bool `json:"tie_break" help:"among optima, take the one with the most total normalised throughput"`
 	Pairs
+}
+
+// Waiting bounds the jobs an allocation plans over, for very long queues.
+type Waiting struct {
+	// MaxWaiting changes results when more jobs wait than it allows, so
+	// it is off by default and in every built-in scenario.
+	MaxWaiting int `json:"max_waiting,omitempty" min:"0" max:"1000000" help:"an approximation for very long queues, off when 0 (the default): if above 0, each new allocation plans for the running jobs and only this many waiting jobs, the first in arrival order (SJF: shortest first); the others wait for a later allocation"`
 }
 
 // Pairs configure space sharing in the per-job LPs.
@@ -113,6 +121,7 @@ func defaultPairs() Pairs { return Pairs{PairCandidates: 4, PairThreshold: 1} }
 // FIFOParams configure FIFO and shortest job first.
 type FIFOParams struct {
 	Common
+	Waiting
 	Aware         bool    `json:"aware" help:"give each job its fastest type with room, rebuilt at every recompute (Gavel); off: a type at random, kept until the job finishes"`
 	SpaceSharing  bool    `json:"space_sharing,omitempty" help:"pack queued jobs beside running ones when the pair's normalised throughput exceeds pack_threshold"`
 	PackThreshold float64 `json:"pack_threshold" min:"0" max:"2" help:"least α+β for packing a queued job beside a running one"`
@@ -121,6 +130,7 @@ type FIFOParams struct {
 // MakespanParams configure minimum makespan.
 type MakespanParams struct {
 	Common
+	Waiting
 	Aware    bool `json:"aware" help:"plan with measured throughputs (Gavel); off plans as if every type ran the job at its V100 speed"`
 	TieBreak bool `json:"tie_break" help:"among optima, take the one with the most total normalised throughput"`
 	Pairs
@@ -129,6 +139,7 @@ type MakespanParams struct {
 // ThroughputParams configure maximum total throughput.
 type ThroughputParams struct {
 	Common
+	Waiting
 	Aware      bool `json:"aware" help:"plan with measured throughputs"`
 	Normalized bool `json:"normalized,omitempty" help:"weigh each job's throughput by its best type's, so that models count alike (raw iterations/s otherwise, as the reference)"`
 	Pairs
@@ -137,6 +148,7 @@ type ThroughputParams struct {
 // CostParams configure minimum cost.
 type CostParams struct {
 	Common
+	Waiting
 	SLO       bool    `json:"slo,omitempty" help:"each job with a deadline must be able to meet it: thr ≥ remaining iterations ÷ time left (dropped if impossible)"`
 	SLOMargin float64 `json:"slo_margin" min:"0" max:"0.9" help:"plan to finish this fraction of the time left (and one round) before the deadline, a margin for the rounds' imperfect delivery of the allocation"`
 	Objective string  `json:"objective,omitempty" enum:",per-dollar,ratio" help:"per-dollar: maximise Σ throughput ÷ price (the reference; fills the cluster); ratio: total throughput ÷ total cost (the paper's form, without space sharing)"`
@@ -251,6 +263,7 @@ func init() {
 			a := &alloc.PerJob{Objective: "ftf", Aware: p.Aware, TieBreak: p.TieBreak, LPs: run,
 				SpaceSharing: p.SpaceSharing, PairCandidates: p.PairCandidates, PairThreshold: p.PairThreshold}
 			m := newMechanism(p.Common, "FTF", a, run)
+			m.MaxWaiting = p.MaxWaiting
 			m.Shuffle, m.SpaceSharing = shuffleFor(p.Aware), p.SpaceSharing
 			return m, nil
 		})
@@ -261,6 +274,7 @@ func init() {
 		func(p FIFOParams) (*mechanism.Config, error) {
 			a := &alloc.FIFO{Aware: p.Aware, SpaceSharing: p.SpaceSharing, RefCompat: p.Mode != "clean", PackThreshold: p.PackThreshold}
 			m := newMechanism(p.Common, "FIFO", a, nil)
+			m.MaxWaiting = p.MaxWaiting
 			m.Shuffle, m.SpaceSharing, m.FIFO = shuffleFor(p.Aware), p.SpaceSharing, true
 			return m, nil
 		})
@@ -270,6 +284,7 @@ func init() {
 		func(p FIFOParams) (*mechanism.Config, error) {
 			a := &alloc.FIFO{Aware: true, SJF: true, SpaceSharing: p.SpaceSharing, PackThreshold: p.PackThreshold}
 			m := newMechanism(p.Common, "SJF", a, nil)
+			m.MaxWaiting, m.WaitingKey = p.MaxWaiting, alloc.SJFKey
 			m.SpaceSharing, m.FIFO = p.SpaceSharing, true
 			return m, nil
 		})
@@ -282,6 +297,7 @@ func init() {
 			run := &alloc.LPs{}
 			a := &alloc.PerJob{Objective: "makespan", Aware: p.Aware, SpaceSharing: p.SpaceSharing, TieBreak: p.TieBreak, PairCandidates: p.PairCandidates, PairThreshold: p.PairThreshold, LPs: run}
 			m := newMechanism(p.Common, "makespan", a, run)
+			m.MaxWaiting = p.MaxWaiting
 			m.Shuffle, m.SpaceSharing = shuffleFor(p.Aware), p.SpaceSharing
 			return m, nil
 		})
@@ -295,6 +311,7 @@ func init() {
 			a := &alloc.PerJob{Objective: "throughput", Aware: p.Aware, Normalized: p.Normalized, LPs: run,
 				SpaceSharing: p.SpaceSharing, PairCandidates: p.PairCandidates, PairThreshold: p.PairThreshold}
 			m := newMechanism(p.Common, "max throughput", a, run)
+			m.MaxWaiting = p.MaxWaiting
 			m.Shuffle, m.SpaceSharing = shuffleFor(p.Aware), p.SpaceSharing
 			return m, nil
 		})
@@ -308,6 +325,7 @@ func init() {
 			a := &alloc.PerJob{Objective: "cost", Aware: true, SLO: p.SLO, SLOMargin: p.SLOMargin, RoundS: p.RoundS, Ratio: p.Objective == "ratio", LPs: run,
 				SpaceSharing: p.SpaceSharing, PairCandidates: p.PairCandidates, PairThreshold: p.PairThreshold}
 			m := newMechanism(p.Common, "min cost", a, run)
+			m.MaxWaiting = p.MaxWaiting
 			m.SpaceSharing = p.SpaceSharing
 			m.SetPrices = func(types []string) error {
 				pr, err := p.priceList(types)

@@ -365,8 +365,18 @@ func (b *bsbf) better(x, y *candidate) bool {
 }
 
 func (b *bsbf) ofType(s *engine.State, c *candidate, t string) bool {
-	for _, g := range b.gpus(c) {
-		if s.Cluster().GPUs[g].Type == t {
+	return hasType(s.Cluster(), b.gpus(c), t)
+}
+
+// hasType reports whether gpus has one of type t. A cluster of one type
+// answers without looking at them: every waiting job asks of every
+// candidate.
+func hasType(c *cluster.Cluster, gpus []cluster.GPUID, t string) bool {
+	if ts := c.Types(); len(ts) == 1 {
+		return len(gpus) > 0 && t == ts[0]
+	}
+	for _, g := range gpus {
+		if c.GPUs[g].Type == t {
 			return true
 		}
 	}

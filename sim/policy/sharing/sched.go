@@ -307,9 +307,22 @@ func countOfType(s *engine.State, gpus []cluster.GPUID, t string) int {
 	if t == "" {
 		return len(gpus)
 	}
+	return gpusOfType(s.Cluster(), gpus, t)
+}
+
+// gpusOfType counts the GPUs of type t in gpus. A cluster of one type
+// answers without looking at them: the queue's walk asks for every
+// waiting job.
+func gpusOfType(c *cluster.Cluster, gpus []cluster.GPUID, t string) int {
+	if ts := c.Types(); len(ts) == 1 {
+		if t == ts[0] {
+			return len(gpus)
+		}
+		return 0
+	}
 	n := 0
 	for _, g := range gpus {
-		if s.Cluster().GPUs[g].Type == t {
+		if c.GPUs[g].Type == t {
 			n++
 		}
 	}

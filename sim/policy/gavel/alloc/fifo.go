@@ -31,13 +31,18 @@ type FIFO struct {
 	sticky              map[workload.JobID]int
 }
 
+// SJFKey is shortest job first's key: the time a job needs to finish on
+// its fastest GPU type, from its iterations left and its throughput on
+// each type.
+func SJFKey(remaining float64, thr []float64) float64 { return remaining / plan.Best(thr) }
+
 func (a *FIFO) order(in *plan.Input) []int {
 	idx := make([]int, len(in.Jobs))
 	for i := range idx {
 		idx[i] = i
 	}
 	if a.SJF {
-		key := func(i int) float64 { return in.Jobs[i].Rem / plan.Best(in.Jobs[i].Thr) }
+		key := func(i int) float64 { return SJFKey(in.Jobs[i].Rem, in.Jobs[i].Thr) }
 		sort.SliceStable(idx, func(x, y int) bool { return key(idx[x]) < key(idx[y]) })
 	}
 	return idx

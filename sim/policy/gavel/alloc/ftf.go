@@ -18,7 +18,7 @@ func (a *PerJob) ftf(in *plan.Input, planned [][]float64) (*plan.Allocation, err
 	lo, hi := 0.0, 0.0
 	rows := make([]int, M)
 	for m, p := range in.Jobs {
-		iso := plan.Dot(planned[m], in.IsoRow(&in.Jobs[m], M))
+		iso := plan.Dot(planned[m], in.IsoRow(&in.Jobs[m], in.ActiveJobs()))
 		if iso <= 0 {
 			return nil, fmt.Errorf("job %s cannot run anywhere", p.Job.Name)
 		}

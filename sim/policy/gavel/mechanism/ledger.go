@@ -54,6 +54,13 @@ func (l *ledger) init(types int, roundS float64, clean bool) {
 // arrive adds a job alone, with no target yet and R/2 received on every
 // type, and asks for a recompute.
 func (l *ledger) arrive(id workload.JobID) {
+	l.join(id)
+	l.due = true
+}
+
+// join adds a job alone, with no target and R/2 received on every type,
+// as a restart holds a job whose target is 0.
+func (l *ledger) join(id workload.JobID) {
 	recv := make([]float64, l.types)
 	for j := range recv {
 		recv[j] = l.roundS / 2
@@ -62,7 +69,6 @@ func (l *ledger) arrive(id workload.JobID) {
 	for j := range l.total {
 		l.total[j] += l.roundS / 2
 	}
-	l.due = true
 }
 
 // ran adds exec seconds of combination c on type j.

@@ -52,6 +52,13 @@ type Config struct {
 	MigrateMoves bool
 	Entities     []plan.Entity // hierarchical fairness: whose shares the record compares with their weights
 
+	// MaxWaiting, above 0, bounds each recompute to the running jobs and
+	// the first MaxWaiting waiting jobs in WaitingKey's order (ascending,
+	// ties by arrival; arrival order when WaitingKey is nil): an
+	// approximation for very long queues, off at 0 (see considered).
+	MaxWaiting int
+	WaitingKey func(remaining float64, thr []float64) float64 // from a job's iterations left and solo throughput per type
+
 	// Prices is the price of a GPU-hour of each type, for the cost series.
 	Prices func(types []string) ([]float64, error)
 	// SetPrices hands the cluster's prices to a cost-aware allocator.
@@ -93,6 +100,9 @@ type Mechanism struct {
 	nextStop float64
 	sorter   stopSorter       // scratch of microTasks
 	due      []workload.JobID // scratch of stopMicroTasks
+
+	firstHeap []keyed // scratch of firstByKey
+	held      []bool  // scratch of topUp, by job
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the
@@ -267,6 +277,7 @@ func (m *Mechanism) round(s *engine.State) error {
 		}
 	}
 	m.rounds.n++
+	m.topUp(s)
 	chosen := m.pick(s)
 	for _, pl := range m.rounds.last {
 		for _, id := range pl.k.members() {

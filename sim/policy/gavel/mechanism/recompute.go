@@ -10,27 +10,14 @@ import (
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// active returns the unfinished arrived jobs in arrival order.
-func (m *Mechanism) active(s *engine.State) []workload.JobID {
-	p, r := s.Pending(), s.Running() // each in arrival order: merge them
-	ids := make([]workload.JobID, 0, len(p)+len(r))
-	for len(p) > 0 && len(r) > 0 {
-		if p[0] < r[0] {
-			ids, p = append(ids, p[0]), p[1:]
-		} else {
-			ids, r = append(ids, r[0]), r[1:]
-		}
-	}
-	return append(append(ids, p...), r...)
-}
-
 // recompute asks the allocator for a new allocation and restarts the
 // ledger with it.
 func (m *Mechanism) recompute(s *engine.State) error {
 	now := s.Now()
-	ids := m.active(s)
+	ids := m.considered(s)
 	o := m.oracle(s)
-	in := &plan.Input{Now: now, Types: m.gpu.types, Count: m.gpu.count, Rand: s.Rand(), Oracle: o}
+	in := &plan.Input{Now: now, Types: m.gpu.types, Count: m.gpu.count, Rand: s.Rand(), Oracle: o,
+		Active: s.NumPending() + s.NumRunning()}
 	M := len(ids)
 	in.Jobs = make([]plan.Job, 0, M)
 	for _, id := range ids {
@@ -49,7 +36,7 @@ func (m *Mechanism) recompute(s *engine.State) error {
 		in.Jobs = append(in.Jobs, pj)
 	}
 	for i := range in.Jobs {
-		m.jobs[in.Jobs[i].ID].isoThr = plan.Dot(in.Jobs[i].Thr, in.IsoRow(&in.Jobs[i], M))
+		m.jobs[in.Jobs[i].ID].isoThr = plan.Dot(in.Jobs[i].Thr, in.IsoRow(&in.Jobs[i], in.ActiveJobs()))
 	}
 	al, err := m.cfg.Alloc.Allocate(in)
 	if err != nil {
@@ -111,7 +98,7 @@ func (m *Mechanism) record(s *engine.State, in *plan.Input, al *plan.Allocation)
 		}
 	}
 	s.Record("gavel/total_norm_thr", -1, total)
-	s.Record("gavel/active_jobs", -1, float64(len(in.Jobs)))
+	s.Record("gavel/active_jobs", -1, float64(in.ActiveJobs()))
 	sort.Strings(names)
 	for _, e := range names {
 		s.Record("gavel/entity_thr/"+e, -1, entity[e])

@@ -40,7 +40,12 @@ type Input struct {
 	Types []string  // GPU types, in cluster order
 	Count []float64 // GPUs of each type
 	Jobs  []Job     // in arrival order
-	Rand  *rand.Rand
+	// Active is how many jobs are active, also those a bound on the
+	// waiting jobs (max_waiting) leaves out of Jobs; 0 means len(Jobs).
+	// Shares of the cluster that count every active job (an isolated
+	// share, 1/M of each type) use it.
+	Active int
+	Rand   *rand.Rand
 	Oracle
 }
 
@@ -97,6 +102,12 @@ func (o Oracle) Pair(a, b *workload.Job, t string) (float64, float64) {
 		return 0, 0
 	}
 	return perf.PairRates(o.Model, o.Cluster, a, b, gpus)
+}
+
+// ActiveJobs is the number of active jobs, those in Jobs and any a bound
+// on the waiting jobs left out.
+func (in *Input) ActiveJobs() int {
+	return max(in.Active, len(in.Jobs))
 }
 
 func (in *Input) TotalGPUs() float64 {
