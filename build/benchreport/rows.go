@@ -189,7 +189,7 @@ func (m *measurer) lp(ctx context.Context) []row {
 
 // gavelStudies runs every Gavel study in full on 2 workers, once.
 func (m *measurer) gavelStudies(ctx context.Context) row {
-	const measure = "every Gavel study in full (1,293 runs), 2 workers, wall time"
+	const measure = "every Gavel study in full (`schedlab reproduce --paper gavel`), 2 workers, wall time"
 	progress("every Gavel study in full (about a quarter of an hour)")
 	lines, err := m.bench(ctx, false, "./cmd/schedlab/", `^BenchmarkGavelStudiesFull$`, "1x", 1)
 	if err != nil {
