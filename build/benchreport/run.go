@@ -10,6 +10,12 @@ import (
 	"strings"
 )
 
+// usage is what one process cost: CPU seconds (user + system, of it and
+// the children it waited for) and its peak resident memory in MB.
+type usage struct {
+	CPU, RSSMB float64
+}
+
 // A measurer builds the command line once and runs the measurements.
 type measurer struct {
 	root, tmp string

@@ -10,12 +10,6 @@ import (
 	"syscall"
 )
 
-// usage is what one process cost: CPU seconds (user + system, of it and
-// the children it waited for) and its peak resident memory in MB.
-type usage struct {
-	CPU, RSSMB float64
-}
-
 // timed runs a command to its end, discarding its output, and reads its
 // resource usage from the kernel.
 func timed(ctx context.Context, name string, args ...string) (usage, error) {
