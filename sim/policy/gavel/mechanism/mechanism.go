@@ -5,6 +5,7 @@ import (
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/internal/minheap"
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/solver/lp"
 	"github.com/schedlab/schedlab/sim/workload"
@@ -101,8 +102,8 @@ type Mechanism struct {
 	sorter   stopSorter       // scratch of microTasks
 	due      []workload.JobID // scratch of stopMicroTasks
 
-	firstHeap []keyed // scratch of firstByKey
-	held      []bool  // scratch of topUp, by job
+	firstHeap minheap.Heap[keyed] // scratch of firstByKey
+	held      []bool              // scratch of topUp, by job
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the

@@ -99,6 +99,10 @@ type keyed struct {
 }
 
 // after: x comes after y in the order (larger key, then later arrival).
+// Less is after, so that a minheap.Heap of keyed has the last of the
+// first k at its root.
+func (x keyed) Less(y keyed) bool { return x.after(y) }
+
 func (x keyed) after(y keyed) bool {
 	if x.key != y.key {
 		return x.key > y.key
@@ -116,35 +120,11 @@ func (m *Mechanism) firstByKey(s *engine.State, k int) []workload.JobID {
 		if c.key != c.key {
 			c.key = math.Inf(1) // a job without a key goes last
 		}
-		if len(h) < k {
-			h = append(h, c)
-			for i := len(h) - 1; i > 0; {
-				up := (i - 1) / 2
-				if !h[i].after(h[up]) {
-					break
-				}
-				h[i], h[up] = h[up], h[i]
-				i = up
-			}
-			return true
-		}
-		if !h[0].after(c) {
-			return true
-		}
-		h[0] = c
-		for i := 0; ; {
-			l, big := 2*i+1, i
-			if l < len(h) && h[l].after(h[big]) {
-				big = l
-			}
-			if r := l + 1; r < len(h) && h[r].after(h[big]) {
-				big = r
-			}
-			if big == i {
-				break
-			}
-			h[i], h[big] = h[big], h[i]
-			i = big
+		if h.Len() < k {
+			h.Push(c)
+		} else if h.Top().after(c) {
+			h.Pop()
+			h.Push(c)
 		}
 		return true
 	})
