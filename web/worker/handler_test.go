@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -64,21 +66,16 @@ func decode[T any](t *testing.T, m protocol.Message) T {
 // Running each policy on its own (as the page's parallel workers do) gives
 // exactly the output of running the scenario whole, and drawing the merged
 // runs gives byte-identical figures.
+//
+// It runs the built-in scenarios that together cover every policy, every
+// performance model, engine
+// setting and list of figures of the built-in set, cheapest first (see
+// coveringScenarios): running all 74 took three minutes, mostly on Gavel
+// studies that repeat one another's policies.
 func TestPolicyByPolicyMatchesWholeRun(t *testing.T) {
-	for _, name := range scenarios.Names() {
-		t.Run(name, func(t *testing.T) {
-			doc, _ := scenarios.Read(name)
-			sc, err := scenario.Parse(doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The paper presets of a study run thousands of jobs; their
-			// quick versions exercise the same paths in a fraction of the
-			// time.
-			if sc, err = sc.QuickVariant(); err != nil {
-				t.Fatal(err)
-			}
-			doc = sc.Document()
+	for _, sc := range coveringScenarios(t) {
+		t.Run(sc.Name, func(t *testing.T) {
+			doc := sc.Document()
 			seed := sc.RunSeeds()[0]
 			rep, err := experiment.Execute(context.Background(), sc, experiment.Options{Seeds: []uint64{seed}, Snapshots: true})
 			if err != nil {
@@ -134,6 +131,67 @@ func TestPolicyByPolicyMatchesWholeRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// coveringScenarios returns the quick versions of the fewest built-in
+// scenarios, taken cheapest first (jobs × policies), that together have
+// every feature any built-in scenario has: each policy, each performance
+// model (with or without interference),
+// each engine setting and each list of figures.
+func coveringScenarios(t *testing.T) []*scenario.Scenario {
+	t.Helper()
+	type candidate struct {
+		sc       *scenario.Scenario
+		cost     int64
+		features []string
+	}
+	var all []candidate
+	for _, name := range scenarios.Names() {
+		doc, _ := scenarios.Read(name)
+		sc, err := scenario.Parse(doc)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		// The paper presets of a study run thousands of jobs; their
+		// quick versions exercise the same paths in a fraction of the
+		// time.
+		if sc, err = sc.QuickVariant(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		jobs, _ := sc.JobCount()
+		all = append(all, candidate{sc, jobs * int64(len(sc.Policies)), scenarioFeatures(sc)})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].cost < all[j].cost })
+	seen := map[string]bool{}
+	var picked []*scenario.Scenario
+	for _, c := range all {
+		isNew := false
+		for _, f := range c.features {
+			if !seen[f] {
+				seen[f], isNew = true, true
+			}
+		}
+		if isNew {
+			picked = append(picked, c.sc)
+		}
+	}
+	return picked
+}
+
+// scenarioFeatures lists what of a scenario can change the path a run
+// takes through the worker: its policies, its performance
+// model, its engine settings and its figures.
+func scenarioFeatures(sc *scenario.Scenario) []string {
+	engine, _ := json.Marshal(sc.Engine)
+	f := []string{
+		"perf " + sc.Perf.Model + fmt.Sprintf(" interference %t", sc.Perf.Interference != nil),
+		"engine " + string(engine),
+		"plots " + strings.Join(sc.Plots, ","),
+	}
+	for _, p := range sc.Policies {
+		f = append(f, "policy "+p.Name)
+	}
+	return f
 }
 
 func TestInvalidScenarioReportsPaths(t *testing.T) {
