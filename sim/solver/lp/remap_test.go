@@ -137,7 +137,7 @@ func TestRemapUniqueSameAsRemap(t *testing.T) {
 	}
 	differ := 0
 	for trial := range 500 {
-		oc, or := list("c", r.IntN(20)), list("r", r.IntN(15))
+		oc, or := list("c", r.IntN(60)), list("r", r.IntN(15))
 		nc, nr := next(oc, "c"), next(or, "r")
 		if trial%5 == 0 {
 			nc, nr = oc, or // the same names

@@ -1075,10 +1075,13 @@ func (b *Basis) RemapUnique(old, p *Problem) *Basis {
 }
 
 // remap sets out[j], for each name of to, to the status in from of that
-// name in names (absent: missing). In order (RemapUnique), a name equal
-// to the one after the last one found takes its status without a lookup;
-// only a name that is not there fills the map, once, for all of names.
+// name in names (absent: missing). In order (RemapUnique), a name is
+// looked for first where the last one found was followed, then through
+// the rest of names (cheap: most names differ from the first bytes), and
+// only after a few names not in order does remap fill the map, once, for
+// all of names.
 func (m *nameStatus) remap(out, from []VarStatus, names, to []string, missing VarStatus, byName map[string]int32, inOrder bool) {
+	const scans = 8 // names looked for through names before the map is filled
 	filled := false
 	fill := func() {
 		for k := range from {
@@ -1089,23 +1092,46 @@ func (m *nameStatus) remap(out, from []VarStatus, names, to []string, missing Va
 	if !inOrder {
 		fill()
 	}
-	next := 0 // in order: where the next name is looked for first
+	next, scanned := 0, 0 // in order: where the next name is looked for first
 	for j, name := range to {
-		if inOrder && next < len(names) && names[next] == name {
-			out[j] = from[next]
-			next++
+		k := -1
+		switch {
+		case inOrder && next < len(names) && names[next] == name:
+			k = next
+		case !filled && scanned < scans:
+			scanned++
+			k = find(names, next, name)
+		default:
+			if !filled {
+				fill()
+			}
+			if at, ok := byName[name]; ok {
+				k = int(at)
+			}
+		}
+		if k < 0 {
+			out[j] = missing
 			continue
 		}
-		if !filled {
-			fill()
-		}
-		if k, ok := byName[name]; ok {
-			out[j] = from[k]
-			next = int(k) + 1
-		} else {
-			out[j] = missing
+		out[j] = from[k]
+		next = k + 1
+	}
+}
+
+// find is the index of name in names, looked for from names[from] on and
+// then before it; -1 if it is not there.
+func find(names []string, from int, name string) int {
+	for k := from; k < len(names); k++ {
+		if names[k] == name {
+			return k
 		}
 	}
+	for k := 0; k < min(from, len(names)); k++ {
+		if names[k] == name {
+			return k
+		}
+	}
+	return -1
 }
 
 // nameStatus is Remap's scratch: the old basis's positions by column and

@@ -83,6 +83,9 @@ type stepClasses struct {
 	byType  bool
 	ids     []int32 // by job: its classBits, numbered in order of first job
 	nb      []byte
+	// byID is step's scratch: this step's classes of each classBits
+	// (a few at most: its jobs at different levels or states).
+	byID [][]*fclass
 }
 
 func newStepClasses(in *plan.Input, planned [][]float64, byType bool) *stepClasses {
@@ -98,32 +101,34 @@ func newStepClasses(in *plan.Input, planned [][]float64, byType bool) *stepClass
 		}
 		sc.ids[i] = id
 	}
+	sc.byID = make([][]*fclass, len(seen))
 	return sc
 }
 
-// stepKey is what a job's class is matched on at one step.
-type stepKey struct {
-	id       int32
-	frozen   bool
-	w, level uint64 // the floats' bits
-}
-
 // step groups the jobs by their classes at one step, given each job's
-// weight, level and state. names is as for classify; stamp must differ
-// from every earlier step's that used names (it marks the names this
-// step has given, in classNames.taken).
+// weight, level and state (matched on the floats' bits). names is as for
+// classify; stamp must differ from every earlier step's that used names
+// (it marks the names this step has given, in classNames.taken).
 func (sc *stepClasses) step(w, level []float64, frozen []bool, names map[string]*classNames, stamp uint64) []*fclass {
-	index := map[stepKey]*fclass{}
+	for id := range sc.byID {
+		sc.byID[id] = sc.byID[id][:0]
+	}
 	var out []*fclass
 	for i := range sc.in.Jobs {
-		k := stepKey{sc.ids[i], frozen[i], math.Float64bits(w[i]), math.Float64bits(level[i])}
-		c, ok := index[k]
-		if !ok {
+		wb, lb := math.Float64bits(w[i]), math.Float64bits(level[i])
+		var c *fclass
+		for _, x := range sc.byID[sc.ids[i]] {
+			if x.frozen == frozen[i] && math.Float64bits(x.w) == wb && math.Float64bits(x.level) == lb {
+				c = x
+				break
+			}
+		}
+		if c == nil {
 			p := &sc.in.Jobs[i]
 			n := sc.steadyNames(p, sc.planned[i], names, stamp)
 			c = &fclass{key: n.key, names: n, sf: p.SF, w: w[i], level: level[i],
 				frozen: frozen[i], thr: sc.planned[i], eq: sc.in.ThrEqual(sc.planned[i])}
-			index[k] = c
+			sc.byID[sc.ids[i]] = append(sc.byID[sc.ids[i]], c)
 			out = append(out, c)
 		}
 		c.members = append(c.members, i)
@@ -222,10 +227,34 @@ type classNames struct {
 	key             string
 	taken           uint64      // the stamp of the last step that gave these names (stepClasses)
 	s               []typedName // S|key|type, by type
+	pairs           map[pairKey]typedName
 	time, fair, low string
 }
 
 type typedName struct{ typ, name string }
+
+// pairKey is a pair column's partner class and GPU type, by index.
+type pairKey struct {
+	with *classNames
+	j    int
+}
+
+// pairCol is the name of the column of pairs of this class with class
+// o on type j, called typ: P|key|o's key|typ, made the first time (space
+// sharing's LPs have a pair column for most pairs of classes on every
+// type, and the classes recur from one recompute to the next).
+func (n *classNames) pairCol(o *classNames, j int, typ string) string {
+	k := pairKey{o, j}
+	if t, ok := n.pairs[k]; ok && t.typ == typ {
+		return t.name
+	}
+	if n.pairs == nil {
+		n.pairs = map[pairKey]typedName{}
+	}
+	name := "P|" + n.key + "|" + o.key + "|" + typ
+	n.pairs[k] = typedName{typ, name}
+	return name
+}
 
 // sCol is the name of the class's column on type j, called typ.
 func (n *classNames) sCol(j int, typ string) string {
