@@ -48,7 +48,7 @@ type luScratch struct {
 	colCount, rowCount, queue  []int32
 	cols, rowOrder, good, nzc  []int32
 	rowCnt, colCnt, rows, open []int32
-	dense                      []float64
+	dense, uMax                []float64
 }
 
 type pivot struct {
@@ -247,6 +247,8 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	// Markowitz-style order: the active column with fewest nonzeros, then
 	// among its rows within a factor 10 of the largest entry (threshold
 	// partial pivoting) the one with fewest nonzeros, to keep fill low.
+	f.sc.uMax = zeroF(f.sc.uMax, nc)
+	uMax := f.sc.uMax
 	f.sc.done = resizeBool(f.sc.done, nc)
 	done := f.sc.done
 	clear(done)
@@ -267,13 +269,10 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		open = append(open[:at], open[at+1:]...)
 		done[c] = true
 		// A zero entry (most) changes neither maximum: both are ≥ 0 or
-		// NaN.
-		colMax := 0.0
-		for _, r := range rowOrder[:k] {
-			if v := math.Abs(dense[int(r)*nc+c]); v != 0 {
-				colMax = maxAbs(colMax, v)
-			}
-		}
+		// NaN. The rows pivoted so far have given their entries' maximum
+		// (uMax): the same maxAbs of the same values in the same order
+		// as a scan of rowOrder[:k] here.
+		colMax := uMax[c]
 		best := 0.0
 		for _, r := range rowOrder[k:] {
 			if v := math.Abs(dense[int(r)*nc+c]); v != 0 {
@@ -302,9 +301,10 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		// The nucleus is sparse: update only the pivot row's nonzeros.
 		nzc = nzc[:0]
 		for cc := 0; cc < nc; cc++ {
-			if !done[cc] && dense[prow+cc] != 0 {
+			if v := dense[prow+cc]; !done[cc] && v != 0 {
 				nzc = append(nzc, int32(cc))
 				colCnt[cc]--
+				uMax[cc] = maxAbs(uMax[cc], math.Abs(v)) // final: row k is pivoted
 			}
 		}
 		for i := k + 1; i < nr; i++ {

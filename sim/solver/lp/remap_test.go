@@ -99,3 +99,78 @@ func TestResetSameAsNew(t *testing.T) {
 		}
 	}
 }
+
+// TestRemapUniqueSameAsRemap: on problems whose names are all different,
+// RemapUnique carries the statuses Remap carries, over name lists that
+// keep, drop, add, reorder and rename what they share (so that matching
+// in order fails and resumes at every kind of place).
+func TestRemapUniqueSameAsRemap(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	statuses := []lp.VarStatus{lp.Basic, lp.AtLower, lp.AtUpper, lp.AtZero}
+	list := func(prefix string, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%s%d", prefix, i)
+		}
+		return out
+	}
+	// next derives a new list from old: each name kept (mostly), dropped
+	// or replaced, new names inserted, and now and then two swapped.
+	next := func(old []string, prefix string) []string {
+		var out []string
+		for _, n := range old {
+			switch k := r.IntN(10); {
+			case k < 7:
+				out = append(out, n)
+			case k == 7: // dropped
+			case k == 8:
+				out = append(out, fmt.Sprintf("%s-new%d", prefix, r.IntN(1e6)))
+			default:
+				out = append(out, fmt.Sprintf("%s-new%d", prefix, r.IntN(1e6)), n)
+			}
+		}
+		if len(out) > 1 && r.IntN(3) == 0 {
+			i, j := r.IntN(len(out)), r.IntN(len(out))
+			out[i], out[j] = out[j], out[i]
+		}
+		return slices.Compact(out) // a new name drawn twice in a row
+	}
+	differ := 0
+	for trial := range 500 {
+		oc, or := list("c", r.IntN(60)), list("r", r.IntN(15))
+		nc, nr := next(oc, "c"), next(or, "r")
+		if trial%5 == 0 {
+			nc, nr = oc, or // the same names
+		}
+		if len(unique(nc)) != len(nc) || len(unique(nr)) != len(nr) {
+			continue
+		}
+		old, to := named(oc, or), named(nc, nr)
+		b := &lp.Basis{Cols: make([]lp.VarStatus, len(oc)), Rows: make([]lp.VarStatus, len(or))}
+		for j := range b.Cols {
+			b.Cols[j] = statuses[r.IntN(len(statuses))]
+		}
+		for i := range b.Rows {
+			b.Rows[i] = statuses[r.IntN(len(statuses))]
+		}
+		want, got := b.Remap(old, to), b.RemapUnique(old, to)
+		if !slices.Equal(got.Cols, want.Cols) || !slices.Equal(got.Rows, want.Rows) {
+			t.Fatalf("trial %d: %v %v -> %v %v: RemapUnique gives %v %v, Remap %v %v",
+				trial, oc, or, nc, nr, got.Cols, got.Rows, want.Cols, want.Rows)
+		}
+		if !slices.Equal(oc, nc) || !slices.Equal(or, nr) {
+			differ++
+		}
+	}
+	if differ < 300 {
+		t.Errorf("only %d trials changed the names", differ)
+	}
+}
+
+func unique(names []string) map[string]bool {
+	out := map[string]bool{}
+	for _, n := range names {
+		out[n] = true
+	}
+	return out
+}

@@ -1048,42 +1048,99 @@ func (s *solver) solution(p *Problem, st Status) *Solution {
 
 // Remap carries a basis of problem old over to problem p by column and row
 // names: what both have keeps its status; new columns start at a bound and
-// new rows with their activity basic.
+// new rows with their activity basic. Of two columns or rows of old with
+// one name, the last one's status is carried.
 func (b *Basis) Remap(old, p *Problem) *Basis {
 	m := remapMaps.Get().(*nameStatus)
 	defer m.put()
-	cols, rows := m.cols, m.rows
-	for j, st := range b.Cols {
-		cols[old.colNames[j]] = st
-	}
-	for i, st := range b.Rows {
-		rows[old.rowNames[i]] = st
-	}
 	nb := &Basis{Cols: make([]VarStatus, p.NumCols()), Rows: make([]VarStatus, p.NumRows())}
-	for j, name := range p.colNames {
-		if st, ok := cols[name]; ok {
-			nb.Cols[j] = st
-		} else {
-			nb.Cols[j] = AtLower
-		}
-	}
-	for i, name := range p.rowNames {
-		if st, ok := rows[name]; ok {
-			nb.Rows[i] = st
-		} else {
-			nb.Rows[i] = Basic
-		}
-	}
+	m.remap(nb.Cols, b.Cols, old.colNames, p.colNames, AtLower, m.cols, false)
+	m.remap(nb.Rows, b.Rows, old.rowNames, p.rowNames, Basic, m.rows, false)
 	return nb
 }
 
-// nameStatus is Remap's scratch: the old basis's statuses by column and
+// RemapUnique is Remap for an old problem whose column names are all
+// different and whose row names are all different, as an LP written to
+// MPS must have (with namesakes it may carry any one's status). It is
+// Remap's answer at less cost when the two problems list what they share
+// in the same order, as a policy's successive LPs of one kind do: names
+// are matched in order first, and looked up only where that fails.
+func (b *Basis) RemapUnique(old, p *Problem) *Basis {
+	m := remapMaps.Get().(*nameStatus)
+	defer m.put()
+	nb := &Basis{Cols: make([]VarStatus, p.NumCols()), Rows: make([]VarStatus, p.NumRows())}
+	m.remap(nb.Cols, b.Cols, old.colNames, p.colNames, AtLower, m.cols, true)
+	m.remap(nb.Rows, b.Rows, old.rowNames, p.rowNames, Basic, m.rows, true)
+	return nb
+}
+
+// remap sets out[j], for each name of to, to the status in from of that
+// name in names (absent: missing). In order (RemapUnique), a name is
+// looked for first where the last one found was followed, then through
+// the rest of names (cheap: most names differ from the first bytes), and
+// only after a few names not in order does remap fill the map, once, for
+// all of names.
+func (m *nameStatus) remap(out, from []VarStatus, names, to []string, missing VarStatus, byName map[string]int32, inOrder bool) {
+	const scans = 8 // names looked for through names before the map is filled
+	filled := false
+	fill := func() {
+		for k := range from {
+			byName[names[k]] = int32(k) // the last of namesakes wins
+		}
+		filled = true
+	}
+	if !inOrder {
+		fill()
+	}
+	next, scanned := 0, 0 // in order: where the next name is looked for first
+	for j, name := range to {
+		k := -1
+		switch {
+		case inOrder && next < len(names) && names[next] == name:
+			k = next
+		case !filled && scanned < scans:
+			scanned++
+			k = find(names, next, name)
+		default:
+			if !filled {
+				fill()
+			}
+			if at, ok := byName[name]; ok {
+				k = int(at)
+			}
+		}
+		if k < 0 {
+			out[j] = missing
+			continue
+		}
+		out[j] = from[k]
+		next = k + 1
+	}
+}
+
+// find is the index of name in names, looked for from names[from] on and
+// then before it; -1 if it is not there.
+func find(names []string, from int, name string) int {
+	for k := from; k < len(names); k++ {
+		if names[k] == name {
+			return k
+		}
+	}
+	for k := 0; k < min(from, len(names)); k++ {
+		if names[k] == name {
+			return k
+		}
+	}
+	return -1
+}
+
+// nameStatus is Remap's scratch: the old basis's positions by column and
 // row name. Water filling remaps a basis for each of its many small LPs,
 // so the maps are kept for the next Remap rather than built afresh.
-type nameStatus struct{ cols, rows map[string]VarStatus }
+type nameStatus struct{ cols, rows map[string]int32 }
 
 var remapMaps = sync.Pool{New: func() any {
-	return &nameStatus{cols: map[string]VarStatus{}, rows: map[string]VarStatus{}}
+	return &nameStatus{cols: map[string]int32{}, rows: map[string]int32{}}
 }}
 
 // maxKeptNames is the most names a kept map may hold: clearing a map

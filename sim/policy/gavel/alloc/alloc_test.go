@@ -10,6 +10,7 @@ import (
 	"github.com/schedlab/schedlab/sim/internal/approx"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
+	"github.com/schedlab/schedlab/sim/solver/lp"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -360,5 +361,49 @@ func TestAlloXRematchesJobsThatLost(t *testing.T) {
 	}
 	if got := fmt.Sprint(holders(al)); got != "[long]" {
 		t.Fatalf("after the short job finished: %s hold the GPU, want the long job", got)
+	}
+}
+
+// Every LP an allocator solves names its columns all differently and its
+// rows all differently: warm starts carry bases over by name with
+// lp.Basis.RemapUnique, which needs that (and an MPS file does too).
+func TestLPNamesUnique(t *testing.T) {
+	lps := 0
+	for name, mk := range allocators() {
+		r := rand.New(rand.NewPCG(13, 14))
+		al := mk()
+		var d *LPs
+		switch a := al.(type) {
+		case *Fair:
+			d = a.LPs
+		case *PerJob:
+			d = a.LPs
+		default:
+			continue
+		}
+		d.DumpLPs(func(p *lp.Problem) {
+			lps++
+			cols, rows := map[string]bool{}, map[string]bool{}
+			for j := range p.NumCols() {
+				if cols[p.ColName(j)] {
+					t.Fatalf("%s, LP %s: two columns named %s", name, p.Name, p.ColName(j))
+				}
+				cols[p.ColName(j)] = true
+			}
+			for i := range p.NumRows() {
+				if rows[p.RowName(i)] {
+					t.Fatalf("%s, LP %s: two rows named %s", name, p.Name, p.RowName(i))
+				}
+				rows[p.RowName(i)] = true
+			}
+		})
+		for trial := 0; trial < 25; trial++ {
+			if _, err := al.Allocate(randomInput(r, name == "allox")); err != nil {
+				t.Fatalf("%s, trial %d: %v", name, trial, err)
+			}
+		}
+	}
+	if lps < 500 {
+		t.Errorf("only %d LPs checked", lps)
 	}
 }

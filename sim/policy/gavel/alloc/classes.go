@@ -32,19 +32,15 @@ type fclass struct {
 // names keeps each class's readable key and LP names from one recompute
 // to the next (the classes of a run recur); nil makes them afresh. With
 // steady, a class is named by what does not change while water filling
-// raises and freezes it (its job type, scale factor, job weight and
-// planned throughputs, not its weight of the step, level or state), so
-// the LPs of successive steps share their names and each step's LP starts
-// from the basis of the step before; a class that shares those with
-// another of the same step is told apart by its first job's id.
+// raises and freezes it (see stepClasses); water filling itself uses a
+// stepClasses, which finds the same classes with the same names for less.
 func classify(in *plan.Input, planned [][]float64, w, level []float64, frozen []bool, byType, steady bool, names map[string]*classNames) []*fclass {
+	if steady {
+		return newStepClasses(in, planned, byType).step(w, level, frozen, names, 1)
+	}
 	index := map[string]*fclass{}
 	var out []*fclass
-	var b, nb []byte
-	var taken map[*classNames]bool
-	if steady {
-		taken = map[*classNames]bool{}
-	}
+	var b []byte
 	for i := range in.Jobs {
 		p := &in.Jobs[i]
 		b = classBits(b[:0], p, planned[i], byType)
@@ -53,16 +49,11 @@ func classify(in *plan.Input, planned [][]float64, w, level []float64, frozen []
 		b = append(b, boolByte(frozen[i]))
 		c, ok := index[string(b)]
 		if !ok {
-			var n *classNames
-			if steady {
-				n = steadyNames(nb, p, planned[i], byType, names, taken)
-			} else {
-				n = names[string(b)]
-				if n == nil {
-					n = &classNames{key: classKey(p, planned[i], w[i], level[i], frozen[i], byType)}
-					if names != nil {
-						names[string(b)] = n
-					}
+			n := names[string(b)]
+			if n == nil {
+				n = &classNames{key: classKey(p, planned[i], w[i], level[i], frozen[i], byType)}
+				if names != nil {
+					names[string(b)] = n
 				}
 			}
 			c = &fclass{key: n.key, names: n, sf: p.SF, w: w[i], level: level[i],
@@ -73,6 +64,104 @@ func classify(in *plan.Input, planned [][]float64, w, level []float64, frozen []
 		c.members = append(c.members, i)
 	}
 	return out
+}
+
+// stepClasses groups one recompute's jobs into classes at each step of
+// water filling. A job's class is its classBits (fixed for the
+// recompute, so numbered once here rather than written out at every
+// step) and its weight of the step, level and state.
+//
+// A class is named by what does not change while water filling raises
+// and freezes it (its job type, scale factor, job weight and planned
+// throughputs, not its weight of the step, level or state), so the LPs of
+// successive steps share their names and each step's LP starts from the
+// basis of the step before; a class that shares those with another of
+// the same step is told apart by its first job's id.
+type stepClasses struct {
+	in      *plan.Input
+	planned [][]float64
+	byType  bool
+	ids     []int32 // by job: its classBits, numbered in order of first job
+	nb      []byte
+	// byID is step's scratch: this step's classes of each classBits
+	// (a few at most: its jobs at different levels or states).
+	byID [][]*fclass
+}
+
+func newStepClasses(in *plan.Input, planned [][]float64, byType bool) *stepClasses {
+	sc := &stepClasses{in: in, planned: planned, byType: byType, ids: make([]int32, len(in.Jobs))}
+	seen := map[string]int32{}
+	var b []byte
+	for i := range in.Jobs {
+		b = classBits(b[:0], &in.Jobs[i], planned[i], byType)
+		id, ok := seen[string(b)]
+		if !ok {
+			id = int32(len(seen))
+			seen[string(b)] = id
+		}
+		sc.ids[i] = id
+	}
+	sc.byID = make([][]*fclass, len(seen))
+	return sc
+}
+
+// step groups the jobs by their classes at one step, given each job's
+// weight, level and state (matched on the floats' bits). names is as for
+// classify; stamp must differ from every earlier step's that used names
+// (it marks the names this step has given, in classNames.taken).
+func (sc *stepClasses) step(w, level []float64, frozen []bool, names map[string]*classNames, stamp uint64) []*fclass {
+	for id := range sc.byID {
+		sc.byID[id] = sc.byID[id][:0]
+	}
+	var out []*fclass
+	for i := range sc.in.Jobs {
+		wb, lb := math.Float64bits(w[i]), math.Float64bits(level[i])
+		var c *fclass
+		for _, x := range sc.byID[sc.ids[i]] {
+			if x.frozen == frozen[i] && math.Float64bits(x.w) == wb && math.Float64bits(x.level) == lb {
+				c = x
+				break
+			}
+		}
+		if c == nil {
+			p := &sc.in.Jobs[i]
+			n := sc.steadyNames(p, sc.planned[i], names, stamp)
+			c = &fclass{key: n.key, names: n, sf: p.SF, w: w[i], level: level[i],
+				frozen: frozen[i], thr: sc.planned[i], eq: sc.in.ThrEqual(sc.planned[i])}
+			sc.byID[sc.ids[i]] = append(sc.byID[sc.ids[i]], c)
+			out = append(out, c)
+		}
+		c.members = append(c.members, i)
+	}
+	return out
+}
+
+// steadyNames names a new class of water filling (see stepClasses): by
+// its steady traits, or, if a class of this step already has that name,
+// by those and its first job's id.
+func (sc *stepClasses) steadyNames(p *plan.Job, planned []float64, names map[string]*classNames, stamp uint64) *classNames {
+	byType := sc.byType
+	nb := classBits(sc.nb[:0], p, planned, byType)
+	nb = binary.LittleEndian.AppendUint64(nb, math.Float64bits(p.Weight))
+	nb = append(append(nb, p.Job.Entity...), 0)
+	key := func() string { return steadyKey(p, planned, byType) }
+	n := names[string(nb)]
+	if n != nil && n.taken == stamp {
+		nb = strconv.AppendInt(append(nb, '#'), int64(p.ID), 10)
+		n = names[string(nb)]
+		key = func() string {
+			return steadyKey(p, planned, byType) + "#" + strconv.FormatInt(int64(p.ID), 10)
+		}
+	}
+	sc.nb = nb
+	if n == nil {
+		n = &classNames{key: key()}
+		if names != nil {
+			names[string(nb)] = n
+		}
+	}
+	n.taken = stamp
+	return n
 }
 
 // classBits appends what a job's class is matched on besides its
@@ -90,32 +179,6 @@ func classBits(b []byte, p *plan.Job, planned []float64, byType bool) []byte {
 		b = append(b, boolByte(p.Thr[j] > 0))
 	}
 	return b
-}
-
-// steadyNames names a new class of water filling (see classify): by its
-// steady traits, or, if a class of this step already has that name, by
-// those and its first job's id.
-func steadyNames(nb []byte, p *plan.Job, planned []float64, byType bool, names map[string]*classNames, taken map[*classNames]bool) *classNames {
-	nb = classBits(nb[:0], p, planned, byType)
-	nb = binary.LittleEndian.AppendUint64(nb, math.Float64bits(p.Weight))
-	nb = append(append(nb, p.Job.Entity...), 0)
-	key := func() string { return steadyKey(p, planned, byType) }
-	n := names[string(nb)]
-	if n != nil && taken[n] {
-		nb = strconv.AppendInt(append(nb, '#'), int64(p.ID), 10)
-		n = names[string(nb)]
-		key = func() string {
-			return steadyKey(p, planned, byType) + "#" + strconv.FormatInt(int64(p.ID), 10)
-		}
-	}
-	if n == nil {
-		n = &classNames{key: key()}
-		if names != nil {
-			names[string(nb)] = n
-		}
-	}
-	taken[n] = true
-	return n
 }
 
 // steadyKey is a water-filling class's readable name: its steady traits,
@@ -162,11 +225,36 @@ func classKey(p *plan.Job, planned []float64, w, level float64, frozen, byType b
 // and rows, each made when first asked for.
 type classNames struct {
 	key             string
+	taken           uint64      // the stamp of the last step that gave these names (stepClasses)
 	s               []typedName // S|key|type, by type
+	pairs           map[pairKey]typedName
 	time, fair, low string
 }
 
 type typedName struct{ typ, name string }
+
+// pairKey is a pair column's partner class and GPU type, by index.
+type pairKey struct {
+	with *classNames
+	j    int
+}
+
+// pairCol is the name of the column of pairs of this class with class
+// o on type j, called typ: P|key|o's key|typ, made the first time (space
+// sharing's LPs have a pair column for most pairs of classes on every
+// type, and the classes recur from one recompute to the next).
+func (n *classNames) pairCol(o *classNames, j int, typ string) string {
+	k := pairKey{o, j}
+	if t, ok := n.pairs[k]; ok && t.typ == typ {
+		return t.name
+	}
+	if n.pairs == nil {
+		n.pairs = map[pairKey]typedName{}
+	}
+	name := "P|" + n.key + "|" + o.key + "|" + typ
+	n.pairs[k] = typedName{typ, name}
+	return name
+}
 
 // sCol is the name of the class's column on type j, called typ.
 func (n *classNames) sCol(j int, typ string) string {

@@ -141,7 +141,7 @@ func (f *fairLP) addPairs(in *plan.Input, c, d int, threshold float64) {
 		if c == d {
 			hi = float64(len(a.members)) / 2
 		}
-		col := f.p.AddCol("P|"+a.key+"|"+b.key+"|"+typ, 0, hi, 0)
+		col := f.p.AddCol(a.names.pairCol(b.names, j, typ), 0, hi, 0)
 		f.pairs = append(f.pairs, pairVar{c: c, d: d, j: j, col: col, tc: ta, td: tb})
 	}
 }

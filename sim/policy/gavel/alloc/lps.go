@@ -18,8 +18,10 @@ type LPs struct {
 	// matrix between an LP and its tie-break (same Problem, new bounds
 	// and objective).
 	ws lp.Workspace
-	// names are the LP names of the classes seen so far, by class.
+	// names are the LP names of the classes seen so far, by class;
+	// stamp is the last stamp nextStamp handed out.
 	names map[string]*classNames
+	stamp uint64
 	// spare holds, by family, a problem of the family's that is free for
 	// reuse; handedOut are the problems reusable has handed out, by family.
 	spare     map[string]*lp.Problem
@@ -82,6 +84,17 @@ func (r *LPs) classNames() map[string]*classNames {
 	return r.names
 }
 
+// nextStamp returns a stamp for a water-filling step's class names
+// (stepClasses.step), one no step has had since names was made; a nil
+// LPs keeps no names, and any stamp will do.
+func (r *LPs) nextStamp() uint64 {
+	if r == nil {
+		return 1
+	}
+	r.stamp++
+	return r.stamp
+}
+
 // DumpLPs implements lp.Dumper: every later LP goes to sink.
 func (r *LPs) DumpLPs(sink func(*lp.Problem)) { r.sink = sink }
 
@@ -98,7 +111,7 @@ func (r *LPs) solveWith(family string, p *lp.Problem, o lp.Options) (*lp.Solutio
 	}
 	r.Solved++
 	if warm == nil && r.prev[family] != nil {
-		warm = r.basis[family].Remap(r.prev[family], p)
+		warm = r.basis[family].RemapUnique(r.prev[family], p)
 	}
 	o.Warm = warm
 	o.Stop = r.stop

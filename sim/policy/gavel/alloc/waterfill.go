@@ -23,12 +23,13 @@ func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocati
 	var lastLP *fairLP
 	var lastX []float64
 	iters := 0
+	sc := newStepClasses(in, planned, a.SpaceSharing)
 	for ; iters <= n; iters++ {
 		w := a.reweight(in, frozen)
 		if !rising(w, frozen) {
 			break
 		}
-		cls := classify(in, planned, w, level, frozen, a.SpaceSharing, true, a.LPs.classNames())
+		cls := sc.step(w, level, frozen, a.LPs.classNames(), a.LPs.nextStamp())
 		f := buildFair(a.LPs.reusable("waterfill", "waterfill"), in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
 		sol, err := a.LPs.solveWith("waterfill", f.p, lp.Options{Duals: true})
 		if err != nil {
