@@ -46,3 +46,5 @@ tool (
 replace codeberg.org/go-fonts/liberation => ./internal/liberation
 
 replace codeberg.org/go-latex/latex => ./internal/golatex
+
+replace codeberg.org/go-pdf/fpdf => ./internal/fpdf

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	_ "github.com/schedlab/schedlab/sim/policy/all"
 )
@@ -48,6 +49,9 @@ const (
 )
 
 func main() {
+	if runtime.GOARCH == "wasm" {
+		collectNearLimit()
+	}
 	out, errOut := &safeWriter{w: os.Stdout}, &safeWriter{w: os.Stderr}
 	code := dispatch(os.Args[1:], out, errOut)
 	out.Flush()

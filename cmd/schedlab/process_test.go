@@ -67,3 +67,33 @@ func TestCollectLessOften(t *testing.T) {
 		t.Errorf("GOGC set in the environment: percent changed to %d", got)
 	}
 }
+
+// TestCollectNearLimit: WebAssembly's collector waits for the memory
+// limit only when the environment sets neither GOGC nor GOMEMLIMIT, and
+// reproduce then leaves it so.
+func TestCollectNearLimit(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer func() { collectsNearLimit = false }()
+	for _, env := range [][2]string{{"GOGC", "150"}, {"GOMEMLIMIT", "2GiB"}} {
+		t.Setenv("GOGC", "")
+		t.Setenv("GOMEMLIMIT", "")
+		t.Setenv(env[0], env[1])
+		collectNearLimit()
+		if got := debug.SetGCPercent(100); got != 100 || collectsNearLimit {
+			t.Errorf("%s set: percent %d, near limit %v", env[0], got, collectsNearLimit)
+		}
+	}
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	collectNearLimit()
+	if got := debug.SetMemoryLimit(-1); got != wasmMemoryLimit {
+		t.Errorf("memory limit %d, want %d", got, wasmMemoryLimit)
+	}
+	restore := collectLessOften()
+	got := debug.SetGCPercent(-1)
+	restore()
+	if got != -1 {
+		t.Errorf("reproduce after collectNearLimit: percent %d, want -1 (off)", got)
+	}
+}

@@ -3,6 +3,7 @@ package plot
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -12,6 +13,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgpdf"
 )
 
 // TestFiguresUseTwoFaces: every figure is drawn with Liberation Sans
@@ -119,5 +122,30 @@ func TestNoLatex(t *testing.T) {
 	}()
 	if !strings.Contains(msg, "LaTeX text is not available") {
 		t.Errorf("a figure with the LaTeX handler: %s", msg)
+	}
+}
+
+// TestNoPDF: schedlab's builds carry no PDF writer (internal/fpdf stands
+// in for go-pdf, which brought encoding/gob and regexp into every start),
+// so a figure drawn as PDF fails with a message saying so (gonum's vgpdf
+// panics with it at the first text) rather than giving an empty document.
+func TestNoPDF(t *testing.T) {
+	f, err := CDF("JCT CDF", "JCT", cdfSeries, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := func() (msg string) {
+		defer func() {
+			if v := recover(); v != nil {
+				msg = fmt.Sprint(v)
+			}
+		}()
+		c := vgpdf.New(f.w, f.h)
+		f.p.Draw(draw.New(c))
+		_, err := c.WriteTo(io.Discard)
+		return fmt.Sprint(err)
+	}()
+	if !strings.Contains(msg, "PDF output is not part of schedlab") {
+		t.Errorf("a figure drawn as PDF: %s", msg)
 	}
 }

@@ -9,10 +9,8 @@ package reproduce
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/schedlab/schedlab/sim/scenario"
 )
@@ -96,23 +94,63 @@ func PaperTitle(p string) string {
 	return p
 }
 
-// figureRes are compiled on first use, not at start-up: in WebAssembly,
-// compiling a regular expression while the program starts makes the
-// browser optimise the regexp compiler's large functions, about a second
-// of CPU before anything is on screen.
-var (
-	figureResOnce sync.Once
-	// figureRe finds what a title says it reproduces: "Figure 8", "Fig.
-	// 6(a)", "Figs. 5, 6 and 8", "Table III and Fig. 5", "§4".
-	figureRe *regexp.Regexp
-	// figureInRe finds a figure named later in a title: "SJF-BCO
-	// teaching: Fig. 2, two rings ..." gives "Fig. 2".
-	figureInRe *regexp.Regexp
-)
+// figureHeadWords start what a title's head (the part before its colon)
+// says it reproduces: "Figure 8", "Fig. 6(a)", "Figs. 5, 6 and 8", "Table
+// III and Fig. 5", "§4".
+var figureHeadWords = [...]string{"Figure", "Fig.", "Figs.", "Table", "Theorem", "§"}
 
-func compileFigureRes() {
-	figureRe = regexp.MustCompile(`(Figures?|Figs?\.|Tables?|Theorem|§)\s*[^:]*`)
-	figureInRe = regexp.MustCompile(`(Figure|Fig\.|Table) [0-9IVX]+(\([a-z]\))?`)
+// figureInHead is the rest of head from the first of figureHeadWords, or
+// "": what the regular expression `(Figures?|Figs?\.|Tables?|Theorem|§)\s*[^:]*`
+// finds in a head, which has no colon. The two matchers are written by
+// hand because they were the last use of package regexp in the command
+// line and the page: linking regexp makes every start in WebAssembly
+// build unicode's tables of scripts and categories, whose run-once
+// functions V8's optimising compiler then compiles (docs/development.md,
+// issue 37). TestFigureMatchersAsRegexps checks them against the
+// expressions.
+func figureInHead(head string) string {
+	first := -1
+	for _, w := range figureHeadWords {
+		if i := strings.Index(head, w); i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	return head[first:]
+}
+
+// figureInTitle finds a figure named later in a title: "SJF-BCO teaching:
+// Fig. 2, two rings ..." gives "Fig. 2". It is the leftmost match of
+// `(Figure|Fig\.|Table) [0-9IVX]+(\([a-z]\))?`, or "".
+func figureInTitle(title string) string {
+	for i := range len(title) {
+		rest := title[i:]
+		var n int
+		switch {
+		case strings.HasPrefix(rest, "Figure "):
+			n = len("Figure ")
+		case strings.HasPrefix(rest, "Fig. "):
+			n = len("Fig. ")
+		case strings.HasPrefix(rest, "Table "):
+			n = len("Table ")
+		default:
+			continue
+		}
+		end := n
+		for end < len(rest) && strings.IndexByte("0123456789IVX", rest[end]) >= 0 {
+			end++
+		}
+		if end == n {
+			continue
+		}
+		if end+2 < len(rest) && rest[end] == '(' && 'a' <= rest[end+1] && rest[end+1] <= 'z' && rest[end+2] == ')' {
+			end += 3
+		}
+		return rest[:end]
+	}
+	return ""
 }
 
 // FigureLabel names the figure a scenario reproduces, from its title
@@ -124,12 +162,11 @@ func FigureLabel(sc *scenario.Scenario) string {
 	if title == "" {
 		return sc.Name
 	}
-	figureResOnce.Do(compileFigureRes)
 	head, rest, found := strings.Cut(title, ":")
-	if m := figureRe.FindString(head); found && m != "" {
+	if m := figureInHead(head); found && m != "" {
 		return strings.TrimSpace(m)
 	}
-	if m := figureInRe.FindString(title); m != "" {
+	if m := figureInTitle(title); m != "" {
 		return m
 	}
 	if found && !strings.Contains(strings.TrimSpace(head), " ") {
