@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
-	"sync"
 )
 
 // Lesson 8: sharing a GPU: interference and memory, SJF-BSBF's
@@ -163,22 +161,27 @@ type pairDecision struct {
 	share             bool
 }
 
-// pairLine matches a reckoning's log line; compiled on first use, as
-// compiling it while the page starts makes the browser optimise the
-// regexp compiler before the page's first results.
-var (
-	pairLine     *regexp.Regexp
-	pairLineOnce sync.Once
-)
-
-func compilePairLine() {
-	pairLine = regexp.MustCompile(`pair (\S+) \(new\) with (\S+) \(running\): time alone L_R (.+?) for the running job and L_N (.+?) for the new one; sharing slows them by ξ ([0-9.]+) and ([0-9.]+);.*mean JCT of the pair (.+?) if they share, (.+?) if the new job waits → (share|wait)`)
+// pairLine is the shape of a reckoning's log line (SJF-BSBF's
+// "pair A (new) with B (running): time alone L_R ... → share"), as the
+// steps of a small backtracking matcher rather than a regular expression:
+// the regexp package and the Unicode tables it brings would be the
+// page's only use of them, 0.12 MB of the module with brotli, and
+// compiling it made the browser optimise the regexp compiler. It finds
+// what `pair (\S+) \(new\) with (\S+) \(running\): time alone L_R (.+?) for
+// the running job and L_N (.+?) for the new one; sharing slows them by ξ
+// ([0-9.]+) and ([0-9.]+);.*mean JCT of the pair (.+?) if they share,
+// (.+?) if the new job waits → (share|wait)` would (pairline_test.go
+// checks that they agree).
+var pairLine = []step{
+	lit("pair "), nonSpaces, lit(" (new) with "), nonSpaces, lit(" (running): time alone L_R "),
+	lazy, lit(" for the running job and L_N "), lazy, lit(" for the new one; sharing slows them by ξ "),
+	digits, lit(" and "), digits, lit(";"), skip, lit("mean JCT of the pair "),
+	lazy, lit(" if they share, "), lazy, lit(" if the new job waits → "), shareOrWait,
 }
 
 // parsePair reads a reckoning from a decision-log line.
 func parsePair(msg string) (pairDecision, bool) {
-	pairLineOnce.Do(compilePairLine)
-	m := pairLine.FindStringSubmatch(msg)
+	m := matchSteps(pairLine, msg)
 	if m == nil {
 		return pairDecision{}, false
 	}
