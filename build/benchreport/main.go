@@ -82,14 +82,14 @@ func run(ctx context.Context, o options) error {
 	if o.philly != "" {
 		philly = m.phillyLog(ctx, o.philly)
 	}
-	table := render(rows, philly)
+	file := filepath.Join(root, docFile)
+	doc, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	table := render(carryOver(string(doc), rows, philly))
 	fmt.Print(table)
 	if o.docs {
-		file := filepath.Join(root, docFile)
-		doc, err := os.ReadFile(file)
-		if err != nil {
-			return err
-		}
 		out, err := splice(string(doc), table)
 		if err != nil {
 			return err
