@@ -92,10 +92,20 @@ type State struct {
 	freeTotal  int
 	freeByType []int
 	typeOf     []int8
-	typeIndex  map[string]int
+	types      []string   // the cluster's GPU types, indexed as freeByType is
 	buckets    [][]uint64 // buckets[k]: servers with exactly k free GPUs
-	busyGPUs   int
-	slots      int
+	// inBucket[k] counts the servers in buckets[k]: a scan for the
+	// emptiest server skips the empty buckets without reading their words
+	// (at high load most of them), and stops in a bucket once it has seen
+	// them all.
+	inBucket []int32
+	busyGPUs int
+	slots    int
+
+	// seen[g] == seenMark marks GPU g as listed in the action being
+	// checked (see takeAsIs)
+	seen     []uint32
+	seenMark uint32
 
 	dirtyList []workload.JobID
 	rng       *rand.Rand
@@ -305,11 +315,13 @@ func (s *State) FreeGPUs() int { return s.freeTotal }
 
 // FreeGPUsOfType is the number of free GPUs of one type.
 func (s *State) FreeGPUsOfType(t string) int {
-	i, ok := s.typeIndex[t]
-	if !ok {
-		return 0
+	// a scan of the few types, not a map: placements ask at every start
+	for i, u := range s.types {
+		if u == t {
+			return s.freeByType[i]
+		}
 	}
-	return s.freeByType[i]
+	return 0
 }
 
 // ServerFree is the number of free GPUs on a server.
@@ -320,7 +332,7 @@ func (s *State) ServerFree(id cluster.ServerID) int { return int(s.serverFree[id
 // returns false.
 func (s *State) EachServerByFree(minFree int, fn func(id cluster.ServerID, free int) bool) {
 	for k := len(s.buckets) - 1; k >= max(minFree, 1); k-- {
-		if !s.eachInBucket(k, fn) {
+		if s.inBucket[k] > 0 && !s.eachInBucket(k, fn) {
 			return
 		}
 	}
@@ -330,7 +342,7 @@ func (s *State) EachServerByFree(minFree int, fn func(id cluster.ServerID, free 
 // (best fit).
 func (s *State) EachServerByFreeAsc(minFree int, fn func(id cluster.ServerID, free int) bool) {
 	for k := max(minFree, 1); k < len(s.buckets); k++ {
-		if !s.eachInBucket(k, fn) {
+		if s.inBucket[k] > 0 && !s.eachInBucket(k, fn) {
 			return
 		}
 	}
@@ -339,13 +351,18 @@ func (s *State) EachServerByFreeAsc(minFree int, fn func(id cluster.ServerID, fr
 // eachInBucket calls fn on the servers with exactly k free GPUs, by ID; it
 // reports whether fn asked to go on.
 func (s *State) eachInBucket(k int, fn func(id cluster.ServerID, free int) bool) bool {
+	left := s.inBucket[k]
 	for w, word := range s.buckets[k] {
 		for word != 0 {
 			b := bits.TrailingZeros64(word)
 			word &= word - 1
+			left--
 			if !fn(cluster.ServerID(w<<6|b), k) {
 				return false
 			}
+		}
+		if left == 0 {
+			break
 		}
 	}
 	return true
@@ -409,7 +426,7 @@ func (s *State) WakeAt(t float64) error {
 	}
 	if !s.wakes[t] {
 		s.wakes[t] = true
-		s.events.Push(event{t: t, kind: WakeUp, job: -1})
+		s.events.Push(mkEvent(t, WakeUp, -1, 0))
 	}
 	return nil
 }

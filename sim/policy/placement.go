@@ -20,6 +20,14 @@ func consolidatedPick(p *Placement, r Request, dst []cluster.GPUID) []cluster.GP
 	if r.gpus <= 0 || r.s.FreeGPUs() < r.gpus {
 		return nil
 	}
+	if types := r.s.Cluster().Types(); len(types) == 1 && r.gpuType == "" {
+		// one type to try, and every free GPU is of it: bestOfTypes
+		// without its closure, at every start on a homogeneous cluster
+		if !r.TypeOK(types[0]) {
+			return nil
+		}
+		return pickOfType(p, r, types[0], dst)
+	}
 	return bestOfTypes(r, dst, func(t string, dst []cluster.GPUID) []cluster.GPUID { return pickOfType(p, r, t, dst) })
 }
 
