@@ -49,7 +49,8 @@ func (s *State) Start(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) 
 	if err := s.checkGPUs("start", id, gpus, o.SubBatch); err != nil {
 		return err
 	}
-	s.settle(id)
+	// no settle: a pending job does no work, and occupy restarts its
+	// clock
 	r := s.run(id)
 	j.wait += s.now - r.waitSince
 	overhead := s.cfg.Overheads.FirstStartS

@@ -130,3 +130,39 @@ func TestFinishedInfo(t *testing.T) {
 		t.Errorf("a streamed run without FinishedInfo kept finished jobs' run times in %d of 40 runs", 40-dropped)
 	}
 }
+
+// attainedCheck passes decisions to a policy after checking, for every
+// job, that AttainedGPU is Info's AttainedGPU.
+type attainedCheck struct {
+	engine.Policy
+	bad *string
+}
+
+func (p attainedCheck) Decide(s *engine.State, tr []engine.Trigger) error {
+	for id := range workload.JobID(s.NumJobs()) {
+		if a, b := s.AttainedGPU(id), s.Info(id).AttainedGPU; a != b && *p.bad == "" {
+			*p.bad = fmt.Sprintf("t=%v: job %d (%s) attained %v GPU-seconds, Info says %v", s.Now(), id, s.Status(id), a, b)
+		}
+	}
+	return p.Policy.Decide(s, tr)
+}
+
+// TestAttainedGPUIsInfos: AttainedGPU, asked of every job at every
+// decision of preempting and streamed runs, is what Info says.
+func TestAttainedGPUIsInfos(t *testing.T) {
+	for seed := uint64(0); seed < 40; seed++ {
+		rc := randomScenario(t, seed)
+		var bad string
+		cfg := engine.Config{Cluster: rc.c, Jobs: rc.jobs, Perf: rc.m, Seed: seed,
+			Policy: attainedCheck{Policy: &chaos{limit: 1 + int(seed%3), r: rand.New(rand.NewPCG(seed, 2))}, bad: &bad}}
+		if seed%2 == 1 {
+			cfg.OnRecord = func(*engine.JobRecord) {}
+		}
+		if _, err := engine.Run(context.Background(), cfg); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if bad != "" {
+			t.Fatalf("seed %d: %s", seed, bad)
+		}
+	}
+}
