@@ -327,7 +327,9 @@ func (s *State) release(id workload.JobID) {
 		s.compute[g] -= compute
 		if len(s.residents[g]) == 0 {
 			s.memUsed[g], s.compute[g] = 0, 0 // drop rounding residue
-			s.setServerFree(s.c.GPUs[g].Server, +1, g)
+			srv := s.c.GPUs[g].Server
+			s.setServerFree(srv, +1, g)
+			s.top = max(s.top, int(s.serverFree[srv]))
 			s.busyGPUs--
 		}
 		s.slots--

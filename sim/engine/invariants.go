@@ -79,6 +79,9 @@ func (s *State) CheckInvariants() error {
 		if int32(n) != s.inBucket[k] {
 			return fmt.Errorf("%d servers have %d free GPUs, books say %d", n, k, s.inBucket[k])
 		}
+		if n > 0 && k > s.top {
+			return fmt.Errorf("%d servers have %d free GPUs, above the top bucket %d", n, k, s.top)
+		}
 	}
 	running := 0
 	// jobs outside the kept records have not arrived, or finished and
@@ -194,7 +197,10 @@ func (s *State) checkJobWork(i int) error {
 		return nil
 	}
 	tol := s.workTolerance(workload.JobID(i))
-	f := s.faults[workload.JobID(i)]
+	var f workFault
+	if s.faults != nil { // a healthy run has none
+		f = s.faults[workload.JobID(i)]
+	}
 	switch {
 	case f.residual > tol:
 		return fmt.Errorf("job %s completed with %.9g of its %.9g iterations left", job.Name, f.residual, job.Iterations)

@@ -194,6 +194,7 @@ func newState(cfg Config) (*State, error) {
 	}
 	s.buckets = make([][]uint64, c.MaxGPUsPerServer()+1)
 	s.inBucket = make([]int32, len(s.buckets))
+	s.top = len(s.buckets) - 1
 	for k := range s.buckets {
 		s.buckets[k] = make([]uint64, (len(c.Servers)+63)/64)
 	}

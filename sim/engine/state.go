@@ -99,6 +99,11 @@ type State struct {
 	// (at high load most of them), and stops in a bucket once it has seen
 	// them all.
 	inBucket []int32
+	// top is at least the largest k with servers in buckets[k]: a GPU
+	// freed raises it, and the scans for the emptiest server lower it to
+	// what they find, so that at high load they do not look at every
+	// empty bucket above the servers' few free GPUs.
+	top      int
 	busyGPUs int
 	slots    int
 
@@ -217,6 +222,9 @@ func (s *State) Info(id workload.JobID) JobInfo {
 	}
 	return info
 }
+
+// Starts is Info's Starts alone: how many times job id has started.
+func (s *State) Starts(id workload.JobID) int { return int(s.rec(id).starts) }
 
 // AttainedGPU is Info's AttainedGPU alone: the GPU-seconds job id has
 // held up to now. Policies of attained service ask it of every job they
@@ -349,11 +357,45 @@ func (s *State) ServerFree(id cluster.ServerID) int { return int(s.serverFree[id
 // those with the most free GPUs first and, among equals, by ID, until fn
 // returns false.
 func (s *State) EachServerByFree(minFree int, fn func(id cluster.ServerID, free int) bool) {
-	for k := len(s.buckets) - 1; k >= max(minFree, 1); k-- {
+	floor := max(minFree, 1)
+	for k := s.lowerTop(floor); k >= floor; k-- {
 		if s.inBucket[k] > 0 && !s.eachInBucket(k, fn) {
 			return
 		}
 	}
+}
+
+// MostFreeServer is the first server EachServerByFree visits among those
+// of GPU type t with at least minFree free GPUs (the most free GPUs, then
+// the lowest ID), with its free GPUs, and whether there is one: the
+// emptiest-server placement's usual question, without a callback per
+// server.
+func (s *State) MostFreeServer(minFree int, t string) (cluster.ServerID, int, bool) {
+	floor := max(minFree, 1)
+	for k := s.lowerTop(floor); k >= floor; k-- {
+		left := s.inBucket[k]
+		for w := 0; left > 0; w++ {
+			for word := s.buckets[k][w]; word != 0; word &= word - 1 {
+				id := cluster.ServerID(w<<6 | bits.TrailingZeros64(word))
+				if s.c.Servers[id].Type == t {
+					return id, k, true
+				}
+				left--
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// lowerTop lowers top to the largest k >= floor with servers in
+// buckets[k], or to floor-1 when there is none, and returns it.
+func (s *State) lowerTop(floor int) int {
+	k := s.top
+	for k >= floor && s.inBucket[k] == 0 {
+		k--
+	}
+	s.top = k
+	return k
 }
 
 // EachServerByFreeAsc is EachServerByFree with the fewest free GPUs first

@@ -78,6 +78,17 @@ func oneServerRanked(p *Placement, r Request, t string, n int, skip []cluster.Se
 	// allocation
 	switch p.order {
 	case mostFree:
+		if skip == nil && p.extra == nil {
+			// the walk's first server of type t, asked directly: it
+			// takes the job unless memory refuses some of its GPUs
+			id, _, ok := s.MostFreeServer(n, t)
+			if !ok {
+				return nil
+			}
+			if one = takeFree(one, &c.Servers[id], n, r.fit()); len(one) == n {
+				return one
+			}
+		}
 		s.EachServerByFree(n, try)
 	case leastFree:
 		s.EachServerByFreeAsc(n, try)

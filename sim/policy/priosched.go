@@ -480,7 +480,7 @@ func (p *PriorityScheduler) startPicked(s *engine.State, e prioEntry) error {
 	}
 	p.waits.Clear(e.id)
 	var o engine.ActionOptions // a first start costs what the engine charges every policy
-	if s.Info(e.id).Starts > 0 {
+	if s.Starts(e.id) > 0 {
 		o = engine.ActionOptions{OverheadS: p.RestartS, NoOverhead: p.RestartS == 0}
 	}
 	if err := s.Start(e.id, gpus, o); err != nil { // Start copies gpus
