@@ -31,14 +31,13 @@ func (a event) Less(b event) bool {
 	return a.t < b.t || a.t == b.t && a.key < b.key
 }
 
-// eventQueue is the event queue: a 4-ary min-heap of events, written out
-// for them so that its comparisons inline (the generic heap calls Less
-// through its type's dictionary, a call per comparison on the engine's
-// busiest path). Four children per node halve the levels a pop walks
-// down, and a node's children share a cache line or two. Events pop in
-// (time, kind, job) order; two events equal in all three (a stale one
-// and its job's live one) pop at the same instant, and the stale one is
-// dropped, so the heap's shape never shows in a run.
+// eventQueue is the event queue: minheap.Heap's binary heap, step for
+// step, written out for events so that its comparisons inline (the
+// generic heap calls Less through its type's dictionary, a call per
+// comparison on the engine's busiest path). Sifting moves a hole rather
+// than swapping, writing each moved event once. (A 4-ary heap was tried:
+// fewer instructions, but no faster, its extra comparisons among
+// children as hard to predict.)
 type eventQueue []event
 
 // Len is the number of events.
@@ -53,7 +52,7 @@ func (h *eventQueue) Push(x event) {
 	a := *h
 	i := len(a) - 1
 	for i > 0 {
-		p := (i - 1) / 4
+		p := (i - 1) / 2
 		if !x.Less(a[p]) {
 			break
 		}
@@ -79,10 +78,7 @@ func (h *eventQueue) Pop() event {
 
 // Init restores the heap order after events were removed in place.
 func (h eventQueue) Init() {
-	if len(h) < 2 {
-		return
-	}
-	for i := (len(h) - 2) / 4; i >= 0; i-- {
+	for i := len(h)/2 - 1; i >= 0; i-- {
 		h.place(i, h[i])
 	}
 }
@@ -91,36 +87,18 @@ func (h eventQueue) Init() {
 func (a eventQueue) place(i int, x event) {
 	n := len(a)
 	for {
-		c := 4*i + 1
+		c := 2*i + 1
 		if c >= n {
 			break
 		}
-		m := c
-		if end := min(c+4, n); end-c == 4 {
-			// the usual case, unrolled: the smallest of four children
-			m1, m2 := c, c+2
-			if a[c+1].Less(a[c]) {
-				m1 = c + 1
-			}
-			if a[c+3].Less(a[c+2]) {
-				m2 = c + 3
-			}
-			m = m1
-			if a[m2].Less(a[m1]) {
-				m = m2
-			}
-		} else {
-			for k := c + 1; k < end; k++ {
-				if a[k].Less(a[m]) {
-					m = k
-				}
-			}
+		if c+1 < n && a[c+1].Less(a[c]) {
+			c++
 		}
-		if !a[m].Less(x) {
+		if !a[c].Less(x) {
 			break
 		}
-		a[i] = a[m]
-		i = m
+		a[i] = a[c]
+		i = c
 	}
 	a[i] = x
 }
