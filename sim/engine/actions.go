@@ -49,7 +49,8 @@ func (s *State) Start(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) 
 	if err := s.checkGPUs("start", id, gpus, o.SubBatch); err != nil {
 		return err
 	}
-	s.settle(id)
+	// no settle: a pending job does no work, and occupy restarts its
+	// clock
 	r := s.run(id)
 	j.wait += s.now - r.waitSince
 	overhead := s.cfg.Overheads.FirstStartS
@@ -201,6 +202,9 @@ func (s *State) checkGPUs(action string, id workload.JobID, gpus []cluster.GPUID
 	if r := s.run(id); r != nil {
 		held = *r
 	}
+	if len(held.gpus) == 0 && s.takeAsIs(job, gpus, mem) {
+		return nil
+	}
 	for i, g := range gpus {
 		if g < 0 || int(g) >= len(s.c.GPUs) {
 			return s.refuse(action, id, "GPU %d does not exist (the cluster has %d)", g, len(s.c.GPUs))
@@ -230,6 +234,35 @@ func (s *State) checkGPUs(action string, id workload.JobID, gpus []cluster.GPUID
 		}
 	}
 	return nil
+}
+
+// takeAsIs reports whether a job that holds no GPUs may take gpus, when
+// they are distinct: the loop of checkGPUs in one pass, for the usual
+// start. When it says no (or the list has copies), checkGPUs's own loop
+// finds the first problem and words it.
+func (s *State) takeAsIs(job *workload.Job, gpus []cluster.GPUID, mem float64) bool {
+	s.seenMark++
+	if s.seenMark == 0 { // wrapped: older marks could match again
+		clear(s.seen)
+		s.seenMark = 1
+	}
+	for _, g := range gpus {
+		if uint(g) >= uint(len(s.seen)) || s.seen[g] == s.seenMark {
+			return false
+		}
+		s.seen[g] = s.seenMark
+		gpu := &s.c.GPUs[g]
+		if job.GPUType != "" && gpu.Type != job.GPUType || len(s.residents[g]) >= s.limit {
+			return false
+		}
+		if capGB := gpu.MemoryGB; capGB > 0 && mem > 0 && s.memUsed[g]+mem > capGB+1e-9 {
+			return false
+		}
+		if job.Compute > 0 && s.compute[g]+job.Compute > 1+1e-9 {
+			return false
+		}
+	}
+	return true
 }
 
 func firstIndexOf(gpus []cluster.GPUID, g cluster.GPUID) int {
@@ -283,7 +316,10 @@ func (s *State) release(id workload.JobID) {
 		for k, r := range rs {
 			if r.job == id {
 				s.recordInterval(g, id, r.since)
-				s.residents[g] = append(rs[:k], rs[k+1:]...)
+				if k < len(rs)-1 { // exclusive GPUs have one resident: nothing to move
+					copy(rs[k:], rs[k+1:])
+				}
+				s.residents[g] = rs[:len(rs)-1]
 				break
 			}
 		}
@@ -291,7 +327,9 @@ func (s *State) release(id workload.JobID) {
 		s.compute[g] -= compute
 		if len(s.residents[g]) == 0 {
 			s.memUsed[g], s.compute[g] = 0, 0 // drop rounding residue
-			s.setServerFree(s.c.GPUs[g].Server, +1, g)
+			srv := s.c.GPUs[g].Server
+			s.setServerFree(srv, +1, g)
+			s.top = max(s.top, int(s.serverFree[srv]))
 			s.busyGPUs--
 		}
 		s.slots--
@@ -302,18 +340,19 @@ func (s *State) release(id workload.JobID) {
 	s.recordUtil()
 }
 
+// setServerFree counts GPU g, of server srv, as taken (delta -1) or
+// freed (+1), moving the server to its new bucket.
 func (s *State) setServerFree(srv cluster.ServerID, delta int, g cluster.GPUID) {
-	old := s.serverFree[srv]
-	s.bucketMove(int(srv), int(old), int(old)+delta)
-	s.serverFree[srv] = old + int32(delta)
-	s.freeTotal += delta
-	s.freeByType[s.typeOf[g]] += delta
-}
-
-func (s *State) bucketMove(srv, from, to int) {
+	from := s.serverFree[srv]
+	to := from + int32(delta)
+	s.serverFree[srv] = to
 	w, bit := srv>>6, uint64(1)<<(srv&63)
 	s.buckets[from][w] &^= bit
+	s.inBucket[from]--
 	s.buckets[to][w] |= bit
+	s.inBucket[to]++
+	s.freeTotal += delta
+	s.freeByType[s.typeOf[g]] += delta
 }
 
 // beginOverhead starts an overhead of d seconds for job id.

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/results"
@@ -65,6 +66,21 @@ func (s *State) CheckInvariants() error {
 		}
 		if int32(n) != s.serverFree[srv] {
 			return fmt.Errorf("server %d has %d free GPUs, books say %d", srv, n, s.serverFree[srv])
+		}
+		if s.buckets[n][srv>>6]&(1<<(srv&63)) == 0 {
+			return fmt.Errorf("server %d has %d free GPUs but is not in that bucket", srv, n)
+		}
+	}
+	for k, words := range s.buckets {
+		n := 0
+		for _, w := range words {
+			n += bits.OnesCount64(w)
+		}
+		if int32(n) != s.inBucket[k] {
+			return fmt.Errorf("%d servers have %d free GPUs, books say %d", n, k, s.inBucket[k])
+		}
+		if n > 0 && k > s.top {
+			return fmt.Errorf("%d servers have %d free GPUs, above the top bucket %d", n, k, s.top)
 		}
 	}
 	running := 0
@@ -135,7 +151,7 @@ func (s *State) checkArrival(i int) error {
 func (s *State) checkClock() error {
 	if s.events.Len() > 0 {
 		if e := s.events.Top(); e.t < s.now {
-			return fmt.Errorf("time goes back: a %s event is due at t=%v, before the current time t=%v", e.kind, e.t, s.now)
+			return fmt.Errorf("time goes back: a %s event is due at t=%v, before the current time t=%v", e.kind(), e.t, s.now)
 		}
 	}
 	if s.next < len(s.jobs) && s.jobs[s.next].ArrivalS < s.now {
@@ -181,7 +197,10 @@ func (s *State) checkJobWork(i int) error {
 		return nil
 	}
 	tol := s.workTolerance(workload.JobID(i))
-	f := s.faults[workload.JobID(i)]
+	var f workFault
+	if s.faults != nil { // a healthy run has none
+		f = s.faults[workload.JobID(i)]
+	}
 	switch {
 	case f.residual > tol:
 		return fmt.Errorf("job %s completed with %.9g of its %.9g iterations left", job.Name, f.residual, job.Iterations)

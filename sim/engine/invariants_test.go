@@ -155,7 +155,7 @@ func TestCheckInvariantsCatchesCorruptStates(t *testing.T) {
 			s.pending.add(late)
 		}, "job late is pending at t=10, before its arrival at t=500"},
 		{"an event due in the past", 2, func(s *State) {
-			s.events.Push(event{t: 5, kind: WakeUp, job: -1})
+			s.events.Push(mkEvent(5, WakeUp, -1, 0))
 		}, "time goes back: a wake-up event is due at t=5, before the current time t=10"},
 		{"an arrival in the past", 2, func(s *State) {
 			s.now = 600
@@ -187,7 +187,7 @@ func TestCheckInvariantsCatchesCorruptStates(t *testing.T) {
 func TestLoopRefusesToGoBackInTime(t *testing.T) {
 	s := midRun(t, 2)
 	s.cfg.Budgets.MaxTimeS = 1e9
-	s.events.Push(event{t: 5, kind: WakeUp, job: -1})
+	s.events.Push(mkEvent(5, WakeUp, -1, 0))
 	err := s.loop(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "time goes back from t=10 to t=5") {
 		t.Fatalf("got %v", err)

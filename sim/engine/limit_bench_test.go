@@ -18,16 +18,14 @@ func BenchmarkEventQueueLimit(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	q := make(eventQueue, 0, size+1)
 	for i := range size {
-		q.Push(event{t: rng.Float64() * 3600, kind: Completion, job: workload.JobID(i)})
+		q.Push(mkEvent(rng.Float64()*3600, Completion, workload.JobID(i), 0))
 	}
 	b.ResetTimer()
 	cpu0 := cputime.Process()
 	for range b.N {
 		for i := range perOp {
 			e := q.Pop()
-			e.t += rng.ExpFloat64() * 3600
-			e.job = workload.JobID(size + i)
-			q.Push(e)
+			q.Push(mkEvent(e.t+rng.ExpFloat64()*3600, Completion, workload.JobID(size+i), 0))
 		}
 	}
 	if cpu := (cputime.Process() - cpu0).Seconds(); cpu > 0 {

@@ -7,8 +7,9 @@ import "github.com/schedlab/schedlab/sim/workload"
 // a scratch record, rewritten at every such call, that holds its status
 // and nothing else.
 func (s *State) rec(id workload.JobID) *jobRec {
-	if j := s.kept(id); j != nil {
-		return j
+	// kept's test written out, so that rec inlines into Status
+	if i := int(id); uint(i-s.recFrom) < uint(s.recTo-s.recFrom) {
+		return &s.js[i&s.recMask]
 	}
 	return s.outsideRec(id)
 }
@@ -112,10 +113,13 @@ func (s *State) handOver() {
 func (s *State) record(r *JobRecord, i int, j *jobRec) {
 	job := &s.jobs[i]
 	*r = JobRecord{
-		Job: job.ID, Name: job.Name, Model: job.Model, GPUs: job.GPUs, Status: j.status, Reason: s.reasons[job.ID],
+		Job: job.ID, Name: job.Name, Model: job.Model, GPUs: job.GPUs, Status: j.status,
 		ArrivalS: job.ArrivalS, FirstStartS: j.firstStart, FinishS: j.finish, QueueS: -1,
 		WaitS: j.wait, RunS: j.runTime, GPUSeconds: j.gpuSeconds, SoloS: j.solo, Iterations: j.done,
 		Preemptions: int(j.preempts), Migrations: int(j.migrations), Resizes: int(j.resizes), Starts: int(j.starts),
+	}
+	if j.status == Unschedulable { // only those have a reason (a map lookup per job otherwise)
+		r.Reason = s.reasons[job.ID]
 	}
 	if j.firstStart >= 0 {
 		r.QueueS = j.firstStart - job.ArrivalS

@@ -164,8 +164,8 @@ func newState(cfg Config) (*State, error) {
 		cfg: cfg, c: c, jobs: cfg.Jobs, limit: limit, opts: opts,
 		believed: cfg.Believed, pending: newIDSet(len(cfg.Jobs)), running: newIDSet(len(cfg.Jobs)),
 		residents: make([][]resident, c.NumGPUs()), memUsed: make([]float64, c.NumGPUs()),
-		compute: make([]float64, c.NumGPUs()), serverFree: make([]int32, len(c.Servers)),
-		freeTotal: c.NumGPUs(), typeOf: make([]int8, c.NumGPUs()), typeIndex: map[string]int{},
+		compute: make([]float64, c.NumGPUs()), seen: make([]uint32, c.NumGPUs()), serverFree: make([]int32, len(c.Servers)),
+		freeTotal: c.NumGPUs(), typeOf: make([]int8, c.NumGPUs()), types: c.Types(),
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x9011c7)), res: &Result{}, maxLog: cfg.MaxLogEntries,
 		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
 	}
@@ -187,21 +187,21 @@ func newState(cfg Config) (*State, error) {
 		s.maxLog = 100_000
 	}
 	s.log.first = min(s.maxLog, len(cfg.Jobs)) // a start of each job fits in one chunk
-	for i, t := range c.Types() {
-		s.typeIndex[t] = i
-	}
-	s.freeByType = make([]int, len(c.Types()))
+	s.freeByType = make([]int, len(s.types))
 	for _, g := range c.GPUs {
-		s.typeOf[g.ID] = int8(s.typeIndex[g.Type])
+		s.typeOf[g.ID] = int8(slices.Index(s.types, g.Type))
 		s.freeByType[s.typeOf[g.ID]]++
 	}
 	s.buckets = make([][]uint64, c.MaxGPUsPerServer()+1)
+	s.inBucket = make([]int32, len(s.buckets))
+	s.top = len(s.buckets) - 1
 	for k := range s.buckets {
 		s.buckets[k] = make([]uint64, (len(c.Servers)+63)/64)
 	}
 	for _, srv := range c.Servers {
 		s.serverFree[srv.ID] = int32(srv.NumGPUs)
 		s.buckets[srv.NumGPUs][srv.ID>>6] |= 1 << (srv.ID & 63)
+		s.inBucket[srv.NumGPUs]++
 	}
 	s.streaming = streamRecords(&cfg, s.split, opts)
 	s.initRecords()
@@ -235,8 +235,8 @@ func (s *State) loop(ctx context.Context) error {
 		batch = s.collect(batch[:0], t)
 		triggers = triggers[:0]
 		for _, e := range batch {
-			if s.apply(e) && s.opts.Subscribe.Has(e.kind) {
-				triggers = append(triggers, Trigger{Kind: e.kind, Job: e.job, Time: t})
+			if s.apply(e) && s.opts.Subscribe.Has(e.kind()) {
+				triggers = append(triggers, Trigger{Kind: e.kind(), Job: e.job(), Time: t})
 			}
 		}
 		s.res.Stats.Events += int64(len(batch))
@@ -303,7 +303,7 @@ func (s *State) collect(batch []event, t float64) []event {
 		}
 	}
 	for s.next < len(s.jobs) && s.jobs[s.next].ArrivalS == t {
-		batch = append(batch, event{t: t, kind: Arrival, job: workload.JobID(s.next)})
+		batch = append(batch, mkEvent(t, Arrival, workload.JobID(s.next), 0))
 		s.keepArrival(workload.JobID(s.next))
 		s.next++
 	}
@@ -334,31 +334,33 @@ func sortEvents(batch []event) {
 	}
 }
 
+// stale reports whether an event no longer holds: a completion,
+// overhead end or rate change (the kinds before Arrival) of a job that
+// has since stopped or been rescheduled.
 func (s *State) stale(e event) bool {
-	switch e.kind {
-	case Completion, OverheadEnd, RateChange:
-		// a job outside the kept records has no running state
-		j := s.kept(e.job)
-		return j == nil || j.status != Running || s.act[j.slot-1].ver != e.ver
+	if e.kind() >= Arrival {
+		return false
 	}
-	return false
+	// a job outside the kept records has no running state
+	j := s.kept(e.job())
+	return j == nil || j.status != Running || s.act[j.slot-1].ver != e.ver
 }
 
 // apply applies one event and reports whether it happened (a wake-up
 // always does).
 func (s *State) apply(e event) bool {
-	switch e.kind {
+	switch e.kind() {
 	case Arrival:
-		return s.arrive(e.job)
+		return s.arrive(e.job())
 	case Completion:
-		s.complete(e.job)
+		s.complete(e.job())
 	case OverheadEnd:
-		s.settle(e.job)
-		s.run(e.job).overheadEnd = -inf
-		s.markDirty(e.job)
+		s.settle(e.job())
+		s.run(e.job()).overheadEnd = -inf
+		s.markDirty(e.job())
 	case RateChange:
-		s.settle(e.job)
-		s.markDirty(e.job)
+		s.settle(e.job())
+		s.markDirty(e.job())
 	case WakeUp:
 		delete(s.wakes, e.t)
 	}
@@ -524,13 +526,13 @@ func (s *State) recompute() error {
 		j.modelRate, j.rate = r, eff
 		j.ver++
 		if eff > 0 {
-			s.events.Push(event{t: s.now + j.remaining/eff, kind: Completion, job: id, ver: j.ver})
+			s.events.Push(mkEvent(s.now+j.remaining/eff, Completion, id, j.ver))
 		} else if j.overheadEnd > s.now {
-			s.events.Push(event{t: j.overheadEnd, kind: OverheadEnd, job: id, ver: j.ver})
+			s.events.Push(mkEvent(j.overheadEnd, OverheadEnd, id, j.ver))
 		}
 		if timed != nil {
 			if t := timed.NextChange(s, id, s.now); t > s.now && !math.IsInf(t, 1) {
-				s.events.Push(event{t: t, kind: RateChange, job: id, ver: j.ver})
+				s.events.Push(mkEvent(t, RateChange, id, j.ver))
 			}
 		}
 	}

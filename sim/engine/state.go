@@ -92,10 +92,25 @@ type State struct {
 	freeTotal  int
 	freeByType []int
 	typeOf     []int8
-	typeIndex  map[string]int
+	types      []string   // the cluster's GPU types, indexed as freeByType is
 	buckets    [][]uint64 // buckets[k]: servers with exactly k free GPUs
-	busyGPUs   int
-	slots      int
+	// inBucket[k] counts the servers in buckets[k]: a scan for the
+	// emptiest server skips the empty buckets without reading their words
+	// (at high load most of them), and stops in a bucket once it has seen
+	// them all.
+	inBucket []int32
+	// top is at least the largest k with servers in buckets[k]: a GPU
+	// freed raises it, and the scans for the emptiest server lower it to
+	// what they find, so that at high load they do not look at every
+	// empty bucket above the servers' few free GPUs.
+	top      int
+	busyGPUs int
+	slots    int
+
+	// seen[g] == seenMark marks GPU g as listed in the action being
+	// checked (see takeAsIs)
+	seen     []uint32
+	seenMark uint32
 
 	dirtyList []workload.JobID
 	rng       *rand.Rand
@@ -208,6 +223,27 @@ func (s *State) Info(id workload.JobID) JobInfo {
 	return info
 }
 
+// Starts is Info's Starts alone: how many times job id has started.
+func (s *State) Starts(id workload.JobID) int { return int(s.rec(id).starts) }
+
+// AttainedGPU is Info's AttainedGPU alone: the GPU-seconds job id has
+// held up to now. Policies of attained service ask it of every job they
+// rank, and Info's whole record costs several times more.
+func (s *State) AttainedGPU(id workload.JobID) float64 {
+	j := s.kept(id)
+	if j == nil {
+		return 0 // not arrived, or handed over (see Config.OnRecord)
+	}
+	a := j.gpuSeconds
+	if j.status == Running {
+		r := &s.act[j.slot-1]
+		if dt := s.now - r.last; dt > 0 {
+			a += float64(len(r.gpus)) * dt
+		}
+	}
+	return a
+}
+
 // run returns the running state of an active job, nil for a job that has
 // not arrived, has finished or can never run.
 func (s *State) run(id workload.JobID) *jobRun {
@@ -305,11 +341,13 @@ func (s *State) FreeGPUs() int { return s.freeTotal }
 
 // FreeGPUsOfType is the number of free GPUs of one type.
 func (s *State) FreeGPUsOfType(t string) int {
-	i, ok := s.typeIndex[t]
-	if !ok {
-		return 0
+	// a scan of the few types, not a map: placements ask at every start
+	for i, u := range s.types {
+		if u == t {
+			return s.freeByType[i]
+		}
 	}
-	return s.freeByType[i]
+	return 0
 }
 
 // ServerFree is the number of free GPUs on a server.
@@ -319,18 +357,52 @@ func (s *State) ServerFree(id cluster.ServerID) int { return int(s.serverFree[id
 // those with the most free GPUs first and, among equals, by ID, until fn
 // returns false.
 func (s *State) EachServerByFree(minFree int, fn func(id cluster.ServerID, free int) bool) {
-	for k := len(s.buckets) - 1; k >= max(minFree, 1); k-- {
-		if !s.eachInBucket(k, fn) {
+	floor := max(minFree, 1)
+	for k := s.lowerTop(floor); k >= floor; k-- {
+		if s.inBucket[k] > 0 && !s.eachInBucket(k, fn) {
 			return
 		}
 	}
+}
+
+// MostFreeServer is the first server EachServerByFree visits among those
+// of GPU type t with at least minFree free GPUs (the most free GPUs, then
+// the lowest ID), with its free GPUs, and whether there is one: the
+// emptiest-server placement's usual question, without a callback per
+// server.
+func (s *State) MostFreeServer(minFree int, t string) (cluster.ServerID, int, bool) {
+	floor := max(minFree, 1)
+	for k := s.lowerTop(floor); k >= floor; k-- {
+		left := s.inBucket[k]
+		for w := 0; left > 0; w++ {
+			for word := s.buckets[k][w]; word != 0; word &= word - 1 {
+				id := cluster.ServerID(w<<6 | bits.TrailingZeros64(word))
+				if s.c.Servers[id].Type == t {
+					return id, k, true
+				}
+				left--
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// lowerTop lowers top to the largest k >= floor with servers in
+// buckets[k], or to floor-1 when there is none, and returns it.
+func (s *State) lowerTop(floor int) int {
+	k := s.top
+	for k >= floor && s.inBucket[k] == 0 {
+		k--
+	}
+	s.top = k
+	return k
 }
 
 // EachServerByFreeAsc is EachServerByFree with the fewest free GPUs first
 // (best fit).
 func (s *State) EachServerByFreeAsc(minFree int, fn func(id cluster.ServerID, free int) bool) {
 	for k := max(minFree, 1); k < len(s.buckets); k++ {
-		if !s.eachInBucket(k, fn) {
+		if s.inBucket[k] > 0 && !s.eachInBucket(k, fn) {
 			return
 		}
 	}
@@ -339,13 +411,18 @@ func (s *State) EachServerByFreeAsc(minFree int, fn func(id cluster.ServerID, fr
 // eachInBucket calls fn on the servers with exactly k free GPUs, by ID; it
 // reports whether fn asked to go on.
 func (s *State) eachInBucket(k int, fn func(id cluster.ServerID, free int) bool) bool {
+	left := s.inBucket[k]
 	for w, word := range s.buckets[k] {
 		for word != 0 {
 			b := bits.TrailingZeros64(word)
 			word &= word - 1
+			left--
 			if !fn(cluster.ServerID(w<<6|b), k) {
 				return false
 			}
+		}
+		if left == 0 {
+			break
 		}
 	}
 	return true
@@ -409,7 +486,7 @@ func (s *State) WakeAt(t float64) error {
 	}
 	if !s.wakes[t] {
 		s.wakes[t] = true
-		s.events.Push(event{t: t, kind: WakeUp, job: -1})
+		s.events.Push(mkEvent(t, WakeUp, -1, 0))
 	}
 	return nil
 }

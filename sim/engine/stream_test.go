@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy/fifo"
 	"github.com/schedlab/schedlab/sim/workload"
@@ -128,5 +129,97 @@ func TestFinishedInfo(t *testing.T) {
 	}
 	if dropped < 10 {
 		t.Errorf("a streamed run without FinishedInfo kept finished jobs' run times in %d of 40 runs", 40-dropped)
+	}
+}
+
+// attainedCheck passes decisions to a policy after checking, for every
+// job, that AttainedGPU and Starts are Info's.
+type attainedCheck struct {
+	engine.Policy
+	bad *string
+}
+
+func (p attainedCheck) Decide(s *engine.State, tr []engine.Trigger) error {
+	for id := range workload.JobID(s.NumJobs()) {
+		info := s.Info(id)
+		if a := s.AttainedGPU(id); a != info.AttainedGPU && *p.bad == "" {
+			*p.bad = fmt.Sprintf("t=%v: job %d (%s) attained %v GPU-seconds, Info says %v", s.Now(), id, s.Status(id), a, info.AttainedGPU)
+		}
+		if n := s.Starts(id); n != info.Starts && *p.bad == "" {
+			*p.bad = fmt.Sprintf("t=%v: job %d (%s) started %d times, Info says %d", s.Now(), id, s.Status(id), n, info.Starts)
+		}
+	}
+	return p.Policy.Decide(s, tr)
+}
+
+// TestAttainedGPUIsInfos: AttainedGPU and Starts, asked of every job at
+// every decision of preempting and streamed runs, are what Info says.
+func TestAttainedGPUIsInfos(t *testing.T) {
+	for seed := uint64(0); seed < 40; seed++ {
+		rc := randomScenario(t, seed)
+		var bad string
+		cfg := engine.Config{Cluster: rc.c, Jobs: rc.jobs, Perf: rc.m, Seed: seed,
+			Policy: attainedCheck{Policy: &chaos{limit: 1 + int(seed%3), r: rand.New(rand.NewPCG(seed, 2))}, bad: &bad}}
+		if seed%2 == 1 {
+			cfg.OnRecord = func(*engine.JobRecord) {}
+		}
+		if _, err := engine.Run(context.Background(), cfg); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if bad != "" {
+			t.Fatalf("seed %d: %s", seed, bad)
+		}
+	}
+}
+
+// mostFreeCheck passes decisions to a policy after checking that
+// MostFreeServer is the first server of its type EachServerByFree visits.
+type mostFreeCheck struct {
+	engine.Policy
+	bad    *string
+	looked *int
+}
+
+func (p mostFreeCheck) Decide(s *engine.State, tr []engine.Trigger) error {
+	c := s.Cluster()
+	for _, t := range append(c.Types(), "none") {
+		for minFree := 0; minFree <= c.MaxGPUsPerServer()+1; minFree++ {
+			var want cluster.ServerID
+			wantFree, found := 0, false
+			s.EachServerByFree(minFree, func(id cluster.ServerID, free int) bool {
+				if c.Servers[id].Type == t {
+					want, wantFree, found = id, free, true
+				}
+				return !found
+			})
+			id, free, ok := s.MostFreeServer(minFree, t)
+			if (ok != found || id != want || free != wantFree) && *p.bad == "" {
+				*p.bad = fmt.Sprintf("t=%v: MostFreeServer(%d, %s) = %d, %d, %v; the walk finds %d, %d, %v", s.Now(), minFree, t, id, free, ok, want, wantFree, found)
+			}
+			*p.looked++
+		}
+	}
+	return p.Policy.Decide(s, tr)
+}
+
+// TestMostFreeServerIsTheWalks: MostFreeServer, asked for every GPU type
+// and count at every decision, is the first server of that type the walk
+// by free GPUs visits.
+func TestMostFreeServerIsTheWalks(t *testing.T) {
+	looked := 0
+	for seed := uint64(0); seed < 40; seed++ {
+		rc := randomScenario(t, seed)
+		var bad string
+		cfg := engine.Config{Cluster: rc.c, Jobs: rc.jobs, Perf: rc.m, Seed: seed,
+			Policy: mostFreeCheck{Policy: &chaos{limit: 1 + int(seed%3), r: rand.New(rand.NewPCG(seed, 2))}, bad: &bad, looked: &looked}}
+		if _, err := engine.Run(context.Background(), cfg); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if bad != "" {
+			t.Fatalf("seed %d: %s", seed, bad)
+		}
+	}
+	if looked < 1000 {
+		t.Fatalf("only %d questions asked", looked)
 	}
 }

@@ -8,7 +8,9 @@ import (
 )
 
 // EventKind is the kind of an event. At equal times, events apply in this
-// order, so that GPUs freed by a completion are free for an arrival.
+// order, so that GPUs freed by a completion are free for an arrival. The
+// kinds that a job's rescheduling makes stale come before Arrival (see
+// State.stale).
 type EventKind uint8
 
 const (

@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/schedlab/schedlab/internal/hugepages"
@@ -137,9 +136,10 @@ func (st *Stream) lists() {
 		at[c]++
 	}
 	part := make([][]float64, cells)
+	var scratch []float64
 	for c := range cells {
 		part[c] = byCell[start[c]:start[c+1]]
-		slices.Sort(part[c])
+		scratch = sortTimes(part[c], scratch)
 	}
 	small, large := make(sortedParts, 0, len(st.byModel)), make(sortedParts, 0, len(st.byModel))
 	for k, m := range st.byModel {

@@ -20,6 +20,14 @@ func consolidatedPick(p *Placement, r Request, dst []cluster.GPUID) []cluster.GP
 	if r.gpus <= 0 || r.s.FreeGPUs() < r.gpus {
 		return nil
 	}
+	if types := r.s.Cluster().Types(); len(types) == 1 && r.gpuType == "" {
+		// one type to try, and every free GPU is of it: bestOfTypes
+		// without its closure, at every start on a homogeneous cluster
+		if !r.TypeOK(types[0]) {
+			return nil
+		}
+		return pickOfType(p, r, types[0], dst)
+	}
 	return bestOfTypes(r, dst, func(t string, dst []cluster.GPUID) []cluster.GPUID { return pickOfType(p, r, t, dst) })
 }
 
@@ -70,6 +78,17 @@ func oneServerRanked(p *Placement, r Request, t string, n int, skip []cluster.Se
 	// allocation
 	switch p.order {
 	case mostFree:
+		if skip == nil && p.extra == nil {
+			// the walk's first server of type t, asked directly: it
+			// takes the job unless memory refuses some of its GPUs
+			id, _, ok := s.MostFreeServer(n, t)
+			if !ok {
+				return nil
+			}
+			if one = takeFree(one, &c.Servers[id], n, r.fit()); len(one) == n {
+				return one
+			}
+		}
 		s.EachServerByFree(n, try)
 	case leastFree:
 		s.EachServerByFreeAsc(n, try)

@@ -16,8 +16,15 @@ import (
 // job whose key may have changed is asked again at the first decision at
 // or after the time it gave.
 type runningOrder struct {
-	list   []prioEntry // by key, then job ID
-	slot   []int32     // by job: 1 + the index of its record in recs, 0 when not in list
+	// list is the running jobs by key, then job ID, among the entries of
+	// jobs that left (gpus -1, key and ID kept, so the order holds),
+	// which are dropped once they outnumber the live ones: removing a
+	// job from the middle of a long list moved half of it (at a million
+	// jobs under Tiresias, the largest cost of a decision), and an entry
+	// added beside a dead one takes its place without moving any.
+	list   []prioEntry
+	n      int     // entries of running jobs in list
+	slot   []int32 // by job: 1 + the index of its record in recs, 0 when not in list
 	recs   []runRec
 	free   []int32 // unused records of recs
 	due    minheap.Heap[recheck]
@@ -27,6 +34,7 @@ type runningOrder struct {
 	// compactAt is the length of due at which its stale rechecks are
 	// dropped (see push); compactions counts the times they were.
 	compactAt, compactions int
+	sweeps                 int // times the dead entries of list were dropped
 }
 
 // runRec is what the order keeps of a running job.
@@ -72,8 +80,18 @@ func (o *runningOrder) add(s *engine.State, e prioEntry, until float64) {
 	o.serial++
 	o.recs[k] = runRec{key: e.key, serial: o.serial}
 	o.slot[e.id] = k + 1
-	i, _ := slices.BinarySearchFunc(o.list, e, cmpEntries)
-	o.list = slices.Insert(o.list, i, e)
+	// i is the first entry not before e: list[i-1] < e <= list[i], so e
+	// may replace a dead entry on either side without breaking the order
+	i := o.search(e)
+	switch {
+	case i > 0 && o.list[i-1].gpus < 0:
+		o.list[i-1] = e
+	case i < len(o.list) && o.list[i].gpus < 0:
+		o.list[i] = e
+	default:
+		o.list = slices.Insert(o.list, i, e)
+	}
+	o.n++
 	o.gpus += int(e.gpus)
 	if !math.IsInf(until, 1) {
 		o.push(recheck{t: until, id: e.id, serial: o.serial})
@@ -106,6 +124,11 @@ func (o *runningOrder) push(r recheck) {
 	o.due.Push(r)
 }
 
+// minDeadEntries is the most dead entries the running order keeps however
+// few jobs run (a variable for the tests, which drop them far more often
+// to check that nothing changes).
+var minDeadEntries = 64
+
 // minRecheckCompact is the smallest heap of rechecks worth compacting (a
 // variable for the tests, which compact far more often to check that
 // nothing changes).
@@ -124,13 +147,46 @@ func (o *runningOrder) remove(id workload.JobID) {
 		return
 	}
 	k := o.slot[id] - 1
-	i, found := slices.BinarySearchFunc(o.list, prioEntry{key: o.recs[k].key, id: id}, cmpEntries)
-	if found {
+	key := o.recs[k].key
+	// Dead entries of the job's earlier runs may equal its live one in key
+	// and ID, but never come before it: add puts an entry before every
+	// entry equal to it, or in the place of a dead one just before.
+	if i := o.search(prioEntry{key: key, id: id}); i < len(o.list) && o.list[i].id == id && o.list[i].gpus >= 0 {
 		o.gpus -= int(o.list[i].gpus)
-		o.list = slices.Delete(o.list, i, i+1)
+		o.list[i].gpus = -1
+		o.n--
 	}
 	o.slot[id] = 0
 	o.free = append(o.free, k)
+	if dead := len(o.list) - o.n; dead > max(o.n, minDeadEntries) {
+		o.list = slices.DeleteFunc(o.list, func(e prioEntry) bool { return e.gpus < 0 })
+		o.sweeps++
+	}
+}
+
+// search is the index of the first entry of list not before e (by key,
+// then job ID): a binary search whose comparisons inline.
+func (o *runningOrder) search(e prioEntry) int {
+	lo, hi := 0, len(o.list)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if o.list[m].Less(e) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// appendLive appends the running jobs' entries, in order, to dst.
+func (o *runningOrder) appendLive(dst []prioEntry) []prioEntry {
+	for _, e := range o.list {
+		if e.gpus >= 0 {
+			dst = append(dst, e)
+		}
+	}
+	return dst
 }
 
 // refresh asks again for the keys that may have changed by now, moving
@@ -172,20 +228,9 @@ func (o *runningOrder) refresh(s *engine.State, p *PriorityScheduler) error {
 func (o *runningOrder) gpusAfter(e prioEntry, need int) int {
 	sum := 0
 	for k := len(o.list) - 1; k >= 0 && sum < need && e.Less(o.list[k]); k-- {
-		sum += int(o.list[k].gpus)
+		sum += int(max(o.list[k].gpus, 0)) // a dead entry holds none
 	}
 	return sum
-}
-
-// cmpEntries orders entries by key, then job ID (the order of Less).
-func cmpEntries(a, b prioEntry) int {
-	switch {
-	case a.key < b.key:
-		return -1
-	case a.key > b.key:
-		return 1
-	}
-	return int(a.id) - int(b.id)
 }
 
 // fastPicks pops the waiting jobs in order and picks each that fits in

@@ -314,8 +314,8 @@ func (p *PriorityScheduler) decideKept(s *engine.State) error {
 	if err := p.run.refresh(s, p); err != nil {
 		return err
 	}
-	if len(p.run.list) != s.NumRunning() || (!p.NoPreempt && p.run.gpus != s.Cluster().NumGPUs()-s.FreeGPUs()) {
-		return fmt.Errorf("%s: the running jobs kept in order (%d) are not those running (%d)", p.Name, len(p.run.list), s.NumRunning())
+	if p.run.n != s.NumRunning() || (!p.NoPreempt && p.run.gpus != s.Cluster().NumGPUs()-s.FreeGPUs()) {
+		return fmt.Errorf("%s: the running jobs kept in order (%d) are not those running (%d)", p.Name, p.run.n, s.NumRunning())
 	}
 	// A run that keeps stories takes the full order, whose walk tells why
 	// each waiting job waits; the fast path makes the same decisions.
@@ -363,7 +363,7 @@ func (p *PriorityScheduler) orderKept(s *engine.State) error {
 	switch {
 	case p.NoPreempt:
 	case p.RunningKeyUntil != nil:
-		p.order = append(p.order, p.run.list...)
+		p.order = p.run.appendLive(p.order)
 	default:
 		s.EachRunning(func(id workload.JobID) bool {
 			var k float64
@@ -480,7 +480,7 @@ func (p *PriorityScheduler) startPicked(s *engine.State, e prioEntry) error {
 	}
 	p.waits.Clear(e.id)
 	var o engine.ActionOptions // a first start costs what the engine charges every policy
-	if s.Info(e.id).Starts > 0 {
+	if s.Starts(e.id) > 0 {
 		o = engine.ActionOptions{OverheadS: p.RestartS, NoOverhead: p.RestartS == 0}
 	}
 	if err := s.Start(e.id, gpus, o); err != nil { // Start copies gpus

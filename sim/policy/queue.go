@@ -42,12 +42,24 @@ func (q *SizeQueues) Len() int { return q.n }
 
 // bucket returns the index of the bucket for gpus, adding it if new.
 func (q *SizeQueues) bucket(gpus int) int {
-	i, ok := slices.BinarySearch(q.sizes, gpus)
+	i, ok := q.find(gpus)
 	if !ok {
 		q.sizes = slices.Insert(q.sizes, i, gpus)
 		q.buckets = slices.Insert(q.buckets, i, nil)
 	}
 	return i
+}
+
+// find is the index of size gpus in sizes, or where it would go, and
+// whether it is there: a linear scan, as a workload has a handful of
+// sizes (a binary search cost more at every push and pop).
+func (q *SizeQueues) find(gpus int) (int, bool) {
+	for i, sz := range q.sizes {
+		if sz >= gpus {
+			return i, sz == gpus
+		}
+	}
+	return len(q.sizes), false
 }
 
 // Push queues job id needing gpus GPUs with priority key (smaller first).
@@ -86,7 +98,7 @@ func (q *SizeQueues) Best(maxGPUs int) (id workload.JobID, gpus int, key float64
 // Pop removes the head of the bucket for gpus (the job Best returned).
 func (q *SizeQueues) Pop(gpus int) workload.JobID {
 	q.n--
-	i, _ := slices.BinarySearch(q.sizes, gpus)
+	i, _ := q.find(gpus)
 	return q.buckets[i].pop().id
 }
 

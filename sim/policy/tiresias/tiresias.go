@@ -92,7 +92,7 @@ func (t *tiresias) priority(s *engine.State, id workload.JobID) (float64, error)
 		n := s.NumJobs()
 		t.stoppedAt, t.lastRun, t.attained = make([]float64, n), make([]float64, n), make([]float64, n)
 	}
-	q := t.queueOf(s, id, s.Info(id))
+	q := t.queueOf(s, id)
 	if t.p.QueueOrder == "running-first" {
 		t.lines.join(s, id, q)
 	}
@@ -100,12 +100,15 @@ func (t *tiresias) priority(s *engine.State, id workload.JobID) (float64, error)
 }
 
 // queueOf is the queue a job's attained service puts it in.
-func (t *tiresias) queueOf(s *engine.State, id workload.JobID, info engine.JobInfo) int {
-	if k := t.p.PromoteKnob; k > 0 && info.Status == engine.Pending && info.Starts > 0 &&
-		s.Now()-t.stoppedAt[id] >= k*t.lastRun[id] {
-		return 0
+func (t *tiresias) queueOf(s *engine.State, id workload.JobID) int {
+	if k := t.p.PromoteKnob; k > 0 {
+		if info := s.Info(id); info.Status == engine.Pending && info.Starts > 0 && s.Now()-t.stoppedAt[id] >= k*t.lastRun[id] {
+			return 0
+		}
 	}
-	gpuH := info.AttainedGPU / 3600
+	// the attained service alone, not the whole Info: asked of every job
+	// that starts or waits
+	gpuH := s.AttainedGPU(id) / 3600
 	q := 0
 	for q < len(t.p.ThresholdsGPUH) && gpuH >= t.p.ThresholdsGPUH[q] {
 		q++
@@ -139,10 +142,10 @@ func (t *tiresias) logStarted(s *engine.State, id workload.JobID, key float64) {
 // threshold, less a margin far above the rounding of that sum, so that no
 // decision that could see the new queue comes before it.
 func (t *tiresias) keyUntil(s *engine.State, id workload.JobID) float64 {
-	info := s.Info(id)
+	attained := s.AttainedGPU(id)
 	for _, th := range t.p.ThresholdsGPUH {
-		if left := th*3600 - info.AttainedGPU; left > 0 {
-			at := s.Now() + left/float64(len(info.GPUs))
+		if left := th*3600 - attained; left > 0 {
+			at := s.Now() + left/float64(len(s.GPUsOf(id)))
 			return at - 1e-9*(math.Abs(at)+th*3600) - 1e-9
 		}
 	}
