@@ -108,7 +108,8 @@ func TestFirstScreen(t *testing.T) {
 			p.wait(`!document.querySelector("[data-snapshot]") && !!document.getElementById("run")`, statusJS, 2*time.Minute)
 			if kept := eval[[]string](p, `["plot-jct_cdf", "plot-queue_by_model", "metrics"].filter((id) => {
 				const e = document.getElementById(id); return !!e && e.__first && (e.tagName !== "IMG" || e.naturalWidth > 0); })`); len(kept) != 3 {
-				t.Errorf("the page drew new elements over the first screen's (kept with their images: %q); they blank and move the page", kept)
+				t.Errorf("the page drew new elements over the first screen's (kept with their images: %q; now %s); they blank and move the page", kept,
+					eval[string](p, `JSON.stringify(["plot-jct_cdf", "plot-queue_by_model", "metrics"].map((id) => { const e = document.getElementById(id); return [id, !!e && !!e.__first, e && e.naturalWidth, e && e.parentElement.tagName]; }))`))
 			}
 			p.wait(liveShown+` && (`+plotsShown+`)`, statusJS, 2*time.Minute)
 			if got := eval[string](p, `document.querySelector(".results").dataset.check`); got != "same" {
