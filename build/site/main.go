@@ -227,7 +227,7 @@ func clean(out string) error {
 		n := e.Name()
 		base := strings.TrimSuffix(strings.TrimSuffix(n, ".gz"), ".br")
 		ours := base == "index.html" || base == "favicon.svg" || base == "report.json" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
-		for _, p := range []string{"schedlab.", "ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu.", "default.", "codeeditor.", "figure."} {
+		for _, p := range []string{"schedlab.", "ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu.", "default.", "default-phone.", "codeeditor.", "figure."} {
 			if strings.HasPrefix(n, p) {
 				ours = true
 			}
