@@ -11,14 +11,67 @@
     wasmExec: tag.dataset.wasmExec,
   });
 
+  // The failure replaces the loading placeholder, or the download's
+  // progress line of the first screen drawn when the site was built.
   const failed = (what, err) => {
-    const boot = document.getElementById("boot");
+    const boot = document.getElementById("boot") || document.getElementById("boot-what");
     if (!boot) return;
-    const p = document.createElement("p");
+    const p = document.createElement(boot.id === "boot" ? "p" : "span");
     p.className = "error";
     p.textContent = "schedlab could not start (" + what + ": " + err + "). A current browser with WebAssembly is needed.";
     boot.replaceChildren(p);
   };
+
+  // index.html holds the page's first screen as the page draws it once it
+  // has shown the default scenario's results computed when the site was
+  // built (build/site, web/snapshot; its root carries data-snapshot until
+  // the page renders over it). It is of the default scenario only: a page
+  // that opens another (a link's, or one this browser has stored) gets the
+  // header and the download's progress instead.
+  const snap = document.querySelector("[data-snapshot]");
+  const storedSum = (v) => {
+    let h = 2166136261; // FNV-1a over UTF-16 code units, as build/site's storedSum
+    for (let i = 0; i < v.length; i++) h = Math.imul(h ^ v.charCodeAt(i), 16777619) >>> 0;
+    return h.toString(16);
+  };
+  const opensDefault = () => {
+    if (location.hash.length > 1) return false;
+    try {
+      const v = localStorage.getItem("schedlab.scenario.v1");
+      return v === null || storedSum(v) === tag.dataset.snapshotOf;
+    } catch (e) {
+      return true; // no storage: the page opens the default scenario
+    }
+  };
+  if (snap && !opensDefault()) {
+    const boot = document.createElement("div");
+    boot.className = "boot";
+    boot.id = "boot";
+    const spin = document.createElement("div");
+    spin.className = "spinner";
+    spin.setAttribute("aria-hidden", "true");
+    const what = document.createElement("p");
+    what.id = "boot-what";
+    what.textContent = "Loading schedlab…";
+    boot.append(spin, what);
+    const header = snap.querySelector("header");
+    snap.replaceChildren(...(header ? [header] : []), boot);
+  } else if (snap) {
+    // A figure comes as a picture (a phone's image, or a desktop's); once
+    // loaded, its image leaves the picture, keeping the address it shows,
+    // so that the page finds the element it draws (an image) there and
+    // only changes its address, not the element (which would blank it).
+    for (const pic of snap.querySelectorAll("picture")) {
+      const img = pic.querySelector("img");
+      if (!img) continue;
+      const unwrap = () => {
+        if (img.currentSrc) img.src = img.currentSrc;
+        pic.replaceWith(img);
+      };
+      if (img.complete) unwrap();
+      else img.addEventListener("load", unwrap, { once: true });
+    }
+  }
 
   // Vugu's renderer hands its helper script to window.eval, which the CSP
   // forbids. The same script, taken from Vugu's source by build/site, is
@@ -90,9 +143,16 @@
   const previewFile = window.innerWidth > 0 && window.innerWidth < 760 && tag.dataset.previewPhone
     ? tag.dataset.previewPhone
     : tag.dataset.preview;
-  s.preview = previewFile
+  const preview = previewFile
     ? fetch(previewFile).then((r) => (r.ok ? r.arrayBuffer() : null)).catch(() => null)
     : Promise.resolve(null);
+  // The page's first render waits for them (wasm/browser's showPreview),
+  // so that it draws what the first screen in index.html already shows,
+  // over its elements; never for more than two seconds after the module
+  // has compiled (then null: the results come from the page's own run).
+  s.preview = s.compiled.then(
+    () => Promise.race([preview, new Promise((done) => setTimeout(() => done(null), 2000))]),
+    () => preview);
   s.compiled.catch(() => {}); // each worker then reports the failure
   // newWorker starts an engine worker (called by the page, see
   // wasm/browser): the same module in its engine role.

@@ -3,7 +3,8 @@
 // Web Workers), Go's wasm
 // support script from the same toolchain, the worker script, the style
 // sheet, index.html and the default scenario's results computed at build
-// time (web/prebuild). Every asset but index.html and the icon gets its
+// time (web/prebuild) with the page's first screen showing them drawn into
+// index.html (web/snapshot). Every asset but index.html and the icon gets its
 // content hash in its name and index.html names them, so a browser (or
 // GitHub Pages' ten-minute cache) never mixes versions. All URLs are
 // relative: the folder can be served from any path by any static server.
@@ -26,9 +27,12 @@ import (
 	"strings"
 	"text/template"
 	"time"
+	"unicode/utf16"
 
 	"github.com/schedlab/schedlab/build/wasmsize"
+	"github.com/schedlab/schedlab/web/app"
 	"github.com/schedlab/schedlab/web/prebuild"
+	"github.com/schedlab/schedlab/web/snapshot"
 )
 
 func main() {
@@ -62,6 +66,15 @@ type Assets struct {
 	// ModuleSize is the module's size in bytes, for the download
 	// progress that web/boot.js shows.
 	ModuleSize int64
+	// Snapshot is the page's first screen as the page draws it once it
+	// has shown the build-time results (web/snapshot): the inner HTML of
+	// its root element, whose attributes are SnapshotAttrs; index.html
+	// holds it in the page's mount point, so that the results are on
+	// screen before the module has arrived. Its figures are files beside
+	// it (figure.<hash>.png). SnapshotOf is storedSum of the scenario the
+	// page stores when it opens on the default scenario: web/boot.js drops
+	// the snapshot on a page that opens another one.
+	Snapshot, SnapshotAttrs, SnapshotOf string
 }
 
 func build(out string, wasmQuality int) error {
@@ -104,7 +117,10 @@ func build(out string, wasmQuality int) error {
 	}
 	previewFile := filepath.Join(tmp, "default.bin")
 	phoneFile := filepath.Join(tmp, "default-phone.bin")
-	for _, p := range []struct {
+	var a Assets
+	figures := map[string][]byte{} // the snapshot's, by hashed name
+	var pages [2]*app.App
+	for i, p := range []struct {
 		width int
 		file  string
 	}{{prebuild.DesktopWidth, previewFile}, {prebuild.PhoneWidth, phoneFile}} {
@@ -115,8 +131,29 @@ func build(out string, wasmQuality int) error {
 		if err := os.WriteFile(p.file, preview, 0o644); err != nil {
 			return err
 		}
+		page, stored, err := prebuild.Shown(preview, p.width, func(data []byte, mime string) string {
+			name := hashedName("figure"+figureExt(mime), data)
+			figures[name] = data
+			return name
+		})
+		if err != nil {
+			return fmt.Errorf("showing the default scenario's results on a %d px screen: %w", p.width, err)
+		}
+		pages[i] = page
+		a.SnapshotOf = storedSum(stored[app.KeyScenario])
 	}
-	var a Assets
+	attrs, inner, err := snapshot.Draw(pages[0], pages[1])
+	if err != nil {
+		return fmt.Errorf("drawing the page's first screen: %w", err)
+	}
+	a.SnapshotAttrs, a.Snapshot = attrs, inner
+	for name, data := range figures {
+		if strings.Contains(inner, `"`+name+`"`) {
+			if err := os.WriteFile(filepath.Join(out, name), data, 0o644); err != nil {
+				return err
+			}
+		}
+	}
 	for _, f := range []struct {
 		src, name string
 		dst       *string
@@ -190,7 +227,7 @@ func clean(out string) error {
 		n := e.Name()
 		base := strings.TrimSuffix(strings.TrimSuffix(n, ".gz"), ".br")
 		ours := base == "index.html" || base == "favicon.svg" || base == "report.json" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
-		for _, p := range []string{"schedlab.", "ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu.", "default.", "codeeditor."} {
+		for _, p := range []string{"schedlab.", "ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu.", "default.", "default-phone.", "codeeditor.", "figure."} {
 			if strings.HasPrefix(n, p) {
 				ours = true
 			}
@@ -211,10 +248,35 @@ func copyHashed(src, out, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	hashed := hashedName(name, data)
+	return hashed, os.WriteFile(filepath.Join(out, hashed), data, 0o644)
+}
+
+// hashedName is name with the content hash of data before the extension.
+func hashedName(name string, data []byte) string {
 	sum := sha256.Sum256(data)
 	ext := filepath.Ext(name)
-	hashed := strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext
-	return hashed, os.WriteFile(filepath.Join(out, hashed), data, 0o644)
+	return strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext
+}
+
+// figureExt is the file extension of a figure the page would show from a
+// blob: URL of type mime.
+func figureExt(mime string) string {
+	if strings.HasPrefix(mime, "image/svg") {
+		return ".svg"
+	}
+	return ".png"
+}
+
+// storedSum is the sum web/boot.js computes of the scenario a browser has
+// stored (see Assets.SnapshotOf): FNV-1a over its UTF-16 code units, as
+// JavaScript sees a string, in hexadecimal.
+func storedSum(s string) string {
+	h := uint32(2166136261)
+	for _, u := range utf16.Encode([]rune(s)) {
+		h = (h ^ uint32(u)) * 16777619
+	}
+	return strconv.FormatUint(uint64(h), 16)
 }
 
 // vuguHelper returns the JavaScript that Vugu's DOM renderer evaluates

@@ -54,7 +54,7 @@ func main() {
 	b.acceptDrops() // drop.go
 	root := &web.Root{App: a}
 	a.Start()
-	b.showPreview(a)
+	<-b.showPreview(a)
 	b.fetchReport(a)
 	b.galleryInSteps() // steps.go
 	shown := a.Tab

@@ -385,6 +385,10 @@ func (a *App) GanttSVG(g *Gantt, width int) string {
 // first and the browser never parses thousands of bars in the same task
 // as the rest of the page (a 20,000-job run ended with a 2-3 s freeze
 // that way). Until then it is "" and the caller shows that it is coming.
+// The build-time results' charts (of the small default scenario) are drawn
+// at once: the page's first screen, drawn when the site was built
+// (web/snapshot), shows them, and the page must not blank them when it
+// takes over.
 func (a *App) GanttSVGInTurn(g *Gantt, width int) string {
 	if a.Res == nil {
 		return ""
@@ -393,7 +397,7 @@ func (a *App) GanttSVGInTurn(g *Gantt, width int) string {
 	if g.svgKey != "" && g.modelOf == now {
 		return a.GanttSVG(g, width)
 	}
-	if g.drawing != now {
+	if g.drawing != now && !a.Res.Built {
 		g.drawing = now
 		a.P.After(0, func() {})
 		return ""

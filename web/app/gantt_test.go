@@ -184,3 +184,28 @@ func TestGanttDrawsInATaskOfItsOwn(t *testing.T) {
 		t.Fatal("another policy's chart came in the same task")
 	}
 }
+
+// The build-time results' chart is drawn at once: the page's first screen,
+// drawn when the site was built, shows it, and the page must not replace
+// it with "Drawing the chart…" when it takes over.
+func TestGanttOfBuiltResultsAtOnce(t *testing.T) {
+	rec := apptest.New(t)
+	r := app.New(rec)
+	r.Record()
+	r.Start()
+	rec.Pump(r, apptest.Done(r))
+	rec.Pump(r, apptest.Drawn(r))
+	data, err := r.Preview()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := apptest.New(t)
+	a := app.New(f)
+	a.Start()
+	if shown, err := a.ShowPreview(data); err != nil || !shown {
+		t.Fatalf("ShowPreview = %v, %v", shown, err)
+	}
+	if svg := a.GanttSVGInTurn(a.ResultsGantt(), 900); !strings.Contains(svg, `class="bar"`) {
+		t.Fatal("the build-time results' chart waited for a task of its own")
+	}
+}

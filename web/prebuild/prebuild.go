@@ -64,6 +64,30 @@ func At(width int) ([]byte, error) {
 	return a.Preview()
 }
 
+// Shown returns the page as a browser width px wide shows it once it has
+// started and shown preview (the Preview of At for that width): the
+// default scenario's run just started, no engine worker ready yet, and the
+// build-time results on show. build/site draws it (web/snapshot) into
+// index.html, so that the results are on screen before the page's module
+// has arrived. blob names each image the page would give a blob: URL;
+// stored is what the page saved in its storage, by key.
+func Shown(preview []byte, width int, blob func(data []byte, mime string) string) (a *app.App, stored map[string]string, err error) {
+	b := &browser{workers: map[int]*worker.Handler{}, wake: make(chan struct{}, 1), width: width,
+		idle: true, blob: blob, stored: map[string]string{}}
+	a = app.New(b)
+	a.Start()
+	shown, err := a.ShowPreview(preview)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case !shown:
+		return nil, nil, fmt.Errorf("the page did not show the results computed for a %d px screen", width)
+	case b.err != nil:
+		return nil, nil, b.err
+	}
+	return a, b.stored, nil
+}
+
 // browser is app.Platform for a page nobody sees: a screen width px wide, empty
 // storage, no URL fragment, and engine workers in this process.
 type browser struct {
@@ -73,6 +97,11 @@ type browser struct {
 	workers map[int]*worker.Handler
 	width   int   // of the screen, in CSS pixels
 	err     error // an internal error the page reported
+	// idle engine workers never start (Shown: the page before its engine
+	// has loaded).
+	idle   bool
+	blob   func([]byte, string) string // BlobURL, when set
+	stored map[string]string           // Save's, when set
 }
 
 type delivery struct {
@@ -96,6 +125,9 @@ func (b *browser) Cores() int         { return 2 }
 func (b *browser) ViewportWidth() int { return b.width }
 
 func (b *browser) StartWorker(id int) {
+	if b.idle {
+		return
+	}
 	h := worker.New(func(m protocol.Message) { b.deliver(id, m) })
 	b.workers[id] = h
 	b.deliver(id, protocol.NewMessage(protocol.TypeReady, 0, worker.Ready()))
@@ -107,13 +139,23 @@ func (b *browser) PostWorker(id int, m protocol.Message) {
 	}
 }
 
-func (b *browser) StopWorker(id int)                            { delete(b.workers, id) }
-func (b *browser) Load(string) (string, bool)                   { return "", false }
-func (b *browser) Save(string, string) error                    { return nil }
-func (b *browser) Fragment() string                             { return "" }
-func (b *browser) SetFragment(string)                           {}
-func (b *browser) Location() string                             { return "http://localhost/" }
-func (b *browser) BlobURL([]byte, string) string                { return "blob:" }
+func (b *browser) StopWorker(id int)          { delete(b.workers, id) }
+func (b *browser) Load(string) (string, bool) { return "", false }
+func (b *browser) Save(key, value string) error {
+	if b.stored != nil {
+		b.stored[key] = value
+	}
+	return nil
+}
+func (b *browser) Fragment() string   { return "" }
+func (b *browser) SetFragment(string) {}
+func (b *browser) Location() string   { return "http://localhost/" }
+func (b *browser) BlobURL(data []byte, mime string) string {
+	if b.blob != nil {
+		return b.blob(data, mime)
+	}
+	return "blob:"
+}
 func (b *browser) RevokeURL(string)                             {}
 func (b *browser) Download(string, string, []byte)              {}
 func (b *browser) Copy(string)                                  {}
