@@ -18,7 +18,10 @@
     if (!boot) return;
     const p = document.createElement(boot.id === "boot" ? "p" : "span");
     p.className = "error";
-    p.textContent = "schedlab could not start (" + what + ": " + err + "). A current browser with WebAssembly is needed.";
+    // A download that failed is the network's or the server's doing, not
+    // the browser's: say what to try.
+    const advice = err && err.download ? "Check the connection, then reload the page." : "A current browser with WebAssembly is needed.";
+    p.textContent = "schedlab could not start (" + what + ": " + (err && err.message ? err.message : err) + "). " + advice;
     boot.replaceChildren(p);
   };
 
@@ -91,7 +94,11 @@
   // module still compiles while it downloads.
   const counted = (url, onBytes) =>
     fetch(url).then((res) => {
-      if (!res.ok || !res.body || typeof TransformStream !== "function") {
+      if (!res.ok) {
+        onBytes(-1);
+        throw Object.assign(new Error("the server answered " + res.status + " " + res.statusText + " for " + url), { download: true });
+      }
+      if (!res.body || typeof TransformStream !== "function") {
         onBytes(-1);
         return res;
       }
@@ -107,6 +114,8 @@
         },
       });
       return new Response(res.body.pipeThrough(count), { status: res.status, statusText: res.statusText, headers: res.headers });
+    }, (err) => {
+      throw Object.assign(new Error("could not download " + url + " (" + err.message + ")"), { download: true });
     });
 
   // One module is both the page and the engine (wasm/browser): it is
