@@ -107,19 +107,7 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 			stalled = 0
 		}
 		s.updateDuals(q, out, r, arq, false)
-		s.dualDevex(r, arq)
-		// x_B −= step·α (moveBasics(1, step)), and the leaving scores of
-		// the positions whose value or weight changed.
-		for k, j := range s.head {
-			if a := s.alpha[k]; a != 0 {
-				if step != 0 {
-					s.x[j] -= step * a
-				}
-				if s.lscoreOK {
-					s.leaveScore(k)
-				}
-			}
-		}
+		s.dualDevexMove(r, arq, step)
 		s.x[q] += step
 		s.x[out], s.stat[out] = target, AtLower
 		if below {
@@ -169,17 +157,30 @@ func (s *solver) dualFeasible(flip bool) bool {
 	return true
 }
 
-// dualDevex updates the dual Devex weights of the rows for a pivot on
-// position r with pivot arq, from the entering column s.alpha.
-func (s *solver) dualDevex(r int, arq float64) {
+// dualDevexMove updates, for a pivot on position r with pivot arq and
+// the entering column s.alpha, the dual Devex weights of the rows, the
+// basic values (x_B −= step·α, moveBasics(1, step)) and the leaving
+// scores of the positions whose weight or value changed, in one pass over
+// the column. Each position's weight and value come from its own old ones
+// only, so one pass computes what a pass for each would.
+func (s *solver) dualDevexMove(r int, arq, step float64) {
 	wr := s.dw[r]
-	for k, a := range s.alpha {
-		if a == 0 || k == r {
+	for k, j := range s.head {
+		a := s.alpha[k]
+		if a == 0 {
 			continue
 		}
-		ratio := a / arq
-		if v := ratio * ratio * wr; v > s.dw[k] {
-			s.dw[k] = v
+		if k != r {
+			ratio := a / arq
+			if v := ratio * ratio * wr; v > s.dw[k] {
+				s.dw[k] = v
+			}
+		}
+		if step != 0 {
+			s.x[j] -= step * a
+		}
+		if s.lscoreOK {
+			s.leaveScore(k) // position r's is set again after the pivot
 		}
 	}
 	s.dw[r] = math.Max(wr/(arq*arq), 1)
