@@ -80,11 +80,12 @@ func (m *measurer) lp(ctx context.Context) []row {
 	}
 	var ratios []float64
 	w := 0
-	for i := range names {
+	for i, name := range names {
 		ratios = append(ratios, ours[i]/theirs[i])
 		if ratios[i] > ratios[w] {
 			w = i
 		}
+		progress(fmt.Sprintf("%s: ours %.2f ms, HiGHS %.2f ms, %.2f×", name, ours[i], theirs[i], ratios[i]))
 	}
 	g := geomean(ratios)
 	return []row{
