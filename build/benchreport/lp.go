@@ -76,7 +76,11 @@ func (m *measurer) lp(ctx context.Context) []row {
 		if err := m.sameOptima(ctx, files); err != nil {
 			return []row{failed(gm, "≤ 1.0×", err)}
 		}
-		peer = fmt.Sprintf("HiGHS %s, native, one thread, presolve on, timed in this run (-highs), alternating with ours, the lowest of %d rounds each; the optima agree to 1e-7 (checked in this run)", version, m.runs)
+		rounds := fmt.Sprintf("the lowest of %d rounds each", m.runs)
+		if m.runs == 1 {
+			rounds = "one round each"
+		}
+		peer = fmt.Sprintf("HiGHS %s, native, one thread, presolve on, timed in this run (-highs), alternating with ours, %s; the optima agree to 1e-7 (checked in this run)", version, rounds)
 	}
 	var ratios []float64
 	w := 0
