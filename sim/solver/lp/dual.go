@@ -107,7 +107,7 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 			stalled = 0
 		}
 		s.updateDuals(q, out, r, arq, false)
-		s.dualDevexMove(r, arq, step)
+		s.dualDevexMove(r, arq, step) // and s.f.update(r, s.alpha)
 		s.x[q] += step
 		s.x[out], s.stat[out] = target, AtLower
 		if below {
@@ -119,7 +119,6 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 		s.head[r] = int32(q)
 		s.posOf[q] = int32(r)
 		s.stat[q] = Basic
-		s.f.update(r, s.alpha)
 		if s.lscoreOK {
 			s.leaveScore(r)
 		}
@@ -161,9 +160,15 @@ func (s *solver) dualFeasible(flip bool) bool {
 // the entering column s.alpha, the dual Devex weights of the rows, the
 // basic values (x_B −= step·α, moveBasics(1, step)) and the leaving
 // scores of the positions whose weight or value changed, in one pass over
-// the column. Each position's weight and value come from its own old ones
-// only, so one pass computes what a pass for each would.
+// the column, which also records the column as the factorisation's
+// product-form update (factor.update). Each position's weight and value
+// come from its own old ones only, so one pass computes what a pass for
+// each would.
 func (s *solver) dualDevexMove(r int, arq, step float64) {
+	f := &s.f
+	f.etaPos = append(f.etaPos, int32(r))
+	f.etaPiv = append(f.etaPiv, s.alpha[r])
+	f.etaStart = append(f.etaStart, int32(len(f.etaIdx)))
 	wr := s.dw[r]
 	for k, j := range s.head {
 		a := s.alpha[k]
@@ -174,6 +179,10 @@ func (s *solver) dualDevexMove(r int, arq, step float64) {
 			ratio := a / arq
 			if v := ratio * ratio * wr; v > s.dw[k] {
 				s.dw[k] = v
+			}
+			if a > dropTol || a < -dropTol { // as factor.update drops
+				f.etaIdx = append(f.etaIdx, int32(k))
+				f.etaVal = append(f.etaVal, a)
 			}
 		}
 		if step != 0 {
