@@ -171,6 +171,10 @@ mutate:
 
 # The Philly log as Pollux's artifact ships it, for make bench's table.
 PHILLY ?= ../shared/data/pollux/traces/philly.csv
+# A HiGHS timing program (build/benchreport/highstime, docs/lp.md) for the
+# LP rows: `make bench HIGHS=/path/to/highstime` times HiGHS in the same
+# run as ours; without it those rows use HiGHS figures from another day.
+HIGHS ?=
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./sim/...
@@ -183,10 +187,12 @@ bench:
 	# or a limit, written into docs/development.md; every Gavel study in
 	# full (a quarter of an hour), the whole Philly log under every policy
 	# when ../shared/data has it, and the page's cold loads when the site
-	# is built (make site)
+	# is built (make site), and HiGHS timed in the same run when HIGHS
+	# names its timing program
 	$(GO) run ./build/benchreport -docs -gavel \
 		$(if $(wildcard $(PHILLY)),-philly $(PHILLY)) \
-		$(if $(wildcard $(OUT)/index.html),-site $(OUT))
+		$(if $(wildcard $(OUT)/index.html),-site $(OUT)) \
+		$(if $(HIGHS),-highs $(HIGHS))
 
 clean:
 	rm -rf $(OUT)

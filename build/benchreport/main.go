@@ -30,6 +30,8 @@ type options struct {
 	gavel  bool   // run every Gavel study in full (a quarter of an hour)
 	philly string // the Philly log, or "" to skip its rows
 	site   string // the built site for the page's cold loads, or ""
+	highs  string // a HiGHS timing program (build/benchreport/highstime), or "" for the stored figures
+	onlyLP bool   // measure the LP rows only
 	docs   bool   // write the table into docs/development.md
 }
 
@@ -39,10 +41,16 @@ func main() {
 	flag.BoolVar(&o.gavel, "gavel", false, "also run every Gavel study in full (about a quarter of an hour)")
 	flag.StringVar(&o.philly, "philly", "", "the Philly log (Pollux's traces/philly.csv): run every policy on it, 60 s of CPU each at most")
 	flag.StringVar(&o.site, "site", "", "the built site (make site's build/out): time cold loads of the page in headless Chromium")
+	flag.StringVar(&o.highs, "highs", "", "a HiGHS timing program built from build/benchreport/highstime: time HiGHS on the dumped LPs in this run, alternating with ours (without it, the LP rows divide by HiGHS figures stored from another day)")
+	flag.BoolVar(&o.onlyLP, "only-lp", false, "measure only the LP solver's rows (quick; with -highs, ours against HiGHS)")
 	flag.BoolVar(&o.docs, "docs", false, "write the table into "+docFile)
 	flag.Parse()
 	if o.runs < 1 {
 		fmt.Fprintln(os.Stderr, "benchreport: -runs must be at least 1")
+		os.Exit(2)
+	}
+	if o.onlyLP && o.docs {
+		fmt.Fprintln(os.Stderr, "benchreport: -only-lp measures part of the table; it cannot write it with -docs")
 		os.Exit(2)
 	}
 	if err := run(context.Background(), o); err != nil {
@@ -61,7 +69,11 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	m := &measurer{root: root, tmp: tmp, runs: o.runs}
+	m := &measurer{root: root, tmp: tmp, runs: o.runs, highs: o.highs}
+	if o.onlyLP {
+		fmt.Print(render(m.lp(ctx), nil))
+		return nil
+	}
 	progress("building the command line, natively and for WebAssembly")
 	if err := m.build(ctx); err != nil {
 		return err

@@ -1,13 +1,14 @@
 package main
 
 // highsMS is HiGHS 1.15.1's CPU per solve, in milliseconds, of each LP
-// dumped into sim/solver/lp/testdata: built from its release tag with g++
-// 12 in release mode, one thread, default options (presolve on), the
-// lower of two rounds of 20 solves, measured on the 2-core development
-// machine in the same session as ours (docs/lp.md, "Benchmarks"). It is a
-// peer's figure to compare with, not an input to anything. HiGHS is not
-// part of this repository; to measure it again, build it as docs/lp.md
-// says and update these values with the date.
+// dumped into sim/solver/lp/testdata, measured on 2026-11-24 (storedDay)
+// on the 2-core development machine in the same session as ours then:
+// built from its release tag with g++ 12 in release mode, one thread,
+// default options (presolve on), the lower of two rounds of 20 solves
+// (docs/lp.md, "Benchmarks"). The LP rows divide by these only when no
+// HiGHS is given with -highs; the machine's speed has changed since, so
+// the ratios they give are indicative. Its keys are the LPs measured.
+// HiGHS is not part of this repository.
 var highsMS = map[string]float64{
 	"gavel-small-13":             1.01,
 	"gavel-cost-71":              0.50,

@@ -135,3 +135,42 @@ func TestWithPolicy(t *testing.T) {
 		t.Errorf("got %s, want %s", b, want)
 	}
 }
+
+func TestParseHighstime(t *testing.T) {
+	h, err := parseHighstime("cpu-ms/op 12.8700\nstatus Optimal\nobjective 57754.953217916138\nversion 1.15.1 (git hash: 04024d7)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.cpuMS != 12.87 || h.status != "Optimal" || h.objective != 57754.953217916138 || h.version != "1.15.1 (git hash: 04024d7)" {
+		t.Errorf("parsed %+v", h)
+	}
+	for _, bad := range []struct{ out, says string }{
+		{"status Optimal\nobjective 1\nversion 1.15.1\n", `"cpu-ms/op"`},
+		{"cpu-ms/op 0\nstatus Optimal\nobjective 1\nversion 1.15.1\n", "not positive"},
+		{"cpu-ms/op fast\nstatus Optimal\nobjective 1\nversion 1.15.1\n", `"fast"`},
+		{"cpu-ms/op 1\nobjective 1\nversion 1.15.1\n", `"status"`},
+	} {
+		if _, err := parseHighstime(bad.out); err == nil || !strings.Contains(err.Error(), bad.says) {
+			t.Errorf("%q gives %v, want an error saying %s", bad.out, err, bad.says)
+		}
+	}
+}
+
+func TestAgree(t *testing.T) {
+	h := highsRun{status: "Optimal", objective: 57754.95321791614}
+	if err := agree("optimal", 57754.95321791614*(1+5e-8), h); err != nil {
+		t.Errorf("within 1e-7: %v", err)
+	}
+	if err := agree("optimal", 57754.95321791614*(1+2e-7), h); err == nil {
+		t.Error("2e-7 apart agrees")
+	}
+	if err := agree("optimal", math.NaN(), h); err == nil {
+		t.Error("NaN agrees")
+	}
+	if err := agree("infeasible", 0, h); err == nil || !strings.Contains(err.Error(), "Optimal") {
+		t.Errorf("another status gives %v", err)
+	}
+	if err := agree("infeasible", 0, highsRun{status: "Infeasible", objective: 1e30}); err != nil {
+		t.Errorf("both infeasible: %v", err)
+	}
+}

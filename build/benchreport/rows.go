@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 )
 
@@ -150,41 +149,6 @@ func (m *measurer) millionJobs(ctx context.Context) []row {
 		rows = append(rows, row{Measure: c.measure, Value: fmt.Sprintf("%s (%s) / %.0f MB", seconds(cpu), spread(cpus, " s"), rss), Target: c.target, Verdict: v})
 	}
 	return rows
-}
-
-// lp solves the dumped LPs (sim/solver/lp/testdata) and compares each
-// one's CPU per solve with HiGHS's.
-func (m *measurer) lp(ctx context.Context) []row {
-	const gm, worst = "LP solver, the dumped Gavel LPs, ours ÷ HiGHS (CPU per solve), geometric mean", "LP solver, the same, the worst LP"
-	progress("the LP solver on the dumped LPs")
-	lines, err := m.bench(ctx, false, "./sim/solver/lp/", `^BenchmarkDumped$`, "10x", 1)
-	if err != nil {
-		return []row{failed(gm, "≤ 1.0×", err)}
-	}
-	var ratios []float64
-	worstName, worstRatio := "", 0.0
-	names := make([]string, 0, len(highsMS))
-	for name := range highsMS {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		ours, err := metric(lines, "BenchmarkDumped/"+name, "cpu-ms/op")
-		if err != nil {
-			return []row{failed(gm, "≤ 1.0×", err)}
-		}
-		r := ours / highsMS[name]
-		ratios = append(ratios, r)
-		if r > worstRatio {
-			worstName, worstRatio = name, r
-		}
-	}
-	g := geomean(ratios)
-	peer := "HiGHS 1.15.1, native, single thread, presolve on (docs/lp.md); the optima agree to 1e-7 (TestDumpedLPsAgainstHiGHS)"
-	return []row{
-		{Measure: gm, Value: fmt.Sprintf("%.2f× over %d LPs", g, len(ratios)), Target: "≤ 1.0×", Peer: peer, Verdict: verdict(g, 1.0, true)},
-		{Measure: worst, Value: fmt.Sprintf("%.2f× (%s: %.1f ms against %.1f ms)", worstRatio, worstName, worstRatio*highsMS[worstName], highsMS[worstName]), Target: "≤ 1.5×", Verdict: verdict(worstRatio, 1.5, true)},
-	}
 }
 
 // gavelStudies runs every Gavel study in full on 2 workers, once.

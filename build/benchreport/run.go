@@ -22,6 +22,7 @@ type measurer struct {
 	runs      int
 	native    string // the schedlab binary
 	wasm      string // the same command as WebAssembly
+	highs     string // the HiGHS timing program, or ""
 }
 
 // goRoot is the go command's GOROOT, where its runner for WebAssembly

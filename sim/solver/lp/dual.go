@@ -32,6 +32,7 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 	for k := range s.dw {
 		s.dw[k] = 1
 	}
+	s.lscore, s.lscoreOK = resizeF(s.lscore, s.m), false
 	trouble, stalled, verified := 0, 0, false
 	for {
 		if s.iters >= s.maxIter {
@@ -106,8 +107,7 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 			stalled = 0
 		}
 		s.updateDuals(q, out, r, arq, false)
-		s.dualDevex(r, arq)
-		s.moveBasics(1, step)
+		s.dualDevexMove(r, arq, step) // and s.f.update(r, s.alpha)
 		s.x[q] += step
 		s.x[out], s.stat[out] = target, AtLower
 		if below {
@@ -119,7 +119,9 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 		s.head[r] = int32(q)
 		s.posOf[q] = int32(r)
 		s.stat[q] = Basic
-		s.f.update(r, s.alpha)
+		if s.lscoreOK {
+			s.leaveScore(r)
+		}
 		s.iters++
 	}
 }
@@ -154,17 +156,40 @@ func (s *solver) dualFeasible(flip bool) bool {
 	return true
 }
 
-// dualDevex updates the dual Devex weights of the rows for a pivot on
-// position r with pivot arq, from the entering column s.alpha.
-func (s *solver) dualDevex(r int, arq float64) {
+// dualDevexMove updates, for a pivot on position r with pivot arq and
+// the entering column s.alpha, the dual Devex weights of the rows, the
+// basic values (x_B −= step·α, moveBasics(1, step)) and the leaving
+// scores of the positions whose weight or value changed, in one pass over
+// the column, which also records the column as the factorisation's
+// product-form update (factor.update). Each position's weight and value
+// come from its own old ones only, so one pass computes what a pass for
+// each would.
+func (s *solver) dualDevexMove(r int, arq, step float64) {
+	f := &s.f
+	f.etaPos = append(f.etaPos, int32(r))
+	f.etaPiv = append(f.etaPiv, s.alpha[r])
+	f.etaStart = append(f.etaStart, int32(len(f.etaIdx)))
 	wr := s.dw[r]
-	for k, a := range s.alpha {
-		if a == 0 || k == r {
+	for k, j := range s.head {
+		a := s.alpha[k]
+		if a == 0 {
 			continue
 		}
-		ratio := a / arq
-		if v := ratio * ratio * wr; v > s.dw[k] {
-			s.dw[k] = v
+		if k != r {
+			ratio := a / arq
+			if v := ratio * ratio * wr; v > s.dw[k] {
+				s.dw[k] = v
+			}
+			if a > dropTol || a < -dropTol { // as factor.update drops
+				f.etaIdx = append(f.etaIdx, int32(k))
+				f.etaVal = append(f.etaVal, a)
+			}
+		}
+		if step != 0 {
+			s.x[j] -= step * a
+		}
+		if s.lscoreOK {
+			s.leaveScore(k) // position r's is set again after the pivot
 		}
 	}
 	s.dw[r] = math.Max(wr/(arq*arq), 1)
@@ -172,28 +197,55 @@ func (s *solver) dualDevex(r int, arq float64) {
 		for k := range s.dw {
 			s.dw[k] = 1
 		}
+		s.lscoreOK = false
 	}
 }
 
 // dualLeaving picks the basic variable farthest outside its bounds
 // relative to its Devex weight (−1: the basis is primal feasible).
+//
+// The scores are kept in s.lscore (computed in full when s.lscoreOK is
+// false): a pivot changes the values of the positions where the entering
+// column or the flips' column is nonzero, and the weights of the former,
+// so the dual method scores those again (leaveScore) rather than all m
+// positions each pivot. A position not outside its bounds scores 0,
+// which never beats worst, so the choice is the full scan's.
 func (s *solver) dualLeaving() int {
-	r, worst := -1, 0.0
-	for k, j := range s.head {
-		v := 0.0
-		switch x := s.x[j]; {
-		case x < s.lo[j]:
-			v = s.lo[j] - x
-		case x > s.hi[j]:
-			v = x - s.hi[j]
+	if !s.lscoreOK || rescoreAll {
+		for k := range s.head {
+			s.leaveScore(k)
 		}
-		if v > primalTol {
-			if score := v * v / s.dw[k]; score > worst {
-				r, worst = k, score
-			}
+		s.lscoreOK = true
+	}
+	r, worst := -1, 0.0
+	for k, score := range s.lscore[:len(s.head)] {
+		if score > worst {
+			r, worst = k, score
 		}
 	}
 	return r
+}
+
+// rescoreAll makes dualLeaving score every position each pivot, as it
+// did before the scores were kept: a test compares the two.
+var rescoreAll = false
+
+// leaveScore sets position k's score as the leaving row: its distance
+// outside its bounds squared over its Devex weight, or 0 within them.
+func (s *solver) leaveScore(k int) {
+	j := s.head[k]
+	v := 0.0
+	switch x := s.x[j]; {
+	case x < s.lo[j]:
+		v = s.lo[j] - x
+	case x > s.hi[j]:
+		v = x - s.hi[j]
+	}
+	score := 0.0
+	if v > primalTol {
+		score = v * v / s.dw[k]
+	}
+	s.lscore[k] = score
 }
 
 // dualRatio is the dual ratio test on the pivot row s.alphaR for a
@@ -317,6 +369,9 @@ func (s *solver) applyFlips() {
 	for k, j := range s.head {
 		if v := s.rho[k]; v != 0 {
 			s.x[j] -= v
+			if s.lscoreOK {
+				s.leaveScore(k)
+			}
 		}
 	}
 }

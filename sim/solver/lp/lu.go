@@ -14,12 +14,20 @@ type factor struct {
 	colVals [][]float64
 
 	front, back []pivot
-	kind        []int8  // per row: rowFront, rowNucleus, rowBack
-	nRows       []int32 // nucleus rows, in nucleus order
-	nCols       []int32 // nucleus positions, in nucleus order
-	nIndex      []int32 // row -> index in nRows, or -1
-	perm        []int32 // perm[k]: nucleus row index of the k-th pivot row
-	nd          int
+	// offS, offI, offV list each front pivot's column (then each back
+	// pivot's, from offS[len(front)]) without its pivot entry, in the
+	// column's order: the solves' sweeps read them from one array rather
+	// than through each column's slices and a test of the row, the same
+	// operations in the same order.
+	offS   []int32
+	offI   []int32
+	offV   []float64
+	kind   []int8  // per row: rowFront, rowNucleus, rowBack
+	nRows  []int32 // nucleus rows, in nucleus order
+	nCols  []int32 // nucleus positions, in nucleus order
+	nIndex []int32 // row -> index in nRows, or -1
+	perm   []int32 // perm[k]: nucleus row index of the k-th pivot row
+	nd     int
 
 	// The nucleus's factors, sparse: L by columns (lc) and rows (lr), U
 	// by columns (uc) and rows (ur) without its diagonal diag.
@@ -368,7 +376,25 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	for a, r := range f.nRows {
 		f.nIndex[r] = int32(a)
 	}
+	f.offPivot()
 	return nil, nil
+}
+
+// offPivot fills offS, offI and offV from the front and back pivots.
+func (f *factor) offPivot() {
+	f.offS, f.offI, f.offV = append(f.offS[:0], 0), f.offI[:0], f.offV[:0]
+	for _, list := range [2][]pivot{f.front, f.back} {
+		for _, pv := range list {
+			vals := f.colVals[pv.pos]
+			for k, i := range f.colRows[pv.pos] {
+				if i != pv.row {
+					f.offI = append(f.offI, i)
+					f.offV = append(f.offV, vals[k])
+				}
+			}
+			f.offS = append(f.offS, int32(len(f.offI)))
+		}
+	}
 }
 
 // sparseLU stores the nucleus's L and U (in dense, mostly zeros) by rows
@@ -433,17 +459,15 @@ func (f *factor) ftran(b, x []float64) {
 	for k := range x {
 		x[k] = 0
 	}
-	for _, pv := range f.back {
+	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
+	for k, pv := range f.back {
 		xc := b[pv.row] / pv.val
 		x[pv.pos] = xc
 		if xc == 0 {
 			continue
 		}
-		rows, vals := f.colRows[pv.pos], f.colVals[pv.pos]
-		for k, i := range rows {
-			if i != pv.row {
-				b[i] -= vals[k] * xc
-			}
+		for t := offS[nf+k]; t < offS[nf+k+1]; t++ {
+			b[offI[t]] -= offV[t] * xc
 		}
 	}
 	if nd := f.nd; nd > 0 {
@@ -488,11 +512,8 @@ func (f *factor) ftran(b, x []float64) {
 		if xc == 0 {
 			continue
 		}
-		rows, vals := f.colRows[pv.pos], f.colVals[pv.pos]
-		for k2, i := range rows {
-			if i != pv.row {
-				b[i] -= vals[k2] * xc
-			}
+		for t := offS[k]; t < offS[k+1]; t++ {
+			b[offI[t]] -= offV[t] * xc
 		}
 	}
 	// Product-form updates, oldest first.
@@ -538,13 +559,11 @@ func (f *factor) btran(d, y []float64) {
 	for i := range y {
 		y[i] = 0
 	}
-	for _, pv := range f.front {
+	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
+	for k, pv := range f.front {
 		s := d[pv.pos]
-		rows, vals := f.colRows[pv.pos], f.colVals[pv.pos]
-		for k, i := range rows {
-			if i != pv.row {
-				s -= vals[k] * y[i]
-			}
+		for t := offS[k]; t < offS[k+1]; t++ {
+			s -= offV[t] * y[offI[t]]
 		}
 		y[pv.row] = s / pv.val
 	}
@@ -583,11 +602,8 @@ func (f *factor) btran(d, y []float64) {
 	for k := len(f.back) - 1; k >= 0; k-- {
 		pv := f.back[k]
 		s := d[pv.pos]
-		rows, vals := f.colRows[pv.pos], f.colVals[pv.pos]
-		for k2, i := range rows {
-			if i != pv.row {
-				s -= vals[k2] * y[i]
-			}
+		for t := offS[nf+k]; t < offS[nf+k+1]; t++ {
+			s -= offV[t] * y[offI[t]]
 		}
 		y[pv.row] = s / pv.val
 	}

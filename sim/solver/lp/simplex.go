@@ -144,6 +144,12 @@ type solver struct {
 	touch  []int32
 	// dw are the dual method's Devex weights, by basis position.
 	dw []float64
+	// lscore is each basis position's score as the dual method's leaving
+	// row (dualLeaving), kept up to date from pivot to pivot for the
+	// positions a pivot changes; lscoreOK is false when it must be
+	// computed again in full (after x_B or every weight changed).
+	lscore   []float64
+	lscoreOK bool
 	// The dual ratio test's breakpoints and the bound flips it chose;
 	// longStep turns bound flipping on.
 	bps      []breakpoint
@@ -626,6 +632,7 @@ func (s *solver) computeXB() {
 	for k, j := range s.head {
 		s.x[j] = s.alpha[k]
 	}
+	s.lscoreOK = false
 }
 
 // infeasibility returns the sum of bound violations of basic variables
