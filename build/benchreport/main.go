@@ -87,7 +87,7 @@ func run(ctx context.Context, o options) error {
 	if o.gavel {
 		rows = append(rows, m.gavelStudies(ctx))
 	} else {
-		rows = append(rows, skipped("every Gavel study in full, 2 workers, wall time", "≤ 8 min", "run with -gavel (about a quarter of an hour)"))
+		rows = append(rows, skipped(gavelMeasure, "≤ 8 min", "run with -gavel (about a quarter of an hour)"))
 	}
 	rows = append(rows, m.page(ctx, o.site)...)
 	var philly []row

@@ -103,22 +103,26 @@ func median(xs []float64) float64 {
 }
 
 // loadLine is what build/e2e's TestLoadFigures logs for one cold load.
-var loadLine = regexp.MustCompile(`cold ([^:]+): usable ([\d.]+) s, default results ([\d.]+) s, live results ([\d.]+) s .*?, ([\d.]+) MB transferred`)
+// The default results' time may be followed by who drew them, in
+// parentheses ("drawn by the first screen": the page's first screen made
+// when the site was built).
+var loadLine = regexp.MustCompile(`cold ([^:]+): usable ([\d.]+) s, default results ([\d.]+) s(?: \(drawn by ([^)]*)\))?, live results ([\d.]+) s .*?, ([\d.]+) MB transferred`)
 
 // A coldLoad is one cold load's figures, in seconds and MB.
 type coldLoad struct {
 	Where                 string
 	Usable, Results, Live float64
 	TransferredMB         float64
+	DrawnBy               string // who drew the default results, when the line says
 }
 
 // parseLoads reads the cold loads that TestLoadFigures logged.
 func parseLoads(out string) []coldLoad {
 	var loads []coldLoad
 	for _, m := range loadLine.FindAllStringSubmatch(out, -1) {
-		l := coldLoad{Where: m[1]}
+		l := coldLoad{Where: m[1], DrawnBy: m[4]}
 		for i, p := range []*float64{&l.Usable, &l.Results, &l.Live, &l.TransferredMB} {
-			*p, _ = strconv.ParseFloat(m[i+2], 64)
+			*p, _ = strconv.ParseFloat(m[[]int{2, 3, 5, 6}[i]], 64)
 		}
 		loads = append(loads, l)
 	}

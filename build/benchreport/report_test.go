@@ -81,12 +81,12 @@ func TestVerdict(t *testing.T) {
 // The lines are as build/e2e's loadFigures.String writes them.
 func TestParseLoads(t *testing.T) {
 	out := `    load_test.go:171: cold localhost: usable 0.91 s, default results 1.20 s, live results 2.40 s (same as the build's), longest task 180 ms, 4.21 MB transferred (schedlab.wasm 3.90 MB)
-    load_test.go:179: cold 20 Mbit/s 40 ms: usable 2.60 s, default results 2.95 s, live results 4.10 s (same as the build's), longest task 170 ms, 4.20 MB transferred (schedlab.wasm 3.90 MB)`
+    load_test.go:179: cold 20 Mbit/s 40 ms: usable 2.60 s, default results 0.26 s (drawn by the first screen), live results 4.10 s (same as the build's), longest task 170 ms, 4.20 MB transferred (schedlab.wasm 3.90 MB)`
 	loads := parseLoads(out)
 	if len(loads) != 2 {
 		t.Fatalf("%d loads: %+v", len(loads), loads)
 	}
-	want := []coldLoad{{"localhost", 0.91, 1.20, 2.40, 4.21}, {"20 Mbit/s 40 ms", 2.60, 2.95, 4.10, 4.20}}
+	want := []coldLoad{{"localhost", 0.91, 1.20, 2.40, 4.21, ""}, {"20 Mbit/s 40 ms", 2.60, 0.26, 4.10, 4.20, "the first screen"}}
 	for i := range want {
 		if loads[i] != want[i] {
 			t.Errorf("load %d = %+v, want %+v", i, loads[i], want[i])
