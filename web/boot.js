@@ -23,6 +23,16 @@
     const advice = err && err.download ? "Check the connection, then reload the page." : "A current browser with WebAssembly is needed.";
     p.textContent = "schedlab could not start (" + what + ": " + (err && err.message ? err.message : err) + "). " + advice;
     boot.replaceChildren(p);
+    // The first screen drawn when the site was built says a run is under
+    // way; with no page to run it, it is not.
+    const run = document.getElementById("run");
+    if (run && document.querySelector("[data-snapshot]")) {
+      run.textContent = "Run";
+      run.removeAttribute("aria-busy");
+      run.title = "schedlab could not start";
+    }
+    const running = document.querySelector("#built span");
+    if (running) running.remove();
   };
 
   // index.html holds the page's first screen as the page draws it once it
