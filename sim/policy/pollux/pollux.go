@@ -178,13 +178,17 @@ func (p *pollux) rate(s *engine.State, id workload.JobID, a int) float64 {
 		p.goodput = make([][]float64, s.NumJobs())
 		p.typeOf = make([][]int8, s.NumJobs())
 	}
-	g := p.goodput[id]
-	if g == nil {
-		g = make([]float64, s.Cluster().NumGPUs()+1)
-		p.goodput[id] = g
-	}
-	if a <= 0 || a >= len(g) {
+	if a <= 0 || a > s.Cluster().NumGPUs() {
 		return -1
+	}
+	g := p.goodput[id]
+	if a >= len(g) {
+		// Grown as larger allocations are asked about, not made at the
+		// cluster's size at once: 20,000 jobs on 20,000 GPUs would hold
+		// 3.2 GB of mostly unasked rates.
+		grown := min(max(a+1, 2*len(g)), s.Cluster().NumGPUs()+1)
+		g = append(g, make([]float64, grown-len(g))...)
+		p.goodput[id] = g
 	}
 	if g[a] == 0 {
 		job := s.Job(id)
@@ -212,8 +216,8 @@ func (p *pollux) rateByType(s *engine.State, id workload.JobID, a int, req polic
 		}
 		if gpus := p.sample(s, id, a, req, t); gpus != nil {
 			if r := perf.AdaptiveSoloRate(s.Perf(), s.Cluster(), s.Job(id), gpus); r > 0 && r > g[a] {
-				if p.typeOf[id] == nil {
-					p.typeOf[id] = make([]int8, len(g))
+				if tt := p.typeOf[id]; len(tt) <= a {
+					p.typeOf[id] = append(tt, make([]int8, len(g)-len(tt))...)
 				}
 				g[a], p.typeOf[id][a] = r, int8(ti+1)
 			}
