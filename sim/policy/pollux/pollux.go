@@ -133,6 +133,13 @@ func (p *pollux) Options() engine.Options {
 }
 
 func (p *pollux) Decide(s *engine.State, triggers []engine.Trigger) error {
+	// A finished job's rates are never asked again: its tables go, so
+	// that they are held for the jobs in the system only.
+	for _, t := range triggers {
+		if t.Kind == engine.Completion && int(t.Job) < len(p.goodput) {
+			p.goodput[t.Job], p.typeOf[t.Job] = nil, nil
+		}
+	}
 	if p.roundDue(s, triggers) {
 		if err := p.allocate(s); err != nil {
 			return err

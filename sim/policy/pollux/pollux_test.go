@@ -110,3 +110,84 @@ func TestFairShare(t *testing.T) {
 		t.Errorf("big: start %v, %v GPUs on average", big.FirstStartS, big.GPUSeconds/big.RunS)
 	}
 }
+
+// Pollux's tables of rates are held for the jobs in the system only:
+// made at the cluster's size for every job and kept, they held 8 bytes
+// per GPU per job (3.2 GB for 20,000 jobs on 20,000 GPUs).
+func TestRateTablesOfFinishedJobsGo(t *testing.T) {
+	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1000, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11}}}
+	c := policytest.Cluster(t, spec)
+	m, err := perf.NewAnalytic(*perf.DefaultAnalyticParams(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jobs []workload.Job
+	for i := range 40 {
+		jobs = append(jobs, workload.Job{Name: fmt.Sprint("j", i), Model: "cifar10", GPUs: 1, ArrivalS: float64(60 * i), DurationS: 1800})
+	}
+	pol := New(defaults())
+	policytest.Run(t, c, m, pol, jobs, policytest.Budgets(engine.Budgets{}))
+	p := pol.(*pollux)
+	if len(p.goodput) != len(jobs) {
+		t.Fatalf("rate tables for %d jobs, want %d", len(p.goodput), len(jobs))
+	}
+	for id, g := range p.goodput {
+		if g != nil {
+			t.Errorf("job %d finished, and its table of %d rates is still held", id, len(g))
+		}
+	}
+}
+
+// While jobs run, each one's table of rates grows with the allocations
+// Pollux asks about, not with the cluster's size.
+func TestRateTablesGrowWithTheAsking(t *testing.T) {
+	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1000, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11}}}
+	c := policytest.Cluster(t, spec)
+	m, err := perf.NewAnalytic(*perf.DefaultAnalyticParams(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jobs []workload.Job
+	for i := range 200 {
+		jobs = append(jobs, workload.Job{Name: fmt.Sprint("j", i), Model: "cifar10", GPUs: 1, ArrivalS: float64(5 * i), DurationS: 3600})
+	}
+	w := &tableWatch{t: t, Policy: New(defaults())}
+	policytest.Run(t, c, m, w, jobs)
+	if w.held == 0 {
+		t.Fatal("no table was ever held")
+	}
+	t.Logf("the widest table: %d rates, on a cluster of %d GPUs; at most %d tables held at once", w.widest, c.NumGPUs(), w.held)
+}
+
+// tableWatch checks Pollux's rate tables after each decision: each no
+// more than twice as long as the largest allocation asked about.
+type tableWatch struct {
+	engine.Policy
+	t            *testing.T
+	widest, held int
+	complained   bool
+}
+
+func (w *tableWatch) Decide(s *engine.State, tr []engine.Trigger) error {
+	err := w.Policy.Decide(s, tr)
+	held := 0
+	for id, g := range w.Policy.(*pollux).goodput {
+		if g == nil {
+			continue
+		}
+		held++
+		asked := 0
+		for a, r := range g {
+			if r != 0 {
+				asked = a
+			}
+		}
+		if len(g) > 2*asked+1 && !w.complained {
+			w.t.Errorf("at %v s, job %d: a table of %d rates for allocations asked up to %d", s.Now(), id, len(g), asked)
+			w.complained = true
+		}
+		w.widest = max(w.widest, len(g))
+	}
+	w.held = max(w.held, held)
+	return err
+}
