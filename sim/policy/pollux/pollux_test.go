@@ -115,16 +115,8 @@ func TestFairShare(t *testing.T) {
 // made at the cluster's size for every job and kept, they held 8 bytes
 // per GPU per job (3.2 GB for 20,000 jobs on 20,000 GPUs).
 func TestRateTablesOfFinishedJobsGo(t *testing.T) {
-	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1000, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11}}}
-	c := policytest.Cluster(t, spec)
-	m, err := perf.NewAnalytic(*perf.DefaultAnalyticParams(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var jobs []workload.Job
-	for i := range 40 {
-		jobs = append(jobs, workload.Job{Name: fmt.Sprint("j", i), Model: "cifar10", GPUs: 1, ArrivalS: float64(60 * i), DurationS: 1800})
-	}
+	c, m := bigCluster(t)
+	jobs := oneGPUJobs(40, 60, 1800)
 	pol := New(defaults())
 	policytest.Run(t, c, m, pol, jobs, policytest.Budgets(engine.Budgets{}))
 	p := pol.(*pollux)
@@ -141,16 +133,8 @@ func TestRateTablesOfFinishedJobsGo(t *testing.T) {
 // While jobs run, each one's table of rates grows with the allocations
 // Pollux asks about, not with the cluster's size.
 func TestRateTablesGrowWithTheAsking(t *testing.T) {
-	spec := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1000, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11}}}
-	c := policytest.Cluster(t, spec)
-	m, err := perf.NewAnalytic(*perf.DefaultAnalyticParams(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var jobs []workload.Job
-	for i := range 200 {
-		jobs = append(jobs, workload.Job{Name: fmt.Sprint("j", i), Model: "cifar10", GPUs: 1, ArrivalS: float64(5 * i), DurationS: 3600})
-	}
+	c, m := bigCluster(t)
+	jobs := oneGPUJobs(200, 5, 3600)
 	w := &tableWatch{t: t, Policy: New(defaults())}
 	policytest.Run(t, c, m, w, jobs)
 	if w.held == 0 {
@@ -190,4 +174,24 @@ func (w *tableWatch) Decide(s *engine.State, tr []engine.Trigger) error {
 	}
 	w.held = max(w.held, held)
 	return err
+}
+
+// bigCluster is 1,000 four-GPU servers with the analytic model.
+func bigCluster(t *testing.T) (*cluster.Cluster, *perf.Analytic) {
+	t.Helper()
+	c := policytest.Cluster(t, cluster.Spec{Servers: []cluster.ServerGroup{{Count: 1000, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11}}})
+	m, err := perf.NewAnalytic(*perf.DefaultAnalyticParams(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, m
+}
+
+// oneGPUJobs is n one-GPU CIFAR10 jobs arriving every gap seconds.
+func oneGPUJobs(n int, gap, durationS float64) []workload.Job {
+	jobs := make([]workload.Job, n)
+	for i := range jobs {
+		jobs[i] = workload.Job{Name: fmt.Sprint("j", i), Model: "cifar10", GPUs: 1, ArrivalS: gap * float64(i), DurationS: durationS}
+	}
+	return jobs
 }
