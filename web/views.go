@@ -323,6 +323,20 @@ func (c *ResultsView) RunLine() string {
 		results.Thousands(r.Policies[0].JobCount()), when, drawing)
 }
 
+// CheckLine says how the browser's own results compared with those
+// computed when the site was built, which they replaced; "" for results
+// that replaced none. It takes the build-time label's place, of about its
+// length, so that nothing below it moves.
+func (c *ResultsView) CheckLine() string {
+	switch c.App.Res.Check {
+	case app.CheckSame:
+		return "Computed by your browser just now, and the same as the results computed when this site was built."
+	case app.CheckDiffers:
+		return "Computed by your browser just now, and not the same as the results computed when this site was built: a bug (the browser's console says what differs)."
+	}
+	return ""
+}
+
 // Source says where the results on show come from, for tests: "build"
 // (computed when the site was built), "live" or "" (none yet).
 func (c *ResultsView) Source() string {

@@ -24,7 +24,7 @@ const builtShown = `(document.querySelector(".results") || {dataset: {}}).datase
 // was built before its engine has even started (the test holds the engine
 // workers' script back), labelled as such and with the command line's
 // numbers; once the engine runs, the browser's own run replaces them, is found
-// identical, and the label goes. A phone (390 px) gets results drawn
+// identical, and the label says so. A phone (390 px) gets results drawn
 // for a phone at once too.
 func TestBuiltResults(t *testing.T) {
 	for _, v := range [][2]int64{{1280, 800}, {390, 844}} {
@@ -78,6 +78,9 @@ func builtResults(t *testing.T, width, height int64) {
 	}
 	if eval[bool](p, `!!document.getElementById("built")`) {
 		t.Error("the build-time label stays over the live results")
+	}
+	if got := p.text("built-check"); !strings.HasPrefix(got, "Computed by your browser just now, and the same as") {
+		t.Errorf("the live results' label reads %q", got)
 	}
 	checkCLIMetrics(t, p.metrics())
 	if e := errs(); len(e) > 0 {

@@ -18,6 +18,16 @@ import (
 	"github.com/schedlab/schedlab/build/static"
 )
 
+// layoutShiftJS sums the page's layout shifts so far that no input caused
+// (what browsers report as its Cumulative Layout Shift, without the
+// session windows); layoutShiftsJS lists them, with what moved.
+const layoutShiftJS = `new Promise((done) => new PerformanceObserver((l, o) => { o.disconnect();
+	done(l.getEntries().filter((e) => !e.hadRecentInput).reduce((s, e) => s + e.value, 0)); }).observe({type: "layout-shift", buffered: true}))`
+const layoutShiftsJS = `new Promise((done) => new PerformanceObserver((l, o) => { o.disconnect();
+	done(l.getEntries().map((e) => Math.round(e.startTime) + " ms " + e.value.toFixed(3) + ": " + e.sources.map((s) =>
+		(s.node ? s.node.id || s.node.className || s.node.nodeName : "?") + " y " + Math.round(s.previousRect.y) + "→" + Math.round(s.currentRect.y)).join(", ")).join("\n")); })
+	.observe({type: "layout-shift", buffered: true}))`
+
 // moduleGate serves the site with the page's module held back until
 // opened; hold closes it again for the next load.
 type moduleGate struct {
@@ -71,7 +81,8 @@ func (g *moduleGate) server(t *testing.T, dir string) *httptest.Server {
 // keeping the figures' elements and their size (an image whose address
 // changes keeps showing the old one until the new one has loaded, though
 // its naturalWidth says 0 meanwhile), and its own run replaces the
-// results, identical.
+// results, identical, in the same elements, labelled as checked, with the
+// page's layout shifting little in all.
 func TestFirstScreen(t *testing.T) {
 	axe, err := os.ReadFile(axePath(t))
 	need(t, err == nil, "axe-core (make test installs it: `make need-axe`)")
@@ -113,9 +124,25 @@ func TestFirstScreen(t *testing.T) {
 				t.Errorf("the page drew new elements over the first screen's (kept with their images: %q; now %s); they blank and move the page", kept,
 					eval[string](p, `JSON.stringify(["plot-jct_cdf", "plot-queue_by_model", "metrics"].map((id) => { const e = document.getElementById(id); return [id, !!e && !!e.__first, e && e.getBoundingClientRect().height, e && e.parentElement.tagName]; }))`))
 			}
+			eval[any](p, `(() => { for (const id of ["plot-jct_cdf", "plot-queue_by_model", "metrics"]) document.getElementById(id).__built = true; })()`)
 			p.wait(liveShown+` && (`+plotsShown+`)`, statusJS, 2*time.Minute)
 			if got := eval[string](p, `document.querySelector(".results").dataset.check`); got != "same" {
 				t.Errorf("the live results compared with the build-time ones: %q, want \"same\"", got)
+			}
+			if got := p.text("built-check"); !strings.HasPrefix(got, "Computed by your browser just now, and the same as") {
+				t.Errorf("the live results' label reads %q", got)
+			}
+			// The live results take the build-time ones' place in the same
+			// elements: a new image is blank until decoded, and the page
+			// below it jumps up and back.
+			if kept := eval[[]string](p, `["plot-jct_cdf", "plot-queue_by_model", "metrics"].filter((id) => { const e = document.getElementById(id); return !!e && e.__built; })`); len(kept) != 3 {
+				t.Errorf("the live results were drawn in new elements (kept: %q)", kept)
+			}
+			// Nothing moves much from the first screen to the live results:
+			// the layout shift summed over the load, as browsers measure it
+			// (Cumulative Layout Shift; 0.1 is the usual bound of "good").
+			if cls := eval[float64](p, layoutShiftJS); cls >= 0.1 {
+				t.Errorf("the page's layout shifted by %.3f in all from the first screen to the live results (want < 0.1):\n%s", cls, eval[string](p, layoutShiftsJS))
 			}
 			if e := errs(); len(e) > 0 {
 				t.Errorf("console errors: %q", e)

@@ -114,7 +114,11 @@ type App struct {
 	Run *Run
 	// Res holds the results of the last finished run.
 	Res *Results
-	TL  Timeline
+	// replacing is the live run whose figures are being drawn to take the
+	// place of the build-time results on show (finishResults), nil when
+	// none is.
+	replacing *Results
+	TL        Timeline
 	// Story is the job story on show (story.go), nil when none.
 	Story *StoryState
 	// gantt is the Results view's interactive Gantt chart (gantt.go),

@@ -182,8 +182,10 @@ func (a *App) finishResults(r *Run) {
 	} else {
 		// The build-time results stay on show until the live figures are
 		// drawn; the run's line says it ended meanwhile, in the place of
-		// its progress bar, so that nothing below moves twice.
-		a.setNotice(simulated(res), false)
+		// its progress bar, and about as long as the line that follows it
+		// (replaceBuilt), so that nothing below moves.
+		a.setNotice(simulated(res)+" Comparing them with the results computed when the site was built…", false)
+		a.replacing = res
 	}
 	req, bin := res.drawRequest(append([]string{"jct_cdf", "queue_by_model"}, extraKinds(sc)...), "png", -1)
 	req.Width = a.figureWidth()
@@ -192,10 +194,20 @@ func (a *App) finishResults(r *Run) {
 			res.drawn = m
 		}
 		a.applyDrawn(res, m)
+		if a.replacing == res {
+			a.replacing = nil
+		}
 		if built != nil && a.Res == built {
 			a.replaceBuilt(built, res, drawnAtBuiltWidth(r, req.Width, built.builtWidth))
 		}
 	})
+}
+
+// CheckingBuilt says whether the results on show were computed when the
+// site was built and the browser's own run of the same scenario is under
+// way (or drawing its figures) to take their place.
+func (a *App) CheckingBuilt() bool {
+	return a.Res != nil && a.Res.Built && (a.Running() || a.replacing != nil)
 }
 
 // newResults builds the results of a finished run, its figures that span
@@ -230,6 +242,9 @@ func (a *App) newResults(r *Run) (*Results, *scenario.Scenario, error) {
 
 // showResults puts res on show in place of the results before it.
 func (a *App) showResults(res *Results) {
+	if a.replacing != res {
+		a.replacing = nil // another run's results take the place of the built ones
+	}
 	if old := a.Res; old != nil && old != res && !a.hist.holds(old) {
 		old.release(a.P)
 	}
