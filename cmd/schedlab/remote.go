@@ -1,10 +1,11 @@
+//go:build !js
+
 package main
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,23 +14,16 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/sim/api"
+	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
 
-// remoteFlags are the flags of run and reproduce that say how sweep
-// points go to API servers.
-type remoteFlags struct {
-	urls     *string
-	retryFor *time.Duration
-	timeout  *time.Duration
-}
+// remoteOptions say how the sweep points go to the servers.
+type remoteOptions = api.RemoteOptions
 
-func addRemoteFlags(fs *flag.FlagSet, what string) remoteFlags {
-	return remoteFlags{
-		urls:     fs.String("remote", "", what),
-		retryFor: fs.Duration("retry-for", api.DefaultRetryFor, "with --remote: how long a sweep point keeps being retried, on the next server each time, when a server does not answer or answers 5xx (long enough for a server to be restarted)"),
-		timeout:  fs.Duration("request-timeout", api.DefaultRequestTimeout, "with --remote: longest a server may take over one sweep point before the point moves to the next server"),
-	}
+// runStudyRemote runs a study's sweep points on the servers.
+func runStudyRemote(ctx context.Context, sc *scenario.Scenario, quick bool, o *remoteOptions) (*experiment.Study, experiment.StudyOutput, error) {
+	return api.RunRemote(ctx, sc, quick, *o)
 }
 
 // options reads the flags into RemoteOptions.

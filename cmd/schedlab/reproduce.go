@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/scenarios"
-	"github.com/schedlab/schedlab/sim/api"
 	"github.com/schedlab/schedlab/sim/experiment"
 	"github.com/schedlab/schedlab/sim/experiment/reproduce"
 	"github.com/schedlab/schedlab/sim/experiment/reproduce/benchfig"
@@ -204,7 +203,7 @@ type reproducer struct {
 	frac         []float64 // the current figure's runs, fraction done
 	name         string
 	last         time.Time
-	remote       *api.RemoteOptions   // run sweep points on these servers
+	remote       *remoteOptions       // run sweep points on these servers
 	share        *experiment.RunShare // runs that figures repeat, run once
 }
 
@@ -312,7 +311,7 @@ func (r *reproducer) benchmarks(ctx context.Context, rep *results.Reproduction, 
 func (r *reproducer) study(ctx context.Context, sc *scenario.Scenario) (*experiment.Study, int, error) {
 	failed := 0
 	if r.remote != nil {
-		st, out, err := api.RunRemote(ctx, sc, r.quick, *r.remote)
+		st, out, err := runStudyRemote(ctx, sc, r.quick, r.remote)
 		if err != nil {
 			return nil, 0, err
 		}

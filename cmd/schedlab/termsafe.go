@@ -63,6 +63,14 @@ func (s *safeWriter) Write(p []byte) (int, error) {
 }
 
 // clean reports whether p has no byte that Write would change.
+//
+// It is kept out of Write: in WebAssembly, V8 charges each turn of a
+// loop with the size of the whole function it is in, so the loop inlined
+// into Write had V8's optimising compiler compile all of Write after one
+// pass over the few kilobytes of `schedlab help`; on its own the loop's
+// function is small, and is compiled only when the output is large.
+//
+//go:noinline
 func clean(p []byte) bool {
 	for _, b := range p {
 		if needsCare[b] {

@@ -7,7 +7,12 @@
 // well, the package leaves out its net/http side (ServeHTTP and
 // RunRemote): the Workers bundle then links no net/http, which alone
 // would add about 0.6 MB to its gzipped size (see docs/development.md's
-// size budgets).
+// size budgets). Any WebAssembly build (js) leaves that side out too:
+// under node Go's net package has only an in-process stand-in for the
+// network (net/http's client uses the Fetch API only in browsers, and
+// schedlab's page does not import this package), and net/http with its
+// TLS was a third of the command line's module, compiled and
+// initialised at every start.
 //
 //	GET  /v1/health        {"status":"ok","api":"v1","limits":{…},"load":{…}}
 //	GET  /v1/scenarios     the built-in scenarios

@@ -1,4 +1,4 @@
-//go:build !nohttp
+//go:build !nohttp && !js
 
 package api
 

@@ -1,4 +1,4 @@
-//go:build !nohttp
+//go:build !nohttp && !js
 
 package api
 
@@ -49,12 +49,6 @@ type RemoteOptions struct {
 	// stopped (RemoteFailure.Done): they are not asked again.
 	Done *RemotePoints
 }
-
-// The defaults of RemoteOptions.
-const (
-	DefaultRetryFor       = 2 * time.Minute
-	DefaultRequestTimeout = 10 * time.Minute
-)
 
 // RemotePoints are the answered points of a study run remotely, kept so
 // that a run that stopped can be resumed: the answers as the servers sent

@@ -6,9 +6,12 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
+	"codeberg.org/go-fonts/liberation"
 	xfont "golang.org/x/image/font"
+	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/font/sfnt"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -26,6 +29,7 @@ import (
 // where any other face is missing and the render fails, and must come
 // out byte for byte as with the full cache.
 func TestFiguresUseTwoFaces(t *testing.T) {
+	loadFaces()
 	regular := font.Font{Typeface: "Liberation", Variant: "Sans"}
 	bold := regular
 	bold.Weight = xfont.WeightBold
@@ -95,6 +99,69 @@ func TestFiguresUseTwoFaces(t *testing.T) {
 	for i, c := range figures {
 		if !bytes.Equal(full[i].svg, two[i].svg) || !bytes.Equal(full[i].png, two[i].png) {
 			t.Errorf("%s: drawn with only Liberation Sans Regular and Bold, the figure differs: it uses another face", c.name)
+		}
+	}
+}
+
+// faceName is the full name of the face gonum's font cache holds for f.
+func faceName(f font.Font) string {
+	face := font.DefaultCache.Lookup(f, 10).Face
+	if face == nil {
+		return "(none)"
+	}
+	name, err := face.Name(nil, sfnt.NameIDFull)
+	if err != nil {
+		return err.Error()
+	}
+	return name
+}
+
+// sansAtStart is the face gonum's cache held for Liberation Sans Regular
+// when the package started, before any test made a figure.
+var sansAtStart = faceName(font.Font{Typeface: "Liberation", Variant: "Sans"})
+
+// TestFacesLoadWithFirstFigure: gonum/plot parses the placeholder font of
+// internal/liberation at start, not the Liberation faces, and the first
+// figure made puts Liberation Sans Regular and Bold in their place; every
+// other face stays the placeholder.
+func TestFacesLoadWithFirstFigure(t *testing.T) {
+	const placeholder = "schedlab placeholder"
+	if sansAtStart != placeholder {
+		t.Errorf("at start gonum's cache holds %q for Liberation Sans, want the placeholder (parsing the real face belongs to the first figure)", sansAtStart)
+	}
+	sans := font.Font{Typeface: "Liberation", Variant: "Sans"}
+	bold := sans
+	bold.Weight = xfont.WeightBold
+	serif := font.Font{Typeface: "Liberation", Variant: "Serif"}
+
+	// Another test may have made a figure already: start again from the
+	// cache as gonum's start leaves it, the placeholder for every face.
+	ph, err := opentype.Parse([]byte(liberation.Placeholder))
+	if err != nil {
+		t.Fatalf("the placeholder font: %v", err)
+	}
+	savedCache, savedHandler, savedLoad := font.DefaultCache, plot.DefaultTextHandler, loadFaces
+	defer func() { font.DefaultCache, plot.DefaultTextHandler, loadFaces = savedCache, savedHandler, savedLoad }()
+	font.DefaultCache = font.NewCache(font.Collection{{Font: sans, Face: ph}, {Font: bold, Face: ph}, {Font: serif, Face: ph}})
+	plot.DefaultTextHandler = text.Plain{Fonts: font.DefaultCache}
+	loadFaces = sync.OnceFunc(addFaces)
+	if got := faceName(sans); got != placeholder {
+		t.Fatalf("the test's cache holds %q", got)
+	}
+
+	f, err := CDF("JCT CDF", "JCT", cdfSeries, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.SVG(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		f    font.Font
+		want string
+	}{{sans, "Liberation Sans"}, {bold, "Liberation Sans Bold"}, {serif, placeholder}} {
+		if got := faceName(c.f); got != c.want {
+			t.Errorf("after a figure, the face for %+v is %q, want %q", c.f, got, c.want)
 		}
 	}
 }

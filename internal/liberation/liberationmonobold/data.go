@@ -1,9 +1,10 @@
 // Package liberationmonobold stands in for the "LiberationMono Bold"
-// face, which schedlab's figures never use: it holds the data of
-// Liberation Sans Bold (see package liberation).
+// face: it holds the placeholder font, not the face (see package
+// liberation). gonum/plot parses it when it starts; sim/plot draws with
+// the real Liberation Sans faces, parsed when it draws its first figure.
 package liberationmonobold // import "codeberg.org/go-fonts/liberation/liberationmonobold"
 
-import upstream "github.com/go-fonts/liberation/liberationsansbold"
+import "codeberg.org/go-fonts/liberation"
 
-// TTF is the data of Liberation Sans Bold.
-var TTF = upstream.TTF
+// TTF is the data of the placeholder font.
+var TTF = []byte(liberation.Placeholder)

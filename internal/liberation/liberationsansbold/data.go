@@ -1,9 +1,10 @@
-// Package liberationsansbold provides the "LiberationSans Bold" TrueType
-// font, one of the two faces schedlab's figures draw with (see package
-// liberation).
+// Package liberationsansbold stands in for the "LiberationSans Bold"
+// face: it holds the placeholder font, not the face (see package
+// liberation). gonum/plot parses it when it starts; sim/plot draws with
+// the real Liberation Sans faces, parsed when it draws its first figure.
 package liberationsansbold // import "codeberg.org/go-fonts/liberation/liberationsansbold"
 
-import upstream "github.com/go-fonts/liberation/liberationsansbold"
+import "codeberg.org/go-fonts/liberation"
 
-// TTF is the data of the "LiberationSans Bold" TrueType font.
-var TTF = upstream.TTF
+// TTF is the data of the placeholder font.
+var TTF = []byte(liberation.Placeholder)

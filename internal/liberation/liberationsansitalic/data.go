@@ -1,9 +1,10 @@
 // Package liberationsansitalic stands in for the "LiberationSans Italic"
-// face, which schedlab's figures never use: it holds the data of
-// Liberation Sans Regular (see package liberation).
+// face: it holds the placeholder font, not the face (see package
+// liberation). gonum/plot parses it when it starts; sim/plot draws with
+// the real Liberation Sans faces, parsed when it draws its first figure.
 package liberationsansitalic // import "codeberg.org/go-fonts/liberation/liberationsansitalic"
 
-import upstream "github.com/go-fonts/liberation/liberationsansregular"
+import "codeberg.org/go-fonts/liberation"
 
-// TTF is the data of Liberation Sans Regular.
-var TTF = upstream.TTF
+// TTF is the data of the placeholder font.
+var TTF = []byte(liberation.Placeholder)

@@ -1,9 +1,11 @@
-// Package liberationsansregular provides the "LiberationSans Regular"
-// TrueType font, one of the two faces schedlab's figures draw with (see
-// package liberation).
+// Package liberationsansregular stands in for the "LiberationSans
+// Regular" face: it holds the placeholder font, not the face (see
+// package liberation). gonum/plot parses it when it starts; sim/plot
+// draws with the real Liberation Sans faces, parsed when it draws its
+// first figure.
 package liberationsansregular // import "codeberg.org/go-fonts/liberation/liberationsansregular"
 
-import upstream "github.com/go-fonts/liberation/liberationsansregular"
+import "codeberg.org/go-fonts/liberation"
 
-// TTF is the data of the "LiberationSans Regular" TrueType font.
-var TTF = upstream.TTF
+// TTF is the data of the placeholder font.
+var TTF = []byte(liberation.Placeholder)

@@ -1,9 +1,11 @@
 // Package liberationserifbolditalic stands in for the "LiberationSerif
-// BoldItalic" face, which schedlab's figures never use: it holds the
-// data of Liberation Sans Bold (see package liberation).
+// BoldItalic" face: it holds the placeholder font, not the face (see
+// package liberation). gonum/plot parses it when it starts; sim/plot
+// draws with the real Liberation Sans faces, parsed when it draws its
+// first figure.
 package liberationserifbolditalic // import "codeberg.org/go-fonts/liberation/liberationserifbolditalic"
 
-import upstream "github.com/go-fonts/liberation/liberationsansbold"
+import "codeberg.org/go-fonts/liberation"
 
-// TTF is the data of Liberation Sans Bold.
-var TTF = upstream.TTF
+// TTF is the data of the placeholder font.
+var TTF = []byte(liberation.Placeholder)
