@@ -123,9 +123,38 @@ func certified(f *fairLP, sol *lp.Solution) []verdict {
 			out[c] = provenStuck
 		case gain > freeProof*math.Max(1, f.cls[c].level):
 			out[c] = provenFree
+		case spareGain(f, sol, c) > freeProof*math.Max(1, f.cls[c].level):
+			out[c] = provenFree
+		case swapGain(f, sol, c) > freeProof*math.Max(1, f.cls[c].level):
+			out[c] = provenFree
 		}
 	}
 	return out
+}
+
+// spareGain is how far class c's ñ could rise in the LP's own allocation
+// by giving it more time alone on one type, within its jobs' time left
+// and the type's devices left idle: the others keep theirs.
+func spareGain(f *fairLP, sol *lp.Solution, c int) float64 {
+	cl := f.cls[c]
+	_, hi := f.p.RowBounds(f.time[c])
+	timeLeft := hi - sol.Row[f.time[c]]
+	if !(timeLeft > 0) {
+		return 0
+	}
+	best := 0.0
+	for j, col := range f.s[c] {
+		if col < 0 {
+			continue
+		}
+		_, capHi := f.p.RowBounds(f.cap[j])
+		_, colHi := f.p.ColBounds(col)
+		d := math.Min(timeLeft, math.Min((capHi-sol.Row[f.cap[j]])/float64(cl.sf), colHi-sol.X[col]))
+		if g := d * cl.thr[j] / (float64(len(cl.members)) * cl.eq); g > best {
+			best = g
+		}
+	}
+	return best
 }
 
 // dualProof is the smallest dual taken as a proof of a bottleneck, and
@@ -282,4 +311,47 @@ func (a *Fair) reweight(in *plan.Input, frozen []bool) []float64 {
 		w[i] = in.Jobs[i].Weight / total
 	}
 	return w
+}
+
+// swapGain is how far class c's ñ could rise in the LP's own allocation
+// by moving devices from type j1 to a type j2 where it runs faster: to
+// devices left idle on j2, or in a trade with another class d, which
+// moves as many devices from j2 to j1, where it runs at least as fast.
+// Every time row keeps its total, no capacity row grows past its bound,
+// and no other class's ñ falls.
+func swapGain(f *fairLP, sol *lp.Solution, c int) float64 {
+	cl := f.cls[c]
+	best := 0.0
+	for j1, c1 := range f.s[c] {
+		if c1 < 0 || !(sol.X[c1] > 0) {
+			continue
+		}
+		for j2, c2 := range f.s[c] {
+			if c2 < 0 || !(cl.thr[j2] > cl.thr[j1]) {
+				continue
+			}
+			_, c2Hi := f.p.ColBounds(c2)
+			room := float64(cl.sf) * math.Min(sol.X[c1], c2Hi-sol.X[c2]) // devices c can move
+			if !(room > 0) {
+				continue
+			}
+			// Devices left idle on j2 take c's move with no partner.
+			_, capHi := f.p.RowBounds(f.cap[j2])
+			if dev := math.Min(room, capHi-sol.Row[f.cap[j2]]); dev > 0 {
+				best = math.Max(best, dev/float64(cl.sf)*(cl.thr[j2]-cl.thr[j1])/(float64(len(cl.members))*cl.eq))
+			}
+			for d, dl := range f.cls {
+				d1, d2 := f.s[d][j1], f.s[d][j2]
+				if d == c || d1 < 0 || d2 < 0 || !(dl.thr[j1] >= dl.thr[j2]) || !(sol.X[d2] > 0) {
+					continue
+				}
+				_, d1Hi := f.p.ColBounds(d1)
+				dev := math.Min(room, float64(dl.sf)*math.Min(sol.X[d2], d1Hi-sol.X[d1]))
+				if g := dev / float64(cl.sf) * (cl.thr[j2] - cl.thr[j1]) / (float64(len(cl.members)) * cl.eq); g > best {
+					best = g
+				}
+			}
+		}
+	}
+	return best
 }
