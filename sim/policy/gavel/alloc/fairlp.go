@@ -32,8 +32,8 @@ type fairLP struct {
 	t               int
 	fair            []int
 	// time and cap are each class's time row and each type's capacity
-	// row.
-	time, cap []int
+	// row; low is each class's row ñ_c ≥ level_c (-1: none).
+	time, cap, low []int
 }
 
 // buildFair builds the LP into p, an empty problem. With pairs, single-GPU classes may share GPUs
@@ -91,9 +91,9 @@ func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thresho
 			p.Set(row, pv.col, float64(cls[pv.c].sf))
 		}
 	}
-	f.fair = make([]int, len(cls))
+	f.fair, f.low = make([]int, len(cls)), make([]int, len(cls))
 	for c, cl := range cls {
-		f.fair[c] = -1
+		f.fair[c], f.low[c] = -1, -1
 		if cl.w > 0 && !cl.frozen {
 			// t ≤ (sf/w)(ñ_c − level_c)
 			coef := float64(cl.sf) / cl.w
@@ -105,6 +105,7 @@ func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thresho
 		if cl.level > 0 {
 			row := p.AddRow(cl.names.row(&cl.names.low, "low"), cl.level, lp.Inf)
 			f.addNorm(row, c, 1)
+			f.low[c] = row
 		}
 	}
 	return f
