@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -42,8 +43,9 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	formats := fs.String("formats", "svg,png", "figure formats: svg, png or both")
 	fonts := fs.Bool("embed-fonts", false, "embed the fonts in the SVGs (exact in any browser, about 0.5 MB more each)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the runs to this file (for go tool pprof)")
+	runTimes := fs.String("run-times", "", "write every simulated run's CPU seconds (on its worker's thread) to this file, one tab-separated line a run, to find the costliest")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: schedlab reproduce [--paper P] [--figure F] [--quick] [--seeds N] [--out DIR] [--parallel N] [--markdown FILE] [--formats svg,png] [--remote URL,URL --retry-for D --request-timeout D] [--cpuprofile FILE]")
+		fmt.Fprintln(stderr, "usage: schedlab reproduce [--paper P] [--figure F] [--quick] [--seeds N] [--out DIR] [--parallel N] [--markdown FILE] [--formats svg,png] [--remote URL,URL --retry-for D --request-timeout D] [--cpuprofile FILE] [--run-times FILE]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -72,6 +74,20 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	for _, e := range entries {
 		overrideSeeds(e.Scenario, *seeds)
 	}
+	if *runTimes != "" && *remote.urls != "" {
+		fmt.Fprintln(stderr, "schedlab reproduce: --run-times: the runs are timed here, not on --remote servers")
+		return exitInvalid
+	}
+	times, err := openRunTimes(*runTimes)
+	if err != nil {
+		fmt.Fprintln(stderr, "schedlab reproduce:", err)
+		return exitInvalid
+	}
+	defer func() {
+		if err := times.close(); err != nil {
+			fmt.Fprintln(stderr, "schedlab reproduce: --run-times:", err)
+		}
+	}()
 	stopProfile, err := startCPUProfile(*cpuProfile, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "schedlab reproduce:", err)
@@ -82,7 +98,7 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	r := &reproducer{out: *out, quick: *quick, workers: *parallel, svg: svg, png: png,
-		plot: plot.Options{EmbedFonts: *fonts}, stderr: stderr}
+		plot: plot.Options{EmbedFonts: *fonts}, stderr: stderr, times: times}
 	if *remote.urls != "" {
 		o, err := remote.options(*parallel)
 		if err != nil {
@@ -205,6 +221,7 @@ type reproducer struct {
 	last         time.Time
 	remote       *remoteOptions       // run sweep points on these servers
 	share        *experiment.RunShare // runs that figures repeat, run once
+	times        *runTimes            // --run-times, or nil
 }
 
 // copiedNote says how many of a study's runs were copied from identical
@@ -322,7 +339,8 @@ func (r *reproducer) study(ctx context.Context, sc *scenario.Scenario) (*experim
 		}
 		return st, failed, nil
 	}
-	st, err := experiment.RunStudy(ctx, sc, experiment.StudyOptions{Quick: r.quick, Workers: r.workers, Progress: r.update, Compact: true, Share: r.share})
+	st, err := experiment.RunStudy(ctx, sc, experiment.StudyOptions{Quick: r.quick, Workers: r.workers, Progress: r.update, Compact: true, Share: r.share,
+		RunCPU: r.times.hook(sc.Name)})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -434,4 +452,58 @@ func writeReport(rep results.Reproduction, dir, markdown string) error {
 	return writeFile(markdown, func(w io.Writer) error {
 		return reproduce.WriteMarkdown(w, rep, filepath.ToSlash(rel))
 	})
+}
+
+// runTimes is the --run-times file: one line per simulated run, with its
+// study, policy, sweep value (NaN without a sweep), seed and CPU seconds.
+type runTimes struct {
+	mu  sync.Mutex
+	f   *os.File
+	w   *bufio.Writer
+	err error
+}
+
+// openRunTimes creates the file and writes its header; a nil runTimes
+// (path "") times nothing.
+func openRunTimes(path string) (*runTimes, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--run-times: %w", err)
+	}
+	t := &runTimes{f: f, w: bufio.NewWriter(f)}
+	_, t.err = fmt.Fprintln(t.w, "study\tpolicy\tx\tseed\tcpu_s")
+	return t, nil
+}
+
+// hook is the study's StudyOptions.RunCPU: nil when nothing is timed.
+func (t *runTimes) hook(study string) func(*experiment.Run, time.Duration) {
+	if t == nil {
+		return nil
+	}
+	return func(r *experiment.Run, cpu time.Duration) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.err == nil {
+			_, t.err = fmt.Fprintf(t.w, "%s\t%s\t%g\t%d\t%.3f\n", study, r.Policy, r.X, r.Seed, cpu.Seconds())
+		}
+	}
+}
+
+// close flushes and closes the file, with the first error writing it.
+func (t *runTimes) close() error {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.w.Flush(); t.err == nil {
+		t.err = err
+	}
+	if err := t.f.Close(); t.err == nil {
+		t.err = err
+	}
+	return t.err
 }

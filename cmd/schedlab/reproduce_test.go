@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,5 +117,38 @@ func TestReproduceDecisionTime(t *testing.T) {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)
 		}
+	}
+}
+
+// TestReproduceRunTimes: --run-times lists every simulated run of the
+// figures once, with its study, policy, sweep value and seed, and is
+// refused with --remote.
+func TestReproduceRunTimes(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "times.tsv")
+	var out, errOut bytes.Buffer
+	code := dispatch([]string{"reproduce", "--paper", "gavel", "--figure", "gavel-cost", "--quick", "--formats", "svg", "--out", filepath.Join(dir, "r"), "--run-times", file}, &out, &errOut)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	want := []string{"study\tpolicy\tx\tseed\tcpu_s", "gavel-cost\tMax throughput\tNaN\t0\t", "gavel-cost\tMin cost\tNaN\t0\t", "gavel-cost\tMin cost w/ SLOs\tNaN\t0\t"}
+	slices.Sort(lines[1:])
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), data)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d is %q, want it to start with %q", i, lines[i], w)
+		}
+	}
+	errOut.Reset()
+	code = dispatch([]string{"reproduce", "--paper", "gavel", "--remote", "http://127.0.0.1:1", "--run-times", file}, &out, &errOut)
+	if code != exitInvalid || !strings.Contains(errOut.String(), "--run-times") {
+		t.Errorf("with --remote: exit %d, %s", code, errOut.String())
 	}
 }

@@ -3,9 +3,11 @@ package experiment
 import (
 	"context"
 	"math"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/metrics"
@@ -140,4 +142,58 @@ func mustParse(t *testing.T, doc string) *scenario.Scenario {
 		t.Fatal(err)
 	}
 	return sc
+}
+
+// TestRunCPUEveryRunOnce: StudyOptions.RunCPU hears of every run the
+// study simulates once, never of a run it copies, and does not change the
+// study's output.
+func TestRunCPUEveryRunOnce(t *testing.T) {
+	a := mustParse(t, shareDoc("first", `[{"name": "fifo"}, {"name": "sjf"}]`, `[]`))
+	b := mustParse(t, shareDoc("second", `[{"name": "sjf", "label": "Shortest first"}, {"name": "fifo", "label": "No backfill", "params": {"backfill": false}}]`, `[]`))
+	share, err := NewRunShare([]*scenario.Scenario{a, b}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunStudy(context.Background(), a, StudyOptions{Workers: 2, Compact: true, Share: share}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	heard := map[*Run]int{}
+	var total time.Duration
+	st, err := RunStudy(context.Background(), b, StudyOptions{Workers: 2, Compact: true, Share: share, RunCPU: func(r *Run, cpu time.Duration) {
+		mu.Lock()
+		heard[r]++
+		total += cpu
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	simulated := 0
+	for _, p := range st.Points {
+		for _, r := range p.Report.Runs {
+			switch n := heard[r]; {
+			case r.sharedFrom != "" && n != 0:
+				t.Errorf("%s seed %d was copied but heard of %d times", r.label(), r.Seed, n)
+			case r.sharedFrom == "" && n != 1:
+				t.Errorf("%s seed %d was simulated but heard of %d times", r.label(), r.Seed, n)
+			}
+			if r.sharedFrom == "" {
+				simulated++
+			}
+		}
+	}
+	if simulated != 6 || len(heard) != simulated {
+		t.Errorf("heard of %d runs, %d simulated, want 6", len(heard), simulated)
+	}
+	if runtime.GOOS == "linux" && total <= 0 {
+		t.Errorf("the runs took %v of CPU", total)
+	}
+	alone, err := RunStudy(context.Background(), b, StudyOptions{Workers: 2, Compact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x, y := studyJSON(t, st), studyJSON(t, alone); x != y {
+		t.Errorf("outputs differ with RunCPU:\nwith:    %s\nwithout: %s", x, y)
+	}
 }

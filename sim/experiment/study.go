@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
+	"time"
 
+	"github.com/schedlab/schedlab/internal/cputime"
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/metrics"
 	"github.com/schedlab/schedlab/sim/scenario"
@@ -56,6 +59,12 @@ type StudyOptions struct {
 	// the same RunShare ran, and keeps this study's runs that later ones
 	// copy. Without Compact it is not used.
 	Share *RunShare
+	// RunCPU, if set, is called after each run the study simulates (not
+	// those it copies) with the CPU time the run took on its worker's
+	// thread: the simulation and the collector's assists it made, not
+	// the background collector's work (0 where cputime.Thread is not
+	// measured). It lists a study's runs by cost (reproduce --run-times).
+	RunCPU func(r *Run, cpu time.Duration)
 
 	shuffle uint64 // tests: dispatch runs in a seeded random order (see pool)
 }
@@ -129,7 +138,18 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 		mu.Lock()
 		in := g.inputs
 		mu.Unlock()
-		runOne(ctx, g.point.Scenario, r, in, Options{Paranoid: o.Paranoid, Lean: o.Lean, LPSink: o.LPSink}, progress)
+		opts := Options{Paranoid: o.Paranoid, Lean: o.Lean, LPSink: o.LPSink}
+		if o.RunCPU == nil {
+			runOne(ctx, g.point.Scenario, r, in, opts, progress)
+		} else {
+			// The run stays on one thread, so that thread's CPU time is its own.
+			runtime.LockOSThread()
+			cpu0 := cputime.Thread()
+			runOne(ctx, g.point.Scenario, r, in, opts, progress)
+			cpu := cputime.Thread() - cpu0
+			runtime.UnlockOSThread()
+			o.RunCPU(r, cpu)
+		}
 		share.keep(keys[k], g.point, r, sc.Name) // before its group drops its records
 		mu.Lock()
 		g.left--

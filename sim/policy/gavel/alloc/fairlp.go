@@ -31,6 +31,9 @@ type fairLP struct {
 	ofClass, ofType [][]int
 	t               int
 	fair            []int
+	// time and cap are each class's time row and each type's capacity
+	// row; low is each class's row ñ_c ≥ level_c (-1: none).
+	time, cap, low []int
 }
 
 // buildFair builds the LP into p, an empty problem. With pairs, single-GPU classes may share GPUs
@@ -60,8 +63,10 @@ func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thresho
 	f.indexPairs(len(in.Types))
 	f.t = p.AddCol("t", 0, lp.Inf, 1)
 	// Time: each job at most all of its time.
+	f.time, f.cap = make([]int, len(cls)), make([]int, len(in.Types))
 	for c, cl := range cls {
 		row := p.AddRow(cl.names.row(&cl.names.time, "time"), math.Inf(-1), float64(len(cl.members)))
+		f.time[c] = row
 		for j := range in.Types {
 			if col := f.s[c][j]; col >= 0 {
 				p.Set(row, col, 1)
@@ -75,6 +80,7 @@ func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thresho
 	// Capacity: a pair uses its devices once.
 	for j, typ := range in.Types {
 		row := p.AddRow("cap|"+typ, math.Inf(-1), in.Count[j])
+		f.cap[j] = row
 		for c, cl := range cls {
 			if col := f.s[c][j]; col >= 0 {
 				p.Set(row, col, float64(cl.sf))
@@ -85,9 +91,9 @@ func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thresho
 			p.Set(row, pv.col, float64(cls[pv.c].sf))
 		}
 	}
-	f.fair = make([]int, len(cls))
+	f.fair, f.low = make([]int, len(cls)), make([]int, len(cls))
 	for c, cl := range cls {
-		f.fair[c] = -1
+		f.fair[c], f.low[c] = -1, -1
 		if cl.w > 0 && !cl.frozen {
 			// t ≤ (sf/w)(ñ_c − level_c)
 			coef := float64(cl.sf) / cl.w
@@ -99,6 +105,7 @@ func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thresho
 		if cl.level > 0 {
 			row := p.AddRow(cl.names.row(&cl.names.low, "low"), cl.level, lp.Inf)
 			f.addNorm(row, c, 1)
+			f.low[c] = row
 		}
 	}
 	return f

@@ -111,6 +111,7 @@ const (
 // have) are left to the bottleneck LPs.
 func certified(f *fairLP, sol *lp.Solution) []verdict {
 	out := make([]verdict, len(f.cls))
+	var r *room // what the allocation leaves to take, once needed
 	for c, row := range f.fair {
 		if row < 0 {
 			continue
@@ -118,14 +119,146 @@ func certified(f *fairLP, sol *lp.Solution) []verdict {
 		_, hi := f.p.RowBounds(row)
 		coef := float64(f.cls[c].sf) / f.cls[c].w
 		gain := (hi - sol.Row[row]) / coef // ñ_c above its new level
+		tol := freeProof * math.Max(1, f.cls[c].level)
 		switch {
 		case sol.RowDuals[row] > dualProof:
 			out[c] = provenStuck
-		case gain > freeProof*math.Max(1, f.cls[c].level):
+		case gain > tol:
 			out[c] = provenFree
+		default:
+			if r == nil {
+				r = newRoom(f, sol)
+			}
+			if r.spareGain(c) > tol || r.swapGain(c) > tol {
+				out[c] = provenFree
+			}
 		}
 	}
 	return out
+}
+
+// room is what the step's LP's allocation leaves for a class to rise
+// into while every other class keeps its level: the proofs of freedom
+// beyond the LP's own (certified). Each proof is an allocation of its
+// own, so each may use all of it.
+type room struct {
+	f   *fairLP
+	sol *lp.Solution
+	// slack is how far each class's ñ is above its level (its new level
+	// if it rose this step), less a margin of freeProof (relative to the
+	// level) for the solver's rounding; 0 for a class with no row for its
+	// level.
+	slack []float64
+	// given[d][j] is how many devices of type j class d can give up
+	// within its slack, and free[j] the devices of type j left idle plus
+	// what every class can give up there.
+	given [][]float64
+	free  []float64
+}
+
+func newRoom(f *fairLP, sol *lp.Solution) *room {
+	r := &room{f: f, sol: sol, slack: make([]float64, len(f.cls)), given: make([][]float64, len(f.cls)), free: make([]float64, len(f.cap))}
+	for j, row := range f.cap {
+		_, hi := f.p.RowBounds(row)
+		r.free[j] = math.Max(0, hi-sol.Row[row])
+	}
+	for d, dl := range f.cls {
+		var gap float64
+		switch {
+		case f.fair[d] >= 0:
+			_, hi := f.p.RowBounds(f.fair[d])
+			gap = (hi - sol.Row[f.fair[d]]) * dl.w / float64(dl.sf)
+		case f.low[d] >= 0:
+			lo, _ := f.p.RowBounds(f.low[d])
+			gap = sol.Row[f.low[d]] - lo
+		}
+		r.slack[d] = math.Max(0, gap-freeProof*math.Max(1, dl.level))
+		r.given[d] = make([]float64, len(f.cap))
+		if r.slack[d] == 0 {
+			continue
+		}
+		for j, col := range f.s[d] {
+			if col >= 0 && sol.X[col] > 0 && dl.thr[j] > 0 {
+				g := math.Min(float64(dl.sf)*sol.X[col], r.slack[d]*float64(dl.sf)*float64(len(dl.members))*dl.eq/dl.thr[j])
+				r.given[d][j] = g
+				r.free[j] += g
+			}
+		}
+	}
+	return r
+}
+
+// freeFor is how many devices of type j class c could take from the
+// idle ones and the others' slack.
+func (r *room) freeFor(c, j int) float64 { return math.Max(0, r.free[j]-r.given[c][j]) }
+
+// spareGain is how far class c's ñ could rise by giving it more time
+// alone on one type, within its jobs' time left and the devices it could
+// take there (freeFor).
+func (r *room) spareGain(c int) float64 {
+	f, sol, cl := r.f, r.sol, r.f.cls[c]
+	_, hi := f.p.RowBounds(f.time[c])
+	timeLeft := hi - sol.Row[f.time[c]]
+	if !(timeLeft > 0) {
+		return 0
+	}
+	best := 0.0
+	for j, col := range f.s[c] {
+		if col < 0 {
+			continue
+		}
+		_, colHi := f.p.ColBounds(col)
+		d := math.Min(timeLeft, math.Min(r.freeFor(c, j)/float64(cl.sf), colHi-sol.X[col]))
+		if g := d * cl.thr[j] / (float64(len(cl.members)) * cl.eq); g > best {
+			best = g
+		}
+	}
+	return best
+}
+
+// swapGain is how far class c's ñ could rise by moving devices from type
+// j1 to a type j2 where it runs faster: into the devices it could take
+// there (freeFor), or in a trade with another class d, which moves as
+// many devices from j2 to j1: where it runs at least as fast, or slower
+// by no more than its slack allows. Every time row keeps its total, no
+// capacity row grows past its bound, and no other class's ñ falls below
+// its level.
+func (r *room) swapGain(c int) float64 {
+	f, sol, cl := r.f, r.sol, r.f.cls[c]
+	best := 0.0
+	for j1, c1 := range f.s[c] {
+		if c1 < 0 || !(sol.X[c1] > 0) {
+			continue
+		}
+		for j2, c2 := range f.s[c] {
+			if c2 < 0 || !(cl.thr[j2] > cl.thr[j1]) {
+				continue
+			}
+			_, c2Hi := f.p.ColBounds(c2)
+			moved := float64(cl.sf) * math.Min(sol.X[c1], c2Hi-sol.X[c2]) // devices c can move
+			if !(moved > 0) {
+				continue
+			}
+			perDev := (cl.thr[j2] - cl.thr[j1]) / (float64(cl.sf) * float64(len(cl.members)) * cl.eq)
+			best = math.Max(best, math.Min(moved, r.freeFor(c, j2))*perDev)
+			for d, dl := range f.cls {
+				d1, d2 := f.s[d][j1], f.s[d][j2]
+				if d == c || d1 < 0 || d2 < 0 || !(sol.X[d2] > 0) {
+					continue
+				}
+				_, d1Hi := f.p.ColBounds(d1)
+				dev := math.Min(moved, float64(dl.sf)*math.Min(sol.X[d2], d1Hi-sol.X[d1]))
+				if loss := dl.thr[j2] - dl.thr[j1]; loss > 0 {
+					// d runs slower on j1: it gives up at most its slack.
+					dev = math.Min(dev, r.slack[d]*float64(dl.sf)*float64(len(dl.members))*dl.eq/loss)
+				} else if !(loss <= 0) {
+					continue
+				}
+				best = math.Max(best, dev*perDev)
+			}
+		}
+	}
+	return best
 }
 
 // dualProof is the smallest dual taken as a proof of a bottleneck, and

@@ -42,6 +42,27 @@ func oneByOne(t *testing.T, a *Fair, in *plan.Input, cls []*fclass) []bool {
 	return stuck
 }
 
+// maxRise is how far class c's ñ can rise above its level while every
+// other class keeps its level: the most any proof of its freedom may
+// claim.
+func maxRise(t *testing.T, a *Fair, in *plan.Input, cls []*fclass, c int) float64 {
+	test := make([]*fclass, len(cls))
+	for d, other := range cls {
+		cp := *other
+		cp.w = 0
+		test[d] = &cp
+	}
+	f := buildFair(lp.New("rise"), in, test, a.SpaceSharing && a.Aware, a.PairThreshold)
+	f.p.SetObj(f.t, 0)
+	f.p.SetColBounds(f.t, 0, 0)
+	f.addObjNorm(c, 1)
+	sol, err := lp.Solve(f.p, lp.Options{})
+	if err != nil || sol.Status != lp.Optimal {
+		t.Fatalf("max-rise LP: %v %v", err, sol)
+	}
+	return sol.Objective - cls[c].level
+}
+
 // The joint bottleneck test (a few LPs over all classes) finds the same
 // bottlenecked classes as one LP per class, at every step of water filling
 // on random inputs, with and without what the step's LP proves; and every
@@ -50,7 +71,8 @@ func TestBottleneckedSameAsOneByOne(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	steps, stuckSeen, freeSeen := 0, 0, 0
 	proofs := map[verdict]int{}
-	for trial := 0; trial < 40; trial++ {
+	bySpare, bySwap := 0, 0
+	for trial := 0; trial < 160; trial++ {
 		in := randomInput(r, false)
 		a := &Fair{Aware: trial%2 == 0, SpaceSharing: trial%4 == 0, WaterFilling: true, PairThreshold: 1, LPs: &LPs{}}
 		planned := a.plan(in)
@@ -107,6 +129,25 @@ func TestBottleneckedSameAsOneByOne(t *testing.T) {
 					continue
 				}
 				proofs[known[c]]++
+				// Each way to prove a class free, alone: the allocation's
+				// idle devices and time, and a trade of devices.
+				tol := freeProof * math.Max(1, cl.level)
+				r := newRoom(f, sol)
+				if g, most := math.Max(r.spareGain(c), r.swapGain(c)), maxRise(t, a, in, cls, c); g > most+1e-9*math.Max(1, cl.level) {
+					t.Fatalf("trial %d step %d class %s: a proof claims a rise of %g, at most %g is possible", trial, step, cl.key, g, most)
+				}
+				if r.spareGain(c) > tol {
+					bySpare++
+					if want[c] {
+						t.Fatalf("trial %d step %d class %s: idle devices prove it free, one LP per class says bottlenecked", trial, step, cl.key)
+					}
+				}
+				if r.swapGain(c) > tol {
+					bySwap++
+					if want[c] {
+						t.Fatalf("trial %d step %d class %s: a trade proves it free, one LP per class says bottlenecked", trial, step, cl.key)
+					}
+				}
 				if known[c] == provenStuck && !want[c] || known[c] == provenFree && want[c] {
 					t.Fatalf("trial %d step %d class %s: proven %v, one LP per class says bottlenecked %v", trial, step, cl.key, known[c], want[c])
 				}
@@ -138,11 +179,11 @@ func TestBottleneckedSameAsOneByOne(t *testing.T) {
 		}
 	}
 	// The comparison means something only if both answers came up often.
-	if stuckSeen < 50 || freeSeen < 50 || proofs[provenStuck] < 20 || proofs[provenFree] < 10 {
-		t.Errorf("%d steps: %d stuck and %d free classes compared; proofs %v", steps, stuckSeen, freeSeen, proofs)
+	if stuckSeen < 50 || freeSeen < 50 || proofs[provenStuck] < 20 || proofs[provenFree] < 10 || bySpare < 10 || bySwap < 10 {
+		t.Errorf("%d steps: %d stuck and %d free classes compared; proofs %v, %d free by idle devices, %d by a trade", steps, stuckSeen, freeSeen, proofs, bySpare, bySwap)
 	}
-	t.Logf("%d steps: %d stuck and %d free classes compared; %d proven stuck, %d proven free, %d left to the LPs",
-		steps, stuckSeen, freeSeen, proofs[provenStuck], proofs[provenFree], proofs[undecided])
+	t.Logf("%d steps: %d stuck and %d free classes compared; %d proven stuck, %d proven free (%d by idle devices, %d by a trade), %d left to the LPs",
+		steps, stuckSeen, freeSeen, proofs[provenStuck], proofs[provenFree], bySpare, bySwap, proofs[undecided])
 }
 
 // Two entities' jobs of the same type are two classes in water filling;
