@@ -221,11 +221,11 @@ func (s *State) checkGPUs(action string, id workload.JobID, gpus []cluster.GPUID
 		if n := len(s.residents[g]) - own + copies; n > s.limit {
 			return s.refuse(action, id, "GPU %d would hold %d jobs, over the sharing limit of %d", g, n, s.limit)
 		}
-		memOthers := s.memUsed[g] - float64(own)*held.mem
+		memOthers := s.load[g].mem - float64(own)*held.mem
 		if capGB := gpu.MemoryGB; capGB > 0 && mem > 0 && memOthers+mem*float64(copies) > capGB+1e-9 {
 			return s.refuse(action, id, "GPU %d has %.3g GB free but the job needs %.3g GB", g, capGB-memOthers, mem*float64(copies))
 		}
-		computeOthers := s.compute[g] - float64(own)*job.Compute
+		computeOthers := s.load[g].compute - float64(own)*job.Compute
 		if job.Compute > 0 && computeOthers+job.Compute*float64(copies) > 1+1e-9 {
 			return s.refuse(action, id, "GPU %d has %.3g of its compute free but the job needs %.3g", g, 1-computeOthers, job.Compute*float64(copies))
 		}
@@ -252,10 +252,10 @@ func (s *State) takeAsIs(job *workload.Job, gpus []cluster.GPUID, mem float64) b
 		if job.GPUType != "" && gpu.Type != job.GPUType || len(s.residents[g]) >= s.limit {
 			return false
 		}
-		if capGB := gpu.MemoryGB; capGB > 0 && mem > 0 && s.memUsed[g]+mem > capGB+1e-9 {
+		if capGB := gpu.MemoryGB; capGB > 0 && mem > 0 && s.load[g].mem+mem > capGB+1e-9 {
 			return false
 		}
-		if job.Compute > 0 && s.compute[g]+job.Compute > 1+1e-9 {
+		if job.Compute > 0 && s.load[g].compute+job.Compute > 1+1e-9 {
 			return false
 		}
 	}
@@ -294,8 +294,8 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 			s.busyGPUs++
 		}
 		s.residents[g] = append(s.residents[g], resident{job: id, since: s.now})
-		s.memUsed[g] += j.mem
-		s.compute[g] += compute
+		s.load[g].mem += j.mem
+		s.load[g].compute += compute
 		s.slots++
 	}
 	j.last = s.now
@@ -321,10 +321,10 @@ func (s *State) release(id workload.JobID, j *jobRun) {
 			}
 		}
 		if len(s.residents[g]) > 0 {
-			s.memUsed[g] -= j.mem
-			s.compute[g] -= compute
+			s.load[g].mem -= j.mem
+			s.load[g].compute -= compute
 		} else {
-			s.memUsed[g], s.compute[g] = 0, 0 // no rounding residue
+			s.load[g] = gpuLoad{} // no rounding residue
 			srv := s.c.GPUs[g].Server
 			s.setServerFree(srv, +1, g)
 			s.top = max(s.top, int(s.serverFree[srv]))
@@ -344,10 +344,10 @@ func (s *State) setServerFree(srv cluster.ServerID, delta int, g cluster.GPUID) 
 	from := s.serverFree[srv]
 	to := from + int32(delta)
 	s.serverFree[srv] = to
-	w, bit := srv>>6, uint64(1)<<(srv&63)
-	s.buckets[from][w] &^= bit
+	w, bit := int(srv>>6), uint64(1)<<(srv&63)
+	s.bucketWords[int(from)*s.bucketStride+w] &^= bit
 	s.inBucket[from]--
-	s.buckets[to][w] |= bit
+	s.bucketWords[int(to)*s.bucketStride+w] |= bit
 	s.inBucket[to]++
 	s.freeTotal += delta
 	s.freeByType[s.typeOf[g]] += delta
@@ -367,10 +367,12 @@ func (s *State) beginOverhead(j *jobRun, d float64) {
 // soloTime is how long job id would take alone on gpus.
 func (s *State) soloTime(id workload.JobID, gpus []cluster.GPUID) float64 {
 	// perf.SoloRate with one reused Alone: a new one per start escaped to
-	// the heap (one allocation per job)
-	s.alone = perf.Alone{C: s.c, J: &s.jobs[id], Where: perf.Placement{GPUs: gpus}}
+	// the heap (one allocation per job). Its cluster is set once, in
+	// newState, and what it last held stays in it until the next start:
+	// writing and clearing all of it at each start cost more than the
+	// model's answer.
+	s.alone.J, s.alone.Where = &s.jobs[id], perf.Placement{GPUs: gpus}
 	r := s.cfg.Perf.Rate(&s.alone, id)
-	s.alone = perf.Alone{}
 	if r <= 0 {
 		return -1
 	}

@@ -163,8 +163,8 @@ func newState(cfg Config) (*State, error) {
 	s := &State{
 		cfg: cfg, c: c, jobs: cfg.Jobs, limit: limit, opts: opts,
 		believed: cfg.Believed, pending: newIDSet(len(cfg.Jobs)), running: newIDSet(len(cfg.Jobs)),
-		residents: make([][]resident, c.NumGPUs()), memUsed: make([]float64, c.NumGPUs()),
-		compute: make([]float64, c.NumGPUs()), seen: make([]uint32, c.NumGPUs()), serverFree: make([]int32, len(c.Servers)),
+		residents: make([][]resident, c.NumGPUs()), load: make([]gpuLoad, c.NumGPUs()),
+		seen: make([]uint32, c.NumGPUs()), serverFree: make([]int32, len(c.Servers)),
 		freeTotal: c.NumGPUs(), typeOf: make([]int8, c.NumGPUs()), types: c.Types(),
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x9011c7)), res: &Result{}, maxLog: cfg.MaxLogEntries,
 		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
@@ -180,6 +180,7 @@ func newState(cfg Config) (*State, error) {
 	for g := range s.residents {
 		s.residents[g] = block[g*room : g*room : (g+1)*room]
 	}
+	s.alone.C = c
 	s.split = newSplitLog(cfg.Perf, len(cfg.Jobs))
 	s.story = newStoryLog(cfg)
 	// the model's optional interfaces, found once (through any wrappers):
@@ -206,8 +207,10 @@ func newState(cfg Config) (*State, error) {
 	s.buckets = make([][]uint64, c.MaxGPUsPerServer()+1)
 	s.inBucket = make([]int32, len(s.buckets))
 	s.top = len(s.buckets) - 1
+	s.bucketStride = (len(c.Servers) + 63) / 64
+	s.bucketWords = make([]uint64, len(s.buckets)*s.bucketStride)
 	for k := range s.buckets {
-		s.buckets[k] = make([]uint64, (len(c.Servers)+63)/64)
+		s.buckets[k] = s.bucketWords[k*s.bucketStride : (k+1)*s.bucketStride]
 	}
 	for _, srv := range c.Servers {
 		s.serverFree[srv.ID] = int32(srv.NumGPUs)
@@ -535,7 +538,7 @@ func (s *State) recompute() error {
 		if rec.status != Running {
 			continue
 		}
-		j := s.run(id)
+		j := &s.act[rec.slot-1] // running, so it has a slot
 		s.res.Stats.RateRecompute++
 		r := s.cfg.Perf.Rate(s, id)
 		s.split.update(s, int(id))

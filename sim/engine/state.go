@@ -54,6 +54,12 @@ type jobRun struct {
 // over the tolerance are kept, so that a healthy run keeps none.
 type workFault struct{ residual, overshoot float64 }
 
+// gpuLoad is what a GPU's residents hold of it: memory (GB) and the
+// fraction of its compute. The two are read and written together, so
+// they sit side by side (one cache line, not two, per GPU of a start or
+// an end).
+type gpuLoad struct{ mem, compute float64 }
+
 // resident is a job holding a GPU since a time.
 type resident struct {
 	job   workload.JobID
@@ -86,14 +92,19 @@ type State struct {
 	windowDone       int // finished jobs inside the measurement window
 
 	residents  [][]resident
-	memUsed    []float64
-	compute    []float64
+	load       []gpuLoad
 	serverFree []int32
 	freeTotal  int
 	freeByType []int
 	typeOf     []int8
 	types      []string   // the cluster's GPU types, indexed as freeByType is
 	buckets    [][]uint64 // buckets[k]: servers with exactly k free GPUs
+	// bucketWords holds the buckets one after another, bucketStride
+	// words each (buckets[k] is a view of it): a server's move from one
+	// bucket to another, at every start and end, indexes it once
+	// rather than a slice of slices twice.
+	bucketWords  []uint64
+	bucketStride int
 	// inBucket[k] counts the servers in buckets[k]: a scan for the
 	// emptiest server skips the empty buckets without reading their words
 	// (at high load most of them), and stops in a bucket once it has seen
@@ -434,7 +445,7 @@ func (s *State) MemoryFreeGB(g cluster.GPUID) float64 {
 	if c == 0 {
 		return inf
 	}
-	return c - s.memUsed[g]
+	return c - s.load[g].mem
 }
 
 // MemoryGB is the memory job id would hold per GPU at a sub-batch size (0
