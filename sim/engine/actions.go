@@ -344,10 +344,10 @@ func (s *State) setServerFree(srv cluster.ServerID, delta int, g cluster.GPUID) 
 	from := s.serverFree[srv]
 	to := from + int32(delta)
 	s.serverFree[srv] = to
-	w, bit := int(srv>>6), uint64(1)<<(srv&63)
-	s.bucketWords[int(from)*s.bucketStride+w] &^= bit
+	w, bit := srv>>6, uint64(1)<<(srv&63)
+	s.buckets[from][w] &^= bit
 	s.inBucket[from]--
-	s.bucketWords[int(to)*s.bucketStride+w] |= bit
+	s.buckets[to][w] |= bit
 	s.inBucket[to]++
 	s.freeTotal += delta
 	s.freeByType[s.typeOf[g]] += delta

@@ -207,10 +207,8 @@ func newState(cfg Config) (*State, error) {
 	s.buckets = make([][]uint64, c.MaxGPUsPerServer()+1)
 	s.inBucket = make([]int32, len(s.buckets))
 	s.top = len(s.buckets) - 1
-	s.bucketStride = (len(c.Servers) + 63) / 64
-	s.bucketWords = make([]uint64, len(s.buckets)*s.bucketStride)
 	for k := range s.buckets {
-		s.buckets[k] = s.bucketWords[k*s.bucketStride : (k+1)*s.bucketStride]
+		s.buckets[k] = make([]uint64, (len(c.Servers)+63)/64)
 	}
 	for _, srv := range c.Servers {
 		s.serverFree[srv.ID] = int32(srv.NumGPUs)

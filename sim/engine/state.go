@@ -99,12 +99,6 @@ type State struct {
 	typeOf     []int8
 	types      []string   // the cluster's GPU types, indexed as freeByType is
 	buckets    [][]uint64 // buckets[k]: servers with exactly k free GPUs
-	// bucketWords holds the buckets one after another, bucketStride
-	// words each (buckets[k] is a view of it): a server's move from one
-	// bucket to another, at every start and end, indexes it once
-	// rather than a slice of slices twice.
-	bucketWords  []uint64
-	bucketStride int
 	// inBucket[k] counts the servers in buckets[k]: a scan for the
 	// emptiest server skips the empty buckets without reading their words
 	// (at high load most of them), and stops in a bucket once it has seen
