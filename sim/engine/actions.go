@@ -46,12 +46,12 @@ func (s *State) Start(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) 
 	if j == nil || j.status != Pending {
 		return s.refuse("start", id, "it is %s, not pending", s.Status(id))
 	}
-	if err := s.checkGPUs("start", id, gpus, o.SubBatch); err != nil {
+	r := &s.act[j.slot-1] // a pending job has its running state
+	if err := s.checkGPUs("start", id, gpus, o.SubBatch, r); err != nil {
 		return err
 	}
 	// no settle: a pending job does no work, and occupy restarts its
 	// clock
-	r := s.run(id)
 	j.wait += s.now - r.waitSince
 	overhead := s.cfg.Overheads.FirstStartS
 	if j.starts > 0 {
@@ -66,8 +66,8 @@ func (s *State) Start(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) 
 	s.running.add(int(id))
 	j.status = Running
 	r.subBatch = o.SubBatch
-	s.occupy(id, gpus)
-	s.beginOverhead(id, pickOverhead(overhead, o))
+	s.occupy(id, r, gpus)
+	s.beginOverhead(r, pickOverhead(overhead, o))
 	s.res.Stats.Actions++
 	if s.cfg.Stories {
 		s.tellFact(story.Start, id, gpus)
@@ -88,11 +88,11 @@ func (s *State) preempt(id workload.JobID, kind story.Kind) error {
 	if j == nil || j.status != Running {
 		return s.refuse("preempt", id, "it is %s, not running", s.Status(id))
 	}
-	s.settle(id)
-	s.release(id)
+	r := s.run(id)
+	s.settleJob(id, j, r)
+	s.release(id, r)
 	j.status = Pending
 	j.preempts++
-	r := s.run(id)
 	r.waitSince = s.now
 	r.overheadEnd = -inf
 	s.running.remove(int(id))
@@ -147,11 +147,11 @@ func (s *State) move(action string, id workload.JobID, gpus []cluster.GPUID, o A
 	if o.SubBatch == 0 {
 		o.SubBatch = r.subBatch
 	}
-	if err := s.checkGPUs(action, id, gpus, o.SubBatch); err != nil {
+	if err := s.checkGPUs(action, id, gpus, o.SubBatch, r); err != nil {
 		return err
 	}
-	s.settle(id)
-	s.release(id)
+	s.settleJob(id, j, r)
+	s.release(id, r)
 	overhead := s.cfg.Overheads.MigrationS
 	if action == "resize" {
 		overhead = s.cfg.Overheads.ResizeS
@@ -160,8 +160,8 @@ func (s *State) move(action string, id workload.JobID, gpus []cluster.GPUID, o A
 		j.migrations++
 	}
 	r.subBatch = o.SubBatch
-	s.occupy(id, gpus)
-	s.beginOverhead(id, pickOverhead(overhead, o))
+	s.occupy(id, r, gpus)
+	s.beginOverhead(r, pickOverhead(overhead, o))
 	s.res.Stats.Actions++
 	if s.cfg.Stories {
 		kind := story.Migrate
@@ -183,10 +183,10 @@ func pickOverhead(configured float64, o ActionOptions) float64 {
 	return configured
 }
 
-// checkGPUs checks that job id may take gpus with the given sub-batch.
-// What the job itself holds now counts as available, so that a move may
-// keep some of its GPUs.
-func (s *State) checkGPUs(action string, id workload.JobID, gpus []cluster.GPUID, subBatch int) error {
+// checkGPUs checks that job id, whose running state is r, may take gpus
+// with the given sub-batch. What the job itself holds now counts as
+// available, so that a move may keep some of its GPUs.
+func (s *State) checkGPUs(action string, id workload.JobID, gpus []cluster.GPUID, subBatch int, r *jobRun) error {
 	job := &s.jobs[id]
 	if len(gpus) == 0 {
 		return s.refuse(action, id, "no GPUs given")
@@ -198,10 +198,7 @@ func (s *State) checkGPUs(action string, id workload.JobID, gpus []cluster.GPUID
 		return s.refuse(action, id, "sub-batch %d is outside 1..%d", subBatch, job.BatchSize)
 	}
 	mem := s.jobMemoryGB(job, subBatch)
-	var held jobRun // what the job holds now; nothing before it arrives
-	if r := s.run(id); r != nil {
-		held = *r
-	}
+	held := r // what the job holds now
 	if len(held.gpus) == 0 && s.takeAsIs(job, gpus, mem) {
 		return nil
 	}
@@ -224,11 +221,11 @@ func (s *State) checkGPUs(action string, id workload.JobID, gpus []cluster.GPUID
 		if n := len(s.residents[g]) - own + copies; n > s.limit {
 			return s.refuse(action, id, "GPU %d would hold %d jobs, over the sharing limit of %d", g, n, s.limit)
 		}
-		memOthers := s.memUsed[g] - float64(own)*held.mem
+		memOthers := s.load[g].mem - float64(own)*held.mem
 		if capGB := gpu.MemoryGB; capGB > 0 && mem > 0 && memOthers+mem*float64(copies) > capGB+1e-9 {
 			return s.refuse(action, id, "GPU %d has %.3g GB free but the job needs %.3g GB", g, capGB-memOthers, mem*float64(copies))
 		}
-		computeOthers := s.compute[g] - float64(own)*job.Compute
+		computeOthers := s.load[g].compute - float64(own)*job.Compute
 		if job.Compute > 0 && computeOthers+job.Compute*float64(copies) > 1+1e-9 {
 			return s.refuse(action, id, "GPU %d has %.3g of its compute free but the job needs %.3g", g, 1-computeOthers, job.Compute*float64(copies))
 		}
@@ -255,10 +252,10 @@ func (s *State) takeAsIs(job *workload.Job, gpus []cluster.GPUID, mem float64) b
 		if job.GPUType != "" && gpu.Type != job.GPUType || len(s.residents[g]) >= s.limit {
 			return false
 		}
-		if capGB := gpu.MemoryGB; capGB > 0 && mem > 0 && s.memUsed[g]+mem > capGB+1e-9 {
+		if capGB := gpu.MemoryGB; capGB > 0 && mem > 0 && s.load[g].mem+mem > capGB+1e-9 {
 			return false
 		}
-		if job.Compute > 0 && s.compute[g]+job.Compute > 1+1e-9 {
+		if job.Compute > 0 && s.load[g].compute+job.Compute > 1+1e-9 {
 			return false
 		}
 	}
@@ -284,9 +281,9 @@ func count(gpus []cluster.GPUID, g cluster.GPUID) int {
 	return n
 }
 
-// occupy places job id on gpus and marks affected rates for recomputation.
-func (s *State) occupy(id workload.JobID, gpus []cluster.GPUID) {
-	j := s.run(id)
+// occupy places job id, whose running state is j, on gpus and marks
+// affected rates for recomputation.
+func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 	j.gpus = append(j.gpus[:0], gpus...)
 	s.split.placed(s.c, int(id), gpus)
 	j.mem = s.jobMemoryGB(&s.jobs[id], j.subBatch)
@@ -297,8 +294,8 @@ func (s *State) occupy(id workload.JobID, gpus []cluster.GPUID) {
 			s.busyGPUs++
 		}
 		s.residents[g] = append(s.residents[g], resident{job: id, since: s.now})
-		s.memUsed[g] += j.mem
-		s.compute[g] += compute
+		s.load[g].mem += j.mem
+		s.load[g].compute += compute
 		s.slots++
 	}
 	j.last = s.now
@@ -306,9 +303,9 @@ func (s *State) occupy(id workload.JobID, gpus []cluster.GPUID) {
 	s.recordUtil()
 }
 
-// release takes job id off its GPUs, recording its intervals.
-func (s *State) release(id workload.JobID) {
-	j := s.run(id)
+// release takes job id, settled, off its GPUs, recording its intervals;
+// j is its running state.
+func (s *State) release(id workload.JobID, j *jobRun) {
 	s.markAffected(id)
 	compute := s.jobs[id].Compute
 	for _, g := range j.gpus {
@@ -323,10 +320,11 @@ func (s *State) release(id workload.JobID) {
 				break
 			}
 		}
-		s.memUsed[g] -= j.mem
-		s.compute[g] -= compute
-		if len(s.residents[g]) == 0 {
-			s.memUsed[g], s.compute[g] = 0, 0 // drop rounding residue
+		if len(s.residents[g]) > 0 {
+			s.load[g].mem -= j.mem
+			s.load[g].compute -= compute
+		} else {
+			s.load[g] = gpuLoad{} // no rounding residue
 			srv := s.c.GPUs[g].Server
 			s.setServerFree(srv, +1, g)
 			s.top = max(s.top, int(s.serverFree[srv]))
@@ -355,9 +353,9 @@ func (s *State) setServerFree(srv cluster.ServerID, delta int, g cluster.GPUID) 
 	s.freeByType[s.typeOf[g]] += delta
 }
 
-// beginOverhead starts an overhead of d seconds for job id.
-func (s *State) beginOverhead(id workload.JobID, d float64) {
-	j := &s.act[s.active(id).slot-1] // it has just started or moved
+// beginOverhead starts an overhead of d seconds for the job whose
+// running state is j (it has just started or moved).
+func (s *State) beginOverhead(j *jobRun, d float64) {
 	if d <= 0 {
 		j.overheadEnd = -inf
 		return
@@ -369,10 +367,12 @@ func (s *State) beginOverhead(id workload.JobID, d float64) {
 // soloTime is how long job id would take alone on gpus.
 func (s *State) soloTime(id workload.JobID, gpus []cluster.GPUID) float64 {
 	// perf.SoloRate with one reused Alone: a new one per start escaped to
-	// the heap (one allocation per job)
-	s.alone = perf.Alone{C: s.c, J: &s.jobs[id], Where: perf.Placement{GPUs: gpus}}
+	// the heap (one allocation per job). Its cluster is set once, in
+	// newState, and what it last held stays in it until the next start:
+	// writing and clearing all of it at each start cost more than the
+	// model's answer.
+	s.alone.J, s.alone.Where = &s.jobs[id], perf.Placement{GPUs: gpus}
 	r := s.cfg.Perf.Rate(&s.alone, id)
-	s.alone = perf.Alone{}
 	if r <= 0 {
 		return -1
 	}

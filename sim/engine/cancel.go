@@ -30,6 +30,9 @@ func (c *cancellation) watch(ctx context.Context) {
 // one decision calls it in its loops and returns the error it gets: the
 // run then ends with that error, whatever the policy had decided so far.
 func (s *State) Interrupted() error {
+	if s.cancel.done == nil {
+		return nil // a context that is never cancelled: not even a receive
+	}
 	select {
 	case <-s.cancel.done:
 		return &CancelledError{At: s.now, Cause: s.cancel.ctx.Err()}

@@ -50,8 +50,8 @@ func (s *State) CheckInvariants() error {
 		if comp > 1+1e-6 {
 			return fmt.Errorf("GPU %d is asked for %.4g of its compute", g, comp)
 		}
-		if math.Abs(mem-s.memUsed[g]) > 1e-6 {
-			return fmt.Errorf("GPU %d memory books say %.6g GB, residents hold %.6g GB", g, s.memUsed[g], mem)
+		if math.Abs(mem-s.load[g].mem) > 1e-6 {
+			return fmt.Errorf("GPU %d memory books say %.6g GB, residents hold %.6g GB", g, s.load[g].mem, mem)
 		}
 	}
 	if slots != s.slots || busy != s.busyGPUs || free != s.freeTotal {
@@ -183,16 +183,16 @@ func (s *State) checkWork() error {
 		return s.workErr // a job before the kept records, found when its record was handed over
 	}
 	for i := s.recFrom; i < s.recTo; i++ {
-		if err := s.checkJobWork(i); err != nil {
+		if err := s.checkJobWork(i, s.rec(workload.JobID(i))); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkJobWork is checkWork for job i.
-func (s *State) checkJobWork(i int) error {
-	j, job := s.rec(workload.JobID(i)), &s.jobs[i]
+// checkJobWork is checkWork for job i, whose record is j.
+func (s *State) checkJobWork(i int, j *jobRec) error {
+	job := &s.jobs[i]
 	if j.status != Finished {
 		return nil
 	}

@@ -87,7 +87,7 @@ func list(s *State, g cluster.GPUID, id workload.JobID) {
 		s.busyGPUs++
 	}
 	s.residents[g] = append(s.residents[g], resident{job: id, since: s.now})
-	s.memUsed[g] += s.run(id).mem
+	s.load[g].mem += s.run(id).mem
 	s.slots++
 }
 
@@ -100,7 +100,7 @@ func unlist(s *State, g cluster.GPUID, id workload.JobID) {
 			break
 		}
 	}
-	s.memUsed[g] -= s.run(id).mem
+	s.load[g].mem -= s.run(id).mem
 	s.slots--
 	if len(s.residents[g]) == 0 {
 		s.setServerFree(s.c.GPUs[g].Server, +1, g)
@@ -120,10 +120,10 @@ func TestCheckInvariantsCatchesCorruptStates(t *testing.T) {
 	}{
 		{"GPU over its memory", 2, func(s *State) {
 			s.run(solo).mem = 20
-			s.memUsed[4] = 20
+			s.load[4].mem = 20
 		}, "GPU 4 holds 20 GB, over its 16 GB"},
 		{"memory books disagree", 2, func(s *State) {
-			s.memUsed[4] = 3
+			s.load[4].mem = 3
 		}, "GPU 4 memory books say 3 GB, residents hold 6 GB"},
 		{"GPUs of another server it does not hold", 2, func(s *State) {
 			for g := cluster.GPUID(4); g < 8; g++ {

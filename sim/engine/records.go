@@ -101,7 +101,7 @@ func (s *State) handOver() {
 			return
 		}
 		if s.workErr == nil {
-			s.workErr = s.checkJobWork(i)
+			s.workErr = s.checkJobWork(i, j)
 		}
 		s.record(r, i, j)
 		s.cfg.OnRecord(r)

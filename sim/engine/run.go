@@ -163,12 +163,24 @@ func newState(cfg Config) (*State, error) {
 	s := &State{
 		cfg: cfg, c: c, jobs: cfg.Jobs, limit: limit, opts: opts,
 		believed: cfg.Believed, pending: newIDSet(len(cfg.Jobs)), running: newIDSet(len(cfg.Jobs)),
-		residents: make([][]resident, c.NumGPUs()), memUsed: make([]float64, c.NumGPUs()),
-		compute: make([]float64, c.NumGPUs()), seen: make([]uint32, c.NumGPUs()), serverFree: make([]int32, len(c.Servers)),
+		residents: make([][]resident, c.NumGPUs()), load: make([]gpuLoad, c.NumGPUs()),
+		seen: make([]uint32, c.NumGPUs()), serverFree: make([]int32, len(c.Servers)),
 		freeTotal: c.NumGPUs(), typeOf: make([]int8, c.NumGPUs()), types: c.Types(),
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x9011c7)), res: &Result{}, maxLog: cfg.MaxLogEntries,
 		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
 	}
+	// Each GPU's residents start in one shared block, room for up to
+	// residentRoom of them each side by side: a start or an end then
+	// reads its GPUs' residents from neighbouring memory rather than
+	// from a small array of its own per GPU scattered over the heap (a
+	// cache miss per GPU at every end). A GPU shared by more grows its
+	// own array.
+	room := min(limit, residentRoom)
+	block := make([]resident, room*c.NumGPUs())
+	for g := range s.residents {
+		s.residents[g] = block[g*room : g*room : (g+1)*room]
+	}
+	s.alone.C = c
 	s.split = newSplitLog(cfg.Perf, len(cfg.Jobs))
 	s.story = newStoryLog(cfg)
 	// the model's optional interfaces, found once (through any wrappers):
@@ -213,6 +225,10 @@ func newState(cfg Config) (*State, error) {
 	s.recordUtil()
 	return s, nil
 }
+
+// residentRoom is the most residents per GPU the shared block of
+// newState holds.
+const residentRoom = 4
 
 // loop processes instants until nothing is left to do.
 func (s *State) loop(ctx context.Context) error {
@@ -297,6 +313,10 @@ func (s *State) nextTime() (float64, bool) {
 
 // collect gathers every live event at time t, in (kind, job) order.
 func (s *State) collect(batch []event, t float64) []event {
+	if s.events.Len() > 0 && s.events.Top().t == t {
+		// nextTime has just dropped the stale events before this one
+		batch = append(batch, s.events.Pop())
+	}
 	for s.events.Len() > 0 && s.events.Top().t == t {
 		if e := s.events.Pop(); !s.stale(e) {
 			batch = append(batch, e)
@@ -397,15 +417,17 @@ func (s *State) arrive(id workload.JobID) bool {
 }
 
 func (s *State) complete(id workload.JobID) {
-	s.settle(id)
-	j, r := s.active(id), s.run(id)
+	// a completion is live, so its job is running: kept, with a slot
+	j := s.active(id)
+	r := &s.act[j.slot-1]
+	s.settleJob(id, j, r)
 	if r.remaining > s.workTolerance(id) { // should be rounding dust; checkWork reports it
 		f := s.faults[id]
 		f.residual = r.remaining
 		s.noteFault(id, f)
 	}
 	r.remaining = 0
-	s.release(id)
+	s.release(id, r)
 	s.deactivate(id) // a finished job never holds GPUs again: free its state
 	j.status = Finished
 	j.finish = s.now
@@ -418,11 +440,15 @@ func (s *State) complete(id workload.JobID) {
 
 // settle advances a running job's progress to now at its current rate.
 func (s *State) settle(id workload.JobID) {
-	r := s.run(id)
-	if r == nil {
-		return
+	if r := s.run(id); r != nil {
+		s.settleJob(id, s.active(id), r)
 	}
-	j := s.active(id)
+}
+
+// settleJob is settle for a job whose record j and running state r the
+// caller has at hand (looking them up costs more than the rest on a
+// completion's path).
+func (s *State) settleJob(id workload.JobID, j *jobRec, r *jobRun) {
 	dt := s.now - r.last
 	if j.status == Running && dt > 0 {
 		work := r.rate * dt
@@ -452,10 +478,11 @@ func (s *State) markDirty(id workload.JobID) {
 	}
 }
 
-// markAffected settles and marks job id and every job whose rate its
-// placement may change, according to the perf model's coupling.
+// markAffected marks job id, and settles and marks every job whose rate
+// its placement may change, according to the perf model's coupling. Job
+// id itself is settled already: release's callers settle it, and occupy
+// has just restarted its clock.
 func (s *State) markAffected(id workload.JobID) {
-	s.settle(id)
 	s.markDirty(id)
 	switch s.coupling {
 	case perf.SharedGPU:
@@ -509,7 +536,7 @@ func (s *State) recompute() error {
 		if rec.status != Running {
 			continue
 		}
-		j := s.run(id)
+		j := &s.act[rec.slot-1] // running, so it has a slot
 		s.res.Stats.RateRecompute++
 		r := s.cfg.Perf.Rate(s, id)
 		s.split.update(s, int(id))

@@ -54,6 +54,12 @@ type jobRun struct {
 // over the tolerance are kept, so that a healthy run keeps none.
 type workFault struct{ residual, overshoot float64 }
 
+// gpuLoad is what a GPU's residents hold of it: memory (GB) and the
+// fraction of its compute. The two are read and written together, so
+// they sit side by side (one cache line, not two, per GPU of a start or
+// an end).
+type gpuLoad struct{ mem, compute float64 }
+
 // resident is a job holding a GPU since a time.
 type resident struct {
 	job   workload.JobID
@@ -86,8 +92,7 @@ type State struct {
 	windowDone       int // finished jobs inside the measurement window
 
 	residents  [][]resident
-	memUsed    []float64
-	compute    []float64
+	load       []gpuLoad
 	serverFree []int32
 	freeTotal  int
 	freeByType []int
@@ -434,7 +439,7 @@ func (s *State) MemoryFreeGB(g cluster.GPUID) float64 {
 	if c == 0 {
 		return inf
 	}
-	return c - s.memUsed[g]
+	return c - s.load[g].mem
 }
 
 // MemoryGB is the memory job id would hold per GPU at a sub-batch size (0

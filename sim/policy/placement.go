@@ -63,6 +63,25 @@ func pickOfType(p *Placement, r Request, t string, dst []cluster.GPUID) []cluste
 // scoring every server that holds the job. They are written into dst's
 // array when it has room.
 func oneServerRanked(p *Placement, r Request, t string, n int, skip []cluster.ServerID, dst []cluster.GPUID) []cluster.GPUID {
+	if p.order == mostFree && skip == nil && p.extra == nil {
+		// the walk's first server of type t, asked directly: it takes
+		// the job unless memory refuses some of its GPUs (before the
+		// walk's closure is made: this is the usual start)
+		s := r.s
+		id, _, ok := s.MostFreeServer(n, t)
+		if !ok {
+			return nil
+		}
+		if one := takeFree(gpuBuffer(dst, n), &s.Cluster().Servers[id], n, r.fit()); len(one) == n {
+			return one
+		}
+	}
+	return oneServerWalk(p, r, t, n, skip, dst)
+}
+
+// oneServerWalk is oneServerRanked walking the servers in the order of
+// the placement's scores.
+func oneServerWalk(p *Placement, r Request, t string, n int, skip []cluster.ServerID, dst []cluster.GPUID) []cluster.GPUID {
 	s := r.s
 	c := s.Cluster()
 	one := gpuBuffer(dst, n)
@@ -78,17 +97,6 @@ func oneServerRanked(p *Placement, r Request, t string, n int, skip []cluster.Se
 	// allocation
 	switch p.order {
 	case mostFree:
-		if skip == nil && p.extra == nil {
-			// the walk's first server of type t, asked directly: it
-			// takes the job unless memory refuses some of its GPUs
-			id, _, ok := s.MostFreeServer(n, t)
-			if !ok {
-				return nil
-			}
-			if one = takeFree(one, &c.Servers[id], n, r.fit()); len(one) == n {
-				return one
-			}
-		}
 		s.EachServerByFree(n, try)
 	case leastFree:
 		s.EachServerByFreeAsc(n, try)
