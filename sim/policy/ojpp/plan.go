@@ -57,6 +57,30 @@ type planner struct {
 	slow  []float64      // scratch of try
 	sync  bool           // a job's workers on a device peak together (memshare's sync_siblings)
 	floor workload.JobID // the job whose balance counts a slowdown of 0 (strict phase 2), or −1
+	// touched lists the jobs given a device since the planner was made or
+	// cleared (some more than once), so that clear empties only theirs.
+	touched []workload.JobID
+}
+
+// clear empties the placement: the planner is then as newPlanner made it
+// over the same jobs and devices.
+func (p *planner) clear() {
+	for _, j := range p.touched {
+		p.where[j] = nil
+	}
+	p.touched = p.touched[:0]
+	for k := range p.dev {
+		p.dev[k] = device{}
+	}
+	p.ws, p.slow, p.floor = nil, nil, -1
+}
+
+// placed records that one worker of job j is on device k.
+func (p *planner) placed(j workload.JobID, k int) {
+	if len(p.where[j]) == 0 {
+		p.touched = append(p.touched, j)
+	}
+	p.where[j] = append(p.where[j], k)
 }
 
 func newPlanner(ms *perf.MemShare, cfg Config, jobs []workload.Job, gpus int) *planner {
@@ -281,7 +305,7 @@ func (p *planner) add(j workload.JobID, k int) {
 	d := &p.dev[k]
 	d.w = append(d.w, j)
 	p.refresh(k)
-	p.where[j] = append(p.where[j], k)
+	p.placed(j, k)
 }
 
 func (p *planner) remove(j workload.JobID, k int) {

@@ -82,6 +82,9 @@ type Policy struct {
 	online *online
 	// lastSnap is the placement of the last snapshot (see snapshot).
 	lastSnap string
+	// pl is the planner of the last decision, kept so that the next one
+	// clears it instead of making one anew (see planFrom).
+	pl *planner
 }
 
 // New builds a policy from its parameters.
@@ -133,17 +136,27 @@ func (o *Policy) init(s *engine.State) error {
 	return nil
 }
 
-// planFrom builds the planner over the engine's current placement.
+// planFrom builds the planner over the engine's current placement. The
+// jobs' parameters never change, so they are read once, and each decision
+// clears the last one's planner (the devices and the jobs it placed)
+// instead of making one anew: a decision then costs the cluster and the
+// jobs in it, not every job of the run (a trace holds tens of thousands).
+// The planner it returns is valid until the next call.
 func (o *Policy) planFrom(s *engine.State) *planner {
-	jobs := make([]workload.Job, s.NumJobs())
-	for i := range jobs {
-		jobs[i] = *s.Job(workload.JobID(i))
+	if o.pl == nil || len(o.pl.info) != s.NumJobs() {
+		jobs := make([]workload.Job, s.NumJobs())
+		for i := range jobs {
+			jobs[i] = *s.Job(workload.JobID(i))
+		}
+		o.pl = newPlanner(o.belief, o.p.config(), jobs, len(s.Cluster().GPUs))
+	} else {
+		o.pl.clear()
 	}
-	pl := newPlanner(o.belief, o.p.config(), jobs, len(s.Cluster().GPUs))
+	pl := o.pl
 	for g := range pl.dev {
 		for _, j := range s.JobsOn(cluster.GPUID(g)) {
 			pl.dev[g].w = append(pl.dev[g].w, j)
-			pl.where[j] = append(pl.where[j], g)
+			pl.placed(j, g)
 		}
 		pl.refresh(g)
 	}
