@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -588,6 +589,110 @@ func TestStrictBalanceByHand(t *testing.T) {
 		}
 		if !slices.Equal(devs, want) || forced != wantForced {
 			t.Errorf("strict %v: devices %v, forced %v; want %v, %v", strict, devs, forced, want, wantForced)
+		}
+	}
+}
+
+// A cleared planner is the planner newPlanner makes over the same jobs:
+// every device empty and no job placed, whatever the placements, moves
+// and strict-balance phases before, so that a decision that reuses the
+// last one's planner decides as on a fresh one.
+func TestClearedPlannerIsFresh(t *testing.T) {
+	m := memshare(t)
+	jobs := mkJobs(t, m, "LeNet", 2, "CNN", 1, "ResNet", 2, "VGG19", 1, "LSTM", 1, "AlexNet", 1)
+	for _, name := range []string{"ojpp", "ojpap", "ojpp-best-fit", "ojpp-dedicated"} {
+		p := preset(t, name)
+		pl, _ := placeAll(t, m, p, jobs, 8)
+		pl.remove(2, pl.where[2][0])
+		pl.add(2, 7)
+		pl.floor = 1
+		pl.clear()
+		fresh := newPlanner(m, p.config(), jobs, 8)
+		if len(pl.touched) != 0 {
+			t.Errorf("%s: %d jobs still listed as placed", name, len(pl.touched))
+		}
+		pl.touched = nil
+		if !reflect.DeepEqual(pl, fresh) {
+			t.Errorf("%s: the cleared planner\n%+v\nis not a fresh one\n%+v", name, *pl, *fresh)
+		}
+		// Placing again gives what it gives on a fresh planner.
+		again, _ := placeAll(t, m, p, jobs, 8)
+		ids := make([]workload.JobID, len(jobs))
+		for i := range ids {
+			ids[i] = workload.JobID(i)
+		}
+		for _, j := range pl.order(ids) {
+			pl.placeJob(j)
+		}
+		if !reflect.DeepEqual(pl.where, again.where) {
+			t.Errorf("%s: after a clear the jobs went to %v, on a fresh planner to %v", name, pl.where, again.where)
+		}
+	}
+}
+
+// gregariousScan is the Heuristic's order as the rounds read literally,
+// every job's τ recomputed each round (jobs² work): the reference for
+// gregarious, which is exact but faster.
+func gregariousScan(p *planner, q []workload.JobID) []workload.JobID {
+	q = append([]workload.JobID(nil), q...)
+	out := make([]workload.JobID, 0, len(q))
+	for len(q) > 0 {
+		top, second := 0.0, 0.0
+		for _, a := range q {
+			if x := p.info[a].p; x > top {
+				top, second = x, top
+			} else if x > second {
+				second = x
+			}
+		}
+		at := -1
+		for i, a := range q {
+			if p.info[a].p == top {
+				at = i
+				break
+			}
+		}
+		best, bestG := 0, 0.0
+		for i, a := range q {
+			partner := top
+			if i == at {
+				partner = second
+			}
+			if g := p.info[a].p * partner; i == 0 || g < bestG {
+				best, bestG = i, g
+			}
+		}
+		out = append(out, q[best])
+		q = append(q[:best], q[best+1:]...)
+	}
+	return out
+}
+
+// The grouped order is the literal one on queues of many ties: few
+// values of p (0 among them), of α and of workers, queues of 0 to 300.
+func TestGregariousMatchesTheScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	ps := []float64{0, 0.05, 0.1, 0.3, 0.3000000000000001, 1}
+	for round := range 200 {
+		n := r.IntN(300)
+		if round < 5 {
+			n = round // the smallest queues
+		}
+		pl := &planner{cfg: Config{Order: "gregarious"}, info: make([]jobInfo, n)}
+		distinct := 1 + r.IntN(len(ps))
+		for i := range pl.info {
+			pl.info[i] = jobInfo{p: ps[r.IntN(distinct)], alpha: float64(r.IntN(3)) / 10, gamma: float64(r.IntN(2)) / 10, omega: 1 + r.IntN(3)}
+		}
+		ids := make([]workload.JobID, n)
+		for i := range ids {
+			ids[i] = workload.JobID(n - 1 - i)
+		}
+		r.Shuffle(n, func(a, b int) { ids[a], ids[b] = ids[b], ids[a] })
+		got := pl.order(ids)
+		pl.cfg.Order = "bfd"
+		want := gregariousScan(pl, pl.order(ids))
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d, %d jobs: order %v, want %v", round, n, got, want)
 		}
 	}
 }

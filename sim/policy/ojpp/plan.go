@@ -1,6 +1,7 @@
 package ojpp
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/schedlab/schedlab/sim/perf"
@@ -443,48 +444,78 @@ func (p *planner) order(jobs []workload.JobID) []workload.JobID {
 	if p.cfg.Order != "gregarious" {
 		return q
 	}
+	return p.gregarious(q)
+}
+
+// gregarious orders q, in BFD order, as the Heuristic does: each round
+// takes the first job of least τ(i, Q) = p_i · partner, where partner is
+// the largest p among the other jobs. That is the round's top p for every
+// job but the first of those whose p is the top, whose partner is the
+// second largest p (the top again when two jobs share it). So the jobs of
+// one p share their τ, but for that first one, whose τ = top · second is
+// no larger than its group's; and the least τ is always that of the first
+// job of some p. A round then costs the distinct values of p (a type
+// library's few), not the jobs: a long queue is ordered in about
+// jobs × types instead of jobs².
+func (p *planner) gregarious(q []workload.JobID) []workload.JobID {
+	type group struct {
+		p    float64
+		jobs []workload.JobID // in BFD order; the first not yet taken at head
+		head int
+	}
+	var groups []group // by p, largest first
+	rank := make(map[workload.JobID]int, len(q))
+	for i, a := range q {
+		rank[a] = i
+		x := p.info[a].p
+		k := sort.Search(len(groups), func(k int) bool { return groups[k].p <= x })
+		if k == len(groups) || groups[k].p != x {
+			groups = slices.Insert(groups, k, group{p: x})
+		}
+		groups[k].jobs = append(groups[k].jobs, a)
+	}
 	out := make([]workload.JobID, 0, len(q))
-	for len(q) > 0 {
-		top, second := p.topTwo(q)
-		at := p.argTop(q, top)
-		best, bestG := 0, 0.0
-		for i, a := range q {
-			partner := top // the largest p among the other jobs
-			if i == at {
+	for len(out) < len(q) {
+		// The largest and the second largest p over the jobs left, a
+		// value held by two jobs counted twice (0 when missing).
+		top, second, first := 0.0, 0.0, -1
+		for k := range groups {
+			g := &groups[k]
+			n := len(g.jobs) - g.head
+			if n == 0 {
+				continue
+			}
+			if first < 0 {
+				first, top = k, g.p
+				if n > 1 {
+					second = g.p
+					break
+				}
+				continue
+			}
+			second = g.p
+			break
+		}
+		best, bestG, bestRank := -1, 0.0, 0
+		for k := range groups {
+			g := &groups[k]
+			if g.head == len(g.jobs) {
+				continue
+			}
+			partner := top
+			if k == first {
 				partner = second
 			}
-			g := p.info[a].p * partner
-			if i == 0 || g < bestG {
-				best, bestG = i, g
+			tau, r := g.p*partner, rank[g.jobs[g.head]]
+			if best < 0 || tau < bestG || tau == bestG && r < bestRank {
+				best, bestG, bestRank = k, tau, r
 			}
 		}
-		out = append(out, q[best])
-		q = append(q[:best], q[best+1:]...)
+		g := &groups[best]
+		out = append(out, g.jobs[g.head])
+		g.head++
 	}
 	return out
-}
-
-// topTwo returns the largest and second largest p in q (0 when missing).
-func (p *planner) topTwo(q []workload.JobID) (top, second float64) {
-	for _, a := range q {
-		x := p.info[a].p
-		if x > top {
-			top, second = x, top
-		} else if x > second {
-			second = x
-		}
-	}
-	return top, second
-}
-
-// argTop is the first index in q whose p is top.
-func (p *planner) argTop(q []workload.JobID, top float64) int {
-	for i, a := range q {
-		if p.info[a].p == top {
-			return i
-		}
-	}
-	return -1
 }
 
 func containsJob(list []workload.JobID, j workload.JobID) bool { return firstIndex(list, j) >= 0 }

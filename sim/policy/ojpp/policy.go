@@ -14,6 +14,7 @@ package ojpp
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -171,11 +172,22 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 		}
 	}
 	pl := o.planFrom(s)
+	// failed lists the kinds of job (type, workers, compute) that found no
+	// room since the last start. A failed placement leaves the planner as
+	// it was, and the planner sees only a job's kind, so a job of a kind
+	// in the list finds no room either: it is not tried, which spares a
+	// long queue a try on every GPU for each of its jobs.
+	var failed []jobInfo
 	for _, j := range pl.order(s.Pending()) {
+		if slices.Contains(failed, pl.info[j]) {
+			continue
+		}
 		devs, forced := pl.placeJob(j)
 		if devs == nil {
+			failed = append(failed, pl.info[j])
 			continue // no idle GPU left: it waits for a departure
 		}
+		failed = failed[:0]
 		gpus := make([]cluster.GPUID, len(devs))
 		for i, d := range devs {
 			gpus[i] = cluster.GPUID(d)
