@@ -696,3 +696,56 @@ func TestGregariousMatchesTheScan(t *testing.T) {
 		}
 	}
 }
+
+// max_waiting: by hand, on one GPU that holds one job at a time
+// (dedicated), three jobs at time 0 in arrival order CNN, CNN, ResNet.
+// BFD puts the ResNet (largest α) first; with max_waiting 1 or 2 a
+// decision sees only the CNNs, so the first to arrive runs first. Then
+// on a random online queue, a bound as long as the queue changes nothing.
+func TestMaxWaiting(t *testing.T) {
+	m := memshare(t)
+	c := policytest.Servers(t, 1, 1, "1080Ti", 11)
+	jobs := mkJobs(t, m, "CNN", 1, "CNN", 1, "ResNet", 1)
+	firstStart := func(p Params) string {
+		res := policytest.Run(t, c, m, New(p), jobs, policytest.Seed(1))
+		first, at := "", 0.0
+		for _, r := range res.Jobs {
+			if first == "" || r.FirstStartS < at {
+				first, at = r.Name, r.FirstStartS
+			}
+		}
+		return first
+	}
+	p := preset(t, "ojpp-dedicated")
+	if got := firstStart(p); got != "j2" {
+		t.Errorf("without a bound %s ran first, want the ResNet j2", got)
+	}
+	for _, k := range []int{1, 2} {
+		p.MaxWaiting = k
+		if got := firstStart(p); got != "j0" {
+			t.Errorf("with max_waiting %d %s ran first, want j0, the first to arrive", k, got)
+		}
+	}
+	p.MaxWaiting = 3
+	if got := firstStart(p); got != "j2" {
+		t.Errorf("with max_waiting 3 %s ran first, want the ResNet j2", got)
+	}
+
+	gp := workload.DefaultOJPPParams()
+	gp.Jobs, gp.JobsPerHour, gp.Jitter = 60, 30, 0.5
+	gen, _ := workload.LookupGenerator("ojpp")
+	g, _ := gen.New(gp)
+	queue, _ := g.Generate(3)
+	c8 := policytest.Servers(t, 2, 4, "1080Ti", 11)
+	p = preset(t, "ojpp")
+	want := policytest.Run(t, c8, m, New(p), queue, policytest.Seed(1))
+	p.MaxWaiting = len(queue)
+	got := policytest.Run(t, c8, m, New(p), queue, policytest.Seed(1))
+	if !reflect.DeepEqual(got.Jobs, want.Jobs) {
+		t.Errorf("max_waiting %d changed the run", len(queue))
+	}
+	p.MaxWaiting = 2
+	if got = policytest.Run(t, c8, m, New(p), queue, policytest.Seed(1)); reflect.DeepEqual(got.Jobs, want.Jobs) {
+		t.Errorf("max_waiting 2 changed nothing on a queue of 60 jobs on 8 GPUs; the test shows nothing")
+	}
+}

@@ -57,6 +57,7 @@ type Params struct {
 	PeriodTicks int     `json:"period_ticks,omitempty" min:"1" max:"1000000" help:"ticks between periodic adjustments"`
 	MigBudgetS  float64 `json:"mig_budget_s,omitempty" min:"0" max:"1e10" unit:"s" help:"c̄: the most migration downtime one adjustment may spend (Eq. 19)"`
 	IdleTargets bool    `json:"idle_targets,omitempty" help:"an adjustment may move workers onto idle GPUs"`
+	MaxWaiting  int     `json:"max_waiting,omitempty" min:"0" max:"1000000" help:"an approximation for very long queues, off when 0 (the default, as in the paper): if above 0, each decision orders and places only this many waiting jobs, the first to arrive; the others wait for a later decision. A decision then costs about the same whatever the queue's length, instead of growing with it (a whole trace on a full cluster queues thousands of jobs)"`
 }
 
 func (p Params) config() Config {
@@ -178,7 +179,7 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 	// in the list finds no room either: it is not tried, which spares a
 	// long queue a try on every GPU for each of its jobs.
 	var failed []jobInfo
-	for _, j := range pl.order(s.Pending()) {
+	for _, j := range pl.order(o.waiting(s)) {
 		if slices.Contains(failed, pl.info[j]) {
 			continue
 		}
@@ -208,6 +209,20 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 		}
 	}
 	return o.snapshot(s)
+}
+
+// waiting returns the pending jobs a decision places, in arrival order:
+// all of them, or with max_waiting the first that many.
+func (o *Policy) waiting(s *engine.State) []workload.JobID {
+	if o.p.MaxWaiting <= 0 || s.NumPending() <= o.p.MaxWaiting {
+		return s.Pending()
+	}
+	out := make([]workload.JobID, 0, o.p.MaxWaiting)
+	s.EachPending(func(id workload.JobID) bool {
+		out = append(out, id)
+		return len(out) < o.p.MaxWaiting
+	})
+	return out
 }
 
 // looOf is the leave-one-out error of the model that filled the matrix.
