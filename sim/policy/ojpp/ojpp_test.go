@@ -749,3 +749,38 @@ func TestMaxWaiting(t *testing.T) {
 		t.Errorf("max_waiting 2 changed nothing on a queue of 60 jobs on 8 GPUs; the test shows nothing")
 	}
 }
+
+// A decision woken only by OJPAP's clock skips the placement pass when
+// the last pass started nothing and nothing has moved since: it decides
+// as a run that makes every pass, on congested online queues where
+// adjustments move workers (records, intervals and decision log equal),
+// while skipping most passes.
+func TestSettledDecisionsSkipThePass(t *testing.T) {
+	m := memshare(t)
+	c := policytest.Servers(t, 2, 4, "1080Ti", 11)
+	gen, _ := workload.LookupGenerator("ojpp")
+	for _, seed := range []uint64{1, 2, 3} {
+		gp := workload.DefaultOJPPParams()
+		gp.Jobs, gp.JobsPerHour, gp.Jitter, gp.WorkersMax = 80, 40, 0.5, 4
+		g, _ := gen.New(gp)
+		queue, _ := g.Generate(seed)
+		for _, adjust := range []string{"ewma", "periodic"} {
+			p := preset(t, "ojpap")
+			p.Belief, p.Noise, p.Adjust = "noisy", 0.3, adjust
+			skip, every := New(p), New(p)
+			every.noSkip = true
+			a := policytest.Run(t, c, m, skip, queue, policytest.Seed(seed), policytest.FullLog())
+			b := policytest.Run(t, c, m, every, queue, policytest.Seed(seed), policytest.FullLog())
+			if !reflect.DeepEqual(a.Jobs, b.Jobs) || !reflect.DeepEqual(a.Intervals, b.Intervals) || !reflect.DeepEqual(a.Log, b.Log) {
+				t.Fatalf("seed %d, %s: skipping settled passes changed the run", seed, adjust)
+			}
+			moved := 0
+			for _, r := range a.Jobs {
+				moved += r.Migrations
+			}
+			if moved == 0 || skip.passes*2 > every.passes {
+				t.Errorf("seed %d, %s: %d migrations, %d passes of %d: the test shows nothing", seed, adjust, moved, skip.passes, every.passes)
+			}
+		}
+	}
+}

@@ -87,6 +87,15 @@ type Policy struct {
 	// pl is the planner of the last decision, kept so that the next one
 	// clears it instead of making one anew (see planFrom).
 	pl *planner
+	// settled: the last decision's placement pass started no job, and no
+	// job has arrived, started, moved or finished since (the counts are
+	// those of that moment). A pass is a function of the placement and the
+	// waiting jobs, so a decision woken only by the clock (OJPAP's ticks,
+	// every minute) would start none either, and skips it.
+	settled   bool
+	settledAt [3]int // pending, running and finished jobs when settled
+	passes    int    // placement passes run (for the tests)
+	noSkip    bool   // run every pass (the tests' reference)
 }
 
 // New builds a policy from its parameters.
@@ -166,13 +175,44 @@ func (o *Policy) planFrom(s *engine.State) *planner {
 }
 
 // Decide implements engine.Policy.
-func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
+func (o *Policy) Decide(s *engine.State, triggers []engine.Trigger) error {
 	if o.truth == nil {
 		if err := o.init(s); err != nil {
 			return err
 		}
 	}
 	pl := o.planFrom(s)
+	counts := [3]int{s.NumPending(), s.NumRunning(), s.NumFinished()}
+	if o.noSkip || !o.settled || counts != o.settledAt || !clockOnly(triggers) {
+		o.passes++
+		started, err := o.place(s, pl)
+		if err != nil {
+			return err
+		}
+		o.settled, o.settledAt = !started, counts
+	}
+	if o.online != nil {
+		if err := o.tick(s, pl); err != nil {
+			return err
+		}
+	}
+	return o.snapshot(s)
+}
+
+// clockOnly reports whether a decision was woken by wake-ups alone.
+func clockOnly(triggers []engine.Trigger) bool {
+	for _, t := range triggers {
+		if t.Kind != engine.WakeUp {
+			return false
+		}
+	}
+	return true
+}
+
+// place starts the waiting jobs the algorithm finds room for, in its
+// order, and reports whether it started any.
+func (o *Policy) place(s *engine.State, pl *planner) (bool, error) {
+	started := false
 	// failed lists the kinds of job (type, workers, compute) that found no
 	// room since the last start. A failed placement leaves the planner as
 	// it was, and the planner sees only a job's kind, so a job of a kind
@@ -194,8 +234,9 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 			gpus[i] = cluster.GPUID(d)
 		}
 		if err := s.Start(j, gpus, engine.ActionOptions{}); err != nil {
-			return fmt.Errorf("ojpp: %w", err)
+			return started, fmt.Errorf("ojpp: %w", err)
 		}
+		started = true
 		if o.online != nil {
 			o.online.arrive(s.Now(), devs...)
 		}
@@ -203,12 +244,7 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 			s.Log(j, "placed %s: %s%s", workers(len(devs)), pl.describe(devs), forcedNote(forced))
 		}
 	}
-	if o.online != nil {
-		if err := o.tick(s, pl); err != nil {
-			return err
-		}
-	}
-	return o.snapshot(s)
+	return started, nil
 }
 
 // waiting returns the pending jobs a decision places, in arrival order:
