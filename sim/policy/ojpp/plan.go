@@ -1,6 +1,7 @@
 package ojpp
 
 import (
+	"math/bits"
 	"slices"
 	"sort"
 
@@ -61,6 +62,11 @@ type planner struct {
 	// touched lists the jobs given a device since the planner was made or
 	// cleared (some more than once), so that clear empties only theirs.
 	touched []workload.JobID
+	// Every job's rank in BFD order, the jobs by rank, and a bitmap over
+	// ranks (kept all zero between calls), for order.
+	bfdRank []int32
+	byRank  []workload.JobID
+	marks   []uint64
 }
 
 // clear empties the placement: the planner is then as newPlanner made it
@@ -439,12 +445,45 @@ func (p *planner) bfdLess(a, b workload.JobID) bool {
 // those left, τ(i, Q) = p_i · max_{q≠i} p_q (one worker each, ambiguity
 // A7), ties in BFD order.
 func (p *planner) order(jobs []workload.JobID) []workload.JobID {
-	q := append([]workload.JobID(nil), jobs...)
-	sort.SliceStable(q, func(a, b int) bool { return p.bfdLess(q[a], q[b]) })
+	if len(p.bfdRank) != len(p.info) {
+		p.rankAll()
+	}
+	// BFD is a total order (ties by id), so the jobs in BFD order are the
+	// jobs in the order of their rank among all jobs: marked in a bitmap
+	// and read back, which costs the jobs plus the run's jobs ÷ 64, not a
+	// sort, at every decision.
+	for _, j := range jobs {
+		r := p.bfdRank[j]
+		p.marks[r>>6] |= 1 << (r & 63)
+	}
+	q := make([]workload.JobID, 0, len(jobs))
+	for w, word := range p.marks {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			q = append(q, p.byRank[w<<6|b])
+			word &= word - 1
+		}
+		p.marks[w] = 0
+	}
 	if p.cfg.Order != "gregarious" {
 		return q
 	}
 	return p.gregarious(q)
+}
+
+// rankAll ranks every job in BFD order.
+func (p *planner) rankAll() {
+	n := len(p.info)
+	p.byRank = make([]workload.JobID, n)
+	for i := range p.byRank {
+		p.byRank[i] = workload.JobID(i)
+	}
+	sort.Slice(p.byRank, func(a, b int) bool { return p.bfdLess(p.byRank[a], p.byRank[b]) })
+	p.bfdRank = make([]int32, n)
+	for r, j := range p.byRank {
+		p.bfdRank[j] = int32(r)
+	}
+	p.marks = make([]uint64, (n+63)/64)
 }
 
 // gregarious orders q, in BFD order, as the Heuristic does: each round
@@ -464,9 +503,7 @@ func (p *planner) gregarious(q []workload.JobID) []workload.JobID {
 		head int
 	}
 	var groups []group // by p, largest first
-	rank := make(map[workload.JobID]int, len(q))
-	for i, a := range q {
-		rank[a] = i
+	for _, a := range q {
 		x := p.info[a].p
 		k := sort.Search(len(groups), func(k int) bool { return groups[k].p <= x })
 		if k == len(groups) || groups[k].p != x {
@@ -496,7 +533,7 @@ func (p *planner) gregarious(q []workload.JobID) []workload.JobID {
 			second = g.p
 			break
 		}
-		best, bestG, bestRank := -1, 0.0, 0
+		best, bestG, bestRank := -1, 0.0, int32(0)
 		for k := range groups {
 			g := &groups[k]
 			if g.head == len(g.jobs) {
@@ -506,7 +543,7 @@ func (p *planner) gregarious(q []workload.JobID) []workload.JobID {
 			if k == first {
 				partner = second
 			}
-			tau, r := g.p*partner, rank[g.jobs[g.head]]
+			tau, r := g.p*partner, p.bfdRank[g.jobs[g.head]] // q's order
 			if best < 0 || tau < bestG || tau == bestG && r < bestRank {
 				best, bestG, bestRank = k, tau, r
 			}
