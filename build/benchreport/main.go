@@ -26,13 +26,14 @@ import (
 
 // options are the command's flags.
 type options struct {
-	runs   int    // repetitions of each command-line measurement
-	gavel  bool   // run every Gavel study in full (a quarter of an hour)
-	philly string // the Philly log, or "" to skip its rows
-	site   string // the built site for the page's cold loads, or ""
-	highs  string // a HiGHS timing program (build/benchreport/highstime), or "" for the stored figures
-	onlyLP bool   // measure the LP rows only
-	docs   bool   // write the table into docs/development.md
+	runs       int    // repetitions of each command-line measurement
+	gavel      bool   // run every Gavel study in full (a quarter of an hour)
+	philly     string // the Philly log, or "" to skip its rows
+	site       string // the built site for the page's cold loads, or ""
+	highs      string // a HiGHS timing program (build/benchreport/highstime), or "" for the stored figures
+	onlyLP     bool   // measure the LP rows only
+	onlyPhilly bool   // with philly: measure the Philly rows only
+	docs       bool   // write the table into docs/development.md
 }
 
 func main() {
@@ -43,14 +44,19 @@ func main() {
 	flag.StringVar(&o.site, "site", "", "the built site (make site's build/out): time cold loads of the page in headless Chromium")
 	flag.StringVar(&o.highs, "highs", "", "a HiGHS timing program built from build/benchreport/highstime: time HiGHS on the dumped LPs in this run, alternating with ours (without it, the LP rows divide by HiGHS figures stored from another day)")
 	flag.BoolVar(&o.onlyLP, "only-lp", false, "measure only the LP solver's rows (quick; with -highs, ours against HiGHS)")
+	flag.BoolVar(&o.onlyPhilly, "only-philly", false, "with -philly: measure only the Philly log's rows (every policy, up to a minute of CPU each)")
 	flag.BoolVar(&o.docs, "docs", false, "write the table into "+docFile)
 	flag.Parse()
 	if o.runs < 1 {
 		fmt.Fprintln(os.Stderr, "benchreport: -runs must be at least 1")
 		os.Exit(2)
 	}
-	if o.onlyLP && o.docs {
-		fmt.Fprintln(os.Stderr, "benchreport: -only-lp measures part of the table; it cannot write it with -docs")
+	if (o.onlyLP || o.onlyPhilly) && o.docs {
+		fmt.Fprintln(os.Stderr, "benchreport: -only-lp and -only-philly measure part of the table; they cannot write it with -docs")
+		os.Exit(2)
+	}
+	if o.onlyPhilly && (o.philly == "" || o.onlyLP) {
+		fmt.Fprintln(os.Stderr, "benchreport: -only-philly needs -philly FILE, and not -only-lp")
 		os.Exit(2)
 	}
 	if err := run(context.Background(), o); err != nil {
@@ -77,6 +83,10 @@ func run(ctx context.Context, o options) error {
 	progress("building the command line, natively and for WebAssembly")
 	if err := m.build(ctx); err != nil {
 		return err
+	}
+	if o.onlyPhilly {
+		fmt.Print(render(nil, m.phillyLog(ctx, o.philly)))
+		return nil
 	}
 	var rows []row
 	rows = append(rows, m.smallRuns(ctx)...)

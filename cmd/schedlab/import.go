@@ -32,13 +32,15 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 	clusterName := fs.String("cluster", "", "cluster preset: "+trace.ClusterNames()+" (default: the format's)")
 	minDur := fs.String("min-duration", "", "drop jobs shorter than this many seconds (default: the format's; Philly 60; 0: none)")
 	maxGPUH := fs.String("max-gpu-hours", "", "drop jobs of this many GPU-hours or more (default: the format's; Philly 1000; 0: no bound)")
+	maxGPUs := fs.String("max-gpus", "", "drop jobs of more than this many GPUs (1: single-GPU jobs only, as AlloX schedules; default: no bound)")
+	atZero := fs.Bool("at-zero", false, "submit every job at time 0, an offline batch (as the SJF-BCO policies plan), in the trace's order")
 	out := fs.String("out", "", "write the scenario to this file instead of stdout")
 	jobsCSV := fs.Bool("jobs-csv", false, fmt.Sprintf("write the jobs as schedlab's jobs CSV instead of a scenario (up to %s jobs instead of %s)",
 		results.Thousands(trace.Limits.MaxJobsCSV), results.Thousands(trace.Limits.MaxJobs)))
 	name := fs.String("name", "", "the scenario's name (default imported-FORMAT)")
 	fs.Usage = func() {} // printed below when asked, not after every error
 	usage := func() {
-		fmt.Fprintln(stderr, "usage: schedlab import FORMAT FILE|- [--window A,B | --busiest H] [--sample N --seed S] [--scale X] [--cluster NAME] [--min-duration S] [--max-gpu-hours H] [--out F] [--jobs-csv]")
+		fmt.Fprintln(stderr, "usage: schedlab import FORMAT FILE|- [--window A,B | --busiest H] [--sample N --seed S] [--scale X] [--cluster NAME] [--min-duration S] [--max-gpu-hours H] [--max-gpus N] [--at-zero] [--out F] [--jobs-csv]")
 		fmt.Fprintln(stderr, "formats:")
 		for _, f := range trace.Formats() {
 			fmt.Fprintf(stderr, "  %-9s %s\n            %s\n", f.Name, f.Title, f.Columns)
@@ -81,7 +83,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	opt, err := importOptions(format, set, *jobsCSV, importFlags{*window, *busiest, *sample, *seed, *scale, *minDur, *maxGPUH})
+	opt, err := importOptions(format, set, *jobsCSV, importFlags{*window, *busiest, *sample, *seed, *scale, *minDur, *maxGPUH, *maxGPUs})
 	if err != nil {
 		fmt.Fprintln(stderr, "schedlab import:", err)
 		return exitInvalid
@@ -91,12 +93,16 @@ func cmdImport(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	opt.Cluster = *clusterName
+	if opt.AtZero = *atZero; opt.AtZero && set["scale"] {
+		fmt.Fprintln(stderr, "schedlab import: --at-zero and --scale both set arrival times; give one of them")
+		return exitInvalid
+	}
 	return importFile(pos[0], pos[1], opt, *name, *out, stdout, stderr)
 }
 
 // importFlags are the numeric flags as typed.
 type importFlags struct {
-	window, busiest, sample, seed, scale, minDur, maxGPUH string
+	window, busiest, sample, seed, scale, minDur, maxGPUH, maxGPUs string
 }
 
 // importOptions checks every numeric flag and names the one that is
@@ -134,7 +140,7 @@ func importOptions(format trace.Format, set map[string]bool, jobsCSV bool, f imp
 	if opt.Scale, err = flagNumber("scale", f.scale, "a number", 0, 1e6, true, false); err != nil {
 		return opt, err
 	}
-	if set["min-duration"] || set["max-gpu-hours"] {
+	if set["min-duration"] || set["max-gpu-hours"] || set["max-gpus"] {
 		filters := format.Filters
 		if set["min-duration"] {
 			if filters.MinDurationS, err = flagNumber("min-duration", f.minDur, "a number of seconds", 0, 1e10, false, false); err != nil {
@@ -145,6 +151,13 @@ func importOptions(format trace.Format, set map[string]bool, jobsCSV bool, f imp
 			if filters.MaxGPUHours, err = flagNumber("max-gpu-hours", f.maxGPUH, "a number of GPU-hours (0: no bound)", 0, 1e12, false, false); err != nil {
 				return opt, err
 			}
+		}
+		if set["max-gpus"] {
+			n, err := flagNumber("max-gpus", f.maxGPUs, "a whole number of GPUs", 1, 4096, false, true)
+			if err != nil {
+				return opt, err
+			}
+			filters.MaxGPUs = int(n)
 		}
 		opt.Filters = &filters
 	}
@@ -199,8 +212,10 @@ func importFlagError(err error) string {
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
 		return fmt.Sprintf("--%s needs a value", strings.TrimPrefix(name, "-"))
 	}
-	if strings.Contains(msg, "for -jobs-csv") {
-		return "--jobs-csv takes no value (or =true, =false)"
+	for _, b := range []string{"jobs-csv", "at-zero"} { // the switches
+		if strings.Contains(msg, "for -"+b) {
+			return "--" + b + " takes no value (or =true, =false)"
+		}
 	}
 	return "bad option: " + cut(msg)
 }

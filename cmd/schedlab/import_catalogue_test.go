@@ -399,6 +399,11 @@ func importFlagCases() []importCase {
 		{name: "--min-duration 1e11", args: F("--min-duration", "1e11"), want: []string{`--min-duration: must be a number of seconds from 0 to 10,000,000,000`}},
 		{name: "--max-gpu-hours -1", args: F("--max-gpu-hours", "-1"), want: []string{`--max-gpu-hours: must be a number of GPU-hours (0: no bound) from 0`}},
 		{name: "--max-gpu-hours Inf", args: F("--max-gpu-hours", "Inf"), want: []string{`--max-gpu-hours: must be a number of GPU-hours`}},
+		{name: "--max-gpus 0", args: F("--max-gpus", "0"), want: []string{`--max-gpus: must be a whole number of GPUs from 1 to 4,096, got "0"`}},
+		{name: "--max-gpus 1.5", args: F("--max-gpus", "1.5"), want: []string{`--max-gpus: must be a whole number of GPUs`}},
+		{name: "--max-gpus NaN", args: F("--max-gpus", "NaN"), want: []string{`--max-gpus: must be a whole number of GPUs from 1 to 4,096`}},
+		{name: "--at-zero and --scale", args: F("--at-zero", "--scale", "0.5"), want: []string{"--at-zero and --scale both set arrival times; give one of them"}},
+		{name: "--at-zero=maybe", args: F("--at-zero=maybe"), want: []string{"--at-zero takes no value"}},
 		{name: "--cluster nope", args: F("--cluster", "nope"), want: []string{`--cluster: unknown cluster "nope"; known clusters: sjf-bsbf-64`}},
 		{name: "--jobs-csv=maybe", args: F("--jobs-csv=maybe"), want: []string{"--jobs-csv takes no value"}},
 		{name: "unknown option", args: F("--sampel", "5"), want: []string{"unknown option --sampel; see schedlab import --help"}},
@@ -410,6 +415,7 @@ func importFlagCases() []importCase {
 		{name: "--busiest 1 (fine)", args: F("--busiest", "1"), ok: true, jobs: 5},
 		{name: "--window 0,0.05 (fine)", args: F("--window", "0,0.05"), ok: true, jobs: 3},
 		{name: "--min-duration 0 --max-gpu-hours 0 (fine)", args: F("--min-duration", "0", "--max-gpu-hours", "0"), ok: true, jobs: 5},
+		{name: "--max-gpus 4096 --at-zero (fine)", args: F("--max-gpus", "4096", "--at-zero"), ok: true, jobs: 5},
 	}
 	for i := range cases {
 		cases[i].data = valid

@@ -142,7 +142,11 @@ func (r *Result) Scenario(info ScenarioInfo) ([]byte, error) {
 	if doc.Workload.Jobs == nil {
 		doc.Workload.Jobs = []workload.Job{}
 	}
-	for _, p := range r.Cluster.Policies {
+	policies := r.Cluster.Policies
+	if r.AtZero && len(r.Cluster.BatchPolicies) > 0 {
+		policies = r.Cluster.BatchPolicies
+	}
+	for _, p := range policies {
 		doc.Policies = append(doc.Policies, map[string]any{"name": p})
 	}
 	var buf bytes.Buffer

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strings"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/workload"
@@ -15,6 +16,10 @@ import (
 const (
 	streamSample = 0x7ace_0001
 	streamModels = 0x7ace_0002
+	// streamPreset draws what a cluster preset's perf model needs (its
+	// Models): a stream of its own, so that the Pollux mapping's draws
+	// stay as they were.
+	streamPreset = 0x7ace_0003
 )
 
 // pipeline turns the rows read into the job list: filters (counted while
@@ -24,6 +29,7 @@ const (
 func (b *builder) pipeline(opt Options, c *cluster.Cluster, absolute bool) ([]workload.Job, []int, error) {
 	b.count(fmt.Sprintf("shorter than %g s (filter)", b.filters.MinDurationS), "min-duration", b.short)
 	b.count(fmt.Sprintf("of %g GPU-hours or more (filter)", b.filters.MaxGPUHours), "max-gpu-hours", b.long)
+	b.count(fmt.Sprintf("of more than %d GPU(s) (filter)", b.filters.MaxGPUs), "max-gpus", b.wide)
 	keys := b.sortedKeys()
 	keys = b.window(keys, opt)
 	keys = b.sample(keys, opt)
@@ -32,6 +38,7 @@ func (b *builder) pipeline(opt Options, c *cluster.Cluster, absolute bool) ([]wo
 		rows[i] = b.unpack(b.rows.at(int(k.i)))
 	}
 	b.mapModels(rows, opt)
+	b.presetModels(rows, opt)
 	rows = b.checkFit(rows, c)
 	if len(rows) > b.maxJobs() {
 		return nil, nil, b.tooManyJobs(0, len(rows))
@@ -58,10 +65,16 @@ func (b *builder) pipeline(opt Options, c *cluster.Cluster, absolute bool) ([]wo
 		// Millisecond arrivals: exact in JSON and CSV, and no job moves
 		// by more than half a millisecond.
 		j.ArrivalS = math.Round((r.submitS-t0)*scale*1000) / 1000
+		if opt.AtZero {
+			j.ArrivalS = 0
+		}
 		if !(j.ArrivalS >= 0 && j.ArrivalS <= workload.MaxTimeS) {
 			b.errorf(r.line, "column %s: %s", b.column("arrival_s"), arrivalProblem((r.submitS-t0)*scale, absolute))
 		}
 		jobs[i], lines[i] = j, r.line
+	}
+	if opt.AtZero && len(jobs) > 0 {
+		b.note(fmt.Sprintf("every job is submitted at time 0 (%s), an offline batch, in the order of its submission in the trace", b.options("at-zero")))
 	}
 	b.checkNames(jobs, lines)
 	if len(b.errs) > 0 {
@@ -152,6 +165,9 @@ func (b *builder) sample(rows []sortKey, opt Options) []sortKey {
 // mapModels gives each row without a model one of Pollux's six tasks by
 // its GPU-hours (spec 000 §5.3), one random number per job in time order.
 func (b *builder) mapModels(rows []parsed, opt Options) {
+	if b.models != "" {
+		return // the cluster preset's perf model needs models of its own
+	}
 	share := 0.5
 	if opt.BertShare != nil {
 		share = *opt.BertShare
@@ -168,5 +184,45 @@ func (b *builder) mapModels(rows []parsed, opt Options) {
 	}
 	if mapped > 0 {
 		b.note(fmt.Sprintf("%d jobs name no model: each got one of Pollux's tasks by its GPU-hours (<1 cifar10 or ncf, 1–10 deepspeech2 or bert (share %g), 10–100 yolov3, ≥100 imagenet)", mapped, share))
+	}
+}
+
+// presetModels gives every job what the cluster preset's perf model needs
+// (Cluster.Models), one job after another in time order, from a stream of
+// the seed of their own.
+func (b *builder) presetModels(rows []parsed, opt Options) {
+	if len(rows) == 0 {
+		return
+	}
+	r := rand.New(rand.NewPCG(opt.Seed, streamPreset))
+	switch b.models {
+	case ModelsOJPP:
+		var mixed, average []string // the Mixed queue's two halves
+		for _, t := range workload.OJPPTypes {
+			switch t.Class {
+			case "C-high", "I-high":
+				mixed = append(mixed, t.Name)
+			case "Average":
+				average = append(average, t.Name)
+			}
+		}
+		for i := range rows {
+			pool := average
+			if r.Float64() < 0.5 {
+				pool = mixed
+			}
+			rows[i].job.Model = pool[r.IntN(len(pool))]
+		}
+		b.note(fmt.Sprintf("the memshare model times only its own library, so every job got, instead of any model named above, a type of the OJPP paper's Mixed queue (seed %d): half one of %s, half one of %s; durations stay the trace's",
+			opt.Seed, strings.Join(mixed, ", "), strings.Join(average, ", ")))
+	case ModelsRAR:
+		d := workload.DefaultSJFBCOParams()
+		for i := range rows {
+			j := &rows[i].job
+			tau := d.TauMin + r.Float64()*(d.TauMax-d.TauMin)
+			j.Model, j.Iterations = "rar", max(1, math.Round(j.DurationS/tau))
+		}
+		b.note(fmt.Sprintf("every job got model rar and iterations F = duration / τ0 for an iteration time τ0 drawn uniformly from the SJF-BCO paper's [%g, %g] s (seed %d), as the ring_allreduce model needs",
+			d.TauMin, d.TauMax, opt.Seed))
 	}
 }

@@ -28,6 +28,11 @@ type Options struct {
 	// Scale multiplies every arrival time (0 means 1): below 1 the same
 	// jobs arrive closer together, a heavier load.
 	Scale float64 `json:"scale,omitempty"`
+	// AtZero submits every kept job at time 0, an offline batch (the
+	// SJF-BCO policies plan only such a batch). The window, the busiest
+	// window and the sample still choose jobs by their submission times,
+	// and the jobs keep their order. Scale must then be 0 or 1.
+	AtZero bool `json:"at_zero,omitempty"`
 	// Cluster names a preset (see Clusters); "" takes the format's.
 	Cluster string `json:"cluster,omitempty"`
 	// Filters drop jobs by duration and GPU time; nil takes the format's
@@ -50,6 +55,9 @@ type Options struct {
 type Filters struct {
 	MinDurationS float64 `json:"min_duration_s,omitempty"`
 	MaxGPUHours  float64 `json:"max_gpu_hours,omitempty"`
+	// MaxGPUs drops jobs of more GPUs than this (e.g. 1 for policies of
+	// single-GPU jobs such as AlloX); 0: no bound.
+	MaxGPUs int `json:"max_gpus,omitempty"`
 }
 
 // PolluxFilters are the filters of Pollux's workload generator (spec 000
@@ -103,7 +111,8 @@ type Result struct {
 	Warned   int               `json:"warned"`             // all warnings
 	Cluster  Cluster           `json:"cluster"`
 	Perf     Perf              `json:"-"`
-	Notes    []string          `json:"notes,omitempty"` // how fields were mapped
+	Notes    []string          `json:"notes,omitempty"`   // how fields were mapped
+	AtZero   bool              `json:"at_zero,omitempty"` // every job arrives at time 0 (Options.AtZero)
 	names    map[string]string // option labels
 	columns  map[string]string // job field -> the column it was read from
 }
@@ -205,6 +214,7 @@ type builder struct {
 	opt     Options
 	filters Filters
 	cl      *cluster.Cluster
+	models  string // the cluster preset's Models
 	// selecting: a window, the busiest window or a sample chooses the
 	// jobs, so every row is kept until they have chosen; otherwise a
 	// job that passes the filters and fits is kept, and counted.
@@ -212,6 +222,7 @@ type builder struct {
 	candidates int
 	short      int // left out by the filters while reading
 	long       int
+	wide       int
 	// stop is the limit that ended reading.
 	stop error
 	// start is the first submission after filters; busiestFrom the
@@ -295,6 +306,9 @@ func (b *builder) add(p parsed) {
 	case f.MaxGPUHours > 0 && d > 0 && float64(p.job.GPUs)*d/3600 >= f.MaxGPUHours:
 		b.long++
 		return
+	case f.MaxGPUs > 0 && p.job.GPUs > f.MaxGPUs:
+		b.wide++
+		return
 	}
 	if !b.selecting {
 		if ok, _ := b.cl.Fit(p.job.GPUs, 0, p.job.GPUType); ok {
@@ -349,6 +363,7 @@ func (b *builder) options(keys ...string) string {
 var cliOptions = map[string]string{
 	"window": "--window A,B", "busiest": "--busiest H", "sample": "--sample N", "seed": "--seed S", "scale": "--scale X",
 	"cluster": "--cluster NAME", "min-duration": "--min-duration S", "max-gpu-hours": "--max-gpu-hours H", "jobs-csv": "--jobs-csv",
+	"max-gpus": "--max-gpus N", "at-zero": "--at-zero",
 }
 
 // optionName is how the user gives an option: labels (the page's), or
@@ -392,7 +407,7 @@ func importWith(lim LimitSet, format string, r io.Reader, opt Options) (*Result,
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{lim: lim, opt: opt, filters: f.Filters, cl: c, selecting: opt.Window != nil || opt.BusiestH > 0 || opt.Sample > 0}
+	b := &builder{lim: lim, opt: opt, filters: f.Filters, cl: c, models: cl.Models, selecting: opt.Window != nil || opt.BusiestH > 0 || opt.Sample > 0}
 	if opt.Filters != nil {
 		b.filters = *opt.Filters
 	}
@@ -412,7 +427,7 @@ func importWith(lim LimitSet, format string, r io.Reader, opt Options) (*Result,
 		}
 		return nil, b.errs
 	}
-	res := &Result{Format: f.Name, Rows: b.rowsIn, Cluster: cl, Perf: cl.Perf, names: opt.Labels, columns: b.columns}
+	res := &Result{Format: f.Name, Rows: b.rowsIn, Cluster: cl, Perf: cl.Perf, AtZero: opt.AtZero, names: opt.Labels, columns: b.columns}
 	res.Jobs, res.Lines, err = b.pipeline(opt, c, f.absolute)
 	if err != nil {
 		return nil, err
@@ -426,6 +441,9 @@ func importWith(lim LimitSet, format string, r io.Reader, opt Options) (*Result,
 
 // maxHours bounds hours given as options (about 114 years).
 const maxHours = 1e6
+
+// maxJobGPUs is the most GPUs a job may ask for (workload.Job's bound).
+const maxJobGPUs = 4096
 
 func (o *Options) check(lim LimitSet) error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
@@ -444,12 +462,16 @@ func (o *Options) check(lim LimitSet) error {
 		return fmt.Errorf("sample: must be a number of jobs from 1 to %s, got %d", results.Thousands(maxJobs), o.Sample)
 	case !(o.Scale >= 0 && o.Scale <= 1e6):
 		return fmt.Errorf("scale: must be above 0 and at most 1e6, got %v", o.Scale)
+	case o.AtZero && o.Scale != 0 && o.Scale != 1:
+		return fmt.Errorf("scale and at_zero: at_zero submits every job at time 0, so no scale of arrival times applies; give one of them, not both (scale %v)", o.Scale)
 	case o.BertShare != nil && !(*o.BertShare >= 0 && *o.BertShare <= 1):
 		return fmt.Errorf("bert_share: must be between 0 and 1, got %v", *o.BertShare)
 	case o.Filters != nil && !(o.Filters.MinDurationS >= 0 && o.Filters.MinDurationS <= workload.MaxTimeS):
 		return fmt.Errorf("min_duration_s: must be a number of seconds from 0 to %g, got %v", workload.MaxTimeS, o.Filters.MinDurationS)
 	case o.Filters != nil && !(o.Filters.MaxGPUHours >= 0 && o.Filters.MaxGPUHours <= 1e12):
 		return fmt.Errorf("max_gpu_hours: must be a number of GPU-hours from 0 (no bound) to 1e12, got %v", o.Filters.MaxGPUHours)
+	case o.Filters != nil && !(o.Filters.MaxGPUs >= 0 && o.Filters.MaxGPUs <= maxJobGPUs):
+		return fmt.Errorf("max_gpus: must be a number of GPUs from 0 (no bound) to %d, got %d", maxJobGPUs, o.Filters.MaxGPUs)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -588,6 +589,201 @@ func TestStrictBalanceByHand(t *testing.T) {
 		}
 		if !slices.Equal(devs, want) || forced != wantForced {
 			t.Errorf("strict %v: devices %v, forced %v; want %v, %v", strict, devs, forced, want, wantForced)
+		}
+	}
+}
+
+// A cleared planner is the planner newPlanner makes over the same jobs:
+// every device empty and no job placed, whatever the placements, moves
+// and strict-balance phases before, so that a decision that reuses the
+// last one's planner decides as on a fresh one.
+func TestClearedPlannerIsFresh(t *testing.T) {
+	m := memshare(t)
+	jobs := mkJobs(t, m, "LeNet", 2, "CNN", 1, "ResNet", 2, "VGG19", 1, "LSTM", 1, "AlexNet", 1)
+	for _, name := range []string{"ojpp", "ojpap", "ojpp-best-fit", "ojpp-dedicated"} {
+		p := preset(t, name)
+		pl, _ := placeAll(t, m, p, jobs, 8)
+		pl.remove(2, pl.where[2][0])
+		pl.add(2, 7)
+		pl.floor = 1
+		pl.clear()
+		fresh := newPlanner(m, p.config(), jobs, 8)
+		if len(pl.touched) != 0 {
+			t.Errorf("%s: %d jobs still listed as placed", name, len(pl.touched))
+		}
+		if slices.ContainsFunc(pl.marks, func(w uint64) bool { return w != 0 }) {
+			t.Errorf("%s: order left marks in its bitmap", name)
+		}
+		pl.touched, pl.bfdRank, pl.byRank, pl.marks = nil, nil, nil, nil // caches over the jobs
+		if !reflect.DeepEqual(pl, fresh) {
+			t.Errorf("%s: the cleared planner\n%+v\nis not a fresh one\n%+v", name, *pl, *fresh)
+		}
+		// Placing again gives what it gives on a fresh planner.
+		again, _ := placeAll(t, m, p, jobs, 8)
+		ids := make([]workload.JobID, len(jobs))
+		for i := range ids {
+			ids[i] = workload.JobID(i)
+		}
+		for _, j := range pl.order(ids) {
+			pl.placeJob(j)
+		}
+		if !reflect.DeepEqual(pl.where, again.where) {
+			t.Errorf("%s: after a clear the jobs went to %v, on a fresh planner to %v", name, pl.where, again.where)
+		}
+	}
+}
+
+// gregariousScan is the Heuristic's order as the rounds read literally,
+// every job's τ recomputed each round (jobs² work): the reference for
+// gregarious, which is exact but faster.
+func gregariousScan(p *planner, q []workload.JobID) []workload.JobID {
+	q = append([]workload.JobID(nil), q...)
+	out := make([]workload.JobID, 0, len(q))
+	for len(q) > 0 {
+		top, second := 0.0, 0.0
+		for _, a := range q {
+			if x := p.info[a].p; x > top {
+				top, second = x, top
+			} else if x > second {
+				second = x
+			}
+		}
+		at := -1
+		for i, a := range q {
+			if p.info[a].p == top {
+				at = i
+				break
+			}
+		}
+		best, bestG := 0, 0.0
+		for i, a := range q {
+			partner := top
+			if i == at {
+				partner = second
+			}
+			if g := p.info[a].p * partner; i == 0 || g < bestG {
+				best, bestG = i, g
+			}
+		}
+		out = append(out, q[best])
+		q = append(q[:best], q[best+1:]...)
+	}
+	return out
+}
+
+// The grouped order is the literal one on queues of many ties: few
+// values of p (0 among them), of α and of workers, queues of 0 to 300.
+func TestGregariousMatchesTheScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	ps := []float64{0, 0.05, 0.1, 0.3, 0.3000000000000001, 1}
+	for round := range 200 {
+		n := r.IntN(300)
+		if round < 5 {
+			n = round // the smallest queues
+		}
+		pl := &planner{cfg: Config{Order: "gregarious"}, info: make([]jobInfo, n)}
+		distinct := 1 + r.IntN(len(ps))
+		for i := range pl.info {
+			pl.info[i] = jobInfo{p: ps[r.IntN(distinct)], alpha: float64(r.IntN(3)) / 10, gamma: float64(r.IntN(2)) / 10, omega: 1 + r.IntN(3)}
+		}
+		ids := make([]workload.JobID, n)
+		for i := range ids {
+			ids[i] = workload.JobID(n - 1 - i)
+		}
+		r.Shuffle(n, func(a, b int) { ids[a], ids[b] = ids[b], ids[a] })
+		got := pl.order(ids)
+		pl.cfg.Order = "bfd"
+		want := gregariousScan(pl, pl.order(ids))
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d, %d jobs: order %v, want %v", round, n, got, want)
+		}
+	}
+}
+
+// max_waiting: by hand, on one GPU that holds one job at a time
+// (dedicated), three jobs at time 0 in arrival order CNN, CNN, ResNet.
+// BFD puts the ResNet (largest α) first; with max_waiting 1 or 2 a
+// decision sees only the CNNs, so the first to arrive runs first. Then
+// on a random online queue, a bound as long as the queue changes nothing.
+func TestMaxWaiting(t *testing.T) {
+	m := memshare(t)
+	c := policytest.Servers(t, 1, 1, "1080Ti", 11)
+	jobs := mkJobs(t, m, "CNN", 1, "CNN", 1, "ResNet", 1)
+	firstStart := func(p Params) string {
+		res := policytest.Run(t, c, m, New(p), jobs, policytest.Seed(1))
+		first, at := "", 0.0
+		for _, r := range res.Jobs {
+			if first == "" || r.FirstStartS < at {
+				first, at = r.Name, r.FirstStartS
+			}
+		}
+		return first
+	}
+	p := preset(t, "ojpp-dedicated")
+	if got := firstStart(p); got != "j2" {
+		t.Errorf("without a bound %s ran first, want the ResNet j2", got)
+	}
+	for _, k := range []int{1, 2} {
+		p.MaxWaiting = k
+		if got := firstStart(p); got != "j0" {
+			t.Errorf("with max_waiting %d %s ran first, want j0, the first to arrive", k, got)
+		}
+	}
+	p.MaxWaiting = 3
+	if got := firstStart(p); got != "j2" {
+		t.Errorf("with max_waiting 3 %s ran first, want the ResNet j2", got)
+	}
+
+	gp := workload.DefaultOJPPParams()
+	gp.Jobs, gp.JobsPerHour, gp.Jitter = 60, 30, 0.5
+	gen, _ := workload.LookupGenerator("ojpp")
+	g, _ := gen.New(gp)
+	queue, _ := g.Generate(3)
+	c8 := policytest.Servers(t, 2, 4, "1080Ti", 11)
+	p = preset(t, "ojpp")
+	want := policytest.Run(t, c8, m, New(p), queue, policytest.Seed(1))
+	p.MaxWaiting = len(queue)
+	got := policytest.Run(t, c8, m, New(p), queue, policytest.Seed(1))
+	if !reflect.DeepEqual(got.Jobs, want.Jobs) {
+		t.Errorf("max_waiting %d changed the run", len(queue))
+	}
+	p.MaxWaiting = 2
+	if got = policytest.Run(t, c8, m, New(p), queue, policytest.Seed(1)); reflect.DeepEqual(got.Jobs, want.Jobs) {
+		t.Errorf("max_waiting 2 changed nothing on a queue of 60 jobs on 8 GPUs; the test shows nothing")
+	}
+}
+
+// A decision woken only by OJPAP's clock skips the placement pass when
+// the last pass started nothing and nothing has moved since: it decides
+// as a run that makes every pass, on congested online queues where
+// adjustments move workers (records, intervals and decision log equal),
+// while skipping most passes.
+func TestSettledDecisionsSkipThePass(t *testing.T) {
+	m := memshare(t)
+	c := policytest.Servers(t, 2, 4, "1080Ti", 11)
+	gen, _ := workload.LookupGenerator("ojpp")
+	for _, seed := range []uint64{1, 2, 3} {
+		gp := workload.DefaultOJPPParams()
+		gp.Jobs, gp.JobsPerHour, gp.Jitter, gp.WorkersMax = 80, 40, 0.5, 4
+		g, _ := gen.New(gp)
+		queue, _ := g.Generate(seed)
+		for _, adjust := range []string{"ewma", "periodic"} {
+			p := preset(t, "ojpap")
+			p.Belief, p.Noise, p.Adjust = "noisy", 0.3, adjust
+			skip, every := New(p), New(p)
+			every.noSkip = true
+			a := policytest.Run(t, c, m, skip, queue, policytest.Seed(seed), policytest.FullLog())
+			b := policytest.Run(t, c, m, every, queue, policytest.Seed(seed), policytest.FullLog())
+			if !reflect.DeepEqual(a.Jobs, b.Jobs) || !reflect.DeepEqual(a.Intervals, b.Intervals) || !reflect.DeepEqual(a.Log, b.Log) {
+				t.Fatalf("seed %d, %s: skipping settled passes changed the run", seed, adjust)
+			}
+			moved := 0
+			for _, r := range a.Jobs {
+				moved += r.Migrations
+			}
+			if moved == 0 || skip.passes*2 > every.passes {
+				t.Errorf("seed %d, %s: %d migrations, %d passes of %d: the test shows nothing", seed, adjust, moved, skip.passes, every.passes)
+			}
 		}
 	}
 }

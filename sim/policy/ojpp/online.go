@@ -207,6 +207,7 @@ func (o *Policy) applyAdjust(s *engine.State, pl *planner) error {
 		if err := s.Migrate(m.job, gpus, opts); err != nil {
 			return fmt.Errorf("ojpap: %w", err)
 		}
+		o.settled = false // the placement changed
 		for _, x := range moves {
 			if x.job == m.job {
 				st.arrive(s.Now(), x.to)

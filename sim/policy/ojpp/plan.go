@@ -1,6 +1,8 @@
 package ojpp
 
 import (
+	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/schedlab/schedlab/sim/perf"
@@ -57,6 +59,35 @@ type planner struct {
 	slow  []float64      // scratch of try
 	sync  bool           // a job's workers on a device peak together (memshare's sync_siblings)
 	floor workload.JobID // the job whose balance counts a slowdown of 0 (strict phase 2), or −1
+	// touched lists the jobs given a device since the planner was made or
+	// cleared (some more than once), so that clear empties only theirs.
+	touched []workload.JobID
+	// Every job's rank in BFD order, the jobs by rank, and a bitmap over
+	// ranks (kept all zero between calls), for order.
+	bfdRank []int32
+	byRank  []workload.JobID
+	marks   []uint64
+}
+
+// clear empties the placement: the planner is then as newPlanner made it
+// over the same jobs and devices.
+func (p *planner) clear() {
+	for _, j := range p.touched {
+		p.where[j] = nil
+	}
+	p.touched = p.touched[:0]
+	for k := range p.dev {
+		p.dev[k] = device{}
+	}
+	p.ws, p.slow, p.floor = nil, nil, -1
+}
+
+// placed records that one worker of job j is on device k.
+func (p *planner) placed(j workload.JobID, k int) {
+	if len(p.where[j]) == 0 {
+		p.touched = append(p.touched, j)
+	}
+	p.where[j] = append(p.where[j], k)
 }
 
 func newPlanner(ms *perf.MemShare, cfg Config, jobs []workload.Job, gpus int) *planner {
@@ -281,7 +312,7 @@ func (p *planner) add(j workload.JobID, k int) {
 	d := &p.dev[k]
 	d.w = append(d.w, j)
 	p.refresh(k)
-	p.where[j] = append(p.where[j], k)
+	p.placed(j, k)
 }
 
 func (p *planner) remove(j workload.JobID, k int) {
@@ -414,53 +445,114 @@ func (p *planner) bfdLess(a, b workload.JobID) bool {
 // those left, τ(i, Q) = p_i · max_{q≠i} p_q (one worker each, ambiguity
 // A7), ties in BFD order.
 func (p *planner) order(jobs []workload.JobID) []workload.JobID {
-	q := append([]workload.JobID(nil), jobs...)
-	sort.SliceStable(q, func(a, b int) bool { return p.bfdLess(q[a], q[b]) })
+	if len(p.bfdRank) != len(p.info) {
+		p.rankAll()
+	}
+	// BFD is a total order (ties by id), so the jobs in BFD order are the
+	// jobs in the order of their rank among all jobs: marked in a bitmap
+	// and read back, which costs the jobs plus the run's jobs ÷ 64, not a
+	// sort, at every decision.
+	for _, j := range jobs {
+		r := p.bfdRank[j]
+		p.marks[r>>6] |= 1 << (r & 63)
+	}
+	q := make([]workload.JobID, 0, len(jobs))
+	for w, word := range p.marks {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			q = append(q, p.byRank[w<<6|b])
+			word &= word - 1
+		}
+		p.marks[w] = 0
+	}
 	if p.cfg.Order != "gregarious" {
 		return q
 	}
-	out := make([]workload.JobID, 0, len(q))
-	for len(q) > 0 {
-		top, second := p.topTwo(q)
-		at := p.argTop(q, top)
-		best, bestG := 0, 0.0
-		for i, a := range q {
-			partner := top // the largest p among the other jobs
-			if i == at {
-				partner = second
-			}
-			g := p.info[a].p * partner
-			if i == 0 || g < bestG {
-				best, bestG = i, g
-			}
-		}
-		out = append(out, q[best])
-		q = append(q[:best], q[best+1:]...)
-	}
-	return out
+	return p.gregarious(q)
 }
 
-// topTwo returns the largest and second largest p in q (0 when missing).
-func (p *planner) topTwo(q []workload.JobID) (top, second float64) {
+// rankAll ranks every job in BFD order.
+func (p *planner) rankAll() {
+	n := len(p.info)
+	p.byRank = make([]workload.JobID, n)
+	for i := range p.byRank {
+		p.byRank[i] = workload.JobID(i)
+	}
+	sort.Slice(p.byRank, func(a, b int) bool { return p.bfdLess(p.byRank[a], p.byRank[b]) })
+	p.bfdRank = make([]int32, n)
+	for r, j := range p.byRank {
+		p.bfdRank[j] = int32(r)
+	}
+	p.marks = make([]uint64, (n+63)/64)
+}
+
+// gregarious orders q, in BFD order, as the Heuristic does: each round
+// takes the first job of least τ(i, Q) = p_i · partner, where partner is
+// the largest p among the other jobs. That is the round's top p for every
+// job but the first of those whose p is the top, whose partner is the
+// second largest p (the top again when two jobs share it). So the jobs of
+// one p share their τ, but for that first one, whose τ = top · second is
+// no larger than its group's; and the least τ is always that of the first
+// job of some p. A round then costs the distinct values of p (a type
+// library's few), not the jobs: a long queue is ordered in about
+// jobs × types instead of jobs².
+func (p *planner) gregarious(q []workload.JobID) []workload.JobID {
+	type group struct {
+		p    float64
+		jobs []workload.JobID // in BFD order; the first not yet taken at head
+		head int
+	}
+	var groups []group // by p, largest first
 	for _, a := range q {
 		x := p.info[a].p
-		if x > top {
-			top, second = x, top
-		} else if x > second {
-			second = x
+		k := sort.Search(len(groups), func(k int) bool { return groups[k].p <= x })
+		if k == len(groups) || groups[k].p != x {
+			groups = slices.Insert(groups, k, group{p: x})
 		}
+		groups[k].jobs = append(groups[k].jobs, a)
 	}
-	return top, second
-}
-
-// argTop is the first index in q whose p is top.
-func (p *planner) argTop(q []workload.JobID, top float64) int {
-	for i, a := range q {
-		if p.info[a].p == top {
-			return i
+	out := make([]workload.JobID, 0, len(q))
+	for len(out) < len(q) {
+		// The largest and the second largest p over the jobs left, a
+		// value held by two jobs counted twice (0 when missing).
+		top, second, first := 0.0, 0.0, -1
+		for k := range groups {
+			g := &groups[k]
+			n := len(g.jobs) - g.head
+			if n == 0 {
+				continue
+			}
+			if first < 0 {
+				first, top = k, g.p
+				if n > 1 {
+					second = g.p
+					break
+				}
+				continue
+			}
+			second = g.p
+			break
 		}
+		best, bestG, bestRank := -1, 0.0, int32(0)
+		for k := range groups {
+			g := &groups[k]
+			if g.head == len(g.jobs) {
+				continue
+			}
+			partner := top
+			if k == first {
+				partner = second
+			}
+			tau, r := g.p*partner, p.bfdRank[g.jobs[g.head]] // q's order
+			if best < 0 || tau < bestG || tau == bestG && r < bestRank {
+				best, bestG, bestRank = k, tau, r
+			}
+		}
+		g := &groups[best]
+		out = append(out, g.jobs[g.head])
+		g.head++
 	}
-	return -1
+	return out
 }
 
 func containsJob(list []workload.JobID, j workload.JobID) bool { return firstIndex(list, j) >= 0 }

@@ -14,6 +14,7 @@ package ojpp
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -56,6 +57,7 @@ type Params struct {
 	PeriodTicks int     `json:"period_ticks,omitempty" min:"1" max:"1000000" help:"ticks between periodic adjustments"`
 	MigBudgetS  float64 `json:"mig_budget_s,omitempty" min:"0" max:"1e10" unit:"s" help:"c̄: the most migration downtime one adjustment may spend (Eq. 19)"`
 	IdleTargets bool    `json:"idle_targets,omitempty" help:"an adjustment may move workers onto idle GPUs"`
+	MaxWaiting  int     `json:"max_waiting,omitempty" min:"0" max:"1000000" help:"an approximation for very long queues, off when 0 (the default, as in the paper): if above 0, each decision orders and places only this many waiting jobs, the first to arrive; the others wait for a later decision. A decision then costs about the same whatever the queue's length, instead of growing with it (a whole trace on a full cluster queues thousands of jobs)"`
 }
 
 func (p Params) config() Config {
@@ -82,6 +84,18 @@ type Policy struct {
 	online *online
 	// lastSnap is the placement of the last snapshot (see snapshot).
 	lastSnap string
+	// pl is the planner of the last decision, kept so that the next one
+	// clears it instead of making one anew (see planFrom).
+	pl *planner
+	// settled: the last decision's placement pass started no job, and no
+	// job has arrived, started, moved or finished since (the counts are
+	// those of that moment). A pass is a function of the placement and the
+	// waiting jobs, so a decision woken only by the clock (OJPAP's ticks,
+	// every minute) would start none either, and skips it.
+	settled   bool
+	settledAt [3]int // pending, running and finished jobs when settled
+	passes    int    // placement passes run (for the tests)
+	noSkip    bool   // run every pass (the tests' reference)
 }
 
 // New builds a policy from its parameters.
@@ -133,17 +147,27 @@ func (o *Policy) init(s *engine.State) error {
 	return nil
 }
 
-// planFrom builds the planner over the engine's current placement.
+// planFrom builds the planner over the engine's current placement. The
+// jobs' parameters never change, so they are read once, and each decision
+// clears the last one's planner (the devices and the jobs it placed)
+// instead of making one anew: a decision then costs the cluster and the
+// jobs in it, not every job of the run (a trace holds tens of thousands).
+// The planner it returns is valid until the next call.
 func (o *Policy) planFrom(s *engine.State) *planner {
-	jobs := make([]workload.Job, s.NumJobs())
-	for i := range jobs {
-		jobs[i] = *s.Job(workload.JobID(i))
+	if o.pl == nil || len(o.pl.info) != s.NumJobs() {
+		jobs := make([]workload.Job, s.NumJobs())
+		for i := range jobs {
+			jobs[i] = *s.Job(workload.JobID(i))
+		}
+		o.pl = newPlanner(o.belief, o.p.config(), jobs, len(s.Cluster().GPUs))
+	} else {
+		o.pl.clear()
 	}
-	pl := newPlanner(o.belief, o.p.config(), jobs, len(s.Cluster().GPUs))
+	pl := o.pl
 	for g := range pl.dev {
 		for _, j := range s.JobsOn(cluster.GPUID(g)) {
 			pl.dev[g].w = append(pl.dev[g].w, j)
-			pl.where[j] = append(pl.where[j], g)
+			pl.placed(j, g)
 		}
 		pl.refresh(g)
 	}
@@ -151,31 +175,21 @@ func (o *Policy) planFrom(s *engine.State) *planner {
 }
 
 // Decide implements engine.Policy.
-func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
+func (o *Policy) Decide(s *engine.State, triggers []engine.Trigger) error {
 	if o.truth == nil {
 		if err := o.init(s); err != nil {
 			return err
 		}
 	}
 	pl := o.planFrom(s)
-	for _, j := range pl.order(s.Pending()) {
-		devs, forced := pl.placeJob(j)
-		if devs == nil {
-			continue // no idle GPU left: it waits for a departure
+	counts := [3]int{s.NumPending(), s.NumRunning(), s.NumFinished()}
+	if o.noSkip || !o.settled || counts != o.settledAt || !clockOnly(triggers) {
+		o.passes++
+		started, err := o.place(s, pl)
+		if err != nil {
+			return err
 		}
-		gpus := make([]cluster.GPUID, len(devs))
-		for i, d := range devs {
-			gpus[i] = cluster.GPUID(d)
-		}
-		if err := s.Start(j, gpus, engine.ActionOptions{}); err != nil {
-			return fmt.Errorf("ojpp: %w", err)
-		}
-		if o.online != nil {
-			o.online.arrive(s.Now(), devs...)
-		}
-		if s.Recording() {
-			s.Log(j, "placed %s: %s%s", workers(len(devs)), pl.describe(devs), forcedNote(forced))
-		}
+		o.settled, o.settledAt = !started, counts
 	}
 	if o.online != nil {
 		if err := o.tick(s, pl); err != nil {
@@ -183,6 +197,68 @@ func (o *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 		}
 	}
 	return o.snapshot(s)
+}
+
+// clockOnly reports whether a decision was woken by wake-ups alone.
+func clockOnly(triggers []engine.Trigger) bool {
+	for _, t := range triggers {
+		if t.Kind != engine.WakeUp {
+			return false
+		}
+	}
+	return true
+}
+
+// place starts the waiting jobs the algorithm finds room for, in its
+// order, and reports whether it started any.
+func (o *Policy) place(s *engine.State, pl *planner) (bool, error) {
+	started := false
+	// failed lists the kinds of job (type, workers, compute) that found no
+	// room since the last start. A failed placement leaves the planner as
+	// it was, and the planner sees only a job's kind, so a job of a kind
+	// in the list finds no room either: it is not tried, which spares a
+	// long queue a try on every GPU for each of its jobs.
+	var failed []jobInfo
+	for _, j := range pl.order(o.waiting(s)) {
+		if slices.Contains(failed, pl.info[j]) {
+			continue
+		}
+		devs, forced := pl.placeJob(j)
+		if devs == nil {
+			failed = append(failed, pl.info[j])
+			continue // no idle GPU left: it waits for a departure
+		}
+		failed = failed[:0]
+		gpus := make([]cluster.GPUID, len(devs))
+		for i, d := range devs {
+			gpus[i] = cluster.GPUID(d)
+		}
+		if err := s.Start(j, gpus, engine.ActionOptions{}); err != nil {
+			return started, fmt.Errorf("ojpp: %w", err)
+		}
+		started = true
+		if o.online != nil {
+			o.online.arrive(s.Now(), devs...)
+		}
+		if s.Recording() {
+			s.Log(j, "placed %s: %s%s", workers(len(devs)), pl.describe(devs), forcedNote(forced))
+		}
+	}
+	return started, nil
+}
+
+// waiting returns the pending jobs a decision places, in arrival order:
+// all of them, or with max_waiting the first that many.
+func (o *Policy) waiting(s *engine.State) []workload.JobID {
+	if o.p.MaxWaiting <= 0 || s.NumPending() <= o.p.MaxWaiting {
+		return s.Pending()
+	}
+	out := make([]workload.JobID, 0, o.p.MaxWaiting)
+	s.EachPending(func(id workload.JobID) bool {
+		out = append(out, id)
+		return len(out) < o.p.MaxWaiting
+	})
+	return out
 }
 
 // looOf is the leave-one-out error of the model that filled the matrix.

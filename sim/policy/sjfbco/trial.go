@@ -3,6 +3,7 @@ package sjfbco
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/perf"
@@ -73,10 +74,15 @@ type trial struct {
 	v    view
 	stop func() bool // asked at every completion: give up when true
 
-	occ       []workload.JobID // job on each GPU, -1 when idle
-	at        [][]cluster.GPUID
-	running   []bool
-	nRunning  int
+	occ      []workload.JobID // job on each GPU, -1 when idle
+	at       [][]cluster.GPUID
+	running  []bool
+	nRunning int
+	// runList holds the running jobs in ascending ID order, so that an
+	// event costs the running jobs (at most one per GPU), not all jobs: a
+	// whole trace is tens of thousands of jobs.
+	runList   []workload.JobID
+	done      []workload.JobID // scratch: the jobs completing at one instant
 	remaining []float64
 	rate      []float64
 	last      []float64
@@ -131,7 +137,7 @@ func (t *trial) reset() {
 		t.at[i], t.running[i], t.rate[i], t.last[i], t.dirty[i] = nil, false, 0, 0, false
 		t.remaining[i] = t.jobs[i].Iterations
 	}
-	t.nRunning, t.now, t.dirtyList = 0, 0, t.dirtyList[:0]
+	t.nRunning, t.now, t.dirtyList, t.runList = 0, 0, t.dirtyList[:0], t.runList[:0]
 }
 
 // run simulates rule r over the jobs in order; a trial that passes the
@@ -171,10 +177,17 @@ func (t *trial) run(r *rule, order []workload.JobID, horizon float64, stopAtHori
 			res.makespan = t.now
 			return res
 		}
-		for id := range t.jobs { // completions at this instant, by job ID
-			if t.running[id] && t.comp[id] == t.now {
-				t.finish(workload.JobID(id))
+		// Completions at this instant, by job ID. A finish changes no
+		// other job's completion time until recompute, so they can be
+		// listed first.
+		t.done = t.done[:0]
+		for _, id := range t.runList {
+			if t.comp[id] == t.now {
+				t.done = append(t.done, id)
 			}
+		}
+		for _, id := range t.done {
+			t.finish(id)
 		}
 	}
 	res.makespan = t.now
@@ -184,8 +197,8 @@ func (t *trial) run(r *rule, order []workload.JobID, horizon float64, stopAtHori
 
 func (t *trial) nextCompletion() float64 {
 	best := math.Inf(1)
-	for id, on := range t.running {
-		if on && t.comp[id] < best {
+	for _, id := range t.runList {
+		if t.comp[id] < best {
 			best = t.comp[id]
 		}
 	}
@@ -201,6 +214,8 @@ func (t *trial) start(id workload.JobID, gpus []cluster.GPUID, w float64) {
 	}
 	t.running[id] = true
 	t.nRunning++
+	i, _ := slices.BinarySearch(t.runList, id)
+	t.runList = slices.Insert(t.runList, i, id)
 	t.last[id] = t.now
 	t.markAffected(id)
 }
@@ -214,6 +229,9 @@ func (t *trial) finish(id workload.JobID) {
 	t.at[id] = nil
 	t.running[id] = false
 	t.nRunning--
+	if i, ok := slices.BinarySearch(t.runList, id); ok {
+		t.runList = slices.Delete(t.runList, i, i+1)
+	}
 	t.rate[id] = 0
 }
 
@@ -267,10 +285,8 @@ func (t *trial) markAffected(id workload.JobID) {
 			}
 		}
 	case perf.Global:
-		for r, on := range t.running {
-			if on {
-				t.settleDirty(workload.JobID(r))
-			}
+		for _, r := range t.runList {
+			t.settleDirty(r)
 		}
 	}
 }
