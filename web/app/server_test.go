@@ -1,3 +1,7 @@
+//go:build !js
+
+// The API's HTTP side is left out of js builds (sim/api/http.go).
+
 package app_test
 
 import (

@@ -1,3 +1,5 @@
+//go:build !js && !nohttp
+
 // Package apitest is the test suite of schedlab's JSON API, run against
 // any base URL: an httptest server in sim/api's tests, and the Cloudflare
 // Workers build in workerd in wasm/edge's. Expected answers are computed
