@@ -111,7 +111,7 @@ func TestTraceImportLongTasks(t *testing.T) {
 	}
 	t.Logf("Philly log: stored in %.1f MB", float64(len(eval[string](p, `localStorage.getItem("schedlab.scenario.v1")`)))/1e6)
 	p.do(chromedp.Reload())
-	p.wait(`!!document.getElementById("tab-scenario")`, statusJS, time.Minute)
+	p.wait(liveTab("tab-scenario"), statusJS, time.Minute)
 	p.click("tab-scenario")
 	p.wait(`/74,426 jobs|74426 jobs/.test(document.getElementById("view").textContent)`, `document.getElementById("view").textContent.slice(0, 300)`, time.Minute)
 }

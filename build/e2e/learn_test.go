@@ -237,7 +237,7 @@ func TestLearnWalk(t *testing.T) {
 	p.shot("learn", 1280, 800)
 	p.shot("learn", 390, 844)
 	p.do(chromedp.Reload())
-	p.wait(`!!document.getElementById("tab-learn")`, learnStatusJS, 2*time.Minute)
+	p.wait(liveTab("tab-learn"), learnStatusJS, 2*time.Minute)
 	p.click("tab-learn")
 	p.wait(`!!document.getElementById("learn-solved")`, learnStatusJS, 10*time.Second)
 	if got := p.text("learn-solved"); !strings.HasPrefix(got, fmt.Sprintf("%d of ", len(lessonWalks))) {
