@@ -11,7 +11,7 @@ import (
 // adaptation once, and an unknown refusal for none.
 func TestAdaptFor(t *testing.T) {
 	sjfbco := `policies[0].name: SJF-BCO works only with perf model ring_allreduce, but perf.model is "analytic"; choose that model or another policy
-policies[0].name: SJF-BCO plans an offline batch and needs every job at time 0, but workload.jobs[1] ("philly-1986") arrives at 21533 s; submit every job at time 0 or use another policy`
+policies[0].name: SJF-BCO plans an offline batch and needs every job at time 0, but workload.jobs[1] ("philly-1986") arrives at 21533 s; submit every job at time 0 or use another policy (to import a trace that way, tick "Every job at time 0" in the page's import panel, or give schedlab import --at-zero)`
 	cases := []struct {
 		refusal string
 		args    []string
@@ -20,7 +20,7 @@ policies[0].name: SJF-BCO plans an offline batch and needs every job at time 0, 
 		{`policies[0].name: OJPP works only with perf model memshare, but perf.model is "analytic"; choose that model or another policy`,
 			[]string{"--cluster", "ojpp-64"}, "OJPP paper's Mixed queue"},
 		{sjfbco, []string{"--cluster", "sjf-bco-64", "--at-zero"}, "every job submitted at time 0"},
-		{`policies[0].name: FF plans an offline batch and needs every job at time 0, but workload.jobs[1] ("philly-1986") arrives at 21533 s; submit every job at time 0 or use another policy`,
+		{`policies[0].name: FF plans an offline batch and needs every job at time 0, but workload.jobs[1] ("philly-1986") arrives at 21533 s; submit every job at time 0 or use another policy (to import a trace that way, tick "Every job at time 0" in the page's import panel, or give schedlab import --at-zero)`,
 			[]string{"--cluster", "sjf-bco-64", "--at-zero"}, "ring_allreduce"},
 		{`policies[0].name: AlloX schedules jobs of at most 1 GPU(s), but job "philly-32773" asks for 4; use another policy or smaller jobs`,
 			[]string{"--max-gpus", "1"}, "the log's %s jobs of at most 1 GPU(s), `--max-gpus 1`"},

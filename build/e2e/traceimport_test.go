@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,6 +74,18 @@ func TestTraceDropInBrowser(t *testing.T) {
 	p.click("tab-scenario")
 	p.shot("trace-import", 1280, 800)
 	p.shot("trace-import", 390, 844)
+
+	// The panel's two adaptations: only jobs of at most 2 GPUs, all at
+	// time 0, as a student preparing a trace for SJF-BCO does.
+	p.setValue("trace-max-gpus", "2")
+	p.click("trace-at-zero")
+	p.click("trace-reimport")
+	p.wait(`(document.getElementById("trace-summary") || {textContent: ""}).textContent.includes("2 jobs kept")`, `(document.getElementById("trace-import") || {textContent: "no panel"}).textContent`, 10*time.Second)
+	if notes := eval[string](p, `document.querySelector(".tracenotes").textContent`); !strings.Contains(notes, "every job is submitted at time 0 (Every job at time 0)") {
+		t.Errorf("notes %q lack the time-0 note", notes)
+	}
+	p.shot("trace-import-adapted", 1280, 800)
+	p.shot("trace-import-adapted", 390, 844)
 
 	// A broken trace is refused with its line.
 	eval[any](p, dropJS("broken.csv", "job_id,num_gpu,submit_time,duration\n1,one,0,100\n"))

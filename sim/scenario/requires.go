@@ -39,11 +39,15 @@ func (sc *Scenario) checkRequires() []schema.Problem {
 		if msg := sc.arrivalsOverTime(); msg != "" {
 			ps = append(ps, schema.Problem{Path: path, Msg: fmt.Sprintf(
 				"%s plans an offline batch and needs every job at time 0, but %s; %s",
-				sc.PolicyLabel(i), msg, "submit every job at time 0 or use another policy")})
+				sc.PolicyLabel(i), msg, atZeroAdvice)})
 		}
 	}
 	return ps
 }
+
+// atZeroAdvice ends the problem of a batch policy given arrivals over
+// time.
+const atZeroAdvice = "submit every job at time 0 or use another policy (to import a trace that way, tick \"Every job at time 0\" in the page's import panel, or give schedlab import --at-zero)"
 
 // gpuTypes lists the cluster's GPU types, each once, in order.
 func (sc *Scenario) gpuTypes() []string {
@@ -88,8 +92,8 @@ func (sc *Scenario) batchProblems(jobs []workload.Job) []schema.Problem {
 		for k := range jobs {
 			if j := &jobs[k]; j.ArrivalS != 0 {
 				ps = append(ps, schema.Problem{Path: schema.Index("policies", i) + ".name", Msg: fmt.Sprintf(
-					"%s plans an offline batch and needs every job at time 0, but workload.generator makes job %q arrive at %g s (seed %d); submit every job at time 0 or use another policy",
-					sc.PolicyLabel(i), j.Name, j.ArrivalS, sc.RunSeeds()[0])})
+					"%s plans an offline batch and needs every job at time 0, but workload.generator makes job %q arrive at %g s (seed %d); %s",
+					sc.PolicyLabel(i), j.Name, j.ArrivalS, sc.RunSeeds()[0], atZeroAdvice)})
 				break
 			}
 		}

@@ -37,9 +37,12 @@ func (b *builder) pipeline(opt Options, c *cluster.Cluster, absolute bool) ([]wo
 	for i, k := range keys {
 		rows[i] = b.unpack(b.rows.at(int(k.i)))
 	}
-	b.mapModels(rows, opt)
+	share, mapped := b.mapModels(rows, opt)
 	b.presetModels(rows, opt)
 	rows = b.checkFit(rows, c)
+	if mapped {
+		b.noteMapped(rows, share)
+	}
 	if len(rows) > b.maxJobs() {
 		return nil, nil, b.tooManyJobs(0, len(rows))
 	}
@@ -164,26 +167,42 @@ func (b *builder) sample(rows []sortKey, opt Options) []sortKey {
 
 // mapModels gives each row without a model one of Pollux's six tasks by
 // its GPU-hours (spec 000 §5.3), one random number per job in time order.
-func (b *builder) mapModels(rows []parsed, opt Options) {
+// It reports the share of bert among the 1–10 GPU-hour jobs, and whether
+// it mapped at all.
+func (b *builder) mapModels(rows []parsed, opt Options) (share float64, mapped bool) {
 	if b.models != "" {
-		return // the cluster preset's perf model needs models of its own
+		return 0, false // the cluster preset's perf model needs models of its own
 	}
-	share := 0.5
+	share = 0.5
 	if opt.BertShare != nil {
 		share = *opt.BertShare
 	}
 	r := rand.New(rand.NewPCG(opt.Seed, streamModels))
-	mapped := 0
 	for i := range rows {
 		if !rows[i].noModel {
 			continue
 		}
 		j := &rows[i].job
 		j.Model = workload.PolluxTask(float64(j.GPUs)*j.DurationS/3600, share, r)
-		mapped++
+	}
+	return share, true
+}
+
+// noteMapped says how many of the kept jobs got a model from mapModels;
+// it counts after the cluster fit, so jobs left out are not counted.
+func (b *builder) noteMapped(rows []parsed, share float64) {
+	mapped := 0
+	for i := range rows {
+		if rows[i].noModel {
+			mapped++
+		}
 	}
 	if mapped > 0 {
-		b.note(fmt.Sprintf("%d jobs name no model: each got one of Pollux's tasks by its GPU-hours (<1 cifar10 or ncf, 1–10 deepspeech2 or bert (share %g), 10–100 yolov3, ≥100 imagenet)", mapped, share))
+		what := fmt.Sprintf("%d jobs name no model: each got", mapped)
+		if mapped == 1 {
+			what = "1 job names no model: it got"
+		}
+		b.note(fmt.Sprintf("%s one of Pollux's tasks by its GPU-hours (<1 cifar10 or ncf, 1–10 deepspeech2 or bert (share %g), 10–100 yolov3, ≥100 imagenet)", what, share))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -303,6 +304,11 @@ func TestWarnings(t *testing.T) {
 	}
 	if w := res.Warnings[1].String(); !strings.HasPrefix(w, "line 3: ") || !strings.Contains(w, "512 GPUs") {
 		t.Errorf("second warning %q, want line 3 about 512 GPUs", w)
+	}
+	// The job left out for its size got a model before the fit, but the
+	// note counts only the kept job.
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "1 job names no model: it got") }) {
+		t.Errorf("notes %q, want one saying 1 job names no model", res.Notes)
 	}
 	gavel := "Nope (batch size 1)\tcmd\twd\t--x\t1\t100\t1\t1\t-1\t0\nResNet-50 (batch size 64)\tcmd\twd\t--x\t1\t100\t1\t1\t-1\t0\n"
 	res, err = Import("gavel", strings.NewReader(gavel), Options{})

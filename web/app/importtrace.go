@@ -18,7 +18,10 @@ type TraceImport struct {
 	Name string
 	text string
 	// The options as typed.
-	Format, Busiest, Sample, Seed, Scale, Cluster string
+	Format, Busiest, Sample, Seed, Scale, Cluster, MaxGPUs string
+	// AtZero submits every job at time 0, the offline batch the SJF-BCO
+	// policies plan.
+	AtZero bool
 	Summary                                       string
 	Notes, Warnings                               []string
 	Err                                           string
@@ -160,6 +163,21 @@ func (t *TraceImport) options() (trace.Options, error) {
 	}
 	if err := num("Time scale", t.Scale, &o.Scale); err != nil {
 		return o, err
+	}
+	var maxGPUs uint64
+	if err := whole("At most GPUs per job", t.MaxGPUs, 4096, &maxGPUs); err != nil {
+		return o, err
+	}
+	if maxGPUs > 0 {
+		f := trace.PolluxFilters
+		if format, ok := trace.Lookup(t.Format); ok {
+			f = format.Filters
+		}
+		f.MaxGPUs = int(maxGPUs)
+		o.Filters = &f
+	}
+	if o.AtZero = t.AtZero; o.AtZero && o.Scale != 0 && o.Scale != 1 {
+		return o, fmt.Errorf("Time scale: with every job at time 0 there are no arrival times to scale; set it to 1, or clear \"Every job at time 0\"")
 	}
 	o.Sample, o.Cluster = int(sample), t.Cluster
 	return o, nil

@@ -47,8 +47,9 @@ type Imported struct {
 const MaxShownWarnings = 20
 
 // PageOptions name the import options in messages as the import panel
-// labels them; the panel offers no window, filters or jobs CSV.
-var PageOptions = map[string]string{"sample": "Sample (jobs)", "busiest": "Busiest window (h)", "seed": "Seed", "scale": "Time scale", "cluster": "Cluster"}
+// labels them; the panel offers no window, duration filters or jobs CSV.
+var PageOptions = map[string]string{"sample": "Sample (jobs)", "busiest": "Busiest window (h)", "seed": "Seed", "scale": "Time scale", "cluster": "Cluster",
+	"max-gpus": "At most GPUs per job", "at-zero": "Every job at time 0"}
 
 // maxChecked is the most jobs of an import the worker checks as a
 // scenario, naming a problem by its line: checking the whole Philly log
