@@ -21,10 +21,10 @@ type TraceImport struct {
 	Format, Busiest, Sample, Seed, Scale, Cluster, MaxGPUs string
 	// AtZero submits every job at time 0, the offline batch the SJF-BCO
 	// policies plan.
-	AtZero bool
-	Summary                                       string
-	Notes, Warnings                               []string
-	Err                                           string
+	AtZero          bool
+	Summary         string
+	Notes, Warnings []string
+	Err             string
 	// Warned counts every warning; Warnings lists the first ones.
 	Warned int
 	// Reading is set while an engine worker reads the file; seq tells

@@ -87,7 +87,9 @@ func TestImportTraceMaxGPUsAtZero(t *testing.T) {
 	if got, ok := a.Ed.Number("workload.jobs[1].arrival_s"); !ok || got != 0 {
 		t.Errorf("every job at time 0: the second job arrives at %v (%v)", got, ok)
 	}
-	if !slices.ContainsFunc(a.Trace.Notes, func(n string) bool { return strings.Contains(n, "every job is submitted at time 0 (Every job at time 0)") }) {
+	if !slices.ContainsFunc(a.Trace.Notes, func(n string) bool {
+		return strings.Contains(n, "every job is submitted at time 0 (Every job at time 0)")
+	}) {
 		t.Errorf("notes %q lack the time-0 note naming the panel's option", a.Trace.Notes)
 	}
 	for _, c := range []struct{ max, scale, want string }{
