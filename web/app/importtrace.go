@@ -177,7 +177,7 @@ func (t *TraceImport) options() (trace.Options, error) {
 		o.Filters = &f
 	}
 	if o.AtZero = t.AtZero; o.AtZero && o.Scale != 0 && o.Scale != 1 {
-		return o, fmt.Errorf("Time scale: with every job at time 0 there are no arrival times to scale; set it to 1, or clear \"Every job at time 0\"")
+		return o, fmt.Errorf("%s: with every job at time 0 there are no arrival times to scale; set it to 1, or clear \"Every job at time 0\"", "Time scale")
 	}
 	o.Sample, o.Cluster = int(sample), t.Cluster
 	return o, nil
