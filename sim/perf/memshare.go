@@ -25,11 +25,22 @@ import (
 func CollisionProb(ps []float64) float64 {
 	p0, p1 := 1.0, 0.0
 	for _, p := range ps {
-		p1 = p1*(1-p) + p0*p
-		p0 *= 1 - p
+		p0, p1 = CollisionStep(p0, p1, p)
 	}
-	return max(0, 1-p0-p1)
+	return CollisionOf(p0, p1)
 }
+
+// CollisionStep is one peak's step of CollisionProb's recurrence: the
+// probabilities of no peak (p0) and of exactly one (p1) after one more
+// Bernoulli(p). A planner that tries one more worker on a GPU continues
+// the GPU's recurrence with it, to the same bits as CollisionProb over the
+// whole list.
+func CollisionStep(p0, p1, p float64) (float64, float64) {
+	return p0 * (1 - p), p1*(1-p) + p0*p
+}
+
+// CollisionOf is τ from the recurrence's state (see CollisionStep).
+func CollisionOf(p0, p1 float64) float64 { return max(0, 1-p0-p1) }
 
 // OpportunisticMemory is the left side of Eq. 3: every base plus room for
 // the single largest extra.

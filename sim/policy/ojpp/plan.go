@@ -44,6 +44,9 @@ type device struct {
 	slow []float64 // ŝ of each worker under the believed matrix
 	// Sums over the workers, kept by refresh: Σα, Σγ, Σ(γ + δ), max δ.
 	comp, gsum, psum, dmax float64
+	// p0 and p1 are the state of τ's recurrence over the workers (see
+	// perf.CollisionStep), kept by refresh: try continues it.
+	p0, p1 float64
 }
 
 // planner holds a placement (JPC) and answers the questions the
@@ -56,9 +59,13 @@ type planner struct {
 	dev   []device
 	where [][]int // by job: the device of each placed worker
 	ws    []workload.JobID
-	slow  []float64      // scratch of try
-	sync  bool           // a job's workers on a device peak together (memshare's sync_siblings)
-	floor workload.JobID // the job whose balance counts a slowdown of 0 (strict phase 2), or −1
+	slow  []float64 // scratch of try
+	sync  bool      // a job's workers on a device peak together (memshare's sync_siblings)
+	// sum: the believed model composes slowdowns by their sum (or max),
+	// so a worker's slowdown with one more co-runner is its slowdown
+	// without it plus (or max) one cell, to the bit; try uses that.
+	sum, max bool
+	floor    workload.JobID // the job whose balance counts a slowdown of 0 (strict phase 2), or −1
 	// touched lists the jobs given a device since the planner was made or
 	// cleared (some more than once), so that clear empties only theirs.
 	touched []workload.JobID
@@ -92,7 +99,11 @@ func (p *planner) placed(j workload.JobID, k int) {
 
 func newPlanner(ms *perf.MemShare, cfg Config, jobs []workload.Job, gpus int) *planner {
 	p := &planner{ms: ms, cfg: cfg, info: make([]jobInfo, len(jobs)), dev: make([]device, gpus), where: make([][]int, len(jobs)),
-		sync: ms.Params().SyncSiblings, floor: -1}
+		floor: -1}
+	mp := ms.Params()
+	p.sync = mp.SyncSiblings
+	p.max = mp.Compose == "max"
+	p.sum = !p.max && mp.Compose != "product" // perf.Compose's default
 	for i := range jobs {
 		k, _ := ms.TypeIndex(jobs[i].Model)
 		t := ms.Type(k)
@@ -115,6 +126,33 @@ func (p *planner) slowdowns(ws []workload.JobID, out []float64) []float64 {
 		out = append(out, p.ms.Interference(p.info[a].typ, co))
 	}
 	return out
+}
+
+// slowdownsWith is slowdowns(ws) for ws, device d's workers and then one
+// of job j. A sum (or max) over co-runners in order gains j's cell last,
+// so each worker's is its slowdown on d plus (or max) that cell, and j's
+// own is the composition over d's workers: O(workers), not their square.
+func (p *planner) slowdownsWith(d *device, j workload.JobID, ws []workload.JobID, out []float64) []float64 {
+	if !p.sum && !p.max {
+		return p.slowdowns(ws, out)
+	}
+	out = out[:0]
+	tj := p.info[j].typ
+	own := 0.0
+	for i, a := range d.w {
+		ta := p.info[a].typ
+		if x := p.ms.Pair(ta, tj); p.sum {
+			out = append(out, d.slow[i]+x)
+		} else {
+			out = append(out, max(d.slow[i], x))
+		}
+		if y := p.ms.Pair(tj, ta); p.sum {
+			own += y
+		} else {
+			own = max(own, y)
+		}
+	}
+	return append(out, own)
 }
 
 // memory is M_k of spec 002 §3.0 under the configured memory model. With
@@ -172,6 +210,20 @@ func (p *planner) refresh(k int) {
 		in := &p.info[j]
 		d.comp, d.gsum, d.psum, d.dmax = d.comp+in.alpha, d.gsum+in.gamma, d.psum+in.gamma+in.delta, max(d.dmax, in.delta)
 	}
+	d.p0, d.p1 = p.collision(d.w)
+}
+
+// collision is the state of τ's recurrence over the workers ws: one step
+// per worker of collision probability p > 0 (one per job with
+// synchronous siblings).
+func (p *planner) collision(ws []workload.JobID) (p0, p1 float64) {
+	p0, p1 = 1.0, 0.0
+	for i, j := range ws {
+		if p.info[j].p > 0 && (!p.sync || firstIndex(ws, j) == i) {
+			p0, p1 = perf.CollisionStep(p0, p1, p.info[j].p)
+		}
+	}
+	return p0, p1
 }
 
 func (p *planner) compute(ws []workload.JobID) float64 {
@@ -183,14 +235,7 @@ func (p *planner) compute(ws []workload.JobID) float64 {
 }
 
 func (p *planner) tau(ws []workload.JobID) float64 {
-	var buf [16]float64
-	ps := buf[:0]
-	for i, j := range ws {
-		if p.info[j].p > 0 && (!p.sync || firstIndex(ws, j) == i) {
-			ps = append(ps, p.info[j].p) // synchronous siblings: one Bernoulli per job
-		}
-	}
-	return perf.CollisionProb(ps)
+	return perf.CollisionOf(p.collision(ws)) // synchronous siblings: one Bernoulli per job
 }
 
 // Why a device was refused, for the decision log and the tests.
@@ -237,11 +282,22 @@ func (p *planner) try(j workload.JobID, k int) probe {
 		}
 		pr.residual = (1 - comp) + (1 - mem)
 	}
-	if p.cfg.Tau && p.tau(ws) > p.cfg.TauMax+eps {
-		pr.fail = failTau
-		return pr
+	if p.cfg.Tau {
+		// τ's recurrence over d.w, one step further for j (unless a
+		// synchronous sibling of j is there already)
+		p0, p1 := d.p0, d.p1
+		if len(d.w) == 0 { // a device never refreshed
+			p0, p1 = 1, 0
+		}
+		if in.p > 0 && (!p.sync || !containsJob(d.w, j)) {
+			p0, p1 = perf.CollisionStep(p0, p1, in.p)
+		}
+		if perf.CollisionOf(p0, p1) > p.cfg.TauMax+eps {
+			pr.fail = failTau
+			return pr
+		}
 	}
-	p.slow = p.slowdowns(ws, p.slow)
+	p.slow = p.slowdownsWith(d, j, ws, p.slow)
 	slow := p.slow
 	for _, s := range slow {
 		pr.theta = max(pr.theta, s)
@@ -261,6 +317,9 @@ func (p *planner) try(j workload.JobID, k int) probe {
 // workers, on every device, stays within θ′.
 func (p *planner) balanced(ws []workload.JobID, slow []float64, k int) bool {
 	for i, q := range ws {
+		if p.info[q].omega == 1 && q != p.floor {
+			continue // one worker: no spread
+		}
 		if firstIndex(ws, q) != i {
 			continue
 		}

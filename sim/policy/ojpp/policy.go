@@ -96,6 +96,12 @@ type Policy struct {
 	settledAt [3]int // pending, running and finished jobs when settled
 	passes    int    // placement passes run (for the tests)
 	noSkip    bool   // run every pass (the tests' reference)
+	// q is the waiting jobs by kind, kept across decisions (see queue).
+	q *queue
+	// fullWalk walks the whole queue job by job (the tests' reference
+	// for the lazy walk); fullWalks counts the passes that did.
+	fullWalk  bool
+	fullWalks int
 }
 
 // New builds a policy from its parameters.
@@ -182,6 +188,10 @@ func (o *Policy) Decide(s *engine.State, triggers []engine.Trigger) error {
 		}
 	}
 	pl := o.planFrom(s)
+	if o.q == nil {
+		o.q = newQueue(pl)
+	}
+	o.q.sync(s, pl, triggers)
 	counts := [3]int{s.NumPending(), s.NumRunning(), s.NumFinished()}
 	if o.noSkip || !o.settled || counts != o.settledAt || !clockOnly(triggers) {
 		o.passes++
@@ -211,14 +221,21 @@ func clockOnly(triggers []engine.Trigger) bool {
 
 // place starts the waiting jobs the algorithm finds room for, in its
 // order, and reports whether it started any.
+//
+// A job of a kind (type, workers, compute) that found no room since the
+// last start is not tried: a failed placement leaves the planner as it
+// was, and the planner sees only a job's kind, so it would find no room
+// either. That spares a long queue a try on every GPU for each of its
+// jobs, and the lazy walk (see queue) spares it the visit too.
 func (o *Policy) place(s *engine.State, pl *planner) (bool, error) {
+	if !o.fullWalk && (o.p.MaxWaiting <= 0 || s.NumPending() <= o.p.MaxWaiting) {
+		if w, ok := newWalk(o.q, pl); ok {
+			return o.placeLazy(s, pl, w)
+		}
+	}
+	o.fullWalks++
 	started := false
-	// failed lists the kinds of job (type, workers, compute) that found no
-	// room since the last start. A failed placement leaves the planner as
-	// it was, and the planner sees only a job's kind, so a job of a kind
-	// in the list finds no room either: it is not tried, which spares a
-	// long queue a try on every GPU for each of its jobs.
-	var failed []jobInfo
+	var failed []jobInfo // the kinds that found no room since the last start
 	for _, j := range pl.order(o.waiting(s)) {
 		if slices.Contains(failed, pl.info[j]) {
 			continue
@@ -229,22 +246,54 @@ func (o *Policy) place(s *engine.State, pl *planner) (bool, error) {
 			continue // no idle GPU left: it waits for a departure
 		}
 		failed = failed[:0]
-		gpus := make([]cluster.GPUID, len(devs))
-		for i, d := range devs {
-			gpus[i] = cluster.GPUID(d)
-		}
-		if err := s.Start(j, gpus, engine.ActionOptions{}); err != nil {
-			return started, fmt.Errorf("ojpp: %w", err)
+		if err := o.start(s, pl, j, devs, forced); err != nil {
+			return started, err
 		}
 		started = true
-		if o.online != nil {
-			o.online.arrive(s.Now(), devs...)
-		}
-		if s.Recording() {
-			s.Log(j, "placed %s: %s%s", workers(len(devs)), pl.describe(devs), forcedNote(forced))
-		}
 	}
 	return started, nil
+}
+
+// placeLazy is place's pass over the whole queue, walked by w.
+func (o *Policy) placeLazy(s *engine.State, pl *planner, w *walk) (bool, error) {
+	started := false
+	for {
+		r, k, ok := w.next()
+		if !ok {
+			return started, nil
+		}
+		j := pl.byRank[r]
+		devs, forced := pl.placeJob(j)
+		if devs == nil {
+			w.fail(k)
+			continue
+		}
+		if err := o.start(s, pl, j, devs, forced); err != nil {
+			return started, err
+		}
+		started = true
+		w.started(k)
+	}
+}
+
+// start starts job j on devices devs, as the planner placed it, and takes
+// it out of the queue.
+func (o *Policy) start(s *engine.State, pl *planner, j workload.JobID, devs []int, forced bool) error {
+	gpus := make([]cluster.GPUID, len(devs))
+	for i, d := range devs {
+		gpus[i] = cluster.GPUID(d)
+	}
+	if err := s.Start(j, gpus, engine.ActionOptions{}); err != nil {
+		return fmt.Errorf("ojpp: %w", err)
+	}
+	o.q.remove(j, pl.bfdRank[j])
+	if o.online != nil {
+		o.online.arrive(s.Now(), devs...)
+	}
+	if s.Recording() {
+		s.Log(j, "placed %s: %s%s", workers(len(devs)), pl.describe(devs), forcedNote(forced))
+	}
+	return nil
 }
 
 // waiting returns the pending jobs a decision places, in arrival order:

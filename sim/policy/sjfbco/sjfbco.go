@@ -115,15 +115,21 @@ func (p *Policy) Decide(s *engine.State, _ []engine.Trigger) error {
 		job := s.Job(id)
 		gpus, alg := p.pl.rule.place(&p.v, job, p.rng)
 		if gpus == nil && s.NumRunning() == 0 {
-			// The trial would be infeasible here; the engine must run the
-			// job anyway, so the cap gives way (the log says so).
-			r := p.pl.rule
-			r.theta = math.Inf(1)
-			gpus, alg = r.place(&p.v, job, p.rng)
+			// The paper's trial is infeasible here (spec 004 §1.8 3c): it
+			// returns no schedule, and the engine must run the batch
+			// anyway. The cap gives way for the rest of the run, as it
+			// does when the bisection finds no θ ≤ T: RAND, which runs no
+			// trial and takes θ = T, learns only now that T is too short.
+			// Lifting it for this one job alone would leave every later
+			// job of load above what its GPUs have left waiting for an
+			// empty cluster, so the batch would run one job at a time.
+			theta := p.pl.rule.theta
+			p.pl.rule.theta, p.pl.feasible = math.Inf(1), false
+			gpus, alg = p.pl.rule.place(&p.v, job, p.rng)
 			if gpus == nil {
 				return fmt.Errorf("%s: job %s (%d GPUs) does not fit the %d servers in use", p.title, job.Name, job.GPUs, p.v.servers)
 			}
-			s.Log(id, "%s: %s cannot start under θ_u = %g and nothing runs; placing it without the cap", p.title, job.Name, p.pl.rule.theta)
+			s.Log(id, "%s: %s cannot start under θ_u = %g and nothing runs, so no schedule keeps every GPU's load within it; from now on jobs start without the cap", p.title, job.Name, theta)
 		}
 		if gpus == nil {
 			if s.Telling() {

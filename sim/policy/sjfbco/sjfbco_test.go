@@ -544,3 +544,41 @@ func TestSpread(t *testing.T) {
 		t.Errorf("packed %v, spread %v", makespan(packed), makespan(res))
 	}
 }
+
+// RAND takes θ = T without a trial. On a batch whose load no schedule
+// keeps within T (the Philly log, 430 days of work per GPU against
+// T = 1200 slots), the paper's trial is infeasible as soon as the head
+// job fits under the cap nowhere and nothing runs: from then on RAND
+// starts jobs without the cap, as the other policies do when no θ ≤ T is
+// feasible. Lifting the cap for that one job only ran the rest of the
+// batch one job at a time (the Philly log stopped at the engine's limit
+// of ten simulated years).
+func TestRandDropsAnInfeasibleCap(t *testing.T) {
+	c := mustCluster(t, 2)
+	var jobs []workload.Job
+	for i := range 6 {
+		jobs = append(jobs, workload.Job{ID: workload.JobID(i), Name: string(rune('a' + i)), GPUs: 1, DurationS: 100, Iterations: 4000})
+	}
+	m := perf.DefaultRARParams()
+	m.Progress = "exact"
+	p := DefaultParams()
+	p.Horizon = 150 // one job of ρ̂ = 100 per GPU fits under it, a second does not
+	pol := New("rand", *p)
+	res := runPolicy(t, c, perf.NewRAR(*m), jobs, pol, 1)
+	// Two GPUs, six jobs of 100 s each: three rounds of two.
+	if got := makespan(res); math.Abs(got-300) > 1e-6 {
+		t.Errorf("makespan %v, want 300 (two jobs at a time)", got)
+	}
+	if pol.pl.feasible || !math.IsInf(pol.pl.rule.theta, 1) {
+		t.Errorf("feasible %v, θ %v after the cap proved too small", pol.pl.feasible, pol.pl.rule.theta)
+	}
+	said := 0
+	for _, l := range res.Log {
+		if strings.Contains(l.Msg(), "from now on jobs start without the cap") {
+			said++
+		}
+	}
+	if said != 1 {
+		t.Errorf("the log says %d times that the cap is lifted, want once", said)
+	}
+}
