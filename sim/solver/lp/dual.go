@@ -80,7 +80,7 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 		for k, i := range rows {
 			s.rhs[i] = vals[k]
 		}
-		s.f.ftran(s.rhs, s.alpha)
+		s.alphaNZ = s.f.ftranSparse(s.rhs, s.alpha, rows, s.alphaNZ)
 		arq := s.alpha[r]
 		if math.Abs(arq-s.alphaR[q]) > 1e-7*(1+math.Abs(arq)) || math.Abs(arq) < 1e-9 {
 			// The row and the column disagree on the pivot.
@@ -170,11 +170,13 @@ func (s *solver) dualDevexMove(r int, arq, step float64) {
 	f.etaPiv = append(f.etaPiv, s.alpha[r])
 	f.etaStart = append(f.etaStart, int32(len(f.etaIdx)))
 	wr := s.dw[r]
-	for k, j := range s.head {
+	for _, k32 := range s.alphaNZ {
+		k := int(k32)
 		a := s.alpha[k]
 		if a == 0 {
 			continue
 		}
+		j := s.head[k]
 		if k != r {
 			ratio := a / arq
 			if v := ratio * ratio * wr; v > s.dw[k] {
@@ -351,6 +353,7 @@ func (s *solver) applyFlips() {
 		return
 	}
 	clear(s.rhs)
+	frows := s.flipRows[:0]
 	for _, j := range s.flips {
 		var dx float64
 		if s.stat[j] == AtLower {
@@ -364,13 +367,16 @@ func (s *solver) applyFlips() {
 		for k, i := range rows {
 			s.rhs[i] += vals[k] * dx
 		}
+		frows = append(frows, rows...)
 	}
-	s.f.ftran(s.rhs, s.rho)
-	for k, j := range s.head {
+	s.flipRows = frows
+	s.flipNZ = s.f.ftranSparse(s.rhs, s.rho, frows, s.flipNZ)
+	for _, k := range s.flipNZ {
+		j := s.head[k]
 		if v := s.rho[k]; v != 0 {
 			s.x[j] -= v
 			if s.lscoreOK {
-				s.leaveScore(k)
+				s.leaveScore(int(k))
 			}
 		}
 	}

@@ -19,15 +19,21 @@ type factor struct {
 	// column's order: the solves' sweeps read them from one array rather
 	// than through each column's slices and a test of the row, the same
 	// operations in the same order.
-	offS   []int32
-	offI   []int32
-	offV   []float64
-	kind   []int8  // per row: rowFront, rowNucleus, rowBack
-	nRows  []int32 // nucleus rows, in nucleus order
-	nCols  []int32 // nucleus positions, in nucleus order
-	nIndex []int32 // row -> index in nRows, or -1
-	perm   []int32 // perm[k]: nucleus row index of the k-th pivot row
-	nd     int
+	offS []int32
+	offI []int32
+	offV []float64
+	// xZero (by position) and yZero (by row) hold what ftran and btran
+	// store for a front or back pivot whose dividend is +0: +0 divided by
+	// the pivot, a zero with the pivot's sign. The solves start from
+	// them and skip such pivots (most: the vectors are sparse), storing
+	// the same bits without the division.
+	xZero, yZero []float64
+	kind         []int8  // per row: rowFront, rowNucleus, rowBack
+	nRows        []int32 // nucleus rows, in nucleus order
+	nCols        []int32 // nucleus positions, in nucleus order
+	nIndex       []int32 // row -> index in nRows, or -1
+	perm         []int32 // perm[k]: nucleus row index of the k-th pivot row
+	nd           int
 
 	// The nucleus's factors, sparse: L by columns (lc) and rows (lr), U
 	// by columns (uc) and rows (ur) without its diagonal diag.
@@ -46,6 +52,7 @@ type factor struct {
 	work2 []float64
 
 	sc luScratch
+	sp sparseIndex
 }
 
 // luScratch is factorize's working storage, kept from one factorisation
@@ -395,6 +402,14 @@ func (f *factor) offPivot() {
 			f.offS = append(f.offS, int32(len(f.offI)))
 		}
 	}
+	f.xZero, f.yZero = zeroF(f.xZero, f.m), zeroF(f.yZero, f.m)
+	for _, list := range [2][]pivot{f.front, f.back} {
+		for _, pv := range list {
+			z := 0 / pv.val
+			f.xZero[pv.pos], f.yZero[pv.row] = z, z
+		}
+	}
+	f.buildSparse()
 }
 
 // sparseLU stores the nucleus's L and U (in dense, mostly zeros) by rows
@@ -456,12 +471,14 @@ func transposeRows(rs, ri []int32, rv []float64, cs, ci []int32, cv []float64, s
 // ftran solves B x = b in place: b is indexed by row on entry and x by
 // position on return (in x).
 func (f *factor) ftran(b, x []float64) {
-	for k := range x {
-		x[k] = 0
-	}
+	copy(x, f.xZero)
 	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
 	for k, pv := range f.back {
-		xc := b[pv.row] / pv.val
+		bv := b[pv.row]
+		if math.Float64bits(bv) == 0 {
+			continue // x[pv.pos] holds +0/pv.val (xZero)
+		}
+		xc := bv / pv.val
 		x[pv.pos] = xc
 		if xc == 0 {
 			continue
@@ -505,9 +522,20 @@ func (f *factor) ftran(b, x []float64) {
 			}
 		}
 	}
+	f.ftranFront(b, x)
+	f.ftranEtas(x)
+}
+
+// ftranFront is ftran's sweep of the front pivots, last first.
+func (f *factor) ftranFront(b, x []float64) {
+	offS, offI, offV := f.offS, f.offI, f.offV
 	for k := len(f.front) - 1; k >= 0; k-- {
 		pv := f.front[k]
-		xc := b[pv.row] / pv.val
+		bv := b[pv.row]
+		if math.Float64bits(bv) == 0 {
+			continue // as for the back pivots
+		}
+		xc := bv / pv.val
 		x[pv.pos] = xc
 		if xc == 0 {
 			continue
@@ -516,7 +544,10 @@ func (f *factor) ftran(b, x []float64) {
 			b[offI[t]] -= offV[t] * xc
 		}
 	}
-	// Product-form updates, oldest first.
+}
+
+// ftranEtas applies the product-form updates to x, oldest first.
+func (f *factor) ftranEtas(x []float64) {
 	for e := range f.etaPos {
 		p := f.etaPos[e]
 		xp := x[p] / f.etaPiv[e]
@@ -547,6 +578,15 @@ func (f *factor) etaEnd(e int) int32 {
 // btran solves Bᵀ y = d: d is indexed by position (it is overwritten) and
 // y by row.
 func (f *factor) btran(d, y []float64) {
+	f.btranEtas(d)
+	copy(y, f.yZero)
+	f.btranFront(d, y)
+	f.btranRest(d, y)
+}
+
+// btranEtas applies the product-form updates' transposes to d, newest
+// first.
+func (f *factor) btranEtas(d []float64) {
 	for e := len(f.etaPos) - 1; e >= 0; e-- {
 		p := f.etaPos[e]
 		s := d[p]
@@ -556,17 +596,26 @@ func (f *factor) btran(d, y []float64) {
 		}
 		d[p] = s / f.etaPiv[e]
 	}
-	for i := range y {
-		y[i] = 0
-	}
-	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
+}
+
+// btranFront is btran's sweep of the front pivots, first first.
+func (f *factor) btranFront(d, y []float64) {
+	offS, offI, offV := f.offS, f.offI, f.offV
 	for k, pv := range f.front {
 		s := d[pv.pos]
 		for t := offS[k]; t < offS[k+1]; t++ {
 			s -= offV[t] * y[offI[t]]
 		}
-		y[pv.row] = s / pv.val
+		if math.Float64bits(s) != 0 { // else y[pv.row] holds +0/pv.val (yZero)
+			y[pv.row] = s / pv.val
+		}
 	}
+}
+
+// btranRest is btran after the front pivots: the nucleus, then the back
+// pivots, last first.
+func (f *factor) btranRest(d, y []float64) {
+	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
 	if nd := f.nd; nd > 0 {
 		z := f.work[:nd]
 		for a, p := range f.nCols {
@@ -605,7 +654,9 @@ func (f *factor) btran(d, y []float64) {
 		for t := offS[nf+k]; t < offS[nf+k+1]; t++ {
 			s -= offV[t] * y[offI[t]]
 		}
-		y[pv.row] = s / pv.val
+		if math.Float64bits(s) != 0 {
+			y[pv.row] = s / pv.val
+		}
 	}
 }
 

@@ -142,6 +142,14 @@ type solver struct {
 	alphaR []float64
 	mark   []bool
 	touch  []int32
+	// unit lists the one position pivotRow's btran starts from.
+	unit  [1]int32
+	rowNZ []int32 // the rows where ρ may be nonzero
+	// alphaNZ lists the positions where the dual method's entering
+	// column may be nonzero.
+	alphaNZ  []int32
+	flipRows []int32 // the rows of the flipped columns (applyFlips)
+	flipNZ   []int32 // the positions their ftran may make nonzero
 	// dw are the dual method's Devex weights, by basis position.
 	dw []float64
 	// lscore is each basis position's score as the dual method's leaving
@@ -818,8 +826,11 @@ func (s *solver) pivotRow(r int) {
 		s.rhs[i] = 0
 	}
 	s.rhs[r] = 1
-	s.f.btran(s.rhs, s.rho)
-	for i, v := range s.rho {
+	s.unit[0] = int32(r)
+	s.rowNZ = s.f.btranSparse(s.rhs, s.rho, s.unit[:], s.rowNZ)
+	for _, i32 := range s.rowNZ {
+		i := int(i32)
+		v := s.rho[i]
 		if v == 0 {
 			continue
 		}
