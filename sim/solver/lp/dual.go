@@ -289,7 +289,11 @@ func (s *solver) dualRatio(below bool, infeas float64, longStep bool) int {
 	}
 	tmax := math.Inf(1)
 	for _, b := range bps {
-		tmax = math.Min(tmax, (math.Abs(s.d[b.j])+dualTol)/b.a)
+		// math.Min's result without its call: the ratios are > 0 or NaN,
+		// so neither zero's sign nor −∞ can arise.
+		if v := (math.Abs(s.d[b.j]) + dualTol) / b.a; v < tmax || v != v {
+			tmax = v
+		}
 	}
 	q, big := -1, 0.0
 	for _, b := range bps {
