@@ -661,12 +661,14 @@ func (f *factor) btranRest(d, y []float64) {
 }
 
 // update records that position p now holds the column whose ftran is
-// alpha (indexed by position).
-func (f *factor) update(p int, alpha []float64) {
+// alpha (indexed by position), which is 0 but at the positions listed in
+// nz, in increasing order.
+func (f *factor) update(p int, alpha []float64, nz []int32) {
 	f.etaPos = append(f.etaPos, int32(p))
 	f.etaPiv = append(f.etaPiv, alpha[p])
 	f.etaStart = append(f.etaStart, int32(len(f.etaIdx)))
-	for k, v := range alpha {
+	for _, k32 := range nz {
+		k, v := int(k32), alpha[k32]
 		// Entries below dropTol are rounding noise from cancellation:
 		// keeping them only makes every later solve slower.
 		if k != p && (v > dropTol || v < -dropTol) {

@@ -145,8 +145,8 @@ type solver struct {
 	// unit lists the one position pivotRow's btran starts from.
 	unit  [1]int32
 	rowNZ []int32 // the rows where ρ may be nonzero
-	// alphaNZ lists the positions where the dual method's entering
-	// column may be nonzero.
+	// alphaNZ lists, in increasing order, the positions where the
+	// entering column s.alpha may be nonzero (ftranSparse).
 	alphaNZ  []int32
 	flipRows []int32 // the rows of the flipped columns (applyFlips)
 	flipNZ   []int32 // the positions their ftran may make nonzero
@@ -896,7 +896,7 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 	for k, i := range rows {
 		s.rhs[i] = vals[k]
 	}
-	s.f.ftran(s.rhs, s.alpha)
+	s.alphaNZ = s.f.ftranSparse(s.rhs, s.alpha, rows, s.alphaNZ)
 	leave, theta, bigPivot := s.ratioTest(dir, phase1)
 	rangeQ := s.hi[q] - s.lo[q]
 	if leave < 0 || rangeQ <= theta {
@@ -939,7 +939,7 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 	s.head[leave] = int32(q)
 	s.posOf[q] = int32(leave)
 	s.stat[q] = Basic
-	s.f.update(leave, s.alpha)
+	s.f.update(leave, s.alpha, s.alphaNZ)
 	if theta*bigPivot < 1e-12 {
 		s.degenerate++
 		if s.degenerate > blandAfter {
@@ -986,8 +986,9 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 	}
 	s.cand = s.cand[:0]
 	tmax := math.Inf(1)
-	for k, a := range s.alpha {
-		delta := -dir * a
+	for _, k32 := range s.alphaNZ { // the positions in order, but those where α is 0
+		k := int(k32)
+		delta := -dir * s.alpha[k]
 		if delta <= harrisTol && delta >= -harrisTol {
 			continue
 		}
@@ -1038,9 +1039,9 @@ func (s *solver) moveBasics(dir, t float64) {
 	if t == 0 {
 		return
 	}
-	for k, j := range s.head {
+	for _, k := range s.alphaNZ {
 		if a := s.alpha[k]; a != 0 {
-			s.x[j] -= dir * t * a
+			s.x[s.head[k]] -= dir * t * a
 		}
 	}
 }

@@ -2,6 +2,7 @@ package lp
 
 import (
 	"compress/gzip"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -28,8 +29,30 @@ func TestSparseSolvesSameAsFullSweep(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		before := sparseMismatches
-		for _, o := range []Options{{}, {Primal: true}} {
-			if _, err := Solve(p, o); err != nil {
+		var sol *Solution
+		for _, o := range []Options{{Primal: true}, {}} {
+			if sol, err = Solve(p, o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Warm: every tenth objective coefficient halved, from the
+		// optimal basis (the primal method), and every tenth column's
+		// bounds narrowed (the dual method).
+		if sol.Status == Optimal {
+			q := p.Clone()
+			for j := 0; j < q.NumCols(); j += 10 {
+				q.SetObj(j, q.Obj(j)/2)
+			}
+			if _, err := Solve(q, Options{Warm: sol.Basis}); err != nil {
+				t.Fatal(err)
+			}
+			q = p.Clone()
+			for j := 0; j < q.NumCols(); j += 10 {
+				if lo, hi := q.ColBounds(j); hi-lo > 1 && !math.IsInf(hi, 1) {
+					q.SetColBounds(j, lo, lo+(hi-lo)/2)
+				}
+			}
+			if _, err := Solve(q, Options{Warm: sol.Basis, Dual: true}); err != nil {
 				t.Fatal(err)
 			}
 		}
