@@ -103,7 +103,8 @@ func list(b []uint64, out []int32) []int32 {
 
 // ftranSparse is ftran (the same bits in b and x) for a right-hand side b
 // that is +0 but at the rows listed in rows (repeats allowed). It returns
-// in out the positions where x may differ from xZero, in increasing order.
+// in out the positions where x may differ from xZero, in increasing order
+// (every position when the product-form updates hold more than m entries).
 func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
 	if verifySparse {
 		return f.verifyFtran(b, x, rows, out)
@@ -204,6 +205,16 @@ func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
 				setBit(kBits, frontOf[i])
 			}
 		}
+	}
+	if len(f.etaIdx) > f.m {
+		// The updates hold more entries than x: marking each one they
+		// touch would cost more than visiting every position.
+		f.ftranEtas(x)
+		clear(oBits)
+		for p := range x {
+			out = append(out, int32(p))
+		}
+		return out
 	}
 	for e := range f.etaPos {
 		p := f.etaPos[e]
