@@ -409,7 +409,7 @@ func (f *factor) offPivot() {
 			f.xZero[pv.pos], f.yZero[pv.row] = z, z
 		}
 	}
-	f.buildSparse()
+	f.sp.built = false // buildSparse, when a sparse solve first needs it
 }
 
 // sparseLU stores the nucleus's L and U (in dense, mostly zeros) by rows

@@ -24,6 +24,7 @@ import (
 // pivots above: a bit set of pending pivots, read from the top down (or
 // the bottom up), gives the sweep's order without sorting.
 type sparseIndex struct {
+	built   bool    // for the factorisation f holds
 	ok      bool    // the front's structure is as above
 	frontOf []int32 // row -> front pivot index, or -1
 	frontAt []int32 // position -> front pivot index, or -1
@@ -37,6 +38,7 @@ type sparseIndex struct {
 // buildSparse fills f.sp from the front pivots (offPivot's lists).
 func (f *factor) buildSparse() {
 	sp := &f.sp
+	sp.built = true
 	m, nf := f.m, len(f.front)
 	sp.frontOf, sp.frontAt = resizeI32(sp.frontOf, m), resizeI32(sp.frontAt, m)
 	for i := range sp.frontOf {
@@ -106,6 +108,9 @@ func list(b []uint64, out []int32) []int32 {
 // in out the positions where x may differ from xZero, in increasing order
 // (every position when the product-form updates hold more than m entries).
 func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
+	if !f.sp.built {
+		f.buildSparse()
+	}
 	if verifySparse {
 		return f.verifyFtran(b, x, rows, out)
 	}
@@ -236,6 +241,9 @@ func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
 // at the positions listed in poss. It returns in out the rows where y may
 // differ from yZero, in increasing order.
 func (f *factor) btranSparse(d, y []float64, poss, out []int32) []int32 {
+	if !f.sp.built {
+		f.buildSparse()
+	}
 	if verifySparse {
 		return f.verifyBtran(d, y, poss, out)
 	}
