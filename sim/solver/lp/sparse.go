@@ -25,21 +25,30 @@ import (
 // the bottom up), gives the sweep's order without sorting.
 type sparseIndex struct {
 	built   bool    // for the factorisation f holds
-	ok      bool    // the front's structure is as above
+	ok      bool    // the front's structure is as above, and m ≥ sparseMinRows
 	frontOf []int32 // row -> front pivot index, or -1
 	frontAt []int32 // position -> front pivot index, or -1
 	// fwdS, fwdK list, for each front pivot k, the front pivots whose
 	// columns have an off-pivot entry in k's row: btran's successors.
 	fwdS, fwdK []int32
+	all        []int32  // 0, …, m−1
 	kBits      []uint64 // pending front pivots
 	oBits      []uint64 // positions (ftran) or rows (btran) of the result that may be nonzero
 }
+
+// sparseMinRows is the fewest rows for which the solves are sparse: on
+// smaller bases (water filling's, about 90 rows) the full sweeps are short
+// and the sparse ones' bookkeeping would cost as much as it saves.
+const sparseMinRows = 128
 
 // buildSparse fills f.sp from the front pivots (offPivot's lists).
 func (f *factor) buildSparse() {
 	sp := &f.sp
 	sp.built = true
 	m, nf := f.m, len(f.front)
+	if sp.ok = m >= sparseMinRows; !sp.ok {
+		return
+	}
 	sp.frontOf, sp.frontAt = resizeI32(sp.frontOf, m), resizeI32(sp.frontAt, m)
 	for i := range sp.frontOf {
 		sp.frontOf[i], sp.frontAt[i] = -1, -1
@@ -47,7 +56,6 @@ func (f *factor) buildSparse() {
 	for k, pv := range f.front {
 		sp.frontOf[pv.row], sp.frontAt[pv.pos] = int32(k), int32(k)
 	}
-	sp.ok = true
 	sp.fwdS = zeroI32(sp.fwdS, nf+1)
 	for k := 0; k < nf; k++ {
 		for t := f.offS[k]; t < f.offS[k+1]; t++ {
@@ -118,10 +126,7 @@ func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
 	out = out[:0]
 	if !sp.ok {
 		f.ftran(b, x)
-		for p := range x {
-			out = append(out, int32(p))
-		}
-		return out
+		return f.allPositions(out)
 	}
 	copy(x, f.xZero)
 	kBits, oBits, frontOf := sp.kBits, sp.oBits, sp.frontOf
@@ -216,10 +221,7 @@ func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
 		// touch would cost more than visiting every position.
 		f.ftranEtas(x)
 		clear(oBits)
-		for p := range x {
-			out = append(out, int32(p))
-		}
-		return out
+		return f.allPositions(out)
 	}
 	for e := range f.etaPos {
 		p := f.etaPos[e]
@@ -251,10 +253,7 @@ func (f *factor) btranSparse(d, y []float64, poss, out []int32) []int32 {
 	out = out[:0]
 	if !sp.ok {
 		f.btran(d, y)
-		for i := range y {
-			out = append(out, int32(i))
-		}
-		return out
+		return f.allPositions(out)
 	}
 	f.btranEtas(d)
 	copy(y, f.yZero)
@@ -368,4 +367,15 @@ func listsNonzeros(list []int32, v []float64) bool {
 		}
 	}
 	return true
+}
+
+// allPositions returns 0, …, m−1 in out.
+func (f *factor) allPositions(out []int32) []int32 {
+	if len(f.sp.all) != f.m {
+		f.sp.all = resizeI32(f.sp.all, f.m)
+		for i := range f.sp.all {
+			f.sp.all[i] = int32(i)
+		}
+	}
+	return append(out[:0], f.sp.all...)
 }
