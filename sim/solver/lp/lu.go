@@ -24,9 +24,9 @@ type factor struct {
 	offV []float64
 	// xZero (by position) and yZero (by row) hold what ftran and btran
 	// store for a front or back pivot whose dividend is +0: +0 divided by
-	// the pivot, a zero with the pivot's sign. The solves start from
-	// them and skip such pivots (most: the vectors are sparse), storing
-	// the same bits without the division.
+	// the pivot, a zero with the pivot's sign. The sparse solves
+	// (sparse.go) start from them and skip such pivots, storing the same
+	// bits without the division.
 	xZero, yZero []float64
 	kind         []int8  // per row: rowFront, rowNucleus, rowBack
 	nRows        []int32 // nucleus rows, in nucleus order
@@ -402,13 +402,6 @@ func (f *factor) offPivot() {
 			f.offS = append(f.offS, int32(len(f.offI)))
 		}
 	}
-	f.xZero, f.yZero = zeroF(f.xZero, f.m), zeroF(f.yZero, f.m)
-	for _, list := range [2][]pivot{f.front, f.back} {
-		for _, pv := range list {
-			z := 0 / pv.val
-			f.xZero[pv.pos], f.yZero[pv.row] = z, z
-		}
-	}
 	f.sp.built = false // buildSparse, when a sparse solve first needs it
 }
 
@@ -471,14 +464,12 @@ func transposeRows(rs, ri []int32, rv []float64, cs, ci []int32, cv []float64, s
 // ftran solves B x = b in place: b is indexed by row on entry and x by
 // position on return (in x).
 func (f *factor) ftran(b, x []float64) {
-	copy(x, f.xZero)
+	for k := range x {
+		x[k] = 0
+	}
 	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
 	for k, pv := range f.back {
-		bv := b[pv.row]
-		if math.Float64bits(bv) == 0 {
-			continue // x[pv.pos] holds +0/pv.val (xZero)
-		}
-		xc := bv / pv.val
+		xc := b[pv.row] / pv.val
 		x[pv.pos] = xc
 		if xc == 0 {
 			continue
@@ -522,20 +513,9 @@ func (f *factor) ftran(b, x []float64) {
 			}
 		}
 	}
-	f.ftranFront(b, x)
-	f.ftranEtas(x)
-}
-
-// ftranFront is ftran's sweep of the front pivots, last first.
-func (f *factor) ftranFront(b, x []float64) {
-	offS, offI, offV := f.offS, f.offI, f.offV
 	for k := len(f.front) - 1; k >= 0; k-- {
 		pv := f.front[k]
-		bv := b[pv.row]
-		if math.Float64bits(bv) == 0 {
-			continue // as for the back pivots
-		}
-		xc := bv / pv.val
+		xc := b[pv.row] / pv.val
 		x[pv.pos] = xc
 		if xc == 0 {
 			continue
@@ -543,6 +523,18 @@ func (f *factor) ftranFront(b, x []float64) {
 		for t := offS[k]; t < offS[k+1]; t++ {
 			b[offI[t]] -= offV[t] * xc
 		}
+	}
+	// Product-form updates, oldest first.
+	for e := range f.etaPos {
+		p := f.etaPos[e]
+		xp := x[p] / f.etaPiv[e]
+		if xp != 0 {
+			idx, val := f.eta(e)
+			for k, i := range idx {
+				x[i] -= val[k] * xp
+			}
+		}
+		x[p] = xp
 	}
 }
 
@@ -578,10 +570,66 @@ func (f *factor) etaEnd(e int) int32 {
 // btran solves Bᵀ y = d: d is indexed by position (it is overwritten) and
 // y by row.
 func (f *factor) btran(d, y []float64) {
-	f.btranEtas(d)
-	copy(y, f.yZero)
-	f.btranFront(d, y)
-	f.btranRest(d, y)
+	for e := len(f.etaPos) - 1; e >= 0; e-- {
+		p := f.etaPos[e]
+		s := d[p]
+		idx, val := f.eta(e)
+		for k, i := range idx {
+			s -= val[k] * d[i]
+		}
+		d[p] = s / f.etaPiv[e]
+	}
+	for i := range y {
+		y[i] = 0
+	}
+	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
+	for k, pv := range f.front {
+		s := d[pv.pos]
+		for t := offS[k]; t < offS[k+1]; t++ {
+			s -= offV[t] * y[offI[t]]
+		}
+		y[pv.row] = s / pv.val
+	}
+	if nd := f.nd; nd > 0 {
+		z := f.work[:nd]
+		for a, p := range f.nCols {
+			s := d[p]
+			rows, vals := f.colRows[p], f.colVals[p]
+			for k, i := range rows {
+				if f.kind[i] == rowFront {
+					s -= vals[k] * y[i]
+				}
+			}
+			z[a] = s
+		}
+		for a := 0; a < nd; a++ { // Uᵀ, by rows of U
+			za := z[a] / f.diag[a]
+			z[a] = za
+			if za != 0 {
+				for k := f.urS[a]; k < f.urS[a+1]; k++ {
+					z[f.urI[k]] -= f.urV[k] * za
+				}
+			}
+		}
+		for c := nd - 1; c >= 0; c-- { // Lᵀ, by rows of L
+			if zc := z[c]; zc != 0 {
+				for k := f.lrS[c]; k < f.lrS[c+1]; k++ {
+					z[f.lrI[k]] -= f.lrV[k] * zc
+				}
+			}
+		}
+		for a, r := range f.nRows {
+			y[r] = z[a]
+		}
+	}
+	for k := len(f.back) - 1; k >= 0; k-- {
+		pv := f.back[k]
+		s := d[pv.pos]
+		for t := offS[nf+k]; t < offS[nf+k+1]; t++ {
+			s -= offV[t] * y[offI[t]]
+		}
+		y[pv.row] = s / pv.val
+	}
 }
 
 // btranEtas applies the product-form updates' transposes to d, newest
@@ -595,20 +643,6 @@ func (f *factor) btranEtas(d []float64) {
 			s -= val[k] * d[i]
 		}
 		d[p] = s / f.etaPiv[e]
-	}
-}
-
-// btranFront is btran's sweep of the front pivots, first first.
-func (f *factor) btranFront(d, y []float64) {
-	offS, offI, offV := f.offS, f.offI, f.offV
-	for k, pv := range f.front {
-		s := d[pv.pos]
-		for t := offS[k]; t < offS[k+1]; t++ {
-			s -= offV[t] * y[offI[t]]
-		}
-		if math.Float64bits(s) != 0 { // else y[pv.row] holds +0/pv.val (yZero)
-			y[pv.row] = s / pv.val
-		}
 	}
 }
 

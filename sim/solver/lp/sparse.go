@@ -49,6 +49,13 @@ func (f *factor) buildSparse() {
 	if sp.ok = m >= sparseMinRows; !sp.ok {
 		return
 	}
+	f.xZero, f.yZero = zeroF(f.xZero, m), zeroF(f.yZero, m)
+	for _, list := range [2][]pivot{f.front, f.back} {
+		for _, pv := range list {
+			z := 0 / pv.val
+			f.xZero[pv.pos], f.yZero[pv.row] = z, z
+		}
+	}
 	sp.frontOf, sp.frontAt = resizeI32(sp.frontOf, m), resizeI32(sp.frontAt, m)
 	for i := range sp.frontOf {
 		sp.frontOf[i], sp.frontAt[i] = -1, -1
