@@ -207,25 +207,42 @@ func (s *solver) dualDevexMove(r int, arq, step float64) {
 // column or the flips' column is nonzero, and the weights of the former,
 // so the dual method scores those again (leaveScore) rather than all m
 // positions each pivot. A position not outside its bounds scores 0,
-// which never beats worst, so the choice is the full scan's.
+// which never beats worst, so the choice is the full scan's. The
+// positions that score above 0 are listed (s.lset; s.lat[k] is k's place
+// there, or −1), and the choice scans them only: the largest score, the
+// lowest position among equals, as the full scan in order would take.
 func (s *solver) dualLeaving() int {
 	if !s.lscoreOK || rescoreAll {
+		s.lset, s.lat = s.lset[:0], resizeI32(s.lat, s.m)
+		for k := range s.lat {
+			s.lat[k] = -1
+		}
 		for k := range s.head {
 			s.leaveScore(k)
 		}
 		s.lscoreOK = true
 	}
 	r, worst := -1, 0.0
-	for k, score := range s.lscore[:len(s.head)] {
-		if score > worst {
+	if rescoreAll { // every score, in order, as a test's reference
+		for k, score := range s.lscore[:len(s.head)] {
+			if score > worst {
+				r, worst = k, score
+			}
+		}
+		return r
+	}
+	for _, k32 := range s.lset {
+		k := int(k32)
+		if score := s.lscore[k]; score > worst || (score == worst && k < r) {
 			r, worst = k, score
 		}
 	}
 	return r
 }
 
-// rescoreAll makes dualLeaving score every position each pivot, as it
-// did before the scores were kept: a test compares the two.
+// rescoreAll makes dualLeaving score every position each pivot and scan
+// every score, as it did before the scores were kept and listed: a test
+// compares the two.
 var rescoreAll = false
 
 // leaveScore sets position k's score as the leaving row: its distance
@@ -244,6 +261,16 @@ func (s *solver) leaveScore(k int) {
 		score = v * v / s.dw[k]
 	}
 	s.lscore[k] = score
+	switch at := s.lat[k]; {
+	case score > 0 && at < 0:
+		s.lat[k] = int32(len(s.lset))
+		s.lset = append(s.lset, int32(k))
+	case !(score > 0) && at >= 0:
+		last := s.lset[len(s.lset)-1]
+		s.lset[at], s.lat[last] = last, at
+		s.lset = s.lset[:len(s.lset)-1]
+		s.lat[k] = -1
+	}
 }
 
 // dualRatio is the dual ratio test on the pivot row s.alphaR for a

@@ -158,6 +158,8 @@ type solver struct {
 	// computed again in full (after x_B or every weight changed).
 	lscore   []float64
 	lscoreOK bool
+	lset     []int32 // the positions whose score is above 0
+	lat      []int32 // each position's index in lset, or −1
 	// The dual ratio test's breakpoints and the bound flips it chose;
 	// longStep turns bound flipping on.
 	bps      []breakpoint
