@@ -1,10 +1,6 @@
 package lp
 
-import (
-	"math"
-
-	"github.com/schedlab/schedlab/sim/internal/minheap"
-)
+import "math"
 
 // dual runs the dual simplex method from a basis that is dual feasible
 // (every reduced cost has the sign its bound asks for): the slack basis of
@@ -80,7 +76,7 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 		for k, i := range rows {
 			s.rhs[i] = vals[k]
 		}
-		s.f.ftran(s.rhs, s.alpha)
+		s.alphaNZ = s.f.ftranSparse(s.rhs, s.alpha, rows, s.alphaNZ)
 		arq := s.alpha[r]
 		if math.Abs(arq-s.alphaR[q]) > 1e-7*(1+math.Abs(arq)) || math.Abs(arq) < 1e-9 {
 			// The row and the column disagree on the pivot.
@@ -170,11 +166,13 @@ func (s *solver) dualDevexMove(r int, arq, step float64) {
 	f.etaPiv = append(f.etaPiv, s.alpha[r])
 	f.etaStart = append(f.etaStart, int32(len(f.etaIdx)))
 	wr := s.dw[r]
-	for k, j := range s.head {
+	for _, k32 := range s.alphaNZ {
+		k := int(k32)
 		a := s.alpha[k]
 		if a == 0 {
 			continue
 		}
+		j := s.head[k]
 		if k != r {
 			ratio := a / arq
 			if v := ratio * ratio * wr; v > s.dw[k] {
@@ -209,25 +207,42 @@ func (s *solver) dualDevexMove(r int, arq, step float64) {
 // column or the flips' column is nonzero, and the weights of the former,
 // so the dual method scores those again (leaveScore) rather than all m
 // positions each pivot. A position not outside its bounds scores 0,
-// which never beats worst, so the choice is the full scan's.
+// which never beats worst, so the choice is the full scan's. The
+// positions that score above 0 are listed (s.lset; s.lat[k] is k's place
+// there, or −1), and the choice scans them only: the largest score, the
+// lowest position among equals, as the full scan in order would take.
 func (s *solver) dualLeaving() int {
 	if !s.lscoreOK || rescoreAll {
+		s.lset, s.lat = s.lset[:0], resizeI32(s.lat, s.m)
+		for k := range s.lat {
+			s.lat[k] = -1
+		}
 		for k := range s.head {
 			s.leaveScore(k)
 		}
 		s.lscoreOK = true
 	}
 	r, worst := -1, 0.0
-	for k, score := range s.lscore[:len(s.head)] {
-		if score > worst {
+	if rescoreAll { // every score, in order, as a test's reference
+		for k, score := range s.lscore[:len(s.head)] {
+			if score > worst {
+				r, worst = k, score
+			}
+		}
+		return r
+	}
+	for _, k32 := range s.lset {
+		k := int(k32)
+		if score := s.lscore[k]; score > worst || (score == worst && k < r) {
 			r, worst = k, score
 		}
 	}
 	return r
 }
 
-// rescoreAll makes dualLeaving score every position each pivot, as it
-// did before the scores were kept: a test compares the two.
+// rescoreAll makes dualLeaving score every position each pivot and scan
+// every score, as it did before the scores were kept and listed: a test
+// compares the two.
 var rescoreAll = false
 
 // leaveScore sets position k's score as the leaving row: its distance
@@ -246,6 +261,16 @@ func (s *solver) leaveScore(k int) {
 		score = v * v / s.dw[k]
 	}
 	s.lscore[k] = score
+	switch at := s.lat[k]; {
+	case score > 0 && at < 0:
+		s.lat[k] = int32(len(s.lset))
+		s.lset = append(s.lset, int32(k))
+	case !(score > 0) && at >= 0:
+		last := s.lset[len(s.lset)-1]
+		s.lset[at], s.lat[last] = last, at
+		s.lset = s.lset[:len(s.lset)-1]
+		s.lat[k] = -1
+	}
 }
 
 // dualRatio is the dual ratio test on the pivot row s.alphaR for a
@@ -287,7 +312,11 @@ func (s *solver) dualRatio(below bool, infeas float64, longStep bool) int {
 	}
 	tmax := math.Inf(1)
 	for _, b := range bps {
-		tmax = math.Min(tmax, (math.Abs(s.d[b.j])+dualTol)/b.a)
+		// math.Min's result without its call: the ratios are > 0 or NaN,
+		// so neither zero's sign nor −∞ can arise.
+		if v := (math.Abs(s.d[b.j]) + dualTol) / b.a; v < tmax || v != v {
+			tmax = v
+		}
 	}
 	q, big := -1, 0.0
 	for _, b := range bps {
@@ -319,19 +348,58 @@ func (s *solver) passBreakpoints(bps []breakpoint, slope float64) []breakpoint {
 	if b := bps[first]; s.stat[b.j] == AtZero || !(slope-b.a*(s.hi[b.j]-s.lo[b.j]) > 0) {
 		return bps
 	}
-	h := minheap.Heap[breakpoint](bps)
-	h.Init()
-	for h.Len() > 1 {
-		b := h.Top()
+	h := bpHeap(bps)
+	h.init()
+	for len(h) > 1 {
+		b := h[0]
 		drop := b.a * (s.hi[b.j] - s.lo[b.j])
 		if s.stat[b.j] == AtZero || !(slope-drop > 0) {
 			break
 		}
 		slope -= drop
 		s.flips = append(s.flips, b.j)
-		h.Pop()
+		h = h.pop()
 	}
 	return h
+}
+
+// bpHeap is minheap.Heap's algorithm for breakpoints, written out so
+// that Less inlines (the generic heap calls it through its dictionary:
+// a seventh of a solve of gavel-makespan's LP went to building the heap).
+// It pops the same breakpoints in the same order.
+type bpHeap []breakpoint
+
+func (h bpHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// pop removes the least breakpoint and returns the heap left.
+func (h bpHeap) pop() bpHeap {
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	h.down(0)
+	return h
+}
+
+func (h bpHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(h) && h[r].Less(h[l]) {
+			m = r
+		}
+		if !h[m].Less(h[i]) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }
 
 // breakpoint is a candidate of the dual ratio test: variable j, its ratio
@@ -351,6 +419,7 @@ func (s *solver) applyFlips() {
 		return
 	}
 	clear(s.rhs)
+	frows := s.flipRows[:0]
 	for _, j := range s.flips {
 		var dx float64
 		if s.stat[j] == AtLower {
@@ -364,13 +433,16 @@ func (s *solver) applyFlips() {
 		for k, i := range rows {
 			s.rhs[i] += vals[k] * dx
 		}
+		frows = append(frows, rows...)
 	}
-	s.f.ftran(s.rhs, s.rho)
-	for k, j := range s.head {
+	s.flipRows = frows
+	s.flipNZ = s.f.ftranSparse(s.rhs, s.rho, frows, s.flipNZ)
+	for _, k := range s.flipNZ {
+		j := s.head[k]
 		if v := s.rho[k]; v != 0 {
 			s.x[j] -= v
 			if s.lscoreOK {
-				s.leaveScore(k)
+				s.leaveScore(int(k))
 			}
 		}
 	}

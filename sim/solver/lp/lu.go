@@ -19,15 +19,21 @@ type factor struct {
 	// column's order: the solves' sweeps read them from one array rather
 	// than through each column's slices and a test of the row, the same
 	// operations in the same order.
-	offS   []int32
-	offI   []int32
-	offV   []float64
-	kind   []int8  // per row: rowFront, rowNucleus, rowBack
-	nRows  []int32 // nucleus rows, in nucleus order
-	nCols  []int32 // nucleus positions, in nucleus order
-	nIndex []int32 // row -> index in nRows, or -1
-	perm   []int32 // perm[k]: nucleus row index of the k-th pivot row
-	nd     int
+	offS []int32
+	offI []int32
+	offV []float64
+	// xZero (by position) and yZero (by row) hold what ftran and btran
+	// store for a front or back pivot whose dividend is +0: +0 divided by
+	// the pivot, a zero with the pivot's sign. The sparse solves
+	// (sparse.go) start from them and skip such pivots, storing the same
+	// bits without the division.
+	xZero, yZero []float64
+	kind         []int8  // per row: rowFront, rowNucleus, rowBack
+	nRows        []int32 // nucleus rows, in nucleus order
+	nCols        []int32 // nucleus positions, in nucleus order
+	nIndex       []int32 // row -> index in nRows, or -1
+	perm         []int32 // perm[k]: nucleus row index of the k-th pivot row
+	nd           int
 
 	// The nucleus's factors, sparse: L by columns (lc) and rows (lr), U
 	// by columns (uc) and rows (ur) without its diagonal diag.
@@ -46,6 +52,7 @@ type factor struct {
 	work2 []float64
 
 	sc luScratch
+	sp sparseIndex
 }
 
 // luScratch is factorize's working storage, kept from one factorisation
@@ -395,6 +402,7 @@ func (f *factor) offPivot() {
 			f.offS = append(f.offS, int32(len(f.offI)))
 		}
 	}
+	f.sp.built = false // buildSparse, when a sparse solve first needs it
 }
 
 // sparseLU stores the nucleus's L and U (in dense, mostly zeros) by rows
@@ -530,6 +538,21 @@ func (f *factor) ftran(b, x []float64) {
 	}
 }
 
+// ftranEtas applies the product-form updates to x, oldest first.
+func (f *factor) ftranEtas(x []float64) {
+	for e := range f.etaPos {
+		p := f.etaPos[e]
+		xp := x[p] / f.etaPiv[e]
+		if xp != 0 {
+			idx, val := f.eta(e)
+			for k, i := range idx {
+				x[i] -= val[k] * xp
+			}
+		}
+		x[p] = xp
+	}
+}
+
 // eta returns update e's off-pivot indices and values.
 func (f *factor) eta(e int) ([]int32, []float64) {
 	a, b := f.etaStart[e], f.etaEnd(e)
@@ -609,13 +632,77 @@ func (f *factor) btran(d, y []float64) {
 	}
 }
 
+// btranEtas applies the product-form updates' transposes to d, newest
+// first.
+func (f *factor) btranEtas(d []float64) {
+	for e := len(f.etaPos) - 1; e >= 0; e-- {
+		p := f.etaPos[e]
+		s := d[p]
+		idx, val := f.eta(e)
+		for k, i := range idx {
+			s -= val[k] * d[i]
+		}
+		d[p] = s / f.etaPiv[e]
+	}
+}
+
+// btranRest is btran after the front pivots: the nucleus, then the back
+// pivots, last first.
+func (f *factor) btranRest(d, y []float64) {
+	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
+	if nd := f.nd; nd > 0 {
+		z := f.work[:nd]
+		for a, p := range f.nCols {
+			s := d[p]
+			rows, vals := f.colRows[p], f.colVals[p]
+			for k, i := range rows {
+				if f.kind[i] == rowFront {
+					s -= vals[k] * y[i]
+				}
+			}
+			z[a] = s
+		}
+		for a := 0; a < nd; a++ { // Uᵀ, by rows of U
+			za := z[a] / f.diag[a]
+			z[a] = za
+			if za != 0 {
+				for k := f.urS[a]; k < f.urS[a+1]; k++ {
+					z[f.urI[k]] -= f.urV[k] * za
+				}
+			}
+		}
+		for c := nd - 1; c >= 0; c-- { // Lᵀ, by rows of L
+			if zc := z[c]; zc != 0 {
+				for k := f.lrS[c]; k < f.lrS[c+1]; k++ {
+					z[f.lrI[k]] -= f.lrV[k] * zc
+				}
+			}
+		}
+		for a, r := range f.nRows {
+			y[r] = z[a]
+		}
+	}
+	for k := len(f.back) - 1; k >= 0; k-- {
+		pv := f.back[k]
+		s := d[pv.pos]
+		for t := offS[nf+k]; t < offS[nf+k+1]; t++ {
+			s -= offV[t] * y[offI[t]]
+		}
+		if math.Float64bits(s) != 0 {
+			y[pv.row] = s / pv.val
+		}
+	}
+}
+
 // update records that position p now holds the column whose ftran is
-// alpha (indexed by position).
-func (f *factor) update(p int, alpha []float64) {
+// alpha (indexed by position), which is 0 but at the positions listed in
+// nz, in increasing order.
+func (f *factor) update(p int, alpha []float64, nz []int32) {
 	f.etaPos = append(f.etaPos, int32(p))
 	f.etaPiv = append(f.etaPiv, alpha[p])
 	f.etaStart = append(f.etaStart, int32(len(f.etaIdx)))
-	for k, v := range alpha {
+	for _, k32 := range nz {
+		k, v := int(k32), alpha[k32]
 		// Entries below dropTol are rounding noise from cancellation:
 		// keeping them only makes every later solve slower.
 		if k != p && (v > dropTol || v < -dropTol) {

@@ -142,6 +142,14 @@ type solver struct {
 	alphaR []float64
 	mark   []bool
 	touch  []int32
+	// unit lists the one position pivotRow's btran starts from.
+	unit  [1]int32
+	rowNZ []int32 // the rows where ρ may be nonzero
+	// alphaNZ lists, in increasing order, the positions where the
+	// entering column s.alpha may be nonzero (ftranSparse).
+	alphaNZ  []int32
+	flipRows []int32 // the rows of the flipped columns (applyFlips)
+	flipNZ   []int32 // the positions their ftran may make nonzero
 	// dw are the dual method's Devex weights, by basis position.
 	dw []float64
 	// lscore is each basis position's score as the dual method's leaving
@@ -150,6 +158,8 @@ type solver struct {
 	// computed again in full (after x_B or every weight changed).
 	lscore   []float64
 	lscoreOK bool
+	lset     []int32 // the positions whose score is above 0
+	lat      []int32 // each position's index in lset, or −1
 	// The dual ratio test's breakpoints and the bound flips it chose;
 	// longStep turns bound flipping on.
 	bps      []breakpoint
@@ -818,8 +828,11 @@ func (s *solver) pivotRow(r int) {
 		s.rhs[i] = 0
 	}
 	s.rhs[r] = 1
-	s.f.btran(s.rhs, s.rho)
-	for i, v := range s.rho {
+	s.unit[0] = int32(r)
+	s.rowNZ = s.f.btranSparse(s.rhs, s.rho, s.unit[:], s.rowNZ)
+	for _, i32 := range s.rowNZ {
+		i := int(i32)
+		v := s.rho[i]
 		if v == 0 {
 			continue
 		}
@@ -885,7 +898,7 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 	for k, i := range rows {
 		s.rhs[i] = vals[k]
 	}
-	s.f.ftran(s.rhs, s.alpha)
+	s.alphaNZ = s.f.ftranSparse(s.rhs, s.alpha, rows, s.alphaNZ)
 	leave, theta, bigPivot := s.ratioTest(dir, phase1)
 	rangeQ := s.hi[q] - s.lo[q]
 	if leave < 0 || rangeQ <= theta {
@@ -928,7 +941,7 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 	s.head[leave] = int32(q)
 	s.posOf[q] = int32(leave)
 	s.stat[q] = Basic
-	s.f.update(leave, s.alpha)
+	s.f.update(leave, s.alpha, s.alphaNZ)
 	if theta*bigPivot < 1e-12 {
 		s.degenerate++
 		if s.degenerate > blandAfter {
@@ -975,8 +988,9 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 	}
 	s.cand = s.cand[:0]
 	tmax := math.Inf(1)
-	for k, a := range s.alpha {
-		delta := -dir * a
+	for _, k32 := range s.alphaNZ { // the positions in order, but those where α is 0
+		k := int(k32)
+		delta := -dir * s.alpha[k]
 		if delta <= harrisTol && delta >= -harrisTol {
 			continue
 		}
@@ -1027,9 +1041,9 @@ func (s *solver) moveBasics(dir, t float64) {
 	if t == 0 {
 		return
 	}
-	for k, j := range s.head {
+	for _, k := range s.alphaNZ {
 		if a := s.alpha[k]; a != 0 {
-			s.x[j] -= dir * t * a
+			s.x[s.head[k]] -= dir * t * a
 		}
 	}
 }

@@ -1,0 +1,388 @@
+package lp
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// Hypersparse solves. On Gavel's larger LPs the vectors of the dual
+// method's pivots are very sparse (on Figure 12's cost LP at 512 jobs, 1,027
+// rows: the pivot row's ρ has 46 nonzeros on average, the entering column
+// 11), while ftran and btran sweep every front pivot (992 of them there).
+// ftranSparse and btranSparse visit only the front pivots that a nonzero
+// reaches, in the sweep's own order, so every operation they make is one
+// the full sweep makes, on the same operands in the same order: the
+// results are the same bits. A pivot they skip is one whose dividend is
+// +0, where the full sweep stores +0/pivot (xZero, yZero) and changes
+// nothing else.
+//
+// The front pivots are column singletons taken in order: the other rows of
+// front pivot k's column are rows of front pivots before k (buildSparse
+// checks it). So ftran, sweeping the front from the last pivot down, only
+// ever marks pivots below the one it is at, and btran, sweeping up, only
+// pivots above: a bit set of pending pivots, read from the top down (or
+// the bottom up), gives the sweep's order without sorting.
+type sparseIndex struct {
+	built   bool    // for the factorisation f holds
+	ok      bool    // the front's structure is as above, and m ≥ sparseMinRows
+	frontOf []int32 // row -> front pivot index, or -1
+	frontAt []int32 // position -> front pivot index, or -1
+	// fwdS, fwdK list, for each front pivot k, the front pivots whose
+	// columns have an off-pivot entry in k's row: btran's successors.
+	fwdS, fwdK []int32
+	all        []int32  // 0, …, m−1
+	kBits      []uint64 // pending front pivots
+	oBits      []uint64 // positions (ftran) or rows (btran) of the result that may be nonzero
+}
+
+// sparseMinRows is the fewest rows for which the solves are sparse: on
+// smaller bases (water filling's, about 90 rows) the full sweeps are short
+// and the sparse ones' bookkeeping would cost as much as it saves.
+const sparseMinRows = 128
+
+// buildSparse fills f.sp from the front pivots (offPivot's lists).
+func (f *factor) buildSparse() {
+	sp := &f.sp
+	sp.built = true
+	m, nf := f.m, len(f.front)
+	if sp.ok = m >= sparseMinRows; !sp.ok {
+		return
+	}
+	f.xZero, f.yZero = zeroF(f.xZero, m), zeroF(f.yZero, m)
+	for _, list := range [2][]pivot{f.front, f.back} {
+		for _, pv := range list {
+			z := 0 / pv.val
+			f.xZero[pv.pos], f.yZero[pv.row] = z, z
+		}
+	}
+	sp.frontOf, sp.frontAt = resizeI32(sp.frontOf, m), resizeI32(sp.frontAt, m)
+	for i := range sp.frontOf {
+		sp.frontOf[i], sp.frontAt[i] = -1, -1
+	}
+	for k, pv := range f.front {
+		sp.frontOf[pv.row], sp.frontAt[pv.pos] = int32(k), int32(k)
+	}
+	sp.fwdS = zeroI32(sp.fwdS, nf+1)
+	for k := 0; k < nf; k++ {
+		for t := f.offS[k]; t < f.offS[k+1]; t++ {
+			k2 := sp.frontOf[f.offI[t]]
+			if k2 < 0 || int(k2) >= k {
+				sp.ok = false
+				return
+			}
+			sp.fwdS[k2+1]++
+		}
+	}
+	for k := 0; k < nf; k++ {
+		sp.fwdS[k+1] += sp.fwdS[k]
+	}
+	sp.fwdK = resizeI32(sp.fwdK, int(sp.fwdS[nf]))
+	fill := append(f.sc.fill[:0], sp.fwdS[:nf]...)
+	f.sc.fill = fill
+	for k := 0; k < nf; k++ {
+		for t := f.offS[k]; t < f.offS[k+1]; t++ {
+			k2 := sp.frontOf[f.offI[t]]
+			sp.fwdK[fill[k2]] = int32(k)
+			fill[k2]++
+		}
+	}
+	sp.kBits = zeroU64(sp.kBits, (nf+63)/64)
+	sp.oBits = zeroU64(sp.oBits, (m+63)/64)
+}
+
+func zeroU64(s []uint64, n int) []uint64 {
+	if cap(s) < n {
+		return make([]uint64, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// setBit and list are the bit sets' operations.
+func setBit(b []uint64, i int32) { b[i>>6] |= 1 << (uint(i) & 63) }
+
+// list appends the members of b to out in increasing order and empties b.
+func list(b []uint64, out []int32) []int32 {
+	for w, v := range b {
+		if v == 0 {
+			continue
+		}
+		b[w] = 0
+		for v != 0 {
+			out = append(out, int32(w<<6+bits.TrailingZeros64(v)))
+			v &= v - 1
+		}
+	}
+	return out
+}
+
+// ftranSparse is ftran (the same bits in b and x) for a right-hand side b
+// that is +0 but at the rows listed in rows (repeats allowed). It returns
+// in out the positions where x may differ from xZero, in increasing order
+// (every position when the product-form updates hold more than m entries).
+func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
+	if !f.sp.built {
+		f.buildSparse()
+	}
+	if verifySparse {
+		return f.verifyFtran(b, x, rows, out)
+	}
+	sp := &f.sp
+	out = out[:0]
+	if !sp.ok {
+		f.ftran(b, x)
+		return f.allPositions(out)
+	}
+	copy(x, f.xZero)
+	kBits, oBits, frontOf := sp.kBits, sp.oBits, sp.frontOf
+	for _, i := range rows {
+		if k := frontOf[i]; k >= 0 {
+			setBit(kBits, k)
+		}
+	}
+	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
+	for k, pv := range f.back {
+		setBit(oBits, pv.pos)
+		bv := b[pv.row]
+		if math.Float64bits(bv) == 0 {
+			continue
+		}
+		xc := bv / pv.val
+		x[pv.pos] = xc
+		if xc == 0 {
+			continue
+		}
+		for t := offS[nf+k]; t < offS[nf+k+1]; t++ {
+			i := offI[t]
+			b[i] -= offV[t] * xc
+			if k := frontOf[i]; k >= 0 {
+				setBit(kBits, k)
+			}
+		}
+	}
+	if nd := f.nd; nd > 0 {
+		z := f.work[:nd]
+		for a := 0; a < nd; a++ {
+			z[a] = b[f.nRows[a]]
+		}
+		for c := 0; c < nd; c++ {
+			if zc := z[c]; zc != 0 {
+				for k := f.lcS[c]; k < f.lcS[c+1]; k++ {
+					z[f.lcI[k]] -= f.lcV[k] * zc
+				}
+			}
+		}
+		for a := nd - 1; a >= 0; a-- {
+			za := z[a] / f.diag[a]
+			z[a] = za
+			if za != 0 {
+				for k := f.ucS[a]; k < f.ucS[a+1]; k++ {
+					z[f.ucI[k]] -= f.ucV[k] * za
+				}
+			}
+		}
+		for a, p := range f.nCols {
+			xc := z[a]
+			x[p] = xc
+			setBit(oBits, p)
+			if xc == 0 {
+				continue
+			}
+			rows, vals := f.colRows[p], f.colVals[p]
+			for k, i := range rows {
+				if f.kind[i] == rowFront {
+					b[i] -= vals[k] * xc
+					setBit(kBits, frontOf[i])
+				}
+			}
+		}
+	}
+	// The front, last pivot first: a pivot only marks pivots below it.
+	for w := len(kBits) - 1; w >= 0; w-- {
+		for kBits[w] != 0 {
+			hi := 63 - bits.LeadingZeros64(kBits[w])
+			kBits[w] &^= 1 << uint(hi)
+			k := w<<6 + hi
+			pv := f.front[k]
+			bv := b[pv.row]
+			if math.Float64bits(bv) == 0 {
+				continue
+			}
+			xc := bv / pv.val
+			x[pv.pos] = xc
+			setBit(oBits, pv.pos)
+			if xc == 0 {
+				continue
+			}
+			for t := offS[k]; t < offS[k+1]; t++ {
+				i := offI[t]
+				b[i] -= offV[t] * xc
+				setBit(kBits, frontOf[i])
+			}
+		}
+	}
+	if len(f.etaIdx) > f.m {
+		// The updates hold more entries than x: marking each one they
+		// touch would cost more than visiting every position.
+		f.ftranEtas(x)
+		clear(oBits)
+		return f.allPositions(out)
+	}
+	for e := range f.etaPos {
+		p := f.etaPos[e]
+		xp := x[p] / f.etaPiv[e]
+		if xp != 0 {
+			idx, val := f.eta(e)
+			for k, i := range idx {
+				x[i] -= val[k] * xp
+				setBit(oBits, i)
+			}
+		}
+		x[p] = xp
+		setBit(oBits, p)
+	}
+	return list(oBits, out)
+}
+
+// btranSparse is btran (the same bits in d and y) for a d that is +0 but
+// at the positions listed in poss. It returns in out the rows where y may
+// differ from yZero, in increasing order.
+func (f *factor) btranSparse(d, y []float64, poss, out []int32) []int32 {
+	if !f.sp.built {
+		f.buildSparse()
+	}
+	if verifySparse {
+		return f.verifyBtran(d, y, poss, out)
+	}
+	sp := &f.sp
+	out = out[:0]
+	if !sp.ok {
+		f.btran(d, y)
+		return f.allPositions(out)
+	}
+	f.btranEtas(d)
+	copy(y, f.yZero)
+	kBits, oBits, frontAt := sp.kBits, sp.oBits, sp.frontAt
+	for _, p := range poss {
+		if k := frontAt[p]; k >= 0 {
+			setBit(kBits, k)
+		}
+	}
+	for _, p := range f.etaPos {
+		if k := frontAt[p]; k >= 0 {
+			setBit(kBits, k)
+		}
+	}
+	// The front, first pivot first: a pivot only marks pivots above it.
+	// One not marked has a dividend of +0: d is +0 at its position and
+	// every y its column reads is a zero, which leaves +0 − v·(±0) = +0.
+	offS, offI, offV := f.offS, f.offI, f.offV
+	for w := 0; w < len(kBits); w++ {
+		for kBits[w] != 0 {
+			lo := bits.TrailingZeros64(kBits[w])
+			kBits[w] &^= 1 << uint(lo)
+			k := w<<6 + lo
+			pv := f.front[k]
+			s := d[pv.pos]
+			for t := offS[k]; t < offS[k+1]; t++ {
+				s -= offV[t] * y[offI[t]]
+			}
+			if math.Float64bits(s) == 0 {
+				continue
+			}
+			v := s / pv.val
+			y[pv.row] = v
+			setBit(oBits, pv.row)
+			if v != 0 {
+				for _, k2 := range sp.fwdK[sp.fwdS[k]:sp.fwdS[k+1]] {
+					setBit(kBits, k2)
+				}
+			}
+		}
+	}
+	f.btranRest(d, y)
+	for _, r := range f.nRows[:f.nd] {
+		setBit(oBits, r)
+	}
+	for _, pv := range f.back {
+		setBit(oBits, pv.row)
+	}
+	return list(oBits, out)
+}
+
+// verifySparse makes every sparse solve check itself against the full
+// sweep (ftran, btran) on copies of its input, counting in sparseMismatches
+// the solves whose results differ in any bit or whose list misses a
+// nonzero or repeats one: a test sets it.
+var (
+	verifySparse                    bool
+	sparseChecked, sparseMismatches int
+)
+
+func (f *factor) verifyFtran(b, x []float64, rows, out []int32) []int32 {
+	b2, x2 := slices.Clone(b), slices.Clone(x)
+	f.ftran(b2, x2)
+	verifySparse = false
+	out = f.ftranSparse(b, x, rows, out)
+	verifySparse = true
+	sparseChecked++
+	if !sameBits(b, b2) || !sameBits(x, x2) || !listsNonzeros(out, x) {
+		sparseMismatches++
+	}
+	return out
+}
+
+func (f *factor) verifyBtran(d, y []float64, poss, out []int32) []int32 {
+	d2, y2 := slices.Clone(d), slices.Clone(y)
+	f.btran(d2, y2)
+	verifySparse = false
+	out = f.btranSparse(d, y, poss, out)
+	verifySparse = true
+	sparseChecked++
+	if !sameBits(d, d2) || !sameBits(y, y2) || !listsNonzeros(out, y) {
+		sparseMismatches++
+	}
+	return out
+}
+
+func sameBits(a, b []float64) bool {
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// listsNonzeros reports whether list is increasing and holds every index
+// where v is nonzero.
+func listsNonzeros(list []int32, v []float64) bool {
+	next := 0
+	for i, x := range v {
+		for next < len(list) && int(list[next]) < i {
+			next++
+		}
+		if x != 0 && (next == len(list) || int(list[next]) != i) {
+			return false
+		}
+	}
+	for k := 1; k < len(list); k++ {
+		if list[k] <= list[k-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// allPositions returns 0, …, m−1 in out.
+func (f *factor) allPositions(out []int32) []int32 {
+	if len(f.sp.all) != f.m {
+		f.sp.all = resizeI32(f.sp.all, f.m)
+		for i := range f.sp.all {
+			f.sp.all[i] = int32(i)
+		}
+	}
+	return append(out[:0], f.sp.all...)
+}
