@@ -25,6 +25,14 @@ func (s *State) refuse(action string, id workload.JobID, format string, args ...
 }
 
 func (s *State) checkJob(action string, id workload.JobID) error {
+	if !s.deciding || id < 0 || int(id) >= len(s.jobs) {
+		return s.badJob(action, id)
+	}
+	return nil
+}
+
+// badJob is checkJob's error, kept apart so that checkJob inlines.
+func (s *State) badJob(action string, id workload.JobID) error {
 	if !s.deciding {
 		return fmt.Errorf("%s: actions are only allowed inside Decide", action)
 	}
@@ -287,27 +295,51 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 	j.gpus = append(j.gpus[:0], gpus...)
 	s.split.placed(s.c, int(id), gpus)
 	j.mem = s.jobMemoryGB(&s.jobs[id], j.subBatch)
-	compute := s.jobs[id].Compute
+	compute, now := s.jobs[id].Compute, s.now
+	// The GPUs a job takes usually lie on one server: its books (free
+	// count, bucket, GPU type's count) change once per server and run of
+	// its GPUs, not once per GPU.
+	srv, taken := cluster.ServerID(-1), 0
 	for _, g := range gpus {
-		if len(s.residents[g]) == 0 {
-			s.setServerFree(s.c.GPUs[g].Server, -1, g)
+		rs := s.residents[g]
+		if len(rs) == 0 {
+			gpu := &s.c.GPUs[g]
+			if gpu.Server != srv {
+				if taken > 0 {
+					s.setServerFree(srv, -taken)
+				}
+				srv, taken = gpu.Server, 0
+			}
+			taken++
+			s.freeSlots[srv] &^= 1 << (gpu.Slot & 63)
 			s.busyGPUs++
 		}
-		s.residents[g] = append(s.residents[g], resident{job: id, since: s.now})
-		s.load[g].mem += j.mem
-		s.load[g].compute += compute
-		s.slots++
+		s.residents[g] = append(rs, resident{job: id, since: now})
+		ld := &s.load[g]
+		ld.mem += j.mem
+		ld.compute += compute
 	}
-	j.last = s.now
-	s.markAffected(id)
+	if taken > 0 {
+		s.setServerFree(srv, -taken)
+	}
+	s.slots += len(gpus)
+	j.last = now
+	s.markDirty(id)
+	if s.coupling != perf.Independent {
+		s.markCoupled(id)
+	}
 	s.recordUtil()
 }
 
 // release takes job id, settled, off its GPUs, recording its intervals;
 // j is its running state.
 func (s *State) release(id workload.JobID, j *jobRun) {
-	s.markAffected(id)
+	s.markDirty(id)
+	if s.coupling != perf.Independent {
+		s.markCoupled(id)
+	}
 	compute := s.jobs[id].Compute
+	srv, freed := cluster.ServerID(-1), 0 // as in occupy
 	for _, g := range j.gpus {
 		rs := s.residents[g]
 		for k, r := range rs {
@@ -316,31 +348,43 @@ func (s *State) release(id workload.JobID, j *jobRun) {
 				if k < len(rs)-1 { // exclusive GPUs have one resident: nothing to move
 					copy(rs[k:], rs[k+1:])
 				}
-				s.residents[g] = rs[:len(rs)-1]
+				rs = rs[:len(rs)-1]
+				s.residents[g] = rs
 				break
 			}
 		}
-		if len(s.residents[g]) > 0 {
+		if len(rs) > 0 {
 			s.load[g].mem -= j.mem
 			s.load[g].compute -= compute
-		} else {
-			s.load[g] = gpuLoad{} // no rounding residue
-			srv := s.c.GPUs[g].Server
-			s.setServerFree(srv, +1, g)
-			s.top = max(s.top, int(s.serverFree[srv]))
-			s.busyGPUs--
+			continue
 		}
-		s.slots--
+		s.load[g] = gpuLoad{} // no rounding residue
+		gpu := &s.c.GPUs[g]
+		if gpu.Server != srv {
+			if freed > 0 {
+				s.setServerFree(srv, freed)
+				s.top = max(s.top, int(s.serverFree[srv]))
+			}
+			srv, freed = gpu.Server, 0
+		}
+		freed++
+		s.freeSlots[srv] |= 1 << (gpu.Slot & 63)
+		s.busyGPUs--
 	}
+	if freed > 0 {
+		s.setServerFree(srv, freed)
+		s.top = max(s.top, int(s.serverFree[srv])) // a freed GPU may raise it
+	}
+	s.slots -= len(j.gpus)
 	j.gpus = j.gpus[:0]
 	j.rate, j.modelRate = 0, 0
 	j.ver++ // its completion event is stale
 	s.recordUtil()
 }
 
-// setServerFree counts GPU g, of server srv, as taken (delta -1) or
-// freed (+1), moving the server to its new bucket.
-func (s *State) setServerFree(srv cluster.ServerID, delta int, g cluster.GPUID) {
+// setServerFree counts delta of server srv's GPUs as freed (delta > 0)
+// or taken (< 0), moving the server to its new bucket.
+func (s *State) setServerFree(srv cluster.ServerID, delta int) {
 	from := s.serverFree[srv]
 	to := from + int32(delta)
 	s.serverFree[srv] = to
@@ -350,7 +394,7 @@ func (s *State) setServerFree(srv cluster.ServerID, delta int, g cluster.GPUID) 
 	s.buckets[to][w] |= bit
 	s.inBucket[to]++
 	s.freeTotal += delta
-	s.freeByType[s.typeOf[g]] += delta
+	s.freeByType[s.serverType[srv]] += delta
 }
 
 // beginOverhead starts an overhead of d seconds for the job whose

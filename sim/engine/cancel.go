@@ -33,6 +33,12 @@ func (s *State) Interrupted() error {
 	if s.cancel.done == nil {
 		return nil // a context that is never cancelled: not even a receive
 	}
+	return s.interrupted()
+}
+
+// interrupted is Interrupted's look at the channel, kept apart so that
+// Interrupted inlines into the engine's loop.
+func (s *State) interrupted() error {
 	select {
 	case <-s.cancel.done:
 		return &CancelledError{At: s.now, Cause: s.cancel.ctx.Err()}

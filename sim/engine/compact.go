@@ -9,9 +9,12 @@ package engine
 // stale stays stale (a job's version only grows), and the queue's order
 // is by value, so dropping them changes no event's order.
 func (s *State) compactEvents() {
-	if s.events.Len() < s.compactAt {
-		return
+	if s.events.Len() >= s.compactAt { // inlines: most instants skip the call
+		s.compact()
 	}
+}
+
+func (s *State) compact() {
 	live := s.events[:0]
 	for _, e := range s.events {
 		if !s.stale(e) {

@@ -59,10 +59,15 @@ func (s *State) CheckInvariants() error {
 	}
 	for srv := range s.c.Servers {
 		n := 0
+		var mask uint64
 		for _, g := range s.c.Servers[srv].GPUs() {
 			if len(s.residents[g]) == 0 {
 				n++
+				mask |= 1 << (s.c.GPUs[g].Slot & 63)
 			}
+		}
+		if s.slotMasks && mask != s.freeSlots[srv] {
+			return fmt.Errorf("server %d has free slots %b, books say %b", srv, mask, s.freeSlots[srv])
 		}
 		if int32(n) != s.serverFree[srv] {
 			return fmt.Errorf("server %d has %d free GPUs, books say %d", srv, n, s.serverFree[srv])

@@ -83,7 +83,8 @@ func midRun(t *testing.T, limit int) *State {
 // counter consistent, as a bug in occupy might.
 func list(s *State, g cluster.GPUID, id workload.JobID) {
 	if len(s.residents[g]) == 0 {
-		s.setServerFree(s.c.GPUs[g].Server, -1, g)
+		s.setServerFree(s.c.GPUs[g].Server, -1)
+		s.freeSlots[s.c.GPUs[g].Server] &^= 1 << s.c.GPUs[g].Slot
 		s.busyGPUs++
 	}
 	s.residents[g] = append(s.residents[g], resident{job: id, since: s.now})
@@ -103,7 +104,8 @@ func unlist(s *State, g cluster.GPUID, id workload.JobID) {
 	s.load[g].mem -= s.run(id).mem
 	s.slots--
 	if len(s.residents[g]) == 0 {
-		s.setServerFree(s.c.GPUs[g].Server, +1, g)
+		s.setServerFree(s.c.GPUs[g].Server, +1)
+		s.freeSlots[s.c.GPUs[g].Server] |= 1 << s.c.GPUs[g].Slot
 		s.busyGPUs--
 	}
 }
@@ -144,6 +146,9 @@ func TestCheckInvariantsCatchesCorruptStates(t *testing.T) {
 		{"free-GPU counters drift", 2, func(s *State) {
 			s.freeTotal++
 		}, "counters drifted"},
+		{"free-slot masks drift", 2, func(s *State) {
+			s.freeSlots[1] ^= 1 << 2
+		}, "server 1 has free slots"},
 		{"started before its arrival", 2, func(s *State) {
 			s.js[solo].firstStart = 10 - 1e-13
 		}, "job solo started at t=9.9999999999999, before its arrival at t=10"},

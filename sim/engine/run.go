@@ -165,7 +165,8 @@ func newState(cfg Config) (*State, error) {
 		believed: cfg.Believed, pending: newIDSet(len(cfg.Jobs)), running: newIDSet(len(cfg.Jobs)),
 		residents: make([][]resident, c.NumGPUs()), load: make([]gpuLoad, c.NumGPUs()),
 		seen: make([]uint32, c.NumGPUs()), serverFree: make([]int32, len(c.Servers)),
-		freeTotal: c.NumGPUs(), typeOf: make([]int8, c.NumGPUs()), types: c.Types(),
+		freeTotal: c.NumGPUs(), serverType: make([]int8, len(c.Servers)), types: c.Types(),
+		freeSlots: make([]uint64, len(c.Servers)), slotMasks: c.MaxGPUsPerServer() <= 64,
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x9011c7)), res: &Result{}, maxLog: cfg.MaxLogEntries,
 		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
 	}
@@ -200,9 +201,13 @@ func newState(cfg Config) (*State, error) {
 	}
 	s.log.first = min(s.maxLog, len(cfg.Jobs)) // a start of each job fits in one chunk
 	s.freeByType = make([]int, len(s.types))
-	for _, g := range c.GPUs {
-		s.typeOf[g.ID] = int8(slices.Index(s.types, g.Type))
-		s.freeByType[s.typeOf[g.ID]]++
+	for _, srv := range c.Servers {
+		s.serverType[srv.ID] = int8(slices.Index(s.types, srv.Type)) // its GPUs' type
+		s.freeByType[s.serverType[srv.ID]] += srv.NumGPUs
+		s.freeSlots[srv.ID] = 1<<(srv.NumGPUs&63) - 1
+		if srv.NumGPUs >= 64 {
+			s.freeSlots[srv.ID] = ^uint64(0)
+		}
 	}
 	s.buckets = make([][]uint64, c.MaxGPUsPerServer()+1)
 	s.inBucket = make([]int32, len(s.buckets))
@@ -478,12 +483,13 @@ func (s *State) markDirty(id workload.JobID) {
 	}
 }
 
-// markAffected marks job id, and settles and marks every job whose rate
-// its placement may change, according to the perf model's coupling. Job
-// id itself is settled already: release's callers settle it, and occupy
-// has just restarted its clock.
-func (s *State) markAffected(id workload.JobID) {
-	s.markDirty(id)
+// markCoupled settles and marks every job other than id whose rate job
+// id's placement may change, according to the perf model's coupling.
+// Occupy and release mark job id itself (settled already: release's
+// callers settle it, and occupy has just restarted its clock), and call
+// this only under a coupled model: under an independent one (the usual
+// one) a start or an end then calls nothing for it.
+func (s *State) markCoupled(id workload.JobID) {
 	switch s.coupling {
 	case perf.SharedGPU:
 		for _, g := range s.run(id).gpus {

@@ -36,9 +36,12 @@ func (l *splitLog) progressed(j int, work float64) {
 
 // placed notes the servers of a job's new GPUs.
 func (l *splitLog) placed(c *cluster.Cluster, j int, gpus []cluster.GPUID) {
-	if l == nil {
-		return
+	if l != nil { // no splits (the usual model): a start calls nothing
+		l.place(c, j, gpus)
 	}
+}
+
+func (l *splitLog) place(c *cluster.Cluster, j int, gpus []cluster.GPUID) {
 	for _, srv := range perf.Servers(c, gpus) {
 		if i, found := slices.BinarySearch(l.servers[j], srv); !found {
 			l.servers[j] = slices.Insert(l.servers[j], i, srv)

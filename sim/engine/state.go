@@ -96,9 +96,13 @@ type State struct {
 	serverFree []int32
 	freeTotal  int
 	freeByType []int
-	typeOf     []int8
-	types      []string   // the cluster's GPU types, indexed as freeByType is
-	buckets    [][]uint64 // buckets[k]: servers with exactly k free GPUs
+	serverType []int8 // each server's GPU type, indexed as freeByType is
+	// freeSlots[srv] has bit i set when slot i of server srv holds no job
+	// (when every server has at most 64 GPUs, see slotMasks)
+	freeSlots []uint64
+	slotMasks bool
+	types     []string   // the cluster's GPU types, indexed as freeByType is
+	buckets   [][]uint64 // buckets[k]: servers with exactly k free GPUs
 	// inBucket[k] counts the servers in buckets[k]: a scan for the
 	// emptiest server skips the empty buckets without reading their words
 	// (at high load most of them), and stops in a bucket once it has seen
@@ -370,6 +374,14 @@ func (s *State) EachServerByFree(minFree int, fn func(id cluster.ServerID, free 
 	}
 }
 
+// FreeSlots returns the slots of server srv whose GPUs hold no job, as
+// a bit mask (bit i for slot i), and whether the engine keeps such masks
+// (it does when no server has more than 64 GPUs): a placement then
+// visits a server's free GPUs alone rather than asking of each GPU.
+func (s *State) FreeSlots(srv cluster.ServerID) (uint64, bool) {
+	return s.freeSlots[srv], s.slotMasks
+}
+
 // MostFreeServer is the first server EachServerByFree visits among those
 // of GPU type t with at least minFree free GPUs (the most free GPUs, then
 // the lowest ID), with its free GPUs, and whether there is one: the
@@ -445,7 +457,10 @@ func (s *State) MemoryFreeGB(g cluster.GPUID) float64 {
 // MemoryGB is the memory job id would hold per GPU at a sub-batch size (0
 // for its own batch size).
 func (s *State) MemoryGB(id workload.JobID, subBatch int) float64 {
-	return s.jobMemoryGB(&s.jobs[id], subBatch)
+	if s.memModel == nil { // jobMemoryGB, written so that MemoryGB inlines
+		return s.jobs[id].MemoryGB
+	}
+	return s.memModel.MemoryGB(&s.jobs[id], subBatch)
 }
 
 // SharingLimit is the most jobs a GPU may hold.

@@ -86,7 +86,7 @@ func newAcc(n int) *acc {
 func (a *acc) add(r *engine.JobRecord) {
 	s := &a.s
 	s.Jobs++
-	a.first = math.Min(a.first, r.ArrivalS)
+	a.first = min(a.first, r.ArrivalS) // math.Min's rules (NaN, -0), inlined: add runs for every job of every group
 	s.Preemptions += r.Preemptions
 	s.Migrations += r.Migrations
 	s.GPUHours += r.GPUSeconds / 3600
@@ -99,7 +99,7 @@ func (a *acc) add(r *engine.JobRecord) {
 		}
 		a.sumQ += r.QueueS
 		a.sumW += r.WaitS
-		a.last = math.Max(a.last, r.FinishS)
+		a.last = max(a.last, r.FinishS)
 	case engine.Unschedulable:
 		s.Unschedulable++
 	default:

@@ -1,6 +1,9 @@
 package metrics
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // sortedParts is an ascending list kept as ascending parts whose merge it
 // is: a group's JCTs as Stream sorts them, in cells of one model and one
@@ -24,19 +27,35 @@ func (p sortedParts) len() int {
 
 // walk calls fn on the values in ascending order with their ranks (from
 // 0), picking the smallest head of the parts at each step: there are a
-// few parts (two per model at most), so a scan beats a heap.
+// few parts (two per model at most), so a scan beats a heap. The heads'
+// values sit side by side, an exhausted part's as +Inf (JCTs are finite),
+// so that the scan reads one small array rather than each part; on a
+// tie the first part's head goes first, as before.
 func (p sortedParts) walk(fn func(rank int, x float64)) {
 	heads := make([]int, len(p))
+	cur := make([]float64, len(p))
+	for k, part := range p {
+		cur[k] = math.Inf(1)
+		if len(part) > 0 {
+			cur[k] = part[0]
+		}
+	}
 	n := p.len()
 	for rank := 0; rank < n; rank++ {
-		best := -1
-		for k, part := range p {
-			if h := heads[k]; h < len(part) && (best < 0 || part[h] < p[best][heads[best]]) {
-				best = k
+		best, x := 0, cur[0]
+		for k := 1; k < len(cur); k++ {
+			if cur[k] < x {
+				best, x = k, cur[k]
 			}
 		}
-		fn(rank, p[best][heads[best]])
-		heads[best]++
+		fn(rank, x)
+		h := heads[best] + 1
+		heads[best] = h
+		if part := p[best]; h < len(part) {
+			cur[best] = part[h]
+		} else {
+			cur[best] = math.Inf(1)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"math/bits"
 	"sort"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -16,7 +17,7 @@ import (
 // ConsolidatedPick; the fullest that holds it under BestFit); a larger
 // one, or one no server holds, spreads over the servers with the most
 // free GPUs first. It returns nil when n usable GPUs are not free.
-func consolidatedPick(p *Placement, r Request, dst []cluster.GPUID) []cluster.GPUID {
+func consolidatedPick(p *Placement, r *Request, dst []cluster.GPUID) []cluster.GPUID {
 	if r.gpus <= 0 || r.s.FreeGPUs() < r.gpus {
 		return nil
 	}
@@ -28,12 +29,12 @@ func consolidatedPick(p *Placement, r Request, dst []cluster.GPUID) []cluster.GP
 		}
 		return pickOfType(p, r, types[0], dst)
 	}
-	return bestOfTypes(r, dst, func(t string, dst []cluster.GPUID) []cluster.GPUID { return pickOfType(p, r, t, dst) })
+	return bestOfTypes(*r, dst, func(t string, dst []cluster.GPUID) []cluster.GPUID { return pickOfType(p, r, t, dst) })
 }
 
 // pickOfType is the consolidated placement on GPUs of type t, written
 // into dst's array when it has room.
-func pickOfType(p *Placement, r Request, t string, dst []cluster.GPUID) []cluster.GPUID {
+func pickOfType(p *Placement, r *Request, t string, dst []cluster.GPUID) []cluster.GPUID {
 	s, n := r.s, r.gpus
 	c := s.Cluster()
 	// One server, if any can hold the whole job.
@@ -46,7 +47,7 @@ func pickOfType(p *Placement, r Request, t string, dst []cluster.GPUID) []cluste
 	out := gpuBuffer(dst, n)
 	s.EachServerByFree(1, func(id cluster.ServerID, free int) bool {
 		srv := &c.Servers[id]
-		if srv.Type == t && (p.extra == nil || p.extraOK(r, srv)) {
+		if srv.Type == t && (p.extra == nil || p.extraOK(*r, srv)) {
 			out = takeFree(out, srv, n-len(out), r.fit())
 		}
 		return len(out) < n
@@ -62,7 +63,7 @@ func pickOfType(p *Placement, r Request, t string, dst []cluster.GPUID) []cluste
 // engine's buckets when the scores order by them alone, otherwise by
 // scoring every server that holds the job. They are written into dst's
 // array when it has room.
-func oneServerRanked(p *Placement, r Request, t string, n int, skip []cluster.ServerID, dst []cluster.GPUID) []cluster.GPUID {
+func oneServerRanked(p *Placement, r *Request, t string, n int, skip []cluster.ServerID, dst []cluster.GPUID) []cluster.GPUID {
 	if p.order == mostFree && skip == nil && p.extra == nil {
 		// the walk's first server of type t, asked directly: it takes
 		// the job unless memory refuses some of its GPUs (before the
@@ -76,7 +77,7 @@ func oneServerRanked(p *Placement, r Request, t string, n int, skip []cluster.Se
 			return one
 		}
 	}
-	return oneServerWalk(p, r, t, n, skip, dst)
+	return oneServerWalk(p, *r, t, n, skip, dst)
 }
 
 // oneServerWalk is oneServerRanked walking the servers in the order of
@@ -164,6 +165,18 @@ func better(a, b []float64) bool {
 
 // takeFree appends up to want GPUs of srv that f accepts, in slot order.
 func takeFree(out []cluster.GPUID, srv *cluster.Server, want int, f fitter) []cluster.GPUID {
+	if free, ok := f.s.FreeSlots(srv.ID); ok {
+		// the free slots alone, in the same order: at high load most of
+		// a server's GPUs are busy
+		for ; free != 0 && want > 0; free &= free - 1 {
+			g := srv.FirstGPU + cluster.GPUID(bits.TrailingZeros64(free))
+			if f.memOK(g) {
+				out = append(out, g)
+				want--
+			}
+		}
+		return out
+	}
 	for i := 0; i < srv.NumGPUs && want > 0; i++ {
 		g := srv.FirstGPU + cluster.GPUID(i)
 		if f.ok(g) {

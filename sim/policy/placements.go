@@ -92,7 +92,7 @@ func (p *Placement) PickInto(dst []cluster.GPUID, r Request) []cluster.GPUID {
 	if p.strict {
 		return strictPick(p, r, dst)
 	}
-	return consolidatedPick(p, r, dst)
+	return consolidatedPick(p, &r, dst) // by pointer: a request is ten words
 }
 
 // WhyNot says, for the decision log, why Pick returned nil, e.g. "6 GPUs
@@ -183,8 +183,11 @@ type fitter struct {
 }
 
 func (f fitter) ok(g cluster.GPUID) bool {
-	return f.s.NumJobsOn(g) == 0 && (f.mem == 0 || f.s.MemoryFreeGB(g) >= f.mem)
+	return f.s.NumJobsOn(g) == 0 && f.memOK(g)
 }
+
+// memOK is ok's memory test alone, for a GPU known to be free.
+func (f fitter) memOK(g cluster.GPUID) bool { return f.mem == 0 || f.s.MemoryFreeGB(g) >= f.mem }
 
 // fit is the job's fitter.
 func (r *Request) fit() fitter { return fitter{r.s, r.mem} }
@@ -195,10 +198,17 @@ func (r *Request) fit() fitter { return fitter{r.s, r.mem} }
 // Gavel's table, for one, a 2-GPU ResNet-50 has no throughput on K80s, and
 // a job started there never progresses.
 func RunsOn(s *engine.State, job *workload.Job) []string {
-	tp, ok := s.BelievedThroughputs() // a wrapper's factors slow a job down, they never make it run
-	if !ok {
-		return nil
+	// a wrapper's factors slow a job down, they never make it run
+	if _, ok := s.BelievedThroughputs(); ok {
+		return runsOn(s, job)
 	}
+	return nil
+}
+
+// runsOn is RunsOn under a model with throughputs per type (apart, so
+// that RunsOn inlines: most models have no such table).
+func runsOn(s *engine.State, job *workload.Job) []string {
+	tp, _ := s.BelievedThroughputs()
 	types := s.Cluster().Types()
 	var out []string
 	for _, t := range types {

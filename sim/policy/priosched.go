@@ -469,7 +469,10 @@ func (p *PriorityScheduler) apply(s *engine.State) error {
 func (p *PriorityScheduler) startPicked(s *engine.State, e prioEntry) error {
 	req := RequestFor(s, e.id)
 	gpus := p.place.PickInto(p.gpus, req)
-	ex := explainFor(s, p.place, req, p.Explained)
+	var ex *Explanation
+	if explaining(s, e.id, p.Explained) {
+		ex = explainFor(s, p.place, req, p.Explained)
+	}
 	if gpus == nil {
 		p.waits.Note(s, e.id, p.Name, func() string { return p.place.WhyNot(req) })
 		if s.Telling() {

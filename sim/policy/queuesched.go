@@ -118,7 +118,10 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 		}
 		req := RequestFor(s, id)
 		gpus := p.place.PickInto(p.picked, req)
-		ex := explainFor(s, p.place, req, p.Explained)
+		var ex *Explanation
+		if explaining(s, id, p.Explained) {
+			ex = explainFor(s, p.place, req, p.Explained)
+		}
 		p.q.Pop(size)
 		if gpus == nil {
 			blocked = append(blocked, blockedJob{id, size, key})

@@ -32,7 +32,7 @@ func strictOfType(p *Placement, r Request, t string, dst []cluster.GPUID) []clus
 	s := r.s
 	c := s.Cluster()
 	if r.gpus <= largestServer(c, t) {
-		return oneServerRanked(p, r, t, r.gpus, nil, dst)
+		return oneServerRanked(p, &r, t, r.gpus, nil, dst)
 	}
 	out := gpuBuffer(dst, r.gpus)
 	var whole []cluster.ServerID
@@ -45,7 +45,7 @@ func strictOfType(p *Placement, r Request, t string, dst []cluster.GPUID) []clus
 		whole = append(whole, id)
 	}
 	if left := r.gpus - len(out); left > 0 {
-		rest := oneServerRanked(p, r, t, left, whole, nil)
+		rest := oneServerRanked(p, &r, t, left, whole, nil)
 		if rest == nil {
 			return nil
 		}

@@ -58,12 +58,16 @@ func (t *teller) evicted(s *engine.State, id workload.JobID, key string) {
 	s.Tell(story.Note{Job: id, Kind: story.Evicted, Other: -1, Need: s.Job(id).GPUs, Key: key})
 }
 
-// explainFor lays out job r's placement decision when someone wants it:
-// the Explained hook, or the run's stories.
+// explaining reports whether someone wants job id's placement decision
+// laid out: the Explained hook, or the run's stories. Callers ask before
+// explainFor, at every start (it inlines; explainFor does not).
+func explaining(s *engine.State, id workload.JobID, hook func(*engine.State, Explanation)) bool {
+	return hook != nil || s.Explaining(id)
+}
+
+// explainFor lays out job r's placement decision, for the Explained hook
+// and the run's stories (when explaining says someone wants it).
 func explainFor(s *engine.State, p *Placement, r Request, hook func(*engine.State, Explanation)) *Explanation {
-	if hook == nil && !s.Explaining(r.id) {
-		return nil
-	}
 	ex := p.Explain(r)
 	if hook != nil {
 		hook(s, ex)
