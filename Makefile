@@ -107,9 +107,11 @@ test-race:
 	$(GO) test -race -count=1 -timeout 30m -skip '^TestEmbeddedStudiesQuick$$' $(RACEPKGS)
 	$(GO) test -race -count=1 -timeout 30m -run '^(TestServe|TestServeUnderLoad|TestRunRemote)$$' ./cmd/schedlab/
 
-# The simulation core under WebAssembly in node: the same tests must pass.
+# The simulation core under WebAssembly in node: the same tests must pass;
+# and the page's module's js-only tests (wasm/browser: the engine worker's
+# collector).
 test-wasm:
-	$(WASMENV) $(GO) test -count=1 -timeout 40m -exec="$(WASMEXEC)" ./sim/...
+	$(WASMENV) $(GO) test -count=1 -timeout 40m -exec="$(WASMEXEC)" ./sim/... ./wasm/browser/
 
 # Browser and parity tests against the built site; they fail rather than
 # skip here, so a missing browser cannot pass CI silently.
