@@ -483,22 +483,7 @@ func (f *factor) ftran(b, x []float64) {
 		for a := 0; a < nd; a++ {
 			z[a] = b[f.nRows[a]]
 		}
-		for c := 0; c < nd; c++ { // L, unit diagonal, by columns
-			if zc := z[c]; zc != 0 {
-				for k := f.lcS[c]; k < f.lcS[c+1]; k++ {
-					z[f.lcI[k]] -= f.lcV[k] * zc
-				}
-			}
-		}
-		for a := nd - 1; a >= 0; a-- { // U, by columns
-			za := z[a] / f.diag[a]
-			z[a] = za
-			if za != 0 {
-				for k := f.ucS[a]; k < f.ucS[a+1]; k++ {
-					z[f.ucI[k]] -= f.ucV[k] * za
-				}
-			}
-		}
+		f.solveNucleus(z)
 		for a, p := range f.nCols {
 			xc := z[a]
 			x[p] = xc
@@ -524,17 +509,50 @@ func (f *factor) ftran(b, x []float64) {
 			b[offI[t]] -= offV[t] * xc
 		}
 	}
-	// Product-form updates, oldest first.
-	for e := range f.etaPos {
-		p := f.etaPos[e]
-		xp := x[p] / f.etaPiv[e]
-		if xp != 0 {
-			idx, val := f.eta(e)
-			for k, i := range idx {
-				x[i] -= val[k] * xp
+	f.ftranEtas(x)
+}
+
+// solveNucleus solves the nucleus's L U z = z in place: L (unit
+// diagonal) then U, each by columns.
+func (f *factor) solveNucleus(z []float64) {
+	nd := len(z)
+	for c := 0; c < nd; c++ {
+		if zc := z[c]; zc != 0 {
+			for k := f.lcS[c]; k < f.lcS[c+1]; k++ {
+				z[f.lcI[k]] -= f.lcV[k] * zc
 			}
 		}
-		x[p] = xp
+	}
+	for a := nd - 1; a >= 0; a-- {
+		za := z[a] / f.diag[a]
+		z[a] = za
+		if za != 0 {
+			for k := f.ucS[a]; k < f.ucS[a+1]; k++ {
+				z[f.ucI[k]] -= f.ucV[k] * za
+			}
+		}
+	}
+}
+
+// solveNucleusT solves the nucleus's (L U)ᵀ z = z in place: Uᵀ then Lᵀ,
+// each by rows.
+func (f *factor) solveNucleusT(z []float64) {
+	nd := len(z)
+	for a := 0; a < nd; a++ {
+		za := z[a] / f.diag[a]
+		z[a] = za
+		if za != 0 {
+			for k := f.urS[a]; k < f.urS[a+1]; k++ {
+				z[f.urI[k]] -= f.urV[k] * za
+			}
+		}
+	}
+	for c := nd - 1; c >= 0; c-- {
+		if zc := z[c]; zc != 0 {
+			for k := f.lrS[c]; k < f.lrS[c+1]; k++ {
+				z[f.lrI[k]] -= f.lrV[k] * zc
+			}
+		}
 	}
 }
 
@@ -570,15 +588,7 @@ func (f *factor) etaEnd(e int) int32 {
 // btran solves Bᵀ y = d: d is indexed by position (it is overwritten) and
 // y by row.
 func (f *factor) btran(d, y []float64) {
-	for e := len(f.etaPos) - 1; e >= 0; e-- {
-		p := f.etaPos[e]
-		s := d[p]
-		idx, val := f.eta(e)
-		for k, i := range idx {
-			s -= val[k] * d[i]
-		}
-		d[p] = s / f.etaPiv[e]
-	}
+	f.btranEtas(d)
 	for i := range y {
 		y[i] = 0
 	}
@@ -602,22 +612,7 @@ func (f *factor) btran(d, y []float64) {
 			}
 			z[a] = s
 		}
-		for a := 0; a < nd; a++ { // Uᵀ, by rows of U
-			za := z[a] / f.diag[a]
-			z[a] = za
-			if za != 0 {
-				for k := f.urS[a]; k < f.urS[a+1]; k++ {
-					z[f.urI[k]] -= f.urV[k] * za
-				}
-			}
-		}
-		for c := nd - 1; c >= 0; c-- { // Lᵀ, by rows of L
-			if zc := z[c]; zc != 0 {
-				for k := f.lrS[c]; k < f.lrS[c+1]; k++ {
-					z[f.lrI[k]] -= f.lrV[k] * zc
-				}
-			}
-		}
+		f.solveNucleusT(z)
 		for a, r := range f.nRows {
 			y[r] = z[a]
 		}
@@ -662,22 +657,7 @@ func (f *factor) btranRest(d, y []float64) {
 			}
 			z[a] = s
 		}
-		for a := 0; a < nd; a++ { // Uᵀ, by rows of U
-			za := z[a] / f.diag[a]
-			z[a] = za
-			if za != 0 {
-				for k := f.urS[a]; k < f.urS[a+1]; k++ {
-					z[f.urI[k]] -= f.urV[k] * za
-				}
-			}
-		}
-		for c := nd - 1; c >= 0; c-- { // Lᵀ, by rows of L
-			if zc := z[c]; zc != 0 {
-				for k := f.lrS[c]; k < f.lrS[c+1]; k++ {
-					z[f.lrI[k]] -= f.lrV[k] * zc
-				}
-			}
-		}
+		f.solveNucleusT(z)
 		for a, r := range f.nRows {
 			y[r] = z[a]
 		}

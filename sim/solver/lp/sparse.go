@@ -167,22 +167,7 @@ func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
 		for a := 0; a < nd; a++ {
 			z[a] = b[f.nRows[a]]
 		}
-		for c := 0; c < nd; c++ {
-			if zc := z[c]; zc != 0 {
-				for k := f.lcS[c]; k < f.lcS[c+1]; k++ {
-					z[f.lcI[k]] -= f.lcV[k] * zc
-				}
-			}
-		}
-		for a := nd - 1; a >= 0; a-- {
-			za := z[a] / f.diag[a]
-			z[a] = za
-			if za != 0 {
-				for k := f.ucS[a]; k < f.ucS[a+1]; k++ {
-					z[f.ucI[k]] -= f.ucV[k] * za
-				}
-			}
-		}
+		f.solveNucleus(z)
 		for a, p := range f.nCols {
 			xc := z[a]
 			x[p] = xc
