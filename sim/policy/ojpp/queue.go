@@ -1,6 +1,7 @@
 package ojpp
 
 import (
+	"cmp"
 	"container/heap"
 	"math"
 	"slices"
@@ -203,7 +204,7 @@ func newWalk(q *queue, pl *planner) (*walk, bool) {
 			}
 			groups[i].n += n
 		}
-		slices.SortFunc(groups, func(a, b group) int { return cmpFloat(a.p, b.p) })
+		slices.SortFunc(groups, func(a, b group) int { return cmp.Compare(a.p, b.p) })
 		if m := len(groups); m >= 2 {
 			top := groups[m-1].p
 			for i := 1; i < m; i++ {
@@ -221,16 +222,6 @@ func newWalk(q *queue, pl *planner) (*walk, bool) {
 		w.push(int32(k))
 	}
 	return w, true
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // push puts kind k's first job after the last one handed out, if any, in
