@@ -46,7 +46,9 @@ const streamAbove, streamIntervals = 200_000, 1 << 16
 // benchPolicy runs n jobs of bigTrace under the policy mk makes, recording
 // as the command line and the page do: the decision log and the intervals
 // up to their caps, and above streamAbove jobs each job's record handed
-// to a callback (streaming) instead of kept. Besides wall time it reports
+// to a callback (streaming) instead of kept; in WebAssembly, with the
+// collector the page's engine workers run with (collectAsDeployed).
+// Besides wall time it reports
 // the process's CPU time per run and events per CPU-second: on a shared
 // machine CPU time is the steadier measure, and in WebAssembly under node
 // it includes node's compiler and collector threads.
@@ -55,6 +57,7 @@ func benchPolicy(b *testing.B, n int, mk func() engine.Policy) { benchRun(b, n, 
 // benchRun is benchPolicy keeping the jobs' stories when stories is set
 // (as the page asks), and then reporting how many notes they took.
 func benchRun(b *testing.B, n int, mk func() engine.Policy, stories bool) {
+	defer collectAsDeployed()()
 	c, jobs, m := bigTrace(b, n)
 	var events int64
 	var notes int
