@@ -190,7 +190,7 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		v, big := 0.0, 0.0
 		for k, i := range colRows[p] {
 			if activeRow[i] {
-				big = math.Max(big, math.Abs(colVals[p][k]))
+				big = maxAbs(big, math.Abs(colVals[p][k]))
 				if i == r {
 					v = colVals[p][k]
 				}

@@ -829,10 +829,14 @@ func (s *solver) price() (int, float64) {
 // pivotRow computes αᵣ = ρᵀ[A −I] with ρ = B⁻ᵀeᵣ for the nonbasic
 // variables, scattering into s.alphaR and listing the nonzeros in s.touch.
 //
-// s.mark tells, per variable, whether it is listed in s.touch already; for
-// the length of the product the basic variables are marked markBasic, so
-// the inner loop tells basic, listed and new apart with one load instead
-// of reading s.stat and s.mark both (the same sums, in the same order).
+// s.mark tells, per variable, whether it is listed in s.touch already.
+// When the rows ρ reaches hold many entries (space sharing's max-min LPs,
+// where ρ is nearly dense), the basic variables are marked markBasic for
+// the length of the product, so the inner loop tells basic, listed and
+// new apart with one load; when they hold few (FTF's bisection LPs),
+// marking the m basics would cost more than it saves, and the loop reads
+// s.stat as well. Both visit the same entries in the same order: the same
+// sums, the same list.
 func (s *solver) pivotRow(r int) {
 	alphaR, mark := s.alphaR, s.mark
 	for _, j := range s.touch {
@@ -843,10 +847,44 @@ func (s *solver) pivotRow(r int) {
 	s.rhs[r] = 1
 	s.unit[0] = int32(r)
 	s.rowNZ = s.f.btranSparse(s.rhs, s.rho, s.unit[:], s.rowNZ)
+	rho, rs, rc, rvr, n := s.rho, s.rs, s.rc, s.rvr, s.n
+	entries := 0
+	for _, i := range s.rowNZ {
+		entries += int(rs[i+1] - rs[i])
+	}
+	if entries < markBasicsAbove*len(s.head) {
+		stat := s.stat
+		for _, i32 := range s.rowNZ {
+			i := int(i32)
+			v := rho[i]
+			if v == 0 {
+				continue
+			}
+			if j := n + i; stat[j] != Basic {
+				alphaR[j] = -v
+				mark[j] = markListed
+				touch = append(touch, int32(j))
+			}
+			cols := rc[rs[i]:rs[i+1]]
+			vals := rvr[rs[i]:rs[i+1]]
+			vals = vals[:len(cols)]
+			for k, j := range cols {
+				if stat[j] == Basic {
+					continue
+				}
+				if mark[j] == markNone {
+					mark[j] = markListed
+					touch = append(touch, j)
+				}
+				alphaR[j] += v * vals[k]
+			}
+		}
+		s.touch = touch
+		return
+	}
 	for _, j := range s.head {
 		mark[j] = markBasic
 	}
-	rho, rs, rc, rvr, n := s.rho, s.rs, s.rc, s.rvr, s.n
 	for _, i32 := range s.rowNZ {
 		i := int(i32)
 		v := rho[i]
@@ -878,6 +916,11 @@ func (s *solver) pivotRow(r int) {
 	}
 	s.touch = touch
 }
+
+// markBasicsAbove is how many row entries per basic variable make
+// pivotRow mark the basics rather than read s.stat (a variable so that a
+// test can force either way).
+var markBasicsAbove = 4
 
 // The states of s.mark: a variable not (yet) in the pivot row's list, one
 // listed, and a basic one (only while pivotRow runs).
@@ -914,7 +957,7 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 	}
 	s.d[q] = 0
 	s.d[out] = -thetaD
-	s.w[out] = math.Max(wq/(alphaRQ*alphaRQ), 1)
+	s.w[out] = max(wq/(alphaRQ*alphaRQ), 1) // math.Max's result: 1 is finite
 	if s.w[out] > 1e6 {
 		s.resetWeights()
 	}
@@ -1036,7 +1079,7 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 			}
 			bound = hi
 			if t := (hi + relax - s.x[j]) / delta; t < tmax {
-				tmax = math.Max(t, 0)
+				tmax = max(t, 0) // math.Max's result: 0 is finite
 			}
 		} else {
 			if math.IsInf(lo, -1) {
@@ -1044,10 +1087,10 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 			}
 			bound = lo
 			if t := (lo - relax - s.x[j]) / delta; t < tmax {
-				tmax = math.Max(t, 0)
+				tmax = max(t, 0) // math.Max's result: 0 is finite
 			}
 		}
-		s.cand = append(s.cand, ratioCand{int32(k), math.Max((bound-s.x[j])/delta, 0), delta})
+		s.cand = append(s.cand, ratioCand{int32(k), max((bound-s.x[j])/delta, 0), delta})
 	}
 	leave = -1
 	for _, c := range s.cand {
