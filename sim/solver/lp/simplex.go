@@ -145,6 +145,10 @@ type solver struct {
 	// unit lists the one position pivotRow's btran starts from.
 	unit  [1]int32
 	rowNZ []int32 // the rows where ρ may be nonzero
+	// rowEntries is how many entries of the row-wise matrix the last
+	// pivot row visited: pivotRow's guess for the next one (a guess only:
+	// either way gives the same result).
+	rowEntries int
 	// alphaNZ lists, in increasing order, the positions where the
 	// entering column s.alpha may be nonzero (ftranSparse).
 	alphaNZ  []int32
@@ -341,21 +345,24 @@ func (s *solver) loadCosts(p *Problem) {
 	}
 	N := n + m
 	s.lo, s.hi, s.c = resizeF(s.lo, N), resizeF(s.hi, N), zeroF(s.c, N)
+	lo, hi, c, colScale, sign := s.lo[:N], s.hi[:N], s.c[:N], s.colScale[:n], s.sign
+	colLo, colHi, obj := p.colLo[:n], p.colHi[:n], p.obj[:n]
 	big := 0.0
-	for j := 0; j < n; j++ {
-		s.lo[j], s.hi[j] = p.colLo[j]/s.colScale[j], p.colHi[j]/s.colScale[j]
-		s.c[j] = s.sign * p.obj[j] * s.colScale[j]
-		big = math.Max(big, math.Abs(s.c[j]))
+	for j, cs := range colScale {
+		lo[j], hi[j] = colLo[j]/cs, colHi[j]/cs
+		c[j] = sign * obj[j] * cs
+		big = maxAbs(big, math.Abs(c[j])) // math.Max's result: both are absolute values or NaN
 	}
 	s.objScale = 1
 	if big > 0 {
 		s.objScale = pow2(1 / big)
 	}
-	for j := 0; j < n; j++ {
-		s.c[j] *= s.objScale
+	for j := range colScale {
+		c[j] *= s.objScale
 	}
-	for i := 0; i < m; i++ {
-		s.lo[n+i], s.hi[n+i] = p.rowLo[i]*s.rowScale[i], p.rowHi[i]*s.rowScale[i]
+	rowLo, rowHi, rowScale := p.rowLo[:m], p.rowHi[:m], s.rowScale[:m]
+	for i, rs := range rowScale {
+		lo[n+i], hi[n+i] = rowLo[i]*rs, rowHi[i]*rs
 	}
 }
 
@@ -835,7 +842,7 @@ func (s *solver) price() (int, float64) {
 // the length of the product, so the inner loop tells basic, listed and
 // new apart with one load; when they hold few (FTF's bisection LPs),
 // marking the m basics would cost more than it saves, and the loop reads
-// s.stat as well. Both visit the same entries in the same order: the same
+// s.stat as well. Which way is guessed from the pivot row before. Both visit the same entries in the same order: the same
 // sums, the same list.
 func (s *solver) pivotRow(r int) {
 	alphaR, mark := s.alphaR, s.mark
@@ -848,11 +855,8 @@ func (s *solver) pivotRow(r int) {
 	s.unit[0] = int32(r)
 	s.rowNZ = s.f.btranSparse(s.rhs, s.rho, s.unit[:], s.rowNZ)
 	rho, rs, rc, rvr, n := s.rho, s.rs, s.rc, s.rvr, s.n
-	entries := 0
-	for _, i := range s.rowNZ {
-		entries += int(rs[i+1] - rs[i])
-	}
-	if entries < markBasicsAbove*len(s.head) {
+	entries := 0 // in the rows where ρ is nonzero: the next pivot row's guess
+	if s.rowEntries < markBasicsAbove*len(s.head) {
 		stat := s.stat
 		for _, i32 := range s.rowNZ {
 			i := int(i32)
@@ -868,6 +872,7 @@ func (s *solver) pivotRow(r int) {
 			cols := rc[rs[i]:rs[i+1]]
 			vals := rvr[rs[i]:rs[i+1]]
 			vals = vals[:len(cols)]
+			entries += len(cols)
 			for k, j := range cols {
 				if stat[j] == Basic {
 					continue
@@ -879,7 +884,7 @@ func (s *solver) pivotRow(r int) {
 				alphaR[j] += v * vals[k]
 			}
 		}
-		s.touch = touch
+		s.touch, s.rowEntries = touch, entries
 		return
 	}
 	for _, j := range s.head {
@@ -899,6 +904,7 @@ func (s *solver) pivotRow(r int) {
 		cols := rc[rs[i]:rs[i+1]]
 		vals := rvr[rs[i]:rs[i+1]]
 		vals = vals[:len(cols)]
+		entries += len(cols)
 		for k, j := range cols {
 			switch mark[j] {
 			case markListed:
@@ -914,11 +920,11 @@ func (s *solver) pivotRow(r int) {
 	for _, j := range s.head {
 		mark[j] = markNone
 	}
-	s.touch = touch
+	s.touch, s.rowEntries = touch, entries
 }
 
-// markBasicsAbove is how many row entries per basic variable make
-// pivotRow mark the basics rather than read s.stat (a variable so that a
+// markBasicsAbove is how many row entries per basic variable, in the
+// pivot row before, make pivotRow mark the basics rather than read s.stat (a variable so that a
 // test can force either way).
 var markBasicsAbove = 4
 
