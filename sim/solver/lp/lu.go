@@ -190,7 +190,7 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		v, big := 0.0, 0.0
 		for k, i := range colRows[p] {
 			if activeRow[i] {
-				big = math.Max(big, math.Abs(colVals[p][k]))
+				big = maxAbs(big, math.Abs(colVals[p][k]))
 				if i == r {
 					v = colVals[p][k]
 				}
@@ -516,19 +516,21 @@ func (f *factor) ftran(b, x []float64) {
 // diagonal) then U, each by columns.
 func (f *factor) solveNucleus(z []float64) {
 	nd := len(z)
+	lcS, lcI, lcV := f.lcS, f.lcI, f.lcV
 	for c := 0; c < nd; c++ {
 		if zc := z[c]; zc != 0 {
-			for k := f.lcS[c]; k < f.lcS[c+1]; k++ {
-				z[f.lcI[k]] -= f.lcV[k] * zc
+			for k := lcS[c]; k < lcS[c+1]; k++ {
+				z[lcI[k]] -= lcV[k] * zc
 			}
 		}
 	}
+	ucS, ucI, ucV, diag := f.ucS, f.ucI, f.ucV, f.diag
 	for a := nd - 1; a >= 0; a-- {
-		za := z[a] / f.diag[a]
+		za := z[a] / diag[a]
 		z[a] = za
 		if za != 0 {
-			for k := f.ucS[a]; k < f.ucS[a+1]; k++ {
-				z[f.ucI[k]] -= f.ucV[k] * za
+			for k := ucS[a]; k < ucS[a+1]; k++ {
+				z[ucI[k]] -= ucV[k] * za
 			}
 		}
 	}
@@ -538,19 +540,21 @@ func (f *factor) solveNucleus(z []float64) {
 // each by rows.
 func (f *factor) solveNucleusT(z []float64) {
 	nd := len(z)
+	urS, urI, urV, diag := f.urS, f.urI, f.urV, f.diag
 	for a := 0; a < nd; a++ {
-		za := z[a] / f.diag[a]
+		za := z[a] / diag[a]
 		z[a] = za
 		if za != 0 {
-			for k := f.urS[a]; k < f.urS[a+1]; k++ {
-				z[f.urI[k]] -= f.urV[k] * za
+			for k := urS[a]; k < urS[a+1]; k++ {
+				z[urI[k]] -= urV[k] * za
 			}
 		}
 	}
+	lrS, lrI, lrV := f.lrS, f.lrI, f.lrV
 	for c := nd - 1; c >= 0; c-- {
 		if zc := z[c]; zc != 0 {
-			for k := f.lrS[c]; k < f.lrS[c+1]; k++ {
-				z[f.lrI[k]] -= f.lrV[k] * zc
+			for k := lrS[c]; k < lrS[c+1]; k++ {
+				z[lrI[k]] -= lrV[k] * zc
 			}
 		}
 	}
@@ -761,3 +765,10 @@ func maxAbs(m, v float64) float64 {
 //
 //go:noinline
 func maxNaN(m, v float64) float64 { return math.Max(m, v) }
+
+func resizeU8(s []uint8, n int) []uint8 {
+	if cap(s) < n {
+		return make([]uint8, n)
+	}
+	return s[:n]
+}

@@ -140,11 +140,15 @@ type solver struct {
 	w      []float64
 	rho    []float64
 	alphaR []float64
-	mark   []bool
+	mark   []uint8
 	touch  []int32
 	// unit lists the one position pivotRow's btran starts from.
 	unit  [1]int32
 	rowNZ []int32 // the rows where ρ may be nonzero
+	// rowEntries is how many entries of the row-wise matrix the last
+	// pivot row visited: pivotRow's guess for the next one (a guess only:
+	// either way gives the same result).
+	rowEntries int
 	// alphaNZ lists, in increasing order, the positions where the
 	// entering column s.alpha may be nonzero (ftranSparse).
 	alphaNZ  []int32
@@ -341,21 +345,24 @@ func (s *solver) loadCosts(p *Problem) {
 	}
 	N := n + m
 	s.lo, s.hi, s.c = resizeF(s.lo, N), resizeF(s.hi, N), zeroF(s.c, N)
+	lo, hi, c, colScale, sign := s.lo[:N], s.hi[:N], s.c[:N], s.colScale[:n], s.sign
+	colLo, colHi, obj := p.colLo[:n], p.colHi[:n], p.obj[:n]
 	big := 0.0
-	for j := 0; j < n; j++ {
-		s.lo[j], s.hi[j] = p.colLo[j]/s.colScale[j], p.colHi[j]/s.colScale[j]
-		s.c[j] = s.sign * p.obj[j] * s.colScale[j]
-		big = math.Max(big, math.Abs(s.c[j]))
+	for j, cs := range colScale {
+		lo[j], hi[j] = colLo[j]/cs, colHi[j]/cs
+		c[j] = sign * obj[j] * cs
+		big = maxAbs(big, math.Abs(c[j])) // math.Max's result: both are absolute values or NaN
 	}
 	s.objScale = 1
 	if big > 0 {
 		s.objScale = pow2(1 / big)
 	}
-	for j := 0; j < n; j++ {
-		s.c[j] *= s.objScale
+	for j := range colScale {
+		c[j] *= s.objScale
 	}
-	for i := 0; i < m; i++ {
-		s.lo[n+i], s.hi[n+i] = p.rowLo[i]*s.rowScale[i], p.rowHi[i]*s.rowScale[i]
+	rowLo, rowHi, rowScale := p.rowLo[:m], p.rowHi[:m], s.rowScale[:m]
+	for i, rs := range rowScale {
+		lo[n+i], hi[n+i] = rowLo[i]*rs, rowHi[i]*rs
 	}
 }
 
@@ -379,7 +386,7 @@ func (s *solver) reset() {
 	s.logVal = []float64{-1}
 	s.y, s.cb, s.alpha, s.rhs = zeroF(s.y, m), zeroF(s.cb, m), zeroF(s.alpha, m), zeroF(s.rhs, m)
 	s.d, s.w, s.alphaR = zeroF(s.d, N), resizeF(s.w, N), zeroF(s.alphaR, N)
-	s.mark = resizeBool(s.mark, N)
+	s.mark = resizeU8(s.mark, N)
 	clear(s.mark)
 	s.prevCb, s.rho = zeroF(s.prevCb, m), zeroF(s.rho, m)
 	for j := range s.w {
@@ -416,25 +423,28 @@ func (s *solver) rowWise() {
 func (s *solver) scale() {
 	s.colScale = resizeF(s.colScale, s.n)
 	s.rowScale = resizeF(s.rowScale, s.m)
-	for j := range s.colScale {
-		s.colScale[j] = 1
+	colScale, rowScale := s.colScale, s.rowScale
+	for j := range colScale {
+		colScale[j] = 1
 	}
-	for i := range s.rowScale {
-		s.rowScale[i] = 1
+	for i := range rowScale {
+		rowScale[i] = 1
 	}
 	s.scLo, s.scHi = resizeF(s.scLo, s.m), resizeF(s.scHi, s.m)
 	lo, hi := s.scLo, s.scHi
+	cs, ri, rv := s.cs, s.ri, s.rv
 	for pass := 0; pass < 2; pass++ {
 		for i := range lo {
 			lo[i], hi[i] = math.Inf(1), 0
 		}
-		for j := 0; j < s.n; j++ {
-			for k := s.cs[j]; k < s.cs[j+1]; k++ {
+		for j, cj := range colScale {
+			rows, vals := ri[cs[j]:cs[j+1]], rv[cs[j]:cs[j+1]]
+			vals = vals[:len(rows)]
+			for k, i := range rows {
 				// v is finite and not −0 (an absolute value times a
 				// power of two), so comparisons are math.Min and
 				// math.Max without their calls' cost.
-				v := math.Abs(s.rv[k]) * s.colScale[j]
-				i := s.ri[k]
+				v := math.Abs(vals[k]) * cj
 				if v < lo[i] {
 					lo[i] = v
 				}
@@ -445,13 +455,15 @@ func (s *solver) scale() {
 		}
 		for i := range lo {
 			if hi[i] > 0 {
-				s.rowScale[i] = pow2(1 / math.Sqrt(lo[i]*hi[i]))
+				rowScale[i] = pow2(1 / math.Sqrt(lo[i]*hi[i]))
 			}
 		}
-		for j := 0; j < s.n; j++ {
+		for j := range colScale {
+			rows, vals := ri[cs[j]:cs[j+1]], rv[cs[j]:cs[j+1]]
+			vals = vals[:len(rows)]
 			a, b := math.Inf(1), 0.0
-			for k := s.cs[j]; k < s.cs[j+1]; k++ {
-				v := math.Abs(s.rv[k]) * s.rowScale[s.ri[k]]
+			for k, i := range rows {
+				v := math.Abs(vals[k]) * rowScale[i]
 				if v < a {
 					a = v
 				}
@@ -460,13 +472,15 @@ func (s *solver) scale() {
 				}
 			}
 			if b > 0 {
-				s.colScale[j] = pow2(1 / math.Sqrt(a*b))
+				colScale[j] = pow2(1 / math.Sqrt(a*b))
 			}
 		}
 	}
-	for j := 0; j < s.n; j++ {
-		for k := s.cs[j]; k < s.cs[j+1]; k++ {
-			s.rv[k] *= s.rowScale[s.ri[k]] * s.colScale[j]
+	for j, cj := range colScale {
+		rows, vals := ri[cs[j]:cs[j+1]], rv[cs[j]:cs[j+1]]
+		vals = vals[:len(rows)]
+		for k, i := range rows {
+			vals[k] *= rowScale[i] * cj
 		}
 	}
 }
@@ -790,12 +804,14 @@ func (s *solver) costsChanged() {
 // Bland's lowest index while the method stalls. dir is +1 to increase it.
 func (s *solver) price() (int, float64) {
 	best, q, dir := 0.0, -1, 0.0
-	for j, d := range s.d {
-		if d <= dualTol && d >= -dualTol {
-			continue // most variables, and every basic one (d = 0)
+	d := s.d
+	stat, lo, hi, w := s.stat[:len(d)], s.lo[:len(d)], s.hi[:len(d)], s.w[:len(d)]
+	for j, d := range d {
+		if math.Abs(d) <= dualTol {
+			continue // most variables, and every basic one (d = 0); not NaN
 		}
-		st := s.stat[j]
-		if st == Basic || s.lo[j] == s.hi[j] {
+		st := stat[j]
+		if st == Basic || lo[j] == hi[j] {
 			continue
 		}
 		var dj float64
@@ -810,7 +826,7 @@ func (s *solver) price() (int, float64) {
 		if s.bland {
 			return j, dj
 		}
-		if score := d * d / s.w[j]; score > best {
+		if score := d * d / w[j]; score > best {
 			best, q, dir = score, j, dj
 		}
 	}
@@ -819,41 +835,106 @@ func (s *solver) price() (int, float64) {
 
 // pivotRow computes αᵣ = ρᵀ[A −I] with ρ = B⁻ᵀeᵣ for the nonbasic
 // variables, scattering into s.alphaR and listing the nonzeros in s.touch.
+//
+// s.mark tells, per variable, whether it is listed in s.touch already.
+// When the rows ρ reaches hold many entries (space sharing's max-min LPs,
+// where ρ is nearly dense), the basic variables are marked markBasic for
+// the length of the product, so the inner loop tells basic, listed and
+// new apart with one load; when they hold few (FTF's bisection LPs),
+// marking the m basics would cost more than it saves, and the loop reads
+// s.stat as well. Which way is guessed from the pivot row before. Both visit the same entries in the same order: the same
+// sums, the same list.
 func (s *solver) pivotRow(r int) {
+	alphaR, mark := s.alphaR, s.mark
 	for _, j := range s.touch {
-		s.alphaR[j], s.mark[j] = 0, false
+		alphaR[j], mark[j] = 0, markNone
 	}
-	s.touch = s.touch[:0]
-	for i := range s.rhs {
-		s.rhs[i] = 0
-	}
+	touch := s.touch[:0]
+	clear(s.rhs)
 	s.rhs[r] = 1
 	s.unit[0] = int32(r)
 	s.rowNZ = s.f.btranSparse(s.rhs, s.rho, s.unit[:], s.rowNZ)
+	rho, rs, rc, rvr, n := s.rho, s.rs, s.rc, s.rvr, s.n
+	entries := 0 // in the rows where ρ is nonzero: the next pivot row's guess
+	if s.rowEntries < markBasicsAbove*len(s.head) {
+		stat := s.stat
+		for _, i32 := range s.rowNZ {
+			i := int(i32)
+			v := rho[i]
+			if v == 0 {
+				continue
+			}
+			if j := n + i; stat[j] != Basic {
+				alphaR[j] = -v
+				mark[j] = markListed
+				touch = append(touch, int32(j))
+			}
+			cols := rc[rs[i]:rs[i+1]]
+			vals := rvr[rs[i]:rs[i+1]]
+			vals = vals[:len(cols)]
+			entries += len(cols)
+			for k, j := range cols {
+				if stat[j] == Basic {
+					continue
+				}
+				if mark[j] == markNone {
+					mark[j] = markListed
+					touch = append(touch, j)
+				}
+				alphaR[j] += v * vals[k]
+			}
+		}
+		s.touch, s.rowEntries = touch, entries
+		return
+	}
+	for _, j := range s.head {
+		mark[j] = markBasic
+	}
 	for _, i32 := range s.rowNZ {
 		i := int(i32)
-		v := s.rho[i]
+		v := rho[i]
 		if v == 0 {
 			continue
 		}
-		if j := s.n + i; s.stat[j] != Basic {
-			s.alphaR[j] = -v
-			s.mark[j] = true
-			s.touch = append(s.touch, int32(j))
+		if j := n + i; mark[j] != markBasic {
+			alphaR[j] = -v
+			mark[j] = markListed
+			touch = append(touch, int32(j))
 		}
-		for k := s.rs[i]; k < s.rs[i+1]; k++ {
-			j := s.rc[k]
-			if s.stat[j] == Basic {
+		cols := rc[rs[i]:rs[i+1]]
+		vals := rvr[rs[i]:rs[i+1]]
+		vals = vals[:len(cols)]
+		entries += len(cols)
+		for k, j := range cols {
+			switch mark[j] {
+			case markListed:
+			case markBasic:
 				continue
+			default:
+				mark[j] = markListed
+				touch = append(touch, j)
 			}
-			if !s.mark[j] {
-				s.mark[j] = true
-				s.touch = append(s.touch, j)
-			}
-			s.alphaR[j] += v * s.rvr[k]
+			alphaR[j] += v * vals[k]
 		}
 	}
+	for _, j := range s.head {
+		mark[j] = markNone
+	}
+	s.touch, s.rowEntries = touch, entries
 }
+
+// markBasicsAbove is how many row entries per basic variable, in the
+// pivot row before, make pivotRow mark the basics rather than read s.stat (a variable so that a
+// test can force either way).
+var markBasicsAbove = 4
+
+// The states of s.mark: a variable not (yet) in the pivot row's list, one
+// listed, and a basic one (only while pivotRow runs).
+const (
+	markNone uint8 = iota
+	markListed
+	markBasic
+)
 
 // updateDuals updates the reduced costs and Devex weights for a pivot in
 // which q enters at position r and out leaves; alphaRQ is the pivot. In
@@ -868,20 +949,21 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 	}
 	thetaD := s.d[q] / alphaRQ
 	wq := s.w[q]
+	d, w, alphaR := s.d, s.w[:len(s.d)], s.alphaR[:len(s.d)]
 	for _, j := range s.touch {
-		a := s.alphaR[j]
+		a := alphaR[j]
 		if a == 0 || int(j) == q {
 			continue
 		}
-		s.d[j] -= thetaD * a
+		d[j] -= thetaD * a
 		r := a / alphaRQ
-		if v := r * r * wq; v > s.w[j] {
-			s.w[j] = v
+		if v := r * r * wq; v > w[j] {
+			w[j] = v
 		}
 	}
 	s.d[q] = 0
 	s.d[out] = -thetaD
-	s.w[out] = math.Max(wq/(alphaRQ*alphaRQ), 1)
+	s.w[out] = max(wq/(alphaRQ*alphaRQ), 1) // math.Max's result: 1 is finite
 	if s.w[out] > 1e6 {
 		s.resetWeights()
 	}
@@ -1003,7 +1085,7 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 			}
 			bound = hi
 			if t := (hi + relax - s.x[j]) / delta; t < tmax {
-				tmax = math.Max(t, 0)
+				tmax = max(t, 0) // math.Max's result: 0 is finite
 			}
 		} else {
 			if math.IsInf(lo, -1) {
@@ -1011,10 +1093,10 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 			}
 			bound = lo
 			if t := (lo - relax - s.x[j]) / delta; t < tmax {
-				tmax = math.Max(t, 0)
+				tmax = max(t, 0) // math.Max's result: 0 is finite
 			}
 		}
-		s.cand = append(s.cand, ratioCand{int32(k), math.Max((bound-s.x[j])/delta, 0), delta})
+		s.cand = append(s.cand, ratioCand{int32(k), max((bound-s.x[j])/delta, 0), delta})
 	}
 	leave = -1
 	for _, c := range s.cand {

@@ -12,7 +12,8 @@ import (
 // bisection on ρ: at a fixed ρ, feasibility is an LP with
 // thr(m, X) ≥ N_m/(ρ·D_m − t_m) for every job, D_m = t^iso_m + N_m/thr(m,X^iso).
 func (a *PerJob) ftf(in *plan.Input, planned [][]float64) (*plan.Allocation, error) {
-	f := buildJobLP("ftf", in, planned, a.SpaceSharing && a.Aware, a.PairCandidates, a.PairThreshold)
+	// The problem of the recompute before last is free (reusable).
+	f := buildJobLP(a.LPs.reusable("ftf", "ftf"), in, planned, a.SpaceSharing && a.Aware, a.PairCandidates, a.PairThreshold)
 	M := len(in.Jobs)
 	D := make([]float64, M)
 	lo, hi := 0.0, 0.0

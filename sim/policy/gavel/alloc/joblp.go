@@ -23,12 +23,12 @@ type jobPair struct {
 	ta, tb       float64
 }
 
-// buildJobLP builds validity constraints. plan holds the planned
-// throughputs. With pairs, each single-GPU job considers its best
-// `candidates` partners (by α+β on any type) among those above threshold.
-func buildJobLP(name string, in *plan.Input, planned [][]float64, pairs bool, candidates int, threshold float64) *jobLP {
-	f := &jobLP{p: lp.New(name), x: make([][]int, len(in.Jobs))}
-	p := f.p
+// buildJobLP builds validity constraints into p, an empty problem. plan
+// holds the planned throughputs. With pairs, each single-GPU job
+// considers its best `candidates` partners (by α+β on any type) among
+// those above threshold.
+func buildJobLP(p *lp.Problem, in *plan.Input, planned [][]float64, pairs bool, candidates int, threshold float64) *jobLP {
+	f := &jobLP{p: p, x: make([][]int, len(in.Jobs))}
 	p.Reserve(len(in.Jobs)*len(in.Types), 2*len(in.Jobs)+len(in.Types))
 	for m, pj := range in.Jobs {
 		f.x[m] = make([]int, len(in.Types))

@@ -48,7 +48,9 @@ func (a *Fair) Allocate(in *plan.Input) (*plan.Allocation, error) {
 		w[i] = p.Weight
 	}
 	cls := classify(in, planned, w, make([]float64, n), make([]bool, n), a.SpaceSharing, false, a.LPs.classNames())
-	f := buildFair(lp.New("las"), in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
+	// The problem of the recompute before last is free (reusable): its
+	// storage is kept rather than allocated again.
+	f := buildFair(a.LPs.reusable("las", "las"), in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
 	sol, err := a.LPs.solve("las", f.p, nil)
 	if err != nil {
 		return nil, err

@@ -14,7 +14,7 @@ import (
 // deadline even alone on their fastest type get no row; if the other rows
 // are infeasible together, all are dropped (as the reference does).
 func (a *PerJob) linear(in *plan.Input, planned [][]float64) (*plan.Allocation, error) {
-	f := buildJobLP(a.Objective, in, planned, a.SpaceSharing && a.Aware, a.PairCandidates, a.PairThreshold)
+	f := buildJobLP(lp.New(a.Objective), in, planned, a.SpaceSharing && a.Aware, a.PairCandidates, a.PairThreshold)
 	f.p.Maximize = true
 	for m := range in.Jobs {
 		switch {

@@ -160,7 +160,7 @@ func newRoom(f *fairLP, sol *lp.Solution) *room {
 	r := &room{f: f, sol: sol, slack: make([]float64, len(f.cls)), given: make([][]float64, len(f.cls)), free: make([]float64, len(f.cap))}
 	for j, row := range f.cap {
 		_, hi := f.p.RowBounds(row)
-		r.free[j] = math.Max(0, hi-sol.Row[row])
+		r.free[j] = fmax(0, hi-sol.Row[row])
 	}
 	for d, dl := range f.cls {
 		var gap float64
@@ -172,14 +172,14 @@ func newRoom(f *fairLP, sol *lp.Solution) *room {
 			lo, _ := f.p.RowBounds(f.low[d])
 			gap = sol.Row[f.low[d]] - lo
 		}
-		r.slack[d] = math.Max(0, gap-freeProof*math.Max(1, dl.level))
+		r.slack[d] = fmax(0, gap-freeProof*fmax(1, dl.level))
 		r.given[d] = make([]float64, len(f.cap))
 		if r.slack[d] == 0 {
 			continue
 		}
 		for j, col := range f.s[d] {
 			if col >= 0 && sol.X[col] > 0 && dl.thr[j] > 0 {
-				g := math.Min(float64(dl.sf)*sol.X[col], r.slack[d]*float64(dl.sf)*float64(len(dl.members))*dl.eq/dl.thr[j])
+				g := fmin(float64(dl.sf)*sol.X[col], r.slack[d]*float64(dl.sf)*float64(len(dl.members))*dl.eq/dl.thr[j])
 				r.given[d][j] = g
 				r.free[j] += g
 			}
@@ -190,7 +190,7 @@ func newRoom(f *fairLP, sol *lp.Solution) *room {
 
 // freeFor is how many devices of type j class c could take from the
 // idle ones and the others' slack.
-func (r *room) freeFor(c, j int) float64 { return math.Max(0, r.free[j]-r.given[c][j]) }
+func (r *room) freeFor(c, j int) float64 { return fmax(0, r.free[j]-r.given[c][j]) }
 
 // spareGain is how far class c's ñ could rise by giving it more time
 // alone on one type, within its jobs' time left and the devices it could
@@ -208,7 +208,7 @@ func (r *room) spareGain(c int) float64 {
 			continue
 		}
 		_, colHi := f.p.ColBounds(col)
-		d := math.Min(timeLeft, math.Min(r.freeFor(c, j)/float64(cl.sf), colHi-sol.X[col]))
+		d := fmin(timeLeft, fmin(r.freeFor(c, j)/float64(cl.sf), colHi-sol.X[col]))
 		if g := d * cl.thr[j] / (float64(len(cl.members)) * cl.eq); g > best {
 			best = g
 		}
@@ -235,26 +235,26 @@ func (r *room) swapGain(c int) float64 {
 				continue
 			}
 			_, c2Hi := f.p.ColBounds(c2)
-			moved := float64(cl.sf) * math.Min(sol.X[c1], c2Hi-sol.X[c2]) // devices c can move
+			moved := float64(cl.sf) * fmin(sol.X[c1], c2Hi-sol.X[c2]) // devices c can move
 			if !(moved > 0) {
 				continue
 			}
 			perDev := (cl.thr[j2] - cl.thr[j1]) / (float64(cl.sf) * float64(len(cl.members)) * cl.eq)
-			best = math.Max(best, math.Min(moved, r.freeFor(c, j2))*perDev)
+			best = fmax(best, fmin(moved, r.freeFor(c, j2))*perDev)
 			for d, dl := range f.cls {
 				d1, d2 := f.s[d][j1], f.s[d][j2]
 				if d == c || d1 < 0 || d2 < 0 || !(sol.X[d2] > 0) {
 					continue
 				}
 				_, d1Hi := f.p.ColBounds(d1)
-				dev := math.Min(moved, float64(dl.sf)*math.Min(sol.X[d2], d1Hi-sol.X[d1]))
+				dev := fmin(moved, float64(dl.sf)*fmin(sol.X[d2], d1Hi-sol.X[d1]))
 				if loss := dl.thr[j2] - dl.thr[j1]; loss > 0 {
 					// d runs slower on j1: it gives up at most its slack.
-					dev = math.Min(dev, r.slack[d]*float64(dl.sf)*float64(len(dl.members))*dl.eq/loss)
+					dev = fmin(dev, r.slack[d]*float64(dl.sf)*float64(len(dl.members))*dl.eq/loss)
 				} else if !(loss <= 0) {
 					continue
 				}
-				best = math.Max(best, dev*perDev)
+				best = fmax(best, dev*perDev)
 			}
 		}
 	}

@@ -1,0 +1,69 @@
+package lp
+
+import (
+	"compress/gzip"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestPivotRowWaysSameBits solves the dumped LPs, cold and warm, with
+// pivotRow always marking the basics and never marking them: the same
+// iterations, statuses, bases and solution bits either way.
+func TestPivotRowWaysSameBits(t *testing.T) {
+	defer func(v int) { markBasicsAbove = v }(markBasicsAbove)
+	for _, name := range []string{"gavel-small-13", "gavel-cost-71", "gavel-makespan-x300-12", "fig12-makespan-512-2", "fig12-ftf-512-1", "fig12-cost-512-1", "fig12-las-2048-1"} {
+		f, err := os.Open(filepath.Join("testdata", name+".mps.gz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ReadMPS(zr)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var sols [2][]*Solution
+		for way, above := range []int{0, math.MaxInt32} {
+			markBasicsAbove = above
+			for _, o := range []Options{{Primal: true}, {}} {
+				sol, err := Solve(p, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sols[way] = append(sols[way], sol)
+			}
+			base := sols[way][0]
+			if base.Status != Optimal {
+				continue
+			}
+			q := p.Clone()
+			for j := 0; j < q.NumCols(); j += 7 {
+				q.SetObj(j, q.Obj(j)/2)
+			}
+			for _, o := range []Options{{Warm: base.Basis}, {Warm: base.Basis, Dual: true}} {
+				sol, err := Solve(q, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sols[way] = append(sols[way], sol)
+			}
+		}
+		if len(sols[0]) != len(sols[1]) {
+			t.Fatalf("%s: %d solves one way, %d the other", name, len(sols[0]), len(sols[1]))
+		}
+		for k, a := range sols[0] {
+			b := sols[1][k]
+			if a.Status != b.Status || a.Iterations != b.Iterations || !sameBits(a.X, b.X) ||
+				!slices.Equal(a.Basis.Cols, b.Basis.Cols) || !slices.Equal(a.Basis.Rows, b.Basis.Rows) {
+				t.Errorf("%s, solve %d: marking the basics gives %v after %d pivots, reading their status %v after %d",
+					name, k, a.Status, a.Iterations, b.Status, b.Iterations)
+			}
+		}
+	}
+}
