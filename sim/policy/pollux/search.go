@@ -2,6 +2,7 @@ package pollux
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -89,15 +90,22 @@ func solveUntil(jobs []options, n int, stop func() error) ([]int, error) {
 // program is the dynamic program's memory, kept from round to round (a
 // round on a long queue allocated tens of kilobytes).
 type program struct {
-	best, next []float64
+	best, next []exact
+	cost       []exact // one job's option costs, converted
 	pick       []int32
 }
 
 // solveUntil is the package's solveUntil on d's memory. Two things make a
-// row cheaper with the same result to the bit: each option runs over the
-// GPU counts in turn (the same sums, compared in the same order for each
-// count, so the same option wins), and counts above what the jobs so far
-// can use at most are copied, as their sums are the same.
+// row cheaper with the same result: each option runs over the GPU counts
+// in turn (the same sums, compared in the same order for each count, so
+// the same option wins), and counts above what the jobs so far can use at
+// most are copied, as their sums are the same.
+//
+// The sums are exact (see exact), not rounded at each addition: the
+// program then finds the true optimum of the costs, ties broken as the
+// doc of solve says, whatever order the jobs' costs are added in. That is
+// what lets a round leave out the waiting jobs that cannot get a GPU
+// (see pollux.fresh) without changing what the others get.
 func (d *program) solveUntil(jobs []options, n int, stop func() error) ([]int, error) {
 	if n < 0 {
 		n = 0
@@ -124,13 +132,17 @@ func (d *program) solveUntil(jobs []options, n int, stop func() error) ([]int, e
 		}
 		top := min(n, reach+most)
 		for g := 0; g <= top; g++ {
-			next[g] = math.Inf(1)
+			next[g] = infinite
 			row[g] = -1
 		}
+		d.cost = d.cost[:0]
+		for _, c := range o.cost {
+			d.cost = append(d.cost, toExact(c))
+		}
 		for k, a := range o.count {
-			c0 := o.cost[k]
+			c0 := d.cost[k]
 			for g := a; g <= top; g++ {
-				if c := best[g-a] + c0; c < next[g] {
+				if c := best[g-a].plus(c0); c.less(next[g]) {
 					next[g], row[g] = c, int32(k)
 				}
 			}
@@ -153,4 +165,46 @@ func (d *program) solveUntil(jobs []options, n int, stop func() error) ([]int, e
 		g -= out[i]
 	}
 	return out, nil
+}
+
+// exact is a non-negative cost, or a sum of costs, in fixed point with 64
+// bits on either side of the point: int + frac/2⁶⁴. A cost of the
+// objective, 1/(speedup + ε), lies in (0, 1000], and every float64 from
+// 2⁻¹¹ up is a whole number of 2⁻⁶⁴, so the costs convert exactly and
+// their sums are exact, in any order (a float64 sum rounds at each
+// addition, so the order in which costs are added could decide between
+// nearly equal allocations). Costs below 2⁻¹¹ (a speedup above 2,000)
+// lose their bits below 2⁻⁶⁴, rounded down.
+type exact struct{ int, frac uint64 }
+
+// infinite stands for +Inf (a count the job cannot have) and for NaN.
+var infinite = exact{int: math.MaxUint64}
+
+// toExact converts a cost; negative costs (never made) count as 0.
+func toExact(c float64) exact {
+	if !(c < 0x1p63) { // +Inf, NaN, or beyond any sum of costs
+		return infinite
+	}
+	if !(c > 0) {
+		return exact{}
+	}
+	i := math.Floor(c)
+	return exact{int: uint64(i), frac: uint64((c - i) * 0x1p64)} // c − i is exact
+}
+
+func (x exact) plus(y exact) exact {
+	if x.int == math.MaxUint64 || y.int == math.MaxUint64 {
+		return infinite
+	}
+	frac, carry := bits.Add64(x.frac, y.frac, 0)
+	i, over := bits.Add64(x.int, y.int, carry)
+	if over != 0 || i == math.MaxUint64 {
+		return infinite
+	}
+	return exact{int: i, frac: frac}
+}
+
+// less orders sums; infinite is not less than itself, as +Inf.
+func (x exact) less(y exact) bool {
+	return x.int < y.int || (x.int == y.int && x.frac < y.frac)
 }

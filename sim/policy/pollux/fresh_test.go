@@ -1,0 +1,141 @@
+package pollux
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/schedlab/schedlab/sim/cluster"
+	"github.com/schedlab/schedlab/sim/engine"
+	"github.com/schedlab/schedlab/sim/perf"
+	"github.com/schedlab/schedlab/sim/policy/policytest"
+	"github.com/schedlab/schedlab/sim/workload"
+)
+
+// longQueue is a queue far longer than the GPUs: jobs of the six models,
+// of one to eight GPUs, some arriving at the same instant (ties on the
+// arrival, broken by the id), so that rounds have tens of jobs waiting;
+// the first round gives every GPU to a job that never ran.
+func longQueue(seed uint64, n int) []workload.Job {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	models := []string{"cifar10", "ncf", "imagenet", "deepspeech2", "yolov3", "bert"}
+	var jobs []workload.Job
+	at := 0.0
+	for i := range n {
+		if i > 20 && rng.IntN(3) > 0 { // the first 20 together, more than the GPUs
+			at += float64(rng.IntN(90)) + rng.Float64()
+		}
+		jobs = append(jobs, workload.Job{Name: fmt.Sprintf("j%d", i), Model: models[rng.IntN(len(models))],
+			GPUs: 1 << rng.IntN(4), DurationS: float64(200 + rng.IntN(4000)), ArrivalS: at})
+	}
+	return jobs
+}
+
+// countingPollux counts the rounds at which fresh left waiting jobs out.
+type countingPollux struct {
+	*pollux
+	rounds, cut int
+}
+
+func (c *countingPollux) Decide(s *engine.State, triggers []engine.Trigger) error {
+	round := c.roundDue(s, triggers)
+	active := s.NumRunning() + s.NumPending()
+	if err := c.pollux.Decide(s, triggers); err != nil {
+		return err
+	}
+	if round {
+		c.rounds++
+		if len(c.jobs) < active {
+			c.cut++
+		}
+	}
+	return nil
+}
+
+// Leaving out the waiting jobs that never ran and cannot get a GPU (fresh)
+// changes nothing: every job's record is the same, to the bit, as when
+// every waiting job takes part in every round. Checked with the restart
+// penalty (the costs of one GPU differ by arrival), without it (they are
+// all equal, so only the tie-breaks decide), with restart_s 0, on servers
+// of two memory sizes, and with a cap on the GPUs per request.
+func TestFreshChangesNothing(t *testing.T) {
+	uniform := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 2, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11}}}
+	mixed := cluster.Spec{Servers: []cluster.ServerGroup{
+		{Count: 1, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11},
+		{Count: 1, GPUs: 2, GPUType: "V100", GPUMemoryGB: 32}}}
+	variants := []struct {
+		name string
+		spec cluster.Spec
+		set  func(*Params)
+	}{
+		{"defaults", uniform, func(*Params) {}},
+		{"no restart penalty", uniform, func(p *Params) { p.RestartPenalty = false }},
+		{"restart_s 0", uniform, func(p *Params) { p.RestartS = 0 }},
+		{"mixed memory", mixed, func(*Params) {}},
+		{"max_gpu_factor", uniform, func(p *Params) { p.MaxGPUFactor = 1; p.GrowthFactor = 4 }},
+	}
+	for vi, v := range variants {
+		for seed := range uint64(3) {
+			jobs := longQueue(seed+uint64(10*vi), 150)
+			p := defaults()
+			v.set(&p)
+			c := policytest.Cluster(t, v.spec)
+			m, err := perf.NewAnalytic(*perf.DefaultAnalyticParams(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := policytest.Run(t, c, m, &pollux{p: p, everyWaiting: true}, jobs)
+			w := &countingPollux{pollux: &pollux{p: p}}
+			some := policytest.Run(t, c, m, w, jobs)
+			if w.cut < 20 {
+				t.Fatalf("%s, seed %d: %d of %d rounds left waiting jobs out: the queue never grew long", v.name, seed, w.cut, w.rounds)
+			}
+			if !reflect.DeepEqual(all.Jobs, some.Jobs) {
+				for i := range all.Jobs {
+					if !reflect.DeepEqual(all.Jobs[i], some.Jobs[i]) {
+						t.Fatalf("%s, seed %d: job %s: with every waiting job %+v, with fresh %+v", v.name, seed, all.Jobs[i].Name, all.Jobs[i], some.Jobs[i])
+					}
+				}
+				t.Fatalf("%s, seed %d: the records differ", v.name, seed)
+			}
+		}
+	}
+}
+
+// The heap of candidates holds the n best (least cost, then earliest),
+// whatever order they come in.
+func TestCandidatesKeepTheBest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for trial := range 200 {
+		n := rng.IntN(6)
+		var all []candidate
+		var h candidates
+		for i := range 1 + rng.IntN(30) {
+			c := candidate{cost: float64(rng.IntN(5)), id: workload.JobID(i)}
+			all = append(all, c)
+			h = h.push(c, n)
+		}
+		// The n best by selection.
+		var want []candidate
+		for range min(n, len(all)) {
+			b := -1
+			for i, c := range all {
+				if c.id >= 0 && (b < 0 || all[b].worse(c)) {
+					b = i
+				}
+			}
+			want = append(want, all[b])
+			all[b].id = -1
+		}
+		got := map[workload.JobID]bool{}
+		for _, c := range h {
+			got[c.id] = true
+		}
+		for _, c := range want {
+			if !got[c.id] || len(h) != len(want) {
+				t.Fatalf("trial %d: kept %v, want %v", trial, h, want)
+			}
+		}
+	}
+}
