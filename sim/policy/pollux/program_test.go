@@ -192,7 +192,7 @@ func TestProgramSumsExactly(t *testing.T) {
 
 // Costs convert to fixed point exactly, and sums carry across the point.
 func TestExactSums(t *testing.T) {
-	for _, c := range []float64{0, 1000, term(0), term(0.3), 0.1, 0x1p-11, 3.5, 0x1p62} {
+	for _, c := range []float64{0, 1000, term(0), term(0.3), 0.1, 0x1p-11, 3.5, 0x1p51} {
 		x := toExact(c)
 		if back := float64(x.int) + float64(x.frac)*0x1p-64; back != c {
 			t.Errorf("%v converts to %v, back %v", c, x, back)
@@ -205,7 +205,11 @@ func TestExactSums(t *testing.T) {
 	if s := toExact(0.1).plus(toExact(0.2)); s == toExact(0.3) || s == toExact(0.1+0.2) {
 		t.Errorf("0.1 + 0.2 summed exactly gave %v", s)
 	}
-	if !toExact(5).less(infinite) || infinite.less(infinite) || toExact(math.NaN()) != infinite || toExact(7).plus(infinite) != infinite {
+	if !toExact(5).less(infinite) || infinite.less(infinite) || toExact(math.NaN()) != infinite || toExact(math.Inf(1)) != infinite ||
+		toExact(7).plus(infinite).less(infinite) || infinite.plus(infinite).less(infinite) || toExact(0x1p52) != infinite {
 		t.Error("infinite is not +Inf")
+	}
+	if !toExact(2.5).less(toExact(3)) || !toExact(2.25).less(toExact(2.5)) || toExact(2.5).less(toExact(2.5)) || toExact(3).less(toExact(2.75)) {
+		t.Error("less does not order sums")
 	}
 }

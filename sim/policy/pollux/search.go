@@ -177,12 +177,17 @@ func (d *program) solveUntil(jobs []options, n int, stop func() error) ([]int, e
 // lose their bits below 2⁻⁶⁴, rounded down.
 type exact struct{ int, frac uint64 }
 
-// infinite stands for +Inf (a count the job cannot have) and for NaN.
-var infinite = exact{int: math.MaxUint64}
+// infinite stands for +Inf (a count the job cannot have; NaN too): 2⁶²,
+// above every sum of finite costs (each below 2⁵², and far fewer than
+// 2¹⁰ of them that large). A sum with an infinite term is at least
+// infinite, so it never wins a comparison with infinite, as +Inf < +Inf
+// is false; the program keeps only sums that win one, so its sums are
+// finite or infinite itself, and adding two never overflows.
+var infinite = exact{int: 1 << 62}
 
 // toExact converts a cost; negative costs (never made) count as 0.
 func toExact(c float64) exact {
-	if !(c < 0x1p63) { // +Inf, NaN, or beyond any sum of costs
+	if !(c < 0x1p52) { // +Inf, NaN, or beyond any cost
 		return infinite
 	}
 	if !(c > 0) {
@@ -193,18 +198,13 @@ func toExact(c float64) exact {
 }
 
 func (x exact) plus(y exact) exact {
-	if x.int == math.MaxUint64 || y.int == math.MaxUint64 {
-		return infinite
-	}
 	frac, carry := bits.Add64(x.frac, y.frac, 0)
-	i, over := bits.Add64(x.int, y.int, carry)
-	if over != 0 || i == math.MaxUint64 {
-		return infinite
-	}
-	return exact{int: i, frac: frac}
+	return exact{int: x.int + y.int + carry, frac: frac}
 }
 
-// less orders sums; infinite is not less than itself, as +Inf.
+// less orders sums: the borrow out of x − y.
 func (x exact) less(y exact) bool {
-	return x.int < y.int || (x.int == y.int && x.frac < y.frac)
+	_, borrow := bits.Sub64(x.frac, y.frac, 0)
+	_, borrow = bits.Sub64(x.int, y.int, borrow)
+	return borrow != 0
 }
