@@ -213,3 +213,66 @@ func TestExactSums(t *testing.T) {
 		t.Error("less does not order sums")
 	}
 }
+
+// zeroOneFirst is a random instance whose first jobs have options 0 then
+// 1 GPU (or 0 alone) at one cost for 0, as the waiting jobs that never ran
+// come first in a round, followed by jobs of any options: costs from a
+// few values, so that ties are common.
+func zeroOneFirst(rng *rand.Rand, nJobs, n int) []options {
+	pool := []float64{term(0.1), term(0.25 * 0.7), term(0.25 * 0.7000000000000001), term(0.3), term(1.7), 0.1, 0.2, 0.3}
+	lead := rng.IntN(nJobs + 1)
+	jobs := make([]options, nJobs)
+	for i := range jobs {
+		if i < lead {
+			jobs[i] = options{count: []int{0}, cost: []float64{term(0)}}
+			if rng.IntN(5) > 0 {
+				jobs[i].count = append(jobs[i].count, 1)
+				jobs[i].cost = append(jobs[i].cost, pool[rng.IntN(len(pool))])
+			}
+			continue
+		}
+		cur := rng.IntN(min(3, n+1))
+		jobs[i].count = append(jobs[i].count, cur)
+		jobs[i].cost = append(jobs[i].cost, pool[rng.IntN(len(pool))])
+		for a := range 1 + rng.IntN(4) {
+			if a != cur {
+				jobs[i].count = append(jobs[i].count, a)
+				jobs[i].cost = append(jobs[i].cost, []float64{term(0), pool[rng.IntN(len(pool))]}[min(a, 1)])
+			}
+		}
+	}
+	return jobs
+}
+
+// The leading jobs with options 0 and 1 GPU, set in one step (leading),
+// get what the rows would give them, and the jobs after them too: against
+// the exact optimum on small instances, and against the same program
+// going by rows on larger ones.
+func TestLeadingZeroOneJobs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	var d, byRows program
+	byRows.rows = true
+	for trial := range 3000 {
+		nJobs, n := 1+rng.IntN(7), rng.IntN(6)
+		if trial%2 == 1 {
+			nJobs, n = 1+rng.IntN(60), rng.IntN(25)
+		}
+		jobs := zeroOneFirst(rng, nJobs, n)
+		got, err := d.solveUntil(jobs, n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := byRows.solveUntil(jobs, n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if trial%2 == 0 {
+			if exact := bestExactly(jobs, n); exact != nil && !slices.Equal(got, exact) {
+				t.Fatalf("trial %d (%d GPUs, %+v): got %v, the exact optimum %v", trial, n, jobs, got, exact)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d GPUs, %+v): got %v, by rows %v", trial, n, jobs, got, want)
+		}
+	}
+}
