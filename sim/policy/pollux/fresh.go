@@ -59,7 +59,10 @@ func (p *pollux) fresh(s *engine.State, scale float64, add func(workload.JobID) 
 				h = h.push(candidate{cost: c, id: id}, n)
 			}
 		}
-		return len(h) < n || h[0].cost > p.lowest(&j, scale)
+		if len(h) < n {
+			return true
+		}
+		return n > 0 && h[0].cost > p.lowest(&j, scale)
 	})
 	p.cand = h
 	if err != nil {

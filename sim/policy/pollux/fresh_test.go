@@ -2,6 +2,7 @@ package pollux
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -135,6 +136,38 @@ func TestCandidatesKeepTheBest(t *testing.T) {
 		for _, c := range want {
 			if !got[c.id] || len(h) != len(want) {
 				t.Fatalf("trial %d: kept %v, want %v", trial, h, want)
+			}
+		}
+	}
+}
+
+// lowest bounds the cost of one GPU of every job at most as old as the
+// one it is asked about, with or without the restart penalty, at ages
+// near powers of two, where age + restart_s rounds.
+func TestLowestBoundsYoungerJobs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for _, penalty := range []bool{true, false} {
+		for _, delay := range []float64{0, 30, 0.1} {
+			p := &pollux{p: defaults()}
+			p.p.RestartPenalty, p.p.RestartS = penalty, delay
+			scale := 0.25
+			for range 20000 {
+				age := math.Ldexp(1+rng.Float64()*1e-9, rng.IntN(60)-5)
+				if rng.IntN(4) == 0 {
+					age = float64(rng.IntN(1000))
+				}
+				restart := func(a float64) float64 {
+					if !penalty {
+						return 1
+					}
+					return factor(a, 0, delay)
+				}
+				low := p.lowest(&active{restart: restart(age)}, scale)
+				for _, younger := range []float64{age, math.Nextafter(age, 0), age * (1 - 1e-15), age / 2, 0} {
+					if c := term(scale * restart(younger)); c < low {
+						t.Fatalf("penalty %v, restart_s %v: age %v costs %v, below the bound %v for age %v", penalty, delay, younger, c, low, age)
+					}
+				}
 			}
 		}
 	}
