@@ -34,9 +34,15 @@ func longQueue(seed uint64, n int) []workload.Job {
 }
 
 // countingPollux counts the rounds at which fresh left waiting jobs out.
+// With rng, it also preempts a running job at random after some rounds,
+// filing it as Pollux files the jobs it preempts, so that jobs that ran
+// before wait among those that never ran (Pollux itself rarely leaves a
+// running job without GPUs).
 type countingPollux struct {
 	*pollux
+	rng         *rand.Rand
 	rounds, cut int
+	ranWaiting  int // rounds with a waiting job that ran before
 }
 
 func (c *countingPollux) Decide(s *engine.State, triggers []engine.Trigger) error {
@@ -45,7 +51,20 @@ func (c *countingPollux) Decide(s *engine.State, triggers []engine.Trigger) erro
 	if err := c.pollux.Decide(s, triggers); err != nil {
 		return err
 	}
+	if round && c.rng != nil && s.NumRunning() > 0 && c.rng.IntN(3) == 0 {
+		id := s.Running()[c.rng.IntN(s.NumRunning())]
+		if err := s.Preempt(id); err != nil {
+			return err
+		}
+		c.ran.file(s, id)
+	}
 	if round {
+		for _, id := range s.Pending() {
+			if s.Info(id).Starts > 0 {
+				c.ranWaiting++
+				break
+			}
+		}
 		c.rounds++
 		if len(c.jobs) < active {
 			c.cut++
@@ -59,7 +78,8 @@ func (c *countingPollux) Decide(s *engine.State, triggers []engine.Trigger) erro
 // every waiting job takes part in every round. Checked with the restart
 // penalty (the costs of one GPU differ by arrival), without it (they are
 // all equal, so only the tie-breaks decide), with restart_s 0, on servers
-// of two memory sizes, and with a cap on the GPUs per request.
+// of two memory sizes, and with a cap on the GPUs per request; in one run
+// of each, running jobs are also preempted at random.
 func TestFreshChangesNothing(t *testing.T) {
 	uniform := cluster.Spec{Servers: []cluster.ServerGroup{{Count: 2, GPUs: 4, GPUType: "2080Ti", GPUMemoryGB: 11}}}
 	mixed := cluster.Spec{Servers: []cluster.ServerGroup{
@@ -76,6 +96,7 @@ func TestFreshChangesNothing(t *testing.T) {
 		{"mixed memory", mixed, func(*Params) {}},
 		{"max_gpu_factor", uniform, func(p *Params) { p.MaxGPUFactor = 1; p.GrowthFactor = 4 }},
 	}
+	preempted := 0 // rounds with a preempted job waiting, over every run
 	for vi, v := range variants {
 		for seed := range uint64(3) {
 			jobs := longQueue(seed+uint64(10*vi), 150)
@@ -86,12 +107,17 @@ func TestFreshChangesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			all := policytest.Run(t, c, m, &pollux{p: p, everyWaiting: true}, jobs)
-			w := &countingPollux{pollux: &pollux{p: p}}
+			var rngAll, rngSome *rand.Rand
+			if seed == 2 {
+				rngAll, rngSome = rand.New(rand.NewPCG(seed, 9)), rand.New(rand.NewPCG(seed, 9))
+			}
+			all := policytest.Run(t, c, m, &countingPollux{pollux: &pollux{p: p, everyWaiting: true}, rng: rngAll}, jobs)
+			w := &countingPollux{pollux: &pollux{p: p}, rng: rngSome}
 			some := policytest.Run(t, c, m, w, jobs)
 			if w.cut < 20 {
 				t.Fatalf("%s, seed %d: %d of %d rounds left waiting jobs out: the queue never grew long", v.name, seed, w.cut, w.rounds)
 			}
+			preempted += w.ranWaiting
 			if !reflect.DeepEqual(all.Jobs, some.Jobs) {
 				for i := range all.Jobs {
 					if !reflect.DeepEqual(all.Jobs[i], some.Jobs[i]) {
@@ -101,6 +127,9 @@ func TestFreshChangesNothing(t *testing.T) {
 				t.Fatalf("%s, seed %d: the records differ", v.name, seed)
 			}
 		}
+	}
+	if preempted < 50 {
+		t.Errorf("%d rounds with a preempted job waiting: the jobs that ran before were hardly tried", preempted)
 	}
 }
 
