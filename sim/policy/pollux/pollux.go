@@ -31,7 +31,8 @@
 //     jobs once each job's GPU count is fixed, so a dynamic program over
 //     (job, GPUs used) finds the GPU counts that minimise it exactly, with
 //     no randomness, in O(jobs · GPUs · counts) steps; counts no better
-//     than a smaller one are pruned first. The GPUs are then chosen
+//     than a smaller one are pruned first. Its sums of costs are exact
+//     (fixed point), so that the order of the jobs decides ties only. The GPUs are then chosen
 //     greedily (one server when the job fits on one, otherwise the servers
 //     with the most room, at most one multi-server job per server as the
 //     artifact's repair step enforces); a count that fragmentation cannot
@@ -55,10 +56,13 @@
 // GPUs are never shared.
 //
 // On a queue of tens of thousands of jobs (the whole Philly log on 64
-// GPUs) a round costs milliseconds, since every active job takes part in
-// the search. The parameter max_waiting, off by default, bounds a round
-// to the running jobs and the first max_waiting waiting ones in Pollux's
-// order, an approximation (see ranWaiting).
+// GPUs) a round does not read the whole queue: the waiting jobs that never
+// ran can have at most one GPU each, and only the few that could get one
+// (about as many as GPUs) take part, which provably gives the allocation
+// of the search over every job (see fresh). The parameter max_waiting,
+// off by default, bounds a round to the running jobs and the first
+// max_waiting waiting ones in Pollux's order, an approximation (see
+// ranWaiting).
 package pollux
 
 import (
@@ -87,7 +91,7 @@ type Params struct {
 	OneDistributed  bool     `json:"one_distributed_per_server" help:"avoid putting two jobs that span servers on one server (Pollux's interference avoidance)"`
 	// MaxWaiting bounds a round's work on very long queues. It changes
 	// decisions, so it is off by default and in every paper figure.
-	MaxWaiting int `json:"max_waiting,omitempty" min:"0" max:"1000000" help:"an approximation for very long queues, off when 0 (the default, as in the artifact): if above 0, each round re-divides the GPUs among the running jobs and only this many waiting jobs, the first in Pollux's order (least GPU time received so far, then earliest arrival); the waiting jobs after them get nothing this round. A round then costs about the same whatever the queue's length, instead of growing with it (tens of thousands of waiting jobs make each round take milliseconds)"`
+	MaxWaiting int `json:"max_waiting,omitempty" min:"0" max:"1000000" help:"an approximation for very long queues, off when 0 (the default, as in the artifact): if above 0, each round re-divides the GPUs among the running jobs and only this many waiting jobs, the first in Pollux's order (least GPU time received so far, then earliest arrival); the waiting jobs after them get nothing this round. A round then costs about the same whatever the queue's length; without it a round already reads only the waiting jobs that could get a GPU, so it is rarely needed"`
 }
 
 // DefaultParams are the artifact's settings.
@@ -107,11 +111,14 @@ type pollux struct {
 	usable  []int       // per job, how many GPUs it may use (cached; 0 = not yet known)
 	changed []float64   // per job, when its allocation last changed (NaN: never)
 	jobs    []*active
-	ran     ranWaiting // with max_waiting: the waiting jobs that have run before
+	ran     ranWaiting // the waiting jobs that have run before
+	cand    candidates // scratch: fresh's jobs that never ran
 	dp      program
 	opts    []options // scratch, per round
 	optMem  optionMemory
 	pool    []active // scratch: this round's jobs, pointed to by jobs
+
+	everyWaiting bool // tests: every waiting job takes part, fresh is not used
 }
 
 // active is one job during one round's allocation.
@@ -413,26 +420,36 @@ func (p *pollux) limit(s *engine.State, j *active) int {
 	return m
 }
 
-// collect lists the active jobs in the artifact's order: least attained
-// service first, then earliest arrival (the order ties are broken in).
-func (p *pollux) collect(s *engine.State) {
+// collect lists the active jobs of this round in the artifact's order:
+// least attained service first, then earliest arrival (the order ties are
+// broken in). With fresh (see there) the waiting jobs that never ran and
+// cannot get a GPU this round are left out.
+func (p *pollux) collect(s *engine.State, fair int, scale float64) error {
 	p.jobs = p.jobs[:0]
-	// Sized so that append never moves it: jobs point into it.
-	p.pool = slices.Grow(p.pool[:0], s.NumRunning()+s.NumPending())
+	p.pool = p.pool[:0]
 	add := func(id workload.JobID) bool {
 		info := s.Info(id)
 		p.pool = append(p.pool, active{id: id, attained: info.AttainedGPU, arrival: s.Job(id).ArrivalS,
 			cur: len(info.GPUs), restart: p.restartFactor(s, id)})
-		p.jobs = append(p.jobs, &p.pool[len(p.pool)-1])
 		return true
 	}
 	s.EachRunning(add)
-	if k := p.p.MaxWaiting; k > 0 && s.NumPending() > k {
+	switch k := p.p.MaxWaiting; {
+	case k > 0 && s.NumPending() > k:
 		p.ran.first(s, k, add)
-	} else {
+	case fair == 1 && p.p.GrowthFactor > 0 && !p.everyWaiting:
+		if err := p.fresh(s, scale, add); err != nil {
+			return err
+		}
+	default:
 		s.EachPending(add)
 	}
+	// Pointers only now: appending may have moved the pool.
+	for i := range p.pool {
+		p.jobs = append(p.jobs, &p.pool[i])
+	}
 	sort.Slice(p.jobs, func(a, b int) bool { return p.jobs[a].before(p.jobs[b]) })
+	return nil
 }
 
 // before is the artifact's order: least attained service first, then
@@ -450,17 +467,22 @@ func (x *active) before(y *active) bool {
 // allocate divides the GPUs for this round: the GPU counts that maximise
 // the power mean of the speedups (see the package doc), then placement.
 func (p *pollux) allocate(s *engine.State) error {
-	p.collect(s)
-	if len(p.jobs) == 0 {
+	// The fair share counts every active job, also those max_waiting
+	// leaves out of the round and the waiting ones fresh leaves out.
+	nActive := s.NumRunning() + s.NumPending()
+	if nActive == 0 {
 		return nil
 	}
 	c := s.Cluster()
 	n := c.NumGPUs()
-	// The fair share counts every active job, also those max_waiting
-	// leaves out of the round (without it, every active job is in p.jobs).
-	nActive := s.NumRunning() + s.NumPending()
 	fair := (n + nActive - 1) / nActive
 	scale := float64(len(c.Servers)) / float64(n)
+	if err := p.collect(s, fair, scale); err != nil {
+		return err
+	}
+	if len(p.jobs) == 0 {
+		return nil
+	}
 	p.opts = slices.Grow(p.opts[:0], len(p.jobs))[:len(p.jobs)]
 	opts := p.opts
 	p.optMem.reset()
@@ -468,9 +490,7 @@ func (p *pollux) allocate(s *engine.State) error {
 		if err := s.Interrupted(); err != nil {
 			return err // a round of many jobs takes seconds; stop when the run is stopped
 		}
-		j.maxA = p.limit(s, j)
-		j.fair = p.fairRate(s, j.id, min(fair, p.usableGPUs(s, j.id)))
-		j.pinned = p.restarting(s, j)
+		p.prepare(s, j, fair)
 		opts[i] = p.optMem.prune(j.cur, func(a int) float64 { return p.cost(s, j, a, scale) }, j.maxA, j.pinned)
 	}
 	alloc, err := p.dp.solveUntil(opts, n, s.Interrupted)
@@ -481,6 +501,14 @@ func (p *pollux) allocate(s *engine.State) error {
 		p.jobs[i].alloc = a
 	}
 	return p.place(s)
+}
+
+// prepare sets what job j's costs depend on this round, for a fair share
+// of fair GPUs.
+func (p *pollux) prepare(s *engine.State, j *active, fair int) {
+	j.maxA = p.limit(s, j)
+	j.fair = p.fairRate(s, j.id, min(fair, p.usableGPUs(s, j.id)))
+	j.pinned = p.restarting(s, j)
 }
 
 // place applies the allocation: shrink and stop first, then grow and start.
@@ -576,7 +604,7 @@ func (p *pollux) remember(s *engine.State) {
 		if now != j.cur && now > 0 {
 			p.changed[j.id] = s.Now()
 		}
-		if p.p.MaxWaiting > 0 && j.cur > 0 && now == 0 {
+		if j.cur > 0 && now == 0 {
 			p.ran.file(s, j.id) // preempted: it waits again
 		}
 	}

@@ -7,7 +7,8 @@ import (
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
-// ranWaiting finds the first k waiting jobs in Pollux's order without
+// ranWaiting lists the waiting jobs that ran before (every Pollux
+// preemption files one), and finds the first k waiting jobs in Pollux's order without
 // reading the whole queue, for max_waiting. The waiting jobs that never
 // ran have all received nothing (attained service 0), so among themselves
 // they come in arrival order, which is the engine's own pending order (job
@@ -36,17 +37,10 @@ func (r *ranWaiting) file(s *engine.State, id workload.JobID) {
 func (r *ranWaiting) first(s *engine.State, k int, add func(workload.JobID) bool) {
 	// The listed jobs still waiting, sorted; those that started since are
 	// dropped (they are running, or done).
-	live := r.ids[:0]
 	r.buf = r.buf[:0]
-	for _, id := range r.ids {
-		if s.Status(id) != engine.Pending {
-			r.in[id] = false
-			continue
-		}
-		live = append(live, id)
+	r.each(s, func(id workload.JobID) {
 		r.buf = append(r.buf, &active{id: id, attained: s.Info(id).AttainedGPU, arrival: s.Job(id).ArrivalS})
-	}
-	r.ids = live
+	})
 	slices.SortFunc(r.buf, func(x, y *active) int {
 		if x.before(y) {
 			return -1
@@ -75,6 +69,21 @@ func (r *ranWaiting) first(s *engine.State, k int, add func(workload.JobID) bool
 	for ; b < len(r.buf) && taken < k; b++ {
 		emit(r.buf[b].id)
 	}
+}
+
+// each calls fn on the listed jobs still waiting, in the order they were
+// listed, and forgets those that started since (they are running, or done).
+func (r *ranWaiting) each(s *engine.State, fn func(workload.JobID)) {
+	live := r.ids[:0]
+	for _, id := range r.ids {
+		if s.Status(id) != engine.Pending {
+			r.in[id] = false
+			continue
+		}
+		live = append(live, id)
+		fn(id)
+	}
+	r.ids = live
 }
 
 func (r *ranWaiting) listed(id workload.JobID) bool { return int(id) < len(r.in) && r.in[id] }
