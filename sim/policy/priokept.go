@@ -165,38 +165,18 @@ func (o *runningOrder) remove(id workload.JobID) {
 }
 
 // search is the index of the first entry of list not before e (by key,
-// then job ID). It is a binary search without branches: each probe's
-// outcome moves the base by arithmetic, where a branch on it, as hard to
-// predict as a coin toss, cost a misprediction every other probe (keys
-// are never NaN, so the order is total and any search finds the same
-// index).
+// then job ID): a binary search whose comparisons inline.
 func (o *runningOrder) search(e prioEntry) int {
-	l := o.list
-	n := len(l)
-	if n == 0 {
-		return 0
+	lo, hi := 0, len(o.list)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if o.list[m].Less(e) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	base := 0
-	for n > 1 {
-		half := n >> 1
-		base += half & -before(l[base+half], e)
-		n -= half
-	}
-	return base + before(l[base], e)
-}
-
-// before is 1 when a comes before b (prioEntry.Less) and 0 otherwise,
-// computed without a branch.
-func before(a, b prioEntry) int {
-	return b2i(a.key < b.key) | b2i(a.key == b.key)&b2i(a.id < b.id)
-}
-
-// b2i is 1 for true and 0 for false.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	return lo
 }
 
 // appendLive appends the running jobs' entries, in order, to dst.
