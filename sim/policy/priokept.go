@@ -35,6 +35,10 @@ type runningOrder struct {
 	// dropped (see push); compactions counts the times they were.
 	compactAt, compactions int
 	sweeps                 int // times the dead entries of list were dropped
+	// next is the index after the last entry add put: jobs start mostly
+	// in arrival order, each entry just after the last one, so add
+	// looks there before it searches
+	next int
 }
 
 // runRec is what the order keeps of a running job.
@@ -86,7 +90,10 @@ func (o *runningOrder) add(s *engine.State, e prioEntry, until float64) {
 	o.slot[e.id] = k + 1
 	// i is the first entry not before e: list[i-1] < e <= list[i], so e
 	// may replace a dead entry on either side without breaking the order
-	i := o.search(e)
+	i := o.next
+	if !(i <= len(o.list) && (i == 0 || o.list[i-1].Less(e)) && (i == len(o.list) || !o.list[i].Less(e))) {
+		i = o.search(e) // the one index with those two properties in a sorted list
+	}
 	switch {
 	case i > 0 && o.list[i-1].gpus < 0:
 		i--
@@ -97,6 +104,7 @@ func (o *runningOrder) add(s *engine.State, e prioEntry, until float64) {
 		o.list = slices.Insert(o.list, i, e)
 	}
 	o.recs[k].pos = int32(i)
+	o.next = i + 1
 	o.n++
 	o.gpus += int(e.gpus)
 	if !math.IsInf(until, 1) {
