@@ -47,8 +47,8 @@ func TestEventQueueOrder(t *testing.T) {
 				t.Fatalf("run %d, op %d: %d events queued, want %d", run, op, q.Len(), len(ref))
 			}
 			for i := 1; i < len(q); i++ {
-				if q[i].t < q[(i-1)/2].t {
-					t.Fatalf("run %d, op %d: slot %d (t=%v) is before its parent (t=%v)", run, op, i, q[i].t, q[(i-1)/2].t)
+				if q[i].t < q[(i-1)/4].t {
+					t.Fatalf("run %d, op %d: slot %d (t=%v) is before its parent (t=%v)", run, op, i, q[i].t, q[(i-1)/4].t)
 				}
 			}
 		}

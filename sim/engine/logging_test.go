@@ -88,8 +88,12 @@ func TestDecisionTexts(t *testing.T) {
 	s.logFunc(6, func() string { return "from a function" })
 	s.logNote(7, noteText{"started"}, Note{Name: "j7", X: 0.25, Y: -3, I: 4, J: 5, K: -6})
 	s.logNote(-1, noteText{"woke"}, Note{})
+	s.logf(8, "plain text")
+	five := []any{1, 2, 3, 4, 5} // more than a note's room for arguments
+	s.logf(9, "%d%d%d%d%d", five...)
+	five[4] = 0
 	want := []string{"a=2 (1.5)", "list [1 2]", "100%", "", "%!(EXTRA []int=[9 2])", "from a function",
-		"started job 7: j7 0.25 -3 4 5 -6", "woke job -1:  0 0 0 0 0"}
+		"started job 7: j7 0.25 -3 4 5 -6", "woke job -1:  0 0 0 0 0", "plain text", "12345"}
 	got := s.log.entries()
 	if len(got) != len(want) {
 		t.Fatalf("%d entries, want %d", len(got), len(want))

@@ -261,7 +261,9 @@ func (s *State) loop(ctx context.Context) error {
 			}
 		}
 		s.res.Stats.Events += int64(len(batch))
-		if len(triggers) > 0 {
+		if len(triggers) > 0 && s.opts.IdleWithoutPending && s.pending.n == 0 {
+			s.res.Stats.PolicyCalls++ // asked in effect: it would do nothing
+		} else if len(triggers) > 0 {
 			if err := s.decide(triggers); err != nil {
 				return err
 			}

@@ -21,6 +21,11 @@ func TestJobStateSize(t *testing.T) {
 	if n := unsafe.Sizeof(jobRun{}); n > 96 {
 		t.Errorf("jobRun is %d bytes, more than 96", n)
 	}
+	// a large run writes 100,000 log entries, one a start, into fresh
+	// memory
+	if n := unsafe.Sizeof(Decision{}); n > 80 {
+		t.Errorf("Decision is %d bytes, more than 80", n)
+	}
 }
 
 // The running state of a job is freed when it finishes and its slot

@@ -72,6 +72,13 @@ type Options struct {
 	// the engine keeps every job's record even when it streams them (see
 	// Config.OnRecord).
 	FinishedInfo bool
+	// IdleWithoutPending says a decision with no job pending does nothing
+	// (a queue that starts waiting jobs and never preempts), so the
+	// engine does not ask for it: at most completions of a lightly loaded
+	// cluster nothing waits, and asking cost a call through the interface
+	// and the policy's own look at its queue. It still counts in
+	// Stats.PolicyCalls.
+	IdleWithoutPending bool
 }
 
 // Policy decides, at the events it subscribed to, which jobs run where.

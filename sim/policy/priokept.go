@@ -35,12 +35,20 @@ type runningOrder struct {
 	// dropped (see push); compactions counts the times they were.
 	compactAt, compactions int
 	sweeps                 int // times the dead entries of list were dropped
+	// next is the index after the last entry add put: jobs start mostly
+	// in arrival order, each entry just after the last one, so add
+	// looks there before it searches
+	next int
 }
 
 // runRec is what the order keeps of a running job.
 type runRec struct {
 	key    float64
 	serial uint32 // tells its current recheck from those of earlier runs
+	// pos is where its entry was put in list, or moved to by the last
+	// sweep: still its place unless an insertion before it has moved it
+	// since, so remove looks there before it searches
+	pos int32
 }
 
 // recheck is a job whose key is to be asked again at time t; it is stale
@@ -82,15 +90,21 @@ func (o *runningOrder) add(s *engine.State, e prioEntry, until float64) {
 	o.slot[e.id] = k + 1
 	// i is the first entry not before e: list[i-1] < e <= list[i], so e
 	// may replace a dead entry on either side without breaking the order
-	i := o.search(e)
+	i := o.next
+	if !(i <= len(o.list) && (i == 0 || o.list[i-1].Less(e)) && (i == len(o.list) || !o.list[i].Less(e))) {
+		i = o.search(e) // the one index with those two properties in a sorted list
+	}
 	switch {
 	case i > 0 && o.list[i-1].gpus < 0:
-		o.list[i-1] = e
+		i--
+		o.list[i] = e
 	case i < len(o.list) && o.list[i].gpus < 0:
 		o.list[i] = e
 	default:
 		o.list = slices.Insert(o.list, i, e)
 	}
+	o.recs[k].pos = int32(i)
+	o.next = i + 1
 	o.n++
 	o.gpus += int(e.gpus)
 	if !math.IsInf(until, 1) {
@@ -148,10 +162,16 @@ func (o *runningOrder) remove(id workload.JobID) {
 	}
 	k := o.slot[id] - 1
 	key := o.recs[k].key
-	// Dead entries of the job's earlier runs may equal its live one in key
-	// and ID, but never come before it: add puts an entry before every
-	// entry equal to it, or in the place of a dead one just before.
-	if i := o.search(prioEntry{key: key, id: id}); i < len(o.list) && o.list[i].id == id && o.list[i].gpus >= 0 {
+	// A job has one live entry, so a live entry of its at pos is the one.
+	// Otherwise: dead entries of the job's earlier runs may equal its live
+	// one in key and ID, but never come before it: add puts an entry
+	// before every entry equal to it, or in the place of a dead one just
+	// before.
+	i := int(o.recs[k].pos)
+	if !(i < len(o.list) && o.list[i].id == id && o.list[i].gpus >= 0) {
+		i = o.search(prioEntry{key: key, id: id})
+	}
+	if i < len(o.list) && o.list[i].id == id && o.list[i].gpus >= 0 {
 		o.gpus -= int(o.list[i].gpus)
 		o.list[i].gpus = -1
 		o.n--
@@ -160,6 +180,9 @@ func (o *runningOrder) remove(id workload.JobID) {
 	o.free = append(o.free, k)
 	if dead := len(o.list) - o.n; dead > max(o.n, minDeadEntries) {
 		o.list = slices.DeleteFunc(o.list, func(e prioEntry) bool { return e.gpus < 0 })
+		for i, e := range o.list {
+			o.recs[o.slot[e.id]-1].pos = int32(i)
+		}
 		o.sweeps++
 	}
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/schedlab/schedlab/sim/workload"
@@ -19,6 +20,13 @@ type SizeQueues struct {
 	sizes   []int       // sorted distinct GPU counts
 	buckets []keyedHeap // buckets[i] holds the jobs of sizes[i] GPUs
 	n       int
+	// full has bit i set when buckets[i] is not empty, while there are
+	// at most 64 sizes (wide: more). Best visits the non-empty buckets
+	// alone: the queue of a lightly loaded cluster holds a job or two,
+	// and skipping each empty bucket was a branch as hard to predict as
+	// the size of the job that waits.
+	full uint64
+	wide bool
 }
 
 type keyed struct {
@@ -46,6 +54,9 @@ func (q *SizeQueues) bucket(gpus int) int {
 	if !ok {
 		q.sizes = slices.Insert(q.sizes, i, gpus)
 		q.buckets = slices.Insert(q.buckets, i, nil)
+		low := uint64(1)<<(i&63) - 1
+		q.full = q.full&low | (q.full&^low)<<1 // the buckets from i on move up one
+		q.wide = q.wide || len(q.sizes) > 64
 	}
 	return i
 }
@@ -64,7 +75,9 @@ func (q *SizeQueues) find(gpus int) (int, bool) {
 
 // Push queues job id needing gpus GPUs with priority key (smaller first).
 func (q *SizeQueues) Push(id workload.JobID, gpus int, key float64) {
-	q.buckets[q.bucket(gpus)].push(keyed{key, id})
+	i := q.bucket(gpus)
+	q.buckets[i].push(keyed{key, id})
+	q.full |= 1 << (i & 63)
 	q.n++
 }
 
@@ -73,13 +86,26 @@ func (q *SizeQueues) Reset() {
 	for i := range q.buckets {
 		q.buckets[i] = q.buckets[i][:0]
 	}
-	q.n = 0
+	q.n, q.full = 0, 0
 }
 
 // Best returns the queued job with the smallest key among those needing
 // at most maxGPUs GPUs, its GPU count and its key.
 func (q *SizeQueues) Best(maxGPUs int) (id workload.JobID, gpus int, key float64, ok bool) {
 	var best keyed
+	if !q.wide {
+		for m := q.full; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			sz := q.sizes[i]
+			if sz > maxGPUs {
+				break
+			}
+			if top := q.buckets[i][0]; !ok || top.Less(best) {
+				best, gpus, ok = top, sz, true
+			}
+		}
+		return best.id, gpus, best.key, ok
+	}
 	for i, sz := range q.sizes {
 		if sz > maxGPUs {
 			break
@@ -99,7 +125,11 @@ func (q *SizeQueues) Best(maxGPUs int) (id workload.JobID, gpus int, key float64
 func (q *SizeQueues) Pop(gpus int) workload.JobID {
 	q.n--
 	i, _ := q.find(gpus)
-	return q.buckets[i].pop().id
+	id := q.buckets[i].pop().id
+	if len(q.buckets[i]) == 0 {
+		q.full &^= 1 << (i & 63)
+	}
+	return id
 }
 
 // keyedHeap is a binary min-heap of keyed values: minheap.Heap's steps,

@@ -10,8 +10,21 @@ import (
 
 // SizeQueues against a plain list searched in full: random pushes (with
 // tied keys, so the job ID decides) and pops of what Best returns, under
-// random GPU limits, give the same job, size and key every time.
+// random GPU limits, give the same job, size and key every time; with a
+// few sizes, new ones arriving between old ones, and with more than the
+// 64 whose non-empty buckets a mask tracks.
 func TestSizeQueuesAgainstList(t *testing.T) {
+	few := []int{1, 2, 4, 8, 3}
+	many := make([]int, 100)
+	for i := range many {
+		many[i] = 100 - i
+	}
+	for _, sizes := range [][]int{few, many} {
+		sizeQueuesAgainstList(t, sizes)
+	}
+}
+
+func sizeQueuesAgainstList(t *testing.T, sizes []int) {
 	type item struct {
 		id   workload.JobID
 		gpus int
@@ -23,13 +36,16 @@ func TestSizeQueuesAgainstList(t *testing.T) {
 	next := workload.JobID(0)
 	for step := range 20_000 {
 		if rng.IntN(3) > 0 || len(list) == 0 {
-			it := item{next, []int{1, 2, 4, 8, 3}[rng.IntN(5)], float64(rng.IntN(50))}
+			it := item{next, sizes[rng.IntN(len(sizes))], float64(rng.IntN(50))}
 			next++
 			q.Push(it.id, it.gpus, it.key)
 			list = append(list, it)
 			continue
 		}
 		limit := rng.IntN(10)
+		if len(sizes) > 10 {
+			limit = rng.IntN(110)
+		}
 		want := -1
 		for i, it := range list {
 			if it.gpus > limit {

@@ -64,9 +64,10 @@ func NumberLabel(name string) KeyLabel {
 	return func(k float64) string { return fmt.Sprintf("%s %.6g", name, k) }
 }
 
-// Options implements engine.Policy.
+// Options implements engine.Policy. With no job pending a decision
+// starts nothing and tells nothing (IdleWithoutPending).
 func (p *QueueScheduler) Options() engine.Options {
-	return engine.Options{MaxJobsPerGPU: 1, Subscribe: engine.Mask(engine.Arrival, engine.Completion)}
+	return engine.Options{MaxJobsPerGPU: 1, Subscribe: engine.Mask(engine.Arrival, engine.Completion), IdleWithoutPending: true}
 }
 
 // queueKey is the key as the queue stores it: smaller first.
