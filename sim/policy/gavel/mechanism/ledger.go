@@ -1,6 +1,10 @@
 package mechanism
 
-import "github.com/schedlab/schedlab/sim/workload"
+import (
+	"slices"
+
+	"github.com/schedlab/schedlab/sim/workload"
+)
 
 // ckey names a combination: a job alone (b = -1) or a pair.
 type ckey struct{ a, b workload.JobID }
@@ -39,6 +43,13 @@ type ledger struct {
 
 	resetAtZero bool // quirk ResetAtZero: a last recompute at t = 0 does not hold the next one back
 	force       bool // quirk IdleUntilArrival: the next recompute may not wait
+
+	// pos are the indices into keys of the combinations with a positive
+	// target, in order: the only ones with a candidate of positive
+	// priority, all a FIFO round looks at (see pick).
+	pos      []int32
+	spare    []*combo  // the keys before the last restart, storage for the next
+	halfSums []float64 // halves's sums so far
 
 	buf       []float64        // restart's allocation for the records' vectors, what is left of it
 	slab      []combo          // restart's allocation for the records, what is left of it
@@ -102,31 +113,103 @@ func (l *ledger) restart(now float64, keys []ckey) {
 	for j := range l.total {
 		l.total[j] = 0
 	}
-	// The records, and their vectors (three per record at most), share
-	// one allocation each.
-	l.buf = make([]float64, 3*l.types*len(keys))
-	l.slab = make([]combo, len(keys))
-	next := make([]*combo, len(keys))
-	for i, k := range keys {
+	// A waiting job's record that neither had nor gets a target and has
+	// not run since the last reset stays as it is (see idle): most of a
+	// long queue. The others' records, and their vectors (three per record
+	// at most), share one allocation each.
+	fresh := 0
+	for _, k := range keys {
+		if old, _ := l.old.get(k); !l.idle(old, k) {
+			fresh++
+		}
+	}
+	l.buf = make([]float64, 3*l.types*fresh)
+	l.slab = make([]combo, fresh)
+	next := slices.Grow(l.spare[:0], len(keys))
+	l.pos = l.pos[:0]
+	for _, k := range keys {
 		c, ok := l.made.get(k)
 		if !ok {
 			old, _ := l.old.get(k)
-			x, _ := l.x.get(k)
-			c = l.carry(k, old, x, elapsed)
+			if c = old; !l.idle(old, k) {
+				c = l.carry(k, old, l.xOf(k), elapsed)
+			}
 			l.made.put(k, c)
 		}
-		for j, v := range c.recv {
-			l.total[j] += v
+		if positive(c.x) {
+			l.pos = append(l.pos, int32(len(next)))
 		}
-		next[i] = c
+		next = append(next, c)
+	}
+	// Every record's received time is now R/2 on each type (0 for a new
+	// pair), so the types' totals are R/2 added up once per record that
+	// is not a new pair: a sum of equal terms, the same in any order.
+	n := 0
+	for _, c := range next {
+		if c.recv[0] != 0 {
+			n++
+		}
+	}
+	for j := range l.total {
+		l.total[j] = l.halves(n)
 	}
 	for _, c := range prev {
 		l.old.del(c.k)
 	}
 	l.made.clear(keys)
+	l.spare = prev[:0]
 	l.keys = next
 	l.reset, l.due, l.force = now, false, false
 	l.resets++
+}
+
+// idle: combination k's record before a reset, prev, stays as it is
+// after it, because carry would change nothing that is read. It is a job
+// alone that had no target, gets none now (so it has no own time), and
+// received nothing since the last reset: its deficit grows by
+// 0·elapsed − (R/2 − R/2) = 0 and its received time stays R/2. (A record
+// without a deficit yet reads as a deficit of 0, the zeros carry would
+// give it.)
+func (l *ledger) idle(prev *combo, k ckey) bool {
+	if prev == nil || k.b >= 0 || prev.x != nil || prev.own != nil || l.xOf(k) != nil {
+		return false
+	}
+	for _, v := range prev.recv {
+		if v != l.roundS/2 {
+			return false
+		}
+	}
+	return true
+}
+
+// xOf is combination k's new target in restart; nil if it has none.
+func (l *ledger) xOf(k ckey) []float64 {
+	x, _ := l.x.get(k)
+	return x
+}
+
+// positive: a target with a positive share of some type. Only such
+// records have a candidate of positive priority (ledger.priority).
+func positive(x []float64) bool {
+	for _, v := range x {
+		if v > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// halves is R/2 added up n times from 0, one addition at a time, as
+// restart's totals once summed every record: remembered, since n only
+// grows by the jobs that arrive between two resets.
+func (l *ledger) halves(n int) float64 {
+	if len(l.halfSums) == 0 {
+		l.halfSums = append(l.halfSums, 0)
+	}
+	for len(l.halfSums) <= n {
+		l.halfSums = append(l.halfSums, l.halfSums[len(l.halfSums)-1]+l.roundS/2)
+	}
+	return l.halfSums[n]
 }
 
 // carry is combination k's record after a reset, from its record before

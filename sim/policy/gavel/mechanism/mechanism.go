@@ -78,7 +78,9 @@ type Mechanism struct {
 	rounds     rounds
 	cost       float64            // dollars spent so far
 	busy       []bool             // scratch of pick, by job
-	live       []int32            // scratch of pick: the combinations still running, by index
+	live       []int32            // scratch of pick: the combinations with a positive target still running, by index
+	liveZero   []int32            // scratch of pick: all combinations still running, by index, when liveAll
+	liveAll    bool               // liveZero is this round's
 	list       []cand             // scratch of pick: the candidates of one type
 	picker     picker             // scratch of pick
 	lastAt     []int32            // scratch of place, by job
