@@ -26,6 +26,7 @@ type combo struct {
 	deficit []float64 // time owed by earlier allocations, a tie-breaker; nil until the first reset that saw it
 	runs    []bool    // whether it can run on each type; nil until a round asked
 	sf      int       // GPUs it takes, set with runs
+	gen     int       // the ledger's generation when it was last in its keys (ledger.at)
 }
 
 // ledger is the target allocation and what each combination received
@@ -51,11 +52,18 @@ type ledger struct {
 	spare    []*combo  // the keys before the last restart, storage for the next
 	halfSums []float64 // halves's sums so far
 
-	buf       []float64        // restart's allocation for the records' vectors, what is left of it
-	slab      []combo          // restart's allocation for the records, what is left of it
-	x         byKey[[]float64] // scratch of recompute: the new targets
-	old, made byKey[*combo]    // scratch of restart
+	buf  []float64        // carry's allocation for the records' vectors, what is left of it
+	slab []combo          // carry's allocation for the records, what is left of it
+	x    byKey[[]float64] // scratch of recompute: the new targets
+	// at is each combination's latest record, in the ledger or not (see
+	// gen), so that restart finds the record a key had without a map of
+	// the whole ledger.
+	at  byKey[*combo]
+	gen int // the generation of the records in keys (combo.gen)
 }
+
+// slabRecords is how many records carry allocates at once.
+const slabRecords = 256
 
 func (l *ledger) init(types int, roundS float64, clean bool) {
 	l.types, l.roundS, l.clean = types, roundS, clean
@@ -76,7 +84,9 @@ func (l *ledger) join(id workload.JobID) {
 	for j := range recv {
 		recv[j] = l.roundS / 2
 	}
-	l.keys = append(l.keys, &combo{k: ckey{id, -1}, recv: recv})
+	c := &combo{k: ckey{id, -1}, recv: recv, gen: l.gen}
+	l.keys = append(l.keys, c)
+	l.at.put(c.k, c)
 	for j := range l.total {
 		l.total[j] += l.roundS / 2
 	}
@@ -107,56 +117,45 @@ func (l *ledger) restart(now float64, keys []ckey) {
 		elapsed = 0
 	}
 	prev := l.keys
-	for _, c := range prev {
-		l.old.put(c.k, c)
-	}
-	for j := range l.total {
-		l.total[j] = 0
-	}
-	// A waiting job's record that neither had nor gets a target and has
-	// not run since the last reset stays as it is (see idle): most of a
-	// long queue. The others' records, and their vectors (three per record
-	// at most), share one allocation each.
-	fresh := 0
-	for _, k := range keys {
-		if old, _ := l.old.get(k); !l.idle(old, k) {
-			fresh++
-		}
-	}
-	l.buf = make([]float64, 3*l.types*fresh)
-	l.slab = make([]combo, fresh)
+	// A record is in the ledger (prev) when its generation is the
+	// ledger's; the generation after this restart marks those made or
+	// kept for keys, so that a key named twice gets one record.
+	was := l.gen
+	l.gen++
 	next := slices.Grow(l.spare[:0], len(keys))
 	l.pos = l.pos[:0]
+	n := 0 // records whose received time is R/2 (see below)
 	for _, k := range keys {
-		c, ok := l.made.get(k)
-		if !ok {
-			old, _ := l.old.get(k)
-			if c = old; !l.idle(old, k) {
-				c = l.carry(k, old, l.xOf(k), elapsed)
+		c, _ := l.at.get(k)
+		switch {
+		case c != nil && c.gen == l.gen: // named twice
+		case c != nil && c.gen == was && l.idle(c, k):
+			// A waiting job's record that neither had nor gets a
+			// target and has not run since the last reset stays as
+			// it is (see idle): most of a long queue.
+			c.gen = l.gen
+		default:
+			if c != nil && c.gen != was {
+				c = nil // left the ledger at a restart before (max_waiting)
 			}
-			l.made.put(k, c)
+			c = l.carry(k, c, l.xOf(k), elapsed)
+			c.gen = l.gen
+			l.at.put(k, c)
 		}
 		if positive(c.x) {
 			l.pos = append(l.pos, int32(len(next)))
+		}
+		if c.recv[0] != 0 {
+			n++
 		}
 		next = append(next, c)
 	}
 	// Every record's received time is now R/2 on each type (0 for a new
 	// pair), so the types' totals are R/2 added up once per record that
 	// is not a new pair: a sum of equal terms, the same in any order.
-	n := 0
-	for _, c := range next {
-		if c.recv[0] != 0 {
-			n++
-		}
-	}
 	for j := range l.total {
 		l.total[j] = l.halves(n)
 	}
-	for _, c := range prev {
-		l.old.del(c.k)
-	}
-	l.made.clear(keys)
 	l.spare = prev[:0]
 	l.keys = next
 	l.reset, l.due, l.force = now, false, false
@@ -215,6 +214,12 @@ func (l *ledger) halves(n int) float64 {
 // carry is combination k's record after a reset, from its record before
 // (nil if it had none) and its new target x.
 func (l *ledger) carry(k ckey, prev *combo, x []float64, elapsed float64) *combo {
+	if len(l.slab) == 0 {
+		// The records, and their vectors (three per record at most),
+		// share an allocation per so many records.
+		l.slab = make([]combo, slabRecords)
+		l.buf = make([]float64, 3*l.types*slabRecords)
+	}
 	c := &l.slab[0]
 	l.slab = l.slab[1:]
 	*c = combo{k: k, x: x, deficit: l.floats()}

@@ -23,6 +23,11 @@ type track struct {
 	gpus     []cluster.GPUID // where it ran last round
 	lastType int
 
+	// what a recompute last saw of it while it waited (see progress)
+	seen             bool // it was waiting then
+	seenStarts       int
+	seenRem, seenRun float64
+
 	// quirk IntegerSteps and SplitSteps (ref-compat)
 	taskEnd  float64 // when this round's micro-task ends
 	stopAt   float64 // when to stop it, +Inf if it completes or runs on
@@ -106,6 +111,9 @@ type Mechanism struct {
 
 	firstHeap minheap.Heap[keyed] // scratch of firstByKey
 	held      []bool              // scratch of topUp, by job
+	inJobs    []plan.Job          // scratch of recompute: the input's jobs
+	isoRow    []float64           // scratch of isoThr
+	idBufs    [3][]workload.JobID // scratch of active: pending, running, both
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the

@@ -18,25 +18,28 @@ func (m *Mechanism) recompute(s *engine.State) error {
 	o := m.oracle(s)
 	in := &plan.Input{Now: now, Types: m.gpu.types, Count: m.gpu.count, Rand: s.Rand(), Oracle: o,
 		Active: s.NumPending() + s.NumRunning()}
-	M := len(ids)
-	in.Jobs = make([]plan.Job, 0, M)
+	// No allocator keeps the input, so its job list is the last one's
+	// storage.
+	in.Jobs = m.inJobs[:0]
 	for _, id := range ids {
 		job := s.Job(id)
-		info := s.Info(id)
 		tr := m.jobs[id]
-		pj := plan.Job{ID: id, Job: job, SF: job.GPUs, Weight: job.EffectiveWeight(), Thr: tr.thr, Rem: info.Remaining,
-			Elapsed: now - job.ArrivalS, Waited: math.Max(0, now-job.ArrivalS-info.RunTime)}
+		rem, run := m.progress(s, id, tr)
+		pj := plan.Job{ID: id, Job: job, SF: job.GPUs, Weight: job.EffectiveWeight(), Thr: tr.thr, Rem: rem,
+			Elapsed: now - job.ArrivalS, Waited: math.Max(0, now-job.ArrivalS-run)}
 		// Finish-time fairness's isolated clock: the work done since the
 		// last recompute, at the isolated share's throughput then.
 		if tr.isoThr > 0 {
-			tr.isoTime += (tr.lastRem - info.Remaining) / tr.isoThr
+			tr.isoTime += (tr.lastRem - rem) / tr.isoThr
 		}
-		tr.lastRem = info.Remaining
+		tr.lastRem = rem
 		pj.IsoTime = tr.isoTime
 		in.Jobs = append(in.Jobs, pj)
 	}
+	m.inJobs = in.Jobs
+	active := in.ActiveJobs()
 	for i := range in.Jobs {
-		m.jobs[in.Jobs[i].ID].isoThr = plan.Dot(in.Jobs[i].Thr, in.IsoRow(&in.Jobs[i], in.ActiveJobs()))
+		m.jobs[in.Jobs[i].ID].isoThr = m.isoThr(in, &in.Jobs[i], active)
 	}
 	al, err := m.cfg.Alloc.Allocate(in)
 	if err != nil {
@@ -48,6 +51,43 @@ func (m *Mechanism) recompute(s *engine.State) error {
 	x.clear(keys)
 	m.record(s, in, al)
 	return nil
+}
+
+// progress is job id's iterations left and seconds run, as s.Info has
+// them. A waiting job's do not change until it starts again, so they are
+// kept from the last time it was seen waiting: most of a long queue
+// waits from one recompute to the next, and Info's whole record costs
+// several times more than the lookup.
+func (m *Mechanism) progress(s *engine.State, id workload.JobID, tr *track) (rem, run float64) {
+	pending := s.Status(id) == engine.Pending
+	if pending && tr.seen && tr.seenStarts == s.Starts(id) {
+		return tr.seenRem, tr.seenRun
+	}
+	info := s.Info(id)
+	tr.seen = pending
+	if pending {
+		tr.seenRem, tr.seenRun, tr.seenStarts = info.Remaining, info.RunTime, info.Starts
+	}
+	return info.Remaining, info.RunTime
+}
+
+// isoThr is plan.Dot(p.Thr, in.IsoRow(p, active)), the same operations
+// in the same order, in a scratch row instead of a new one per job.
+func (m *Mechanism) isoThr(in *plan.Input, p *plan.Job, active int) float64 {
+	x := reset(&m.isoRow, len(in.Types))
+	sum := 0.0
+	for j := range x {
+		if p.Thr[j] > 0 {
+			x[j] = in.Count[j] / float64(active) / float64(p.SF)
+			sum += x[j]
+		}
+	}
+	if sum > 1 {
+		for j := range x {
+			x[j] /= sum
+		}
+	}
+	return plan.Dot(p.Thr, x)
 }
 
 // combinations names the allocation's rows by job ids, with a row of
