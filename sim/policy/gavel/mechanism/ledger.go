@@ -1,6 +1,8 @@
 package mechanism
 
 import (
+	"fmt"
+	"math"
 	"slices"
 
 	"github.com/schedlab/schedlab/sim/workload"
@@ -60,6 +62,9 @@ type ledger struct {
 	// the whole ledger.
 	at  byKey[*combo]
 	gen int // the generation of the records in keys (combo.gen)
+
+	selfCheck bool  // restart compares its records with the full rebuild (tests)
+	checkErr  error // the first difference it found
 }
 
 // slabRecords is how many records carry allocates at once.
@@ -156,10 +161,80 @@ func (l *ledger) restart(now float64, keys []ckey) {
 	for j := range l.total {
 		l.total[j] = l.halves(n)
 	}
+	if l.selfCheck && l.checkErr == nil {
+		l.checkErr = l.verify(prev, keys, next, elapsed)
+	}
 	l.spare = prev[:0]
 	l.keys = next
 	l.reset, l.due, l.force = now, false, false
 	l.resets++
+}
+
+// verify checks restart's records against the full rebuild it replaced:
+// each key's record is what carry makes of the record the key had in
+// prev (found in a map of prev), the first for a key named twice, the
+// totals are the sums of every record's received time in order, and pos
+// lists every record with a positive target.
+func (l *ledger) verify(prev []*combo, keys []ckey, next []*combo, elapsed float64) error {
+	old := map[ckey]*combo{}
+	for _, c := range prev {
+		old[c.k] = c
+	}
+	made := map[ckey]*combo{}
+	total := make([]float64, l.types)
+	var pos []int32
+	for i, k := range keys {
+		c := next[i]
+		if first, ok := made[k]; ok {
+			if c != first {
+				return fmt.Errorf("key %v named twice has two records", k)
+			}
+		} else {
+			made[k] = c
+			want := l.carry(k, old[k], l.xOf(k), elapsed)
+			if !sameRecord(c, want) {
+				return fmt.Errorf("key %v: record %+v, the full rebuild makes %+v", k, *c, *want)
+			}
+		}
+		for j, v := range c.recv {
+			total[j] += v
+		}
+		if positive(c.x) {
+			pos = append(pos, int32(i))
+		}
+	}
+	if !slices.Equal(total, l.total) {
+		return fmt.Errorf("totals %v, the full rebuild sums %v", l.total, total)
+	}
+	if !slices.Equal(pos, l.pos) {
+		return fmt.Errorf("positive targets at %v, want %v", l.pos, pos)
+	}
+	return nil
+}
+
+// sameRecord: a and b hold the same values where rounds read them (a
+// missing deficit reads as zeros).
+func sameRecord(a, b *combo) bool {
+	same := func(x, y []float64) bool {
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	deficit := func(c *combo) []float64 {
+		if c.deficit == nil {
+			return make([]float64, len(c.recv))
+		}
+		return c.deficit
+	}
+	xa, xb := a.x != nil, b.x != nil
+	return a.k == b.k && xa == xb && (!xa || &a.x[0] == &b.x[0]) && same(a.recv, b.recv) && (a.own == nil) == (b.own == nil) &&
+		same(a.own, b.own) && same(deficit(a), deficit(b)) && slices.Equal(a.runs, b.runs) && a.sf == b.sf
 }
 
 // idle: combination k's record before a reset, prev, stays as it is

@@ -1,6 +1,7 @@
 package mechanism
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -22,6 +23,9 @@ type track struct {
 	thr      []float64
 	gpus     []cluster.GPUID // where it ran last round
 	lastType int
+
+	eq     float64 // its throughput under X^equal (plan.Input.ThrEqual)
+	entity int32   // its entity's index (Mechanism.entNames), -1 without an entity or with eq ≤ 0
 
 	// what a recompute last saw of it while it waited (see progress)
 	seen             bool // it was waiting then
@@ -112,6 +116,25 @@ type Mechanism struct {
 	firstHeap minheap.Heap[keyed] // scratch of firstByKey
 	held      []bool              // scratch of topUp, by job
 	inJobs    []plan.Job          // scratch of recompute: the input's jobs
+	eff       []float64           // scratch of effective, zeros between calls
+	effIdx    []int               // scratch of effective
+	entSums   []float64           // scratch of shares, by entity
+	entOut    []entityShare       // scratch of shares
+
+	// The active jobs (arrived, not finished) as record's shares count
+	// them: how many, how many with a NaN throughput under X^equal, and
+	// of each entity (by index into entNames; entIdx is the reverse).
+	numActive int
+	nanEq     int
+	entNames  []string
+	entIdx    map[string]int32
+	entCount  []int
+
+	// selfCheck: each recompute also makes what the incremental
+	// bookkeeping keeps from scratch, and the first difference is kept in
+	// checkErr (tests).
+	selfCheck bool
+	checkErr  error
 	isoRow    []float64           // scratch of isoThr
 	idBufs    [3][]workload.JobID // scratch of active: pending, running, both
 }
@@ -263,11 +286,39 @@ func (m *Mechanism) arrive(s *engine.State, id workload.JobID) {
 	}
 	m.jobs[id] = tr
 	m.ledger.arrive(id)
+	// what record's shares count of the active jobs
+	in := plan.Input{Count: m.gpu.count}
+	tr.eq, tr.entity = in.ThrEqual(tr.thr), -1
+	m.numActive++
+	if tr.eq != tr.eq {
+		m.nanEq++
+	}
+	if e := job.Entity; e != "" && tr.eq > 0 {
+		i, ok := m.entIdx[e]
+		if !ok {
+			if m.entIdx == nil {
+				m.entIdx = map[string]int32{}
+			}
+			i = int32(len(m.entNames))
+			m.entIdx[e] = i
+			m.entNames = append(m.entNames, e)
+			m.entCount = append(m.entCount, 0)
+		}
+		tr.entity = i
+		m.entCount[i]++
+	}
 }
 
 func (m *Mechanism) complete(s *engine.State, id workload.JobID) {
 	tr := m.jobs[id]
 	tr.finish = s.Now()
+	m.numActive--
+	if tr.eq != tr.eq {
+		m.nanEq--
+	}
+	if tr.entity >= 0 {
+		m.entCount[tr.entity]--
+	}
 	if tr.isoThr > 0 {
 		tr.isoTime += tr.lastRem / tr.isoThr
 	}
@@ -283,7 +334,11 @@ func (m *Mechanism) round(s *engine.State) error {
 	now := s.Now()
 	m.account(s, now)
 	if m.ledger.dueAt(now, m.cfg.ResetMinS) {
+		m.ledger.selfCheck = m.selfCheck
 		if err := m.recompute(s); err != nil {
+			return err
+		}
+		if err := cmp.Or(m.checkErr, m.ledger.checkErr); err != nil {
 			return err
 		}
 	}

@@ -3,7 +3,9 @@ package mechanism
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
@@ -61,6 +63,11 @@ func (m *Mechanism) recompute(s *engine.State) error {
 func (m *Mechanism) progress(s *engine.State, id workload.JobID, tr *track) (rem, run float64) {
 	pending := s.Status(id) == engine.Pending
 	if pending && tr.seen && tr.seenStarts == s.Starts(id) {
+		if m.selfCheck {
+			if info := s.Info(id); info.Remaining != tr.seenRem || info.RunTime != tr.seenRun {
+				m.checkErr = fmt.Errorf("t=%g: job %d kept %g left, %g s run; it has %g, %g s", s.Now(), id, tr.seenRem, tr.seenRun, info.Remaining, info.RunTime)
+			}
+		}
 		return tr.seenRem, tr.seenRun
 	}
 	info := s.Info(id)
@@ -119,41 +126,42 @@ func (m *Mechanism) record(s *engine.State, in *plan.Input, al *plan.Allocation)
 		return
 	}
 	s.Record("gavel/objective", -1, finite(al.Objective))
-	eff := in.Effective(al, func(i int) []float64 { return in.Jobs[i].Thr })
-	total := 0.0
-	entity := map[string]float64{}
-	var names []string
-	for i, p := range in.Jobs {
-		eq := in.ThrEqual(p.Thr)
-		if eq <= 0 {
-			continue
-		}
-		v := float64(p.SF) * eff[i] / eq
-		total += v
-		if e := p.Job.Entity; e != "" {
-			if _, ok := entity[e]; !ok {
-				names = append(names, e)
+	var total float64
+	var shares []entityShare
+	if m.everyActive(s, in) {
+		total, shares = m.shares(in, al)
+		if m.selfCheck {
+			t, sh := sharesFull(in, al)
+			if !sameShares(t, sh, total, shares) {
+				m.checkErr = fmt.Errorf("t=%g: the shares from the allocation's jobs are %v %v, from every job %v %v", s.Now(), total, shares, t, sh)
 			}
-			entity[e] += v
 		}
+	} else {
+		total, shares = sharesFull(in, al)
 	}
 	s.Record("gavel/total_norm_thr", -1, total)
 	s.Record("gavel/active_jobs", -1, float64(in.ActiveJobs()))
-	sort.Strings(names)
-	for _, e := range names {
-		s.Record("gavel/entity_thr/"+e, -1, entity[e])
+	for _, e := range shares {
+		s.Record("gavel/entity_thr/"+e.name, -1, e.thr)
 	}
 	if len(m.cfg.Entities) > 0 && total > 0 {
 		// How far each present entity's share is from its weight's share.
+		entity := func(name string) (float64, bool) {
+			i, ok := slices.BinarySearchFunc(shares, name, func(e entityShare, n string) int { return strings.Compare(e.name, n) })
+			if !ok {
+				return 0, false
+			}
+			return shares[i].thr, true
+		}
 		wsum := 0.0
 		for _, e := range m.cfg.Entities {
-			if _, ok := entity[e.Name]; ok {
+			if _, ok := entity(e.Name); ok {
 				wsum += e.Weight
 			}
 		}
 		worst := 0.0
 		for _, e := range m.cfg.Entities {
-			if v, ok := entity[e.Name]; ok {
+			if v, ok := entity(e.Name); ok {
 				want := e.Weight / wsum
 				worst = math.Max(worst, math.Abs(v/total-want)/want)
 			}
@@ -174,6 +182,118 @@ func (m *Mechanism) record(s *engine.State, in *plan.Input, al *plan.Allocation)
 		}
 	}
 	s.Log(-1, "%s: new allocation: %s", m.cfg.Title, al.Why)
+}
+
+// entityShare is an entity's total normalised throughput under an
+// allocation.
+type entityShare struct {
+	name string
+	thr  float64
+}
+
+// sharesFull is the total normalised throughput under al, Σ over the
+// jobs of SF·(effective throughput ÷ throughput under X^equal), and each
+// entity's part of it, by name, of every entity with a job in the input
+// (whose throughput under X^equal is positive), from every job.
+func sharesFull(in *plan.Input, al *plan.Allocation) (float64, []entityShare) {
+	eff := in.Effective(al, func(i int) []float64 { return in.Jobs[i].Thr })
+	total := 0.0
+	entity := map[string]float64{}
+	var names []string
+	for i, p := range in.Jobs {
+		eq := in.ThrEqual(p.Thr)
+		if eq <= 0 {
+			continue
+		}
+		v := float64(p.SF) * eff[i] / eq
+		total += v
+		if e := p.Job.Entity; e != "" {
+			if _, ok := entity[e]; !ok {
+				names = append(names, e)
+			}
+			entity[e] += v
+		}
+	}
+	sort.Strings(names)
+	out := make([]entityShare, len(names))
+	for i, e := range names {
+		out[i] = entityShare{e, entity[e]}
+	}
+	return total, out
+}
+
+// shares is sharesFull from the jobs the allocation gives a share and
+// the entities' counts of active jobs (see arrive): every other job adds
+// SF·0 ÷ eq = +0, which changes no sum. It needs every active job in
+// the input (everyActive).
+func (m *Mechanism) shares(in *plan.Input, al *plan.Allocation) (float64, []entityShare) {
+	eff := m.effective(in, al)
+	total := 0.0
+	sums := reset(&m.entSums, len(m.entNames))
+	for _, i := range m.effIdx {
+		p := &in.Jobs[i]
+		tr := m.jobs[p.ID]
+		if tr.eq <= 0 {
+			continue
+		}
+		v := float64(p.SF) * eff[i] / tr.eq
+		total += v
+		if tr.entity >= 0 {
+			sums[tr.entity] += v
+		}
+	}
+	for _, i := range m.effIdx {
+		eff[i] = 0
+	}
+	out := m.entOut[:0]
+	for e, n := range m.entCount {
+		if n > 0 {
+			out = append(out, entityShare{m.entNames[e], sums[e]})
+		}
+	}
+	slices.SortFunc(out, func(a, b entityShare) int { return strings.Compare(a.name, b.name) })
+	m.entOut = out
+	return total, out
+}
+
+// effective is in.Effective's per-job sums, the same additions in the
+// same order, in a scratch of zeros (which shares zeroes again), with the
+// indices of the jobs with a share, ascending and once each, in m.effIdx.
+func (m *Mechanism) effective(in *plan.Input, al *plan.Allocation) []float64 {
+	if len(m.eff) < len(in.Jobs) {
+		m.eff = make([]float64, len(in.Jobs))
+	}
+	out, idx := m.eff, m.effIdx[:0]
+	for _, c := range al.Combos {
+		for j, v := range c.X {
+			if v == 0 {
+				continue
+			}
+			if c.B < 0 {
+				out[c.A] += v * in.Jobs[c.A].Thr[j]
+				idx = append(idx, c.A)
+				continue
+			}
+			ta, tb := in.Pair(in.Jobs[c.A].Job, in.Jobs[c.B].Job, in.Types[j])
+			out[c.A] += v * ta
+			out[c.B] += v * tb
+			idx = append(idx, c.A, c.B)
+		}
+	}
+	slices.Sort(idx)
+	m.effIdx = slices.Compact(idx)
+	return out
+}
+
+// everyActive: the input holds every active job and no job has a NaN
+// throughput under X^equal, as shares needs.
+func (m *Mechanism) everyActive(s *engine.State, in *plan.Input) bool {
+	return m.nanEq == 0 && len(in.Jobs) == s.NumPending()+s.NumRunning() && len(in.Jobs) == m.numActive
+}
+
+func sameShares(t1 float64, s1 []entityShare, t2 float64, s2 []entityShare) bool {
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+	return same(t1, t2) && slices.EqualFunc(s1, s2, func(a, b entityShare) bool { return a.name == b.name && same(a.thr, b.thr) })
 }
 
 func finite(v float64) float64 {
