@@ -14,15 +14,17 @@ import (
 
 // track is what the mechanism remembers about one job.
 type track struct {
-	arrival  float64
-	finish   float64   // -1 until it finishes
-	recv     []float64 // seconds it ran on each type
-	isoTime  float64   // seconds its work would have taken with an isolated share
-	lastRem  float64
-	isoThr   float64 // its isolated-share throughput since the last recompute
-	thr      []float64
-	gpus     []cluster.GPUID // where it ran last round
-	lastType int
+	arrival float64
+	finish  float64   // -1 until it finishes
+	recv    []float64 // seconds it ran on each type
+	isoTime float64   // seconds its work would have taken with an isolated share
+	lastRem float64
+	// the active jobs at the last recompute that planned for it, for its
+	// isolated-share throughput since (Mechanism.isoThr); 0 before any
+	isoActive int
+	thr       []float64
+	gpus      []cluster.GPUID // where it ran last round
+	lastType  int
 
 	eq     float64 // its throughput under X^equal (plan.Input.ThrEqual)
 	entity int32   // its entity's index (Mechanism.entNames), -1 without an entity or with eq ≤ 0
@@ -116,7 +118,6 @@ type Mechanism struct {
 	firstHeap minheap.Heap[keyed] // scratch of firstByKey
 	held      []bool              // scratch of topUp, by job
 	inJobs    []plan.Job          // scratch of recompute: the input's jobs
-	eff       []float64           // scratch of effective, zeros between calls
 	effIdx    []int               // scratch of effective
 	entSums   []float64           // scratch of shares, by entity
 	entOut    []entityShare       // scratch of shares
@@ -135,7 +136,6 @@ type Mechanism struct {
 	// checkErr (tests).
 	selfCheck bool
 	checkErr  error
-	isoRow    []float64           // scratch of isoThr
 	idBufs    [3][]workload.JobID // scratch of active: pending, running, both
 }
 
@@ -319,8 +319,8 @@ func (m *Mechanism) complete(s *engine.State, id workload.JobID) {
 	if tr.entity >= 0 {
 		m.entCount[tr.entity]--
 	}
-	if tr.isoThr > 0 {
-		tr.isoTime += tr.lastRem / tr.isoThr
+	if iso := m.isoThr(tr, s.Job(id).GPUs); iso > 0 {
+		tr.isoTime += tr.lastRem / iso
 	}
 	if tr.isoTime > 0 {
 		s.Record("gavel/iso_time_s", id, tr.isoTime)

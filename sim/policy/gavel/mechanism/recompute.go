@@ -23,6 +23,7 @@ func (m *Mechanism) recompute(s *engine.State) error {
 	// No allocator keeps the input, so its job list is the last one's
 	// storage.
 	in.Jobs = m.inJobs[:0]
+	active := in.ActiveJobs()
 	for _, id := range ids {
 		job := s.Job(id)
 		tr := m.jobs[id]
@@ -31,18 +32,19 @@ func (m *Mechanism) recompute(s *engine.State) error {
 			Elapsed: now - job.ArrivalS, Waited: math.Max(0, now-job.ArrivalS-run)}
 		// Finish-time fairness's isolated clock: the work done since the
 		// last recompute, at the isolated share's throughput then.
-		if tr.isoThr > 0 {
-			tr.isoTime += (tr.lastRem - rem) / tr.isoThr
+		// A job that did no work adds 0 (the throughput is found only
+		// when it did).
+		if rem != tr.lastRem {
+			if iso := m.isoThr(tr, job.GPUs); iso > 0 {
+				tr.isoTime += (tr.lastRem - rem) / iso
+			}
 		}
 		tr.lastRem = rem
+		tr.isoActive = active
 		pj.IsoTime = tr.isoTime
 		in.Jobs = append(in.Jobs, pj)
 	}
 	m.inJobs = in.Jobs
-	active := in.ActiveJobs()
-	for i := range in.Jobs {
-		m.jobs[in.Jobs[i].ID].isoThr = m.isoThr(in, &in.Jobs[i], active)
-	}
 	al, err := m.cfg.Alloc.Allocate(in)
 	if err != nil {
 		return fmt.Errorf("%s: %w", m.cfg.Title, err)
@@ -78,23 +80,16 @@ func (m *Mechanism) progress(s *engine.State, id workload.JobID, tr *track) (rem
 	return info.Remaining, info.RunTime
 }
 
-// isoThr is plan.Dot(p.Thr, in.IsoRow(p, active)), the same operations
-// in the same order, in a scratch row instead of a new one per job.
-func (m *Mechanism) isoThr(in *plan.Input, p *plan.Job, active int) float64 {
-	x := reset(&m.isoRow, len(in.Types))
-	sum := 0.0
-	for j := range x {
-		if p.Thr[j] > 0 {
-			x[j] = in.Count[j] / float64(active) / float64(p.SF)
-			sum += x[j]
-		}
+// isoThr is a job's throughput with an isolated share at the last
+// recompute that planned for it, plan.Dot(Thr, IsoRow(job, active)) then;
+// 0 before any. It is found only where it is used, when the job did work
+// since.
+func (m *Mechanism) isoThr(tr *track, sf int) float64 {
+	if tr.isoActive == 0 {
+		return 0
 	}
-	if sum > 1 {
-		for j := range x {
-			x[j] /= sum
-		}
-	}
-	return plan.Dot(p.Thr, x)
+	in := plan.Input{Types: m.gpu.types, Count: m.gpu.count}
+	return plan.Dot(tr.thr, in.IsoRow(&plan.Job{SF: sf, Thr: tr.thr}, tr.isoActive))
 }
 
 // combinations names the allocation's rows by job ids, with a row of
@@ -242,9 +237,6 @@ func (m *Mechanism) shares(in *plan.Input, al *plan.Allocation) (float64, []enti
 			sums[tr.entity] += v
 		}
 	}
-	for _, i := range m.effIdx {
-		eff[i] = 0
-	}
 	out := m.entOut[:0]
 	for e, n := range m.entCount {
 		if n > 0 {
@@ -256,33 +248,25 @@ func (m *Mechanism) shares(in *plan.Input, al *plan.Allocation) (float64, []enti
 	return total, out
 }
 
-// effective is in.Effective's per-job sums, the same additions in the
-// same order, in a scratch of zeros (which shares zeroes again), with the
-// indices of the jobs with a share, ascending and once each, in m.effIdx.
+// effective is in.Effective, with the indices of the jobs the
+// allocation gives a share, ascending and once each, in m.effIdx: the
+// jobs whose effective throughput may not be 0.
 func (m *Mechanism) effective(in *plan.Input, al *plan.Allocation) []float64 {
-	if len(m.eff) < len(in.Jobs) {
-		m.eff = make([]float64, len(in.Jobs))
-	}
-	out, idx := m.eff, m.effIdx[:0]
+	idx := m.effIdx[:0]
 	for _, c := range al.Combos {
-		for j, v := range c.X {
-			if v == 0 {
-				continue
-			}
-			if c.B < 0 {
-				out[c.A] += v * in.Jobs[c.A].Thr[j]
+		for _, v := range c.X {
+			if v != 0 {
 				idx = append(idx, c.A)
-				continue
+				if c.B >= 0 {
+					idx = append(idx, c.B)
+				}
+				break
 			}
-			ta, tb := in.Pair(in.Jobs[c.A].Job, in.Jobs[c.B].Job, in.Types[j])
-			out[c.A] += v * ta
-			out[c.B] += v * tb
-			idx = append(idx, c.A, c.B)
 		}
 	}
 	slices.Sort(idx)
 	m.effIdx = slices.Compact(idx)
-	return out
+	return in.Effective(al, func(i int) []float64 { return in.Jobs[i].Thr })
 }
 
 // everyActive: the input holds every active job and no job has a NaN
