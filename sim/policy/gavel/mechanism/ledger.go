@@ -65,6 +65,7 @@ type ledger struct {
 
 	selfCheck bool  // restart compares its records with the full rebuild (tests)
 	checkErr  error // the first difference it found
+	checks    int   // restarts it compared
 }
 
 // slabRecords is how many records carry allocates at once.
@@ -163,6 +164,7 @@ func (l *ledger) restart(now float64, keys []ckey) {
 	}
 	if l.selfCheck && l.checkErr == nil {
 		l.checkErr = l.verify(prev, keys, next, elapsed)
+		l.checks++
 	}
 	l.spare = prev[:0]
 	l.keys = next

@@ -136,7 +136,8 @@ type Mechanism struct {
 	// checkErr (tests).
 	selfCheck bool
 	checkErr  error
-	idBufs    [3][]workload.JobID // scratch of active: pending, running, both
+	checks    struct{ shares, progress int } // how many comparisons selfCheck made
+	idBufs    [3][]workload.JobID            // scratch of active: pending, running, both
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the

@@ -66,6 +66,7 @@ func (m *Mechanism) progress(s *engine.State, id workload.JobID, tr *track) (rem
 	pending := s.Status(id) == engine.Pending
 	if pending && tr.seen && tr.seenStarts == s.Starts(id) {
 		if m.selfCheck {
+			m.checks.progress++
 			if info := s.Info(id); info.Remaining != tr.seenRem || info.RunTime != tr.seenRun {
 				m.checkErr = fmt.Errorf("t=%g: job %d kept %g left, %g s run; it has %g, %g s", s.Now(), id, tr.seenRem, tr.seenRun, info.Remaining, info.RunTime)
 			}
@@ -126,6 +127,7 @@ func (m *Mechanism) record(s *engine.State, in *plan.Input, al *plan.Allocation)
 	if m.everyActive(s, in) {
 		total, shares = m.shares(in, al)
 		if m.selfCheck {
+			m.checks.shares++
 			t, sh := sharesFull(in, al)
 			if !sameShares(t, sh, total, shares) {
 				m.checkErr = fmt.Errorf("t=%g: the shares from the allocation's jobs are %v %v, from every job %v %v", s.Now(), total, shares, t, sh)
