@@ -2,6 +2,7 @@ package mechanism
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/engine"
@@ -35,12 +36,19 @@ func TestIncrementalSameAsFullRebuild(t *testing.T) {
 		{"las with pairs", &alloc.Fair{Aware: true, SpaceSharing: true, PairThreshold: 1, TieBreak: true, LPs: &alloc.LPs{}}, false, "ref-compat", true, 0},
 		{"fifo max_waiting", &alloc.FIFO{Aware: true}, true, "ref-compat", false, 3},
 		{"makespan max_waiting", lps("makespan"), false, "ref-compat", false, 3},
+		// most iterations left first: a job that ran goes back in the
+		// order, out of the planned jobs, and comes back later
+		{"fifo max_waiting by key", &alloc.FIFO{Aware: true}, true, "ref-compat", false, 3},
+		{"ftf max_waiting by key", lps("ftf"), false, "ref-compat", false, 3},
 	}
 	for _, c := range cases {
 		cfg := testConfig(c.a, c.fifo, c.waiting)
 		cfg.Mode, cfg.SpaceSharing = c.mode, c.pairs
 		if c.mode == "clean" {
 			cfg.Quirks = Quirks{}
+		}
+		if strings.HasSuffix(c.name, "by key") {
+			cfg.WaitingKey = func(remaining float64, _ []float64) float64 { return -remaining }
 		}
 		m := New(cfg)
 		m.selfCheck = true

@@ -22,9 +22,12 @@ type track struct {
 	// the active jobs at the last recompute that planned for it, for its
 	// isolated-share throughput since (Mechanism.isoThr); 0 before any
 	isoActive int
-	thr       []float64
-	gpus      []cluster.GPUID // where it ran last round
-	lastType  int
+	// selfCheck: the isolated-share throughput found at every recompute
+	// and the isolated clock kept with it (checkIsoTime)
+	shadowIsoThr, shadowIsoTime float64
+	thr                         []float64
+	gpus                        []cluster.GPUID // where it ran last round
+	lastType                    int
 
 	eq     float64 // its throughput under X^equal (plan.Input.ThrEqual)
 	entity int32   // its entity's index (Mechanism.entNames), -1 without an entity or with eq ≤ 0
@@ -322,6 +325,9 @@ func (m *Mechanism) complete(s *engine.State, id workload.JobID) {
 	}
 	if iso := m.isoThr(tr, s.Job(id).GPUs); iso > 0 {
 		tr.isoTime += tr.lastRem / iso
+	}
+	if m.selfCheck {
+		m.checkIsoTime(s, id, tr, tr.lastRem/tr.shadowIsoThr)
 	}
 	if tr.isoTime > 0 {
 		s.Record("gavel/iso_time_s", id, tr.isoTime)

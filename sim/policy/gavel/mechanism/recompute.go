@@ -39,12 +39,20 @@ func (m *Mechanism) recompute(s *engine.State) error {
 				tr.isoTime += (tr.lastRem - rem) / iso
 			}
 		}
+		if m.selfCheck {
+			m.checkIsoTime(s, id, tr, (tr.lastRem-rem)/tr.shadowIsoThr)
+		}
 		tr.lastRem = rem
 		tr.isoActive = active
 		pj.IsoTime = tr.isoTime
 		in.Jobs = append(in.Jobs, pj)
 	}
 	m.inJobs = in.Jobs
+	if m.selfCheck {
+		for i := range in.Jobs {
+			m.jobs[in.Jobs[i].ID].shadowIsoThr = plan.Dot(in.Jobs[i].Thr, in.IsoRow(&in.Jobs[i], active))
+		}
+	}
 	al, err := m.cfg.Alloc.Allocate(in)
 	if err != nil {
 		return fmt.Errorf("%s: %w", m.cfg.Title, err)
@@ -91,6 +99,18 @@ func (m *Mechanism) isoThr(tr *track, sf int) float64 {
 	}
 	in := plan.Input{Types: m.gpu.types, Count: m.gpu.count}
 	return plan.Dot(tr.thr, in.IsoRow(&plan.Job{SF: sf, Thr: tr.thr}, tr.isoActive))
+}
+
+// checkIsoTime follows a job's isolated clock the way every recompute
+// once did, with its isolated-share throughput found for every job at
+// every recompute, and compares (selfCheck).
+func (m *Mechanism) checkIsoTime(s *engine.State, id workload.JobID, tr *track, add float64) {
+	if tr.shadowIsoThr > 0 {
+		tr.shadowIsoTime += add
+	}
+	if math.Float64bits(tr.isoTime) != math.Float64bits(tr.shadowIsoTime) {
+		m.checkErr = fmt.Errorf("t=%g: job %d's isolated clock is %g s, the full rebuild's %g s", s.Now(), id, tr.isoTime, tr.shadowIsoTime)
+	}
 }
 
 // combinations names the allocation's rows by job ids, with a row of
