@@ -28,7 +28,7 @@ type combo struct {
 	deficit []float64 // time owed by earlier allocations, a tie-breaker; nil until the first reset that saw it
 	runs    []bool    // whether it can run on each type; nil until a round asked
 	sf      int       // GPUs it takes, set with runs
-	gen     int       // the ledger's generation when it was last in its keys (ledger.at)
+	gen     int32     // a pair's: the ledger's generation when it was last in its keys (ledger.genOf)
 }
 
 // ledger is the target allocation and what each combination received
@@ -61,7 +61,11 @@ type ledger struct {
 	// gen), so that restart finds the record a key had without a map of
 	// the whole ledger.
 	at  byKey[*combo]
-	gen int // the generation of the records in keys (combo.gen)
+	gen int32 // the generation of the records in keys (genOf)
+	// By job id, of its record alone: its generation, and whether it is
+	// quiet (quietIn). A pair's generation is in its record.
+	singleGen []int32
+	quiet     []bool
 
 	selfCheck bool  // restart compares its records with the full rebuild (tests)
 	checkErr  error // the first difference it found
@@ -90,9 +94,10 @@ func (l *ledger) join(id workload.JobID) {
 	for j := range recv {
 		recv[j] = l.roundS / 2
 	}
-	c := &combo{k: ckey{id, -1}, recv: recv, gen: l.gen}
+	c := &combo{k: ckey{id, -1}, recv: recv}
 	l.keys = append(l.keys, c)
 	l.at.put(c.k, c)
+	l.setGen(c.k, c, l.gen)
 	for j := range l.total {
 		l.total[j] += l.roundS / 2
 	}
@@ -100,6 +105,9 @@ func (l *ledger) join(id workload.JobID) {
 
 // ran adds exec seconds of combination c on type j.
 func (l *ledger) ran(c *combo, j int, exec float64) {
+	if exec != 0 && c.k.b < 0 {
+		l.quiet[c.k.a] = false
+	}
 	c.recv[j] += exec
 	if c.own != nil {
 		c.own[j] += exec
@@ -117,7 +125,7 @@ func (l *ledger) dueAt(now, minS float64) bool {
 // now: deficit += X·(time since the last reset) − (received − R/2);
 // received goes back to R/2 (0 for a pair that is new). A combination the
 // ledger already held keeps what rounds learnt of where it can run.
-func (l *ledger) restart(now float64, keys []ckey) {
+func (l *ledger) restart(now float64, keys []ckey, head int) {
 	elapsed := now - l.reset
 	if l.resets == 0 {
 		elapsed = 0
@@ -131,22 +139,30 @@ func (l *ledger) restart(now float64, keys []ckey) {
 	next := slices.Grow(l.spare[:0], len(keys))
 	l.pos = l.pos[:0]
 	n := 0 // records whose received time is R/2 (see below)
-	for _, k := range keys {
+	for i, k := range keys {
+		if i >= head && l.quietIn(k.a, was) {
+			// A waiting job's record that had no target, gets none
+			// (it is past the head) and ran nothing since the last
+			// reset stays as it is (see idle), found without reading
+			// it: most of a long queue.
+			l.singleGen[k.a] = l.gen
+			next = append(next, l.at.single[k.a])
+			n++
+			continue
+		}
 		c, _ := l.at.get(k)
+		gen := l.genOf(k, c)
 		switch {
-		case c != nil && c.gen == l.gen: // named twice
-		case c != nil && c.gen == was && l.idle(c, k):
-			// A waiting job's record that neither had nor gets a
-			// target and has not run since the last reset stays as
-			// it is (see idle): most of a long queue.
-			c.gen = l.gen
+		case c != nil && gen == l.gen: // named twice
+		case c != nil && gen == was && l.idle(c, k):
+			l.setGen(k, c, l.gen)
 		default:
-			if c != nil && c.gen != was {
+			if c != nil && gen != was {
 				c = nil // left the ledger at a restart before (max_waiting)
 			}
 			c = l.carry(k, c, l.xOf(k), elapsed)
-			c.gen = l.gen
 			l.at.put(k, c)
+			l.setGen(k, c, l.gen)
 		}
 		if positive(c.x) {
 			l.pos = append(l.pos, int32(len(next)))
@@ -237,6 +253,41 @@ func sameRecord(a, b *combo) bool {
 	xa, xb := a.x != nil, b.x != nil
 	return a.k == b.k && xa == xb && (!xa || &a.x[0] == &b.x[0]) && same(a.recv, b.recv) && (a.own == nil) == (b.own == nil) &&
 		same(a.own, b.own) && same(deficit(a), deficit(b)) && slices.Equal(a.runs, b.runs) && a.sf == b.sf
+}
+
+// genOf is the generation of combination k's record c (ledger.gen).
+func (l *ledger) genOf(k ckey, c *combo) int32 {
+	if c == nil {
+		return -1
+	}
+	if k.b < 0 {
+		return l.singleGen[k.a]
+	}
+	return c.gen
+}
+
+func (l *ledger) setGen(k ckey, c *combo, g int32) {
+	if k.b >= 0 {
+		c.gen = g
+		return
+	}
+	if int(k.a) >= len(l.singleGen) {
+		n := max(int(k.a)+1, 2*len(l.singleGen))
+		l.singleGen = append(l.singleGen, make([]int32, n-len(l.singleGen))...)
+		l.quiet = append(l.quiet, make([]bool, n-len(l.quiet))...)
+	}
+	l.singleGen[k.a] = g
+	// A job's record alone is quiet when it has no target and received
+	// R/2 on every type: as join and carry make it without a target.
+	l.quiet[k.a] = c.x == nil && c.own == nil
+}
+
+// quietIn: job id's record alone is in the ledger of generation g and,
+// as far as its job's arrays tell, idle if it gets no target: it had none
+// and ran nothing since it was made (ran clears quiet; a record that ran
+// for a time too short to change its sums is just not known to be idle).
+func (l *ledger) quietIn(id workload.JobID, g int32) bool {
+	return int(id) < len(l.quiet) && l.quiet[id] && l.singleGen[id] == g
 }
 
 // idle: combination k's record before a reset, prev, stays as it is

@@ -121,6 +121,7 @@ type Mechanism struct {
 	firstHeap minheap.Heap[keyed] // scratch of firstByKey
 	held      []bool              // scratch of topUp, by job
 	inJobs    []plan.Job          // scratch of recompute: the input's jobs
+	keyBuf    []ckey              // scratch of recompute: the allocation's keys
 	effIdx    []int               // scratch of effective
 	entSums   []float64           // scratch of shares, by entity
 	entOut    []entityShare       // scratch of shares

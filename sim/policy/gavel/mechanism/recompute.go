@@ -58,8 +58,9 @@ func (m *Mechanism) recompute(s *engine.State) error {
 		return fmt.Errorf("%s: %w", m.cfg.Title, err)
 	}
 	x := &m.ledger.x
-	keys := combinations(in, al, ids, x)
-	m.ledger.restart(now, keys)
+	keys := combinations(in, al, ids, x, m.keyBuf)
+	m.keyBuf = keys
+	m.ledger.restart(now, keys, len(al.Combos))
 	x.clear(keys)
 	m.record(s, in, al)
 	return nil
@@ -117,8 +118,8 @@ func (m *Mechanism) checkIsoTime(s *engine.State, id workload.JobID, tr *track, 
 // X = 0 for every active job the allocation leaves out. x holds each
 // key's target (the last row of a key named twice) until the caller
 // clears it.
-func combinations(in *plan.Input, al *plan.Allocation, ids []workload.JobID, x *byKey[[]float64]) []ckey {
-	keys := make([]ckey, 0, len(al.Combos)+len(ids))
+func combinations(in *plan.Input, al *plan.Allocation, ids []workload.JobID, x *byKey[[]float64], buf []ckey) []ckey {
+	keys := slices.Grow(buf[:0], len(al.Combos)+len(ids))
 	for _, c := range al.Combos {
 		k := ckey{in.Jobs[c.A].ID, -1}
 		if c.B >= 0 {
