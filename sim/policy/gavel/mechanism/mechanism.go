@@ -14,6 +14,9 @@ import (
 
 // track is what the mechanism remembers about one job.
 type track struct {
+	job     *workload.Job
+	sf      int     // its GPUs
+	weight  float64 // its effective weight
 	arrival float64
 	finish  float64   // -1 until it finishes
 	recv    []float64 // seconds it ran on each type
@@ -33,8 +36,7 @@ type track struct {
 	entity int32   // its entity's index (Mechanism.entNames), -1 without an entity or with eq ≤ 0
 
 	// what a recompute last saw of it while it waited (see progress)
-	seen             bool // it was waiting then
-	seenStarts       int
+	seen             bool // it was waiting then, and has not started since
 	seenRem, seenRun float64
 
 	// quirk IntegerSteps and SplitSteps (ref-compat)
@@ -284,7 +286,7 @@ func (m *Mechanism) Decide(s *engine.State, triggers []engine.Trigger) error {
 func (m *Mechanism) arrive(s *engine.State, id workload.JobID) {
 	o := m.oracle(s)
 	job := s.Job(id)
-	tr := &track{arrival: job.ArrivalS, finish: -1, recv: make([]float64, len(m.gpu.types)), lastRem: job.Iterations, thr: make([]float64, len(m.gpu.types)), lastType: -1,
+	tr := &track{job: job, sf: job.GPUs, weight: job.EffectiveWeight(), arrival: job.ArrivalS, finish: -1, recv: make([]float64, len(m.gpu.types)), lastRem: job.Iterations, thr: make([]float64, len(m.gpu.types)), lastType: -1,
 		taskEnd: math.Inf(1), stopAt: math.Inf(1)}
 	for j, t := range m.gpu.types {
 		tr.thr[j] = o.Solo(job, t)
@@ -324,7 +326,7 @@ func (m *Mechanism) complete(s *engine.State, id workload.JobID) {
 	if tr.entity >= 0 {
 		m.entCount[tr.entity]--
 	}
-	if iso := m.isoThr(tr, s.Job(id).GPUs); iso > 0 {
+	if iso := m.isoThr(tr, tr.sf); iso > 0 {
 		tr.isoTime += tr.lastRem / iso
 	}
 	if m.selfCheck {

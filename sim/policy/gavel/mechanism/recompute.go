@@ -25,17 +25,16 @@ func (m *Mechanism) recompute(s *engine.State) error {
 	in.Jobs = m.inJobs[:0]
 	active := in.ActiveJobs()
 	for _, id := range ids {
-		job := s.Job(id)
 		tr := m.jobs[id]
 		rem, run := m.progress(s, id, tr)
-		pj := plan.Job{ID: id, Job: job, SF: job.GPUs, Weight: job.EffectiveWeight(), Thr: tr.thr, Rem: rem,
-			Elapsed: now - job.ArrivalS, Waited: math.Max(0, now-job.ArrivalS-run)}
+		pj := plan.Job{ID: id, Job: tr.job, SF: tr.sf, Weight: tr.weight, Thr: tr.thr, Rem: rem,
+			Elapsed: now - tr.arrival, Waited: math.Max(0, now-tr.arrival-run)}
 		// Finish-time fairness's isolated clock: the work done since the
 		// last recompute, at the isolated share's throughput then.
 		// A job that did no work adds 0 (the throughput is found only
 		// when it did).
 		if rem != tr.lastRem {
-			if iso := m.isoThr(tr, job.GPUs); iso > 0 {
+			if iso := m.isoThr(tr, tr.sf); iso > 0 {
 				tr.isoTime += (tr.lastRem - rem) / iso
 			}
 		}
@@ -67,13 +66,14 @@ func (m *Mechanism) recompute(s *engine.State) error {
 }
 
 // progress is job id's iterations left and seconds run, as s.Info has
-// them. A waiting job's do not change until it starts again, so they are
-// kept from the last time it was seen waiting: most of a long queue
-// waits from one recompute to the next, and Info's whole record costs
-// several times more than the lookup.
+// them. A waiting job's do not change until it starts again (only apply
+// starts jobs, and it forgets what was seen), so they are kept from the
+// last time it was seen waiting: most of a long queue waits from one
+// recompute to the next, and Info's whole record costs several times
+// more than the lookup.
 func (m *Mechanism) progress(s *engine.State, id workload.JobID, tr *track) (rem, run float64) {
 	pending := s.Status(id) == engine.Pending
-	if pending && tr.seen && tr.seenStarts == s.Starts(id) {
+	if pending && tr.seen {
 		if m.selfCheck {
 			m.checks.progress++
 			if info := s.Info(id); info.Remaining != tr.seenRem || info.RunTime != tr.seenRun {
@@ -85,7 +85,7 @@ func (m *Mechanism) progress(s *engine.State, id workload.JobID, tr *track) (rem
 	info := s.Info(id)
 	tr.seen = pending
 	if pending {
-		tr.seenRem, tr.seenRun, tr.seenStarts = info.Remaining, info.RunTime, info.Starts
+		tr.seenRem, tr.seenRun = info.Remaining, info.RunTime
 	}
 	return info.Remaining, info.RunTime
 }
