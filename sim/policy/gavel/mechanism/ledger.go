@@ -327,8 +327,8 @@ func positive(x []float64) bool {
 }
 
 // halves is R/2 added up n times from 0, one addition at a time, as
-// restart's totals once summed every record: remembered, since n only
-// grows by the jobs that arrive between two resets.
+// restart's totals once summed every record: each sum is remembered, as
+// n moves by a few records from one reset to the next.
 func (l *ledger) halves(n int) float64 {
 	if len(l.halfSums) == 0 {
 		l.halfSums = append(l.halfSums, 0)
