@@ -60,6 +60,9 @@ func (a *FIFO) Allocate(in *plan.Input) (*plan.Allocation, error) {
 	var queue []int
 	blocked := false
 	for _, i := range a.order(in) {
+		if blocked && !a.SpaceSharing {
+			break // the rest of a long queue waits; only packing reads it
+		}
 		p := &in.Jobs[i]
 		bestJ := -1
 		for j, t := range p.Thr {

@@ -280,6 +280,7 @@ func (m *Mechanism) apply(s *engine.State, placed []placement) error {
 			// A job stopped at the end of its micro-task that goes on on
 			// the same GPUs keeps its lease: no restart is charged.
 			opts := engine.ActionOptions{NoOverhead: tr.stopped && sameGPUs(pl.gpus, tr.gpus)}
+			tr.seen = false // what a recompute saw of it waiting changes as it runs
 			if err := s.Start(id, pl.gpus, opts); err != nil {
 				return err
 			}

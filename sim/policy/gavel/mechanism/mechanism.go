@@ -1,6 +1,7 @@
 package mechanism
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -13,15 +14,30 @@ import (
 
 // track is what the mechanism remembers about one job.
 type track struct {
-	arrival  float64
-	finish   float64   // -1 until it finishes
-	recv     []float64 // seconds it ran on each type
-	isoTime  float64   // seconds its work would have taken with an isolated share
-	lastRem  float64
-	isoThr   float64 // its isolated-share throughput since the last recompute
-	thr      []float64
-	gpus     []cluster.GPUID // where it ran last round
-	lastType int
+	job     *workload.Job
+	sf      int     // its GPUs
+	weight  float64 // its effective weight
+	arrival float64
+	finish  float64   // -1 until it finishes
+	recv    []float64 // seconds it ran on each type
+	isoTime float64   // seconds its work would have taken with an isolated share
+	lastRem float64
+	// the active jobs at the last recompute that planned for it, for its
+	// isolated-share throughput since (Mechanism.isoThr); 0 before any
+	isoActive int
+	// selfCheck: the isolated-share throughput found at every recompute
+	// and the isolated clock kept with it (checkIsoTime)
+	shadowIsoThr, shadowIsoTime float64
+	thr                         []float64
+	gpus                        []cluster.GPUID // where it ran last round
+	lastType                    int
+
+	eq     float64 // its throughput under X^equal (plan.Input.ThrEqual)
+	entity int32   // its entity's index (Mechanism.entNames), -1 without an entity or with eq ≤ 0
+
+	// what a recompute last saw of it while it waited (see progress)
+	seen             bool // it was waiting then, and has not started since
+	seenRem, seenRun float64
 
 	// quirk IntegerSteps and SplitSteps (ref-compat)
 	taskEnd  float64 // when this round's micro-task ends
@@ -78,7 +94,9 @@ type Mechanism struct {
 	rounds     rounds
 	cost       float64            // dollars spent so far
 	busy       []bool             // scratch of pick, by job
-	live       []int32            // scratch of pick: the combinations still running, by index
+	live       []int32            // scratch of pick: the combinations with a positive target still running, by index
+	liveZero   []int32            // scratch of pick: all combinations still running, by index, when liveAll
+	liveAll    bool               // liveZero is this round's
 	list       []cand             // scratch of pick: the candidates of one type
 	picker     picker             // scratch of pick
 	lastAt     []int32            // scratch of place, by job
@@ -104,6 +122,28 @@ type Mechanism struct {
 
 	firstHeap minheap.Heap[keyed] // scratch of firstByKey
 	held      []bool              // scratch of topUp, by job
+	inJobs    []plan.Job          // scratch of recompute: the input's jobs
+	keyBuf    []ckey              // scratch of recompute: the allocation's keys
+	effIdx    []int               // scratch of effective
+	entSums   []float64           // scratch of shares, by entity
+	entOut    []entityShare       // scratch of shares
+
+	// The active jobs (arrived, not finished) as record's shares count
+	// them: how many, how many with a NaN throughput under X^equal, and
+	// of each entity (by index into entNames; entIdx is the reverse).
+	numActive int
+	nanEq     int
+	entNames  []string
+	entIdx    map[string]int32
+	entCount  []int
+
+	// selfCheck: each recompute also makes what the incremental
+	// bookkeeping keeps from scratch, and the first difference is kept in
+	// checkErr (tests).
+	selfCheck bool
+	checkErr  error
+	checks    struct{ shares, progress int } // how many comparisons selfCheck made
+	idBufs    [3][]workload.JobID            // scratch of active: pending, running, both
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the
@@ -246,20 +286,51 @@ func (m *Mechanism) Decide(s *engine.State, triggers []engine.Trigger) error {
 func (m *Mechanism) arrive(s *engine.State, id workload.JobID) {
 	o := m.oracle(s)
 	job := s.Job(id)
-	tr := &track{arrival: job.ArrivalS, finish: -1, recv: make([]float64, len(m.gpu.types)), lastRem: job.Iterations, thr: make([]float64, len(m.gpu.types)), lastType: -1,
+	tr := &track{job: job, sf: job.GPUs, weight: job.EffectiveWeight(), arrival: job.ArrivalS, finish: -1, recv: make([]float64, len(m.gpu.types)), lastRem: job.Iterations, thr: make([]float64, len(m.gpu.types)), lastType: -1,
 		taskEnd: math.Inf(1), stopAt: math.Inf(1)}
 	for j, t := range m.gpu.types {
 		tr.thr[j] = o.Solo(job, t)
 	}
 	m.jobs[id] = tr
 	m.ledger.arrive(id)
+	// what record's shares count of the active jobs
+	in := plan.Input{Count: m.gpu.count}
+	tr.eq, tr.entity = in.ThrEqual(tr.thr), -1
+	m.numActive++
+	if tr.eq != tr.eq {
+		m.nanEq++
+	}
+	if e := job.Entity; e != "" && tr.eq > 0 {
+		i, ok := m.entIdx[e]
+		if !ok {
+			if m.entIdx == nil {
+				m.entIdx = map[string]int32{}
+			}
+			i = int32(len(m.entNames))
+			m.entIdx[e] = i
+			m.entNames = append(m.entNames, e)
+			m.entCount = append(m.entCount, 0)
+		}
+		tr.entity = i
+		m.entCount[i]++
+	}
 }
 
 func (m *Mechanism) complete(s *engine.State, id workload.JobID) {
 	tr := m.jobs[id]
 	tr.finish = s.Now()
-	if tr.isoThr > 0 {
-		tr.isoTime += tr.lastRem / tr.isoThr
+	m.numActive--
+	if tr.eq != tr.eq {
+		m.nanEq--
+	}
+	if tr.entity >= 0 {
+		m.entCount[tr.entity]--
+	}
+	if iso := m.isoThr(tr, tr.sf); iso > 0 {
+		tr.isoTime += tr.lastRem / iso
+	}
+	if m.selfCheck {
+		m.checkIsoTime(s, id, tr, tr.lastRem/tr.shadowIsoThr)
 	}
 	if tr.isoTime > 0 {
 		s.Record("gavel/iso_time_s", id, tr.isoTime)
@@ -273,7 +344,11 @@ func (m *Mechanism) round(s *engine.State) error {
 	now := s.Now()
 	m.account(s, now)
 	if m.ledger.dueAt(now, m.cfg.ResetMinS) {
+		m.ledger.selfCheck = m.selfCheck
 		if err := m.recompute(s); err != nil {
+			return err
+		}
+		if err := cmp.Or(m.checkErr, m.ledger.checkErr); err != nil {
 			return err
 		}
 	}

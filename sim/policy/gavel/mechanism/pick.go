@@ -30,7 +30,8 @@ type cand struct {
 
 // pick ranks the entries and chooses greedily (spec 001 §3.3).
 func (m *Mechanism) pick(s *engine.State) []entry {
-	m.liveCombos(s)
+	m.liveCombos(s, m.ledger.pos, &m.live)
+	m.liveAll = false
 	if len(m.busy) < s.NumJobs() {
 		m.busy = make([]bool, s.NumJobs())
 	}
@@ -58,20 +59,36 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 			s.Rand().Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
 		}
 		for _, j := range order {
-			m.takeType(j, now)
+			m.takeType(s, j, now)
 		}
 	}
 	p.release()
 	return p.chosen
 }
 
-// liveCombos lists the ledger's combinations whose jobs are all
-// unfinished (m.live, indices into the ledger's keys, in its order), and
-// learns where each new one can run.
-func (m *Mechanism) liveCombos(s *engine.State) {
+// liveCombos lists in *live the ledger's combinations whose jobs are all
+// unfinished, of those at the indices from (in the ledger's order), or of
+// all when from is nil, and learns where each new one can run.
+//
+// A round first lists only those with a positive target (ledger.pos):
+// they are all it needs for the candidates of positive priority, which
+// are all FIFO runs and, in a long queue, nearly all the others run.
+// Candidates of priority 0 are listed from all combinations, only when a
+// type has room after the positive ones (see takeType).
+func (m *Mechanism) liveCombos(s *engine.State, from []int32, live *[]int32) {
 	var o plan.Oracle
-	m.live = m.live[:0]
-	for order, c := range m.ledger.keys {
+	out := (*live)[:0]
+	defer func() { *live = out }()
+	n := len(from)
+	if from == nil {
+		n = len(m.ledger.keys)
+	}
+	for i := range n {
+		order := int32(i)
+		if from != nil {
+			order = from[i]
+		}
+		c := m.ledger.keys[order]
 		k := c.k
 		if s.Status(k.a) == engine.Finished || (k.b >= 0 && s.Status(k.b) == engine.Finished) {
 			continue
@@ -86,7 +103,7 @@ func (m *Mechanism) liveCombos(s *engine.State) {
 			}
 			c.sf = s.Job(k.a).GPUs
 		}
-		m.live = append(m.live, int32(order))
+		out = append(out, order)
 	}
 }
 
@@ -96,10 +113,14 @@ func (m *Mechanism) liveCombos(s *engine.State) {
 // them (and never for FIFO, which does not run them). Listing them then
 // rather than at once changes nothing: the ones left out since are those
 // with a member taken meanwhile, which picker.open would reject anyway.
-func (m *Mechanism) takeType(j int, now float64) {
+func (m *Mechanism) takeType(s *engine.State, j int, now float64) {
 	p := &m.picker
-	if p.take(m.typeCandidates(j, now, true), true) && !p.fifo {
-		p.take(m.typeCandidates(j, now, false), true)
+	if p.take(m.typeCandidates(j, now, true, m.live), true) && !p.fifo {
+		if !m.liveAll {
+			m.liveCombos(s, nil, &m.liveZero)
+			m.liveAll = true
+		}
+		p.take(m.typeCandidates(j, now, false, m.liveZero), true)
 	}
 }
 
@@ -109,10 +130,10 @@ func (m *Mechanism) takeType(j int, now float64) {
 // comes, after the earlier types were chosen: a combination with a member
 // chosen already could never be taken (picker.open), so it is left out
 // before its priority is computed.
-func (m *Mechanism) typeCandidates(j int, now float64, positive bool) []cand {
+func (m *Mechanism) typeCandidates(j int, now float64, positive bool, live []int32) []cand {
 	list := m.list[:0]
 	keys, busy := m.ledger.keys, m.busy
-	for _, order := range m.live {
+	for _, order := range live {
 		c := keys[order]
 		if !c.runs[j] || busy[c.k.a] || (c.k.b >= 0 && busy[c.k.b]) {
 			continue

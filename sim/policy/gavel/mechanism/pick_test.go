@@ -138,9 +138,13 @@ func randomMechanism(r *rand.Rand, types int, leftOut bool) (m *Mechanism, keys 
 			c.x = nil
 		}
 		if r.IntN(5) != 0 {
-			m.live = append(m.live, int32(i))
+			m.liveZero = append(m.liveZero, int32(i))
+			if positive(c.x) {
+				m.live = append(m.live, int32(i))
+			}
 		}
 	}
+	m.liveAll = true // a round's pick lists liveZero when it needs it
 	for j := range types {
 		m.ledger.total[j] = 1000
 	}
@@ -161,7 +165,7 @@ func TestTypeCandidatesLeaveOutTaken(t *testing.T) {
 		}
 		for j := range types {
 			var want []cand
-			for _, order := range m.live {
+			for _, order := range m.liveZero {
 				c := keys[order]
 				if !c.runs[j] || m.busy[c.k.a] || (c.k.b >= 0 && m.busy[c.k.b]) {
 					continue
@@ -170,7 +174,11 @@ func TestTypeCandidatesLeaveOutTaken(t *testing.T) {
 			}
 			for _, positive := range []bool{true, false} {
 				tier := slices.DeleteFunc(slices.Clone(want), func(c cand) bool { return (c.prio > 0) != positive })
-				if got := m.typeCandidates(j, 50, positive); !slices.Equal(got, tier) {
+				live := m.liveZero
+				if positive {
+					live = m.live // the positive tier needs only positive targets
+				}
+				if got := m.typeCandidates(j, 50, positive, live); !slices.Equal(got, tier) {
 					t.Fatalf("round %d, type %d, positive %v: %v, want %v", round, j, positive, got, tier)
 				}
 			}
@@ -194,7 +202,7 @@ func TestTakeTypeSameAsFullList(t *testing.T) {
 		var lists [][]cand
 		for j := range types {
 			var l []cand
-			for _, order := range m.live {
+			for _, order := range m.liveZero {
 				if c := keys[order]; c.runs[j] {
 					l = append(l, m.cand(c, order, j, 50))
 				}
@@ -207,7 +215,7 @@ func TestTakeTypeSameAsFullList(t *testing.T) {
 		p.keys, p.busy, p.fifo = keys, m.busy, fifo
 		p.free = append(p.free[:0], free...)
 		for j := range types {
-			m.takeType(j, 50)
+			m.takeType(nil, j, 50)
 		}
 		if !slices.Equal(p.chosen, want) {
 			t.Fatalf("round %d (fifo %v): chose %v, want %v", round, fifo, p.chosen, want)

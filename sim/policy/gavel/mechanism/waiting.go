@@ -76,12 +76,21 @@ func (m *Mechanism) topUp(s *engine.State) {
 
 // active returns the unfinished arrived jobs in arrival order.
 func (m *Mechanism) active(s *engine.State) []workload.JobID {
-	return mergeByID(s.Pending(), s.Running())
+	b := &m.idBufs
+	b[0], b[1] = b[0][:0], b[1][:0]
+	s.EachPending(func(id workload.JobID) bool { b[0] = append(b[0], id); return true })
+	s.EachRunning(func(id workload.JobID) bool { b[1] = append(b[1], id); return true })
+	b[2] = mergeInto(b[2][:0], b[0], b[1])
+	return b[2]
 }
 
 // mergeByID merges two lists of job ids, each in arrival (id) order.
 func mergeByID(p, r []workload.JobID) []workload.JobID {
-	ids := make([]workload.JobID, 0, len(p)+len(r))
+	return mergeInto(make([]workload.JobID, 0, len(p)+len(r)), p, r)
+}
+
+// mergeInto is mergeByID appending to ids.
+func mergeInto(ids, p, r []workload.JobID) []workload.JobID {
 	for len(p) > 0 && len(r) > 0 {
 		if p[0] < r[0] {
 			ids, p = append(ids, p[0]), p[1:]
