@@ -2,28 +2,38 @@ package engine
 
 import "github.com/schedlab/schedlab/sim/workload"
 
-// event is one entry of the event queue. ver invalidates completion and
-// rate-change events whose job has since been rescheduled.
+// event is one entry of the event queue: 16 bytes, so that a step of
+// the heap's sifting moves two words, not three.
 type event struct {
 	t float64
-	// key is the kind and the job in one word, ordered as (kind, job)
-	// are: a tie at equal times costs one comparison, not two
+	// key is the kind, the job and the version in one word, ordered as
+	// (kind, job) are, so that a tie at equal times costs one comparison,
+	// not two: the kind in the top 3 bits, then 1 + the job (-1 for
+	// wake-ups) in 29 bits (newState refuses runs of more than maxJobs
+	// jobs), then the version, which invalidates completion and
+	// rate-change events whose job has since been rescheduled, in the
+	// low 32.
 	key uint64
-	ver uint32
 }
+
+// maxJobs is the most jobs a run may have: 1 + the largest job ID must
+// fit in the 29 bits an event's key gives it (a run of half a billion
+// jobs would need far more memory than a run has anyway).
+const maxJobs = 1<<29 - 1
 
 // mkEvent is the event of a kind for job at time t.
 func mkEvent(t float64, kind EventKind, job workload.JobID, ver uint32) event {
-	// flipping the sign bit maps int32's order onto uint32's (-1, a
-	// wake-up's job, comes before job 0)
-	return event{t: t, key: uint64(kind)<<32 | uint64(uint32(job)^1<<31), ver: ver}
+	return event{t: t, key: uint64(kind)<<61 | uint64(uint32(job+1))<<32 | uint64(ver)}
 }
 
 // kind is the event's kind.
-func (e event) kind() EventKind { return EventKind(e.key >> 32) }
+func (e event) kind() EventKind { return EventKind(e.key >> 61) }
 
 // job is the event's job, -1 for wake-ups.
-func (e event) job() workload.JobID { return workload.JobID(int32(uint32(e.key) ^ 1<<31)) }
+func (e event) job() workload.JobID { return workload.JobID(e.key>>32&(1<<29-1)) - 1 }
+
+// ver is the version of the job's running state the event was made for.
+func (e event) ver() uint32 { return uint32(e.key) }
 
 // Less orders events by time, then kind, then job: the deterministic
 // tie-break of the engine.

@@ -55,20 +55,23 @@ func TestEventQueueOrder(t *testing.T) {
 	}
 }
 
-// TestEventKey: an event's kind and job come back out of its key, and
-// its order is (time, kind, job), wake-ups' job -1 included.
+// TestEventKey: an event's kind, job and version come back out of its
+// key, and its order is (time, kind, job), wake-ups' job -1 included,
+// whatever the versions.
 func TestEventKey(t *testing.T) {
-	jobs := []workload.JobID{-1, 0, 1, 2, 1 << 20, 1<<31 - 1}
+	jobs := []workload.JobID{-1, 0, 1, 2, 1 << 20, maxJobs - 1}
 	for k := range numKinds {
 		for i, j := range jobs {
-			e := mkEvent(3, k, j, 7)
-			if e.kind() != k || e.job() != j || e.ver != 7 {
-				t.Fatalf("mkEvent(3, %v, %d, 7) gives kind %v, job %d, version %d", k, j, e.kind(), e.job(), e.ver)
+			for _, v := range []uint32{0, 7, 1<<32 - 1} {
+				if e := mkEvent(3, k, j, v); e.kind() != k || e.job() != j || e.ver() != v {
+					t.Fatalf("mkEvent(3, %v, %d, %d) gives kind %v, job %d, version %d", k, j, v, e.kind(), e.job(), e.ver())
+				}
 			}
-			if i > 0 && !mkEvent(3, k, jobs[i-1], 0).Less(e) {
+			e := mkEvent(3, k, j, 7)
+			if i > 0 && !mkEvent(3, k, jobs[i-1], 1<<32-1).Less(e) {
 				t.Fatalf("job %d does not come before job %d", jobs[i-1], j)
 			}
-			if k > 0 && !mkEvent(3, k-1, 1<<31-1, 0).Less(e) || !mkEvent(2, WakeUp, 1<<31-1, 0).Less(e) {
+			if k > 0 && !mkEvent(3, k-1, maxJobs-1, 1<<32-1).Less(e) || !mkEvent(2, WakeUp, maxJobs-1, 1<<32-1).Less(e) {
 				t.Fatalf("the order of %v, job %d is not by time, then kind", k, j)
 			}
 		}

@@ -120,6 +120,9 @@ func newState(cfg Config) (*State, error) {
 	if cfg.Cluster == nil || cfg.Perf == nil || cfg.Policy == nil {
 		return nil, fmt.Errorf("engine: cluster, perf model and policy are required")
 	}
+	if len(cfg.Jobs) > maxJobs {
+		return nil, fmt.Errorf("engine: %d jobs is more than a run can have (%d)", len(cfg.Jobs), maxJobs)
+	}
 	for i := range cfg.Jobs {
 		j := &cfg.Jobs[i]
 		if j.ID != workload.JobID(i) || (i > 0 && j.ArrivalS < cfg.Jobs[i-1].ArrivalS) {
@@ -365,12 +368,12 @@ func sortEvents(batch []event) {
 // overhead end or rate change (the kinds before Arrival) of a job that
 // has since stopped or been rescheduled.
 func (s *State) stale(e event) bool {
-	if e.kind() >= Arrival {
+	if e.key >= uint64(Arrival)<<61 { // e.kind() >= Arrival, and below uint32(e.key) is e.ver(): written out, stale inlines
 		return false
 	}
 	// a job outside the kept records has no running state
 	j := s.kept(e.job())
-	return j == nil || j.status != Running || s.act[j.slot-1].ver != e.ver
+	return j == nil || j.status != Running || s.act[j.slot-1].ver != uint32(e.key) // e.ver()
 }
 
 // apply applies one event and reports whether it happened (a wake-up
