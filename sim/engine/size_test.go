@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 	"unsafe"
 
@@ -64,5 +65,38 @@ func TestRunningStateReused(t *testing.T) {
 		if r.Status != Finished || r.FinishS-r.ArrivalS != 5 || r.RunS != 5 || r.Iterations != jobs[r.Job].Iterations {
 			t.Fatalf("record %+v", r)
 		}
+	}
+}
+
+// record writes a job's record field by field into the record it reuses
+// for every job: each field must be written, or a record would keep what
+// the last job's said. Every field of r starts non-zero here, and must
+// come out as a record written into a zero JobRecord does.
+func TestRecordSetsEveryField(t *testing.T) {
+	s := &State{jobs: []workload.Job{{ID: 0, Name: "a", Model: "m", GPUs: 2, ArrivalS: 1}}}
+	j := &jobRec{status: Finished, firstStart: 3, lastStart: 3, finish: 9, solo: 6, runTime: 6, gpuSeconds: 12, done: 5, starts: 1}
+	var want JobRecord
+	s.record(&want, 0, j)
+	var r JobRecord
+	v := reflect.ValueOf(&r).Elem()
+	for i := range v.NumField() {
+		switch f := v.Field(i); f.Kind() {
+		case reflect.String:
+			f.SetString("stale")
+		case reflect.Float64:
+			f.SetFloat(-7)
+		case reflect.Int, reflect.Int32, reflect.Uint8:
+			if f.CanInt() {
+				f.SetInt(7)
+			} else {
+				f.SetUint(7)
+			}
+		default:
+			t.Fatalf("JobRecord.%s is a %s: teach this test to fill it", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	s.record(&r, 0, j)
+	if r != want {
+		t.Errorf("record left fields of the last record:\n got %+v\nwant %+v", r, want)
 	}
 }
