@@ -337,7 +337,9 @@ func (s *State) collect(batch []event, t float64) []event {
 		s.keepArrival(workload.JobID(s.next))
 		s.next++
 	}
-	sortEvents(batch)
+	if len(batch) > 1 { // most instants have one event
+		sortEvents(batch)
+	}
 	return batch
 }
 
