@@ -223,6 +223,7 @@ func newState(cfg Config) (*State, error) {
 		s.buckets[srv.NumGPUs][srv.ID>>6] |= 1 << (srv.ID & 63)
 		s.inBucket[srv.NumGPUs]++
 	}
+	s.nextAt = s.arrivalOf(0)
 	s.streaming = streamRecords(&cfg, s.split, opts)
 	s.initRecords()
 	if !cfg.NoIntervals {
@@ -315,10 +316,18 @@ func (s *State) nextTime() (float64, bool) {
 	if s.events.Len() > 0 {
 		t, ok = s.events.Top().t, true
 	}
-	if s.next < len(s.jobs) && s.jobs[s.next].ArrivalS <= t {
-		t, ok = s.jobs[s.next].ArrivalS, true
+	if s.nextAt <= t && s.nextAt < inf { // the last job arrived: nextAt is +Inf
+		t, ok = s.nextAt, true
 	}
 	return t, ok
+}
+
+// arrivalOf is job i's arrival time, +Inf past the last job.
+func (s *State) arrivalOf(i int) float64 {
+	if i < len(s.jobs) {
+		return s.jobs[i].ArrivalS
+	}
+	return inf
 }
 
 // collect gathers every live event at time t, in (kind, job) order.
@@ -332,10 +341,11 @@ func (s *State) collect(batch []event, t float64) []event {
 			batch = append(batch, e)
 		}
 	}
-	for s.next < len(s.jobs) && s.jobs[s.next].ArrivalS == t {
+	for s.nextAt == t { // t is finite
 		batch = append(batch, mkEvent(t, Arrival, workload.JobID(s.next), 0))
 		s.keepArrival(workload.JobID(s.next))
 		s.next++
+		s.nextAt = s.arrivalOf(s.next)
 	}
 	if len(batch) > 1 { // most instants have one event
 		sortEvents(batch)

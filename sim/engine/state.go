@@ -83,7 +83,8 @@ type State struct {
 
 	now    float64
 	events eventQueue
-	next   int // next job to arrive
+	next   int     // next job to arrive
+	nextAt float64 // its arrival time (+Inf when every job has arrived): read at every instant
 
 	compactAt int // the queue length at which stale events are dropped
 
