@@ -301,8 +301,7 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 	// its GPUs, not once per GPU.
 	srv, taken := cluster.ServerID(-1), 0
 	for _, g := range gpus {
-		rs := s.residents[g]
-		if len(rs) == 0 {
+		if len(s.residents[g]) == 0 {
 			gpu := &s.c.GPUs[g]
 			if gpu.Server != srv {
 				if taken > 0 {
@@ -314,7 +313,10 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 			s.freeSlots[srv] &^= 1 << (gpu.Slot & 63)
 			s.busyGPUs++
 		}
-		s.residents[g] = append(rs, resident{job: id, since: now})
+		// appending to s.residents[g] itself, not to a copy of it, stores
+		// the length alone when the array has room (no pointer, so no
+		// write barrier)
+		s.residents[g] = append(s.residents[g], resident{job: id, since: now})
 		ld := &s.load[g]
 		ld.mem += j.mem
 		ld.compute += compute
@@ -348,8 +350,8 @@ func (s *State) release(id workload.JobID, j *jobRun) {
 				if k < len(rs)-1 { // exclusive GPUs have one resident: nothing to move
 					copy(rs[k:], rs[k+1:])
 				}
+				s.residents[g] = s.residents[g][:len(rs)-1] // the length alone, as in occupy
 				rs = rs[:len(rs)-1]
-				s.residents[g] = rs
 				break
 			}
 		}
