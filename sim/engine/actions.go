@@ -292,7 +292,14 @@ func count(gpus []cluster.GPUID, g cluster.GPUID) int {
 // occupy places job id, whose running state is j, on gpus and marks
 // affected rates for recomputation.
 func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
-	j.gpus = append(j.gpus[:0], gpus...)
+	if len(gpus) <= cap(j.gpus) { // the slot's array from an earlier job: store the length alone
+		j.gpus = j.gpus[:len(gpus)]
+		for i, g := range gpus { // a job's few GPUs: a loop costs less than a call to memmove
+			j.gpus[i] = g
+		}
+	} else {
+		j.gpus = append(j.gpus[:0], gpus...)
+	}
 	s.split.placed(s.c, int(id), gpus)
 	j.mem = s.jobMemoryGB(&s.jobs[id], j.subBatch)
 	compute, now := s.jobs[id].Compute, s.now
