@@ -142,7 +142,12 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 			return err
 		}
 		p.logStart(s, id, gpus, key)
-		p.picked = gpus
+		// keep a larger array for the next pick; a smaller one is
+		// p.picked's own (storing it again cost a write barrier's check
+		// at every start)
+		if cap(gpus) > cap(p.picked) {
+			p.picked = gpus
+		}
 		if tell {
 			p.tell.started(s, id, p.keyText(key), ex)
 		}
