@@ -286,11 +286,10 @@ func (s *State) deactivate(id workload.JobID) {
 	if j.slot == 0 {
 		return
 	}
-	// the slot keeps its GPU list's array for the next job: a start
+	// The slot keeps its GPU list's array for the next job: a start
 	// then allocates nothing (GPUsOf and Placement are read-only views,
-	// valid until the job's placement changes)
-	r := &s.act[j.slot-1]
-	*r = jobRun{gpus: r.gpus[:0]}
+	// valid until the job's placement changes). It is not cleared: a
+	// free slot is read by no one, and activate sets all of it.
 	s.freeAct = append(s.freeAct, j.slot-1)
 	j.slot = 0
 }
