@@ -292,10 +292,12 @@ func count(gpus []cluster.GPUID, g cluster.GPUID) int {
 // occupy places job id, whose running state is j, on gpus and marks
 // affected rates for recomputation.
 func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
-	if len(gpus) <= cap(j.gpus) { // the slot's array from an earlier job: store the length alone
-		j.gpus = j.gpus[:len(gpus)]
-		for i, g := range gpus { // a job's few GPUs: a loop costs less than a call to memmove
-			j.gpus[i] = g
+	if n := len(gpus); n <= cap(j.gpus) { // the slot's array from an earlier job: store the length alone
+		j.gpus = j.gpus[:n]
+		if n == 1 { // most jobs: no call to memmove
+			j.gpus[0] = gpus[0]
+		} else {
+			copy(j.gpus, gpus)
 		}
 	} else {
 		j.gpus = append(j.gpus[:0], gpus...)
