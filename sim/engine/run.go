@@ -423,6 +423,7 @@ func (s *State) arrive(id workload.JobID) bool {
 	}
 	if !ok {
 		j.status = Unschedulable
+		s.final = true
 		if s.reasons == nil {
 			s.reasons = map[workload.JobID]string{}
 		}
@@ -452,6 +453,7 @@ func (s *State) complete(id workload.JobID) {
 	s.release(id, r)
 	s.deactivate(id) // a finished job never holds GPUs again: free its state
 	j.status = Finished
+	s.final = true
 	j.finish = s.now
 	s.running.remove(int(id))
 	s.finished++

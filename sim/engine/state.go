@@ -158,6 +158,7 @@ type State struct {
 	recFrom, recTo int
 	recMask        int
 	streaming      bool
+	final          bool      // a job finished or was found never to run since the last handOver
 	outside        jobRec    // what rec returns for a job outside the ring
 	workErr        error     // the first work fault of a handed-over job (see checkWork)
 	handed         JobRecord // the record being handed to OnRecord
