@@ -198,3 +198,20 @@ func TestLoopRefusesToGoBackInTime(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A streamed run checks each finished job's work as its record is handed
+// over: a job that did 99 of its 100 iterations fails the run, one that
+// did all of them does not.
+func TestHandOverChecksWork(t *testing.T) {
+	var handed []string
+	s := &State{jobs: []workload.Job{{ID: 0, Name: "a", Iterations: 100}, {ID: 1, Name: "b", Iterations: 100}},
+		streaming: true, js: make([]jobRec, 4), recMask: 3, recTo: 2,
+		cfg: Config{OnRecord: func(r *JobRecord) { handed = append(handed, r.Name) }}}
+	s.js[0] = jobRec{status: Finished, done: 100}
+	s.js[1] = jobRec{status: Finished, done: 99}
+	s.final = true
+	s.handOver()
+	if len(handed) != 2 || s.workErr == nil || !strings.Contains(s.workErr.Error(), "job b finished after 99 of its 100 iterations") {
+		t.Errorf("handed over %v, work error %v; want a and b, and b's 99 of 100 iterations", handed, s.workErr)
+	}
+}
