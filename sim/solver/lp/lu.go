@@ -484,6 +484,7 @@ func (f *factor) ftran(b, x []float64) {
 			z[a] = b[f.nRows[a]]
 		}
 		f.solveNucleus(z)
+		kind := f.kind
 		for a, p := range f.nCols {
 			xc := z[a]
 			x[p] = xc
@@ -491,8 +492,9 @@ func (f *factor) ftran(b, x []float64) {
 				continue
 			}
 			rows, vals := f.colRows[p], f.colVals[p]
+			vals = vals[:len(rows)]
 			for k, i := range rows {
-				if f.kind[i] == rowFront {
+				if kind[i] == rowFront {
 					b[i] -= vals[k] * xc
 				}
 			}
@@ -606,11 +608,13 @@ func (f *factor) btran(d, y []float64) {
 	}
 	if nd := f.nd; nd > 0 {
 		z := f.work[:nd]
+		kind := f.kind
 		for a, p := range f.nCols {
 			s := d[p]
 			rows, vals := f.colRows[p], f.colVals[p]
+			vals = vals[:len(rows)]
 			for k, i := range rows {
-				if f.kind[i] == rowFront {
+				if kind[i] == rowFront {
 					s -= vals[k] * y[i]
 				}
 			}
@@ -624,8 +628,11 @@ func (f *factor) btran(d, y []float64) {
 	for k := len(f.back) - 1; k >= 0; k-- {
 		pv := f.back[k]
 		s := d[pv.pos]
-		for t := offS[nf+k]; t < offS[nf+k+1]; t++ {
-			s -= offV[t] * y[offI[t]]
+		idx := offI[offS[nf+k]:offS[nf+k+1]]
+		val := offV[offS[nf+k]:offS[nf+k+1]]
+		val = val[:len(idx)]
+		for t, i := range idx {
+			s -= val[t] * y[i]
 		}
 		y[pv.row] = s / pv.val
 	}
@@ -651,11 +658,13 @@ func (f *factor) btranRest(d, y []float64) {
 	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
 	if nd := f.nd; nd > 0 {
 		z := f.work[:nd]
+		kind := f.kind
 		for a, p := range f.nCols {
 			s := d[p]
 			rows, vals := f.colRows[p], f.colVals[p]
+			vals = vals[:len(rows)]
 			for k, i := range rows {
-				if f.kind[i] == rowFront {
+				if kind[i] == rowFront {
 					s -= vals[k] * y[i]
 				}
 			}
@@ -669,8 +678,11 @@ func (f *factor) btranRest(d, y []float64) {
 	for k := len(f.back) - 1; k >= 0; k-- {
 		pv := f.back[k]
 		s := d[pv.pos]
-		for t := offS[nf+k]; t < offS[nf+k+1]; t++ {
-			s -= offV[t] * y[offI[t]]
+		idx := offI[offS[nf+k]:offS[nf+k+1]]
+		val := offV[offS[nf+k]:offS[nf+k+1]]
+		val = val[:len(idx)]
+		for t, i := range idx {
+			s -= val[t] * y[i]
 		}
 		if math.Float64bits(s) != 0 {
 			y[pv.row] = s / pv.val

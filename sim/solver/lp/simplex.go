@@ -663,17 +663,19 @@ func (s *solver) computeXB() {
 // and fills the phase-1 costs.
 func (s *solver) infeasibility() float64 {
 	sum := 0.0
+	x, lo, hi := s.x, s.lo[:len(s.x)], s.hi[:len(s.x)]
+	cb := s.cb[:len(s.head)]
 	for k, j := range s.head {
-		v := s.x[j]
+		v := x[j]
 		switch {
-		case v < s.lo[j]-primalTol:
-			s.cb[k] = -1
-			sum += s.lo[j] - v
-		case v > s.hi[j]+primalTol:
-			s.cb[k] = 1
-			sum += v - s.hi[j]
+		case v < lo[j]-primalTol:
+			cb[k] = -1
+			sum += lo[j] - v
+		case v > hi[j]+primalTol:
+			cb[k] = 1
+			sum += v - hi[j]
 		default:
-			s.cb[k] = 0
+			cb[k] = 0
 		}
 	}
 	return sum
@@ -695,8 +697,9 @@ func (s *solver) run() Status {
 		}
 		phase1 := s.infeasibility() > 0
 		if !phase1 {
+			cb, c := s.cb[:len(s.head)], s.c
 			for k, j := range s.head {
-				s.cb[k] = s.c[j]
+				cb[k] = c[j]
 			}
 		}
 		if phase1 != wasPhase1 {
@@ -755,23 +758,28 @@ func (s *solver) reducedCosts(phase1 bool) {
 	copy(s.prevCb, s.cb)
 	copy(s.rhs, s.cb)
 	s.f.btran(s.rhs, s.y)
-	for j := 0; j < s.n+s.m; j++ {
-		if s.stat[j] == Basic {
-			s.d[j] = 0
+	n, N := s.n, s.n+s.m
+	stat, c, dd, y := s.stat[:N], s.c[:N], s.d[:N], s.y
+	cs, ri, rv := s.cs[:n+1], s.ri, s.rv
+	for j := range N {
+		if stat[j] == Basic {
+			dd[j] = 0
 			continue
 		}
 		d := 0.0
 		if !phase1 {
-			d = s.c[j]
+			d = c[j]
 		}
-		if j < s.n {
-			for k := s.cs[j]; k < s.cs[j+1]; k++ {
-				d -= s.rv[k] * s.y[s.ri[k]]
+		if j < n {
+			rows, vals := ri[cs[j]:cs[j+1]], rv[cs[j]:cs[j+1]]
+			vals = vals[:len(rows)]
+			for k, i := range rows {
+				d -= vals[k] * y[i]
 			}
 		} else {
-			d += s.y[j-s.n]
+			d += y[j-n]
 		}
-		s.d[j] = d
+		dd[j] = d
 	}
 	s.fresh = true
 }
@@ -845,11 +853,19 @@ func (s *solver) price() (int, float64) {
 // s.stat as well. Which way is guessed from the pivot row before. Both visit the same entries in the same order: the same
 // sums, the same list.
 func (s *solver) pivotRow(r int) {
-	alphaR, mark := s.alphaR, s.mark
+	alphaR := s.alphaR
+	mark := s.mark[:len(alphaR)]
 	for _, j := range s.touch {
 		alphaR[j], mark[j] = 0, markNone
 	}
-	touch := s.touch[:0]
+	// The list is written by index into room for every variable, never
+	// appended to: a call in the inner loops (append's growth) would make
+	// the compiler keep their counters and slices on the stack.
+	if cap(s.touch) < len(alphaR) {
+		s.touch = make([]int32, 0, len(alphaR))
+	}
+	touch := s.touch[:len(alphaR)]
+	nt := 0
 	clear(s.rhs)
 	s.rhs[r] = 1
 	s.unit[0] = int32(r)
@@ -857,7 +873,7 @@ func (s *solver) pivotRow(r int) {
 	rho, rs, rc, rvr, n := s.rho, s.rs, s.rc, s.rvr, s.n
 	entries := 0 // in the rows where ρ is nonzero: the next pivot row's guess
 	if s.rowEntries < markBasicsAbove*len(s.head) {
-		stat := s.stat
+		stat := s.stat[:len(alphaR)]
 		for _, i32 := range s.rowNZ {
 			i := int(i32)
 			v := rho[i]
@@ -867,7 +883,8 @@ func (s *solver) pivotRow(r int) {
 			if j := n + i; stat[j] != Basic {
 				alphaR[j] = -v
 				mark[j] = markListed
-				touch = append(touch, int32(j))
+				touch[nt] = int32(j)
+				nt++
 			}
 			cols := rc[rs[i]:rs[i+1]]
 			vals := rvr[rs[i]:rs[i+1]]
@@ -879,12 +896,13 @@ func (s *solver) pivotRow(r int) {
 				}
 				if mark[j] == markNone {
 					mark[j] = markListed
-					touch = append(touch, j)
+					touch[nt] = j
+					nt++
 				}
 				alphaR[j] += v * vals[k]
 			}
 		}
-		s.touch, s.rowEntries = touch, entries
+		s.touch, s.rowEntries = touch[:nt], entries
 		return
 	}
 	for _, j := range s.head {
@@ -899,7 +917,8 @@ func (s *solver) pivotRow(r int) {
 		if j := n + i; mark[j] != markBasic {
 			alphaR[j] = -v
 			mark[j] = markListed
-			touch = append(touch, int32(j))
+			touch[nt] = int32(j)
+			nt++
 		}
 		cols := rc[rs[i]:rs[i+1]]
 		vals := rvr[rs[i]:rs[i+1]]
@@ -912,7 +931,8 @@ func (s *solver) pivotRow(r int) {
 				continue
 			default:
 				mark[j] = markListed
-				touch = append(touch, j)
+				touch[nt] = j
+				nt++
 			}
 			alphaR[j] += v * vals[k]
 		}
@@ -920,7 +940,7 @@ func (s *solver) pivotRow(r int) {
 	for _, j := range s.head {
 		mark[j] = markNone
 	}
-	s.touch, s.rowEntries = touch, entries
+	s.touch, s.rowEntries = touch[:nt], entries
 }
 
 // markBasicsAbove is how many row entries per basic variable, in the
@@ -1069,14 +1089,15 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 		relax = 0
 	}
 	s.cand = s.cand[:0]
+	alpha, head, x := s.alpha, s.head[:len(s.alpha)], s.x
 	tmax := math.Inf(1)
 	for _, k32 := range s.alphaNZ { // the positions in order, but those where α is 0
 		k := int(k32)
-		delta := -dir * s.alpha[k]
+		delta := -dir * alpha[k]
 		if delta <= harrisTol && delta >= -harrisTol {
 			continue
 		}
-		j := int(s.head[k])
+		j := int(head[k])
 		lo, hi := s.bounds(j, phase1)
 		var bound float64
 		if delta > 0 {
@@ -1084,7 +1105,7 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 				continue
 			}
 			bound = hi
-			if t := (hi + relax - s.x[j]) / delta; t < tmax {
+			if t := (hi + relax - x[j]) / delta; t < tmax {
 				tmax = max(t, 0) // math.Max's result: 0 is finite
 			}
 		} else {
@@ -1092,11 +1113,11 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 				continue
 			}
 			bound = lo
-			if t := (lo - relax - s.x[j]) / delta; t < tmax {
+			if t := (lo - relax - x[j]) / delta; t < tmax {
 				tmax = max(t, 0) // math.Max's result: 0 is finite
 			}
 		}
-		s.cand = append(s.cand, ratioCand{int32(k), max((bound-s.x[j])/delta, 0), delta})
+		s.cand = append(s.cand, ratioCand{int32(k), max((bound-x[j])/delta, 0), delta})
 	}
 	leave = -1
 	for _, c := range s.cand {
@@ -1123,9 +1144,10 @@ func (s *solver) moveBasics(dir, t float64) {
 	if t == 0 {
 		return
 	}
+	alpha, head, x := s.alpha, s.head[:len(s.alpha)], s.x
 	for _, k := range s.alphaNZ {
-		if a := s.alpha[k]; a != 0 {
-			s.x[s.head[k]] -= dir * t * a
+		if a := alpha[k]; a != 0 {
+			x[head[k]] -= dir * t * a
 		}
 	}
 }
