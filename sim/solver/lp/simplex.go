@@ -970,8 +970,12 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 	thetaD := s.d[q] / alphaRQ
 	wq := s.w[q]
 	d, w, alphaR := s.d, s.w[:len(s.d)], s.alphaR[:len(s.d)]
+	mark := s.mark[:len(s.d)]
+	// Nothing reads the pivot row after this, so its entries are cleared
+	// here, in the one pass over them, rather than by the next pivotRow.
 	for _, j := range s.touch {
 		a := alphaR[j]
+		alphaR[j], mark[j] = 0, markNone
 		if a == 0 || int(j) == q {
 			continue
 		}
@@ -981,6 +985,7 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 			w[j] = v
 		}
 	}
+	s.touch = s.touch[:0]
 	s.d[q] = 0
 	s.d[out] = -thetaD
 	s.w[out] = max(wq/(alphaRQ*alphaRQ), 1) // math.Max's result: 1 is finite
