@@ -91,6 +91,9 @@ const (
 	dualTol   = 1e-9
 	harrisTol = 1e-12
 	refactorN = 100
+	// dualTolBits is math.Float64bits(dualTol), for withinDualTol
+	// (TestWithinDualTolAsAbs).
+	dualTolBits = 0x3e112e0be826d695
 )
 
 // solver holds the scaled problem: columns 0..n-1 are the structural
@@ -814,31 +817,51 @@ func (s *solver) price() (int, float64) {
 	best, q, dir := 0.0, -1, 0.0
 	d := s.d
 	stat, lo, hi, w := s.stat[:len(d)], s.lo[:len(d)], s.hi[:len(d)], s.w[:len(d)]
-	for j, d := range d {
-		if math.Abs(d) <= dualTol {
-			continue // most variables, and every basic one (d = 0); not NaN
-		}
-		st := stat[j]
-		if st == Basic || lo[j] == hi[j] {
-			continue
-		}
+	// The inner loop finds the next variable that would improve, carrying
+	// only j: with best, q and dir carried through it as well, the
+	// compiler shuffled registers on every skipped variable. The same
+	// variables are scored in the same order.
+	for j := 0; j < len(d); j++ {
 		var dj float64
-		switch {
-		case (st == AtLower || st == AtZero) && d < -dualTol:
-			dj = 1
-		case (st == AtUpper || st == AtZero) && d > dualTol:
-			dj = -1
-		default:
-			continue
+		for ; j < len(d); j++ {
+			v := d[j]
+			if withinDualTol(v) {
+				continue // most variables, and every basic one (d = 0); not NaN
+			}
+			// Past that test, v < 0 means v < −dualTol and v > 0 means
+			// v > dualTol (a NaN is neither); a basic variable has
+			// neither status below.
+			st := stat[j]
+			if v < 0 && (st == AtLower || st == AtZero) && lo[j] != hi[j] {
+				dj = 1
+				break
+			}
+			if v > 0 && (st == AtUpper || st == AtZero) && lo[j] != hi[j] {
+				dj = -1
+				break
+			}
+		}
+		if j == len(d) {
+			break
 		}
 		if s.bland {
 			return j, dj
 		}
-		if score := d * d / w[j]; score > best {
+		if score := d[j] * d[j] / w[j]; score > best {
 			best, q, dir = score, j, dj
 		}
 	}
 	return q, dir
+}
+
+// withinDualTol reports whether |d| ≤ dualTol, as math.Abs would (false
+// for a NaN), but compared as bits: a float's bits without the sign order
+// as unsigned integers as its magnitude does, and a NaN's lie above every
+// number's. One integer compare instead of moving d through the
+// floating-point unit to clear its sign (price asks it of every variable
+// at every pivot).
+func withinDualTol(d float64) bool {
+	return math.Float64bits(d)&^(1<<63) <= dualTolBits
 }
 
 // pivotRow computes αᵣ = ρᵀ[A −I] with ρ = B⁻ᵀeᵣ for the nonbasic
