@@ -643,21 +643,23 @@ func nearest(v, lo, hi float64) VarStatus {
 
 // computeXB solves B x_B = −N x_N.
 func (s *solver) computeXB() {
-	for i := range s.rhs {
-		s.rhs[i] = 0
-	}
-	for j := 0; j < s.n+s.m; j++ {
-		if s.stat[j] == Basic || s.x[j] == 0 {
+	rhs, N := s.rhs, s.n+s.m
+	clear(rhs)
+	stat, x := s.stat[:N], s.x[:N]
+	for j := range N {
+		if stat[j] == Basic || x[j] == 0 {
 			continue
 		}
 		rows, vals := s.column(j)
+		vals = vals[:len(rows)]
+		xj := x[j]
 		for k, i := range rows {
-			s.rhs[i] -= vals[k] * s.x[j]
+			rhs[i] -= vals[k] * xj
 		}
 	}
-	s.f.ftran(s.rhs, s.alpha)
+	s.f.ftran(rhs, s.alpha)
 	for k, j := range s.head {
-		s.x[j] = s.alpha[k]
+		x[j] = s.alpha[k]
 	}
 	s.lscoreOK = false
 }
@@ -1186,7 +1188,7 @@ func (s *solver) solution(p *Problem, st Status) *Solution {
 	for j := 0; j < s.n; j++ {
 		v := s.x[j] * s.colScale[j]
 		if st == Optimal {
-			v = math.Min(math.Max(v, p.colLo[j]), p.colHi[j])
+			v = clamp(v, p.colLo[j], p.colHi[j])
 		}
 		sol.X[j] = v
 	}
@@ -1198,6 +1200,13 @@ func (s *solver) solution(p *Problem, st Status) *Solution {
 	sol.Basis = b
 	return sol
 }
+
+// clamp is math.Min(math.Max(v, lo), hi) for the bounds check allows (no
+// NaN, lo < +Inf, hi > −Inf), without their calls: the builtins differ
+// from them only on a NaN against an infinity of the side they answer
+// (math.Max(NaN, +Inf) is +Inf, the builtin's NaN), which those bounds
+// exclude (TestClampAsMath).
+func clamp(v, lo, hi float64) float64 { return min(max(v, lo), hi) }
 
 // Remap carries a basis of problem old over to problem p by column and row
 // names: what both have keeps its status; new columns start at a bound and

@@ -86,3 +86,22 @@ func TestPriceSameAsStraight(t *testing.T) {
 		}
 	}
 }
+
+// clamp answers as math.Min(math.Max(v, lo), hi) for every v and every
+// pair of bounds a Problem may hold (check's: no NaN, lo < +Inf, hi > −Inf).
+func TestClampAsMath(t *testing.T) {
+	nz := math.Copysign(0, -1)
+	vs := []float64{0, nz, 1, -1, 2.5, math.Inf(1), math.Inf(-1), math.NaN(), math.SmallestNonzeroFloat64, math.MaxFloat64}
+	los := []float64{math.Inf(-1), 0, nz, -1, 1, 2.5, -math.MaxFloat64}
+	his := []float64{math.Inf(1), 0, nz, -1, 1, 2.5, math.MaxFloat64}
+	for _, v := range vs {
+		for _, lo := range los {
+			for _, hi := range his {
+				got, want := clamp(v, lo, hi), math.Min(math.Max(v, lo), hi)
+				if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+					t.Errorf("clamp(%v, %v, %v) = %v, math gives %v", v, lo, hi, got, want)
+				}
+			}
+		}
+	}
+}
