@@ -500,16 +500,20 @@ func (f *factor) ftran(b, x []float64) {
 			}
 		}
 	}
+	// Last pivot first: each one's entries start where the one before's
+	// end, so the start is carried, one load of offS a pivot.
+	end := offS[len(f.front)]
 	for k := len(f.front) - 1; k >= 0; k-- {
 		pv := f.front[k]
+		start := offS[k]
 		xc := b[pv.row] / pv.val
 		x[pv.pos] = xc
-		if xc == 0 {
-			continue
+		if xc != 0 {
+			for t := start; t < end; t++ {
+				b[offI[t]] -= offV[t] * xc
+			}
 		}
-		for t := offS[k]; t < offS[k+1]; t++ {
-			b[offI[t]] -= offV[t] * xc
-		}
+		end = start
 	}
 	f.ftranEtas(x)
 }
@@ -599,9 +603,13 @@ func (f *factor) btran(d, y []float64) {
 		y[i] = 0
 	}
 	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
+	// Each front pivot's entries end where the next one's start: the
+	// end is carried, one load of offS a pivot instead of two.
+	t := offS[0]
 	for k, pv := range f.front {
 		s := d[pv.pos]
-		for t := offS[k]; t < offS[k+1]; t++ {
+		end := offS[k+1]
+		for ; t < end; t++ {
 			s -= offV[t] * y[offI[t]]
 		}
 		y[pv.row] = s / pv.val
