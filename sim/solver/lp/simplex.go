@@ -411,10 +411,12 @@ func (s *solver) rowWise() {
 	s.rc = resizeI32(s.rc, len(s.ri))
 	s.rvr = resizeF(s.rvr, len(s.ri))
 	fill := append(s.fill[:0], s.rs[:s.m]...)
-	for j := 0; j < s.n; j++ {
-		for k := s.cs[j]; k < s.cs[j+1]; k++ {
-			i := s.ri[k]
-			s.rc[fill[i]], s.rvr[fill[i]] = int32(j), s.rv[k]
+	cs, ri, rv, rc, rvr := s.cs[:s.n+1], s.ri, s.rv[:len(s.ri)], s.rc, s.rvr
+	k := 0 // cs[0]
+	for j, end := range cs[1:] {
+		for ; k < int(end); k++ {
+			i := ri[k]
+			rc[fill[i]], rvr[fill[i]] = int32(j), rv[k]
 			fill[i]++
 		}
 	}
