@@ -484,6 +484,7 @@ func (f *factor) ftran(b, x []float64) {
 			z[a] = b[f.nRows[a]]
 		}
 		f.solveNucleus(z)
+		kind := f.kind
 		for a, p := range f.nCols {
 			xc := z[a]
 			x[p] = xc
@@ -491,23 +492,28 @@ func (f *factor) ftran(b, x []float64) {
 				continue
 			}
 			rows, vals := f.colRows[p], f.colVals[p]
+			vals = vals[:len(rows)]
 			for k, i := range rows {
-				if f.kind[i] == rowFront {
+				if kind[i] == rowFront {
 					b[i] -= vals[k] * xc
 				}
 			}
 		}
 	}
+	// Last pivot first: each one's entries start where the one before's
+	// end, so the start is carried, one load of offS a pivot.
+	end := offS[len(f.front)]
 	for k := len(f.front) - 1; k >= 0; k-- {
 		pv := f.front[k]
+		start := offS[k]
 		xc := b[pv.row] / pv.val
 		x[pv.pos] = xc
-		if xc == 0 {
-			continue
+		if xc != 0 {
+			for t := start; t < end; t++ {
+				b[offI[t]] -= offV[t] * xc
+			}
 		}
-		for t := offS[k]; t < offS[k+1]; t++ {
-			b[offI[t]] -= offV[t] * xc
-		}
+		end = start
 	}
 	f.ftranEtas(x)
 }
@@ -597,20 +603,26 @@ func (f *factor) btran(d, y []float64) {
 		y[i] = 0
 	}
 	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
+	// Each front pivot's entries end where the next one's start: the
+	// end is carried, one load of offS a pivot instead of two.
+	t := offS[0]
 	for k, pv := range f.front {
 		s := d[pv.pos]
-		for t := offS[k]; t < offS[k+1]; t++ {
+		end := offS[k+1]
+		for ; t < end; t++ {
 			s -= offV[t] * y[offI[t]]
 		}
 		y[pv.row] = s / pv.val
 	}
 	if nd := f.nd; nd > 0 {
 		z := f.work[:nd]
+		kind := f.kind
 		for a, p := range f.nCols {
 			s := d[p]
 			rows, vals := f.colRows[p], f.colVals[p]
+			vals = vals[:len(rows)]
 			for k, i := range rows {
-				if f.kind[i] == rowFront {
+				if kind[i] == rowFront {
 					s -= vals[k] * y[i]
 				}
 			}
@@ -624,8 +636,11 @@ func (f *factor) btran(d, y []float64) {
 	for k := len(f.back) - 1; k >= 0; k-- {
 		pv := f.back[k]
 		s := d[pv.pos]
-		for t := offS[nf+k]; t < offS[nf+k+1]; t++ {
-			s -= offV[t] * y[offI[t]]
+		idx := offI[offS[nf+k]:offS[nf+k+1]]
+		val := offV[offS[nf+k]:offS[nf+k+1]]
+		val = val[:len(idx)]
+		for t, i := range idx {
+			s -= val[t] * y[i]
 		}
 		y[pv.row] = s / pv.val
 	}
@@ -651,11 +666,13 @@ func (f *factor) btranRest(d, y []float64) {
 	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
 	if nd := f.nd; nd > 0 {
 		z := f.work[:nd]
+		kind := f.kind
 		for a, p := range f.nCols {
 			s := d[p]
 			rows, vals := f.colRows[p], f.colVals[p]
+			vals = vals[:len(rows)]
 			for k, i := range rows {
-				if f.kind[i] == rowFront {
+				if kind[i] == rowFront {
 					s -= vals[k] * y[i]
 				}
 			}
@@ -669,8 +686,11 @@ func (f *factor) btranRest(d, y []float64) {
 	for k := len(f.back) - 1; k >= 0; k-- {
 		pv := f.back[k]
 		s := d[pv.pos]
-		for t := offS[nf+k]; t < offS[nf+k+1]; t++ {
-			s -= offV[t] * y[offI[t]]
+		idx := offI[offS[nf+k]:offS[nf+k+1]]
+		val := offV[offS[nf+k]:offS[nf+k+1]]
+		val = val[:len(idx)]
+		for t, i := range idx {
+			s -= val[t] * y[i]
 		}
 		if math.Float64bits(s) != 0 {
 			y[pv.row] = s / pv.val

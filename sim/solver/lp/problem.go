@@ -212,8 +212,9 @@ func (p *Problem) Col(j int) ([]int32, []float64) { return p.colRows[j], p.colVa
 func (p *Problem) Activity(x []float64) []float64 {
 	act := make([]float64, p.NumRows())
 	for j, rs := range p.colRows {
+		vals, xj := p.colVals[j][:len(rs)], x[j]
 		for k, r := range rs {
-			act[r] += p.colVals[j][k] * x[j]
+			act[r] += vals[k] * xj
 		}
 	}
 	return act
@@ -245,22 +246,24 @@ func (p *Problem) Violation(x []float64) float64 {
 // checked before and not changed since).
 func (p *Problem) check(coefficients bool) error {
 	bad := func(v float64) bool { return math.IsNaN(v) }
-	for j := range p.obj {
-		if bad(p.obj[j]) || math.IsInf(p.obj[j], 0) {
-			return fmt.Errorf("lp: column %s has objective %v", p.colNames[j], p.obj[j])
+	obj, colLo, colHi, m := p.obj, p.colLo[:len(p.obj)], p.colHi[:len(p.obj)], len(p.rowLo)
+	for j := range obj {
+		if bad(obj[j]) || math.IsInf(obj[j], 0) {
+			return fmt.Errorf("lp: column %s has objective %v", p.colNames[j], obj[j])
 		}
-		if bad(p.colLo[j]) || bad(p.colHi[j]) || p.colLo[j] > p.colHi[j] || math.IsInf(p.colLo[j], 1) || math.IsInf(p.colHi[j], -1) {
-			return fmt.Errorf("lp: column %s has bounds [%v, %v]", p.colNames[j], p.colLo[j], p.colHi[j])
+		if bad(colLo[j]) || bad(colHi[j]) || colLo[j] > colHi[j] || math.IsInf(colLo[j], 1) || math.IsInf(colHi[j], -1) {
+			return fmt.Errorf("lp: column %s has bounds [%v, %v]", p.colNames[j], colLo[j], colHi[j])
 		}
 		if !coefficients {
 			continue
 		}
-		for k, v := range p.colVals[j] {
+		rows := p.colRows[j]
+		for k, v := range p.colVals[j][:len(rows)] {
 			if bad(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("lp: column %s has coefficient %v in row %d", p.colNames[j], v, p.colRows[j][k])
+				return fmt.Errorf("lp: column %s has coefficient %v in row %d", p.colNames[j], v, rows[k])
 			}
-			if int(p.colRows[j][k]) >= len(p.rowLo) || p.colRows[j][k] < 0 {
-				return fmt.Errorf("lp: column %s refers to row %d of %d", p.colNames[j], p.colRows[j][k], len(p.rowLo))
+			if int(rows[k]) >= m || rows[k] < 0 {
+				return fmt.Errorf("lp: column %s refers to row %d of %d", p.colNames[j], rows[k], m)
 			}
 		}
 	}

@@ -91,6 +91,9 @@ const (
 	dualTol   = 1e-9
 	harrisTol = 1e-12
 	refactorN = 100
+	// dualTolBits is math.Float64bits(dualTol), for withinDualTol
+	// (TestWithinDualTolAsAbs).
+	dualTolBits = 0x3e112e0be826d695
 )
 
 // solver holds the scaled problem: columns 0..n-1 are the structural
@@ -408,10 +411,12 @@ func (s *solver) rowWise() {
 	s.rc = resizeI32(s.rc, len(s.ri))
 	s.rvr = resizeF(s.rvr, len(s.ri))
 	fill := append(s.fill[:0], s.rs[:s.m]...)
-	for j := 0; j < s.n; j++ {
-		for k := s.cs[j]; k < s.cs[j+1]; k++ {
-			i := s.ri[k]
-			s.rc[fill[i]], s.rvr[fill[i]] = int32(j), s.rv[k]
+	cs, ri, rv, rc, rvr := s.cs[:s.n+1], s.ri, s.rv[:len(s.ri)], s.rc, s.rvr
+	k := 0 // cs[0]
+	for j, end := range cs[1:] {
+		for ; k < int(end); k++ {
+			i := ri[k]
+			rc[fill[i]], rvr[fill[i]] = int32(j), rv[k]
 			fill[i]++
 		}
 	}
@@ -640,21 +645,23 @@ func nearest(v, lo, hi float64) VarStatus {
 
 // computeXB solves B x_B = −N x_N.
 func (s *solver) computeXB() {
-	for i := range s.rhs {
-		s.rhs[i] = 0
-	}
-	for j := 0; j < s.n+s.m; j++ {
-		if s.stat[j] == Basic || s.x[j] == 0 {
+	rhs, N := s.rhs, s.n+s.m
+	clear(rhs)
+	stat, x := s.stat[:N], s.x[:N]
+	for j := range N {
+		if stat[j] == Basic || x[j] == 0 {
 			continue
 		}
 		rows, vals := s.column(j)
+		vals = vals[:len(rows)]
+		xj := x[j]
 		for k, i := range rows {
-			s.rhs[i] -= vals[k] * s.x[j]
+			rhs[i] -= vals[k] * xj
 		}
 	}
-	s.f.ftran(s.rhs, s.alpha)
+	s.f.ftran(rhs, s.alpha)
 	for k, j := range s.head {
-		s.x[j] = s.alpha[k]
+		x[j] = s.alpha[k]
 	}
 	s.lscoreOK = false
 }
@@ -663,17 +670,19 @@ func (s *solver) computeXB() {
 // and fills the phase-1 costs.
 func (s *solver) infeasibility() float64 {
 	sum := 0.0
+	x, lo, hi := s.x, s.lo[:len(s.x)], s.hi[:len(s.x)]
+	cb := s.cb[:len(s.head)]
 	for k, j := range s.head {
-		v := s.x[j]
+		v := x[j]
 		switch {
-		case v < s.lo[j]-primalTol:
-			s.cb[k] = -1
-			sum += s.lo[j] - v
-		case v > s.hi[j]+primalTol:
-			s.cb[k] = 1
-			sum += v - s.hi[j]
+		case v < lo[j]-primalTol:
+			cb[k] = -1
+			sum += lo[j] - v
+		case v > hi[j]+primalTol:
+			cb[k] = 1
+			sum += v - hi[j]
 		default:
-			s.cb[k] = 0
+			cb[k] = 0
 		}
 	}
 	return sum
@@ -695,8 +704,9 @@ func (s *solver) run() Status {
 		}
 		phase1 := s.infeasibility() > 0
 		if !phase1 {
+			cb, c := s.cb[:len(s.head)], s.c
 			for k, j := range s.head {
-				s.cb[k] = s.c[j]
+				cb[k] = c[j]
 			}
 		}
 		if phase1 != wasPhase1 {
@@ -755,23 +765,28 @@ func (s *solver) reducedCosts(phase1 bool) {
 	copy(s.prevCb, s.cb)
 	copy(s.rhs, s.cb)
 	s.f.btran(s.rhs, s.y)
-	for j := 0; j < s.n+s.m; j++ {
-		if s.stat[j] == Basic {
-			s.d[j] = 0
+	n, N := s.n, s.n+s.m
+	stat, c, dd, y := s.stat[:N], s.c[:N], s.d[:N], s.y
+	cs, ri, rv := s.cs[:n+1], s.ri, s.rv
+	for j := range N {
+		if stat[j] == Basic {
+			dd[j] = 0
 			continue
 		}
 		d := 0.0
 		if !phase1 {
-			d = s.c[j]
+			d = c[j]
 		}
-		if j < s.n {
-			for k := s.cs[j]; k < s.cs[j+1]; k++ {
-				d -= s.rv[k] * s.y[s.ri[k]]
+		if j < n {
+			rows, vals := ri[cs[j]:cs[j+1]], rv[cs[j]:cs[j+1]]
+			vals = vals[:len(rows)]
+			for k, i := range rows {
+				d -= vals[k] * y[i]
 			}
 		} else {
-			d += s.y[j-s.n]
+			d += y[j-n]
 		}
-		s.d[j] = d
+		dd[j] = d
 	}
 	s.fresh = true
 }
@@ -806,31 +821,51 @@ func (s *solver) price() (int, float64) {
 	best, q, dir := 0.0, -1, 0.0
 	d := s.d
 	stat, lo, hi, w := s.stat[:len(d)], s.lo[:len(d)], s.hi[:len(d)], s.w[:len(d)]
-	for j, d := range d {
-		if math.Abs(d) <= dualTol {
-			continue // most variables, and every basic one (d = 0); not NaN
-		}
-		st := stat[j]
-		if st == Basic || lo[j] == hi[j] {
-			continue
-		}
+	// The inner loop finds the next variable that would improve, carrying
+	// only j: with best, q and dir carried through it as well, the
+	// compiler shuffled registers on every skipped variable. The same
+	// variables are scored in the same order.
+	for j := 0; j < len(d); j++ {
 		var dj float64
-		switch {
-		case (st == AtLower || st == AtZero) && d < -dualTol:
-			dj = 1
-		case (st == AtUpper || st == AtZero) && d > dualTol:
-			dj = -1
-		default:
-			continue
+		for ; j < len(d); j++ {
+			v := d[j]
+			if withinDualTol(v) {
+				continue // most variables, and every basic one (d = 0); not NaN
+			}
+			// Past that test, v < 0 means v < −dualTol and v > 0 means
+			// v > dualTol (a NaN is neither); a basic variable has
+			// neither status below.
+			st := stat[j]
+			if v < 0 && (st == AtLower || st == AtZero) && lo[j] != hi[j] {
+				dj = 1
+				break
+			}
+			if v > 0 && (st == AtUpper || st == AtZero) && lo[j] != hi[j] {
+				dj = -1
+				break
+			}
+		}
+		if j == len(d) {
+			break
 		}
 		if s.bland {
 			return j, dj
 		}
-		if score := d * d / w[j]; score > best {
+		if score := d[j] * d[j] / w[j]; score > best {
 			best, q, dir = score, j, dj
 		}
 	}
 	return q, dir
+}
+
+// withinDualTol reports whether |d| ≤ dualTol, as math.Abs would (false
+// for a NaN), but compared as bits: a float's bits without the sign order
+// as unsigned integers as its magnitude does, and a NaN's lie above every
+// number's. One integer compare instead of moving d through the
+// floating-point unit to clear its sign (price asks it of every variable
+// at every pivot).
+func withinDualTol(d float64) bool {
+	return math.Float64bits(d)&^(1<<63) <= dualTolBits
 }
 
 // pivotRow computes αᵣ = ρᵀ[A −I] with ρ = B⁻ᵀeᵣ for the nonbasic
@@ -845,11 +880,19 @@ func (s *solver) price() (int, float64) {
 // s.stat as well. Which way is guessed from the pivot row before. Both visit the same entries in the same order: the same
 // sums, the same list.
 func (s *solver) pivotRow(r int) {
-	alphaR, mark := s.alphaR, s.mark
+	alphaR := s.alphaR
+	mark := s.mark[:len(alphaR)]
 	for _, j := range s.touch {
 		alphaR[j], mark[j] = 0, markNone
 	}
-	touch := s.touch[:0]
+	// The list is written by index into room for every variable, never
+	// appended to: a call in the inner loops (append's growth) would make
+	// the compiler keep their counters and slices on the stack.
+	if cap(s.touch) < len(alphaR) {
+		s.touch = make([]int32, 0, len(alphaR))
+	}
+	touch := s.touch[:len(alphaR)]
+	nt := 0
 	clear(s.rhs)
 	s.rhs[r] = 1
 	s.unit[0] = int32(r)
@@ -857,7 +900,7 @@ func (s *solver) pivotRow(r int) {
 	rho, rs, rc, rvr, n := s.rho, s.rs, s.rc, s.rvr, s.n
 	entries := 0 // in the rows where ρ is nonzero: the next pivot row's guess
 	if s.rowEntries < markBasicsAbove*len(s.head) {
-		stat := s.stat
+		stat := s.stat[:len(alphaR)]
 		for _, i32 := range s.rowNZ {
 			i := int(i32)
 			v := rho[i]
@@ -867,7 +910,8 @@ func (s *solver) pivotRow(r int) {
 			if j := n + i; stat[j] != Basic {
 				alphaR[j] = -v
 				mark[j] = markListed
-				touch = append(touch, int32(j))
+				touch[nt] = int32(j)
+				nt++
 			}
 			cols := rc[rs[i]:rs[i+1]]
 			vals := rvr[rs[i]:rs[i+1]]
@@ -879,12 +923,13 @@ func (s *solver) pivotRow(r int) {
 				}
 				if mark[j] == markNone {
 					mark[j] = markListed
-					touch = append(touch, j)
+					touch[nt] = j
+					nt++
 				}
 				alphaR[j] += v * vals[k]
 			}
 		}
-		s.touch, s.rowEntries = touch, entries
+		s.touch, s.rowEntries = touch[:nt], entries
 		return
 	}
 	for _, j := range s.head {
@@ -899,7 +944,8 @@ func (s *solver) pivotRow(r int) {
 		if j := n + i; mark[j] != markBasic {
 			alphaR[j] = -v
 			mark[j] = markListed
-			touch = append(touch, int32(j))
+			touch[nt] = int32(j)
+			nt++
 		}
 		cols := rc[rs[i]:rs[i+1]]
 		vals := rvr[rs[i]:rs[i+1]]
@@ -912,7 +958,8 @@ func (s *solver) pivotRow(r int) {
 				continue
 			default:
 				mark[j] = markListed
-				touch = append(touch, j)
+				touch[nt] = j
+				nt++
 			}
 			alphaR[j] += v * vals[k]
 		}
@@ -920,7 +967,7 @@ func (s *solver) pivotRow(r int) {
 	for _, j := range s.head {
 		mark[j] = markNone
 	}
-	s.touch, s.rowEntries = touch, entries
+	s.touch, s.rowEntries = touch[:nt], entries
 }
 
 // markBasicsAbove is how many row entries per basic variable, in the
@@ -950,8 +997,12 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 	thetaD := s.d[q] / alphaRQ
 	wq := s.w[q]
 	d, w, alphaR := s.d, s.w[:len(s.d)], s.alphaR[:len(s.d)]
+	mark := s.mark[:len(s.d)]
+	// Nothing reads the pivot row after this, so its entries are cleared
+	// here, in the one pass over them, rather than by the next pivotRow.
 	for _, j := range s.touch {
 		a := alphaR[j]
+		alphaR[j], mark[j] = 0, markNone
 		if a == 0 || int(j) == q {
 			continue
 		}
@@ -961,6 +1012,7 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 			w[j] = v
 		}
 	}
+	s.touch = s.touch[:0]
 	s.d[q] = 0
 	s.d[out] = -thetaD
 	s.w[out] = max(wq/(alphaRQ*alphaRQ), 1) // math.Max's result: 1 is finite
@@ -1069,14 +1121,15 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 		relax = 0
 	}
 	s.cand = s.cand[:0]
+	alpha, head, x := s.alpha, s.head[:len(s.alpha)], s.x
 	tmax := math.Inf(1)
 	for _, k32 := range s.alphaNZ { // the positions in order, but those where α is 0
 		k := int(k32)
-		delta := -dir * s.alpha[k]
+		delta := -dir * alpha[k]
 		if delta <= harrisTol && delta >= -harrisTol {
 			continue
 		}
-		j := int(s.head[k])
+		j := int(head[k])
 		lo, hi := s.bounds(j, phase1)
 		var bound float64
 		if delta > 0 {
@@ -1084,7 +1137,7 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 				continue
 			}
 			bound = hi
-			if t := (hi + relax - s.x[j]) / delta; t < tmax {
+			if t := (hi + relax - x[j]) / delta; t < tmax {
 				tmax = max(t, 0) // math.Max's result: 0 is finite
 			}
 		} else {
@@ -1092,11 +1145,11 @@ func (s *solver) ratioTest(dir float64, phase1 bool) (leave int, theta, bigPivot
 				continue
 			}
 			bound = lo
-			if t := (lo - relax - s.x[j]) / delta; t < tmax {
+			if t := (lo - relax - x[j]) / delta; t < tmax {
 				tmax = max(t, 0) // math.Max's result: 0 is finite
 			}
 		}
-		s.cand = append(s.cand, ratioCand{int32(k), max((bound-s.x[j])/delta, 0), delta})
+		s.cand = append(s.cand, ratioCand{int32(k), max((bound-x[j])/delta, 0), delta})
 	}
 	leave = -1
 	for _, c := range s.cand {
@@ -1123,9 +1176,10 @@ func (s *solver) moveBasics(dir, t float64) {
 	if t == 0 {
 		return
 	}
+	alpha, head, x := s.alpha, s.head[:len(s.alpha)], s.x
 	for _, k := range s.alphaNZ {
-		if a := s.alpha[k]; a != 0 {
-			s.x[s.head[k]] -= dir * t * a
+		if a := alpha[k]; a != 0 {
+			x[head[k]] -= dir * t * a
 		}
 	}
 }
@@ -1136,7 +1190,7 @@ func (s *solver) solution(p *Problem, st Status) *Solution {
 	for j := 0; j < s.n; j++ {
 		v := s.x[j] * s.colScale[j]
 		if st == Optimal {
-			v = math.Min(math.Max(v, p.colLo[j]), p.colHi[j])
+			v = clamp(v, p.colLo[j], p.colHi[j])
 		}
 		sol.X[j] = v
 	}
@@ -1148,6 +1202,13 @@ func (s *solver) solution(p *Problem, st Status) *Solution {
 	sol.Basis = b
 	return sol
 }
+
+// clamp is math.Min(math.Max(v, lo), hi) for the bounds check allows (no
+// NaN, lo < +Inf, hi > −Inf), without their calls: the builtins differ
+// from them only on a NaN against an infinity of the side they answer
+// (math.Max(NaN, +Inf) is +Inf, the builtin's NaN), which those bounds
+// exclude (TestClampAsMath).
+func clamp(v, lo, hi float64) float64 { return min(max(v, lo), hi) }
 
 // Remap carries a basis of problem old over to problem p by column and row
 // names: what both have keeps its status; new columns start at a bound and

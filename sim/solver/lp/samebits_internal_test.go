@@ -1,0 +1,107 @@
+package lp
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// withinDualTol must answer as math.Abs(d) <= dualTol does, on the
+// boundary, the signed zeros, the infinities, NaNs and random values.
+func TestWithinDualTolAsAbs(t *testing.T) {
+	if math.Float64bits(dualTol) != dualTolBits {
+		t.Fatalf("dualTolBits is %#x, math.Float64bits(dualTol) %#x", uint64(dualTolBits), math.Float64bits(dualTol))
+	}
+	vals := []float64{0, math.Copysign(0, -1), dualTol, -dualTol,
+		math.Nextafter(dualTol, 1), math.Nextafter(dualTol, 0),
+		-math.Nextafter(dualTol, 1), -math.Nextafter(dualTol, 0),
+		math.Inf(1), math.Inf(-1), math.NaN(), -math.NaN(),
+		math.Float64frombits(0x7ff0000000000001), math.Float64frombits(0xfff8000000000001),
+		math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, math.MaxFloat64, -math.MaxFloat64}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		vals = append(vals, math.Float64frombits(r.Uint64()), (r.Float64()-0.5)*4e-9)
+	}
+	for _, v := range vals {
+		if got, want := withinDualTol(v), math.Abs(v) <= dualTol; got != want {
+			t.Fatalf("withinDualTol(%v) (bits %#x) = %v, math.Abs gives %v", v, math.Float64bits(v), got, want)
+		}
+	}
+}
+
+// priceStraight is price as first written: one loop over every variable
+// with every test at its turn.
+func priceStraight(s *solver) (int, float64) {
+	best, q, dir := 0.0, -1, 0.0
+	for j, d := range s.d {
+		if math.Abs(d) <= dualTol {
+			continue
+		}
+		st := s.stat[j]
+		if st == Basic || s.lo[j] == s.hi[j] {
+			continue
+		}
+		var dj float64
+		switch {
+		case (st == AtLower || st == AtZero) && d < -dualTol:
+			dj = 1
+		case (st == AtUpper || st == AtZero) && d > dualTol:
+			dj = -1
+		default:
+			continue
+		}
+		if s.bland {
+			return j, dj
+		}
+		if score := d * d / s.w[j]; score > best {
+			best, q, dir = score, j, dj
+		}
+	}
+	return q, dir
+}
+
+// price picks what priceStraight picks on random reduced costs (ties,
+// NaNs, values at the tolerance), statuses, fixed variables and weights,
+// with and without Bland's rule.
+func TestPriceSameAsStraight(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	ds := []float64{0, dualTol, -dualTol, 2e-9, -2e-9, 1, -1, 0.5, -0.5, math.NaN(), math.Inf(1), math.Inf(-1)}
+	for round := range 20000 {
+		n := 1 + r.IntN(40)
+		s := &solver{d: make([]float64, n), stat: make([]VarStatus, n), lo: make([]float64, n), hi: make([]float64, n), w: make([]float64, n)}
+		s.bland = round%5 == 0
+		for j := range n {
+			s.d[j] = ds[r.IntN(len(ds))]
+			if r.IntN(3) == 0 {
+				s.d[j] = r.NormFloat64()
+			}
+			s.stat[j] = VarStatus(r.IntN(4))
+			s.lo[j], s.hi[j] = 0, float64(r.IntN(3))
+			s.w[j] = float64(1 + r.IntN(3))
+		}
+		q, dir := s.price()
+		wq, wdir := priceStraight(s)
+		if q != wq || dir != wdir {
+			t.Fatalf("round %d: price gives %d, %v; the straight loop %d, %v\nd %v\nstat %v\nhi %v", round, q, dir, wq, wdir, s.d, s.stat, s.hi)
+		}
+	}
+}
+
+// clamp answers as math.Min(math.Max(v, lo), hi) for every v and every
+// pair of bounds a Problem may hold (check's: no NaN, lo < +Inf, hi > −Inf).
+func TestClampAsMath(t *testing.T) {
+	nz := math.Copysign(0, -1)
+	vs := []float64{0, nz, 1, -1, 2.5, math.Inf(1), math.Inf(-1), math.NaN(), math.SmallestNonzeroFloat64, math.MaxFloat64}
+	los := []float64{math.Inf(-1), 0, nz, -1, 1, 2.5, -math.MaxFloat64}
+	his := []float64{math.Inf(1), 0, nz, -1, 1, 2.5, math.MaxFloat64}
+	for _, v := range vs {
+		for _, lo := range los {
+			for _, hi := range his {
+				got, want := clamp(v, lo, hi), math.Min(math.Max(v, lo), hi)
+				if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+					t.Errorf("clamp(%v, %v, %v) = %v, math gives %v", v, lo, hi, got, want)
+				}
+			}
+		}
+	}
+}
