@@ -10,6 +10,7 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 )
@@ -163,9 +164,14 @@ type Cluster struct {
 	InterServerGBps float64
 	InterRackGBps   float64
 
-	types         []string
-	typeGPUs      []int     // by index in types: gpusByType
-	typeMaxMem    []float64 // by index in types: maxMemByType
+	types      []string
+	typeGPUs   []int     // by index in types: gpusByType
+	typeMaxMem []float64 // by index in types: maxMemByType
+	// fitGPUs is the most GPUs of any one type and fitMemGB the least
+	// memory of a type that states it (+Inf if none does): a job of no
+	// stated type needing at most these fits without Fit's loop.
+	fitGPUs       int
+	fitMemGB      float64
 	gpusByType    map[string]int
 	maxPerServer  int
 	maxPerType    map[string]int // largest server of each type
@@ -239,6 +245,13 @@ func New(spec Spec) (*Cluster, error) {
 		c.typeGPUs = append(c.typeGPUs, c.gpusByType[t])
 		c.typeMaxMem = append(c.typeMaxMem, c.maxMemByType[t])
 	}
+	c.fitMemGB = math.Inf(1)
+	for i, n := range c.typeGPUs {
+		c.fitGPUs = max(c.fitGPUs, n)
+		if m := c.typeMaxMem[i]; m > 0 {
+			c.fitMemGB = min(c.fitMemGB, m)
+		}
+	}
 	return c, nil
 }
 
@@ -273,12 +286,21 @@ func (c *Cluster) MaxMemoryGB(t string) float64 {
 // ServerOf returns the server that holds GPU g.
 func (c *Cluster) ServerOf(g GPUID) *Server { return &c.Servers[c.GPUs[g].Server] }
 
+// FitsAnyType reports, for a job of no stated GPU type, whether every
+// type has memGB per GPU and one of them has gpus GPUs, when Fit says
+// yes without its loop over the types: the engine's check of most
+// arrivals, kept small enough to inline.
+func (c *Cluster) FitsAnyType(gpus int, memGB float64) bool {
+	return memGB <= c.fitMemGB && uint(gpus-1) < uint(c.fitGPUs) // 1 <= gpus <= c.fitGPUs
+}
+
 // Fit reports whether a job needing gpus GPUs with memGB of memory on each
 // could ever run alone on an empty cluster, restricted to GPU type gpuType
 // when it is not empty. When it cannot, the reason is a plain sentence.
 func (c *Cluster) Fit(gpus int, memGB float64, gpuType string) (ok bool, reason string) {
-	// the engine asks at every arrival: slices by type index, not maps
-	// keyed by name (hashing a string costs more in WebAssembly)
+	// the engine asks at every arrival (after FitsAnyType): slices by
+	// type index, not maps keyed by name (hashing a string costs more in
+	// WebAssembly)
 	avail := 0
 	for i, t := range c.types {
 		if gpuType != "" && t != gpuType {

@@ -1,6 +1,9 @@
 package cluster
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func testCluster(t *testing.T) *Cluster {
 	t.Helper()
@@ -110,5 +113,31 @@ func TestFitByType(t *testing.T) {
 		if ok, why := c.Fit(tc.gpus, tc.mem, tc.typ); ok != tc.ok {
 			t.Errorf("Fit(%d, %v, %q) = %v (%s), want %v", tc.gpus, tc.mem, tc.typ, ok, why, tc.ok)
 		}
+	}
+}
+
+// FitsAnyType, the engine's shortcut, may say yes only where Fit does,
+// and says yes for the usual job of no type that every type can hold.
+func TestFitsAnyTypeAgreesWithFit(t *testing.T) {
+	mixed, err := New(Spec{Servers: []ServerGroup{
+		{Count: 2, GPUs: 4, GPUType: "V100", GPUMemoryGB: 16},
+		{Count: 1, GPUs: 2, GPUType: "A100", GPUMemoryGB: 40},
+		{Count: 3, GPUs: 4, GPUType: "K80"}, // memory not stated
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*Cluster{testCluster(t), mixed} {
+		for gpus := -1; gpus <= 20; gpus++ {
+			for _, mem := range []float64{-1, 0, 8, 12, 16, 17, 40, 41, math.NaN()} {
+				ok, _ := c.Fit(gpus, mem, "")
+				if c.FitsAnyType(gpus, mem) && !ok {
+					t.Errorf("FitsAnyType(%d, %v) says yes, Fit no", gpus, mem)
+				}
+			}
+		}
+	}
+	if !mixed.FitsAnyType(12, 16) || mixed.FitsAnyType(13, 0) || mixed.FitsAnyType(1, 17) || mixed.FitsAnyType(0, 0) {
+		t.Error("FitsAnyType: want yes for 12 GPUs of 16 GB, no for 13 GPUs, 17 GB or no GPUs")
 	}
 }

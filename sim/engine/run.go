@@ -417,7 +417,10 @@ func (s *State) arrive(id workload.JobID) bool {
 		need = 1
 	}
 	mem := s.jobMemoryGB(job, 0)
-	ok, why := s.c.Fit(need, mem, job.GPUType)
+	ok, why := true, ""
+	if job.GPUType != "" || !s.c.FitsAnyType(need, mem) { // most jobs fit without Fit's loop
+		ok, why = s.c.Fit(need, mem, job.GPUType)
+	}
 	if ok && s.byThroughput {
 		ok, why = perf.Runnable(s.cfg.Perf, s.c, job, need, mem)
 	}
