@@ -363,10 +363,12 @@ func (s *State) recordUtil() {
 		cum = u[n-1].BusyGPUSeconds + float64(u[n-1].BusyGPUs)*(s.now-u[n-1].TimeS)
 	}
 	if len(u) >= s.caps.UtilPoints {
-		u = thinUtil(u)
+		s.res.Utilization = thinUtil(u)
 		s.res.Stats.UtilThinned++
 	}
-	s.res.Utilization = append(u, UtilPoint{TimeS: s.now, BusyGPUs: s.busyGPUs, Slots: s.slots, BusyGPUSeconds: cum})
+	// appending to s.res.Utilization itself, not to u, stores the length
+	// alone when the array has room (as a GPU's residents do in occupy)
+	s.res.Utilization = append(s.res.Utilization, UtilPoint{TimeS: s.now, BusyGPUs: s.busyGPUs, Slots: s.slots, BusyGPUSeconds: cum})
 }
 
 // thinUtil keeps every other step and the last one, in place.
