@@ -351,16 +351,17 @@ func (s *State) recordUtil() {
 		return
 	}
 	u := s.res.Utilization
-	if n := len(u); n > 0 && u[n-1].BusyGPUs == s.busyGPUs && u[n-1].Slots == s.slots {
-		return
-	}
-	if n := len(u); n > 0 && u[n-1].TimeS == s.now {
-		u[n-1].BusyGPUs, u[n-1].Slots = s.busyGPUs, s.slots
-		return
-	}
 	cum := 0.0
 	if n := len(u); n > 0 {
-		cum = u[n-1].BusyGPUSeconds + float64(u[n-1].BusyGPUs)*(s.now-u[n-1].TimeS)
+		last := &u[n-1]
+		if last.BusyGPUs == s.busyGPUs && last.Slots == s.slots {
+			return
+		}
+		if last.TimeS == s.now {
+			last.BusyGPUs, last.Slots = s.busyGPUs, s.slots
+			return
+		}
+		cum = last.BusyGPUSeconds + float64(last.BusyGPUs)*(s.now-last.TimeS)
 	}
 	if len(u) >= s.caps.UtilPoints {
 		s.res.Utilization = thinUtil(u)
