@@ -39,6 +39,11 @@ func TestRecorderCaps(t *testing.T) {
 	if len(capped.Utilization) > 64 || capped.Stats.UtilThinned == 0 || len(capped.Intervals) != 50 || capped.Stats.DroppedIntervals == 0 {
 		t.Fatalf("caps not kept: %d steps, %d intervals, %+v", len(capped.Utilization), len(capped.Intervals), capped.Stats)
 	}
+	// every interval past the cap is counted once (release counts most of
+	// them without calling recordInterval)
+	if n := len(capped.Intervals) + int(capped.Stats.DroppedIntervals); n != len(full.Intervals) {
+		t.Fatalf("%d intervals kept + %d dropped, the full run has %d", len(capped.Intervals), capped.Stats.DroppedIntervals, len(full.Intervals))
+	}
 	a, b := metrics.Summarize(full, 4).Utilization, metrics.Summarize(capped, 4).Utilization
 	if math.Abs(a-b) > 1e-9 {
 		t.Fatalf("utilisation %v with every step, %v thinned", a, b)
