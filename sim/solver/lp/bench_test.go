@@ -1,12 +1,7 @@
 package lp_test
 
 import (
-	"bytes"
-	"compress/gzip"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -36,34 +31,6 @@ var dumped = []struct {
 	{"fig12-hierarchical-2048-11", 0.2000999999999999},
 }
 
-func readDumped(tb testing.TB, name string) *lp.Problem {
-	tb.Helper()
-	p, err := lp.ReadMPS(bytes.NewReader(gunzipTestdata(tb, name+".mps.gz")))
-	if err != nil {
-		tb.Fatalf("%s: %v", name, err)
-	}
-	return p
-}
-
-// gunzipTestdata returns the contents of the gzipped file testdata/name.
-func gunzipTestdata(tb testing.TB, name string) []byte {
-	tb.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		tb.Fatalf("%s: %v", name, err)
-	}
-	return data
-}
-
 // Every dumped LP has HiGHS's optimum to 1e-7 relative, with a feasible
 // point.
 func TestDumpedLPsAgainstHiGHS(t *testing.T) {
@@ -73,7 +40,7 @@ func TestDumpedLPsAgainstHiGHS(t *testing.T) {
 		if (testing.Short() || runtime.GOARCH == "wasm") && strings.HasPrefix(d.file, "fig12") {
 			continue
 		}
-		p := readDumped(t, d.file)
+		p := lp.ReadDumped(t, d.file)
 		sol, err := lp.Solve(p, lp.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -110,7 +77,7 @@ func TestColdDualPivots(t *testing.T) {
 		{"fig12-makespan-512-2", lp.Optimal, 800},
 		{"fig12-hierarchical-2048-5", lp.Optimal, 600},
 	} {
-		p := readDumped(t, c.file)
+		p := lp.ReadDumped(t, c.file)
 		sol, err := lp.Solve(p, lp.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -132,7 +99,7 @@ func TestColdDualPivots(t *testing.T) {
 // is the simplex pivot count.
 func BenchmarkDumped(b *testing.B) {
 	for _, d := range dumped {
-		p := readDumped(b, d.file)
+		p := lp.ReadDumped(b, d.file)
 		b.Run(d.file, func(b *testing.B) {
 			// One untimed solve first: wasm runtimes compile lazily.
 			if _, err := lp.Solve(p, lp.Options{}); err != nil {

@@ -1,10 +1,7 @@
 package lp
 
 import (
-	"compress/gzip"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -15,19 +12,7 @@ import (
 // Devex resets and refactorisations among them).
 func TestKeptLeavingScoresSameAsFullScan(t *testing.T) {
 	for _, name := range []string{"gavel-small-13", "gavel-cost-71", "fig12-las-2048-1", "fig12-ftf-512-1", "fig12-hierarchical-2048-1", "fig12-cost-512-1"} {
-		f, err := os.Open(filepath.Join("testdata", name+".mps.gz"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := ReadMPS(zr)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		p := readDumped(t, name)
 		kept, err := Solve(p, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -1,10 +1,7 @@
 package lp
 
 import (
-	"compress/gzip"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -15,19 +12,7 @@ import (
 func TestPivotRowWaysSameBits(t *testing.T) {
 	defer func(v int) { markBasicsAbove = v }(markBasicsAbove)
 	for _, name := range []string{"gavel-small-13", "gavel-cost-71", "gavel-makespan-x300-12", "fig12-makespan-512-2", "fig12-ftf-512-1", "fig12-cost-512-1", "fig12-las-2048-1"} {
-		f, err := os.Open(filepath.Join("testdata", name+".mps.gz"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := ReadMPS(zr)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		p := readDumped(t, name)
 		var sols [2][]*Solution
 		for way, above := range []int{0, math.MaxInt32} {
 			markBasicsAbove = above

@@ -20,7 +20,7 @@ func waterfillSteps(tb testing.TB) []*lp.Problem {
 	tb.Helper()
 	var ps []*lp.Problem
 	var cur bytes.Buffer
-	sc := bufio.NewScanner(bytes.NewReader(gunzipTestdata(tb, "waterfill-steps.mps.gz")))
+	sc := bufio.NewScanner(bytes.NewReader(lp.GunzipTestdata(tb, "waterfill-steps.mps.gz")))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		cur.Write(sc.Bytes())

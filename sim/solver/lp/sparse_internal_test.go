@@ -1,10 +1,7 @@
 package lp
 
 import (
-	"compress/gzip"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -15,21 +12,10 @@ func TestSparseSolvesSameAsFullSweep(t *testing.T) {
 	verifySparse, sparseChecked, sparseMismatches = true, 0, 0
 	defer func() { verifySparse = false }()
 	for _, name := range []string{"gavel-small-13", "gavel-cost-71", "gavel-makespan-x300-12", "fig12-makespan-512-2", "fig12-ftf-512-1", "fig12-cost-512-1", "fig12-las-2048-1", "fig12-hierarchical-2048-1", "fig12-hierarchical-2048-5"} {
-		f, err := os.Open(filepath.Join("testdata", name+".mps.gz"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := ReadMPS(zr)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		p := readDumped(t, name)
 		before := sparseMismatches
 		var sol *Solution
+		var err error
 		for _, o := range []Options{{Primal: true}, {}} {
 			if sol, err = Solve(p, o); err != nil {
 				t.Fatal(err)
