@@ -217,6 +217,15 @@ func (s *State) checkJobWork(i int, j *jobRec) error {
 	return nil
 }
 
+// workPlainlyDone reports that checkJobWork(i, j) would return nil
+// because the run is healthy (no fault noted) and job i finished within
+// its tolerance: the usual case, small enough to inline into handOver,
+// which then skips the call. When it says no, checkJobWork decides.
+func (s *State) workPlainlyDone(i int, j *jobRec) bool {
+	return s.faults == nil && j.status == Finished &&
+		math.Abs(j.done-s.jobs[i].Iterations) <= s.workTolerance(workload.JobID(i))
+}
+
 // workTolerance is the work a job may miss or overrun by rounding.
 func (s *State) workTolerance(id workload.JobID) float64 { return 1e-6*s.jobs[id].Iterations + 1e-9 }
 

@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"math"
-
-	"github.com/schedlab/schedlab/sim/workload"
-)
+import "github.com/schedlab/schedlab/sim/workload"
 
 // rec is a job's record. For a job outside the kept records (streaming
 // only: a job not yet arrived, or one whose record was handed over) it is
@@ -114,10 +110,7 @@ func (s *State) handOverFinal() {
 		if j.status != Finished && j.status != Unschedulable {
 			return
 		}
-		// checkJobWork's usual answer, nil, without the call: a healthy
-		// run has no faults, and a finished job did its work
-		if s.workErr == nil && (s.faults != nil || j.status != Finished ||
-			math.Abs(j.done-s.jobs[i].Iterations) > s.workTolerance(workload.JobID(i))) {
+		if s.workErr == nil && !s.workPlainlyDone(i, j) {
 			s.workErr = s.checkJobWork(i, j)
 		}
 		s.record(r, i, j)
