@@ -355,12 +355,7 @@ func (s *State) release(id workload.JobID, j *jobRun) {
 		rs := s.residents[g]
 		for k, r := range rs {
 			if r.job == id {
-				// recordInterval's usual answer in a large run, once past
-				// the cap (the log only grows), without the call: around a
-				// call the loop kept its values on the stack at every GPU
-				if s.res.Stats.DroppedIntervals > 0 && s.now > r.since {
-					s.res.Stats.DroppedIntervals++
-				} else {
+				if !s.droppedPastCap(r.since) {
 					s.recordInterval(g, id, r.since)
 				}
 				if k < len(rs)-1 { // exclusive GPUs have one resident: nothing to move

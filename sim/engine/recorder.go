@@ -387,6 +387,22 @@ func thinUtil(u []UtilPoint) []UtilPoint {
 	return u[:k]
 }
 
+// droppedPastCap counts an interval ending now as dropped, as
+// recordInterval would, when an earlier one already was (the log only
+// grows, so every later one past the cap is too), and reports whether it
+// did. It inlines: in a large run release's loop over a job's GPUs then
+// makes no call, around which it kept its values on the stack at every
+// GPU.
+func (s *State) droppedPastCap(since float64) bool {
+	if s.res.Stats.DroppedIntervals > 0 && s.now > since {
+		s.res.Stats.DroppedIntervals++
+		return true
+	}
+	return false
+}
+
+// recordInterval records that job id held GPU g from since until now, or
+// counts the interval as dropped once the recorder's cap is reached.
 func (s *State) recordInterval(g cluster.GPUID, id workload.JobID, since float64) {
 	if s.cfg.NoIntervals || s.now <= since {
 		return
