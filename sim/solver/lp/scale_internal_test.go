@@ -115,7 +115,9 @@ func TestLoadMatrixSameAsSeparatePasses(t *testing.T) {
 	for k, p := range ps {
 		var want solver
 		loadStraight(&want, p)
-		got.loadMatrix(p)
+		if !got.loadMatrix(p) {
+			t.Fatalf("problem %d (%s): loadMatrix says a coefficient is malformed", k, p.Name)
+		}
 		if !slices.Equal(got.cs, want.cs) || !slices.Equal(got.ri, want.ri) || !equalBits(got.rv, want.rv) {
 			t.Fatalf("problem %d (%s): the scaled matrix by columns differs", k, p.Name)
 		}
@@ -124,6 +126,66 @@ func TestLoadMatrixSameAsSeparatePasses(t *testing.T) {
 		}
 		if !slices.Equal(got.rs, want.rs) || !slices.Equal(got.rc, want.rc) || !equalBits(got.rvr, want.rvr) {
 			t.Fatalf("problem %d (%s): the row-wise copy differs", k, p.Name)
+		}
+	}
+}
+
+// A Workspace checks a new matrix's coefficients as it loads them; its
+// errors must still be check's own, first problem first in check's order
+// (a column's bounds before its coefficients, column by column), and a
+// load that stopped part way must not leave a matrix a later solve takes
+// for the one it holds.
+func TestWorkspaceMalformedAsCheck(t *testing.T) {
+	good := func() *Problem {
+		p := New("good")
+		for j := range 4 {
+			p.AddCol("x"+string(rune('0'+j)), 0, 1, -1)
+		}
+		for i := range 3 {
+			p.AddRow("r"+string(rune('0'+i)), math.Inf(-1), 1)
+		}
+		for j := range 4 {
+			// Magnitudes apart, so that the scales are not 1.
+			p.Set(j%3, j, math.Ldexp(1+float64(j), 3*j))
+			p.Set((j+1)%3, j, math.Ldexp(0.75, -5*j))
+		}
+		return p
+	}
+	cases := map[string]func(p *Problem){
+		"NaN coefficient":            func(p *Problem) { p.Set(2, 1, math.NaN()) },
+		"infinite coefficient":       func(p *Problem) { p.Set(0, 3, math.Inf(-1)) },
+		"row out of range":           func(p *Problem) { p.Set(7, 2, 1) },
+		"negative row":               func(p *Problem) { p.Set(-1, 0, 1) },
+		"coefficient before a bound": func(p *Problem) { p.Set(2, 1, math.NaN()); p.SetColBounds(3, 2, 1) },
+		"bound before a coefficient": func(p *Problem) { p.SetColBounds(0, 2, 1); p.Set(2, 2, math.Inf(1)) },
+		"row bound after a coefficient": func(p *Problem) {
+			p.SetRowBounds(0, 3, 2)
+			p.Set(1, 3, math.NaN())
+		},
+	}
+	want, err := Solve(good(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, spoil := range cases {
+		var w Workspace
+		p := good()
+		if _, err := w.Solve(p, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		q := good()
+		spoil(q)
+		_, err := w.Solve(q, Options{})
+		if wantErr := q.check(true); err == nil || wantErr == nil || err.Error() != wantErr.Error() {
+			t.Errorf("%s: the workspace says %v, check says %v", name, err, wantErr)
+		}
+		// The same problem as before the malformed one, and then the
+		// malformed one mended: each solved as afresh.
+		for _, r := range []*Problem{p, good()} {
+			got, err := w.Solve(r, Options{})
+			if err != nil || got.Status != want.Status || !equalBits(got.X, want.X) || !equalBits(got.Row, want.Row) || got.Iterations != want.Iterations {
+				t.Errorf("%s: after it, %v (%v), want %v", name, got, err, want)
+			}
 		}
 	}
 }

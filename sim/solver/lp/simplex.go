@@ -227,11 +227,23 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 		return nil, ErrStopped // before the set-up, which factorises the first basis
 	}
 	reload := w.p != p || w.matrix != p.matrix
-	if err := p.check(reload); err != nil {
+	// A new matrix's coefficients are checked as loadMatrix reads them;
+	// when anything is malformed, check itself finds the first problem
+	// in its own order and words it.
+	if err := p.check(false); err != nil {
+		if reload {
+			return nil, p.check(true)
+		}
 		return nil, err
 	}
 	if reload {
-		s.loadMatrix(p)
+		if !s.loadMatrix(p) {
+			w.p = nil // s holds part of p's matrix
+			if err := p.check(true); err != nil {
+				return nil, err
+			}
+			return nil, errors.New("lp: malformed coefficients") // check finds what loadMatrix found
+		}
 		w.p, w.matrix = p, p.matrix
 	}
 	s.loadCosts(p)
@@ -320,8 +332,10 @@ func (s *solver) noteEnd() {
 }
 
 // loadMatrix copies p's matrix by columns, scales it and builds its
-// row-wise copy (scale does all three).
-func (s *solver) loadMatrix(p *Problem) {
+// row-wise copy (scale does all three). It reports false, having stopped
+// part way, if a coefficient is not finite or names a row p does not have.
+func (s *solver) loadMatrix(p *Problem) bool {
+	s.kept = false
 	n, m := p.NumCols(), p.NumRows()
 	s.n, s.m = n, m
 	s.cs = resizeI32(s.cs, n+1)
@@ -333,8 +347,7 @@ func (s *solver) loadMatrix(p *Problem) {
 	}
 	cs[n] = nnz
 	s.ri, s.rv = resizeI32(s.ri, int(nnz)), resizeF(s.rv, int(nnz))
-	s.scale(p)
-	s.kept = false
+	return s.scale(p)
 }
 
 // loadCosts sets the scaled bounds and costs from p, whose matrix s holds.
@@ -410,8 +423,10 @@ func (s *solver) reset() {
 // exact, so it is left out); the copy, its scaling and the row-wise copy
 // ride along the second pass's columns: column j's entries are scaled
 // once its own scale is set, since nothing after reads them unscaled.
-// The same operations on the same values as separate passes.
-func (s *solver) scale(p *Problem) {
+// The same operations on the same values as separate passes. The first
+// pass also checks each coefficient as Problem.check would: it reports
+// false at the first that is not finite or names a row out of range.
+func (s *solver) scale(p *Problem) bool {
 	n, m := s.n, s.m
 	s.colScale = resizeF(s.colScale, n)
 	s.rowScale = resizeF(s.rowScale, m)
@@ -440,6 +455,9 @@ func (s *solver) scale(p *Problem) {
 					// power of two), so comparisons are math.Min and
 					// math.Max without their calls' cost.
 					v := math.Abs(vals[k])
+					if uint(i) >= uint(m) || !(v <= math.MaxFloat64) {
+						return false // out of range, or ±Inf or NaN
+					}
 					if v < lo[i] {
 						lo[i] = v
 					}
@@ -529,6 +547,7 @@ func (s *solver) scale(p *Problem) {
 			fill[i] = f + 1
 		}
 	}
+	return true
 }
 
 // pow2 rounds v > 0 to the nearest power of two (in the geometric sense:
