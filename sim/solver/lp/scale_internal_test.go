@@ -189,3 +189,55 @@ func TestWorkspaceMalformedAsCheck(t *testing.T) {
 		}
 	}
 }
+
+// The same problem spoiled after a solve, through each setter, must give
+// check's error from a Workspace that checked it before (it checks only
+// the rows when the columns are unchanged), and solve as afresh once
+// mended.
+func TestWorkspaceRecheckAfterSetters(t *testing.T) {
+	spoilers := map[string]func(p *Problem){
+		"objective":           func(p *Problem) { p.SetObj(2, math.NaN()) },
+		"column bounds":       func(p *Problem) { p.SetColBounds(1, 1, 0) },
+		"row bounds":          func(p *Problem) { p.SetRowBounds(2, math.Inf(1), math.Inf(1)) },
+		"objective and rows":  func(p *Problem) { p.SetObj(3, math.Inf(1)); p.SetRowBounds(0, 2, 1) },
+		"a column added":      func(p *Problem) { p.AddCol("bad", 1, 0, 0) },
+		"a coefficient added": func(p *Problem) { p.Set(1, 0, math.NaN()) },
+	}
+	build := func() *Problem {
+		p := New("p")
+		for j := range 4 {
+			p.AddCol("x"+string(rune('0'+j)), 0, 1, -1)
+		}
+		for i := range 3 {
+			p.AddRow("r"+string(rune('0'+i)), math.Inf(-1), 1)
+		}
+		for j := range 4 {
+			p.Set(j%3, j, math.Ldexp(1+float64(j), 3*j))
+			p.Set((j+1)%3, j, math.Ldexp(0.75, -5*j))
+		}
+		return p
+	}
+	want, err := Solve(build(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, spoil := range spoilers {
+		var w Workspace
+		p := build()
+		for range 2 { // the second solve checks the rows alone
+			if _, err := w.Solve(p, Options{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		saved := p.Clone()
+		spoil(p)
+		_, err := w.Solve(p, Options{})
+		if wantErr := p.check(true); err == nil || wantErr == nil || err.Error() != wantErr.Error() {
+			t.Errorf("%s: the workspace says %v, check says %v", name, err, wantErr)
+		}
+		got, err := w.Solve(saved, Options{})
+		if err != nil || got.Status != want.Status || !equalBits(got.X, want.X) || got.Iterations != want.Iterations {
+			t.Errorf("%s: mended, %v (%v), want %v", name, got, err, want)
+		}
+	}
+}

@@ -218,6 +218,10 @@ type Workspace struct {
 	s      solver
 	p      *Problem // whose matrix s holds, scaled
 	matrix uint64   // p.matrix when it was loaded
+	// checked is the last problem whose columns' bounds and objective
+	// were checked, and cols its p.cols then.
+	checked *Problem
+	cols    uint64
 }
 
 // Solve solves p like the package's Solve.
@@ -227,15 +231,24 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 		return nil, ErrStopped // before the set-up, which factorises the first basis
 	}
 	reload := w.p != p || w.matrix != p.matrix
-	// A new matrix's coefficients are checked as loadMatrix reads them;
-	// when anything is malformed, check itself finds the first problem
-	// in its own order and words it.
-	if err := p.check(false); err != nil {
+	// A new matrix's coefficients are checked as loadMatrix reads them,
+	// and columns whose bounds and objective passed before and have not
+	// changed since (p.cols) are not checked again; when anything is
+	// malformed, check itself finds the first problem in its own order
+	// and words it (with the columns unchanged, the first row's).
+	var err error
+	if w.checked == p && w.cols == p.cols {
+		err = p.checkRows()
+	} else {
+		err = p.check(false)
+	}
+	if err != nil {
 		if reload {
 			return nil, p.check(true)
 		}
 		return nil, err
 	}
+	w.checked, w.cols = p, p.cols
 	if reload {
 		if !s.loadMatrix(p) {
 			w.p = nil // s holds part of p's matrix
