@@ -228,6 +228,27 @@ func (p *Problem) Activity(x []float64) []float64 {
 	return act
 }
 
+// checkedActivity is Activity for a problem whose coefficients are all
+// finite (checked): it skips the columns with x_j = 0, whose products
+// are ±0. Adding ±0 leaves a sum that is not −0 as it is, and these sums
+// never are −0: they start at +0, and in rounding to nearest a sum is −0
+// only when both terms are. (An infinite coefficient times 0 would add a
+// NaN, hence finite coefficients only.)
+func (p *Problem) checkedActivity(x []float64) []float64 {
+	act := make([]float64, p.NumRows())
+	for j, rs := range p.colRows {
+		xj := x[j]
+		if xj == 0 {
+			continue
+		}
+		vals := p.colVals[j][:len(rs)]
+		for k, r := range rs {
+			act[r] += vals[k] * xj
+		}
+	}
+	return act
+}
+
 // Objective returns cᵀx.
 func (p *Problem) Objective(x []float64) float64 {
 	s := 0.0

@@ -241,3 +241,41 @@ func TestWorkspaceRecheckAfterSetters(t *testing.T) {
 		}
 	}
 }
+
+// checkedActivity must give Activity's bits, signed zeros included, on
+// finite coefficients and points with many zeros (of either sign) and
+// values that cancel exactly.
+func TestCheckedActivityAsActivity(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 500 {
+		n, m := 1+r.IntN(20), 1+r.IntN(10)
+		p := New("random")
+		for range n {
+			p.AddCol("", math.Inf(-1), math.Inf(1), 0)
+		}
+		for range m {
+			p.AddRow("", math.Inf(-1), math.Inf(1))
+		}
+		for range r.IntN(4 * n) {
+			v := float64(r.IntN(9) - 4) // small integers: sums cancel exactly
+			if r.IntN(3) == 0 {
+				v = math.Copysign(math.Ldexp(r.Float64(), r.IntN(40)-20), v)
+			}
+			p.Set(r.IntN(m), r.IntN(n), v)
+		}
+		x := make([]float64, n)
+		for j := range x {
+			switch r.IntN(4) {
+			case 0:
+				x[j] = math.Copysign(0, -1)
+			case 1:
+				x[j] = float64(r.IntN(5) - 2)
+			case 2:
+				x[j] = (r.Float64() - 0.5) * 1e3
+			}
+		}
+		if got, want := p.checkedActivity(x), p.Activity(x); !equalBits(got, want) {
+			t.Fatalf("checkedActivity %v, Activity %v", got, want)
+		}
+	}
+}

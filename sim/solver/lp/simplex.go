@@ -624,47 +624,45 @@ func (s *solver) nonbasicAt(j int, want VarStatus) {
 
 // start sets up the slack basis or a warm one.
 func (s *solver) start(warm *Basis) {
-	N := s.n + s.m
+	n, m := s.n, s.m // locals: nonbasicAt's stores would make s.n and s.m reloads
+	N := n + m
 	s.want = resizeVS(s.want, N)
-	want := s.want
-	useWarm := warm != nil && len(warm.Cols) == s.n && len(warm.Rows) == s.m
-	for j := 0; j < N; j++ {
-		want[j] = AtLower
-		if j >= s.n {
-			want[j] = Basic
+	want := s.want[:N]
+	if warm != nil && len(warm.Cols) == n && len(warm.Rows) == m {
+		copy(want, warm.Cols)
+		copy(want[n:], warm.Rows)
+	} else {
+		for j := range want[:n] {
+			want[j] = AtLower
 		}
-		if useWarm {
-			if j < s.n {
-				want[j] = warm.Cols[j]
-			} else {
-				want[j] = warm.Rows[j-s.n]
-			}
+		for j := range want[n:] {
+			want[n+j] = Basic
 		}
 	}
 	// Exactly m basics: structurals first, then logicals.
 	basics := s.basics[:0]
-	for j := 0; j < s.n; j++ {
-		if want[j] == Basic && len(basics) < s.m {
+	for j := 0; j < n; j++ {
+		if want[j] == Basic && len(basics) < m {
 			basics = append(basics, int32(j))
 		} else {
 			s.nonbasicAt(j, want[j])
 		}
 	}
-	s.inBasis = resizeBool(s.inBasis, s.m)
+	s.inBasis = resizeBool(s.inBasis, m)
 	inBasis := s.inBasis
 	clear(inBasis)
-	for i := 0; i < s.m; i++ {
-		j := s.n + i
-		if want[j] == Basic && len(basics) < s.m {
+	for i := 0; i < m; i++ {
+		j := n + i
+		if want[j] == Basic && len(basics) < m {
 			basics = append(basics, int32(j))
 			inBasis[i] = true
 		} else {
 			s.nonbasicAt(j, want[j])
 		}
 	}
-	for i := 0; i < s.m && len(basics) < s.m; i++ {
+	for i := 0; i < m && len(basics) < m; i++ {
 		if !inBasis[i] {
-			basics = append(basics, int32(s.n+i))
+			basics = append(basics, int32(n+i))
 		}
 	}
 	for k, j := range basics {
@@ -1276,7 +1274,7 @@ func (s *solver) solution(p *Problem, st Status) *Solution {
 		}
 		sol.X[j] = v
 	}
-	sol.Row = p.Activity(sol.X)
+	sol.Row = p.checkedActivity(sol.X) // the solve checked the coefficients
 	sol.Objective = p.Objective(sol.X)
 	b := &Basis{Cols: make([]VarStatus, s.n), Rows: make([]VarStatus, s.m)}
 	copy(b.Cols, s.stat[:s.n])
