@@ -60,8 +60,11 @@ type Problem struct {
 	slabVals []float64
 	// matrix counts changes to the columns, rows and coefficients (not
 	// to bounds or objective), so a Workspace can tell that the scaled
-	// matrix it holds is still this problem's.
-	matrix uint64
+	// matrix it holds is still this problem's; cols counts changes to the
+	// columns and their bounds and objective, so a Workspace can tell that
+	// the columns it checked are unchanged (FTF's bisection changes row
+	// bounds alone).
+	matrix, cols uint64
 }
 
 // New returns an empty problem.
@@ -83,6 +86,7 @@ func (p *Problem) Reset(name string) {
 	// A Workspace that holds the old matrix must see a change: matrix
 	// only ever grows.
 	p.matrix++
+	p.cols++
 }
 
 // Reserve makes room for cols more columns and rows more rows, so a
@@ -111,6 +115,7 @@ func (p *Problem) AddCol(name string, lo, hi, obj float64) int {
 	p.colVals = append(p.colVals, nil)
 	p.colTop = append(p.colTop, -1)
 	p.matrix++
+	p.cols++
 	return len(p.obj) - 1
 }
 
@@ -178,10 +183,13 @@ func (p *Problem) slabFor(col int) int {
 }
 
 // SetObj changes a column's objective coefficient.
-func (p *Problem) SetObj(col int, v float64) { p.obj[col] = v }
+func (p *Problem) SetObj(col int, v float64) { p.obj[col] = v; p.cols++ }
 
 // SetColBounds changes a column's bounds.
-func (p *Problem) SetColBounds(col int, lo, hi float64) { p.colLo[col], p.colHi[col] = lo, hi }
+func (p *Problem) SetColBounds(col int, lo, hi float64) {
+	p.colLo[col], p.colHi[col] = lo, hi
+	p.cols++
+}
 
 // SetRowBounds changes a row's bounds.
 func (p *Problem) SetRowBounds(row int, lo, hi float64) { p.rowLo[row], p.rowHi[row] = lo, hi }
@@ -213,6 +221,27 @@ func (p *Problem) Activity(x []float64) []float64 {
 	act := make([]float64, p.NumRows())
 	for j, rs := range p.colRows {
 		vals, xj := p.colVals[j][:len(rs)], x[j]
+		for k, r := range rs {
+			act[r] += vals[k] * xj
+		}
+	}
+	return act
+}
+
+// checkedActivity is Activity for a problem whose coefficients are all
+// finite (checked): it skips the columns with x_j = 0, whose products
+// are ±0. Adding ±0 leaves a sum that is not −0 as it is, and these sums
+// never are −0: they start at +0, and in rounding to nearest a sum is −0
+// only when both terms are. (An infinite coefficient times 0 would add a
+// NaN, hence finite coefficients only.)
+func (p *Problem) checkedActivity(x []float64) []float64 {
+	act := make([]float64, p.NumRows())
+	for j, rs := range p.colRows {
+		xj := x[j]
+		if xj == 0 {
+			continue
+		}
+		vals := p.colVals[j][:len(rs)]
 		for k, r := range rs {
 			act[r] += vals[k] * xj
 		}
@@ -267,6 +296,12 @@ func (p *Problem) check(coefficients bool) error {
 			}
 		}
 	}
+	return p.checkRows()
+}
+
+// checkRows reports the first malformed row bounds.
+func (p *Problem) checkRows() error {
+	bad := func(v float64) bool { return math.IsNaN(v) }
 	for i := range p.rowLo {
 		if bad(p.rowLo[i]) || bad(p.rowHi[i]) || p.rowLo[i] > p.rowHi[i] || math.IsInf(p.rowLo[i], 1) || math.IsInf(p.rowHi[i], -1) {
 			return fmt.Errorf("lp: row %s has bounds [%v, %v]", p.rowNames[i], p.rowLo[i], p.rowHi[i])

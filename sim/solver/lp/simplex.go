@@ -218,6 +218,10 @@ type Workspace struct {
 	s      solver
 	p      *Problem // whose matrix s holds, scaled
 	matrix uint64   // p.matrix when it was loaded
+	// checked is the last problem whose columns' bounds and objective
+	// were checked, and cols its p.cols then.
+	checked *Problem
+	cols    uint64
 }
 
 // Solve solves p like the package's Solve.
@@ -227,11 +231,32 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 		return nil, ErrStopped // before the set-up, which factorises the first basis
 	}
 	reload := w.p != p || w.matrix != p.matrix
-	if err := p.check(reload); err != nil {
+	// A new matrix's coefficients are checked as loadMatrix reads them,
+	// and columns whose bounds and objective passed before and have not
+	// changed since (p.cols) are not checked again; when anything is
+	// malformed, check itself finds the first problem in its own order
+	// and words it (with the columns unchanged, the first row's).
+	var err error
+	if w.checked == p && w.cols == p.cols {
+		err = p.checkRows()
+	} else {
+		err = p.check(false)
+	}
+	if err != nil {
+		if reload {
+			return nil, p.check(true)
+		}
 		return nil, err
 	}
+	w.checked, w.cols = p, p.cols
 	if reload {
-		s.loadMatrix(p)
+		if !s.loadMatrix(p) {
+			w.p = nil // s holds part of p's matrix
+			if err := p.check(true); err != nil {
+				return nil, err
+			}
+			return nil, errors.New("lp: malformed coefficients") // check finds what loadMatrix found
+		}
 		w.p, w.matrix = p, p.matrix
 	}
 	s.loadCosts(p)
@@ -320,23 +345,22 @@ func (s *solver) noteEnd() {
 }
 
 // loadMatrix copies p's matrix by columns, scales it and builds its
-// row-wise copy.
-func (s *solver) loadMatrix(p *Problem) {
+// row-wise copy (scale does all three). It reports false, having stopped
+// part way, if a coefficient is not finite or names a row p does not have.
+func (s *solver) loadMatrix(p *Problem) bool {
+	s.kept = false
 	n, m := p.NumCols(), p.NumRows()
 	s.n, s.m = n, m
 	s.cs = resizeI32(s.cs, n+1)
-	s.cs[0] = 0
-	for j := 0; j < n; j++ {
-		s.cs[j+1] = s.cs[j] + int32(len(p.colRows[j]))
+	cs := s.cs[:n+1]
+	nnz := int32(0)
+	for j, rows := range p.colRows[:n] {
+		cs[j] = nnz
+		nnz += int32(len(rows))
 	}
-	s.ri, s.rv = s.ri[:0], s.rv[:0]
-	for j := 0; j < n; j++ {
-		s.ri = append(s.ri, p.colRows[j]...)
-		s.rv = append(s.rv, p.colVals[j]...)
-	}
-	s.scale()
-	s.rowWise()
-	s.kept = false
+	cs[n] = nnz
+	s.ri, s.rv = resizeI32(s.ri, int(nnz)), resizeF(s.rv, int(nnz))
+	return s.scale(p)
 }
 
 // loadCosts sets the scaled bounds and costs from p, whose matrix s holds.
@@ -399,73 +423,90 @@ func (s *solver) reset() {
 	s.iters, s.bland, s.degenerate, s.fresh = 0, false, 0, false
 }
 
-// rowWise builds the row-wise copy of the scaled matrix.
-func (s *solver) rowWise() {
-	s.rs = zeroI32(s.rs, s.m+1)
-	for _, i := range s.ri {
-		s.rs[i+1]++
-	}
-	for i := 0; i < s.m; i++ {
-		s.rs[i+1] += s.rs[i]
-	}
-	s.rc = resizeI32(s.rc, len(s.ri))
-	s.rvr = resizeF(s.rvr, len(s.ri))
-	fill := append(s.fill[:0], s.rs[:s.m]...)
-	cs, ri, rv, rc, rvr := s.cs[:s.n+1], s.ri, s.rv[:len(s.ri)], s.rc, s.rvr
-	k := 0 // cs[0]
-	for j, end := range cs[1:] {
-		for ; k < int(end); k++ {
-			i := ri[k]
-			rc[fill[i]], rvr[fill[i]] = int32(j), rv[k]
-			fill[i]++
-		}
-	}
-	s.fill = fill
-}
-
-// scale equilibrates rows and columns by powers of two (exact), a few
-// geometric-mean passes.
-func (s *solver) scale() {
-	s.colScale = resizeF(s.colScale, s.n)
-	s.rowScale = resizeF(s.rowScale, s.m)
-	colScale, rowScale := s.colScale, s.rowScale
+// scale equilibrates rows and columns by powers of two (exact), two
+// geometric-mean passes, and writes the scaled matrix into s.ri and s.rv
+// (by columns; cs is set) and its row-wise copy.
+//
+// Each pass finds every row's extreme entries under the columns' scales,
+// sets the rows' scales, then every column's under them. The passes read
+// p's own columns (the values the copy would hold until the end, and one
+// load of each column's slices rather than two slicings of the copy); the
+// rows' counts for the row-wise copy ride along the first pass's row
+// extremes (where every column's scale is 1, by which multiplying is
+// exact, so it is left out); the copy, its scaling and the row-wise copy
+// ride along the second pass's columns: column j's entries are scaled
+// once its own scale is set, since nothing after reads them unscaled.
+// The same operations on the same values as separate passes. The first
+// pass also checks each coefficient as Problem.check would: it reports
+// false at the first that is not finite or names a row out of range.
+func (s *solver) scale(p *Problem) bool {
+	n, m := s.n, s.m
+	s.colScale = resizeF(s.colScale, n)
+	s.rowScale = resizeF(s.rowScale, m)
+	colScale, rowScale := s.colScale[:n], s.rowScale[:m]
 	for j := range colScale {
 		colScale[j] = 1
 	}
 	for i := range rowScale {
 		rowScale[i] = 1
 	}
-	s.scLo, s.scHi = resizeF(s.scLo, s.m), resizeF(s.scHi, s.m)
-	lo, hi := s.scLo, s.scHi
-	cs, ri, rv := s.cs, s.ri, s.rv
+	s.scLo, s.scHi = resizeF(s.scLo, m), resizeF(s.scHi, m)
+	lo, hi := s.scLo[:m], s.scHi[:m]
+	colRows, colVals := p.colRows[:n], p.colVals[:n]
+	// rs counts each row's entries, for the row-wise copy.
+	s.rs = zeroI32(s.rs, m+1)
+	rs := s.rs[:m+1]
 	for pass := 0; pass < 2; pass++ {
 		for i := range lo {
 			lo[i], hi[i] = math.Inf(1), 0
 		}
-		for j, cj := range colScale {
-			rows, vals := ri[cs[j]:cs[j+1]], rv[cs[j]:cs[j+1]]
-			vals = vals[:len(rows)]
-			for k, i := range rows {
-				// v is finite and not −0 (an absolute value times a
-				// power of two), so comparisons are math.Min and
-				// math.Max without their calls' cost.
-				v := math.Abs(vals[k]) * cj
-				if v < lo[i] {
-					lo[i] = v
+		if pass == 0 {
+			for j, rows := range colRows {
+				vals := colVals[j][:len(rows)]
+				for k, i := range rows {
+					// v is finite and not −0 (an absolute value times a
+					// power of two), so comparisons are math.Min and
+					// math.Max without their calls' cost.
+					v := math.Abs(vals[k])
+					if uint(i) >= uint(m) || !(v <= math.MaxFloat64) {
+						return false // out of range, or ±Inf or NaN
+					}
+					if v < lo[i] {
+						lo[i] = v
+					}
+					if v > hi[i] {
+						hi[i] = v
+					}
+					rs[i+1]++
 				}
-				if v > hi[i] {
-					hi[i] = v
+			}
+		} else {
+			for j, rows := range colRows {
+				vals, cj := colVals[j][:len(rows)], colScale[j]
+				for k, i := range rows {
+					v := math.Abs(vals[k]) * cj
+					if v < lo[i] {
+						lo[i] = v
+					}
+					if v > hi[i] {
+						hi[i] = v
+					}
 				}
 			}
 		}
 		for i := range lo {
 			if hi[i] > 0 {
-				rowScale[i] = pow2(1 / math.Sqrt(lo[i]*hi[i]))
+				rowScale[i] = pow2Normal(1 / math.Sqrt(lo[i]*hi[i]))
+				if rowScale[i] == 0 {
+					rowScale[i] = pow2Frexp(1 / math.Sqrt(lo[i]*hi[i]))
+				}
 			}
 		}
-		for j := range colScale {
-			rows, vals := ri[cs[j]:cs[j+1]], rv[cs[j]:cs[j+1]]
-			vals = vals[:len(rows)]
+		if pass > 0 {
+			break // the second pass's columns are below, with the copies
+		}
+		for j, rows := range colRows {
+			vals := colVals[j][:len(rows)]
 			a, b := math.Inf(1), 0.0
 			for k, i := range rows {
 				v := math.Abs(vals[k]) * rowScale[i]
@@ -477,33 +518,74 @@ func (s *solver) scale() {
 				}
 			}
 			if b > 0 {
-				colScale[j] = pow2(1 / math.Sqrt(a*b))
+				if colScale[j] = pow2Normal(1 / math.Sqrt(a*b)); colScale[j] == 0 {
+					colScale[j] = pow2Frexp(1 / math.Sqrt(a*b))
+				}
 			}
 		}
 	}
-	for j, cj := range colScale {
-		rows, vals := ri[cs[j]:cs[j+1]], rv[cs[j]:cs[j+1]]
-		vals = vals[:len(rows)]
+	for i := 0; i < m; i++ {
+		rs[i+1] += rs[i]
+	}
+	nnz := len(s.ri)
+	s.rc, s.rvr = resizeI32(s.rc, nnz), resizeF(s.rvr, nnz)
+	ri, rv, rc, rvr := s.ri[:nnz], s.rv[:nnz], s.rc[:nnz], s.rvr[:nnz]
+	fill := append(s.fill[:0], rs[:m]...)
+	s.fill = fill
+	o := 0 // column j's first entry in ri and rv
+	for j, rows := range colRows {
+		vals := colVals[j][:len(rows)]
+		a, b := math.Inf(1), 0.0
 		for k, i := range rows {
-			vals[k] *= rowScale[i] * cj
+			v := math.Abs(vals[k]) * rowScale[i]
+			if v < a {
+				a = v
+			}
+			if v > b {
+				b = v
+			}
+		}
+		if b > 0 {
+			if colScale[j] = pow2Normal(1 / math.Sqrt(a*b)); colScale[j] == 0 {
+				colScale[j] = pow2Frexp(1 / math.Sqrt(a*b))
+			}
+		}
+		cj := colScale[j]
+		for k, i := range rows {
+			v := vals[k] * (rowScale[i] * cj)
+			ri[o], rv[o] = i, v
+			o++
+			f := fill[i]
+			rc[f], rvr[f] = int32(j), v
+			fill[i] = f + 1
 		}
 	}
+	return true
 }
 
 // pow2 rounds v > 0 to the nearest power of two (in the geometric sense:
-// up from √2 times a power of two). A normal v is 1.m × 2^e, so the answer
-// is 2^e or 2^(e+1) by its mantissa alone, read from its bits; scaling
-// calls it once a row and column every pass of every solve.
+// up from √2 times a power of two).
 func pow2(v float64) float64 {
+	if r := pow2Normal(v); r != 0 {
+		return r
+	}
+	return pow2Frexp(v)
+}
+
+// pow2Normal is pow2 for a normal v below 2^1023, and 0 for any other v > 0.
+// A normal v is 1.m × 2^e, so the answer is 2^e or 2^(e+1) by its mantissa
+// alone, read from its bits: scaling needs it once a row and column every
+// pass of every new matrix, so it is small enough to inline, without
+// pow2Frexp's call.
+func pow2Normal(v float64) float64 {
 	const mantissa = 1<<52 - 1
 	b := math.Float64bits(v)
 	e := b >> 52 // v > 0: no sign bit
-	if e == 0 || e >= 0x7fe {
-		return pow2Frexp(v) // subnormal, or 2^(e+1) might not be finite
+	if e-1 >= 0x7fd {
+		return 0 // e is 0 (subnormal), or 2^(e+1) might not be finite
 	}
-	if b&mantissa >= math.Float64bits(math.Sqrt2)&mantissa {
-		e++
-	}
+	// The mantissa's carry into bit 52 is 1 when it is at least √2's.
+	e += (b&mantissa + (1<<52 - math.Float64bits(math.Sqrt2)&mantissa)) >> 52
 	return math.Float64frombits(e << 52)
 }
 
@@ -542,47 +624,45 @@ func (s *solver) nonbasicAt(j int, want VarStatus) {
 
 // start sets up the slack basis or a warm one.
 func (s *solver) start(warm *Basis) {
-	N := s.n + s.m
+	n, m := s.n, s.m // locals: nonbasicAt's stores would make s.n and s.m reloads
+	N := n + m
 	s.want = resizeVS(s.want, N)
-	want := s.want
-	useWarm := warm != nil && len(warm.Cols) == s.n && len(warm.Rows) == s.m
-	for j := 0; j < N; j++ {
-		want[j] = AtLower
-		if j >= s.n {
-			want[j] = Basic
+	want := s.want[:N]
+	if warm != nil && len(warm.Cols) == n && len(warm.Rows) == m {
+		copy(want, warm.Cols)
+		copy(want[n:], warm.Rows)
+	} else {
+		for j := range want[:n] {
+			want[j] = AtLower
 		}
-		if useWarm {
-			if j < s.n {
-				want[j] = warm.Cols[j]
-			} else {
-				want[j] = warm.Rows[j-s.n]
-			}
+		for j := range want[n:] {
+			want[n+j] = Basic
 		}
 	}
 	// Exactly m basics: structurals first, then logicals.
 	basics := s.basics[:0]
-	for j := 0; j < s.n; j++ {
-		if want[j] == Basic && len(basics) < s.m {
+	for j := 0; j < n; j++ {
+		if want[j] == Basic && len(basics) < m {
 			basics = append(basics, int32(j))
 		} else {
 			s.nonbasicAt(j, want[j])
 		}
 	}
-	s.inBasis = resizeBool(s.inBasis, s.m)
+	s.inBasis = resizeBool(s.inBasis, m)
 	inBasis := s.inBasis
 	clear(inBasis)
-	for i := 0; i < s.m; i++ {
-		j := s.n + i
-		if want[j] == Basic && len(basics) < s.m {
+	for i := 0; i < m; i++ {
+		j := n + i
+		if want[j] == Basic && len(basics) < m {
 			basics = append(basics, int32(j))
 			inBasis[i] = true
 		} else {
 			s.nonbasicAt(j, want[j])
 		}
 	}
-	for i := 0; i < s.m && len(basics) < s.m; i++ {
+	for i := 0; i < m && len(basics) < m; i++ {
 		if !inBasis[i] {
-			basics = append(basics, int32(s.n+i))
+			basics = append(basics, int32(n+i))
 		}
 	}
 	for k, j := range basics {
@@ -1194,7 +1274,7 @@ func (s *solver) solution(p *Problem, st Status) *Solution {
 		}
 		sol.X[j] = v
 	}
-	sol.Row = p.Activity(sol.X)
+	sol.Row = p.checkedActivity(sol.X) // the solve checked the coefficients
 	sol.Objective = p.Objective(sol.X)
 	b := &Basis{Cols: make([]VarStatus, s.n), Rows: make([]VarStatus, s.m)}
 	copy(b.Cols, s.stat[:s.n])
