@@ -72,32 +72,41 @@ func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
 }
 
 // byTypeAndSize sorts the chosen entries by type, then largest first,
-// stably: a counting sort by type (a round chooses many entries of few
-// types), then a stable sort by size of each type's run where sizes differ.
+// stably: two counting sorts (a round chooses many entries of few types
+// and few sizes), by size, largest first, into a buffer, then by type
+// back, each keeping the order of equals.
 func (m *Mechanism) byTypeAndSize(chosen []entry) {
-	count := make([]int, len(m.gpu.types)+1)
+	if len(chosen) < 2 {
+		return
+	}
+	least, most := chosen[0].sf, chosen[0].sf
 	for _, e := range chosen {
+		least, most = min(least, e.sf), max(most, e.sf)
+	}
+	buf := slices.Grow(m.sortBuf[:0], len(chosen))[:len(chosen)]
+	m.sortBuf = buf
+	// at[most-sf] is where the entries of size sf start.
+	at := reset(&m.sizeAt, most-least+2)
+	for _, e := range chosen {
+		at[most-e.sf+1]++
+	}
+	for k := 1; k < len(at); k++ {
+		at[k] += at[k-1]
+	}
+	for _, e := range chosen {
+		buf[at[most-e.sf]] = e
+		at[most-e.sf]++
+	}
+	count := reset(&m.sizeAt, len(m.gpu.types)+1)
+	for _, e := range buf {
 		count[e.j+1]++
 	}
 	for j := 1; j < len(count); j++ {
 		count[j] += count[j-1]
 	}
-	buf := append(m.sortBuf[:0], chosen...)
-	m.sortBuf = buf
 	for _, e := range buf {
 		chosen[count[e.j]] = e
 		count[e.j]++
-	}
-	bySize := func(a, b entry) int { return b.sf - a.sf }
-	for from := 0; from < len(chosen); {
-		to := from + 1
-		for to < len(chosen) && chosen[to].j == chosen[from].j {
-			to++
-		}
-		if run := chosen[from:to]; !slices.IsSortedFunc(run, bySize) {
-			slices.SortStableFunc(run, bySize)
-		}
-		from = to
 	}
 }
 

@@ -102,6 +102,7 @@ type Mechanism struct {
 	lastAt     []int32            // scratch of place, by job
 	fullBefore []int              // scratch of place, by type: see consolidated
 	sortBuf    []entry            // scratch of place
+	sizeAt     []int              // scratch of byTypeAndSize
 	wanted     wanted             // scratch of apply
 	order      []int              // scratch of pick: this round's order of types
 	taken      []bool             // scratch of place, by GPU
