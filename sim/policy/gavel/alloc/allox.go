@@ -37,8 +37,8 @@ func (a *AlloX) Allocate(in *plan.Input) (*plan.Allocation, error) {
 	}
 	h := &a.held
 	h.mark(in)
+	defer h.unmark(in)
 	h.drop(func(id workload.JobID) bool { _, ok := h.index(id); return !ok })
-	h.unmark(in)
 	free := append([]float64(nil), in.Count...)
 	var queue []int
 	for i, p := range in.Jobs {

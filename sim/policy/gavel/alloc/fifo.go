@@ -139,8 +139,8 @@ func (a *FIFO) agnostic(in *plan.Input) *plan.Allocation {
 	// The waiting jobs in queue order; only the head is read, but a long
 	// queue is listed into storage kept from the last recompute.
 	queue := a.queue[:0]
-	for i, p := range in.Jobs {
-		if _, ok := h.get(p.ID); !ok {
+	for i := range in.Jobs {
+		if _, ok := h.get(in.Jobs[i].ID); !ok {
 			queue = append(queue, i)
 		}
 	}

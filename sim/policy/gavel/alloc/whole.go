@@ -1,6 +1,9 @@
 package alloc
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -14,6 +17,7 @@ type holding struct {
 	typ []int32          // by job id: the type it holds + 1; 0 if none
 	ids []workload.JobID // the jobs holding a type, in no set order
 	at  []int32          // scratch of mark: by job id, its index in the input + 1; 0 if not in it
+	idx []int            // scratch of wholeGPUs
 }
 
 // get is the type job id holds, if it holds one.
@@ -47,13 +51,16 @@ func (h *holding) drop(gone func(id workload.JobID) bool) {
 	h.ids = kept
 }
 
-// mark records each input job's index (index), until unmark.
+// mark records each input job's index (index), until unmark. (Loops over
+// a queue of thousands go by index: a range over the jobs' values copies
+// each record.)
 func (h *holding) mark(in *plan.Input) {
-	for i, p := range in.Jobs {
-		if int(p.ID) >= len(h.at) {
-			h.at = append(h.at, make([]int32, max(int(p.ID)+1, 2*len(h.at))-len(h.at))...)
+	for i := range in.Jobs {
+		id := in.Jobs[i].ID
+		if int(id) >= len(h.at) {
+			h.at = append(h.at, make([]int32, max(int(id)+1, 2*len(h.at))-len(h.at))...)
 		}
-		h.at[p.ID] = int32(i) + 1
+		h.at[id] = int32(i) + 1
 	}
 }
 
@@ -66,36 +73,41 @@ func (h *holding) index(id workload.JobID) (int, bool) {
 }
 
 func (h *holding) unmark(in *plan.Input) {
-	for _, p := range in.Jobs {
-		h.at[p.ID] = 0
+	for i := range in.Jobs {
+		h.at[in.Jobs[i].ID] = 0
 	}
 }
 
 // wholeGPUs is the allocation of policies that give a job all of its time
-// on one type: X = 1 on the type it holds for every job of the input
-// that holds one; its objective is the number of such jobs. The rows'
-// vectors share one allocation.
+// on one type: X = 1 on the type it holds for every holder, in the
+// input's order; its objective is the number of holders. Every holder
+// must be in the input, marked (mark). The rows' vectors share one
+// allocation.
 func wholeGPUs(in *plan.Input, held *holding) *plan.Allocation {
 	al := &plan.Allocation{}
-	n := 0
-	for _, p := range in.Jobs {
-		if _, ok := held.get(p.ID); ok {
-			n++
-		}
-	}
-	if n == 0 {
+	if len(held.ids) == 0 {
 		return al
 	}
-	t := len(in.Types)
-	xs := make([]float64, n*t)
-	al.Combos = make([]plan.Combo, 0, n)
-	for i, p := range in.Jobs {
-		if j, ok := held.get(p.ID); ok {
-			x := xs[:t:t]
-			xs = xs[t:]
-			x[j] = 1
-			al.Combos = append(al.Combos, plan.Combo{A: i, B: -1, X: x})
+	// The holders' indices in the input, in its order: a few against a
+	// queue of thousands.
+	idx := held.idx[:0]
+	for _, id := range held.ids {
+		i, ok := held.index(id)
+		if !ok {
+			panic(fmt.Sprintf("alloc: job %d holds a type but is not in the input", id))
 		}
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	held.idx = idx
+	t := len(in.Types)
+	xs := make([]float64, len(idx)*t)
+	al.Combos = make([]plan.Combo, len(idx))
+	for k, i := range idx {
+		j, _ := held.get(in.Jobs[i].ID)
+		x := xs[k*t : (k+1)*t : (k+1)*t]
+		x[j] = 1
+		al.Combos[k] = plan.Combo{A: i, B: -1, X: x}
 	}
 	al.Objective = float64(len(al.Combos))
 	return al

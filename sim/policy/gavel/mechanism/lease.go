@@ -85,17 +85,21 @@ func (m *Mechanism) byTypeAndSize(chosen []entry) {
 	}
 	buf := slices.Grow(m.sortBuf[:0], len(chosen))[:len(chosen)]
 	m.sortBuf = buf
-	// at[most-sf] is where the entries of size sf start.
-	at := reset(&m.sizeAt, most-least+2)
-	for _, e := range chosen {
-		at[most-e.sf+1]++
-	}
-	for k := 1; k < len(at); k++ {
-		at[k] += at[k-1]
-	}
-	for _, e := range chosen {
-		buf[at[most-e.sf]] = e
-		at[most-e.sf]++
+	if least == most {
+		copy(buf, chosen) // one size: sorted by size already
+	} else {
+		// at[most-sf] is where the entries of size sf start.
+		at := reset(&m.sizeAt, most-least+2)
+		for _, e := range chosen {
+			at[most-e.sf+1]++
+		}
+		for k := 1; k < len(at); k++ {
+			at[k] += at[k-1]
+		}
+		for _, e := range chosen {
+			buf[at[most-e.sf]] = e
+			at[most-e.sf]++
+		}
 	}
 	count := reset(&m.sizeAt, len(m.gpu.types)+1)
 	for _, e := range buf {

@@ -31,11 +31,12 @@ func (m *Mechanism) recompute(s *engine.State) error {
 	for i, id := range ids {
 		tr := m.jobs[id]
 		rem, run := m.progress(s, id, tr)
+		// Every field is written, each once. max, not math.Max (a
+		// call): the same value for every input, NaN and signed zeros
+		// included.
 		pj := &in.Jobs[i]
-		// max, not math.Max (a call): the same value for every input,
-		// NaN and signed zeros included.
-		*pj = plan.Job{ID: id, Job: tr.job, SF: tr.sf, Weight: tr.weight, Thr: tr.thr, Rem: rem,
-			Elapsed: now - tr.arrival, Waited: max(0, now-tr.arrival-run)}
+		pj.ID, pj.Job, pj.SF, pj.Weight, pj.Thr, pj.Rem = id, tr.job, tr.sf, tr.weight, tr.thr, rem
+		pj.Elapsed, pj.Waited = now-tr.arrival, max(0, now-tr.arrival-run)
 		// Finish-time fairness's isolated clock: the work done since the
 		// last recompute, at the isolated share's throughput then.
 		// A job that did no work adds 0 (the throughput is found only
