@@ -369,14 +369,22 @@ func (h *candHeap) down(i int) {
 	}
 }
 
-// before reports whether x ranks before y, candCmp(x, y) < 0: priorities
-// nearly always differ, so the rest of the order is out of line and the
-// heap's comparisons inline.
+// before reports whether x ranks before y, candCmp(x, y) < 0, written out
+// so that it inlines in the heap's loops: agnostic policies' priorities
+// tie often (equal targets, nothing received since the reset), and a call
+// for the rest of the order cost as much as the heap's own work.
 func before(x, y *cand) bool {
-	if x.prio != y.prio {
+	switch {
+	case x.prio != y.prio:
 		return x.prio > y.prio
+	case x.deficit != y.deficit:
+		return x.deficit > y.deficit
+	case x.x != y.x:
+		return x.x > y.x
+	case x.order != y.order:
+		return x.order < y.order
 	}
-	return candCmp(x, y) < 0
+	return x.j < y.j
 }
 
 // candCmp orders by priority, then deficit, then target, all
