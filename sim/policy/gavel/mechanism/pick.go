@@ -144,8 +144,12 @@ func (m *Mechanism) typeCandidates(j int, now float64, positive bool, live []int
 
 // listType appends typeCandidates' list to list; with p, only the
 // candidates p could take now (picker.open).
+//
+// It is cand written out (a call per candidate of a long list cost more
+// than the candidate's priority).
 func (m *Mechanism) listType(list []cand, j int, now float64, positive bool, live []int32, p *picker) []cand {
-	keys, busy := m.ledger.keys, m.busy
+	l := &m.ledger
+	keys, busy := l.keys, m.busy
 	for _, order := range live {
 		c := keys[order]
 		if !c.runs[j] || busy[c.k.a] || (c.k.b >= 0 && busy[c.k.b]) {
@@ -154,7 +158,15 @@ func (m *Mechanism) listType(list []cand, j int, now float64, positive bool, liv
 		if positive && (c.x == nil || c.x[j] <= 0) {
 			continue // no target here: priority 0 (ledger.priority)
 		}
-		if e := m.cand(c, order, j, now); (e.prio > 0) == positive && (p == nil || p.open(&e)) {
+		e := cand{order: order, j: int32(j)}
+		if c.x != nil {
+			e.x = c.x[j]
+		}
+		if c.deficit != nil {
+			e.deficit = c.deficit[j]
+		}
+		e.prio = l.priority(c, j, e.x, now)
+		if (e.prio > 0) == positive && (p == nil || p.open(&e)) {
 			list = append(list, e)
 		}
 	}

@@ -138,6 +138,12 @@ func randomMechanism(r *rand.Rand, types int, leftOut bool) (m *Mechanism, keys 
 		if leftOut && r.IntN(3) == 0 {
 			c.x = nil
 		}
+		if r.IntN(2) == 0 {
+			c.deficit = make([]float64, types)
+			for j := range types {
+				c.deficit[j] = float64(r.IntN(3)) * 50
+			}
+		}
 		if r.IntN(5) != 0 {
 			m.liveZero = append(m.liveZero, int32(i))
 			if positive(c.x) {
@@ -171,7 +177,7 @@ func TestTypeCandidatesLeaveOutTaken(t *testing.T) {
 				if !c.runs[j] || m.busy[c.k.a] || (c.k.b >= 0 && m.busy[c.k.b]) {
 					continue
 				}
-				want = append(want, cand{prio: m.ledger.priority(c, j, c.x[j], 50), x: c.x[j], order: order, j: int32(j)})
+				want = append(want, m.cand(c, order, j, 50))
 			}
 			for _, positive := range []bool{true, false} {
 				tier := slices.DeleteFunc(slices.Clone(want), func(c cand) bool { return (c.prio > 0) != positive })
