@@ -3,6 +3,7 @@ package mechanism
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -174,44 +175,35 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j
 	if n == 1 {
 		return out // no server has a free GPU: cannot happen, pick counts GPUs
 	}
-	for _, id := range m.mostFreeFirst(srvs[k:], free) {
-		if len(out) == n {
+	for id := range mostFreeFirst(srvs[k:], free) {
+		if take(id); len(out) == n {
 			break
 		}
-		take(id)
 	}
 	return out
 }
 
-// mostFreeFirst orders the servers with free GPUs by their number of free
-// GPUs, most first, and by their order in srvs among equals: a stable
-// counting sort, since a server has few GPUs. Servers with none are left
-// out (taking from them takes nothing). The result is scratch, valid until
-// the next call.
-func (m *Mechanism) mostFreeFirst(srvs []cluster.ServerID, free []int) []cluster.ServerID {
-	most := 0
-	for _, id := range srvs {
-		most = max(most, free[id])
-	}
-	// at[f] is where the servers with f free GPUs start, counting down
-	// from most.
-	at := reset(&m.freeAt, most+2)
-	for _, id := range srvs {
-		if f := free[id]; f > 0 {
-			at[most-f+1]++
+// mostFreeFirst yields the servers with free GPUs by their number of free
+// GPUs, most first, and by their order in srvs among equals (a stable
+// sort). Servers with none are left out (taking from them takes nothing).
+// It finds them lazily, a scan of srvs for each number of free GPUs from
+// the most down, since a placement usually stops after the first few:
+// the loop may change free only for servers already yielded, and to 0
+// unless it then stops.
+func mostFreeFirst(srvs []cluster.ServerID, free []int) iter.Seq[cluster.ServerID] {
+	return func(yield func(cluster.ServerID) bool) {
+		most := 0
+		for _, id := range srvs {
+			most = max(most, free[id])
+		}
+		for f := most; f > 0; f-- {
+			for _, id := range srvs {
+				if free[id] == f && !yield(id) {
+					return
+				}
+			}
 		}
 	}
-	for f := 1; f < len(at); f++ {
-		at[f] += at[f-1]
-	}
-	out := reset(&m.srvBuf, at[most])
-	for _, id := range srvs {
-		if f := free[id]; f > 0 {
-			out[at[most-f]] = id
-			at[most-f]++
-		}
-	}
-	return out
 }
 
 // reset returns *buf resized to n and cleared, reusing its storage.

@@ -14,7 +14,6 @@ import (
 // none, on random servers of up to 9 GPUs.
 func TestMostFreeFirstIsStableSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	var m Mechanism
 	for trial := range 2000 {
 		free := make([]int, 1+r.IntN(60))
 		most := r.IntN(10)
@@ -33,7 +32,7 @@ func TestMostFreeFirstIsStableSort(t *testing.T) {
 		for len(want) > 0 && free[want[len(want)-1]] == 0 {
 			want = want[:len(want)-1]
 		}
-		if got := m.mostFreeFirst(srvs, free); !slices.Equal(got, want) {
+		if got := slices.Collect(mostFreeFirst(srvs, free)); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: free %v, servers %v: got %v, want %v", trial, free, srvs, got, want)
 		}
 	}
