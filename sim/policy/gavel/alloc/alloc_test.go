@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -405,5 +406,41 @@ func TestLPNamesUnique(t *testing.T) {
 	}
 	if lps < 500 {
 		t.Errorf("only %d LPs checked", lps)
+	}
+}
+
+// TestGandivaEveryJobOneRowAcrossRecomputes: over recomputes in which
+// random jobs finish, Gandiva gives every job of the input exactly one
+// row, alone or in a pair of equal scale factors: a kept pair whose
+// partner finished is dissolved, not left pointing at a job that is gone.
+func TestGandivaEveryJobOneRowAcrossRecomputes(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 3))
+	for trial := range 300 {
+		in := randomInput(r, false)
+		in.Count = []float64{1, 1, float64(r.IntN(2))} // more asked than there is: pairs form
+		a := &Gandiva{OnlyKept: r.IntN(2) == 0}
+		for step := range 6 {
+			al, err := a.Allocate(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := make([]int, len(in.Jobs))
+			for _, c := range al.Combos {
+				rows[c.A]++
+				if c.B >= 0 {
+					rows[c.B]++
+					if in.Jobs[c.A].SF != in.Jobs[c.B].SF {
+						t.Fatalf("trial %d, step %d: pair %v of scale factors %d and %d", trial, step, c, in.Jobs[c.A].SF, in.Jobs[c.B].SF)
+					}
+				}
+			}
+			for i, n := range rows {
+				if n != 1 {
+					t.Fatalf("trial %d, step %d: job %d in %d rows", trial, step, in.Jobs[i].ID, n)
+				}
+			}
+			// some jobs finish
+			in.Jobs = slices.DeleteFunc(in.Jobs, func(plan.Job) bool { return r.IntN(4) == 0 })
+		}
 	}
 }

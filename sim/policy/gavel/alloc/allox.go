@@ -21,7 +21,7 @@ import (
 type AlloX struct {
 	MaxJobs int     // match at most this many waiting jobs, the shortest on their best type
 	Alpha   float64 // match only this oldest fraction of the waiting jobs (at least one per free GPU)
-	held    map[workload.JobID]int
+	held    holding
 	stop    func() bool
 }
 
@@ -30,25 +30,19 @@ type AlloX struct {
 func (a *AlloX) StopWhen(stop func() bool) { a.stop = stop }
 
 func (a *AlloX) Allocate(in *plan.Input) (*plan.Allocation, error) {
-	if a.held == nil {
-		a.held = map[workload.JobID]int{}
-	}
-	active := map[workload.JobID]bool{}
 	for _, p := range in.Jobs {
-		active[p.ID] = true
 		if p.SF != 1 {
 			return nil, fmt.Errorf("AlloX schedules single-GPU jobs only; job %s asks for %d GPUs", p.Job.Name, p.SF)
 		}
 	}
-	for id := range a.held {
-		if !active[id] {
-			delete(a.held, id)
-		}
-	}
+	h := &a.held
+	h.mark(in)
+	defer h.unmark(in)
+	h.drop(func(id workload.JobID) bool { _, ok := h.index(id); return !ok })
 	free := append([]float64(nil), in.Count...)
 	var queue []int
 	for i, p := range in.Jobs {
-		if j, ok := a.held[p.ID]; ok {
+		if j, ok := h.get(p.ID); ok {
 			free[j]--
 		} else {
 			queue = append(queue, i)
@@ -115,11 +109,11 @@ func (a *AlloX) Allocate(in *plan.Input) (*plan.Allocation, error) {
 		}
 		for w, r := range first {
 			if r >= 0 && in.Jobs[queue[r]].Thr[workers[w]] > 0 {
-				a.held[in.Jobs[queue[r]].ID] = workers[w]
+				h.set(in.Jobs[queue[r]].ID, workers[w])
 			}
 		}
 	}
-	al := wholeGPUs(in, a.held)
+	al := wholeGPUs(in, h)
 	al.Why = fmt.Sprintf("AlloX: %d of %d jobs hold a GPU (min-cost matching of %d waiting jobs)", len(al.Combos), len(in.Jobs), len(queue))
 	return al, nil
 }

@@ -2,6 +2,7 @@ package alloc
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
@@ -28,7 +29,11 @@ type FIFO struct {
 	SJF                 bool // order the queue by remaining time on the job's fastest type
 	RefCompat           bool // agnostic: the reference's choice of type (see above)
 	PackThreshold       float64
-	sticky              map[workload.JobID]int
+	sticky              holding // agnostic: the type each job keeps
+
+	// scratch of agnostic, kept from one recompute to the next
+	queue, avail, cands []int
+	free                []float64
 }
 
 // SJFKey is shortest job first's key: the time a job needs to finish on
@@ -128,61 +133,63 @@ func (a *FIFO) Allocate(in *plan.Input) (*plan.Allocation, error) {
 }
 
 func (a *FIFO) agnostic(in *plan.Input) *plan.Allocation {
-	if a.sticky == nil {
-		a.sticky = map[workload.JobID]int{}
-	}
-	active := make(map[workload.JobID]int, len(in.Jobs))
-	var queue []int
-	for i, p := range in.Jobs {
-		active[p.ID] = i
-		if _, ok := a.sticky[p.ID]; !ok {
+	h := &a.sticky
+	h.mark(in)
+	defer h.unmark(in)
+	// The waiting jobs in queue order; only the head is read, but a long
+	// queue is listed into storage kept from the last recompute.
+	queue := a.queue[:0]
+	for i := range in.Jobs {
+		if _, ok := h.get(in.Jobs[i].ID); !ok {
 			queue = append(queue, i)
 		}
 	}
-	free := append([]float64(nil), in.Count...)
-	ids := make([]workload.JobID, 0, len(a.sticky))
-	for id := range a.sticky {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(x, y int) bool { return ids[x] < ids[y] })
-	var done []workload.JobID
-	for _, id := range ids {
-		j := a.sticky[id]
-		if i, ok := active[id]; ok {
+	a.queue = queue
+	free := append(a.free[:0], in.Count...)
+	a.free = free
+	// The holders by id; those that hand on their type are dropped after.
+	slices.Sort(h.ids)
+	holders := len(h.ids)
+	done := false
+	for _, id := range h.ids[:holders] {
+		j, _ := h.get(id)
+		if i, ok := h.index(id); ok {
 			free[j] -= float64(in.Jobs[i].SF)
 			continue
 		}
-		done = append(done, id)
+		done = true
 		if a.RefCompat && len(queue) > 0 {
 			// The reference hands a finished job's type to the next job
 			// in the queue if it fits there now; otherwise that job waits.
 			next := queue[0]
 			queue = queue[1:]
 			if p := &in.Jobs[next]; float64(p.SF) <= free[j] && p.Thr[j] > 0 {
-				a.sticky[p.ID] = j
+				h.set(p.ID, j)
 				free[j] -= float64(p.SF)
 			}
 		}
 	}
-	for _, id := range done {
-		delete(a.sticky, id)
+	if done {
+		h.drop(func(id workload.JobID) bool { _, ok := h.index(id); return !ok })
 	}
-	var avail []int
+	avail := a.avail[:0]
 	for _, j := range alphabetical(in.Types) {
 		if free[j] > 0 {
 			avail = append(avail, j)
 		}
 	}
+	a.avail = avail
 	for len(queue) > 0 && len(avail) > 0 {
 		i := queue[0]
 		queue = queue[1:]
 		p := &in.Jobs[i]
-		var cands []int // positions in avail
+		cands := a.cands[:0] // positions in avail
 		for k, j := range avail {
 			if free[j] >= float64(p.SF) && p.Thr[j] > 0 {
 				cands = append(cands, k)
 			}
 		}
+		a.cands = cands
 		if len(cands) == 0 {
 			break
 		}
@@ -194,13 +201,13 @@ func (a *FIFO) agnostic(in *plan.Input) *plan.Allocation {
 				j = avail[pick] // a type it cannot run on would hold it forever
 			}
 		}
-		a.sticky[p.ID] = j
+		h.set(p.ID, j)
 		free[j] -= float64(p.SF)
 		if free[j] == 0 {
 			avail = append(avail[:pick], avail[pick+1:]...)
 		}
 	}
-	al := wholeGPUs(in, a.sticky)
+	al := wholeGPUs(in, h)
 	al.Why = fmt.Sprintf("FIFO (agnostic): %d of %d jobs hold a GPU type", len(al.Combos), len(in.Jobs))
 	return al
 }

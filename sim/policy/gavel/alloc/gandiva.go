@@ -22,40 +22,56 @@ type Gandiva struct {
 	// come: for pairs of multi-GPU jobs, which the pair tables do not
 	// measure, every recompute formed new pairs of them.
 	OnlyKept bool
-	pairs    map[workload.JobID]workload.JobID
+	// partner is by job id its partner's id + 1, 0 for none: a slice, not
+	// a map, since a recompute looks up every job of a long queue. Entries
+	// of finished jobs stay, as no job reads them again.
+	partner []workload.JobID
+	paired  bool    // some entry of partner may be set
+	marks   holding // the input's indices (mark)
+}
+
+// pairOf is job id's partner, if it has one.
+func (a *Gandiva) pairOf(id workload.JobID) (workload.JobID, bool) {
+	q := a.partner[id]
+	return q - 1, q != 0
 }
 
 func (a *Gandiva) Allocate(in *plan.Input) (*plan.Allocation, error) {
-	if a.pairs == nil {
-		a.pairs = map[workload.JobID]workload.JobID{}
-	}
-	index := map[workload.JobID]int{}
+	h := &a.marks
+	h.mark(in)
+	defer h.unmark(in)
 	asked := 0.0
-	for i, p := range in.Jobs {
-		index[p.ID] = i
+	for i := range in.Jobs {
+		p := &in.Jobs[i]
+		if int(p.ID) >= len(a.partner) {
+			a.partner = append(a.partner, make([]workload.JobID, max(int(p.ID)+1, 2*len(a.partner))-len(a.partner))...)
+		}
 		asked += float64(p.SF)
 	}
 	if asked <= in.TotalGPUs() {
-		a.pairs = map[workload.JobID]workload.JobID{}
+		if a.paired {
+			clear(a.partner)
+			a.paired = false
+		}
 		al, err := Isolated{}.Allocate(in)
 		al.Why = "Gandiva: the jobs fit, so no packing; " + al.Why
 		return al, err
 	}
 	// Keep pairs whose members are both active and that colocate well.
-	for i, p := range in.Jobs {
-		q, ok := a.pairs[p.ID]
+	for i := range in.Jobs {
+		id := in.Jobs[i].ID
+		q, ok := a.pairOf(id)
 		if !ok {
 			continue
 		}
-		k, alive := index[q]
+		k, alive := h.index(q)
 		if !alive || !a.keep(in, i, k) {
-			delete(a.pairs, p.ID)
-			delete(a.pairs, q)
+			a.partner[id], a.partner[q] = 0, 0
 		}
 	}
 	var unpaired []int
-	for i, p := range in.Jobs {
-		if _, ok := a.pairs[p.ID]; !ok {
+	for i := range in.Jobs {
+		if _, ok := a.pairOf(in.Jobs[i].ID); !ok {
 			unpaired = append(unpaired, i)
 		}
 	}
@@ -70,7 +86,8 @@ func (a *Gandiva) Allocate(in *plan.Input) (*plan.Allocation, error) {
 		if in.Jobs[i].SF != in.Jobs[k].SF || (a.OnlyKept && !a.keep(in, i, k)) {
 			continue
 		}
-		a.pairs[in.Jobs[i].ID], a.pairs[in.Jobs[k].ID] = in.Jobs[k].ID, in.Jobs[i].ID
+		a.partner[in.Jobs[i].ID], a.partner[in.Jobs[k].ID] = in.Jobs[k].ID+1, in.Jobs[i].ID+1
+		a.paired = true
 		if x < y {
 			x, y = y, x
 		}
@@ -78,18 +95,20 @@ func (a *Gandiva) Allocate(in *plan.Input) (*plan.Allocation, error) {
 		unpaired = append(unpaired[:y], unpaired[y+1:]...)
 	}
 	var cs []plan.Combo
-	for i, p := range in.Jobs {
-		q, ok := a.pairs[p.ID]
-		switch {
-		case !ok:
+	for i := range in.Jobs {
+		q, ok := a.pairOf(in.Jobs[i].ID)
+		if !ok {
 			cs = append(cs, plan.Combo{A: i, B: -1})
-		case index[q] > i:
-			cs = append(cs, plan.Combo{A: i, B: index[q]})
+		} else if k, _ := h.index(q); k > i {
+			cs = append(cs, plan.Combo{A: i, B: k})
 		}
 	}
 	K := float64(len(cs))
+	// The rows' vectors share one allocation.
+	t := len(in.Types)
+	xs := make([]float64, len(cs)*t)
 	for c := range cs {
-		x := make([]float64, len(in.Types))
+		x := xs[c*t : (c+1)*t : (c+1)*t]
 		s := 0.0
 		p := &in.Jobs[cs[c].A]
 		for j, typ := range in.Types {

@@ -2,6 +2,8 @@ package mechanism
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,5 +69,21 @@ func TestIncrementalSameAsFullRebuild(t *testing.T) {
 		if m.ledger.checks == 0 || m.checks.progress == 0 || (c.waiting == 0 && m.checks.shares == 0) {
 			t.Errorf("%s: compared %d restarts, %d kept progresses and %d shares: some bookkeeping went unchecked", c.name, m.ledger.checks, m.checks.progress, m.checks.shares)
 		}
+	}
+}
+
+// TestRecomputeWritesEveryJobField: recompute writes each plan.Job of
+// the input field by field over last recompute's storage, so a field
+// added to plan.Job and not written there would keep a stale value. It
+// fails when plan.Job's fields change: write the new one in recompute,
+// then update the list.
+func TestRecomputeWritesEveryJobField(t *testing.T) {
+	var names []string
+	for f := range reflect.TypeFor[plan.Job]().Fields() {
+		names = append(names, f.Name)
+	}
+	want := []string{"ID", "Job", "SF", "Weight", "Thr", "Rem", "Elapsed", "IsoTime", "Waited"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("plan.Job's fields are %v; recompute writes %v", names, want)
 	}
 }

@@ -3,6 +3,7 @@ package mechanism
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -72,32 +73,45 @@ func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
 }
 
 // byTypeAndSize sorts the chosen entries by type, then largest first,
-// stably: a counting sort by type (a round chooses many entries of few
-// types), then a stable sort by size of each type's run where sizes differ.
+// stably: two counting sorts (a round chooses many entries of few types
+// and few sizes), by size, largest first, into a buffer, then by type
+// back, each keeping the order of equals.
 func (m *Mechanism) byTypeAndSize(chosen []entry) {
-	count := make([]int, len(m.gpu.types)+1)
+	if len(chosen) < 2 {
+		return
+	}
+	least, most := chosen[0].sf, chosen[0].sf
 	for _, e := range chosen {
+		least, most = min(least, e.sf), max(most, e.sf)
+	}
+	buf := slices.Grow(m.sortBuf[:0], len(chosen))[:len(chosen)]
+	m.sortBuf = buf
+	if least == most {
+		copy(buf, chosen) // one size: sorted by size already
+	} else {
+		// at[most-sf] is where the entries of size sf start.
+		at := reset(&m.sizeAt, most-least+2)
+		for _, e := range chosen {
+			at[most-e.sf+1]++
+		}
+		for k := 1; k < len(at); k++ {
+			at[k] += at[k-1]
+		}
+		for _, e := range chosen {
+			buf[at[most-e.sf]] = e
+			at[most-e.sf]++
+		}
+	}
+	count := reset(&m.sizeAt, len(m.gpu.types)+1)
+	for _, e := range buf {
 		count[e.j+1]++
 	}
 	for j := 1; j < len(count); j++ {
 		count[j] += count[j-1]
 	}
-	buf := append(m.sortBuf[:0], chosen...)
-	m.sortBuf = buf
 	for _, e := range buf {
 		chosen[count[e.j]] = e
 		count[e.j]++
-	}
-	bySize := func(a, b entry) int { return b.sf - a.sf }
-	for from := 0; from < len(chosen); {
-		to := from + 1
-		for to < len(chosen) && chosen[to].j == chosen[from].j {
-			to++
-		}
-		if run := chosen[from:to]; !slices.IsSortedFunc(run, bySize) {
-			slices.SortStableFunc(run, bySize)
-		}
-		from = to
 	}
 }
 
@@ -161,44 +175,35 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j
 	if n == 1 {
 		return out // no server has a free GPU: cannot happen, pick counts GPUs
 	}
-	for _, id := range m.mostFreeFirst(srvs[k:], free) {
-		if len(out) == n {
+	for id := range mostFreeFirst(srvs[k:], free) {
+		if take(id); len(out) == n {
 			break
 		}
-		take(id)
 	}
 	return out
 }
 
-// mostFreeFirst orders the servers with free GPUs by their number of free
-// GPUs, most first, and by their order in srvs among equals: a stable
-// counting sort, since a server has few GPUs. Servers with none are left
-// out (taking from them takes nothing). The result is scratch, valid until
-// the next call.
-func (m *Mechanism) mostFreeFirst(srvs []cluster.ServerID, free []int) []cluster.ServerID {
-	most := 0
-	for _, id := range srvs {
-		most = max(most, free[id])
-	}
-	// at[f] is where the servers with f free GPUs start, counting down
-	// from most.
-	at := reset(&m.freeAt, most+2)
-	for _, id := range srvs {
-		if f := free[id]; f > 0 {
-			at[most-f+1]++
+// mostFreeFirst yields the servers with free GPUs by their number of free
+// GPUs, most first, and by their order in srvs among equals (a stable
+// sort). Servers with none are left out (taking from them takes nothing).
+// It finds them lazily, a scan of srvs for each number of free GPUs from
+// the most down, since a placement usually stops after the first few:
+// the loop may change free only for servers already yielded, and to 0
+// unless it then stops.
+func mostFreeFirst(srvs []cluster.ServerID, free []int) iter.Seq[cluster.ServerID] {
+	return func(yield func(cluster.ServerID) bool) {
+		most := 0
+		for _, id := range srvs {
+			most = max(most, free[id])
+		}
+		for f := most; f > 0; f-- {
+			for _, id := range srvs {
+				if free[id] == f && !yield(id) {
+					return
+				}
+			}
 		}
 	}
-	for f := 1; f < len(at); f++ {
-		at[f] += at[f-1]
-	}
-	out := reset(&m.srvBuf, at[most])
-	for _, id := range srvs {
-		if f := free[id]; f > 0 {
-			out[at[most-f]] = id
-			at[most-f]++
-		}
-	}
-	return out
 }
 
 // reset returns *buf resized to n and cleared, reusing its storage.

@@ -14,7 +14,6 @@ import (
 // none, on random servers of up to 9 GPUs.
 func TestMostFreeFirstIsStableSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	var m Mechanism
 	for trial := range 2000 {
 		free := make([]int, 1+r.IntN(60))
 		most := r.IntN(10)
@@ -33,8 +32,35 @@ func TestMostFreeFirstIsStableSort(t *testing.T) {
 		for len(want) > 0 && free[want[len(want)-1]] == 0 {
 			want = want[:len(want)-1]
 		}
-		if got := m.mostFreeFirst(srvs, free); !slices.Equal(got, want) {
+		if got := slices.Collect(mostFreeFirst(srvs, free)); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: free %v, servers %v: got %v, want %v", trial, free, srvs, got, want)
+		}
+	}
+}
+
+// TestByTypeAndSizeIsStableSort: the two counting sorts give the order of
+// a stable sort by type, then size, largest first, on random rounds of up
+// to 80 entries of up to 4 types and sizes 1–16 (order tells equals
+// apart).
+func TestByTypeAndSizeIsStableSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := range 2000 {
+		m := Mechanism{gpu: gpuTypes{types: make([]string, 1+r.IntN(4))}}
+		chosen := make([]entry, r.IntN(81))
+		sizes := []int{1, 2, 4, 8, 3, 16}[:1+r.IntN(6)]
+		for i := range chosen {
+			chosen[i] = entry{j: r.IntN(len(m.gpu.types)), sf: sizes[r.IntN(len(sizes))], order: i}
+		}
+		want := slices.Clone(chosen)
+		slices.SortStableFunc(want, func(a, b entry) int {
+			if a.j != b.j {
+				return a.j - b.j
+			}
+			return b.sf - a.sf
+		})
+		m.byTypeAndSize(chosen)
+		if !slices.Equal(chosen, want) {
+			t.Fatalf("trial %d: got %v, want %v", trial, chosen, want)
 		}
 	}
 }

@@ -92,23 +92,22 @@ type Mechanism struct {
 	jobs       []*track // by job id; nil until the job arrives
 	ledger     ledger
 	rounds     rounds
-	cost       float64            // dollars spent so far
-	busy       []bool             // scratch of pick, by job
-	live       []int32            // scratch of pick: the combinations with a positive target still running, by index
-	liveZero   []int32            // scratch of pick: all combinations still running, by index, when liveAll
-	liveAll    bool               // liveZero is this round's
-	list       []cand             // scratch of pick: the candidates of one type
-	picker     picker             // scratch of pick
-	lastAt     []int32            // scratch of place, by job
-	fullBefore []int              // scratch of place, by type: see consolidated
-	sortBuf    []entry            // scratch of place
-	wanted     wanted             // scratch of apply
-	order      []int              // scratch of pick: this round's order of types
-	taken      []bool             // scratch of place, by GPU
-	done       []bool             // scratch of place, by chosen entry
-	free       []int              // scratch of place, by server
-	freeAt     []int              // scratch of mostFreeFirst
-	srvBuf     []cluster.ServerID // scratch of mostFreeFirst
+	cost       float64 // dollars spent so far
+	busy       []bool  // scratch of pick, by job
+	live       []int32 // scratch of pick: the combinations with a positive target still running, by index
+	liveZero   []int32 // scratch of pick: all combinations still running, by index, when liveAll
+	liveAll    bool    // liveZero is this round's
+	list       []cand  // scratch of pick: the candidates of one type
+	picker     picker  // scratch of pick
+	lastAt     []int32 // scratch of place, by job
+	fullBefore []int   // scratch of place, by type: see consolidated
+	sortBuf    []entry // scratch of place
+	sizeAt     []int   // scratch of byTypeAndSize
+	wanted     wanted  // scratch of apply
+	order      []int   // scratch of pick: this round's order of types
+	taken      []bool  // scratch of place, by GPU
+	done       []bool  // scratch of place, by chosen entry
+	free       []int   // scratch of place, by server
 
 	// quirk IntegerSteps: the jobs given a micro-task that stops before
 	// the round ends, by stop time, those before stopHead stopped, and the

@@ -113,14 +113,21 @@ func (m *Mechanism) liveCombos(s *engine.State, from []int32, live *[]int32) {
 // them (and never for FIFO, which does not run them). Listing them then
 // rather than at once changes nothing: the ones left out since are those
 // with a member taken meanwhile, which picker.open would reject anyway.
+//
+// It lists each tier straight into the heap, only the candidates the
+// picker could take now (picker.open), which is what take would keep of
+// typeCandidates' list, in the same order: one pass over a long list
+// instead of two, and no copy of it.
 func (m *Mechanism) takeType(s *engine.State, j int, now float64) {
 	p := &m.picker
-	if p.take(m.typeCandidates(j, now, true, m.live), true) && !p.fifo {
+	p.heap.cs = m.listType(p.heap.cs[:0], j, now, true, m.live, p)
+	if p.visit(true) && !p.fifo {
 		if !m.liveAll {
 			m.liveCombos(s, nil, &m.liveZero)
 			m.liveAll = true
 		}
-		p.take(m.typeCandidates(j, now, false, m.liveZero), true)
+		p.heap.cs = m.listType(p.heap.cs[:0], j, now, false, m.liveZero, p)
+		p.visit(true)
 	}
 }
 
@@ -131,8 +138,18 @@ func (m *Mechanism) takeType(s *engine.State, j int, now float64) {
 // chosen already could never be taken (picker.open), so it is left out
 // before its priority is computed.
 func (m *Mechanism) typeCandidates(j int, now float64, positive bool, live []int32) []cand {
-	list := m.list[:0]
-	keys, busy := m.ledger.keys, m.busy
+	m.list = m.listType(m.list[:0], j, now, positive, live, nil)
+	return m.list
+}
+
+// listType appends typeCandidates' list to list; with p, only the
+// candidates p could take now (picker.open).
+//
+// It is cand written out (a call per candidate of a long list cost more
+// than the candidate's priority).
+func (m *Mechanism) listType(list []cand, j int, now float64, positive bool, live []int32, p *picker) []cand {
+	l := &m.ledger
+	keys, busy := l.keys, m.busy
 	for _, order := range live {
 		c := keys[order]
 		if !c.runs[j] || busy[c.k.a] || (c.k.b >= 0 && busy[c.k.b]) {
@@ -141,11 +158,18 @@ func (m *Mechanism) typeCandidates(j int, now float64, positive bool, live []int
 		if positive && (c.x == nil || c.x[j] <= 0) {
 			continue // no target here: priority 0 (ledger.priority)
 		}
-		if e := m.cand(c, order, j, now); (e.prio > 0) == positive {
+		e := cand{order: order, j: int32(j)}
+		if c.x != nil {
+			e.x = c.x[j]
+		}
+		if c.deficit != nil {
+			e.deficit = c.deficit[j]
+		}
+		e.prio = l.priority(c, j, e.x, now)
+		if (e.prio > 0) == positive && (p == nil || p.open(&e)) {
 			list = append(list, e)
 		}
 	}
-	m.list = list
 	return list
 }
 
@@ -357,14 +381,22 @@ func (h *candHeap) down(i int) {
 	}
 }
 
-// before reports whether x ranks before y, candCmp(x, y) < 0: priorities
-// nearly always differ, so the rest of the order is out of line and the
-// heap's comparisons inline.
+// before reports whether x ranks before y, candCmp(x, y) < 0, written out
+// so that it inlines in the heap's loops: agnostic policies' priorities
+// tie often (equal targets, nothing received since the reset), and a call
+// for the rest of the order cost as much as the heap's own work.
 func before(x, y *cand) bool {
-	if x.prio != y.prio {
+	switch {
+	case x.prio != y.prio:
 		return x.prio > y.prio
+	case x.deficit != y.deficit:
+		return x.deficit > y.deficit
+	case x.x != y.x:
+		return x.x > y.x
+	case x.order != y.order:
+		return x.order < y.order
 	}
-	return candCmp(x, y) < 0
+	return x.j < y.j
 }
 
 // candCmp orders by priority, then deficit, then target, all

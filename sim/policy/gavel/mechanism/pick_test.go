@@ -1,6 +1,7 @@
 package mechanism
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -137,6 +138,12 @@ func randomMechanism(r *rand.Rand, types int, leftOut bool) (m *Mechanism, keys 
 		if leftOut && r.IntN(3) == 0 {
 			c.x = nil
 		}
+		if r.IntN(2) == 0 {
+			c.deficit = make([]float64, types)
+			for j := range types {
+				c.deficit[j] = float64(r.IntN(3)) * 50
+			}
+		}
 		if r.IntN(5) != 0 {
 			m.liveZero = append(m.liveZero, int32(i))
 			if positive(c.x) {
@@ -170,7 +177,7 @@ func TestTypeCandidatesLeaveOutTaken(t *testing.T) {
 				if !c.runs[j] || m.busy[c.k.a] || (c.k.b >= 0 && m.busy[c.k.b]) {
 					continue
 				}
-				want = append(want, cand{prio: m.ledger.priority(c, j, c.x[j], 50), x: c.x[j], order: order, j: int32(j)})
+				want = append(want, m.cand(c, order, j, 50))
 			}
 			for _, positive := range []bool{true, false} {
 				tier := slices.DeleteFunc(slices.Clone(want), func(c cand) bool { return (c.prio > 0) != positive })
@@ -219,6 +226,24 @@ func TestTakeTypeSameAsFullList(t *testing.T) {
 		}
 		if !slices.Equal(p.chosen, want) {
 			t.Fatalf("round %d (fifo %v): chose %v, want %v", round, fifo, p.chosen, want)
+		}
+	}
+}
+
+// TestBeforeIsCandCmp: the heap's inlined comparison is candCmp's order,
+// on pairs drawn from few values (ties at every level), NaNs and signed
+// zeros included.
+func TestBeforeIsCandCmp(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 2))
+	vals := []float64{0, math.Copysign(0, -1), 1, 2.5, 1e9, math.NaN(), math.Inf(1)}
+	draw := func() cand {
+		return cand{prio: vals[r.IntN(len(vals))], deficit: vals[r.IntN(len(vals))], x: vals[r.IntN(len(vals))],
+			order: int32(r.IntN(3)), j: int32(r.IntN(3))}
+	}
+	for range 200000 {
+		x, y := draw(), draw()
+		if got, want := before(&x, &y), candCmp(&x, &y) < 0; got != want {
+			t.Fatalf("before(%+v, %+v) = %v, candCmp says %v", x, y, got, want)
 		}
 	}
 }

@@ -22,13 +22,21 @@ func (m *Mechanism) recompute(s *engine.State) error {
 		Active: s.NumPending() + s.NumRunning()}
 	// No allocator keeps the input, so its job list is the last one's
 	// storage.
+	// Each job is written in place: a queue of thousands is listed at
+	// every recompute, and building each record aside and appending it
+	// copies it twice.
 	in.Jobs = m.inJobs[:0]
 	active := in.ActiveJobs()
-	for _, id := range ids {
+	in.Jobs = slices.Grow(in.Jobs, len(ids))[:len(ids)]
+	for i, id := range ids {
 		tr := m.jobs[id]
 		rem, run := m.progress(s, id, tr)
-		pj := plan.Job{ID: id, Job: tr.job, SF: tr.sf, Weight: tr.weight, Thr: tr.thr, Rem: rem,
-			Elapsed: now - tr.arrival, Waited: math.Max(0, now-tr.arrival-run)}
+		// Every field is written, each once. max, not math.Max (a
+		// call): the same value for every input, NaN and signed zeros
+		// included.
+		pj := &in.Jobs[i]
+		pj.ID, pj.Job, pj.SF, pj.Weight, pj.Thr, pj.Rem = id, tr.job, tr.sf, tr.weight, tr.thr, rem
+		pj.Elapsed, pj.Waited = now-tr.arrival, max(0, now-tr.arrival-run)
 		// Finish-time fairness's isolated clock: the work done since the
 		// last recompute, at the isolated share's throughput then.
 		// A job that did no work adds 0 (the throughput is found only
@@ -44,7 +52,6 @@ func (m *Mechanism) recompute(s *engine.State) error {
 		tr.lastRem = rem
 		tr.isoActive = active
 		pj.IsoTime = tr.isoTime
-		in.Jobs = append(in.Jobs, pj)
 	}
 	m.inJobs = in.Jobs
 	if m.selfCheck {

@@ -19,13 +19,13 @@ const stopSlots = 256
 // a comparison sort's work. A round with more distinct times than the
 // table holds is sorted by the library's sort instead.
 type stopSorter struct {
-	slot  [stopSlots]int32 // 1 + index into times, by hash of the time; 0: empty
-	used  []int32          // the slots set by this sort, to empty again
-	times []float64        // the distinct times, as first seen
-	order []int32          // indices into times, by time
-	rank  []int32          // by index into times: its position in order, then a count
-	group []int32          // by stop: the index of its time
-	buf   []stop
+	slot   [stopSlots]int32 // 1 + index into times, by hash of the time; 0: empty
+	used   []int32          // the slots set by this sort, to empty again
+	times  []float64        // the distinct times, as first seen
+	sorted []float64        // the distinct times, ascending
+	rank   []int32          // by index into times: its position in order, then a count
+	group  []int32          // by stop: the index of its time
+	buf    []stop
 }
 
 // sort sorts st by time.
@@ -44,11 +44,10 @@ func (o *stopSorter) sort(st []stop) {
 		o.group = append(o.group, g)
 	}
 	n := len(o.times)
-	o.order = o.order[:0]
-	for g := range n {
-		o.order = append(o.order, int32(g))
-	}
-	slices.SortFunc(o.order, func(a, b int32) int { return cmp.Compare(o.times[a], o.times[b]) })
+	// The distinct times sorted as values (no comparison function to
+	// call), each found again in the table for its index.
+	o.sorted = append(o.sorted[:0], o.times...)
+	slices.Sort(o.sorted)
 	// rank[g]: where the stops of time g start in the sorted list
 	o.rank = slices.Grow(o.rank[:0], n)[:n]
 	clear(o.rank)
@@ -56,7 +55,8 @@ func (o *stopSorter) sort(st []stop) {
 		o.rank[g]++
 	}
 	at := int32(0)
-	for _, g := range o.order {
+	for _, t := range o.sorted {
+		g, _ := o.find(t)
 		c := o.rank[g]
 		o.rank[g] = at
 		at += c
