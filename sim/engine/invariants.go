@@ -268,6 +268,9 @@ type stallWatch struct {
 // reported as stuck once its events run out. Work is noticed when a job
 // is settled; a job running undisturbed at a positive rate is not
 // settled, so before failing it looks for one.
+// The loop calls it only after an instant in which no job was seen to
+// advance or finish (stalled); after the others (about half) it resets
+// the watch itself.
 func (s *State) watchProgress(n int) error {
 	w := &s.stall
 	if w.progressed || s.finished != w.finished || s.running.n+s.pending.n == 0 {
@@ -290,6 +293,10 @@ func (s *State) watchProgress(n int) error {
 		"%s, every running job in an overhead or at rate 0. Does the policy restart, move or resize jobs more often than their overheads allow?",
 		w.events, results.DurationExact(w.heldS), w.sinceS, s.unfinishedSummary())
 }
+
+// stalled reports whether no job was seen to advance or finish since the
+// watch was last reset.
+func (s *State) stalled() bool { return !s.stall.progressed && s.finished == s.stall.finished }
 
 func (s *State) resetStall() {
 	s.stall = stallWatch{sinceS: s.now, lastS: s.now, held: s.running.n > 0, finished: s.finished, overheadS: s.stall.overheadS}
