@@ -123,17 +123,21 @@ func newState(cfg Config) (*State, error) {
 	if len(cfg.Jobs) > maxJobs {
 		return nil, fmt.Errorf("engine: %d jobs is more than a run can have (%d)", len(cfg.Jobs), maxJobs)
 	}
+	prev := math.Inf(-1) // the last job's arrival
 	for i := range cfg.Jobs {
+		// the loop reads every job of a run: the conditions are written
+		// as ranges, which NaN falls outside, and the last arrival is kept
 		j := &cfg.Jobs[i]
-		if j.ID != workload.JobID(i) || (i > 0 && j.ArrivalS < cfg.Jobs[i-1].ArrivalS) {
+		if j.ID != workload.JobID(i) || j.ArrivalS < prev {
 			return nil, fmt.Errorf("engine: jobs must be finalized (sorted by arrival, numbered from 0)")
 		}
-		if !(j.Iterations > 0) || math.IsInf(j.Iterations, 0) {
+		if !(j.Iterations > 0 && j.Iterations <= math.MaxFloat64) { // not positive and finite
 			return nil, fmt.Errorf("engine: job %s has no work (iterations %v); was it prepared for the perf model?", j.Name, j.Iterations)
 		}
-		if j.ArrivalS < 0 || math.IsNaN(j.ArrivalS) || math.IsInf(j.ArrivalS, 0) {
+		if !(j.ArrivalS >= 0 && j.ArrivalS <= math.MaxFloat64) {
 			return nil, fmt.Errorf("engine: job %s has arrival time %v", j.Name, j.ArrivalS)
 		}
+		prev = j.ArrivalS
 	}
 	if cfg.Budgets.MaxEvents == 0 {
 		cfg.Budgets.MaxEvents = defaultMaxEvents
