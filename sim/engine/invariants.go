@@ -299,7 +299,11 @@ func (s *State) watchProgress(n int) error {
 func (s *State) stalled() bool { return !s.stall.progressed && s.finished == s.stall.finished }
 
 func (s *State) resetStall() {
-	s.stall = stallWatch{sinceS: s.now, lastS: s.now, held: s.running.n > 0, finished: s.finished, overheadS: s.stall.overheadS}
+	// field by field, overheadS kept: the literal was built whole and
+	// copied, at about half the instants
+	w := &s.stall
+	w.progressed, w.events, w.heldS = false, 0, 0
+	w.sinceS, w.lastS, w.held, w.finished = s.now, s.now, s.running.n > 0, s.finished
 }
 
 // anyAdvancing reports whether a running job makes progress now.
