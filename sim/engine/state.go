@@ -484,16 +484,7 @@ func (s *State) BelievedThroughputs() (perf.Throughputs, bool) {
 func (s *State) Rand() *rand.Rand { return s.rng }
 
 // Log appends an entry to the decision log ("why"). job may be -1.
-// Past the log's cap (most entries of a large run) it counts the entry
-// as dropped, as logf's keepLog would, without a call: written so that
-// it inlines (at the budget's limit).
-func (s *State) Log(job workload.JobID, format string, args ...any) {
-	if s.log.n < s.maxLog {
-		s.logf(job, format, args...)
-	} else if !s.cfg.NoLog {
-		s.res.Stats.DroppedLog++
-	}
-}
+func (s *State) Log(job workload.JobID, format string, args ...any) { s.logf(job, format, args...) }
 
 // LogFunc appends an entry to the decision log whose text fn makes when the
 // entry is read, so that a policy logging at every start pays for the text

@@ -126,7 +126,7 @@ func (t *tiresias) logPreempted(s *engine.State, id workload.JobID, key float64)
 		s.Log(id, "")
 		return
 	}
-	s.LogNote(id, preemptedNote{}, engine.Note{Name: s.Job(id).Name, I: int32(key), X: t.attained[id] / 3600})
+	s.LogNote(id, entryNote{}, engine.Note{Name: s.Job(id).Name, I: int32(key), X: t.attained[id] / 3600, J: 1})
 }
 
 func (t *tiresias) logStarted(s *engine.State, id workload.JobID, key float64) {
@@ -134,24 +134,21 @@ func (t *tiresias) logStarted(s *engine.State, id workload.JobID, key float64) {
 		s.Log(id, "")
 		return
 	}
-	s.LogNote(id, startedNote{}, engine.Note{Name: s.Job(id).Name, I: int32(key)})
+	s.LogNote(id, entryNote{}, engine.Note{Name: s.Job(id).Name, I: int32(key)})
 }
 
-// startedNote and preemptedNote write Tiresias' entries from a note
-// holding the job's name, its queue and (preempted) its attained
-// GPU-hours: a log entry formatted from arguments costs two allocations
-// (the arguments' copy and the name boxed into an interface), 0.2 a job
-// at a million jobs, for the 100,000 entries the log keeps.
-type startedNote struct{}
+// entryNote writes Tiresias' entries for a start (J 0) and a preemption
+// (J 1) from a note holding the job's name, its queue (I) and, preempted,
+// its attained GPU-hours (X): an entry formatted from arguments cost two
+// allocations (the arguments' copy and the name boxed in an interface),
+// 0.2 a job at a million jobs, for the 100,000 entries the log keeps.
+type entryNote struct{}
 
-func (startedNote) NoteText(_ workload.JobID, n *engine.Note) string {
+func (entryNote) NoteText(_ workload.JobID, n *engine.Note) string {
+	if n.J == 1 {
+		return fmt.Sprintf("Tiresias: preempted %s (queue %d, %.2f GPU-hours attained)", n.Name, n.I, n.X)
+	}
 	return fmt.Sprintf("Tiresias: started %s from queue %d", n.Name, n.I)
-}
-
-type preemptedNote struct{}
-
-func (preemptedNote) NoteText(_ workload.JobID, n *engine.Note) string {
-	return fmt.Sprintf("Tiresias: preempted %s (queue %d, %.2f GPU-hours attained)", n.Name, n.I, n.X)
 }
 
 // keyUntil is when a running job's queue may next change: when its
