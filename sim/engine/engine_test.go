@@ -499,8 +499,8 @@ func TestGoldenGPUSecondsOfGangJobs(t *testing.T) {
 	}
 }
 
-// A policy's Log past the log's cap counts each entry as dropped (Log
-// checks the cap itself, inlined), and with the log off counts none.
+// A policy's Log past the log's cap counts each entry as dropped, and
+// with the log off counts none, even with a cap below zero.
 func TestLogPastCapCountsDropped(t *testing.T) {
 	c := mkCluster(t, 1, 1, 0)
 	m := perf.NewConstant(perf.ConstantParams{})
