@@ -159,6 +159,7 @@ func (s *State) move(action string, id workload.JobID, gpus []cluster.GPUID, o A
 		return err
 	}
 	s.settleJob(id, j, r)
+	s.markDirty(id) // before release marks the jobs it affects, as occupy does
 	s.release(id, r)
 	overhead := s.cfg.Overheads.MigrationS
 	if action == "resize" {
@@ -344,8 +345,11 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 
 // release takes job id, settled, off its GPUs, recording its intervals;
 // j is its running state.
+//
+// It does not mark job id's rate for recomputation: a completed or
+// preempted job has none (recompute would skip it), and move, which keeps
+// the job running, marks it first.
 func (s *State) release(id workload.JobID, j *jobRun) {
-	s.markDirty(id)
 	if s.coupling != perf.Independent {
 		s.markCoupled(id)
 	}

@@ -498,3 +498,35 @@ func TestGoldenGPUSecondsOfGangJobs(t *testing.T) {
 		t.Errorf("a: %d preemptions, %d starts", r.Preemptions, r.Starts)
 	}
 }
+
+// A policy's Log past the log's cap counts each entry as dropped, and
+// with the log off counts none, even with a cap below zero.
+func TestLogPastCapCountsDropped(t *testing.T) {
+	c := mkCluster(t, 1, 1, 0)
+	m := perf.NewConstant(perf.ConstantParams{})
+	logThrice := func(s *engine.State, tr []engine.Trigger) error {
+		for _, t := range tr {
+			for i := 0; i < 3; i++ {
+				s.Log(t.Job, "entry %d", i)
+			}
+		}
+		return startAllOn(0)(s, tr)
+	}
+	for _, noLog := range []bool{false, true} {
+		jobs := prepare(t, m, c, job("j1", 0, 1, 10), job("j2", 20, 1, 10))
+		capped := 4
+		if noLog {
+			capped = -1 // past the cap at once: still none counted
+		}
+		res := run(t, engine.Config{Cluster: c, Jobs: jobs, Perf: m, MaxLogEntries: capped, NoLog: noLog,
+			Policy: &scripted{opts: engine.Options{Subscribe: engine.Mask(engine.Arrival)}, decide: logThrice}})
+		kept, dropped := len(res.Log), res.Stats.DroppedLog
+		if want := int64(2); noLog {
+			if kept != 0 || dropped != 0 {
+				t.Errorf("log off: %d entries kept, %d dropped, want none", kept, dropped)
+			}
+		} else if kept != 4 || dropped != want {
+			t.Errorf("%d entries kept and %d dropped, want 4 and %d", kept, dropped, want)
+		}
+	}
+}

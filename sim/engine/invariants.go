@@ -268,6 +268,9 @@ type stallWatch struct {
 // reported as stuck once its events run out. Work is noticed when a job
 // is settled; a job running undisturbed at a positive rate is not
 // settled, so before failing it looks for one.
+// The loop calls it only after an instant in which no job was seen to
+// advance or finish (stalled); after the others (about half) it resets
+// the watch itself.
 func (s *State) watchProgress(n int) error {
 	w := &s.stall
 	if w.progressed || s.finished != w.finished || s.running.n+s.pending.n == 0 {
@@ -291,8 +294,16 @@ func (s *State) watchProgress(n int) error {
 		w.events, results.DurationExact(w.heldS), w.sinceS, s.unfinishedSummary())
 }
 
+// stalled reports whether no job was seen to advance or finish since the
+// watch was last reset.
+func (s *State) stalled() bool { return !s.stall.progressed && s.finished == s.stall.finished }
+
 func (s *State) resetStall() {
-	s.stall = stallWatch{sinceS: s.now, lastS: s.now, held: s.running.n > 0, finished: s.finished, overheadS: s.stall.overheadS}
+	// field by field, overheadS kept: the literal was built whole and
+	// copied, at about half the instants
+	w := &s.stall
+	w.progressed, w.events, w.heldS = false, 0, 0
+	w.sinceS, w.lastS, w.held, w.finished = s.now, s.now, s.running.n > 0, s.finished
 }
 
 // anyAdvancing reports whether a running job makes progress now.

@@ -215,3 +215,16 @@ func TestHandOverChecksWork(t *testing.T) {
 		t.Errorf("handed over %v, work error %v; want a and b, and b's 99 of 100 iterations", handed, s.workErr)
 	}
 }
+
+// resetStall, written field by field, clears the whole watch but the
+// longest overhead, as the literal it replaced did.
+func TestResetStallClearsTheWatch(t *testing.T) {
+	s := &State{now: 42, finished: 7}
+	s.running.n = 1
+	s.stall = stallWatch{progressed: true, events: 9, heldS: 3, sinceS: 1, lastS: 2, held: false, finished: 5, overheadS: 30}
+	s.resetStall()
+	want := stallWatch{sinceS: 42, lastS: 42, held: true, finished: 7, overheadS: 30}
+	if s.stall != want {
+		t.Errorf("after a reset the watch is %+v, want %+v", s.stall, want)
+	}
+}

@@ -123,17 +123,21 @@ func newState(cfg Config) (*State, error) {
 	if len(cfg.Jobs) > maxJobs {
 		return nil, fmt.Errorf("engine: %d jobs is more than a run can have (%d)", len(cfg.Jobs), maxJobs)
 	}
+	prev := math.Inf(-1) // the last job's arrival
 	for i := range cfg.Jobs {
+		// the loop reads every job of a run: the conditions are written
+		// as ranges, which NaN falls outside, and the last arrival is kept
 		j := &cfg.Jobs[i]
-		if j.ID != workload.JobID(i) || (i > 0 && j.ArrivalS < cfg.Jobs[i-1].ArrivalS) {
+		if j.ID != workload.JobID(i) || j.ArrivalS < prev {
 			return nil, fmt.Errorf("engine: jobs must be finalized (sorted by arrival, numbered from 0)")
 		}
-		if !(j.Iterations > 0) || math.IsInf(j.Iterations, 0) {
+		if !(j.Iterations > 0 && j.Iterations <= math.MaxFloat64) { // not positive and finite
 			return nil, fmt.Errorf("engine: job %s has no work (iterations %v); was it prepared for the perf model?", j.Name, j.Iterations)
 		}
-		if j.ArrivalS < 0 || math.IsNaN(j.ArrivalS) || math.IsInf(j.ArrivalS, 0) {
+		if !(j.ArrivalS >= 0 && j.ArrivalS <= math.MaxFloat64) {
 			return nil, fmt.Errorf("engine: job %s has arrival time %v", j.Name, j.ArrivalS)
 		}
+		prev = j.ArrivalS
 	}
 	if cfg.Budgets.MaxEvents == 0 {
 		cfg.Budgets.MaxEvents = defaultMaxEvents
@@ -284,7 +288,9 @@ func (s *State) loop(ctx context.Context) error {
 				return fmt.Errorf("invariant broken at t=%v: %w", s.now, err)
 			}
 		}
-		if err := s.watchProgress(len(batch)); err != nil {
+		if !s.stalled() {
+			s.resetStall()
+		} else if err := s.watchProgress(len(batch)); err != nil {
 			return err
 		}
 		if s.res.Stats.Events > s.cfg.Budgets.MaxEvents {
@@ -309,7 +315,12 @@ func (s *State) progress() {
 // nextTime is the time of the next event, from the queue or the arrivals.
 func (s *State) nextTime() (float64, bool) {
 	s.compactEvents()
-	for s.events.Len() > 0 && s.stale(s.events.Top()) {
+	// A stale event later than the next arrival can wait: the arrival
+	// comes first either way, and staying stale (a job's version only
+	// grows), the event is dropped when it is next on top before an
+	// arrival. So an arrival's instant does not look the top event's job
+	// up again (about half the instants).
+	for s.events.Len() > 0 && s.events.Top().t <= s.nextAt && s.stale(s.events.Top()) {
 		s.events.Pop()
 	}
 	t, ok := inf, false
@@ -507,10 +518,12 @@ func (s *State) markDirty(id workload.JobID) {
 
 // markCoupled settles and marks every job other than id whose rate job
 // id's placement may change, according to the perf model's coupling.
-// Occupy and release mark job id itself (settled already: release's
-// callers settle it, and occupy has just restarted its clock), and call
-// this only under a coupled model: under an independent one (the usual
-// one) a start or an end then calls nothing for it.
+// Occupy marks job id itself, and so does move before it calls release
+// (settled already: release's callers settle it, and occupy has just
+// restarted its clock); a job that completes or is preempted has no rate
+// to recompute (here it may be marked, and recompute skips it). Occupy
+// and release call this only under a coupled model: under an independent
+// one (the usual one) a start or an end then calls nothing for it.
 func (s *State) markCoupled(id workload.JobID) {
 	switch s.coupling {
 	case perf.SharedGPU:

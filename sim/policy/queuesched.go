@@ -87,6 +87,10 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 	if p.failed != nil {
 		return p.failed
 	}
+	if !p.Rekey && p.q.Len() == 0 && len(triggers) == 1 && triggers[0].Kind == engine.Arrival &&
+		!s.Telling() && !explaining(s, triggers[0].Job, p.Explained) {
+		return p.decideAlone(s, triggers[0].Job)
+	}
 	if p.Rekey {
 		p.q.Reset()
 		s.EachPending(func(id workload.JobID) bool {
@@ -157,6 +161,34 @@ func (p *QueueScheduler) Decide(s *engine.State, triggers []engine.Trigger) erro
 	}
 	for _, b := range blocked {
 		p.q.Push(b.id, b.size, b.key)
+	}
+	return nil
+}
+
+// decideAlone is Decide when job id has just arrived to an empty queue,
+// with no story or explanation asked for: most arrivals of a large run.
+// It does what Decide's loop would do, without passing the job through
+// the queue: the queue's best job would be this one, the only one, and
+// the job joins the queue only if it does not start.
+func (p *QueueScheduler) decideAlone(s *engine.State, id workload.JobID) error {
+	size, key := s.Job(id).GPUs, p.queueKey(p.Order.Key(s, id))
+	if free := s.FreeGPUs(); free == 0 || size > free { // the loop would not try it
+		p.q.Push(id, size, key)
+		return nil
+	}
+	req := RequestFor(s, id)
+	gpus := p.place.PickInto(p.picked, req)
+	if gpus == nil { // blocked: the loop would put it back
+		p.q.Push(id, size, key)
+		p.waits.Note(s, id, p.Name, func() string { return p.place.WhyNot(req) })
+		return nil
+	}
+	if err := s.Start(id, gpus, engine.ActionOptions{}); err != nil {
+		return err
+	}
+	p.logStart(s, id, gpus, key)
+	if cap(gpus) > cap(p.picked) { // as in Decide
+		p.picked = gpus
 	}
 	return nil
 }

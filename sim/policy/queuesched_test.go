@@ -8,6 +8,8 @@ import (
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/policy"
+	"github.com/schedlab/schedlab/sim/policy/fifo"
+	"github.com/schedlab/schedlab/sim/policy/sjf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -67,4 +69,64 @@ func runPolicy(t *testing.T, jobs []workload.Job, p engine.Policy) *engine.Resul
 		t.Fatal(err)
 	}
 	return res
+}
+
+// An arrival to an empty queue takes Decide's short path (decideAlone)
+// unless stories are asked for: runs with and without stories must
+// agree job for job and entry for entry, on a busy cluster where
+// arrivals wait, start at once, and are blocked by memory.
+func TestQueueSchedulerAloneAgreesWithLoop(t *testing.T) {
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{
+		{Count: 3, GPUs: 4, GPUType: "V100", GPUMemoryGB: 16}, {Count: 2, GPUs: 8, GPUType: "K80", GPUMemoryGB: 12}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gp := workload.DefaultPoissonParams()
+	gp.Jobs, gp.JobsPerHour = 400, 22 // about 80% of the GPUs: arrivals mostly find the queue empty
+	gp.Duration = workload.DurationDist{Dist: "exponential", MeanS: 1800, MinS: 60}
+	gp.GPUMix = []workload.ScaleShare{{GPUs: 1, Weight: 0.6}, {GPUs: 2, Weight: 0.2}, {GPUs: 4, Weight: 0.15}, {GPUs: 8, Weight: 0.05}}
+	jobs, err := workload.NewPoisson(*gp).Generate(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range jobs {
+		jobs[i].MemoryGB = float64(4 * (i % 4)) // 12 GB jobs fit the K80s only when alone
+	}
+	m := perf.NewConstant(perf.ConstantParams{})
+	if err := m.Prepare(c, jobs); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"fifo", "fifo-strict", "sjf"} {
+		var runs [2]*engine.Result
+		for k, stories := range []bool{false, true} {
+			var p engine.Policy
+			switch name {
+			case "fifo":
+				p = fifo.New(fifo.Params{Backfill: true})
+			case "fifo-strict":
+				p = fifo.New(fifo.Params{})
+			case "sjf":
+				p = sjf.New(sjf.Params{Key: "duration", Backfill: true})
+			}
+			res, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p, Stories: stories, Paranoid: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs[k] = res
+		}
+		a, b := runs[0], runs[1]
+		for i := range a.Jobs {
+			if x, y := a.Jobs[i], b.Jobs[i]; x.FirstStartS != y.FirstStartS || x.FinishS != y.FinishS || x.Starts != y.Starts {
+				t.Fatalf("%s: job %s starts at %v and ends at %v without stories, at %v and %v with them", name, x.Name, x.FirstStartS, x.FinishS, y.FirstStartS, y.FinishS)
+			}
+		}
+		if len(a.Log) != len(b.Log) {
+			t.Fatalf("%s: %d log entries without stories, %d with them", name, len(a.Log), len(b.Log))
+		}
+		for i := range a.Log {
+			if x, y := a.Log[i].Msg(), b.Log[i].Msg(); x != y {
+				t.Fatalf("%s: entry %d is %q without stories, %q with them", name, i, x, y)
+			}
+		}
+	}
 }

@@ -126,7 +126,7 @@ func (t *tiresias) logPreempted(s *engine.State, id workload.JobID, key float64)
 		s.Log(id, "")
 		return
 	}
-	s.Log(id, "Tiresias: preempted %s (queue %d, %.2f GPU-hours attained)", s.Job(id).Name, int(key), t.attained[id]/3600)
+	s.LogNote(id, entryNote{}, engine.Note{Name: s.Job(id).Name, I: int32(key), X: t.attained[id] / 3600, J: 1})
 }
 
 func (t *tiresias) logStarted(s *engine.State, id workload.JobID, key float64) {
@@ -134,7 +134,21 @@ func (t *tiresias) logStarted(s *engine.State, id workload.JobID, key float64) {
 		s.Log(id, "")
 		return
 	}
-	s.Log(id, "Tiresias: started %s from queue %d", s.Job(id).Name, int(key))
+	s.LogNote(id, entryNote{}, engine.Note{Name: s.Job(id).Name, I: int32(key)})
+}
+
+// entryNote writes Tiresias' entries for a start (J 0) and a preemption
+// (J 1) from a note holding the job's name, its queue (I) and, preempted,
+// its attained GPU-hours (X): an entry formatted from arguments cost two
+// allocations (the arguments' copy and the name boxed in an interface),
+// 0.2 a job at a million jobs, for the 100,000 entries the log keeps.
+type entryNote struct{}
+
+func (entryNote) NoteText(_ workload.JobID, n *engine.Note) string {
+	if n.J == 1 {
+		return fmt.Sprintf("Tiresias: preempted %s (queue %d, %.2f GPU-hours attained)", n.Name, n.I, n.X)
+	}
+	return fmt.Sprintf("Tiresias: started %s from queue %d", n.Name, n.I)
 }
 
 // keyUntil is when a running job's queue may next change: when its

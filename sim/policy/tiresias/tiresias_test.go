@@ -168,3 +168,28 @@ func TestPlacement(t *testing.T) {
 		}
 	}
 }
+
+// The log's entries for starts and preemptions (written from notes, not
+// formatted from arguments) read as before: the run of
+// TestDemotionAndPreemption, A preempted after 1980 s on 2 GPUs.
+func TestStartAndPreemptEntries(t *testing.T) {
+	res := runJobs(t, Params{ThresholdsGPUH: []float64{1}, RoundS: 60, RestartS: 30}, []workload.Job{
+		{Name: "A", GPUs: 2, DurationS: 10000, Model: "m"},
+		{Name: "B", GPUs: 2, DurationS: 500, Model: "m", ArrivalS: 2000},
+	})
+	var got []string
+	for i := range res.Log {
+		if m := res.Log[i].Msg(); strings.HasPrefix(m, "Tiresias: ") {
+			got = append(got, m)
+		}
+	}
+	want := []string{
+		"Tiresias: started A from queue 0",
+		"Tiresias: preempted A (queue 1, 1.10 GPU-hours attained)",
+		"Tiresias: started B from queue 0",
+		"Tiresias: started A from queue 1",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
