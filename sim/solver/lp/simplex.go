@@ -608,18 +608,25 @@ func (s *solver) column(j int) ([]int32, []float64) {
 // nonbasicAt puts variable j at the bound status asks for, or the nearest
 // finite one.
 func (s *solver) nonbasicAt(j int, want VarStatus) {
-	lo, hi := s.lo[j], s.hi[j]
-	switch {
-	case want == AtUpper && !math.IsInf(hi, 1):
-		s.stat[j], s.x[j] = AtUpper, hi
-	case !math.IsInf(lo, -1):
-		s.stat[j], s.x[j] = AtLower, lo
-	case !math.IsInf(hi, 1):
-		s.stat[j], s.x[j] = AtUpper, hi
-	default:
-		s.stat[j], s.x[j] = AtZero, 0
-	}
+	s.stat[j], s.x[j] = atBound(want, s.lo[j], s.hi[j])
 	s.posOf[j] = -1
+}
+
+// atBound is the status and value of a nonbasic variable with bounds lo
+// and hi that wants status want: want's bound, or the nearest finite one.
+// It is small enough to inline into start's loops (math.IsInf, written
+// out: !(hi > MaxFloat64) is !math.IsInf(hi, 1), NaN included).
+func atBound(want VarStatus, lo, hi float64) (VarStatus, float64) {
+	finiteHi := !(hi > math.MaxFloat64)
+	switch {
+	case want == AtUpper && finiteHi:
+		return AtUpper, hi
+	case !(lo < -math.MaxFloat64):
+		return AtLower, lo
+	case finiteHi:
+		return AtUpper, hi
+	}
+	return AtZero, 0
 }
 
 // start sets up the slack basis or a warm one.
@@ -639,13 +646,16 @@ func (s *solver) start(warm *Basis) {
 			want[n+j] = Basic
 		}
 	}
-	// Exactly m basics: structurals first, then logicals.
+	// Exactly m basics: structurals first, then logicals. The others as
+	// nonbasicAt would put them, inline on local slices.
+	stat, x, lo, hi, posOf := s.stat[:N], s.x[:N], s.lo[:N], s.hi[:N], s.posOf[:N]
 	basics := s.basics[:0]
 	for j := 0; j < n; j++ {
 		if want[j] == Basic && len(basics) < m {
 			basics = append(basics, int32(j))
 		} else {
-			s.nonbasicAt(j, want[j])
+			stat[j], x[j] = atBound(want[j], lo[j], hi[j])
+			posOf[j] = -1
 		}
 	}
 	s.inBasis = resizeBool(s.inBasis, m)
@@ -657,7 +667,8 @@ func (s *solver) start(warm *Basis) {
 			basics = append(basics, int32(j))
 			inBasis[i] = true
 		} else {
-			s.nonbasicAt(j, want[j])
+			stat[j], x[j] = atBound(want[j], lo[j], hi[j])
+			posOf[j] = -1
 		}
 	}
 	for i := 0; i < m && len(basics) < m; i++ {
@@ -768,6 +779,49 @@ func (s *solver) infeasibility() float64 {
 	return sum
 }
 
+// basicCosts fills cb with the basic variables' costs for the phase
+// they put the solve in: phase 1's (infeasibility's) when some basic
+// variable is outside its bounds, else the objective's. phase1 is
+// infeasibility() > 0 as run first wrote it: each violation adds more
+// than primalTol to the sum, so the sum is positive exactly when some
+// basic variable violates a bound.
+//
+// After a phase-2 iteration (was1 false), the usual case, one pass tests
+// the bounds, copies the costs and compares them with prevCb (changed:
+// they differ; compared is true); the first violation hands over to
+// infeasibility, which writes every position again. After a phase-1
+// iteration, infeasibility goes first, as before, so that phase 1 does
+// not pay for a pass that stops at its first violation. Where compared
+// is false, the caller compares cb with prevCb itself if it needs to.
+func (s *solver) basicCosts(was1 bool) (phase1, changed, compared bool) {
+	if was1 {
+		if s.infeasibility() > 0 {
+			return true, false, false
+		}
+		cb, c := s.cb[:len(s.head)], s.c
+		for k, j := range s.head {
+			cb[k] = c[j]
+		}
+		return false, false, false
+	}
+	x, lo, hi, c := s.x, s.lo[:len(s.x)], s.hi[:len(s.x)], s.c[:len(s.x)]
+	cb := s.cb[:len(s.head)]
+	prev := s.prevCb[:len(cb)]
+	for k, j := range s.head {
+		v := x[j]
+		if v < lo[j]-primalTol || v > hi[j]+primalTol {
+			s.infeasibility()
+			return true, false, false
+		}
+		cj := c[j]
+		cb[k] = cj
+		if cj != prev[k] {
+			changed = true
+		}
+	}
+	return false, changed, true
+}
+
 // run iterates until optimal, infeasible, unbounded or out of iterations.
 func (s *solver) run() Status {
 	verified := 0
@@ -782,13 +836,7 @@ func (s *solver) run() Status {
 		if s.f.numUpdates() >= refactorN || s.f.etaNonzeros() > 20*s.m+1000 {
 			s.refactor()
 		}
-		phase1 := s.infeasibility() > 0
-		if !phase1 {
-			cb, c := s.cb[:len(s.head)], s.c
-			for k, j := range s.head {
-				cb[k] = c[j]
-			}
-		}
+		phase1, changed, compared := s.basicCosts(wasPhase1)
 		if phase1 != wasPhase1 {
 			s.resetWeights()
 			wasPhase1 = phase1
@@ -796,7 +844,7 @@ func (s *solver) run() Status {
 		}
 		if !s.fresh {
 			s.reducedCosts(phase1)
-		} else if !equal(s.cb, s.prevCb) {
+		} else if compared && changed || !compared && !equal(s.cb, s.prevCb) {
 			s.costsChanged()
 		}
 		q, dir := s.price()
