@@ -1314,13 +1314,19 @@ func (s *solver) moveBasics(dir, t float64) {
 
 // solution unscales the result.
 func (s *solver) solution(p *Problem, st Status) *Solution {
-	sol := &Solution{Status: st, Iterations: s.iters, X: make([]float64, s.n)}
-	for j := 0; j < s.n; j++ {
-		v := s.x[j] * s.colScale[j]
-		if st == Optimal {
-			v = clamp(v, p.colLo[j], p.colHi[j])
+	n := s.n
+	sol := &Solution{Status: st, Iterations: s.iters, X: make([]float64, n)}
+	// On local slices: the stores to sol.X would make every field a reload.
+	out, x, colScale := sol.X[:n], s.x[:n], s.colScale[:n]
+	if st == Optimal {
+		colLo, colHi := p.colLo[:n], p.colHi[:n]
+		for j, cs := range colScale {
+			out[j] = clamp(x[j]*cs, colLo[j], colHi[j])
 		}
-		sol.X[j] = v
+	} else {
+		for j, cs := range colScale {
+			out[j] = x[j] * cs
+		}
 	}
 	sol.Row = p.checkedActivity(sol.X) // the solve checked the coefficients
 	sol.Objective = p.Objective(sol.X)
