@@ -786,7 +786,8 @@ func (s *solver) infeasibility() float64 {
 // than primalTol to the sum, so the sum is positive exactly when some
 // basic variable violates a bound.
 //
-// After a phase-2 iteration (was1 false), the usual case, one pass tests
+// After a phase-2 iteration or before the first (was1 false; a warm
+// start is usually feasible), the usual case, one pass tests
 // the bounds, copies the costs and compares them with prevCb (changed:
 // they differ; compared is true); the first violation hands over to
 // infeasibility, which writes every position again. After a phase-1
@@ -826,6 +827,7 @@ func (s *solver) basicCosts(was1 bool) (phase1, changed, compared bool) {
 func (s *solver) run() Status {
 	verified := 0
 	wasPhase1 := true
+	was1 := false // the last iteration's phase for basicCosts: phase 2 at first
 	for {
 		if s.iters >= s.maxIter {
 			return IterationLimit
@@ -836,7 +838,8 @@ func (s *solver) run() Status {
 		if s.f.numUpdates() >= refactorN || s.f.etaNonzeros() > 20*s.m+1000 {
 			s.refactor()
 		}
-		phase1, changed, compared := s.basicCosts(wasPhase1)
+		phase1, changed, compared := s.basicCosts(was1)
+		was1 = phase1
 		if phase1 != wasPhase1 {
 			s.resetWeights()
 			wasPhase1 = phase1
