@@ -676,10 +676,11 @@ func (s *solver) start(warm *Basis) {
 			basics = append(basics, int32(n+i))
 		}
 	}
+	head := s.head[:len(basics)]
 	for k, j := range basics {
-		s.head[k] = j
-		s.posOf[j] = int32(k)
-		s.stat[j] = Basic
+		head[k] = j
+		posOf[j] = int32(k)
+		stat[j] = Basic
 	}
 	s.basics = basics
 	if s.kept && s.factors == s.startFactors && s.f.numUpdates() == 0 && slices.Equal(basics, s.startBasics) {
