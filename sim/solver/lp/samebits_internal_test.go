@@ -3,6 +3,7 @@ package lp
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -100,6 +101,101 @@ func TestClampAsMath(t *testing.T) {
 				got, want := clamp(v, lo, hi), math.Min(math.Max(v, lo), hi)
 				if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
 					t.Errorf("clamp(%v, %v, %v) = %v, math gives %v", v, lo, hi, got, want)
+				}
+			}
+		}
+	}
+}
+
+// basicCosts fills the basic costs, and answers phase 1 and "changed"
+// (where it compared), after either phase, as run first did: infeasibility() > 0 for the phase, phase 2's costs
+// copied after it, and !equal(cb, prevCb) for changed. Random basics
+// inside, at and beyond their bounds by the tolerance, infinite bounds,
+// signed zeros in the costs and prevCb equal or not.
+func TestBasicCostsAsInfeasibility(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	nz := math.Copysign(0, -1)
+	offs := []float64{0, primalTol, -primalTol, 2 * primalTol, -2 * primalTol, 1, -1}
+	cs := []float64{0, nz, 1, -1, 0.5}
+	for round := range 20000 {
+		m := 1 + r.IntN(12)
+		N := m + r.IntN(12)
+		s := &solver{x: make([]float64, N), lo: make([]float64, N), hi: make([]float64, N), c: make([]float64, N), head: make([]int32, m), cb: make([]float64, m), prevCb: make([]float64, m)}
+		for k, j := range r.Perm(N)[:m] {
+			s.head[k] = int32(j)
+		}
+		for j := range N {
+			s.lo[j], s.hi[j] = 0, float64(r.IntN(3))
+			switch r.IntN(5) {
+			case 0:
+				s.lo[j] = math.Inf(-1)
+			case 1:
+				s.hi[j] = math.Inf(1)
+			}
+			switch r.IntN(3) {
+			case 0:
+				s.x[j] = s.lo[j] + offs[r.IntN(len(offs))]
+			case 1:
+				s.x[j] = s.hi[j] + offs[r.IntN(len(offs))]
+			}
+			if math.IsInf(s.x[j], 0) || round%4 == 0 {
+				s.x[j] = r.Float64()
+			}
+			s.c[j] = cs[r.IntN(len(cs))]
+		}
+		for k, j := range s.head {
+			s.prevCb[k] = s.c[j]
+			if r.IntN(4*m) == 0 {
+				s.prevCb[k] = cs[r.IntN(len(cs))]
+			}
+			s.cb[k] = float64(r.IntN(3)) // what the last iteration left
+		}
+		w := &solver{x: s.x, lo: s.lo, hi: s.hi, c: s.c, head: s.head, cb: slices.Clone(s.cb), prevCb: s.prevCb}
+		wantPhase1 := w.infeasibility() > 0
+		if !wantPhase1 {
+			for k, j := range w.head {
+				w.cb[k] = w.c[j]
+			}
+		}
+		wantChanged := !equal(w.cb, w.prevCb)
+		was1 := round%3 == 0
+		phase1, changed, compared := s.basicCosts(was1)
+		if !compared {
+			changed = !equal(s.cb, s.prevCb)
+		}
+		if phase1 != wantPhase1 || changed != wantChanged || compared != (!was1 && !phase1) {
+			t.Fatalf("round %d: basicCosts(%v) gives phase 1 %v, changed %v, compared %v; run as first written %v, %v", round, was1, phase1, changed, compared, wantPhase1, wantChanged)
+		}
+		for k := range s.cb {
+			if math.Float64bits(s.cb[k]) != math.Float64bits(w.cb[k]) {
+				t.Fatalf("round %d: cb[%d] = %v, run as first written %v", round, k, s.cb[k], w.cb[k])
+			}
+		}
+	}
+}
+
+// atBound answers as nonbasicAt's switch first written with math.IsInf,
+// for every wanted status and bounds finite, infinite, zero and NaN.
+func TestAtBoundAsIsInf(t *testing.T) {
+	straight := func(want VarStatus, lo, hi float64) (VarStatus, float64) {
+		switch {
+		case want == AtUpper && !math.IsInf(hi, 1):
+			return AtUpper, hi
+		case !math.IsInf(lo, -1):
+			return AtLower, lo
+		case !math.IsInf(hi, 1):
+			return AtUpper, hi
+		}
+		return AtZero, 0
+	}
+	bs := []float64{math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), 1, -1, math.MaxFloat64, -math.MaxFloat64, math.NaN()}
+	for want := range VarStatus(5) {
+		for _, lo := range bs {
+			for _, hi := range bs {
+				st, v := atBound(want, lo, hi)
+				wst, wv := straight(want, lo, hi)
+				if st != wst || math.Float64bits(v) != math.Float64bits(wv) {
+					t.Errorf("atBound(%v, %v, %v) = %v, %v; with math.IsInf %v, %v", want, lo, hi, st, v, wst, wv)
 				}
 			}
 		}

@@ -608,18 +608,25 @@ func (s *solver) column(j int) ([]int32, []float64) {
 // nonbasicAt puts variable j at the bound status asks for, or the nearest
 // finite one.
 func (s *solver) nonbasicAt(j int, want VarStatus) {
-	lo, hi := s.lo[j], s.hi[j]
-	switch {
-	case want == AtUpper && !math.IsInf(hi, 1):
-		s.stat[j], s.x[j] = AtUpper, hi
-	case !math.IsInf(lo, -1):
-		s.stat[j], s.x[j] = AtLower, lo
-	case !math.IsInf(hi, 1):
-		s.stat[j], s.x[j] = AtUpper, hi
-	default:
-		s.stat[j], s.x[j] = AtZero, 0
-	}
+	s.stat[j], s.x[j] = atBound(want, s.lo[j], s.hi[j])
 	s.posOf[j] = -1
+}
+
+// atBound is the status and value of a nonbasic variable with bounds lo
+// and hi that wants status want: want's bound, or the nearest finite one.
+// It is small enough to inline into start's loops (math.IsInf, written
+// out: !(hi > MaxFloat64) is !math.IsInf(hi, 1), NaN included).
+func atBound(want VarStatus, lo, hi float64) (VarStatus, float64) {
+	finiteHi := !(hi > math.MaxFloat64)
+	switch {
+	case want == AtUpper && finiteHi:
+		return AtUpper, hi
+	case !(lo < -math.MaxFloat64):
+		return AtLower, lo
+	case finiteHi:
+		return AtUpper, hi
+	}
+	return AtZero, 0
 }
 
 // start sets up the slack basis or a warm one.
@@ -639,13 +646,16 @@ func (s *solver) start(warm *Basis) {
 			want[n+j] = Basic
 		}
 	}
-	// Exactly m basics: structurals first, then logicals.
+	// Exactly m basics: structurals first, then logicals. The others as
+	// nonbasicAt would put them, inline on local slices.
+	stat, x, lo, hi, posOf := s.stat[:N], s.x[:N], s.lo[:N], s.hi[:N], s.posOf[:N]
 	basics := s.basics[:0]
 	for j := 0; j < n; j++ {
 		if want[j] == Basic && len(basics) < m {
 			basics = append(basics, int32(j))
 		} else {
-			s.nonbasicAt(j, want[j])
+			stat[j], x[j] = atBound(want[j], lo[j], hi[j])
+			posOf[j] = -1
 		}
 	}
 	s.inBasis = resizeBool(s.inBasis, m)
@@ -657,7 +667,8 @@ func (s *solver) start(warm *Basis) {
 			basics = append(basics, int32(j))
 			inBasis[i] = true
 		} else {
-			s.nonbasicAt(j, want[j])
+			stat[j], x[j] = atBound(want[j], lo[j], hi[j])
+			posOf[j] = -1
 		}
 	}
 	for i := 0; i < m && len(basics) < m; i++ {
@@ -665,10 +676,11 @@ func (s *solver) start(warm *Basis) {
 			basics = append(basics, int32(n+i))
 		}
 	}
+	head := s.head[:len(basics)]
 	for k, j := range basics {
-		s.head[k] = j
-		s.posOf[j] = int32(k)
-		s.stat[j] = Basic
+		head[k] = j
+		posOf[j] = int32(k)
+		stat[j] = Basic
 	}
 	s.basics = basics
 	if s.kept && s.factors == s.startFactors && s.f.numUpdates() == 0 && slices.Equal(basics, s.startBasics) {
@@ -768,10 +780,55 @@ func (s *solver) infeasibility() float64 {
 	return sum
 }
 
+// basicCosts fills cb with the basic variables' costs for the phase
+// they put the solve in: phase 1's (infeasibility's) when some basic
+// variable is outside its bounds, else the objective's. phase1 is
+// infeasibility() > 0 as run first wrote it: each violation adds more
+// than primalTol to the sum, so the sum is positive exactly when some
+// basic variable violates a bound.
+//
+// After a phase-2 iteration or before the first (was1 false; a warm
+// start is usually feasible), the usual case, one pass tests
+// the bounds, copies the costs and compares them with prevCb (changed:
+// they differ; compared is true); the first violation hands over to
+// infeasibility, which writes every position again. After a phase-1
+// iteration, infeasibility goes first, as before, so that phase 1 does
+// not pay for a pass that stops at its first violation. Where compared
+// is false, the caller compares cb with prevCb itself if it needs to.
+func (s *solver) basicCosts(was1 bool) (phase1, changed, compared bool) {
+	if was1 {
+		if s.infeasibility() > 0 {
+			return true, false, false
+		}
+		cb, c := s.cb[:len(s.head)], s.c
+		for k, j := range s.head {
+			cb[k] = c[j]
+		}
+		return false, false, false
+	}
+	x, lo, hi, c := s.x, s.lo[:len(s.x)], s.hi[:len(s.x)], s.c[:len(s.x)]
+	cb := s.cb[:len(s.head)]
+	prev := s.prevCb[:len(cb)]
+	for k, j := range s.head {
+		v := x[j]
+		if v < lo[j]-primalTol || v > hi[j]+primalTol {
+			s.infeasibility()
+			return true, false, false
+		}
+		cj := c[j]
+		cb[k] = cj
+		if cj != prev[k] {
+			changed = true
+		}
+	}
+	return false, changed, true
+}
+
 // run iterates until optimal, infeasible, unbounded or out of iterations.
 func (s *solver) run() Status {
 	verified := 0
 	wasPhase1 := true
+	was1 := false // the last iteration's phase for basicCosts: phase 2 at first
 	for {
 		if s.iters >= s.maxIter {
 			return IterationLimit
@@ -782,13 +839,8 @@ func (s *solver) run() Status {
 		if s.f.numUpdates() >= refactorN || s.f.etaNonzeros() > 20*s.m+1000 {
 			s.refactor()
 		}
-		phase1 := s.infeasibility() > 0
-		if !phase1 {
-			cb, c := s.cb[:len(s.head)], s.c
-			for k, j := range s.head {
-				cb[k] = c[j]
-			}
-		}
+		phase1, changed, compared := s.basicCosts(was1)
+		was1 = phase1
 		if phase1 != wasPhase1 {
 			s.resetWeights()
 			wasPhase1 = phase1
@@ -796,7 +848,7 @@ func (s *solver) run() Status {
 		}
 		if !s.fresh {
 			s.reducedCosts(phase1)
-		} else if !equal(s.cb, s.prevCb) {
+		} else if compared && changed || !compared && !equal(s.cb, s.prevCb) {
 			s.costsChanged()
 		}
 		q, dir := s.price()
@@ -1266,13 +1318,19 @@ func (s *solver) moveBasics(dir, t float64) {
 
 // solution unscales the result.
 func (s *solver) solution(p *Problem, st Status) *Solution {
-	sol := &Solution{Status: st, Iterations: s.iters, X: make([]float64, s.n)}
-	for j := 0; j < s.n; j++ {
-		v := s.x[j] * s.colScale[j]
-		if st == Optimal {
-			v = clamp(v, p.colLo[j], p.colHi[j])
+	n := s.n
+	sol := &Solution{Status: st, Iterations: s.iters, X: make([]float64, n)}
+	// On local slices: the stores to sol.X would make every field a reload.
+	out, x, colScale := sol.X[:n], s.x[:n], s.colScale[:n]
+	if st == Optimal {
+		colLo, colHi := p.colLo[:n], p.colHi[:n]
+		for j, cs := range colScale {
+			out[j] = clamp(x[j]*cs, colLo[j], colHi[j])
 		}
-		sol.X[j] = v
+	} else {
+		for j, cs := range colScale {
+			out[j] = x[j] * cs
+		}
 	}
 	sol.Row = p.checkedActivity(sol.X) // the solve checked the coefficients
 	sol.Objective = p.Objective(sol.X)
