@@ -77,14 +77,15 @@ func (m *Mechanism) topUp(s *engine.State) {
 
 // active returns the unfinished arrived jobs in arrival order: the
 // list of the last call and the arrivals since (arrive), less the jobs
-// no longer pending or running. Listing the engine's pending and running
-// sets through their callbacks and merging them cost more at every
-// recompute than reading each listed job's status. The list is valid
-// until the next arrival.
+// that completed since (complete sets their finish time; a job the
+// cluster can never hold is never an arrival). Listing the engine's
+// pending and running sets through their callbacks and merging them, or
+// asking the engine each listed job's status, cost more at every
+// recompute. The list is valid until the next arrival.
 func (m *Mechanism) active(s *engine.State) []workload.JobID {
 	ids := m.activeIDs[:0]
 	for _, id := range m.activeIDs {
-		if st := s.Status(id); st == engine.Pending || st == engine.Running {
+		if m.jobs[id].finish < 0 {
 			ids = append(ids, id)
 		}
 	}
