@@ -8,7 +8,8 @@ import "slices"
 // due: a policy that asks for times in order (Gavel's rounds and their
 // micro-task stops, several per round) appends, and each wake-up applied
 // takes the front. It replaced a map keyed by time, whose hashing,
-// insertion and deletion were about 4% of a Gavel FIFO run.
+// insertion and deletion were about 5% of the instructions of a Gavel
+// FIFO run (docs/gavel-performance.md, seventeenth pass).
 type wakeTimes struct {
 	t    []float64 // t[head:] ascending, each time once
 	head int
