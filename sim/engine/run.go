@@ -175,7 +175,7 @@ func newState(cfg Config) (*State, error) {
 		freeTotal: c.NumGPUs(), serverType: make([]int8, len(c.Servers)), types: c.Types(),
 		freeSlots: make([]uint64, len(c.Servers)), slotMasks: c.MaxGPUsPerServer() <= 64,
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x9011c7)), res: &Result{}, maxLog: cfg.MaxLogEntries,
-		wakes: map[float64]bool{}, caps: cfg.Caps.withDefaults(),
+		caps: cfg.Caps.withDefaults(),
 	}
 	// Each GPU's residents start in one shared block, room for up to
 	// residentRoom of them each side by side: a start or an end then
@@ -415,7 +415,7 @@ func (s *State) apply(e event) bool {
 		s.settle(e.job())
 		s.markDirty(e.job())
 	case WakeUp:
-		delete(s.wakes, e.t)
+		s.wakes.remove(e.t)
 	}
 	return true
 }

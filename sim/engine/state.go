@@ -129,7 +129,7 @@ type State struct {
 	log       decisionLog // the decision log until finalize writes it into res
 	maxLog    int
 	deciding  bool
-	wakes     map[float64]bool
+	wakes     wakeTimes // the wake-up times queued
 	scratch   []workload.JobID
 
 	seriesIndex map[seriesKey]int // see Record
@@ -505,8 +505,7 @@ func (s *State) WakeAt(t float64) error {
 	if t > s.cfg.Budgets.MaxTimeS {
 		return nil // beyond the time budget: never reached
 	}
-	if !s.wakes[t] {
-		s.wakes[t] = true
+	if s.wakes.add(t) {
 		s.events.Push(mkEvent(t, WakeUp, -1, 0))
 	}
 	return nil

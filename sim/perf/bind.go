@@ -94,6 +94,45 @@ func (b *boundThroughput) row(id workload.JobID, j *workload.Job, sf int) int {
 	return r
 }
 
+// jobRow is Row(j, j.GPUs), from the memo when j is one of the run's
+// jobs (the same record, not a copy that may differ).
+func (b *boundThroughput) jobRow(j *workload.Job) int {
+	if id := j.ID; int(id) >= 0 && int(id) < len(b.jobs) && j == &b.jobs[id] {
+		return b.row(id, j, j.GPUs)
+	}
+	return b.Throughput.Row(j, j.GPUs)
+}
+
+// col is the table's column of a GPU type, GPUIndex(gpuType): the
+// bound cluster's types are compared exactly (the callers pass the
+// cluster's own names), any other name goes to GPUIndex, which lowers it.
+func (b *boundThroughput) col(gpuType string) int {
+	for i, t := range b.c.Types() {
+		if t == gpuType {
+			return b.cols[i]
+		}
+	}
+	return b.t.GPUIndex(gpuType)
+}
+
+// SoloThroughput implements Throughputs: Throughput.SoloThroughput with the
+// row and column read from the tables. Gavel's allocators and mechanism
+// ask it for every job and type at every recompute, and the model's own
+// finds the row by model name in a map and the column by comparing names.
+func (b *boundThroughput) SoloThroughput(j *workload.Job, gpuType string) float64 {
+	return b.t.Solo(b.jobRow(j), b.col(gpuType), gaveltable.Consolidated)
+}
+
+// PairThroughput implements Throughputs: Throughput.PairThroughput with
+// the rows and column read from the tables (Gandiva's and space
+// sharing's pairs ask it for every candidate pair and type).
+func (b *boundThroughput) PairThroughput(x, y *workload.Job, gpuType string) (float64, float64) {
+	if x.GPUs != y.GPUs {
+		return 0, 0
+	}
+	return b.t.Pair(b.jobRow(x), b.jobRow(y), b.col(gpuType), gaveltable.Consolidated)
+}
+
 // Rate implements Model: Throughput.Rate, step for step, with the row and
 // column read from the tables.
 func (b *boundThroughput) Rate(s State, id workload.JobID) float64 {

@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -89,6 +90,46 @@ func TestBoundThroughputSameRates(t *testing.T) {
 		if solo < 100 || pairs < 20 {
 			t.Fatalf("placement %q: %d queries, only %d solo and %d pair rates above 0", placement, queries, solo, pairs)
 		}
+		checkBoundThroughputs(t, m, b.(*boundThroughput), jobs, newJobs(), rng)
+	}
+}
+
+// checkBoundThroughputs compares the bound model's SoloThroughput and
+// PairThroughput with the model's own, bit for bit: the run's jobs and
+// copies or other jobs with the same ids (which must not be answered from
+// the memo), the cluster's type names, other spellings of them and types
+// the cluster or the table lacks.
+func checkBoundThroughputs(t *testing.T, m *Throughput, b *boundThroughput, jobs, foreign []workload.Job, rng *rand.Rand) {
+	t.Helper()
+	types := []string{"V100", "K80", "P100", "T4", "v100", "k80", "A100", "", "Ｖ100"}
+	pick := func() *workload.Job {
+		switch rng.IntN(3) {
+		case 0:
+			return &foreign[rng.IntN(len(foreign))]
+		case 1:
+			c := jobs[rng.IntN(len(jobs))] // a copy: not the run's record
+			c.GPUs = 1 + rng.IntN(4)
+			return &c
+		}
+		return &jobs[rng.IntN(len(jobs))]
+	}
+	positive := 0
+	for range 4000 {
+		x, y, typ := pick(), pick(), types[rng.IntN(len(types))]
+		if got, want := b.SoloThroughput(x, typ), m.SoloThroughput(x, typ); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("SoloThroughput(%+v, %q): bound %v, model's %v", *x, typ, got, want)
+		}
+		ga, gb := b.PairThroughput(x, y, typ)
+		wa, wb := m.PairThroughput(x, y, typ)
+		if math.Float64bits(ga) != math.Float64bits(wa) || math.Float64bits(gb) != math.Float64bits(wb) {
+			t.Fatalf("PairThroughput(%+v, %+v, %q): bound %v, %v, model's %v, %v", *x, *y, typ, ga, gb, wa, wb)
+		}
+		if ga > 0 {
+			positive++
+		}
+	}
+	if positive < 100 {
+		t.Fatalf("only %d pair throughputs above 0", positive)
 	}
 }
 

@@ -141,8 +141,9 @@ type Mechanism struct {
 	// checkErr (tests).
 	selfCheck bool
 	checkErr  error
-	checks    struct{ shares, progress int } // how many comparisons selfCheck made
-	idBufs    [3][]workload.JobID            // scratch of active: pending, running, both
+	checks    struct{ shares, progress, active int } // how many comparisons selfCheck made
+	activeIDs []workload.JobID                       // see active
+	idBufs    [3][]workload.JobID                    // scratch of activeFull: pending, running, both
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the
@@ -291,6 +292,7 @@ func (m *Mechanism) arrive(s *engine.State, id workload.JobID) {
 		tr.thr[j] = o.Solo(job, t)
 	}
 	m.jobs[id] = tr
+	m.listArrival(id)
 	m.ledger.arrive(id)
 	// what record's shares count of the active jobs
 	in := plan.Input{Count: m.gpu.count}

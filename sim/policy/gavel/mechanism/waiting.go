@@ -1,6 +1,7 @@
 package mechanism
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -74,8 +75,46 @@ func (m *Mechanism) topUp(s *engine.State) {
 	}
 }
 
-// active returns the unfinished arrived jobs in arrival order.
+// active returns the unfinished arrived jobs in arrival order: the
+// list of the last call and the arrivals since (arrive), less the jobs
+// that completed since (complete sets their finish time; a job the
+// cluster can never hold is never an arrival). Listing the engine's
+// pending and running sets through their callbacks and merging them, or
+// asking the engine each listed job's status, cost more at every
+// recompute. The list is valid until the next arrival.
 func (m *Mechanism) active(s *engine.State) []workload.JobID {
+	ids := m.activeIDs[:0]
+	for _, id := range m.activeIDs {
+		if m.jobs[id].finish < 0 {
+			ids = append(ids, id)
+		}
+	}
+	m.activeIDs = ids
+	if m.selfCheck {
+		m.checks.active++
+		if full := m.activeFull(s); !slices.Equal(full, ids) {
+			m.checkErr = fmt.Errorf("t=%g: the kept list of active jobs is %v, the engine's %v", s.Now(), ids, full)
+		}
+	}
+	return ids
+}
+
+// listArrival adds an arrived job to the list active reads, in id
+// (arrival) order.
+func (m *Mechanism) listArrival(id workload.JobID) {
+	ids := m.activeIDs
+	if n := len(ids); n == 0 || ids[n-1] < id {
+		m.activeIDs = append(ids, id)
+		return
+	}
+	if i, found := slices.BinarySearch(ids, id); !found {
+		m.activeIDs = slices.Insert(ids, i, id)
+	}
+}
+
+// activeFull is active from the engine's pending and running sets, as it
+// was found before the list was kept (selfCheck).
+func (m *Mechanism) activeFull(s *engine.State) []workload.JobID {
 	b := &m.idBufs
 	b[0], b[1] = b[0][:0], b[1][:0]
 	s.EachPending(func(id workload.JobID) bool { b[0] = append(b[0], id); return true })
