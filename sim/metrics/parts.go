@@ -88,7 +88,14 @@ func (p sortedParts) stats() (avg, p50, p95, p99 float64) {
 	slices.Sort(ranks)
 	ranks = slices.Compact(ranks)
 	vals := make([]float64, len(ranks))
-	sum := p.sumAt(ranks, vals)
+	sum, i := 0.0, 0
+	p.walk(func(rank int, x float64) {
+		sum += x // in ascending order, as mean adds a sorted list
+		for i < len(ranks) && ranks[i] == rank {
+			vals[i] = x
+			i++
+		}
+	})
 	value := func(rank int) float64 {
 		k, _ := slices.BinarySearch(ranks, rank)
 		return vals[k]
@@ -101,50 +108,4 @@ func (p sortedParts) stats() (avg, p50, p95, p99 float64) {
 		return interpolate(value(lo), value(lo+1), frac)
 	}
 	return sum / float64(n), pct(50), pct(95), pct(99)
-}
-
-// sumAt is the sum of the values in ascending order, as mean adds a
-// sorted list, and writes the values at ranks (ascending, distinct) into
-// vals: walk written out for stats, without a call of a closure per
-// value, which in WebAssembly is an indirect call and was about a third
-// of the summaries' time there.
-func (p sortedParts) sumAt(ranks []int, vals []float64) float64 {
-	heads := make([]int, len(p))
-	cur := make([]float64, len(p))
-	for k, part := range p {
-		cur[k] = math.Inf(1)
-		if len(part) > 0 {
-			cur[k] = part[0]
-		}
-	}
-	n := p.len()
-	sum, i, next := 0.0, 0, -1
-	if len(ranks) > 0 {
-		next = ranks[0]
-	}
-	for rank := 0; rank < n; rank++ {
-		best, x := 0, cur[0]
-		for k := 1; k < len(cur); k++ {
-			if cur[k] < x {
-				best, x = k, cur[k]
-			}
-		}
-		sum += x
-		if rank == next {
-			vals[i] = x
-			i++
-			next = -1
-			if i < len(ranks) {
-				next = ranks[i]
-			}
-		}
-		h := heads[best] + 1
-		heads[best] = h
-		if part := p[best]; h < len(part) {
-			cur[best] = part[h]
-		} else {
-			cur[best] = math.Inf(1)
-		}
-	}
-	return sum
 }
