@@ -67,7 +67,16 @@ func Log(x float64) float64 {
 		return math.Inf(-1)
 	}
 	// x = m·2**e with m in [√½, √2); ln m = 2·atanh(s), s = (m−1)/(m+1).
-	m, e := math.Frexp(x) // m in [½, 1)
+	// m in [½, 1), as math.Frexp gives it; for a normal x read from
+	// its bits here, without the call (every generated job draws two
+	// logarithms)
+	var m float64
+	var e int
+	if bits := math.Float64bits(x); bits>>52 != 0 {
+		m, e = math.Float64frombits(bits&^(0x7ff<<52)|1022<<52), int(bits>>52)-1022
+	} else {
+		m, e = math.Frexp(x) // subnormal
+	}
 	if m < math.Sqrt2/2 {
 		m *= 2
 		e--
