@@ -46,7 +46,7 @@ func sortedIntervals(chunks [][]Interval, gpus int) []Interval {
 	}
 	for g := range gpus {
 		run := out[start[g]:start[g+1]]
-		if !slices.IsSortedFunc(run, cmpInterval) {
+		if !inOrder(run) {
 			slices.SortFunc(run, cmpInterval)
 		}
 	}
@@ -71,6 +71,24 @@ func (l *intervalLog) add(iv Interval) {
 	}
 	l.chunks[k] = append(l.chunks[k], iv)
 	l.n++
+}
+
+// inOrder is slices.IsSortedFunc(run, cmpInterval) for the run of one
+// GPU, with the comparison written in: a call of a function value per
+// interval is an indirect call in WebAssembly, and this check reads every
+// interval of the run.
+func inOrder(run []Interval) bool {
+	for i := 1; i < len(run); i++ {
+		a, b := &run[i-1], &run[i]
+		switch {
+		case b.StartS < a.StartS:
+			return false
+		case b.StartS > a.StartS:
+		case b.Job < a.Job:
+			return false
+		}
+	}
+	return true
 }
 
 func cmpInterval(x, y Interval) int {

@@ -405,6 +405,24 @@ func (s *State) MostFreeServer(minFree int, t string) (cluster.ServerID, int, bo
 	return 0, 0, false
 }
 
+// EmptiestServer is MostFreeServer over the servers of every GPU type:
+// on a cluster of one type the same server, found without comparing
+// types (a placement's usual question at every start).
+func (s *State) EmptiestServer(minFree int) (cluster.ServerID, int, bool) {
+	floor := max(minFree, 1)
+	for k := s.lowerTop(floor); k >= floor; k-- {
+		if s.inBucket[k] == 0 {
+			continue
+		}
+		for w, word := range s.buckets[k] {
+			if word != 0 {
+				return cluster.ServerID(w<<6 | bits.TrailingZeros64(word)), k, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
 // lowerTop lowers top to the largest k >= floor with servers in
 // buckets[k], or to floor-1 when there is none, and returns it.
 func (s *State) lowerTop(floor int) int {

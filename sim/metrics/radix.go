@@ -21,14 +21,18 @@ func sortTimes(xs, scratch []float64) []float64 {
 		slices.Sort(xs)
 		return scratch
 	}
-	var all uint64 // the bits set in any number, to skip the bytes none uses
+	// all is the bits that differ between numbers: a byte in which every
+	// number has the same value (zero, or the top byte of times within
+	// one range of exponents) is already in order by it, and skipped
+	first := math.Float64bits(xs[0])
+	var all uint64
 	for _, x := range xs {
 		b := math.Float64bits(x)
 		if b>>63 != 0 || x != x { // negative, -0 or NaN
 			slices.Sort(xs)
 			return scratch
 		}
-		all |= b
+		all |= b ^ first
 	}
 	if cap(scratch) < len(xs) {
 		scratch = make([]float64, len(xs))

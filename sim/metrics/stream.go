@@ -84,12 +84,29 @@ func (st *Stream) Add(r *engine.JobRecord) {
 	}
 }
 
+// scanModels is the most models whose names modelIndex scans rather
+// than looks up in the map.
+const scanModels = 16
+
 // modelIndex is the index of a model's group, added if new.
 func (st *Stream) modelIndex(model string) int {
 	if len(st.names) > 0 && model == st.lastModel {
 		return st.lastIndex
 	}
-	k, ok := st.models[model]
+	// A run has a few models: a scan of their names finds one without
+	// hashing it, which a map lookup does (in WebAssembly a map lookup
+	// per record was a quarter of adding them).
+	k, ok := -1, false
+	if len(st.names) <= scanModels {
+		for i, name := range st.names {
+			if name == model {
+				k, ok = i, true
+				break
+			}
+		}
+	} else {
+		k, ok = st.models[model]
+	}
 	if !ok {
 		k = len(st.byModel)
 		st.models[model] = k

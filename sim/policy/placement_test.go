@@ -3,6 +3,7 @@ package policy_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -233,5 +234,82 @@ func TestSizeQueuesBestFitsAndOrders(t *testing.T) {
 	}
 	if q.Len() != 3 {
 		t.Fatalf("len %d", q.Len())
+	}
+}
+
+// scatterer starts its pending jobs on free GPUs drawn at random, so
+// that servers are left with every count of free GPUs in every slot
+// pattern, and before each decision asks, for every pending job, that
+// PickInto's direct case (the emptiest server on a cluster of one type)
+// gives the GPUs consolidatedPick gives.
+type scatterer struct {
+	t      *testing.T
+	r      *rand.Rand
+	place  *policy.Placement
+	checks int
+	direct int // of them, jobs the direct case placed
+}
+
+func (d *scatterer) Options() engine.Options { return engine.Options{} }
+func (d *scatterer) Decide(s *engine.State, _ []engine.Trigger) error {
+	s.EachPending(func(id workload.JobID) bool {
+		req := policy.RequestFor(s, id)
+		got, want := d.place.PickInto(nil, req), policy.GeneralPick(d.place, req)
+		if !slices.Equal(got, want) {
+			d.t.Fatalf("at %g job %d (%d GPUs): PickInto %v, consolidated %v", s.Now(), id, req.GPUs(), got, want)
+		}
+		d.checks++
+		if policy.EmptiestPlaces(s, req.GPUs()) {
+			d.direct++
+		}
+		return true
+	})
+	var err error
+	s.EachPending(func(id workload.JobID) bool {
+		var free []cluster.GPUID
+		for _, srv := range s.Cluster().Servers {
+			mask, _ := s.FreeSlots(srv.ID)
+			for i := 0; i < srv.NumGPUs; i++ {
+				if mask&(1<<i) != 0 {
+					free = append(free, srv.FirstGPU+cluster.GPUID(i))
+				}
+			}
+		}
+		n := s.Job(id).GPUs
+		if len(free) < n || d.r.IntN(4) == 0 {
+			return true
+		}
+		d.r.Shuffle(len(free), func(i, j int) { free[i], free[j] = free[j], free[i] })
+		err = s.Start(id, free[:n], engine.ActionOptions{})
+		return err == nil
+	})
+	return err
+}
+
+func TestEmptiestPickAgreesWithConsolidated(t *testing.T) {
+	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 6, GPUs: 8, GPUType: "V100", GPUMemoryGB: 32}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 7))
+	var jobs []workload.Job
+	for i := range 400 {
+		jobs = append(jobs, workload.Job{Name: fmt.Sprintf("j%d", i), Model: "m", ArrivalS: float64(i * 60),
+			GPUs: []int{1, 1, 2, 3, 4, 5, 8, 12}[r.IntN(8)], DurationS: float64(60 + r.IntN(3000))})
+	}
+	if jobs, err = workload.Finalize(jobs); err != nil {
+		t.Fatal(err)
+	}
+	m := perf.NewConstant(perf.ConstantParams{})
+	if err := perf.Prepare(m, c, jobs); err != nil {
+		t.Fatal(err)
+	}
+	place, _ := policy.PlacementByName("consolidated")
+	d := &scatterer{t: t, r: r, place: place}
+	if _, err := engine.Run(context.Background(), engine.Config{Cluster: c, Jobs: jobs, Perf: m, Policy: d}); err != nil {
+		t.Fatal(err)
+	}
+	if d.checks < 1000 || d.direct < 200 {
+		t.Fatalf("%d picks compared, %d of them by the direct case", d.checks, d.direct)
 	}
 }

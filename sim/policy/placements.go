@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/schedlab/schedlab/sim/cluster"
@@ -92,7 +93,49 @@ func (p *Placement) PickInto(dst []cluster.GPUID, r Request) []cluster.GPUID {
 	if p.strict {
 		return strictPick(p, r, dst)
 	}
+	if p.order == mostFree && p.extra == nil && r.gpuType == "" && r.types == nil && r.mem == 0 && r.gpus > 0 {
+		if gpus, ok := emptiestPick(r.s, r.gpus, dst); ok {
+			return gpus
+		}
+	}
 	return consolidatedPick(p, &r, dst) // by pointer: a request is ten words
+}
+
+// emptiestPick is consolidatedPick's usual case written directly: a job
+// of no named type, with a rate on every type and no memory to check, on
+// a cluster of one GPU type, under the emptiest-server order with no
+// extra filter. It takes the lowest free slots of the server with the
+// most free GPUs (the lowest ID on a tie) that holds the whole job, as
+// pickOfType's first step does, without its calls, closures and type
+// comparisons: about 270 instructions a start. It reports false when
+// that step would not settle the pick (no server holds the job, several
+// types, no slot masks), for consolidatedPick to decide; nil, true when
+// too few GPUs are free, as consolidatedPick says.
+func emptiestPick(s *engine.State, n int, dst []cluster.GPUID) ([]cluster.GPUID, bool) {
+	if s.FreeGPUs() < n {
+		return nil, true
+	}
+	c := s.Cluster()
+	if len(c.Types()) != 1 {
+		return nil, false
+	}
+	id, _, ok := s.EmptiestServer(n)
+	if !ok {
+		return nil, false
+	}
+	free, masks := s.FreeSlots(id)
+	if !masks {
+		return nil, false
+	}
+	first := c.Servers[id].FirstGPU
+	out := gpuBuffer(dst, n)
+	for ; free != 0 && len(out) < n; free &= free - 1 {
+		out = append(out, first+cluster.GPUID(bits.TrailingZeros64(free)))
+	}
+	if len(out) < n {
+		return nil, false
+	}
+	return out, true
 }
 
 // WhyNot says, for the decision log, why Pick returned nil, e.g. "6 GPUs

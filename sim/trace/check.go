@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/schedlab/schedlab/sim/scenario"
 	"github.com/schedlab/schedlab/sim/schema"
@@ -19,8 +20,11 @@ type jobBound struct {
 
 // jobBounds are read once from the job's struct tags, the bounds scenario
 // validation checks, so that a value out of them is named by its line
-// here rather than by a JSON path after the import.
-var jobBounds = func() []jobBound {
+// here rather than by a JSON path after the import. They are read on the
+// first import, not at start: reading the tags by reflection is most of
+// this package's start-up in WebAssembly (V8 compiles the reflection for
+// it), and most commands import no trace.
+var jobBounds = sync.OnceValue(func() []jobBound {
 	get := map[string]func(*workload.Job) float64{
 		"gpus":       func(j *workload.Job) float64 { return float64(j.GPUs) },
 		"batch_size": func(j *workload.Job) float64 { return float64(j.BatchSize) },
@@ -38,13 +42,13 @@ var jobBounds = func() []jobBound {
 		}
 	}
 	return out
-}()
+})
 
 // checkFields checks a parsed job's fields against a scenario's bounds
 // (gpus is left to the warnings about jobs too large for the cluster),
 // returning the column and the problem of the first one out of them.
 func (b *builder) checkFields(j *workload.Job) (column, msg string) {
-	for _, f := range jobBounds {
+	for _, f := range jobBounds() {
 		v := f.get(j)
 		switch {
 		case f.name == "gpus":

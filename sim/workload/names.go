@@ -17,8 +17,60 @@ func numberNames(jobs []Job, prefix string, first int) {
 	if len(jobs) == 0 {
 		return
 	}
+	if first < 0 {
+		numberNamesSigned(jobs, prefix, first)
+		return
+	}
+	// The number is kept as decimal digits and counted up in place, right
+	// aligned in digits[lo:]: no formatting or division per job (formatting
+	// was most of the naming, which was a fifth of generating a Poisson
+	// workload).
+	var digits [20]byte
+	lo := len(strconv.AppendInt(digits[:0], int64(first), 10))
+	copy(digits[len(digits)-lo:], digits[:lo])
+	lo = len(digits) - lo
 	var b strings.Builder
-	b.Grow(len(jobs) * (len(prefix) + len(strconv.Itoa(first+len(jobs)-1))))
+	b.Grow(len(jobs) * (len(prefix) + decimalLen(first+len(jobs)-1)))
+	for range jobs {
+		b.WriteString(prefix)
+		b.Write(digits[lo:])
+		i := len(digits) - 1
+		for i >= lo && digits[i] == '9' {
+			digits[i] = '0'
+			i--
+		}
+		if i < lo {
+			lo = i
+			digits[i] = '1'
+		} else {
+			digits[i]++
+		}
+	}
+	all, at := b.String(), 0
+	n, next := len(prefix)+decimalLen(first), tenTo(decimalLen(first))
+	for i := range jobs {
+		if first+i == next { // one digit more from here on
+			n++
+			next *= 10
+		}
+		jobs[i].Name = all[at : at+n]
+		at += n
+	}
+}
+
+// tenTo is 10**k.
+func tenTo(k int) int {
+	x := 1
+	for range k {
+		x *= 10
+	}
+	return x
+}
+
+// numberNamesSigned is numberNames formatting each number.
+func numberNamesSigned(jobs []Job, prefix string, first int) {
+	var b strings.Builder
+	b.Grow(len(jobs) * (len(prefix) + 1 + len(strconv.Itoa(first))))
 	var digits [20]byte
 	for i := range jobs {
 		b.WriteString(prefix)

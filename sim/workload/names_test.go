@@ -12,7 +12,7 @@ import (
 // where the number of digits changes, and nothing for no jobs.
 func TestNumberNamesAsSprintf(t *testing.T) {
 	for _, prefix := range []string{"", "j", "job-"} {
-		for _, first := range []int{0, 1, 7} {
+		for _, first := range []int{0, 1, 7, 9, 95, -12} {
 			for _, n := range []int{0, 1, 3, 94, 1005} {
 				jobs := make([]Job, n)
 				numberNames(jobs, prefix, first)
