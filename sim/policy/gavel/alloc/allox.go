@@ -113,7 +113,10 @@ func (a *AlloX) Allocate(in *plan.Input) (*plan.Allocation, error) {
 			}
 		}
 	}
-	al := wholeGPUs(in, h)
+	al, err := wholeGPUs(in, h)
+	if err != nil {
+		return nil, err
+	}
 	al.Why = fmt.Sprintf("AlloX: %d of %d jobs hold a GPU (min-cost matching of %d waiting jobs)", len(al.Combos), len(in.Jobs), len(queue))
 	return al, nil
 }

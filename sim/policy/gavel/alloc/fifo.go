@@ -55,7 +55,7 @@ func (a *FIFO) order(in *plan.Input) []int {
 
 func (a *FIFO) Allocate(in *plan.Input) (*plan.Allocation, error) {
 	if !a.Aware {
-		return a.agnostic(in), nil
+		return a.agnostic(in)
 	}
 	free := append([]float64(nil), in.Count...)
 	placed := make([]int, len(in.Jobs)) // type, or -1
@@ -132,7 +132,7 @@ func (a *FIFO) Allocate(in *plan.Input) (*plan.Allocation, error) {
 	return al, nil
 }
 
-func (a *FIFO) agnostic(in *plan.Input) *plan.Allocation {
+func (a *FIFO) agnostic(in *plan.Input) (*plan.Allocation, error) {
 	h := &a.sticky
 	h.mark(in)
 	defer h.unmark(in)
@@ -207,9 +207,12 @@ func (a *FIFO) agnostic(in *plan.Input) *plan.Allocation {
 			avail = append(avail[:pick], avail[pick+1:]...)
 		}
 	}
-	al := wholeGPUs(in, h)
+	al, err := wholeGPUs(in, h)
+	if err != nil {
+		return nil, err
+	}
 	al.Why = fmt.Sprintf("FIFO (agnostic): %d of %d jobs hold a GPU type", len(al.Combos), len(in.Jobs))
-	return al
+	return al, nil
 }
 
 func alphabetical(types []string) []int {

@@ -83,10 +83,10 @@ func (h *holding) unmark(in *plan.Input) {
 // input's order; its objective is the number of holders. Every holder
 // must be in the input, marked (mark). The rows' vectors share one
 // allocation.
-func wholeGPUs(in *plan.Input, held *holding) *plan.Allocation {
+func wholeGPUs(in *plan.Input, held *holding) (*plan.Allocation, error) {
 	al := &plan.Allocation{}
 	if len(held.ids) == 0 {
-		return al
+		return al, nil
 	}
 	// The holders' indices in the input, in its order: a few against a
 	// queue of thousands.
@@ -94,7 +94,7 @@ func wholeGPUs(in *plan.Input, held *holding) *plan.Allocation {
 	for _, id := range held.ids {
 		i, ok := held.index(id)
 		if !ok {
-			panic(fmt.Sprintf("alloc: job %d holds a type but is not in the input", id))
+			return nil, fmt.Errorf("alloc: job %d holds a GPU type but is not among the jobs to allocate (a bug in the allocator's bookkeeping)", id)
 		}
 		idx = append(idx, i)
 	}
@@ -110,5 +110,5 @@ func wholeGPUs(in *plan.Input, held *holding) *plan.Allocation {
 		al.Combos[k] = plan.Combo{A: i, B: -1, X: x}
 	}
 	al.Objective = float64(len(al.Combos))
-	return al
+	return al, nil
 }
