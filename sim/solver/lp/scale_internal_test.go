@@ -136,21 +136,6 @@ func TestLoadMatrixSameAsSeparatePasses(t *testing.T) {
 // load that stopped part way must not leave a matrix a later solve takes
 // for the one it holds.
 func TestWorkspaceMalformedAsCheck(t *testing.T) {
-	good := func() *Problem {
-		p := New("good")
-		for j := range 4 {
-			p.AddCol("x"+string(rune('0'+j)), 0, 1, -1)
-		}
-		for i := range 3 {
-			p.AddRow("r"+string(rune('0'+i)), math.Inf(-1), 1)
-		}
-		for j := range 4 {
-			// Magnitudes apart, so that the scales are not 1.
-			p.Set(j%3, j, math.Ldexp(1+float64(j), 3*j))
-			p.Set((j+1)%3, j, math.Ldexp(0.75, -5*j))
-		}
-		return p
-	}
 	cases := map[string]func(p *Problem){
 		"NaN coefficient":            func(p *Problem) { p.Set(2, 1, math.NaN()) },
 		"infinite coefficient":       func(p *Problem) { p.Set(0, 3, math.Inf(-1)) },
@@ -163,17 +148,17 @@ func TestWorkspaceMalformedAsCheck(t *testing.T) {
 			p.Set(1, 3, math.NaN())
 		},
 	}
-	want, err := Solve(good(), Options{})
+	want, err := Solve(smallScaledProblem(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, spoil := range cases {
 		var w Workspace
-		p := good()
+		p := smallScaledProblem()
 		if _, err := w.Solve(p, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		q := good()
+		q := smallScaledProblem()
 		spoil(q)
 		_, err := w.Solve(q, Options{})
 		if wantErr := q.check(true); err == nil || wantErr == nil || err.Error() != wantErr.Error() {
@@ -181,7 +166,7 @@ func TestWorkspaceMalformedAsCheck(t *testing.T) {
 		}
 		// The same problem as before the malformed one, and then the
 		// malformed one mended: each solved as afresh.
-		for _, r := range []*Problem{p, good()} {
+		for _, r := range []*Problem{p, smallScaledProblem()} {
 			got, err := w.Solve(r, Options{})
 			if err != nil || got.Status != want.Status || !equalBits(got.X, want.X) || !equalBits(got.Row, want.Row) || got.Iterations != want.Iterations {
 				t.Errorf("%s: after it, %v (%v), want %v", name, got, err, want)
@@ -203,27 +188,13 @@ func TestWorkspaceRecheckAfterSetters(t *testing.T) {
 		"a column added":      func(p *Problem) { p.AddCol("bad", 1, 0, 0) },
 		"a coefficient added": func(p *Problem) { p.Set(1, 0, math.NaN()) },
 	}
-	build := func() *Problem {
-		p := New("p")
-		for j := range 4 {
-			p.AddCol("x"+string(rune('0'+j)), 0, 1, -1)
-		}
-		for i := range 3 {
-			p.AddRow("r"+string(rune('0'+i)), math.Inf(-1), 1)
-		}
-		for j := range 4 {
-			p.Set(j%3, j, math.Ldexp(1+float64(j), 3*j))
-			p.Set((j+1)%3, j, math.Ldexp(0.75, -5*j))
-		}
-		return p
-	}
-	want, err := Solve(build(), Options{})
+	want, err := Solve(smallScaledProblem(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, spoil := range spoilers {
 		var w Workspace
-		p := build()
+		p := smallScaledProblem()
 		for range 2 { // the second solve checks the rows alone
 			if _, err := w.Solve(p, Options{}); err != nil {
 				t.Fatal(err)
@@ -278,4 +249,22 @@ func TestCheckedActivityAsActivity(t *testing.T) {
 			t.Fatalf("checkedActivity %v, Activity %v", got, want)
 		}
 	}
+}
+
+// smallScaledProblem is a well-formed LP of 4 columns and 3 rows whose
+// coefficients lie magnitudes apart, so that its scales are not 1: the
+// problem the Workspace's checking tests spoil.
+func smallScaledProblem() *Problem {
+	p := New("small")
+	for j := range 4 {
+		p.AddCol("x"+string(rune('0'+j)), 0, 1, -1)
+	}
+	for i := range 3 {
+		p.AddRow("r"+string(rune('0'+i)), math.Inf(-1), 1)
+	}
+	for j := range 4 {
+		p.Set(j%3, j, math.Ldexp(1+float64(j), 3*j))
+		p.Set((j+1)%3, j, math.Ldexp(0.75, -5*j))
+	}
+	return p
 }
