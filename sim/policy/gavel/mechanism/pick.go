@@ -149,6 +149,9 @@ func (m *Mechanism) typeCandidates(j int, now float64, positive bool, live []int
 // than the candidate's priority).
 func (m *Mechanism) listType(list []cand, j int, now float64, positive bool, live []int32, p *picker) []cand {
 	l := &m.ledger
+	if positive && p != nil && !l.clean {
+		return m.listPositive(list, j, live, p)
+	}
 	keys, busy := l.keys, m.busy
 	for _, order := range live {
 		c := keys[order]
@@ -169,6 +172,40 @@ func (m *Mechanism) listType(list []cand, j int, now float64, positive bool, liv
 		if (e.prio > 0) == positive && (p == nil || p.open(&e)) {
 			list = append(list, e)
 		}
+	}
+	return list
+}
+
+// listPositive is listType of the positive tier in mode ref-compat for
+// picker p, the tier that nearly every round lists whole: the same
+// candidates with the same keys, with what is the same for every
+// candidate read once (the type's total and GPUs left), ledger.priority
+// and picker.open written out for x > 0, and the checks they repeat (a
+// member taken, FIFO's priority 0) left out.
+func (m *Mechanism) listPositive(list []cand, j int, live []int32, p *picker) []cand {
+	keys, busy := m.ledger.keys, p.busy
+	total, free := m.ledger.total[j], p.free[j]
+	for _, order := range live {
+		c := keys[order]
+		if !c.runs[j] || busy[c.k.a] || (c.k.b >= 0 && busy[c.k.b]) || c.x == nil {
+			continue
+		}
+		x := c.x[j]
+		if x <= 0 || free < float64(c.sf) {
+			continue // no target here (priority 0), or too large for what is left
+		}
+		prio := x * 1e9
+		if r := c.recv[j]; r > 0 && total > 0 {
+			prio = x * total / r
+		}
+		if !(prio > 0) {
+			continue
+		}
+		e := cand{prio: prio, x: x, order: order, j: int32(j)}
+		if c.deficit != nil {
+			e.deficit = c.deficit[j]
+		}
+		list = append(list, e)
 	}
 	return list
 }

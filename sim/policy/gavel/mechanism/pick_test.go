@@ -247,3 +247,52 @@ func TestBeforeIsCandCmp(t *testing.T) {
 		}
 	}
 }
+
+// TestListPositiveSameAsListType: the positive tier as takeType lists it
+// (listPositive) is the general listing's positive tier less what the
+// picker could not take now, key for key and bit for bit, on targets,
+// service and totals that round differently in another order (and totals
+// of 0, tiny targets whose priority underflows, combinations without a
+// target, and sizes left over).
+func TestListPositiveSameAsListType(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 13))
+	awkward := func() float64 { return r.Float64() * math.Pow(10, float64(r.IntN(9)-4)) }
+	for round := range 2000 {
+		types := 1 + r.IntN(3)
+		m, keys, jobs := randomMechanism(r, types, true)
+		for _, c := range keys {
+			for j := range types {
+				switch r.IntN(4) {
+				case 0:
+					c.recv[j] = 0
+				default:
+					c.recv[j] = awkward()
+				}
+				if c.x != nil && r.IntN(4) != 0 {
+					c.x[j] = awkward()
+					if r.IntN(20) == 0 {
+						c.x[j] = 1e-320 // its priority underflows to 0
+					}
+				}
+			}
+		}
+		for j := range types {
+			m.ledger.total[j] = []float64{0, awkward(), 1e300}[r.IntN(3)]
+		}
+		for id := range jobs {
+			m.busy[id] = r.IntN(4) == 0
+		}
+		p := &m.picker
+		p.keys, p.busy, p.fifo = keys, m.busy, r.IntN(2) == 0
+		p.free = p.free[:0]
+		for range types {
+			p.free = append(p.free, float64(r.IntN(5)))
+		}
+		for j := range types {
+			want := slices.DeleteFunc(slices.Clone(m.typeCandidates(j, 50, true, m.liveZero)), func(c cand) bool { return !p.open(&c) })
+			if got := m.listType(nil, j, 50, true, m.liveZero, p); !slices.Equal(got, want) {
+				t.Fatalf("round %d, type %d: %v, want %v", round, j, got, want)
+			}
+		}
+	}
+}
