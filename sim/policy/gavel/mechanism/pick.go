@@ -118,10 +118,24 @@ func (m *Mechanism) liveCombos(s *engine.State, from []int32, live *[]int32) {
 // picker could take now (picker.open), which is what take would keep of
 // typeCandidates' list, in the same order: one pass over a long list
 // instead of two, and no copy of it.
+//
+// A long queue's type usually fills with the first few dozen of hundreds
+// of positive candidates, so that tier is visited in two parts (visitSplit).
 func (m *Mechanism) takeType(s *engine.State, j int, now float64) {
 	p := &m.picker
+	for len(p.keep) <= j {
+		p.keep = append(p.keep, 0)
+	}
 	p.heap.cs = m.listType(p.heap.cs[:0], j, now, true, m.live, p)
-	if p.visit(true) && !p.fifo {
+	p.popped = 0
+	room := p.visitSplit(p.keep[j])
+	// The next round likely visits about as many of this type, other
+	// candidates; every one if the type kept room.
+	p.keep[j] = 0
+	if !room {
+		p.keep[j] = 2*p.popped + 8
+	}
+	if room && !p.fifo {
 		if !m.liveAll {
 			m.liveCombos(s, nil, &m.liveZero)
 			m.liveAll = true
@@ -255,6 +269,8 @@ type picker struct {
 	rest   []cand  // candidates of priority 0 (see take)
 	chosen []entry // valid until the next round
 	ghosts []entry
+	keep   []int // by type: about how many positive candidates takeType visits first; 0: all
+	popped int   // candidates visited since takeType began the type
 }
 
 // take visits cs in rank order and takes what fits. typed: every
@@ -307,6 +323,7 @@ func (p *picker) visit(typed bool) bool {
 			return false
 		}
 		c := h.pop()
+		p.popped++
 		if !p.open(&c) {
 			continue
 		}
@@ -322,6 +339,56 @@ func (p *picker) visit(typed bool) bool {
 		p.chosen = append(p.chosen, e)
 	}
 	return true
+}
+
+// visitSplit is visit(true) of a heap not yet built, in two parts when it
+// is longer than 2k (k > 0): the candidates ranking at or before a pivot
+// chosen so that about k of them do, then, only if the type has room
+// after them, the others. Every candidate of the first part ranks before
+// every one of the second, so the candidates are visited in the same
+// order as by one heap, and the usual round builds and pops a heap of a
+// few dozen instead of hundreds; a low k costs a second heap, never
+// another choice.
+func (p *picker) visitSplit(k int) bool {
+	cs := p.heap.cs
+	defer func() { p.heap.cs = cs[:0] }() // the whole buffer, for the next list
+	if k > 0 && 2*k < len(cs) {
+		if n := splitAt(cs, k); n < len(cs) {
+			p.heap.cs = cs[:n]
+			if !p.visit(true) {
+				return false
+			}
+			p.heap.cs = cs[n:]
+		}
+	}
+	return p.visit(true)
+}
+
+// splitAt moves the candidates of cs ranking at or before a pivot to its
+// front and returns how many they are. The pivot is the candidate of a
+// small even sample of cs whose rank in the sample is about k's in cs, so
+// that about k candidates (and at least one) come first.
+func splitAt(cs []cand, k int) int {
+	const size = 8
+	n := len(cs)
+	var sample [size]cand
+	for i := range sample {
+		c := cs[i*n/size]
+		at := i // insertion sort: few, and usually in no order
+		for ; at > 0 && before(&c, &sample[at-1]); at-- {
+			sample[at] = sample[at-1]
+		}
+		sample[at] = c
+	}
+	pivot := sample[size*k/n]
+	front := 0
+	for i := range cs {
+		if !before(&pivot, &cs[i]) {
+			cs[front], cs[i] = cs[i], cs[front]
+			front++
+		}
+	}
+	return front
 }
 
 // open: c fits in what its type has left, no member is taken, and FIFO

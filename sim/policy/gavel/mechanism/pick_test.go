@@ -296,3 +296,60 @@ func TestListPositiveSameAsListType(t *testing.T) {
 		}
 	}
 }
+
+// TestVisitSplitSameAsVisit: visiting a type's candidates in two parts
+// split at a sampled pivot (visitSplit) takes the same candidates in the
+// same order, ends with the same GPUs left and reports the same as one
+// heap of all, whatever k (too low, about right, too high), with and
+// without FIFO; and the parts split the list in rank order.
+func TestVisitSplitSameAsVisit(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 1))
+	split, second := 0, 0 // lists split; visits that went on to the second part
+	for round := range 5000 {
+		keys, perType, jobs := randomRound(r, 1)
+		list := perType[0]
+		free := float64(r.IntN(2 * jobs))
+		fifo := r.IntN(3) == 0
+		k := r.IntN(len(list)/2 + 2)
+		var ps [2]picker
+		var rooms [2]bool
+		for i := range ps {
+			p := &ps[i]
+			p.keys, p.busy, p.fifo = keys, make([]bool, jobs), fifo
+			p.free = []float64{free}
+			p.heap.cs = slices.Clone(list)
+			if i == 0 {
+				rooms[i] = p.visit(true)
+			} else {
+				rooms[i] = p.visitSplit(k)
+			}
+		}
+		if !slices.Equal(ps[0].chosen, ps[1].chosen) || rooms[0] != rooms[1] || ps[0].free[0] != ps[1].free[0] {
+			t.Fatalf("round %d (k %d of %d, fifo %v): chose %v (room %v), want %v (room %v)",
+				round, k, len(list), fifo, ps[1].chosen, rooms[1], ps[0].chosen, rooms[0])
+		}
+		if k > 0 && 2*k < len(list) {
+			cs := slices.Clone(list)
+			n := splitAt(cs, k)
+			if n < 1 || n > len(cs) {
+				t.Fatalf("round %d: split at %d of %d", round, n, len(cs))
+			}
+			for _, a := range cs[:n] {
+				for _, b := range cs[n:] {
+					if !before(&a, &b) {
+						t.Fatalf("round %d: %v first, ranks after %v", round, a, b)
+					}
+				}
+			}
+			if n < len(cs) {
+				split++
+				if ps[1].popped > n {
+					second++
+				}
+			}
+		}
+	}
+	if split < 500 || second < 50 {
+		t.Errorf("%d lists split, %d visits into the second part: too few to tell", split, second)
+	}
+}
