@@ -188,6 +188,22 @@ func (s *State) Placement(id workload.JobID) perf.Placement {
 	return perf.Placement{GPUs: r.gpus, SubBatch: r.subBatch}
 }
 
+// RateView is the bound rate models' query in one call (see perf's
+// rateViewer): Cluster(), Job(id), the GPUs job id holds
+// (Placement(id).GPUs) and whether each of them holds it alone.
+func (s *State) RateView(id workload.JobID) (*cluster.Cluster, *workload.Job, []cluster.GPUID, bool) {
+	var gpus []cluster.GPUID
+	if r := s.run(id); r != nil {
+		gpus = r.gpus
+	}
+	for _, g := range gpus {
+		if len(s.residents[g]) != 1 {
+			return s.c, &s.jobs[id], gpus, false
+		}
+	}
+	return s.c, &s.jobs[id], gpus, true
+}
+
 // JobsOn lists the jobs holding GPU g, in the order they took it. The
 // slice is scratch space, valid until the next call.
 func (s *State) JobsOn(g cluster.GPUID) []workload.JobID {

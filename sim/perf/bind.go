@@ -42,6 +42,18 @@ type jobCounter interface {
 	NumJobsOn(g cluster.GPUID) int
 }
 
+// rateViewer is implemented by states that answer in one call what a
+// bound rate query reads of them (the engine's): a query is made for
+// every job whose placement or neighbours changed, thousands a round in
+// Gavel's studies, and the calls it replaces (Cluster, Job, Placement and
+// NumJobsOn per GPU, each through an interface) cost as much as the
+// table lookup.
+type rateViewer interface {
+	// RateView returns Cluster(), Job(id), Placement(id).GPUs and whether
+	// every one of those GPUs holds one job (NumJobsOn(g) == 1).
+	RateView(id workload.JobID) (c *cluster.Cluster, j *workload.Job, gpus []cluster.GPUID, alone bool)
+}
+
 // boundThroughput is the Throughput model for one run: each job's table
 // row at its own scale factor, found by model name once and then read by
 // job id, and each GPU's type as an index, so that a rate query compares
@@ -78,7 +90,12 @@ func (b *boundThroughput) Unwrap() Model { return b.Throughput }
 // ours reports whether job id of state s is one of the bound run's jobs
 // on the bound cluster, so that the tables built for them answer.
 func (b *boundThroughput) ours(s State, id workload.JobID, j *workload.Job) bool {
-	return int(id) >= 0 && int(id) < len(b.jobs) && j == &b.jobs[id] && s.Cluster() == b.c
+	return b.mine(id, j) && s.Cluster() == b.c
+}
+
+// mine reports whether j is the record of the bound run's job id.
+func (b *boundThroughput) mine(id workload.JobID, j *workload.Job) bool {
+	return int(id) >= 0 && int(id) < len(b.jobs) && j == &b.jobs[id]
 }
 
 // row is Row(j, sf) for job id of the run.
@@ -136,11 +153,27 @@ func (b *boundThroughput) PairThroughput(x, y *workload.Job, gpuType string) (fl
 // Rate implements Model: Throughput.Rate, step for step, with the row and
 // column read from the tables.
 func (b *boundThroughput) Rate(s State, id workload.JobID) float64 {
-	j := s.Job(id)
-	if !b.ours(s, id, j) {
-		return b.Throughput.Rate(s, id)
+	var (
+		j    *workload.Job
+		gpus []cluster.GPUID
+		solo bool // every GPU holds this job alone
+	)
+	if v, ok := s.(rateViewer); ok {
+		var c *cluster.Cluster
+		c, j, gpus, solo = v.RateView(id)
+		if c != b.c || !b.mine(id, j) {
+			return b.Throughput.Rate(s, id)
+		}
+	} else {
+		j = s.Job(id)
+		if !b.ours(s, id, j) {
+			return b.Throughput.Rate(s, id)
+		}
+		gpus = s.Placement(id).GPUs
+		if n, ok := s.(jobCounter); ok {
+			solo = alone(n, gpus)
+		}
 	}
-	gpus := s.Placement(id).GPUs
 	if len(gpus) == 0 {
 		return 0
 	}
@@ -155,7 +188,7 @@ func (b *boundThroughput) Rate(s State, id workload.JobID) float64 {
 		place = gaveltable.Unconsolidated
 	}
 	row, col := b.row(id, j, len(gpus)), b.cols[k]
-	if n, ok := s.(jobCounter); ok && alone(n, gpus) {
+	if solo {
 		return b.t.Solo(row, col, place)
 	}
 	partner, measured := pairPartner(s, id, gpus)

@@ -15,16 +15,31 @@ type countingState struct{ *fakeState }
 
 func (c countingState) NumJobsOn(g cluster.GPUID) int { return len(c.JobsOn(g)) }
 
+// viewingState is fakeState with the engine's RateView, so that the bound
+// model reads a query's placement in one call.
+type viewingState struct{ *fakeState }
+
+func (v viewingState) RateView(id workload.JobID) (*cluster.Cluster, *workload.Job, []cluster.GPUID, bool) {
+	gpus := v.Placement(id).GPUs
+	return v.Cluster(), v.Job(id), gpus, alone(countingState(v), gpus)
+}
+
 // TestBoundThroughputSameRates checks the bound model's rates against the
 // model's own, bit for bit, over random placements: jobs alone and in
 // pairs, gangs over one or several types and servers, GPUs listed twice,
 // more than two jobs on a GPU, scale factors other than the job's own, a
-// type the table lacks, and states whose jobs are not the bound run's
-// (which must not leave their rows in the bound model's memo).
+// type the table lacks, states whose jobs are not the bound run's
+// (which must not leave their rows in the bound model's memo), and states
+// that answer in one call (RateView), of the bound cluster or another.
 func TestBoundThroughputSameRates(t *testing.T) {
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{
+	spec := cluster.Spec{Servers: []cluster.ServerGroup{
 		{Count: 2, GPUs: 2, GPUType: "V100"}, {Count: 1, GPUs: 4, GPUType: "K80"},
-		{Count: 2, GPUs: 1, GPUType: "P100"}, {Count: 1, GPUs: 2, GPUType: "T4"}}})
+		{Count: 2, GPUs: 1, GPUType: "P100"}, {Count: 1, GPUs: 2, GPUType: "T4"}}}
+	c, err := cluster.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twin2, err := cluster.New(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +87,11 @@ func TestBoundThroughputSameRates(t *testing.T) {
 				}
 				own.at[workload.JobID(id)] = gpus
 			}
-			for _, s := range []State{foreign, countingState{own}, own, countingState{foreign}} {
+			twin := *own
+			twin.c = twin2 // the same GPUs in another cluster: not the bound one
+			states := []State{foreign, countingState{own}, own, countingState{foreign},
+				viewingState{own}, viewingState{foreign}, viewingState{&twin}}
+			for _, s := range states {
 				for id := range jobs {
 					got, want := b.Rate(s, workload.JobID(id)), m.Rate(s, workload.JobID(id))
 					if got != want {
