@@ -338,7 +338,7 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 	j.last = now
 	s.markDirty(id)
 	if s.coupling != perf.Independent {
-		s.markCoupled(id)
+		s.markCoupled(j.gpus)
 	}
 	s.recordUtil()
 }
@@ -351,7 +351,7 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 // the job running, marks it first.
 func (s *State) release(id workload.JobID, j *jobRun) {
 	if s.coupling != perf.Independent {
-		s.markCoupled(id)
+		s.markCoupled(j.gpus)
 	}
 	compute := s.jobs[id].Compute
 	srv, freed := cluster.ServerID(-1), 0 // as in occupy
@@ -379,8 +379,7 @@ func (s *State) release(id workload.JobID, j *jobRun) {
 		gpu := &s.c.GPUs[g]
 		if gpu.Server != srv {
 			if freed > 0 {
-				s.setServerFree(srv, freed)
-				s.top = max(s.top, int(s.serverFree[srv]))
+				s.top = max(s.top, int(s.setServerFree(srv, freed)))
 			}
 			srv, freed = gpu.Server, 0
 		}
@@ -389,8 +388,7 @@ func (s *State) release(id workload.JobID, j *jobRun) {
 		s.busyGPUs--
 	}
 	if freed > 0 {
-		s.setServerFree(srv, freed)
-		s.top = max(s.top, int(s.serverFree[srv])) // a freed GPU may raise it
+		s.top = max(s.top, int(s.setServerFree(srv, freed))) // a freed GPU may raise it
 	}
 	s.slots -= len(j.gpus)
 	j.gpus = j.gpus[:0]
@@ -400,8 +398,9 @@ func (s *State) release(id workload.JobID, j *jobRun) {
 }
 
 // setServerFree counts delta of server srv's GPUs as freed (delta > 0)
-// or taken (< 0), moving the server to its new bucket.
-func (s *State) setServerFree(srv cluster.ServerID, delta int) {
+// or taken (< 0), moving the server to its new bucket, and returns its
+// new free count.
+func (s *State) setServerFree(srv cluster.ServerID, delta int) int32 {
 	from := s.serverFree[srv]
 	to := from + int32(delta)
 	s.serverFree[srv] = to
@@ -412,6 +411,7 @@ func (s *State) setServerFree(srv cluster.ServerID, delta int) {
 	s.inBucket[to]++
 	s.freeTotal += delta
 	s.freeByType[s.serverType[srv]] += delta
+	return to
 }
 
 // beginOverhead starts an overhead of d seconds for the job whose

@@ -517,24 +517,34 @@ func (s *State) markDirty(id workload.JobID) {
 }
 
 // markCoupled settles and marks every job other than id whose rate job
-// id's placement may change, according to the perf model's coupling.
+// id's placement on gpus may change, according to the perf model's
+// coupling.
 // Occupy marks job id itself, and so does move before it calls release
 // (settled already: release's callers settle it, and occupy has just
 // restarted its clock); a job that completes or is preempted has no rate
 // to recompute (here it may be marked, and recompute skips it). Occupy
 // and release call this only under a coupled model: under an independent
 // one (the usual one) a start or an end then calls nothing for it.
-func (s *State) markCoupled(id workload.JobID) {
+// The callers pass job id's GPUs from the running state they have at
+// hand: looking it up again cost more than the loop on a space-sharing
+// Gavel point, where every start and pause comes here.
+func (s *State) markCoupled(gpus []cluster.GPUID) {
 	switch s.coupling {
 	case perf.SharedGPU:
-		for _, g := range s.run(id).gpus {
+		for _, g := range gpus {
 			for _, r := range s.residents[g] {
-				s.settleDirty(r.job)
+				// settleDirty, tested here: most residents are marked
+				// already (a round pauses and starts neighbours in turn),
+				// and a call per resident cost more than the test
+				if !s.active(r.job).dirty {
+					s.settle(r.job)
+					s.markDirty(r.job)
+				}
 			}
 		}
 	case perf.SharedServer:
 		var seen []cluster.ServerID
-		for _, g := range s.run(id).gpus {
+		for _, g := range gpus {
 			srv := s.c.GPUs[g].Server
 			if containsServer(seen, srv) {
 				continue
