@@ -13,7 +13,7 @@ import (
 // thr(m, X) ≥ N_m/(ρ·D_m − t_m) for every job, D_m = t^iso_m + N_m/thr(m,X^iso).
 func (a *PerJob) ftf(in *plan.Input, planned [][]float64) (*plan.Allocation, error) {
 	// The problem of the recompute before last is free (reusable).
-	f := buildJobLP(a.LPs.reusable("ftf", "ftf"), in, planned, a.SpaceSharing && a.Aware, a.PairCandidates, a.PairThreshold)
+	f := buildJobLP(a.LPs, a.LPs.reusable("ftf", "ftf"), in, planned, a.SpaceSharing && a.Aware, a.PairCandidates, a.PairThreshold)
 	M := len(in.Jobs)
 	D := make([]float64, M)
 	lo, hi := 0.0, 0.0
@@ -26,7 +26,7 @@ func (a *PerJob) ftf(in *plan.Input, planned [][]float64) (*plan.Allocation, err
 		D[m] = p.IsoTime + p.Rem/iso
 		lo = math.Max(lo, p.Elapsed/D[m])
 		hi = math.Max(hi, (p.Elapsed+p.Rem/iso)/D[m])
-		rows[m] = f.p.AddRow("ftf|"+p.Job.Name, 0, lp.Inf)
+		rows[m] = f.p.AddRow(f.names[m].row(ftfRow), 0, lp.Inf)
 		f.addThr(rows[m], m, planned, 1/p.Rem)
 	}
 	f.p.Maximize = true
