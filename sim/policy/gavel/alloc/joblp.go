@@ -185,9 +185,8 @@ func (f *jobLP) addThr(row, m int, planned [][]float64, scale float64) {
 }
 
 func (f *jobLP) allocation(in *plan.Input, x []float64) *plan.Allocation {
-	rows := make([][]float64, len(in.Jobs))
+	rows := flatRows(len(in.Jobs), len(in.Types))
 	for m := range rows {
-		rows[m] = make([]float64, len(in.Types))
 		for j, col := range f.x[m] {
 			if col >= 0 && x[col] > 1e-12 {
 				rows[m][j] = x[col]
