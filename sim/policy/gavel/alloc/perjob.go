@@ -113,28 +113,38 @@ func symmetrize(in *plan.Input, planned [][]float64, al *plan.Allocation) {
 			rows[c.B][j] -= v
 		}
 	}
-	// Every unpaired job's key, then the jobs sorted by key (and by index
-	// among equal keys): a group is a run of equal keys, its jobs in
-	// their order. Nearly every group has one job (their ages differ); a
-	// map from keys to groups cost a string per job.
+	// Every unpaired job's key and a hash of it, then the jobs sorted by
+	// hash, key and index: a group is a run of equal keys, its jobs in
+	// their order. Nearly every group has one job (their ages differ), so
+	// the hashes settle almost every comparison; a map from keys to
+	// groups cost a string per job.
 	k := 6 + len(in.Types)
-	keys := make([]uint64, 0, len(in.Jobs)*k)
+	keys := make([]uint64, len(in.Jobs)*k)
+	hash := make([]uint64, len(in.Jobs))
 	order := make([]int32, 0, len(in.Jobs))
 	for i, p := range in.Jobs {
 		if paired != nil && paired[i] {
-			keys = keys[:len(keys)+k] // unused
 			continue
 		}
-		for _, v := range [...]float64{float64(p.SF), p.Weight, p.Rem, p.Elapsed, p.IsoTime, p.Job.DeadlineS} {
-			keys = append(keys, keyFloat(v))
+		key := keys[i*k : (i+1)*k]
+		for w, v := range [...]float64{float64(p.SF), p.Weight, p.Rem, p.Elapsed, p.IsoTime, p.Job.DeadlineS} {
+			key[w] = keyFloat(v)
 		}
-		for _, t := range planned[i] {
-			keys = append(keys, keyFloat(t))
+		for j, t := range planned[i] {
+			key[6+j] = keyFloat(t)
 		}
+		h := uint64(14695981039346656037)
+		for _, w := range key {
+			h = (h ^ w) * 1099511628211
+		}
+		hash[i] = h
 		order = append(order, int32(i))
 	}
 	key := func(i int32) []uint64 { return keys[int(i)*k : int(i+1)*k] }
 	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(hash[a], hash[b]); c != 0 {
+			return c
+		}
 		if c := slices.Compare(key(a), key(b)); c != 0 {
 			return c
 		}
@@ -143,7 +153,7 @@ func symmetrize(in *plan.Input, planned [][]float64, al *plan.Allocation) {
 	var avg []float64
 	for lo := 0; lo < len(order); {
 		hi := lo + 1
-		for hi < len(order) && slices.Equal(key(order[lo]), key(order[hi])) {
+		for hi < len(order) && hash[order[lo]] == hash[order[hi]] && slices.Equal(key(order[lo]), key(order[hi])) {
 			hi++
 		}
 		if g := order[lo:hi]; len(g) > 1 {
