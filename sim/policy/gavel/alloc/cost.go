@@ -14,7 +14,7 @@ import (
 // costRatio is the paper's fractional form, Σ thr / Σ cost, made linear by
 // the Charnes–Cooper transform Y = u·X (spec 001 §2.8).
 func (a *PerJob) costRatio(in *plan.Input, planned [][]float64) (*plan.Allocation, error) {
-	f := buildJobLP(lp.New("cost-ratio"), in, planned, false, 0, 0)
+	f := buildJobLP(a.LPs, lp.New("cost-ratio"), in, planned, false, 0, 0)
 	p := f.p
 	p.Maximize = true
 	u := p.AddCol("u", 0, lp.Inf, 0)

@@ -13,12 +13,15 @@ import (
 // thr(m, X) ≥ N_m/(ρ·D_m − t_m) for every job, D_m = t^iso_m + N_m/thr(m,X^iso).
 func (a *PerJob) ftf(in *plan.Input, planned [][]float64) (*plan.Allocation, error) {
 	// The problem of the recompute before last is free (reusable).
-	f := buildJobLP(a.LPs.reusable("ftf", "ftf"), in, planned, a.SpaceSharing && a.Aware, a.PairCandidates, a.PairThreshold)
+	f := buildJobLP(a.LPs, a.LPs.reusable("ftf", "ftf"), in, planned, a.SpaceSharing && a.Aware, a.PairCandidates, a.PairThreshold)
 	M := len(in.Jobs)
-	D := make([]float64, M)
+	// D and the jobs' ages by job: at reads them at every step, and a
+	// range over in.Jobs would copy each job.
+	D, age := make([]float64, M), make([]float64, M)
 	lo, hi := 0.0, 0.0
 	rows := make([]int, M)
 	for m, p := range in.Jobs {
+		age[m] = p.Elapsed
 		iso := plan.Dot(planned[m], in.IsoRow(&in.Jobs[m], in.ActiveJobs()))
 		if iso <= 0 {
 			return nil, fmt.Errorf("job %s cannot run anywhere", p.Job.Name)
@@ -26,15 +29,15 @@ func (a *PerJob) ftf(in *plan.Input, planned [][]float64) (*plan.Allocation, err
 		D[m] = p.IsoTime + p.Rem/iso
 		lo = math.Max(lo, p.Elapsed/D[m])
 		hi = math.Max(hi, (p.Elapsed+p.Rem/iso)/D[m])
-		rows[m] = f.p.AddRow("ftf|"+p.Job.Name, 0, lp.Inf)
+		rows[m] = f.p.AddRow(f.names[m].row(ftfRow), 0, lp.Inf)
 		f.addThr(rows[m], m, planned, 1/p.Rem)
 	}
 	f.p.Maximize = true
 	// at sets every job's row to ρ; false when some job cannot meet it
 	// (its deadline has passed).
 	at := func(rho float64) bool {
-		for m, p := range in.Jobs {
-			slack := rho*D[m] - p.Elapsed
+		for m, d := range D {
+			slack := rho*d - age[m]
 			if slack <= 0 {
 				return false
 			}

@@ -1,8 +1,8 @@
 package alloc
 
 import (
-	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
@@ -16,6 +16,7 @@ type jobLP struct {
 	p     *lp.Problem
 	x     [][]int
 	pairs []jobPair
+	names []*jobNames // by job
 }
 
 type jobPair struct {
@@ -24,26 +25,32 @@ type jobPair struct {
 }
 
 // buildJobLP builds validity constraints into p, an empty problem. plan
-// holds the planned throughputs. With pairs, each single-GPU job
+// holds the planned throughputs. The jobs' column and row names come from
+// r's store (jobNamesFor): the policies rebuild their LP every recompute
+// over mostly the same jobs, and formatting the names anew was a string
+// per column and row, every time. With pairs, each single-GPU job
 // considers its best `candidates` partners (by α+β on any type) among
 // those above threshold.
-func buildJobLP(p *lp.Problem, in *plan.Input, planned [][]float64, pairs bool, candidates int, threshold float64) *jobLP {
-	f := &jobLP{p: p, x: make([][]int, len(in.Jobs))}
+func buildJobLP(r *LPs, p *lp.Problem, in *plan.Input, planned [][]float64, pairs bool, candidates int, threshold float64) *jobLP {
+	f := &jobLP{p: p, x: make([][]int, len(in.Jobs)), names: make([]*jobNames, len(in.Jobs))}
 	p.Reserve(len(in.Jobs)*len(in.Types), 2*len(in.Jobs)+len(in.Types))
+	xs := make([]int, len(in.Jobs)*len(in.Types))
 	for m, pj := range in.Jobs {
-		f.x[m] = make([]int, len(in.Types))
+		names := r.jobNamesFor(pj.Job.Name, in.Types)
+		f.names[m] = names
+		f.x[m] = xs[m*len(in.Types) : (m+1)*len(in.Types) : (m+1)*len(in.Types)]
 		for j, t := range planned[m] {
 			f.x[m][j] = -1
 			if t > 0 {
-				f.x[m][j] = p.AddCol(fmt.Sprintf("x|%s|%s", pj.Job.Name, in.Types[j]), 0, 1, 0)
+				f.x[m][j] = p.AddCol(names.col(j), 0, 1, 0)
 			}
 		}
 	}
 	if pairs {
 		f.addPairs(in, planned, candidates, threshold)
 	}
-	for m, pj := range in.Jobs {
-		row := p.AddRow("time|"+pj.Job.Name, math.Inf(-1), 1)
+	for m := range in.Jobs {
+		row := p.AddRow(f.names[m].row(timeRow), math.Inf(-1), 1)
 		for _, col := range f.x[m] {
 			if col >= 0 {
 				p.Set(row, col, 1)
@@ -121,7 +128,7 @@ func (f *jobLP) addPairs(in *plan.Input, planned [][]float64, candidates int, th
 			}
 			// Plan with the measured pair throughputs scaled like the plan.
 			sa, sb := planned[a][j]/in.Jobs[a].Thr[j], planned[b][j]/in.Jobs[b].Thr[j]
-			col := f.p.AddCol(fmt.Sprintf("p|%s|%s|%s", in.Jobs[a].Job.Name, in.Jobs[b].Job.Name, typ), 0, 1, 0)
+			col := f.p.AddCol("p|"+in.Jobs[a].Job.Name+"|"+in.Jobs[b].Job.Name+"|"+typ, 0, 1, 0)
 			f.pairs = append(f.pairs, jobPair{a: a, b: b, j: j, col: col, ta: ta * sa, tb: tb * sb})
 		}
 	}
@@ -178,9 +185,8 @@ func (f *jobLP) addThr(row, m int, planned [][]float64, scale float64) {
 }
 
 func (f *jobLP) allocation(in *plan.Input, x []float64) *plan.Allocation {
-	rows := make([][]float64, len(in.Jobs))
+	rows := flatRows(len(in.Jobs), len(in.Types))
 	for m := range rows {
-		rows[m] = make([]float64, len(in.Types))
 		for j, col := range f.x[m] {
 			if col >= 0 && x[col] > 1e-12 {
 				rows[m][j] = x[col]
@@ -202,4 +208,58 @@ func (f *jobLP) allocation(in *plan.Input, x []float64) *plan.Allocation {
 		}
 	}
 	return al
+}
+
+// jobNames are one job's names in the per-job LPs: "x|job|type" for its
+// columns, "time|job" and the like for its rows; each made when first
+// asked for.
+type jobNames struct {
+	job   string
+	types []string // the types cols are named for
+	cols  []string // by type
+	rows  [numRowKinds]string
+}
+
+// A job's kinds of rows, for jobNames.row.
+const (
+	timeRow = iota // its time fractions sum to at most 1
+	ftfRow         // finish-time fairness
+	sloRow         // its deadline
+	numRowKinds
+)
+
+var rowKinds = [numRowKinds]string{"time|", "ftf|", "slo|"}
+
+// jobNamesFor returns job's names for the given types: from r's store,
+// or new ones for a nil r. The store is emptied once it holds maxNames
+// jobs, as finished jobs' names are of no more use.
+func (r *LPs) jobNamesFor(job string, types []string) *jobNames {
+	if r == nil {
+		return &jobNames{job: job, types: types, cols: make([]string, len(types))}
+	}
+	if n := r.jobs[job]; n != nil && slices.Equal(n.types, types) {
+		return n
+	}
+	if r.jobs == nil || len(r.jobs) >= maxNames {
+		r.jobs = map[string]*jobNames{}
+	}
+	n := &jobNames{job: job, types: slices.Clone(types), cols: make([]string, len(types))}
+	r.jobs[job] = n
+	return n
+}
+
+// col is the name of the job's column on type j.
+func (n *jobNames) col(j int) string {
+	if n.cols[j] == "" {
+		n.cols[j] = "x|" + n.job + "|" + n.types[j]
+	}
+	return n.cols[j]
+}
+
+// row is the name of the job's row of a kind (timeRow, ...).
+func (n *jobNames) row(kind int) string {
+	if n.rows[kind] == "" {
+		n.rows[kind] = rowKinds[kind] + n.job
+	}
+	return n.rows[kind]
 }

@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -28,5 +29,42 @@ func TestKeepBestIsStableSortPrefix(t *testing.T) {
 		if !slices.Equal(best, want) {
 			t.Fatalf("trial %d, k %d, %v: kept %v, want %v", trial, k, all, best, want)
 		}
+	}
+}
+
+// TestJobNamesAsFormatted: the names from the store are the formatted
+// ones, across recomputes, when a job's types change, and after the store
+// is emptied for holding maxNames jobs.
+func TestJobNamesAsFormatted(t *testing.T) {
+	r := &LPs{}
+	check := func(job string, types []string) {
+		t.Helper()
+		n := r.jobNamesFor(job, types)
+		for j, typ := range types {
+			if got, want := n.col(j), fmt.Sprintf("x|%s|%s", job, typ); got != want {
+				t.Fatalf("column %q, want %q", got, want)
+			}
+		}
+		for kind, k := range map[int]string{timeRow: "time", ftfRow: "ftf", sloRow: "slo"} {
+			if got, want := n.row(kind), k+"|"+job; got != want {
+				t.Fatalf("row %q, want %q", got, want)
+			}
+		}
+	}
+	types := []string{"V100", "P100"}
+	check("a", types)
+	check("a", types)
+	check("a", []string{"K80", "P100", "V100"})
+	check("b", types[:1])
+	for i := range maxNames + 10 {
+		check(fmt.Sprint("j", i), types)
+	}
+	check("a", types)
+	if len(r.jobs) > maxNames {
+		t.Errorf("the store holds %d jobs, more than %d", len(r.jobs), maxNames)
+	}
+	var none *LPs
+	if n := none.jobNamesFor("a", types); n.col(1) != "x|a|P100" || n.row(ftfRow) != "ftf|a" {
+		t.Errorf("without a store: %q, %q", n.col(1), n.row(ftfRow))
 	}
 }

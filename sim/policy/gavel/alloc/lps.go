@@ -22,6 +22,8 @@ type LPs struct {
 	// stamp is the last stamp nextStamp handed out.
 	names map[string]*classNames
 	stamp uint64
+	// jobs are the per-job LPs' names, by job (jobNamesFor).
+	jobs map[string]*jobNames
 	// spare holds, by family, a problem of the family's that is free for
 	// reuse; handedOut are the problems reusable has handed out, by family.
 	spare     map[string]*lp.Problem

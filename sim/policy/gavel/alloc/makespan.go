@@ -12,7 +12,7 @@ import (
 // form of minimising the largest remaining duration (spec 001 §2.6), with
 // z scaled by the longest best-case remaining time S.
 func (a *PerJob) makespan(in *plan.Input, planned [][]float64) (*plan.Allocation, error) {
-	f := buildJobLP(lp.New("makespan"), in, planned, a.SpaceSharing && a.Aware, a.PairCandidates, a.PairThreshold)
+	f := buildJobLP(a.LPs, lp.New("makespan"), in, planned, a.SpaceSharing && a.Aware, a.PairCandidates, a.PairThreshold)
 	S := 0.0
 	for m, p := range in.Jobs {
 		if b := plan.Best(planned[m]); b > 0 {

@@ -1,8 +1,9 @@
 package alloc
 
 import (
-	"encoding/binary"
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/solver/lp"
@@ -35,9 +36,8 @@ func (a *PerJob) plan(in *plan.Input) [][]float64 {
 			ref = j
 		}
 	}
-	out := make([][]float64, len(in.Jobs))
+	out := flatRows(len(in.Jobs), len(in.Types))
 	for m, p := range in.Jobs {
-		out[m] = make([]float64, len(in.Types))
 		r := plan.Best(p.Thr)
 		if ref >= 0 && p.Thr[ref] > 0 {
 			r = p.Thr[ref]
@@ -85,72 +85,116 @@ func (a *PerJob) Allocate(in *plan.Input) (*plan.Allocation, error) {
 // would otherwise favour one of them arbitrarily. Jobs in pairs keep
 // their rows.
 func symmetrize(in *plan.Input, planned [][]float64, al *plan.Allocation) {
-	paired := map[int]bool{}
+	var paired []bool
 	var pairs []plan.Combo
 	for _, c := range al.Combos {
 		if c.B >= 0 {
+			if paired == nil {
+				paired = make([]bool, len(in.Jobs))
+			}
 			paired[c.A], paired[c.B] = true, true
 			pairs = append(pairs, c)
 		}
 	}
-	rows := al.PerJob(len(in.Jobs), len(in.Types))
+	// Each job's row summed over its combos, as al.PerJob does, in one
+	// block of storage.
+	rows := flatRows(len(in.Jobs), len(in.Types))
+	for _, c := range al.Combos {
+		for j, v := range c.X {
+			rows[c.A][j] += v
+			if c.B >= 0 {
+				rows[c.B][j] += v
+			}
+		}
+	}
 	for _, c := range pairs {
 		for j, v := range c.X {
 			rows[c.A][j] -= v
 			rows[c.B][j] -= v
 		}
 	}
-	// Groups in the order of their first job; the key's string is made
-	// once per group (a lookup by string(b) allocates nothing).
-	index := make(map[string]int, len(in.Jobs))
-	var groups [][]int
-	var b []byte
+	// Every unpaired job's key and a hash of it, then the jobs sorted by
+	// hash, key and index: a group is a run of equal keys, its jobs in
+	// their order. Nearly every group has one job (their ages differ), so
+	// the hashes settle almost every comparison; a map from keys to
+	// groups cost a string per job.
+	k := 6 + len(in.Types)
+	keys := make([]uint64, len(in.Jobs)*k)
+	hash := make([]uint64, len(in.Jobs))
+	order := make([]int32, 0, len(in.Jobs))
 	for i, p := range in.Jobs {
-		if paired[i] {
+		if paired != nil && paired[i] {
 			continue
 		}
-		b = b[:0]
-		for _, v := range []float64{float64(p.SF), p.Weight, p.Rem, p.Elapsed, p.IsoTime, p.Job.DeadlineS} {
-			b = appendKeyFloat(b, v)
+		key := keys[i*k : (i+1)*k]
+		for w, v := range [...]float64{float64(p.SF), p.Weight, p.Rem, p.Elapsed, p.IsoTime, p.Job.DeadlineS} {
+			key[w] = keyFloat(v)
 		}
-		for _, t := range planned[i] {
-			b = appendKeyFloat(b, t)
+		for j, t := range planned[i] {
+			key[6+j] = keyFloat(t)
 		}
-		g, ok := index[string(b)]
-		if !ok {
-			g = len(groups)
-			index[string(b)] = g
-			groups = append(groups, nil)
+		h := uint64(14695981039346656037)
+		for _, w := range key {
+			h = (h ^ w) * 1099511628211
 		}
-		groups[g] = append(groups[g], i)
+		hash[i] = h
+		order = append(order, int32(i))
 	}
-	for _, g := range groups {
-		if len(g) < 2 {
-			continue
+	key := func(i int32) []uint64 { return keys[int(i)*k : int(i+1)*k] }
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(hash[a], hash[b]); c != 0 {
+			return c
 		}
-		avg := make([]float64, len(in.Types))
-		for _, i := range g {
-			for j, v := range rows[i] {
-				avg[j] += v / float64(len(g))
+		if c := slices.Compare(key(a), key(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	var avg []float64
+	for lo := 0; lo < len(order); {
+		hi := lo + 1
+		for hi < len(order) && hash[order[lo]] == hash[order[hi]] && slices.Equal(key(order[lo]), key(order[hi])) {
+			hi++
+		}
+		if g := order[lo:hi]; len(g) > 1 {
+			if avg == nil {
+				avg = make([]float64, len(in.Types))
+			}
+			clear(avg)
+			for _, i := range g {
+				for j, v := range rows[i] {
+					avg[j] += v / float64(len(g))
+				}
+			}
+			for _, i := range g {
+				copy(rows[i], avg)
 			}
 		}
-		for _, i := range g {
-			copy(rows[i], avg)
-		}
+		lo = hi
 	}
 	al.Combos = append(plan.Singles(rows), pairs...)
 }
 
-// appendKeyFloat appends v to a grouping key: two values get the same
-// bytes exactly when their shortest decimal forms ('g', -1) are equal,
-// which is when they are the same float or both NaN. Formatting them
-// was 2% of a finish-time-fairness point of Figure 10.
-func appendKeyFloat(b []byte, v float64) []byte {
-	bits := math.Float64bits(v)
-	if v != v {
-		bits = math.Float64bits(math.NaN()) // every NaN formats as "NaN"
+// flatRows returns n zero rows of the given width in one block of storage
+// (one allocation rather than n); each row's capacity ends where it does.
+func flatRows(n, width int) [][]float64 {
+	all := make([]float64, n*width)
+	rows := make([][]float64, n)
+	for i := range rows {
+		rows[i] = all[i*width : (i+1)*width : (i+1)*width]
 	}
-	return binary.LittleEndian.AppendUint64(b, bits)
+	return rows
+}
+
+// keyFloat is v's part of a grouping key: two values get the same key
+// exactly when their shortest decimal forms ('g', -1) are equal, which is
+// when they are the same float or both NaN. Formatting them was 2% of a
+// finish-time-fairness point of Figure 10.
+func keyFloat(v float64) uint64 {
+	if v != v {
+		return math.Float64bits(math.NaN()) // every NaN formats as "NaN"
+	}
+	return math.Float64bits(v)
 }
 
 // tieBreakSum maximises the total normalised throughput after the main

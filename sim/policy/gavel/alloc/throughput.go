@@ -14,7 +14,7 @@ import (
 // deadline even alone on their fastest type get no row; if the other rows
 // are infeasible together, all are dropped (as the reference does).
 func (a *PerJob) linear(in *plan.Input, planned [][]float64) (*plan.Allocation, error) {
-	f := buildJobLP(lp.New(a.Objective), in, planned, a.SpaceSharing && a.Aware, a.PairCandidates, a.PairThreshold)
+	f := buildJobLP(a.LPs, lp.New(a.Objective), in, planned, a.SpaceSharing && a.Aware, a.PairCandidates, a.PairThreshold)
 	f.p.Maximize = true
 	for m := range in.Jobs {
 		switch {
@@ -58,7 +58,7 @@ func (a *PerJob) linear(in *plan.Input, planned [][]float64) (*plan.Allocation, 
 			// the deadline that means the job's fastest rate.
 			left := math.Max((d-in.Now)*(1-a.SLOMargin)-a.RoundS, p.Rem/fastest)
 			// thr(m, X)/N_m ≥ 1/left
-			row := f.p.AddRow("slo|"+p.Job.Name, 1/left, lp.Inf)
+			row := f.p.AddRow(f.names[m].row(sloRow), 1/left, lp.Inf)
 			f.addThr(row, m, planned, 1/p.Rem)
 			sloRows = append(sloRows, row)
 		}
