@@ -23,6 +23,9 @@ type fclass struct {
 	frozen  bool
 	thr     []float64
 	eq      float64
+	// index and count are stepClasses.step's scratch: the class's place
+	// in its step's list, and how many members it has found so far.
+	index, count int
 }
 
 // classify groups jobs by key; plan gives each job's planned throughputs.
@@ -84,8 +87,12 @@ type stepClasses struct {
 	ids     []int32 // by job: its classBits, numbered in order of first job
 	nb      []byte
 	// byID is step's scratch: this step's classes of each classBits
-	// (a few at most: its jobs at different levels or states).
-	byID [][]*fclass
+	// (a few at most: its jobs at different levels or states); of, its
+	// class's place in the step's list, by job; classes, how many the
+	// last step had.
+	byID    [][]*fclass
+	of      []int
+	classes int
 }
 
 func newStepClasses(in *plan.Input, planned [][]float64, byType bool) *stepClasses {
@@ -113,7 +120,15 @@ func (sc *stepClasses) step(w, level []float64, frozen []bool, names map[string]
 	for id := range sc.byID {
 		sc.byID[id] = sc.byID[id][:0]
 	}
+	// Water filling makes a step's classes many times a recompute, so
+	// they come from one array (as many as the step before had, grown
+	// when a step has more), and their members from one slice: each job's
+	// class is found first (of), then every class's members are carved
+	// from the slice by their counts and filled in job order.
 	var out []*fclass
+	slab := make([]fclass, 0, max(sc.classes, len(sc.byID)))
+	sc.of = resizeInts(sc.of, len(sc.in.Jobs))
+	of := sc.of
 	for i := range sc.in.Jobs {
 		wb, lb := math.Float64bits(w[i]), math.Float64bits(level[i])
 		var c *fclass
@@ -126,14 +141,36 @@ func (sc *stepClasses) step(w, level []float64, frozen []bool, names map[string]
 		if c == nil {
 			p := &sc.in.Jobs[i]
 			n := sc.steadyNames(p, sc.planned[i], names, stamp)
-			c = &fclass{key: n.key, names: n, sf: p.SF, w: w[i], level: level[i],
-				frozen: frozen[i], thr: sc.planned[i], eq: sc.in.ThrEqual(sc.planned[i])}
+			if len(slab) == cap(slab) {
+				slab = make([]fclass, 0, 2*cap(slab)+1)
+			}
+			slab = append(slab, fclass{key: n.key, names: n, sf: p.SF, w: w[i], level: level[i],
+				frozen: frozen[i], thr: sc.planned[i], eq: sc.in.ThrEqual(sc.planned[i]), index: len(out)})
+			c = &slab[len(slab)-1]
 			sc.byID[sc.ids[i]] = append(sc.byID[sc.ids[i]], c)
 			out = append(out, c)
 		}
+		of[i] = c.index
+		c.count++
+	}
+	sc.classes = len(out)
+	members := make([]int, len(sc.in.Jobs))
+	for _, c := range out {
+		c.members, members = members[:0:c.count], members[c.count:]
+	}
+	for i, k := range of {
+		c := out[k]
 		c.members = append(c.members, i)
 	}
 	return out
+}
+
+// resizeInts returns s with length n, reusing its storage.
+func resizeInts(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	return s[:n]
 }
 
 // steadyNames names a new class of water filling (see stepClasses): by

@@ -44,8 +44,10 @@ func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thresho
 	p.Maximize = true
 	p.Reserve(len(cls)*len(in.Types)+1, 3*len(cls)+len(in.Types))
 	f.s = make([][]int, len(cls))
+	types := len(in.Types)
+	s := make([]int, len(cls)*types) // every class's row of f.s, in one allocation
 	for c, cl := range cls {
-		f.s[c] = make([]int, len(in.Types))
+		f.s[c] = s[c*types : (c+1)*types : (c+1)*types]
 		for j, t := range cl.thr {
 			f.s[c][j] = -1
 			if t > 0 {
