@@ -125,8 +125,8 @@ func (sc *stepClasses) step(w, level []float64, frozen []bool, names map[string]
 	// when a step has more), and their members from one slice: each job's
 	// class is found first (of), then every class's members are carved
 	// from the slice by their counts and filled in job order.
-	var out []*fclass
 	slab := make([]fclass, 0, max(sc.classes, len(sc.byID)))
+	out := make([]*fclass, 0, cap(slab))
 	sc.of = resizeInts(sc.of, len(sc.in.Jobs))
 	of := sc.of
 	for i := range sc.in.Jobs {

@@ -157,9 +157,11 @@ type room struct {
 }
 
 func newRoom(f *fairLP, sol *lp.Solution) *room {
-	r := &room{f: f, sol: sol, slack: make([]float64, len(f.cls)), given: make([][]float64, len(f.cls)), free: make([]float64, len(f.cap))}
-	types := len(f.cap)
-	given := make([]float64, len(f.cls)*types) // every class's row of r.given, in one allocation
+	// slack, free and every class's row of given in one allocation.
+	nc, types := len(f.cls), len(f.cap)
+	fs := make([]float64, nc+types+nc*types)
+	r := &room{f: f, sol: sol, slack: fs[:nc:nc], free: fs[nc : nc+types : nc+types], given: make([][]float64, nc)}
+	given := fs[nc+types:]
 	for j, row := range f.cap {
 		_, hi := f.p.RowBounds(row)
 		r.free[j] = fmax(0, hi-sol.Row[row])
