@@ -86,6 +86,14 @@ type stepClasses struct {
 	byType  bool
 	ids     []int32 // by job: its classBits, numbered in order of first job
 	nb      []byte
+	// steady numbers each job's steady traits (steadyBits), and plain
+	// holds the names found for each (its name without a job id), once
+	// a step has looked them up: the steps of a recompute look up each
+	// class's name once, not once a step. A names store started afresh
+	// during the recompute (LPs.classNames) would hold new names of the
+	// same text, so which are used changes no LP.
+	steady []int32
+	plain  []*classNames
 	// byID is step's scratch: this step's classes of each classBits
 	// (a few at most: its jobs at different levels or states); of, its
 	// class's place in the step's list, by job; classes, how many the
@@ -96,20 +104,36 @@ type stepClasses struct {
 }
 
 func newStepClasses(in *plan.Input, planned [][]float64, byType bool) *stepClasses {
-	sc := &stepClasses{in: in, planned: planned, byType: byType, ids: make([]int32, len(in.Jobs))}
-	seen := map[string]int32{}
+	sc := &stepClasses{in: in, planned: planned, byType: byType, ids: make([]int32, len(in.Jobs)), steady: make([]int32, len(in.Jobs))}
+	seen, steadySeen := map[string]int32{}, map[string]int32{}
 	var b []byte
 	for i := range in.Jobs {
-		b = classBits(b[:0], &in.Jobs[i], planned[i], byType)
+		p := &in.Jobs[i]
+		b = classBits(b[:0], p, planned[i], byType)
 		id, ok := seen[string(b)]
 		if !ok {
 			id = int32(len(seen))
 			seen[string(b)] = id
 		}
 		sc.ids[i] = id
+		b = steadyBits(b, p)
+		sid, ok := steadySeen[string(b)]
+		if !ok {
+			sid = int32(len(steadySeen))
+			steadySeen[string(b)] = sid
+		}
+		sc.steady[i] = sid
 	}
 	sc.byID = make([][]*fclass, len(seen))
+	sc.plain = make([]*classNames, len(steadySeen))
 	return sc
+}
+
+// steadyBits appends to a job's classBits the rest of what its steady
+// name is found by: its job weight and entity.
+func steadyBits(b []byte, p *plan.Job) []byte {
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(p.Weight))
+	return append(append(b, p.Job.Entity...), 0)
 }
 
 // step groups the jobs by their classes at one step, given each job's
@@ -140,7 +164,7 @@ func (sc *stepClasses) step(w, level []float64, frozen []bool, names map[string]
 		}
 		if c == nil {
 			p := &sc.in.Jobs[i]
-			n := sc.steadyNames(p, sc.planned[i], names, stamp)
+			n := sc.steadyNames(i, p, sc.planned[i], names, stamp)
 			if len(slab) == cap(slab) {
 				slab = make([]fclass, 0, 2*cap(slab)+1)
 			}
@@ -176,13 +200,29 @@ func resizeInts(s []int, n int) []int {
 // steadyNames names a new class of water filling (see stepClasses): by
 // its steady traits, or, if a class of this step already has that name,
 // by those and its first job's id.
-func (sc *stepClasses) steadyNames(p *plan.Job, planned []float64, names map[string]*classNames, stamp uint64) *classNames {
+func (sc *stepClasses) steadyNames(i int, p *plan.Job, planned []float64, names map[string]*classNames, stamp uint64) *classNames {
+	if n := sc.plain[sc.steady[i]]; n != nil && n.taken != stamp {
+		n.taken = stamp
+		return n
+	}
+	return sc.lookUp(i, p, planned, names, stamp)
+}
+
+// lookUp is steadyNames for a job whose steady name this recompute has
+// not found yet, or whose steady name this step has given already.
+func (sc *stepClasses) lookUp(i int, p *plan.Job, planned []float64, names map[string]*classNames, stamp uint64) *classNames {
 	byType := sc.byType
-	nb := classBits(sc.nb[:0], p, planned, byType)
-	nb = binary.LittleEndian.AppendUint64(nb, math.Float64bits(p.Weight))
-	nb = append(append(nb, p.Job.Entity...), 0)
+	nb := steadyBits(classBits(sc.nb[:0], p, planned, byType), p)
 	key := func() string { return steadyKey(p, planned, byType) }
-	n := names[string(nb)]
+	n := sc.plain[sc.steady[i]]
+	if n == nil {
+		n = names[string(nb)]
+	}
+	if n != nil {
+		// Without a names store n is nil here and nothing is kept: every
+		// class is named afresh, as its stamps may repeat (LPs.nextStamp).
+		sc.plain[sc.steady[i]] = n
+	}
 	if n != nil && n.taken == stamp {
 		nb = strconv.AppendInt(append(nb, '#'), int64(p.ID), 10)
 		n = names[string(nb)]
