@@ -1334,11 +1334,19 @@ func (s *solver) solution(p *Problem, st Status) *Solution {
 	}
 	sol.Row = p.checkedActivity(sol.X) // the solve checked the coefficients
 	sol.Objective = p.Objective(sol.X)
-	b := &Basis{Cols: make([]VarStatus, s.n), Rows: make([]VarStatus, s.m)}
+	b := newBasis(s.n, s.m)
 	copy(b.Cols, s.stat[:s.n])
 	copy(b.Rows, s.stat[s.n:])
 	sol.Basis = b
 	return sol
+}
+
+// newBasis returns a basis of n columns and m rows, all Basic (0): its
+// two arrays are one allocation (water filling makes two bases a solve),
+// capped so that an append to Cols cannot write into Rows.
+func newBasis(n, m int) *Basis {
+	st := make([]VarStatus, n+m)
+	return &Basis{Cols: st[:n:n], Rows: st[n:]}
 }
 
 // clamp is math.Min(math.Max(v, lo), hi) for the bounds check allows (no
@@ -1355,7 +1363,7 @@ func clamp(v, lo, hi float64) float64 { return min(max(v, lo), hi) }
 func (b *Basis) Remap(old, p *Problem) *Basis {
 	m := remapMaps.Get().(*nameStatus)
 	defer m.put()
-	nb := &Basis{Cols: make([]VarStatus, p.NumCols()), Rows: make([]VarStatus, p.NumRows())}
+	nb := newBasis(p.NumCols(), p.NumRows())
 	m.remap(nb.Cols, b.Cols, old.colNames, p.colNames, AtLower, m.cols, false)
 	m.remap(nb.Rows, b.Rows, old.rowNames, p.rowNames, Basic, m.rows, false)
 	return nb
@@ -1370,7 +1378,7 @@ func (b *Basis) Remap(old, p *Problem) *Basis {
 func (b *Basis) RemapUnique(old, p *Problem) *Basis {
 	m := remapMaps.Get().(*nameStatus)
 	defer m.put()
-	nb := &Basis{Cols: make([]VarStatus, p.NumCols()), Rows: make([]VarStatus, p.NumRows())}
+	nb := newBasis(p.NumCols(), p.NumRows())
 	m.remap(nb.Cols, b.Cols, old.colNames, p.colNames, AtLower, m.cols, true)
 	m.remap(nb.Rows, b.Rows, old.rowNames, p.rowNames, Basic, m.rows, true)
 	return nb

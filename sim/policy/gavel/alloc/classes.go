@@ -23,6 +23,9 @@ type fclass struct {
 	frozen  bool
 	thr     []float64
 	eq      float64
+	// index and count are stepClasses.step's scratch: the class's place
+	// in its step's list, and how many members it has found so far.
+	index, count int
 }
 
 // classify groups jobs by key; plan gives each job's planned throughputs.
@@ -83,26 +86,54 @@ type stepClasses struct {
 	byType  bool
 	ids     []int32 // by job: its classBits, numbered in order of first job
 	nb      []byte
+	// steady numbers each job's steady traits (steadyBits), and plain
+	// holds the names found for each (its name without a job id), once
+	// a step has looked them up: the steps of a recompute look up each
+	// class's name once, not once a step. A names store started afresh
+	// during the recompute (LPs.classNames) would hold new names of the
+	// same text, so which are used changes no LP.
+	steady []int32
+	plain  []*classNames
 	// byID is step's scratch: this step's classes of each classBits
-	// (a few at most: its jobs at different levels or states).
-	byID [][]*fclass
+	// (a few at most: its jobs at different levels or states); of, its
+	// class's place in the step's list, by job; classes, how many the
+	// last step had.
+	byID    [][]*fclass
+	of      []int
+	classes int
 }
 
 func newStepClasses(in *plan.Input, planned [][]float64, byType bool) *stepClasses {
-	sc := &stepClasses{in: in, planned: planned, byType: byType, ids: make([]int32, len(in.Jobs))}
-	seen := map[string]int32{}
+	sc := &stepClasses{in: in, planned: planned, byType: byType, ids: make([]int32, len(in.Jobs)), steady: make([]int32, len(in.Jobs))}
+	seen, steadySeen := map[string]int32{}, map[string]int32{}
 	var b []byte
 	for i := range in.Jobs {
-		b = classBits(b[:0], &in.Jobs[i], planned[i], byType)
+		p := &in.Jobs[i]
+		b = classBits(b[:0], p, planned[i], byType)
 		id, ok := seen[string(b)]
 		if !ok {
 			id = int32(len(seen))
 			seen[string(b)] = id
 		}
 		sc.ids[i] = id
+		b = steadyBits(b, p)
+		sid, ok := steadySeen[string(b)]
+		if !ok {
+			sid = int32(len(steadySeen))
+			steadySeen[string(b)] = sid
+		}
+		sc.steady[i] = sid
 	}
 	sc.byID = make([][]*fclass, len(seen))
+	sc.plain = make([]*classNames, len(steadySeen))
 	return sc
+}
+
+// steadyBits appends to a job's classBits the rest of what its steady
+// name is found by: its job weight and entity.
+func steadyBits(b []byte, p *plan.Job) []byte {
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(p.Weight))
+	return append(append(b, p.Job.Entity...), 0)
 }
 
 // step groups the jobs by their classes at one step, given each job's
@@ -113,7 +144,15 @@ func (sc *stepClasses) step(w, level []float64, frozen []bool, names map[string]
 	for id := range sc.byID {
 		sc.byID[id] = sc.byID[id][:0]
 	}
-	var out []*fclass
+	// Water filling makes a step's classes many times a recompute, so
+	// they come from one array (as many as the step before had, grown
+	// when a step has more), and their members from one slice: each job's
+	// class is found first (of), then every class's members are carved
+	// from the slice by their counts and filled in job order.
+	slab := make([]fclass, 0, max(sc.classes, len(sc.byID)))
+	out := make([]*fclass, 0, cap(slab))
+	sc.of = resizeInts(sc.of, len(sc.in.Jobs))
+	of := sc.of
 	for i := range sc.in.Jobs {
 		wb, lb := math.Float64bits(w[i]), math.Float64bits(level[i])
 		var c *fclass
@@ -125,27 +164,65 @@ func (sc *stepClasses) step(w, level []float64, frozen []bool, names map[string]
 		}
 		if c == nil {
 			p := &sc.in.Jobs[i]
-			n := sc.steadyNames(p, sc.planned[i], names, stamp)
-			c = &fclass{key: n.key, names: n, sf: p.SF, w: w[i], level: level[i],
-				frozen: frozen[i], thr: sc.planned[i], eq: sc.in.ThrEqual(sc.planned[i])}
+			n := sc.steadyNames(i, p, sc.planned[i], names, stamp)
+			if len(slab) == cap(slab) {
+				slab = make([]fclass, 0, 2*cap(slab)+1)
+			}
+			slab = append(slab, fclass{key: n.key, names: n, sf: p.SF, w: w[i], level: level[i],
+				frozen: frozen[i], thr: sc.planned[i], eq: sc.in.ThrEqual(sc.planned[i]), index: len(out)})
+			c = &slab[len(slab)-1]
 			sc.byID[sc.ids[i]] = append(sc.byID[sc.ids[i]], c)
 			out = append(out, c)
 		}
+		of[i] = c.index
+		c.count++
+	}
+	sc.classes = len(out)
+	members := make([]int, len(sc.in.Jobs))
+	for _, c := range out {
+		c.members, members = members[:0:c.count], members[c.count:]
+	}
+	for i, k := range of {
+		c := out[k]
 		c.members = append(c.members, i)
 	}
 	return out
 }
 
+// resizeInts returns s with length n, reusing its storage.
+func resizeInts(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	return s[:n]
+}
+
 // steadyNames names a new class of water filling (see stepClasses): by
 // its steady traits, or, if a class of this step already has that name,
 // by those and its first job's id.
-func (sc *stepClasses) steadyNames(p *plan.Job, planned []float64, names map[string]*classNames, stamp uint64) *classNames {
+func (sc *stepClasses) steadyNames(i int, p *plan.Job, planned []float64, names map[string]*classNames, stamp uint64) *classNames {
+	if n := sc.plain[sc.steady[i]]; n != nil && n.taken != stamp {
+		n.taken = stamp
+		return n
+	}
+	return sc.lookUp(i, p, planned, names, stamp)
+}
+
+// lookUp is steadyNames for a job whose steady name this recompute has
+// not found yet, or whose steady name this step has given already.
+func (sc *stepClasses) lookUp(i int, p *plan.Job, planned []float64, names map[string]*classNames, stamp uint64) *classNames {
 	byType := sc.byType
-	nb := classBits(sc.nb[:0], p, planned, byType)
-	nb = binary.LittleEndian.AppendUint64(nb, math.Float64bits(p.Weight))
-	nb = append(append(nb, p.Job.Entity...), 0)
+	nb := steadyBits(classBits(sc.nb[:0], p, planned, byType), p)
 	key := func() string { return steadyKey(p, planned, byType) }
-	n := names[string(nb)]
+	n := sc.plain[sc.steady[i]]
+	if n == nil {
+		n = names[string(nb)]
+	}
+	if n != nil {
+		// Without a names store n is nil here and nothing is kept: every
+		// class is named afresh, as its stamps may repeat (LPs.nextStamp).
+		sc.plain[sc.steady[i]] = n
+	}
 	if n != nil && n.taken == stamp {
 		nb = strconv.AppendInt(append(nb, '#'), int64(p.ID), 10)
 		n = names[string(nb)]

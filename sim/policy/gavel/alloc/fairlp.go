@@ -44,8 +44,18 @@ func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thresho
 	p.Maximize = true
 	p.Reserve(len(cls)*len(in.Types)+1, 3*len(cls)+len(in.Types))
 	f.s = make([][]int, len(cls))
+	// Every class's row of f.s, and time, cap, fair and low, in one
+	// allocation (water filling builds this LP many times a recompute);
+	// carve caps each, so no append runs into the next.
+	nc, types := len(cls), len(in.Types)
+	ints := make([]int, nc*types+3*nc+types)
+	carve := func(k int) []int {
+		s := ints[:k:k]
+		ints = ints[k:]
+		return s
+	}
 	for c, cl := range cls {
-		f.s[c] = make([]int, len(in.Types))
+		f.s[c] = carve(types)
 		for j, t := range cl.thr {
 			f.s[c][j] = -1
 			if t > 0 {
@@ -63,7 +73,7 @@ func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thresho
 	f.indexPairs(len(in.Types))
 	f.t = p.AddCol("t", 0, lp.Inf, 1)
 	// Time: each job at most all of its time.
-	f.time, f.cap = make([]int, len(cls)), make([]int, len(in.Types))
+	f.time, f.cap = carve(nc), carve(types)
 	for c, cl := range cls {
 		row := p.AddRow(cl.names.row(&cl.names.time, "time"), math.Inf(-1), float64(len(cl.members)))
 		f.time[c] = row
@@ -91,7 +101,7 @@ func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thresho
 			p.Set(row, pv.col, float64(cls[pv.c].sf))
 		}
 	}
-	f.fair, f.low = make([]int, len(cls)), make([]int, len(cls))
+	f.fair, f.low = carve(nc), carve(nc)
 	for c, cl := range cls {
 		f.fair[c], f.low[c] = -1, -1
 		if cl.w > 0 && !cl.frozen {

@@ -157,7 +157,11 @@ type room struct {
 }
 
 func newRoom(f *fairLP, sol *lp.Solution) *room {
-	r := &room{f: f, sol: sol, slack: make([]float64, len(f.cls)), given: make([][]float64, len(f.cls)), free: make([]float64, len(f.cap))}
+	// slack, free and every class's row of given in one allocation.
+	nc, types := len(f.cls), len(f.cap)
+	fs := make([]float64, nc+types+nc*types)
+	r := &room{f: f, sol: sol, slack: fs[:nc:nc], free: fs[nc : nc+types : nc+types], given: make([][]float64, nc)}
+	given := fs[nc+types:]
 	for j, row := range f.cap {
 		_, hi := f.p.RowBounds(row)
 		r.free[j] = fmax(0, hi-sol.Row[row])
@@ -173,7 +177,7 @@ func newRoom(f *fairLP, sol *lp.Solution) *room {
 			gap = sol.Row[f.low[d]] - lo
 		}
 		r.slack[d] = fmax(0, gap-freeProof*fmax(1, dl.level))
-		r.given[d] = make([]float64, len(f.cap))
+		r.given[d] = given[d*types : (d+1)*types : (d+1)*types]
 		if r.slack[d] == 0 {
 			continue
 		}
@@ -308,11 +312,11 @@ func (a *Fair) bottlenecked(in *plan.Input, cls []*fclass, known []verdict) ([]b
 	if open == 0 {
 		return stuck, nil
 	}
-	test := make([]*fclass, len(cls))
+	test, copies := make([]*fclass, len(cls)), make([]fclass, len(cls))
 	for c, cl := range cls {
-		cp := *cl
-		cp.w = 0 // no max-min rows: only levels as lower bounds
-		test[c] = &cp
+		copies[c] = *cl
+		copies[c].w = 0 // no max-min rows: only levels as lower bounds
+		test[c] = &copies[c]
 	}
 	f := buildFair(a.LPs.reusable("bottleneck", "bottleneck"), in, test, a.SpaceSharing && a.Aware, a.PairThreshold)
 	f.p.SetObj(f.t, 0)
