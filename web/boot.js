@@ -10,8 +10,9 @@
     worker: tag.dataset.worker,
     wasmExec: tag.dataset.wasmExec,
     // the figures' two fonts, which the module leaves out: each engine
-    // worker fetches them when it first draws (see sim/plot's FaceData)
-    faces: (tag.dataset.faces || "").split(" ").filter((f) => f),
+    // worker fetches them when it first draws (see sim/plot's FaceData).
+    // Absolute, since a worker's own base may not resolve a relative name.
+    faces: (tag.dataset.faces || "").split(" ").filter((f) => f).map((f) => new URL(f, document.baseURI).href),
   });
 
   // The failure replaces the loading placeholder, or the download's
