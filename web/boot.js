@@ -9,6 +9,10 @@
     module: tag.dataset.module,
     worker: tag.dataset.worker,
     wasmExec: tag.dataset.wasmExec,
+    // the figures' two fonts, which the module leaves out: each engine
+    // worker fetches them when it first draws (see sim/plot's FaceData).
+    // Absolute, since a worker's own base may not resolve a relative name.
+    faces: (tag.dataset.faces || "").split(" ").filter((f) => f).map((f) => new URL(f, document.baseURI).href),
   });
 
   // The failure replaces the loading placeholder, or the download's
@@ -177,7 +181,7 @@
   // wasm/browser): the same module in its engine role.
   s.newWorker = () => {
     const w = new Worker(s.worker);
-    const plain = { type: "init", url: s.module, wasmExec: s.wasmExec };
+    const plain = { type: "init", url: s.module, wasmExec: s.wasmExec, faces: s.faces };
     s.compiled.then(
       (module) => {
         try {

@@ -34,6 +34,8 @@ function keepOutput() {
 
 function start(init) {
   importScripts(init.wasmExec);
+  // The figures' fonts, fetched by the engine when it first draws.
+  globalThis.schedlabFaces = init.faces || [];
   const output = keepOutput();
   const go = new Go();
   go.argv = ["schedlab.wasm", "engine"];

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,7 +40,11 @@ func builtResults(t *testing.T, width, height int64) {
 	open := func() { once.Do(func() { close(release) }) }
 	defer open()
 	files := static.Handler(dir)
+	var fonts atomic.Int32 // requests for the figures' fonts
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/LiberationSans-") {
+			fonts.Add(1)
+		}
 		if strings.HasPrefix(r.URL.Path, "/worker.") {
 			select {
 			case <-release:
@@ -70,6 +75,11 @@ func builtResults(t *testing.T, width, height int64) {
 	if !eval[bool](p, builtShown) {
 		t.Fatal("the build-time results went away while the engine was held back")
 	}
+	// The module leaves the figures' fonts out (sim/plot's FaceData): the
+	// first screen, drawn when the site was built, needs none.
+	if n := fonts.Load(); n != 0 {
+		t.Errorf("the fonts were asked for %d times before the page's engine drew anything", n)
+	}
 
 	open()
 	p.wait(liveShown+` && (`+plotsShown+`)`, statusJS, 2*time.Minute)
@@ -83,6 +93,10 @@ func builtResults(t *testing.T, width, height int64) {
 		t.Errorf("the live results' label reads %q", got)
 	}
 	checkCLIMetrics(t, p.metrics())
+	// The live figures were drawn by a worker that fetched both fonts.
+	if n := fonts.Load(); n < 2 {
+		t.Errorf("the fonts were asked for %d times by the time the live figures were on show, want both", n)
+	}
 	if e := errs(); len(e) > 0 {
 		t.Errorf("console errors: %q", e)
 	}

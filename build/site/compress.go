@@ -13,7 +13,7 @@ import (
 )
 
 // compressible are the extensions whose files get precompressed copies.
-var compressible = []string{".wasm", ".js", ".css", ".html", ".svg", ".bin", ".json"}
+var compressible = []string{".wasm", ".js", ".css", ".html", ".svg", ".bin", ".json", ".ttf"}
 
 // compressAll writes a gzip (.gz) and a brotli (.br) copy beside every
 // compressible file of out (compressed as build/wasmsize measures the

@@ -29,6 +29,9 @@ import (
 	"time"
 	"unicode/utf16"
 
+	sansbold "github.com/go-fonts/liberation/liberationsansbold"
+	sansregular "github.com/go-fonts/liberation/liberationsansregular"
+
 	"github.com/schedlab/schedlab/build/wasmsize"
 	"github.com/schedlab/schedlab/web/app"
 	"github.com/schedlab/schedlab/web/prebuild"
@@ -63,6 +66,12 @@ type Assets struct {
 	// web/prebuild), which the page shows while its engine loads;
 	// PhonePreview the same drawn for a phone's screen.
 	Preview, PhonePreview string
+	// Faces are the figures' two fonts, Liberation Sans Regular and Bold,
+	// separated by a space: the module leaves them out (its lazyfaces
+	// tag, see sim/plot's FaceData) and each engine worker fetches them
+	// when it first draws, so that a visit that only reads the results
+	// drawn here does not download them.
+	Faces string
 	// ModuleSize is the module's size in bytes, for the download
 	// progress that web/boot.js shows.
 	ModuleSize int64
@@ -173,6 +182,18 @@ func build(out string, wasmQuality int) error {
 			return err
 		}
 	}
+	var faces []string
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"LiberationSans-Regular.ttf", sansregular.TTF}, {"LiberationSans-Bold.ttf", sansbold.TTF}} {
+		name := hashedName(f.name, f.data)
+		if err := os.WriteFile(filepath.Join(out, name), f.data, 0o644); err != nil {
+			return err
+		}
+		faces = append(faces, name)
+	}
+	a.Faces = strings.Join(faces, " ")
 	st, err := os.Stat(filepath.Join(out, a.Module))
 	if err != nil {
 		return err
@@ -227,7 +248,7 @@ func clean(out string) error {
 		n := e.Name()
 		base := strings.TrimSuffix(strings.TrimSuffix(n, ".gz"), ".br")
 		ours := base == "index.html" || base == "favicon.svg" || base == "report.json" || n == ".nojekyll" || n == "engine.wasm" || n == "wasm_exec.js" || n == "worker.js"
-		for _, p := range []string{"schedlab.", "ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu.", "default.", "default-phone.", "codeeditor.", "figure."} {
+		for _, p := range []string{"schedlab.", "ui.", "engine.", "worker.", "wasm_exec.", "style.", "boot.", "vugu.", "default.", "default-phone.", "codeeditor.", "figure.", "LiberationSans-"} {
 			if strings.HasPrefix(n, p) {
 				ours = true
 			}

@@ -63,7 +63,7 @@ var Modules = []Module{
 	// brotli) and engine.wasm (3.52 MB), each with its own copy of the Go
 	// runtime, the standard library, the scenario code and the Starlark
 	// interpreter; as one they are 4.46 MB, downloaded and compiled once.
-	{Name: "browser", File: "schedlab.wasm", Package: "./wasm/browser", Tags: []string{"minimal"},
+	{Name: "browser", File: "schedlab.wasm", Package: "./wasm/browser", Tags: []string{"minimal", "lazyfaces"},
 		What: "the page and its simulator in Web Workers (wasm/browser)", Served: Brotli, Budget: 4_600_000},
 	{Name: "edge", File: "app.wasm", Package: "./wasm/edge", Tags: []string{"noplot", "nohttp", "noscript"},
 		What: "the JSON API on Cloudflare Workers (wasm/edge)", Served: Gzip, Budget: 2_700_000},

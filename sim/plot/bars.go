@@ -20,6 +20,9 @@ const groupWidth = 0.8
 // one colour per series (e.g. policies), with a legend. A NaN value draws
 // no bar; negative values grow downwards from zero.
 func Bars(title, yLabel string, categories []string, series []BarSeries, o Options) (*Figure, error) {
+	if err := LoadFaces(); err != nil {
+		return nil, err
+	}
 	const fn = "Bars"
 	w, h, err := figureSize(fn, o, defaultHeight)
 	if err != nil {
@@ -83,6 +86,9 @@ func barColor(s int, bs BarSeries) color.RGBA {
 // whichever suits the largest value (as the page's tables do), and the
 // label gets the unit, e.g. "queuing delay (min)".
 func TimeBars(title, yLabel string, categories []string, series []BarSeries, o Options) (*Figure, error) {
+	if err := LoadFaces(); err != nil {
+		return nil, err
+	}
 	largest := 0.0
 	for _, s := range series {
 		for _, v := range s.Values {

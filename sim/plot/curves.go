@@ -19,6 +19,9 @@ import (
 // and shown in s, min or h, whichever reads best; xLabel gets the unit
 // appended (e.g. "JCT" becomes "JCT (h)").
 func CDF(title, xLabel string, series []Series, o Options) (*Figure, error) {
+	if err := LoadFaces(); err != nil {
+		return nil, err
+	}
 	const fn = "CDF"
 	w, h, err := figureSize(fn, o, defaultHeight)
 	if err != nil {
@@ -62,6 +65,9 @@ func CDF(title, xLabel string, series []Series, o Options) (*Figure, error) {
 // Lines draws curves with point markers, e.g. a sweep of JCT against load.
 // Points are joined in the order given.
 func Lines(title, xLabel, yLabel string, series []Series, o Options) (*Figure, error) {
+	if err := LoadFaces(); err != nil {
+		return nil, err
+	}
 	const fn = "Lines"
 	w, h, err := figureSize(fn, o, defaultHeight)
 	if err != nil {

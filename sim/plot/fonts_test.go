@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"strings"
-	"sync"
 	"testing"
 
 	"codeberg.org/go-fonts/liberation"
@@ -29,7 +28,9 @@ import (
 // where any other face is missing and the render fails, and must come
 // out byte for byte as with the full cache.
 func TestFiguresUseTwoFaces(t *testing.T) {
-	loadFaces()
+	if err := LoadFaces(); err != nil {
+		t.Fatal(err)
+	}
 	regular := font.Font{Typeface: "Liberation", Variant: "Sans"}
 	bold := regular
 	bold.Weight = xfont.WeightBold
@@ -140,11 +141,14 @@ func TestFacesLoadWithFirstFigure(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the placeholder font: %v", err)
 	}
-	savedCache, savedHandler, savedLoad := font.DefaultCache, plot.DefaultTextHandler, loadFaces
-	defer func() { font.DefaultCache, plot.DefaultTextHandler, loadFaces = savedCache, savedHandler, savedLoad }()
+	savedCache, savedHandler, savedLoaded := font.DefaultCache, plot.DefaultTextHandler, faces.loaded.Load()
+	defer func() {
+		font.DefaultCache, plot.DefaultTextHandler = savedCache, savedHandler
+		faces.loaded.Store(savedLoaded)
+	}()
 	font.DefaultCache = font.NewCache(font.Collection{{Font: sans, Face: ph}, {Font: bold, Face: ph}, {Font: serif, Face: ph}})
 	plot.DefaultTextHandler = text.Plain{Fonts: font.DefaultCache}
-	loadFaces = sync.OnceFunc(addFaces)
+	faces.loaded.Store(false)
 	if got := faceName(sans); got != placeholder {
 		t.Fatalf("the test's cache holds %q", got)
 	}

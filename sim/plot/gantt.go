@@ -24,6 +24,9 @@ import (
 // model), one colour per key (results.KeyPalette), with a legend beside
 // the chart; the label on a bar names its job.
 func Gantt(title string, rows []string, bars []GanttBar, o Options) (*Figure, error) {
+	if err := LoadFaces(); err != nil {
+		return nil, err
+	}
 	const fn = "Gantt"
 	if err := checkMaxRows(fn, o); err != nil {
 		return nil, err

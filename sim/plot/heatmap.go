@@ -14,6 +14,9 @@ import (
 // (drawn top to bottom) and column j; NaN leaves the cell blank (grey).
 // Colours run from light (smallest value) to dark (largest).
 func Heatmap(title string, rowLabels, colLabels []string, values [][]float64, o Options) (*Figure, error) {
+	if err := LoadFaces(); err != nil {
+		return nil, err
+	}
 	const fn = "Heatmap"
 	w, h, err := figureSize(fn, o, defaultHeight)
 	if err != nil {

@@ -15,10 +15,7 @@ import (
 	"strings"
 	"sync"
 
-	sansbold "github.com/go-fonts/liberation/liberationsansbold"
-	sansregular "github.com/go-fonts/liberation/liberationsansregular"
 	xfont "golang.org/x/image/font"
-	"golang.org/x/image/font/opentype"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
@@ -234,39 +231,19 @@ const (
 )
 
 // sansFont returns the Liberation Sans font at the given size, the
-// faces loaded (every figure names its fonts through it).
+// faces loaded (every figure names its fonts through it). A build that
+// fetches its faces (see FaceData) has loaded them before it draws, so
+// the panic here is a caller's mistake that recoverInto turns into the
+// figure's error.
 func sansFont(size vg.Length, bold bool) font.Font {
-	loadFaces()
+	if err := LoadFaces(); err != nil {
+		panic(err)
+	}
 	f := font.Font{Typeface: "Liberation", Variant: "Sans"}
 	if bold {
 		f.Weight = xfont.WeightBold
 	}
 	return font.From(f, size)
-}
-
-// loadFaces parses Liberation Sans Regular and Bold and puts them in
-// gonum's font cache, once, when the first figure is made. gonum/plot's
-// start registered a 416-byte placeholder for every Liberation face
-// (see internal/liberation): parsing the real faces there cost every
-// run of the command line and every start of the page's module, in
-// WebAssembly mostly the optimising compiler's work on a parser run
-// once, whether or not a figure was drawn.
-var loadFaces = sync.OnceFunc(addFaces)
-
-// addFaces parses the two faces and adds them to gonum's font cache.
-func addFaces() {
-	var coll font.Collection
-	for _, c := range []struct {
-		ttf    []byte
-		weight xfont.Weight
-	}{{sansregular.TTF, xfont.WeightNormal}, {sansbold.TTF, xfont.WeightBold}} {
-		face, err := opentype.Parse(c.ttf)
-		if err != nil { // the data are fixed: only a broken build gets here
-			panic(fmt.Sprintf("sim/plot: parsing Liberation Sans: %v", err))
-		}
-		coll = append(coll, font.Face{Font: font.Font{Typeface: "Liberation", Variant: "Sans", Weight: c.weight}, Face: face})
-	}
-	font.DefaultCache.Add(coll)
 }
 
 // newPlot returns a plot with schedlab's common look: sans fonts, light

@@ -21,6 +21,7 @@ const engineRole = "engine"
 // between JavaScript and Go. It never returns.
 func runEngine() {
 	collectNearLimit()
+	fetchFacesFromSite()
 	h := worker.New(post)
 	// A run is one long goroutine; sleeping a moment at each progress
 	// report hands control back to the worker's event loop, which can then
