@@ -311,7 +311,8 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 	// its GPUs, not once per GPU.
 	srv, taken := cluster.ServerID(-1), 0
 	for _, g := range gpus {
-		if len(s.residents[g]) == 0 {
+		switch len(s.residents[g]) {
+		case 0:
 			gpu := &s.c.GPUs[g]
 			if gpu.Server != srv {
 				if taken > 0 {
@@ -322,6 +323,11 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 			taken++
 			s.freeSlots[srv] &^= 1 << (gpu.Slot & 63)
 			s.busyGPUs++
+		case 1: // its resident now shares g (it may be job id, taking a copy)
+			s.act[s.active(s.residents[g][0].job).slot-1].crowded++
+			j.crowded++
+		default:
+			j.crowded++
 		}
 		// appending to s.residents[g] itself, not to a copy of it, stores
 		// the length alone when the array has room (no pointer, so no
@@ -371,6 +377,10 @@ func (s *State) release(id workload.JobID, j *jobRun) {
 			}
 		}
 		if len(rs) > 0 {
+			j.crowded--       // g held others too
+			if len(rs) == 1 { // the one left holds g alone now
+				s.act[s.active(rs[0].job).slot-1].crowded--
+			}
 			s.load[g].mem -= j.mem
 			s.load[g].compute -= compute
 			continue

@@ -5,7 +5,7 @@ import "slices"
 // sortIntervals orders the GPU intervals by GPU, start and job, as the
 // result promises. They are recorded as they end, so on each GPU they
 // are nearly in order already: a stable counting sort by GPU (gpus is
-// the number of GPUs) and a check of each GPU's run replace a
+// the number of GPUs) and an insertion sort of each GPU's run replace a
 // comparison sort of the whole list, which under Gavel's rounds (an
 // interval per GPU per round) was the largest part of building a
 // result. The order is total (no two intervals share GPU, start and
@@ -45,12 +45,44 @@ func sortedIntervals(chunks [][]Interval, gpus int) []Interval {
 		}
 	}
 	for g := range gpus {
-		run := out[start[g]:start[g+1]]
-		if !inOrder(run) {
-			slices.SortFunc(run, cmpInterval)
-		}
+		insertInOrder(out[start[g]:start[g+1]])
 	}
 	return out
+}
+
+// insertInOrder sorts one GPU's run by start, then job, by moving
+// each interval that starts before the one recorded ahead of it back to
+// its place (found by bisection). A run is recorded by end time, so an
+// interval is out of place only by the intervals that start after it and
+// end before it: those that ran beside it on a shared GPU. At most
+// limit-1 intervals hold the GPU beside any one, so each is passed over
+// by at most that many others' moves and the moves add up to at most
+// (limit-1) times the run: under Gandiva's space sharing, where nearly
+// every GPU's run was out of order, this cost a fraction of the
+// comparison sort it replaces. The order is total but for a job's copies
+// of one GPU (identical intervals), so the result is any sort's.
+func insertInOrder(run []Interval) {
+	for i := 1; i < len(run); i++ {
+		x := run[i]
+		if !startsBefore(&x, &run[i-1]) {
+			continue
+		}
+		lo, hi := 0, i-1 // run[hi] is after x; run[:i] is in order
+		for lo < hi {
+			if mid := int(uint(lo+hi) >> 1); startsBefore(&x, &run[mid]) {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		copy(run[lo+1:i+1], run[lo:i])
+		run[lo] = x
+	}
+}
+
+// startsBefore says a comes before b, two intervals of one GPU.
+func startsBefore(a, b *Interval) bool {
+	return a.StartS < b.StartS || a.StartS == b.StartS && a.Job < b.Job
 }
 
 // intervalLog holds the intervals as they are recorded, in chunks of
@@ -71,34 +103,4 @@ func (l *intervalLog) add(iv Interval) {
 	}
 	l.chunks[k] = append(l.chunks[k], iv)
 	l.n++
-}
-
-// inOrder is slices.IsSortedFunc(run, cmpInterval) for the run of one
-// GPU, with the comparison written in: a call of a function value per
-// interval is an indirect call in WebAssembly, and this check reads every
-// interval of the run.
-func inOrder(run []Interval) bool {
-	for i := 1; i < len(run); i++ {
-		a, b := &run[i-1], &run[i]
-		switch {
-		case b.StartS < a.StartS:
-			return false
-		case b.StartS > a.StartS:
-		case b.Job < a.Job:
-			return false
-		}
-	}
-	return true
-}
-
-func cmpInterval(x, y Interval) int {
-	switch {
-	case x.GPU != y.GPU:
-		return int(x.GPU) - int(y.GPU)
-	case x.StartS < y.StartS:
-		return -1
-	case x.StartS > y.StartS:
-		return 1
-	}
-	return int(x.Job) - int(y.Job)
 }

@@ -120,9 +120,21 @@ func (s *State) CheckInvariants() error {
 			if listed[i] != len(gpus) {
 				return fmt.Errorf("job %s holds %d GPUs but the GPU books list it on %d", job.Name, len(gpus), listed[i])
 			}
+			shared := 0
+			for _, g := range gpus {
+				if len(s.residents[g]) != 1 {
+					shared++
+				}
+			}
+			if c := s.run(workload.JobID(i)).crowded; int(c) != shared {
+				return fmt.Errorf("job %s shares %d of its GPUs but its books say %d", job.Name, shared, c)
+			}
 		case Pending, Finished, NotArrived, Unschedulable:
 			if len(gpus) != 0 {
 				return fmt.Errorf("job %s is %s but holds %d GPUs", job.Name, j.status, len(gpus))
+			}
+			if r := s.run(workload.JobID(i)); r != nil && r.crowded != 0 {
+				return fmt.Errorf("job %s is %s but its books say it shares %d GPUs", job.Name, j.status, r.crowded)
 			}
 		}
 		if j.status == Pending && !s.pending.has(i) || j.status != Pending && s.pending.has(i) {

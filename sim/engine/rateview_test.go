@@ -13,14 +13,41 @@ import (
 
 // sharer starts each pending job on random GPUs, up to two jobs a GPU,
 // and at every decision checks RateView against the methods it stands
-// for, for every job (not arrived, pending, running, finished).
+// for, for every job (not arrived, pending, running, finished). It also
+// preempts and migrates running jobs at random, so that neighbours come
+// to share a GPU and leave it in every way; with copies, up to three
+// jobs a GPU, and a job may take a GPU twice.
 type sharer struct {
 	t                    *testing.T
 	r                    *rand.Rand
 	checked, alone, busy *int
+	copies               bool
 }
 
-func (p sharer) Options() Options { return Options{MaxJobsPerGPU: 2} }
+func (p sharer) Options() Options {
+	if p.copies {
+		return Options{MaxJobsPerGPU: 3, SameJobColocation: true}
+	}
+	return Options{MaxJobsPerGPU: 2}
+}
+
+// gpusFor draws n GPUs holding fewer than limit jobs each, or nil; with
+// copies, a GPU drawn may be drawn again.
+func (p sharer) gpusFor(s *State, n, limit int) []cluster.GPUID {
+	var gpus []cluster.GPUID
+	for _, g := range p.r.Perm(s.Cluster().NumGPUs()) {
+		if len(gpus) < n && s.NumJobsOn(cluster.GPUID(g)) < limit {
+			gpus = append(gpus, cluster.GPUID(g))
+			if p.copies && len(gpus) < n && p.r.IntN(3) == 0 && s.NumJobsOn(cluster.GPUID(g))+1 < limit {
+				gpus = append(gpus, cluster.GPUID(g))
+			}
+		}
+	}
+	if len(gpus) != n {
+		return nil
+	}
+	return gpus
+}
 
 func (p sharer) Decide(s *State, _ []Trigger) error {
 	for id := range workload.JobID(s.NumJobs()) {
@@ -40,16 +67,26 @@ func (p sharer) Decide(s *State, _ []Trigger) error {
 			*p.busy++
 		}
 	}
-	for _, id := range s.Pending() {
-		n := s.Job(id).GPUs
-		limit := 1 + p.r.IntN(2) // half the jobs only on free GPUs
-		var gpus []cluster.GPUID
-		for _, g := range p.r.Perm(s.Cluster().NumGPUs()) {
-			if len(gpus) < n && s.NumJobsOn(cluster.GPUID(g)) < limit {
-				gpus = append(gpus, cluster.GPUID(g))
+	top := p.Options().MaxJobsPerGPU
+	for _, id := range slices.Clone(s.Running()) {
+		switch p.r.IntN(8) {
+		case 0:
+			if err := s.Preempt(id); err != nil {
+				return err
+			}
+		case 1:
+			// its own GPUs count against the limit here, so that the
+			// engine never refuses the move
+			if gpus := p.gpusFor(s, s.Job(id).GPUs, top-1); gpus != nil {
+				if err := s.Migrate(id, gpus, ActionOptions{}); err != nil {
+					return err
+				}
 			}
 		}
-		if len(gpus) == n {
+	}
+	for _, id := range s.Pending() {
+		limit := 1 + p.r.IntN(top) // some jobs only on free GPUs
+		if gpus := p.gpusFor(s, s.Job(id).GPUs, limit); gpus != nil {
 			if err := s.Start(id, gpus, ActionOptions{}); err != nil {
 				return err
 			}
@@ -79,12 +116,16 @@ func TestRateViewIsTheMethods(t *testing.T) {
 	if err := m.Prepare(c, jobs); err != nil {
 		t.Fatal(err)
 	}
-	checked, alone, busy := 0, 0, 0
-	p := sharer{t: t, r: r, checked: &checked, alone: &alone, busy: &busy}
-	if _, err := Run(context.Background(), Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p}); err != nil {
-		t.Fatal(err)
-	}
-	if alone < 20 || busy < 100 {
-		t.Fatalf("%d checks, only %d of a job alone and %d of a job sharing", checked, alone, busy)
+	for _, copies := range []bool{false, true} {
+		checked, alone, busy := 0, 0, 0
+		p := sharer{t: t, r: r, checked: &checked, alone: &alone, busy: &busy, copies: copies}
+		// Paranoid: the invariants compare each job's kept count of
+		// shared GPUs with its GPUs' residents after every decision
+		if _, err := Run(context.Background(), Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p, Paranoid: true}); err != nil {
+			t.Fatal(err)
+		}
+		if alone < 10 || busy < 100 {
+			t.Fatalf("copies %v: %d checks, only %d of a job alone and %d of a job sharing", copies, checked, alone, busy)
+		}
 	}
 }

@@ -47,6 +47,11 @@ type jobRun struct {
 	waitSince   float64 // start of the current stretch with no GPUs
 	subBatch    int
 	ver         uint32
+	// crowded counts the entries of gpus whose GPU holds more than one
+	// job (a copy of the job itself counts): RateView's "alone" is
+	// crowded == 0. Occupy and release keep it for the job and for the
+	// neighbour that comes to share, or stops sharing, a GPU with it.
+	crowded int32
 }
 
 // workFault is a finished job's work that checkWork reports: the work left
@@ -190,18 +195,14 @@ func (s *State) Placement(id workload.JobID) perf.Placement {
 
 // RateView is the bound rate models' query in one call (see perf's
 // rateViewer): Cluster(), Job(id), the GPUs job id holds
-// (Placement(id).GPUs) and whether each of them holds it alone.
+// (Placement(id).GPUs) and whether each of them holds it alone. That
+// answer is kept by occupy and release (jobRun.crowded), not counted
+// here over the job's GPUs at every query.
 func (s *State) RateView(id workload.JobID) (*cluster.Cluster, *workload.Job, []cluster.GPUID, bool) {
-	var gpus []cluster.GPUID
 	if r := s.run(id); r != nil {
-		gpus = r.gpus
+		return s.c, &s.jobs[id], r.gpus, r.crowded == 0
 	}
-	for _, g := range gpus {
-		if len(s.residents[g]) != 1 {
-			return s.c, &s.jobs[id], gpus, false
-		}
-	}
-	return s.c, &s.jobs[id], gpus, true
+	return s.c, &s.jobs[id], nil, true
 }
 
 // JobsOn lists the jobs holding GPU g, in the order they took it. The
