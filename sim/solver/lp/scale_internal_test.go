@@ -245,8 +245,16 @@ func TestCheckedActivityAsActivity(t *testing.T) {
 				x[j] = (r.Float64() - 0.5) * 1e3
 			}
 		}
-		if got, want := p.checkedActivity(x), p.Activity(x); !equalBits(got, want) {
+		if got, want := p.checkedActivity(x, nil), p.Activity(x); !equalBits(got, want) {
 			t.Fatalf("checkedActivity %v, Activity %v", got, want)
+		}
+		// Into a recycled array holding another solve's values.
+		dirty := make([]float64, p.NumRows()+3)
+		for i := range dirty {
+			dirty[i] = math.NaN()
+		}
+		if got, want := p.checkedActivity(x, dirty), p.Activity(x); !equalBits(got, want) {
+			t.Fatalf("checkedActivity into a used array %v, Activity %v", got, want)
 		}
 	}
 }

@@ -197,6 +197,10 @@ type solver struct {
 	startFactors int
 	startBasics  []int32
 	kept         bool
+
+	// spareX and spareRow are the arrays Workspace.Recycle handed back,
+	// for later solutions' X and Row.
+	spareX, spareRow [][]float64
 }
 
 // Solve solves p. The error is for malformed problems only; infeasible
@@ -222,6 +226,15 @@ type Workspace struct {
 	// were checked, and cols its p.cols then.
 	checked *Problem
 	cols    uint64
+	// costCols and costMax are p.cols and p.Maximize when s's scaled
+	// column bounds and costs were loaded from w.p (costsOK): a solve
+	// leaves them as loaded (a cold dual start puts back its artificial
+	// bounds and perturbed costs), so while the matrix, columns and sense
+	// are unchanged only the rows' bounds are scaled again (FTF's
+	// bisection changes row bounds alone).
+	costCols uint64
+	costMax  bool
+	costsOK  bool
 }
 
 // Solve solves p like the package's Solve.
@@ -258,8 +271,14 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 			return nil, errors.New("lp: malformed coefficients") // check finds what loadMatrix found
 		}
 		w.p, w.matrix = p, p.matrix
+		w.costsOK = false
 	}
-	s.loadCosts(p)
+	if w.costsOK && w.costCols == p.cols && w.costMax == p.Maximize {
+		s.loadRowBounds(p)
+	} else {
+		s.loadCosts(p)
+		w.costCols, w.costMax, w.costsOK = p.cols, p.Maximize, true
+	}
 	s.reset()
 	s.maxIter = o.MaxIterations
 	if s.maxIter == 0 {
@@ -387,9 +406,17 @@ func (s *solver) loadCosts(p *Problem) {
 	for j := range colScale {
 		c[j] *= s.objScale
 	}
+	s.loadRowBounds(p)
+}
+
+// loadRowBounds sets the rows' scaled bounds from p, whose matrix s
+// holds, after loadCosts sized s.lo and s.hi.
+func (s *solver) loadRowBounds(p *Problem) {
+	n, m := s.n, s.m
+	lo, hi := s.lo[n:n+m], s.hi[n:n+m]
 	rowLo, rowHi, rowScale := p.rowLo[:m], p.rowHi[:m], s.rowScale[:m]
 	for i, rs := range rowScale {
-		lo[n+i], hi[n+i] = rowLo[i]*rs, rowHi[i]*rs
+		lo[i], hi[i] = rowLo[i]*rs, rowHi[i]*rs
 	}
 }
 
@@ -1319,7 +1346,10 @@ func (s *solver) moveBasics(dir, t float64) {
 // solution unscales the result.
 func (s *solver) solution(p *Problem, st Status) *Solution {
 	n := s.n
-	sol := &Solution{Status: st, Iterations: s.iters, X: make([]float64, n)}
+	sol := &Solution{Status: st, Iterations: s.iters, X: takeSpare(&s.spareX, n)}
+	if sol.X == nil {
+		sol.X = make([]float64, n)
+	}
 	// On local slices: the stores to sol.X would make every field a reload.
 	out, x, colScale := sol.X[:n], s.x[:n], s.colScale[:n]
 	if st == Optimal {
@@ -1332,13 +1362,54 @@ func (s *solver) solution(p *Problem, st Status) *Solution {
 			out[j] = x[j] * cs
 		}
 	}
-	sol.Row = p.checkedActivity(sol.X) // the solve checked the coefficients
+	sol.Row = p.checkedActivity(sol.X, takeSpare(&s.spareRow, s.m)) // the solve checked the coefficients
 	sol.Objective = p.Objective(sol.X)
 	b := newBasis(s.n, s.m)
 	copy(b.Cols, s.stat[:s.n])
 	copy(b.Rows, s.stat[s.n:])
 	sol.Basis = b
 	return sol
+}
+
+// maxSpares bounds the arrays of each kind Workspace.Recycle keeps.
+const maxSpares = 4
+
+// takeSpare returns, resized to n and not cleared, the last array
+// Workspace.Recycle handed back, or nil when there is none that large.
+func takeSpare(spares *[][]float64, n int) []float64 {
+	k := len(*spares)
+	if k == 0 {
+		return nil
+	}
+	v := (*spares)[k-1]
+	(*spares)[k-1] = nil
+	*spares = (*spares)[:k-1]
+	if cap(v) < n {
+		return nil
+	}
+	return v[:n]
+}
+
+// Recycle hands sol's X and Row back to w, for a caller that will read
+// neither again (nor any slice of them it kept): a later solve may
+// return them, overwritten, in its own Solution, instead of allocating
+// two arrays (the bisection on ρ of Gavel's finish-time fairness drops
+// most of its 10 to 40 solutions a recompute). It sets sol.X and sol.Row
+// to nil, so a read after it fails loudly rather than seeing another
+// solve's values; sol's Basis and RowDuals stay the caller's. A few
+// arrays are kept; Recycle(nil) does nothing.
+func (w *Workspace) Recycle(sol *Solution) {
+	if sol == nil {
+		return
+	}
+	s := &w.s
+	if sol.X != nil && len(s.spareX) < maxSpares {
+		s.spareX = append(s.spareX, sol.X)
+	}
+	if sol.Row != nil && len(s.spareRow) < maxSpares {
+		s.spareRow = append(s.spareRow, sol.Row)
+	}
+	sol.X, sol.Row = nil, nil
 }
 
 // newBasis returns a basis of n columns and m rows, all Basic (0): its
