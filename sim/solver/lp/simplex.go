@@ -249,9 +249,17 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 	// changed since (p.cols) are not checked again; when anything is
 	// malformed, check itself finds the first problem in its own order
 	// and words it (with the columns unchanged, the first row's).
+	// With the scaled costs and column bounds kept (below), the rows'
+	// bounds are checked and scaled in one pass.
+	keep := !reload && w.costsOK && w.costCols == p.cols && w.costMax == p.Maximize
+	rowsLoaded := false
 	var err error
 	if w.checked == p && w.cols == p.cols {
-		err = p.checkRows()
+		if keep {
+			err, rowsLoaded = s.loadCheckedRowBounds(p), true
+		} else {
+			err = p.checkRows()
+		}
 	} else {
 		err = p.check(false)
 	}
@@ -273,8 +281,10 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 		w.p, w.matrix = p, p.matrix
 		w.costsOK = false
 	}
-	if w.costsOK && w.costCols == p.cols && w.costMax == p.Maximize {
-		s.loadRowBounds(p)
+	if keep {
+		if !rowsLoaded {
+			s.loadRowBounds(p)
+		}
 	} else {
 		s.loadCosts(p)
 		w.costCols, w.costMax, w.costsOK = p.cols, p.Maximize, true
@@ -407,6 +417,24 @@ func (s *solver) loadCosts(p *Problem) {
 		c[j] *= s.objScale
 	}
 	s.loadRowBounds(p)
+}
+
+// loadCheckedRowBounds is p.checkRows and loadRowBounds in one pass:
+// on a malformed row it returns checkRows's error, having scaled the
+// rows before it (the next solve scales them again).
+func (s *solver) loadCheckedRowBounds(p *Problem) error {
+	n, m := s.n, s.m
+	lo, hi := s.lo[n:n+m], s.hi[n:n+m]
+	rowLo, rowHi, rowScale := p.rowLo[:m], p.rowHi[:m], s.rowScale[:m]
+	for i, rs := range rowScale {
+		l, h := rowLo[i], rowHi[i]
+		// checkRows's test: !(l <= h) is l > h or a NaN.
+		if !(l <= h) || l > math.MaxFloat64 || h < -math.MaxFloat64 {
+			return p.checkRows()
+		}
+		lo[i], hi[i] = l*rs, h*rs
+	}
+	return nil
 }
 
 // loadRowBounds sets the rows' scaled bounds from p, whose matrix s
