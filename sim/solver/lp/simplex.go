@@ -465,7 +465,11 @@ func (s *solver) reset() {
 	for i := len(s.logRow); i < m; i++ {
 		s.logRow = append(s.logRow, []int32{int32(i)})
 	}
-	s.logVal = []float64{-1}
+	if s.logVal == nil {
+		// Every logical's column, read only (as the structurals' kept
+		// scaled columns are): one array for the workspace's solves.
+		s.logVal = []float64{-1}
+	}
 	s.y, s.cb, s.alpha, s.rhs = zeroF(s.y, m), zeroF(s.cb, m), zeroF(s.alpha, m), zeroF(s.rhs, m)
 	s.d, s.w, s.alphaR = zeroF(s.d, N), resizeF(s.w, N), zeroF(s.alphaR, N)
 	s.mark = resizeU8(s.mark, N)
