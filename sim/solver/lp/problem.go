@@ -233,9 +233,10 @@ func (p *Problem) Activity(x []float64) []float64 {
 // are ±0. Adding ±0 leaves a sum that is not −0 as it is, and these sums
 // never are −0: they start at +0, and in rounding to nearest a sum is −0
 // only when both terms are. (An infinite coefficient times 0 would add a
-// NaN, hence finite coefficients only.)
-func (p *Problem) checkedActivity(x []float64) []float64 {
-	act := make([]float64, p.NumRows())
+// NaN, hence finite coefficients only.) It writes into act's storage when
+// that is large enough.
+func (p *Problem) checkedActivity(x, act []float64) []float64 {
+	act = zeroF(act, p.NumRows())
 	for j, rs := range p.colRows {
 		xj := x[j]
 		if xj == 0 {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -184,6 +185,9 @@ func TestWorkspaceRecheckAfterSetters(t *testing.T) {
 		"objective":           func(p *Problem) { p.SetObj(2, math.NaN()) },
 		"column bounds":       func(p *Problem) { p.SetColBounds(1, 1, 0) },
 		"row bounds":          func(p *Problem) { p.SetRowBounds(2, math.Inf(1), math.Inf(1)) },
+		"row bounds NaN":      func(p *Problem) { p.SetRowBounds(1, 0, math.NaN()) },
+		"row bounds crossed":  func(p *Problem) { p.SetRowBounds(1, 2, 1) },
+		"row bounds −∞":       func(p *Problem) { p.SetRowBounds(0, math.Inf(-1), math.Inf(-1)) },
 		"objective and rows":  func(p *Problem) { p.SetObj(3, math.Inf(1)); p.SetRowBounds(0, 2, 1) },
 		"a column added":      func(p *Problem) { p.AddCol("bad", 1, 0, 0) },
 		"a coefficient added": func(p *Problem) { p.Set(1, 0, math.NaN()) },
@@ -209,6 +213,17 @@ func TestWorkspaceRecheckAfterSetters(t *testing.T) {
 		got, err := w.Solve(saved, Options{})
 		if err != nil || got.Status != want.Status || !equalBits(got.X, want.X) || got.Iterations != want.Iterations {
 			t.Errorf("%s: mended, %v (%v), want %v", name, got, err, want)
+		}
+		if strings.HasPrefix(name, "row bounds") {
+			// Mended in place: the workspace's kept costs and the rows'
+			// bounds scaled again.
+			for i := range p.NumRows() {
+				p.SetRowBounds(i, saved.rowLo[i], saved.rowHi[i])
+			}
+			got, err := w.Solve(p, Options{})
+			if err != nil || got.Status != want.Status || !equalBits(got.X, want.X) || got.Iterations != want.Iterations {
+				t.Errorf("%s: mended in place, %v (%v), want %v", name, got, err, want)
+			}
 		}
 	}
 }
@@ -245,8 +260,16 @@ func TestCheckedActivityAsActivity(t *testing.T) {
 				x[j] = (r.Float64() - 0.5) * 1e3
 			}
 		}
-		if got, want := p.checkedActivity(x), p.Activity(x); !equalBits(got, want) {
+		if got, want := p.checkedActivity(x, nil), p.Activity(x); !equalBits(got, want) {
 			t.Fatalf("checkedActivity %v, Activity %v", got, want)
+		}
+		// Into a recycled array holding another solve's values.
+		dirty := make([]float64, p.NumRows()+3)
+		for i := range dirty {
+			dirty[i] = math.NaN()
+		}
+		if got, want := p.checkedActivity(x, dirty), p.Activity(x); !equalBits(got, want) {
+			t.Fatalf("checkedActivity into a used array %v, Activity %v", got, want)
 		}
 	}
 }

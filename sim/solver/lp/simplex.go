@@ -197,6 +197,10 @@ type solver struct {
 	startFactors int
 	startBasics  []int32
 	kept         bool
+
+	// spareX and spareRow are the arrays Workspace.Recycle handed back,
+	// for later solutions' X and Row.
+	spareX, spareRow [][]float64
 }
 
 // Solve solves p. The error is for malformed problems only; infeasible
@@ -222,6 +226,15 @@ type Workspace struct {
 	// were checked, and cols its p.cols then.
 	checked *Problem
 	cols    uint64
+	// costCols and costMax are p.cols and p.Maximize when s's scaled
+	// column bounds and costs were loaded from w.p (costsOK): a solve
+	// leaves them as loaded (a cold dual start puts back its artificial
+	// bounds and perturbed costs), so while the matrix, columns and sense
+	// are unchanged only the rows' bounds are scaled again (FTF's
+	// bisection changes row bounds alone).
+	costCols uint64
+	costMax  bool
+	costsOK  bool
 }
 
 // Solve solves p like the package's Solve.
@@ -236,9 +249,17 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 	// changed since (p.cols) are not checked again; when anything is
 	// malformed, check itself finds the first problem in its own order
 	// and words it (with the columns unchanged, the first row's).
+	// With the scaled costs and column bounds kept (below), the rows'
+	// bounds are checked and scaled in one pass.
+	keep := !reload && w.costsOK && w.costCols == p.cols && w.costMax == p.Maximize
+	rowsLoaded := false
 	var err error
 	if w.checked == p && w.cols == p.cols {
-		err = p.checkRows()
+		if keep {
+			err, rowsLoaded = s.loadCheckedRowBounds(p), true
+		} else {
+			err = p.checkRows()
+		}
 	} else {
 		err = p.check(false)
 	}
@@ -258,8 +279,16 @@ func (w *Workspace) Solve(p *Problem, o Options) (*Solution, error) {
 			return nil, errors.New("lp: malformed coefficients") // check finds what loadMatrix found
 		}
 		w.p, w.matrix = p, p.matrix
+		w.costsOK = false
 	}
-	s.loadCosts(p)
+	if keep {
+		if !rowsLoaded {
+			s.loadRowBounds(p)
+		}
+	} else {
+		s.loadCosts(p)
+		w.costCols, w.costMax, w.costsOK = p.cols, p.Maximize, true
+	}
 	s.reset()
 	s.maxIter = o.MaxIterations
 	if s.maxIter == 0 {
@@ -387,9 +416,35 @@ func (s *solver) loadCosts(p *Problem) {
 	for j := range colScale {
 		c[j] *= s.objScale
 	}
+	s.loadRowBounds(p)
+}
+
+// loadCheckedRowBounds is p.checkRows and loadRowBounds in one pass:
+// on a malformed row it returns checkRows's error, having scaled the
+// rows before it (the next solve scales them again).
+func (s *solver) loadCheckedRowBounds(p *Problem) error {
+	n, m := s.n, s.m
+	lo, hi := s.lo[n:n+m], s.hi[n:n+m]
 	rowLo, rowHi, rowScale := p.rowLo[:m], p.rowHi[:m], s.rowScale[:m]
 	for i, rs := range rowScale {
-		lo[n+i], hi[n+i] = rowLo[i]*rs, rowHi[i]*rs
+		l, h := rowLo[i], rowHi[i]
+		// checkRows's test: !(l <= h) is l > h or a NaN.
+		if !(l <= h) || l > math.MaxFloat64 || h < -math.MaxFloat64 {
+			return p.checkRows()
+		}
+		lo[i], hi[i] = l*rs, h*rs
+	}
+	return nil
+}
+
+// loadRowBounds sets the rows' scaled bounds from p, whose matrix s
+// holds, after loadCosts sized s.lo and s.hi.
+func (s *solver) loadRowBounds(p *Problem) {
+	n, m := s.n, s.m
+	lo, hi := s.lo[n:n+m], s.hi[n:n+m]
+	rowLo, rowHi, rowScale := p.rowLo[:m], p.rowHi[:m], s.rowScale[:m]
+	for i, rs := range rowScale {
+		lo[i], hi[i] = rowLo[i]*rs, rowHi[i]*rs
 	}
 }
 
@@ -410,7 +465,11 @@ func (s *solver) reset() {
 	for i := len(s.logRow); i < m; i++ {
 		s.logRow = append(s.logRow, []int32{int32(i)})
 	}
-	s.logVal = []float64{-1}
+	if s.logVal == nil {
+		// Every logical's column, read only (as the structurals' kept
+		// scaled columns are): one array for the workspace's solves.
+		s.logVal = []float64{-1}
+	}
 	s.y, s.cb, s.alpha, s.rhs = zeroF(s.y, m), zeroF(s.cb, m), zeroF(s.alpha, m), zeroF(s.rhs, m)
 	s.d, s.w, s.alphaR = zeroF(s.d, N), resizeF(s.w, N), zeroF(s.alphaR, N)
 	s.mark = resizeU8(s.mark, N)
@@ -1319,7 +1378,10 @@ func (s *solver) moveBasics(dir, t float64) {
 // solution unscales the result.
 func (s *solver) solution(p *Problem, st Status) *Solution {
 	n := s.n
-	sol := &Solution{Status: st, Iterations: s.iters, X: make([]float64, n)}
+	sol := &Solution{Status: st, Iterations: s.iters, X: takeSpare(&s.spareX, n)}
+	if sol.X == nil {
+		sol.X = make([]float64, n)
+	}
 	// On local slices: the stores to sol.X would make every field a reload.
 	out, x, colScale := sol.X[:n], s.x[:n], s.colScale[:n]
 	if st == Optimal {
@@ -1332,13 +1394,54 @@ func (s *solver) solution(p *Problem, st Status) *Solution {
 			out[j] = x[j] * cs
 		}
 	}
-	sol.Row = p.checkedActivity(sol.X) // the solve checked the coefficients
+	sol.Row = p.checkedActivity(sol.X, takeSpare(&s.spareRow, s.m)) // the solve checked the coefficients
 	sol.Objective = p.Objective(sol.X)
 	b := newBasis(s.n, s.m)
 	copy(b.Cols, s.stat[:s.n])
 	copy(b.Rows, s.stat[s.n:])
 	sol.Basis = b
 	return sol
+}
+
+// maxSpares bounds the arrays of each kind Workspace.Recycle keeps.
+const maxSpares = 4
+
+// takeSpare returns, resized to n and not cleared, the last array
+// Workspace.Recycle handed back, or nil when there is none that large.
+func takeSpare(spares *[][]float64, n int) []float64 {
+	k := len(*spares)
+	if k == 0 {
+		return nil
+	}
+	v := (*spares)[k-1]
+	(*spares)[k-1] = nil
+	*spares = (*spares)[:k-1]
+	if cap(v) < n {
+		return nil
+	}
+	return v[:n]
+}
+
+// Recycle hands sol's X and Row back to w, for a caller that will read
+// neither again (nor any slice of them it kept): a later solve may
+// return them, overwritten, in its own Solution, instead of allocating
+// two arrays (the bisection on ρ of Gavel's finish-time fairness drops
+// most of its 10 to 40 solutions a recompute). It sets sol.X and sol.Row
+// to nil, so a read after it fails loudly rather than seeing another
+// solve's values; sol's Basis and RowDuals stay the caller's. A few
+// arrays are kept; Recycle(nil) does nothing.
+func (w *Workspace) Recycle(sol *Solution) {
+	if sol == nil {
+		return
+	}
+	s := &w.s
+	if sol.X != nil && len(s.spareX) < maxSpares {
+		s.spareX = append(s.spareX, sol.X)
+	}
+	if sol.Row != nil && len(s.spareRow) < maxSpares {
+		s.spareRow = append(s.spareRow, sol.Row)
+	}
+	sol.X, sol.Row = nil, nil
 }
 
 // newBasis returns a basis of n columns and m rows, all Basic (0): its

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/solver/lp"
@@ -22,18 +23,55 @@ func sameSolution(a, b *lp.Solution) bool {
 	return reflect.DeepEqual(a.Basis, b.Basis)
 }
 
+// bitsOf is each value's bits.
+func bitsOf(v []float64) []uint64 {
+	b := make([]uint64, len(v))
+	for i, x := range v {
+		b[i] = math.Float64bits(x)
+	}
+	return b
+}
+
+// A solve after Recycle returns the recycled arrays, with Solve's values.
+func TestRecycleReusesArrays(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	p := randomLP(r, 12, 8, false)
+	var ws lp.Workspace
+	first, err := ws.Solve(p, lp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, row := &first.X[0], &first.Row[0]
+	ws.Recycle(first)
+	p.SetObj(0, p.Obj(0)+1)
+	want, err1 := lp.Solve(p, lp.Options{})
+	got, err2 := ws.Solve(p, lp.Options{})
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if &got.X[0] != x || &got.Row[0] != row {
+		t.Error("the solve after Recycle allocated its X or Row")
+	}
+	if !sameSolution(want, got) || !slices.Equal(bitsOf(want.Row), bitsOf(got.Row)) {
+		t.Errorf("Solve gives %v, the workspace %v", want, got)
+	}
+}
+
 // A Workspace gives exactly Solve's results over a sequence of problems of
 // changing shapes, of re-solves of one problem after its bounds and
 // objective change (the kept matrix, and the kept factorisation when the
 // solve before needed no pivot) and after a coefficient changes (the
-// matrix reloaded), warm and cold.
+// matrix reloaded), after row bounds alone change (the kept scaled costs
+// and column bounds, after a cold dual start put back its artificial
+// bounds and perturbed costs) and after the sense alone flips, warm and
+// cold.
 func TestWorkspaceSameAsSolve(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	var ws lp.Workspace
 	for trial := 0; trial < 200; trial++ {
 		p := randomLP(r, 4+r.IntN(14), 3+r.IntN(10), r.IntN(2) == 0)
 		var warm *lp.Basis
-		for step := 0; step < 5; step++ {
+		for step := 0; step < 8; step++ {
 			switch step {
 			case 1: // the same problem from its optimal basis: no pivot
 			case 2: // bounds and objective only
@@ -51,15 +89,30 @@ func TestWorkspaceSameAsSolve(t *testing.T) {
 			case 4: // a new row
 				row := p.AddRow("extra", math.Inf(-1), 7)
 				p.Set(row, r.IntN(p.NumCols()), 1)
+			case 5, 6: // row bounds alone, cold then warm
+				i := r.IntN(p.NumRows())
+				lo, hi := p.RowBounds(i)
+				p.SetRowBounds(i, lo-1, hi)
+				if step == 5 {
+					warm = nil
+				}
+			case 7: // the sense alone
+				p.Maximize = !p.Maximize
 			}
-			o := lp.Options{Warm: warm, Dual: step == 2 && trial%2 == 0}
+			o := lp.Options{Warm: warm, Dual: (step == 2 || step == 6) && trial%2 == 0}
 			want, err1 := lp.Solve(p, o)
 			got, err2 := ws.Solve(p, o)
 			if err1 != nil || err2 != nil {
 				t.Fatalf("trial %d step %d: %v, %v", trial, step, err1, err2)
 			}
-			if !sameSolution(want, got) {
+			if !sameSolution(want, got) || !slices.Equal(bitsOf(want.Row), bitsOf(got.Row)) {
 				t.Fatalf("trial %d step %d: Solve gives %v, the workspace %v", trial, step, want, got)
+			}
+			if trial%3 != 0 { // the next solves write into got's arrays
+				ws.Recycle(got)
+				if got.X != nil || got.Row != nil {
+					t.Fatal("Recycle left the solution its arrays")
+				}
 			}
 			warm = want.Basis
 		}

@@ -67,10 +67,15 @@ func (a *PerJob) ftf(in *plan.Input, planned [][]float64) (*plan.Allocation, err
 		if sol != nil {
 			warm = sol.Basis
 		}
+		// The values of a solve the bisection drops (infeasible, or a
+		// feasible one a later ρ supersedes) are read no more: their
+		// arrays serve later solves.
 		if ok {
+			a.LPs.ws.Recycle(last)
 			hi, last = mid, sol
 		} else {
 			lo = mid
+			a.LPs.ws.Recycle(sol)
 		}
 	}
 	if last == nil {
