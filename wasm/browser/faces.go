@@ -50,12 +50,9 @@ func fetchBytes(url string) ([]byte, error) {
 		onFail.Release()
 	}
 	onFail = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		msg := "the browser could not reach it"
-		if len(args) > 0 && args[0].Type() == js.TypeObject && args[0].Get("message").Type() == js.TypeString {
-			msg = args[0].Get("message").String()
-		}
+		err := fmt.Errorf("fetching %s: %s", url, fetchFailure(args))
 		release()
-		done <- reply{err: fmt.Errorf("fetching %s: %s", url, msg)}
+		done <- reply{err: err}
 		return nil
 	})
 	onBody = js.FuncOf(func(_ js.Value, args []js.Value) any {

@@ -22,10 +22,7 @@ func (b *browser) Fetch(method, url string, body []byte, done func(app.FetchRepl
 		onFail.Release()
 	}
 	onFail = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		msg := "the browser could not reach it"
-		if len(args) > 0 && args[0].Type() == js.TypeObject && args[0].Get("message").Type() == js.TypeString {
-			msg = args[0].Get("message").String()
-		}
+		msg := fetchFailure(args)
 		release()
 		b.locked(func() { done(app.FetchReply{Err: errors.New(msg)}) })
 		return nil
@@ -56,4 +53,13 @@ func (b *browser) Fetch(method, url string, body []byte, done func(app.FetchRepl
 		release()
 		go done(app.FetchReply{Err: err})
 	}
+}
+
+// fetchFailure is what a rejected fetch or body promise says: its
+// error's message, or a plain sentence when it gives none.
+func fetchFailure(args []js.Value) string {
+	if len(args) > 0 && args[0].Type() == js.TypeObject && args[0].Get("message").Type() == js.TypeString {
+		return args[0].Get("message").String()
+	}
+	return "the browser could not reach it"
 }
