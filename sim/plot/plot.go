@@ -1,8 +1,10 @@
 // Package plot draws schedlab's figures (JCT CDFs, Gantt charts, bars,
 // curves, heat maps) with gonum/plot and returns them as SVG or PNG bytes.
 //
-// The package takes plain data (no other schedlab package is imported) so
-// that the engine, the CLI and the Web Worker can all call it. Every
+// The package takes plain data (of schedlab's packages it imports only
+// sim/results, for the palette its figures share with the page's tables
+// and charts) so that the engine, the CLI and the Web Worker can all call
+// it. Every
 // constructor validates its input and returns an error instead of panicking;
 // the same input always gives byte-identical output.
 package plot
