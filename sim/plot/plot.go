@@ -4,9 +4,9 @@
 // The package takes plain data (of schedlab's packages it imports only
 // sim/results, for the palette its figures share with the page's tables
 // and charts) so that the engine, the CLI and the Web Worker can all call
-// it. Every
-// constructor validates its input and returns an error instead of panicking;
-// the same input always gives byte-identical output.
+// it. Every constructor validates its input and returns an error instead
+// of panicking; the same input always gives byte-identical output. The
+// figures' fonts come through FaceData (see LoadFaces).
 package plot
 
 import (
