@@ -170,7 +170,7 @@ func (c *LearnView) CDFURL() string { return c.App.Res.CDF.URL }
 func (c *LearnView) Gantts() []*app.Figure {
 	var out []*app.Figure
 	for _, p := range c.App.Res.Policies {
-		if p.Gantt != nil {
+		if p.Gantt != nil && p.Gantt.URL != "" { // one not drawn says why in Results
 			out = append(out, p.Gantt)
 		}
 	}

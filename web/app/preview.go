@@ -112,10 +112,12 @@ func servesWidth(built, page float64) bool {
 // after comparing the two: a difference is a bug (of determinism, or a
 // site built from other code), reported to the developer's console. The
 // figures are compared only when the live ones were drawn at the width the
-// built ones were (the page may have been resized during the run).
+// built ones were (the page may have been resized during the run), and
+// drawn at all: a figure that could not be drawn (its fonts not fetched)
+// says so in its own place.
 func (a *App) replaceBuilt(built, res *Results, sameWidth bool) {
 	res.Check = CheckSame
-	if d := built.differs(res, sameWidth); d != "" {
+	if d := built.differs(res, sameWidth && res.allDrawn()); d != "" {
 		res.Check = CheckDiffers
 		a.P.Report("the results computed when the site was built differ from this browser's run of the same scenario: " + d)
 	}
@@ -174,6 +176,17 @@ func (res *Results) differs(o *Results, figures bool) string {
 		}
 	}
 	return ""
+}
+
+// allDrawn says whether every figure of res was drawn (none holds an
+// error instead).
+func (res *Results) allDrawn() bool {
+	for _, f := range res.Figures() {
+		if f.Err != "" {
+			return false
+		}
+	}
+	return true
 }
 
 func figurePNG(f *Figure) []byte {

@@ -96,6 +96,11 @@ func (a *App) policyResult(p *Part, m protocol.Message) (*PolicyResult, error) {
 				Caption: "Which job held which GPU over time under " + pr.Label + ". Each row is a GPU and each bar a job, named on the bar where it fits; the colour is the job's model (the legend names them)."}
 		}
 	}
+	if res.FiguresErr != "" {
+		// The run's numbers came without its Gantt chart's image; the
+		// images' list says why (the interactive chart needs none).
+		pr.Gantt = &Figure{Name: "gantt-" + strconv.Itoa(p.Index), Title: "GPU allocation: " + pr.Label, Err: res.FiguresErr}
+	}
 	if len(res.Timelines) == 1 {
 		pr.takeStory(res.Timelines[0], m.Bin)
 	}

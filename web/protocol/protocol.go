@@ -175,6 +175,10 @@ type Result struct {
 	// `schedlab run --format json` prints.
 	Output  json.RawMessage `json:"output"`
 	Figures []Figure        `json:"figures"`
+	// FiguresErr says why the figures asked for were not drawn (their
+	// fonts could not be fetched, see sim/plot's FaceData); the numbers
+	// are whole.
+	FiguresErr string `json:"figures_err,omitempty"`
 	// Timelines has one entry per policy run when the request asked for
 	// them; the intervals of entry K are in bin "intervals-K".
 	Timelines []Timeline `json:"timelines,omitempty"`

@@ -33,6 +33,11 @@ type Handler struct {
 	Yield func()
 	// ProgressEvery is the least wall time between two progress messages.
 	ProgressEvery time.Duration
+	// LoadFaces readies the figures' fonts before a run draws (New sets
+	// plot.LoadFaces). The page's module fetches them (see sim/plot's
+	// FaceData); when that fails, the run's numbers still go back, with
+	// the reason its figures are missing.
+	LoadFaces func() error
 
 	mu      sync.Mutex // guards cancels and serializes post
 	cancels map[int]context.CancelFunc
@@ -40,7 +45,7 @@ type Handler struct {
 
 // New returns a handler that sends its replies to post.
 func New(post func(protocol.Message)) *Handler {
-	return &Handler{post: post, cancels: map[int]context.CancelFunc{}, ProgressEvery: 200 * time.Millisecond}
+	return &Handler{post: post, cancels: map[int]context.CancelFunc{}, ProgressEvery: 200 * time.Millisecond, LoadFaces: plot.LoadFaces}
 }
 
 func (h *Handler) send(m protocol.Message) {
@@ -199,6 +204,13 @@ func (h *Handler) run(ctx context.Context, id int, req protocol.RunRequest) {
 	if res.Output, err = output(rep.Output(seed), req.Compact, bin); err != nil {
 		h.fail(id, protocol.Error{Message: err.Error()})
 		return
+	}
+	if req.Figures == nil || len(req.Figures) > 0 {
+		if err := h.LoadFaces(); err != nil {
+			// A run of minutes is not lost for its figures' fonts.
+			res.FiguresErr = "The figures could not be drawn: " + err.Error()
+			req.Figures = []string{}
+		}
 	}
 	if req.Figures == nil || len(req.Figures) > 0 {
 		if req.Figures != nil {

@@ -281,3 +281,48 @@ func TestIntervalsRoundTrip(t *testing.T) {
 		t.Errorf("bad length: %v", err)
 	}
 }
+
+// TestRunWithoutFonts: when the figures' fonts cannot be had (the page's
+// module fetches them, see plot.FaceData), a run still sends its numbers,
+// the same as with figures, saying why its figures are missing.
+func TestRunWithoutFonts(t *testing.T) {
+	req := protocol.RunRequest{Name: "tiny"}
+	withFigures := decode[protocol.Result](t, first(t, req, nil))
+	if len(withFigures.Figures) == 0 || withFigures.FiguresErr != "" {
+		t.Fatalf("with fonts: %d figures, FiguresErr %q", len(withFigures.Figures), withFigures.FiguresErr)
+	}
+	m := first(t, req, func() error { return fmt.Errorf("fetching LiberationSans-Regular.ttf: Failed to fetch") })
+	r := decode[protocol.Result](t, m)
+	if want := "The figures could not be drawn: fetching LiberationSans-Regular.ttf: Failed to fetch"; r.FiguresErr != want {
+		t.Errorf("FiguresErr %q, want %q", r.FiguresErr, want)
+	}
+	if len(r.Figures) != 0 || len(m.Bin) != 0 {
+		t.Errorf("without fonts: %d figures and %d binaries sent", len(r.Figures), len(m.Bin))
+	}
+	if !bytes.Equal(r.Output, withFigures.Output) {
+		t.Error("the run's numbers differ when its figures are not drawn")
+	}
+}
+
+// first runs req on a handler whose LoadFaces is load (nil: the
+// default) and returns its final reply.
+func first(t *testing.T, req protocol.RunRequest, load func() error) protocol.Message {
+	t.Helper()
+	ch := make(chan protocol.Message, 64)
+	h := New(func(r protocol.Message) { ch <- r })
+	if load != nil {
+		h.LoadFaces = load
+	}
+	h.Handle(runMsg(t, 1, req))
+	timeout := time.After(2 * time.Minute)
+	for {
+		select {
+		case r := <-ch:
+			if r.Type != protocol.TypeProgress {
+				return r
+			}
+		case <-timeout:
+			t.Fatal("no reply")
+		}
+	}
+}
