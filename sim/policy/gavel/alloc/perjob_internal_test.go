@@ -45,15 +45,7 @@ func symmetrizeByDecimal(in *plan.Input, planned [][]float64, al *plan.Allocatio
 			paired[c.A], paired[c.B] = true, true
 		}
 	}
-	rows := al.PerJob(len(in.Jobs), len(in.Types))
-	for _, c := range al.Combos {
-		if c.B >= 0 {
-			for j, v := range c.X {
-				rows[c.A][j] -= v
-				rows[c.B][j] -= v
-			}
-		}
-	}
+	rows := soloRows(in, al)
 	index := map[string]int{}
 	var groups [][]int
 	for i, p := range in.Jobs {
@@ -122,15 +114,7 @@ func TestSymmetrizeSameAsByDecimal(t *testing.T) {
 		}
 		want := symmetrizeByDecimal(in, planned, &al)
 		symmetrize(in, planned, &al)
-		got := al.PerJob(len(in.Jobs), len(in.Types))
-		for _, c := range al.Combos {
-			if c.B >= 0 {
-				for j, v := range c.X {
-					got[c.A][j] -= v
-					got[c.B][j] -= v
-				}
-			}
-		}
+		got := soloRows(in, &al)
 		for i := range want {
 			for j := range want[i] {
 				if math.Float64bits(got[i][j]) != math.Float64bits(want[i][j]) {
@@ -158,4 +142,19 @@ func TestFlatRowsSeparate(t *testing.T) {
 	if len(rows) != 3 || len(rows[2]) != 2 || rows[1][0] != 1 || rows[1][1] != 0 || rows[0][2] != 7 {
 		t.Errorf("rows %v", rows)
 	}
+}
+
+// soloRows is each job's row of al without its pairs' shares: what
+// symmetrize averages over identical jobs.
+func soloRows(in *plan.Input, al *plan.Allocation) [][]float64 {
+	rows := al.PerJob(len(in.Jobs), len(in.Types))
+	for _, c := range al.Combos {
+		if c.B >= 0 {
+			for j, v := range c.X {
+				rows[c.A][j] -= v
+				rows[c.B][j] -= v
+			}
+		}
+	}
+	return rows
 }
