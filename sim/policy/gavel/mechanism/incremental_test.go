@@ -19,7 +19,8 @@ import (
 // ledger's records kept or found by job id, its totals and positive
 // targets; waiting jobs' progress kept from the last recompute; the list
 // of active jobs kept from the last recompute and the arrivals since; the
-// learner's shares from the jobs with a share) equals what the full
+// learner's shares from the jobs with a share; a round's live
+// combinations and each type's tier kept from an earlier round) equals what the full
 // rebuild makes, and each kind of comparison was made.
 func TestIncrementalSameAsFullRebuild(t *testing.T) {
 	lps := func(objective string) plan.Allocator {
@@ -67,8 +68,8 @@ func TestIncrementalSameAsFullRebuild(t *testing.T) {
 				t.Fatalf("%s: job %s %s", c.name, j.Name, j.Status)
 			}
 		}
-		if m.ledger.checks == 0 || m.checks.progress == 0 || (c.waiting == 0 && (m.checks.shares == 0 || m.checks.active == 0)) {
-			t.Errorf("%s: compared %d restarts, %d kept progresses, %d shares and %d lists of active jobs: some bookkeeping went unchecked", c.name, m.ledger.checks, m.checks.progress, m.checks.shares, m.checks.active)
+		if m.ledger.checks == 0 || m.checks.progress == 0 || m.checks.live == 0 || (c.waiting == 0 && (m.checks.shares == 0 || m.checks.active == 0)) {
+			t.Errorf("%s: compared %d restarts, %d kept progresses, %d shares, %d lists of active jobs and %d kept live lists: some bookkeeping went unchecked", c.name, m.ledger.checks, m.checks.progress, m.checks.shares, m.checks.active, m.checks.live)
 		}
 	}
 }

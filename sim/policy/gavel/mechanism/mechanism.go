@@ -93,21 +93,24 @@ type Mechanism struct {
 	ledger     ledger
 	rounds     rounds
 	cost       float64 // dollars spent so far
-	busy       []bool  // scratch of pick, by job
-	live       []int32 // scratch of pick: the combinations with a positive target still running, by index
-	liveZero   []int32 // scratch of pick: all combinations still running, by index, when liveAll
-	liveAll    bool    // liveZero is this round's
-	list       []cand  // scratch of pick: the candidates of one type
-	picker     picker  // scratch of pick
-	lastAt     []int32 // scratch of place, by job
-	fullBefore []int   // scratch of place, by type: see consolidated
-	sortBuf    []entry // scratch of place
-	sizeAt     []int   // scratch of byTypeAndSize
-	wanted     wanted  // scratch of apply
-	order      []int   // scratch of pick: this round's order of types
-	taken      []bool  // scratch of place, by GPU
-	done       []bool  // scratch of place, by chosen entry
-	free       []int   // scratch of place, by server
+	busy       []bool  // by job: taken this round (scratch of pick), or finished since the tiers were built (see keepLive)
+	live       []int32 // the combinations with a positive target still running, by index, as of liveAt
+	liveAt     liveStamp
+	doneSince  []workload.JobID // jobs whose completion the mechanism saw since liveAt
+	tiers      [][]tierEntry    // by type: live's combinations with a positive target there that can run there (mode ref-compat)
+	liveZero   []int32          // scratch of pick: all combinations still running, by index, when liveAll
+	liveAll    bool             // liveZero is this round's
+	list       []cand           // scratch of pick: the candidates of one type
+	picker     picker           // scratch of pick
+	lastAt     []int32          // scratch of place, by job
+	fullBefore []int            // scratch of place, by type: see consolidated
+	sortBuf    []entry          // scratch of place
+	sizeAt     []int            // scratch of byTypeAndSize
+	wanted     wanted           // scratch of apply
+	order      []int            // scratch of pick: this round's order of types
+	taken      []bool           // scratch of place, by GPU
+	done       []bool           // scratch of place, by chosen entry
+	free       []int            // scratch of place, by server
 
 	// quirk IntegerSteps: the jobs given a micro-task that stops before
 	// the round ends, by stop time, those before stopHead stopped, and the
@@ -141,9 +144,9 @@ type Mechanism struct {
 	// checkErr (tests).
 	selfCheck bool
 	checkErr  error
-	checks    struct{ shares, progress, active int } // how many comparisons selfCheck made
-	activeIDs []workload.JobID                       // see active
-	idBufs    [3][]workload.JobID                    // scratch of activeFull: pending, running, both
+	checks    struct{ shares, progress, active, live int } // how many comparisons selfCheck made
+	activeIDs []workload.JobID                             // see active
+	idBufs    [3][]workload.JobID                          // scratch of activeFull: pending, running, both
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the
@@ -320,6 +323,7 @@ func (m *Mechanism) arrive(s *engine.State, id workload.JobID) {
 func (m *Mechanism) complete(s *engine.State, id workload.JobID) {
 	tr := m.jobs[id]
 	tr.finish = s.Now()
+	m.doneSince = append(m.doneSince, id)
 	m.numActive--
 	if tr.eq != tr.eq {
 		m.nanEq--
@@ -356,6 +360,9 @@ func (m *Mechanism) round(s *engine.State) error {
 	m.rounds.n++
 	m.topUp(s)
 	chosen := m.pick(s)
+	if m.checkErr != nil {
+		return m.checkErr
+	}
 	for _, pl := range m.rounds.last {
 		for _, id := range pl.k.members() {
 			m.jobs[id].failing = false

@@ -1,10 +1,13 @@
 package mechanism
 
 import (
+	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
+	"github.com/schedlab/schedlab/sim/workload"
 )
 
 // entry is a (combination, type) candidate a round chose.
@@ -30,11 +33,12 @@ type cand struct {
 
 // pick ranks the entries and chooses greedily (spec 001 §3.3).
 func (m *Mechanism) pick(s *engine.State) []entry {
-	m.liveCombos(s, m.ledger.pos, &m.live)
-	m.liveAll = false
 	if len(m.busy) < s.NumJobs() {
 		m.busy = make([]bool, s.NumJobs())
+		m.liveAt = liveStamp{} // the finished jobs' marks are gone: list anew
 	}
+	m.keepLive(s)
+	m.liveAll = false
 	p := &m.picker
 	p.keys, p.busy, p.fifo = m.ledger.keys, m.busy, m.cfg.FIFO
 	p.free = append(p.free[:0], m.gpu.count...)
@@ -107,6 +111,142 @@ func (m *Mechanism) liveCombos(s *engine.State, from []int32, live *[]int32) {
 	}
 }
 
+// keepLive brings the live list and the tiers up to date. A combination
+// leaves the list only when a member finishes, and the list changes
+// otherwise only when the ledger restarts: most rounds list the same as
+// the last, and most others only lose the combinations of the jobs that
+// finished since (the mechanism saw each complete). Those are dropped
+// from the live list; the tiers keep them, but their finished members
+// are marked taken (busy) for good, so that listTier leaves them out as
+// it leaves out a member taken this round: marking a few jobs costs less
+// than filtering every tier.
+func (m *Mechanism) keepLive(s *engine.State) {
+	at := liveStamp{m.ledger.resets, s.NumFinished(), true}
+	kept := m.liveAt == at
+	switch {
+	case kept:
+	case m.liveAt.ok && at.resets == m.liveAt.resets && at.finished-m.liveAt.finished == len(m.doneSince):
+		m.dropDone()
+		kept = true
+	default:
+		m.liveCombos(s, m.ledger.pos, &m.live)
+		if !m.ledger.clean {
+			m.tiers = buildTiers(m.tiers, m.ledger.keys, m.live, len(m.gpu.types))
+		}
+	}
+	m.liveAt = at
+	m.doneSince = m.doneSince[:0]
+	if kept && m.selfCheck {
+		m.checkKeptLive(s)
+	}
+}
+
+// dropDone drops from the live list the combinations with a member in
+// doneSince, keeping the order of the rest, and marks those jobs taken
+// for good (see keepLive). A finished job is never chosen again, so no
+// round's release clears its mark.
+func (m *Mechanism) dropDone() {
+	if len(m.doneSince) == 0 {
+		return
+	}
+	busy := m.busy
+	for _, id := range m.doneSince {
+		busy[id] = true
+	}
+	keys, live, n := m.ledger.keys, m.live, 0
+	for _, order := range live {
+		if k := keys[order].k; !busy[k.a] && (k.b < 0 || !busy[k.b]) {
+			live[n] = order
+			n++
+		}
+	}
+	m.live = live[:n]
+}
+
+// checkKeptLive compares the live list and the tiers kept from an
+// earlier round with those made anew (selfCheck), and sets checkErr at
+// the first difference.
+func (m *Mechanism) checkKeptLive(s *engine.State) {
+	m.checks.live++
+	var live []int32
+	m.liveCombos(s, m.ledger.pos, &live)
+	if !slices.Equal(live, m.live) && m.checkErr == nil {
+		m.checkErr = fmt.Errorf("t=%g: the kept live combinations are %v, made anew %v", s.Now(), m.live, live)
+	}
+	if m.ledger.clean {
+		return
+	}
+	// what listTier reads of the kept tiers: less the finished jobs'
+	// combinations, marked taken
+	finished := func(id int32) bool {
+		if s.Status(workload.JobID(id)) != engine.Finished {
+			return false
+		}
+		if !m.busy[id] && m.checkErr == nil {
+			m.checkErr = fmt.Errorf("t=%g: finished job %d is not marked taken", s.Now(), id)
+		}
+		return true
+	}
+	tiers := buildTiers(nil, m.ledger.keys, live, len(m.gpu.types))
+	for j := range tiers {
+		kept := slices.DeleteFunc(slices.Clone(m.tiers[j]), func(e tierEntry) bool { return finished(e.a) || (e.b >= 0 && finished(e.b)) })
+		if !slices.Equal(tiers[j], kept) && m.checkErr == nil {
+			m.checkErr = fmt.Errorf("t=%g: type %d's kept tier is %v, made anew %v", s.Now(), j, kept, tiers[j])
+		}
+	}
+}
+
+// liveStamp is when the live list was made: the ledger's restarts and
+// the engine's finished jobs then.
+type liveStamp struct {
+	resets, finished int
+	ok               bool
+}
+
+// tierEntry is a combination on a type where it has a positive target
+// and can run, with what listTier reads of it: what stays the same until
+// the ledger's next restart, and where its received time on the type is
+// (which rounds add to).
+type tierEntry struct {
+	recv       *float64 // &c.recv[j]
+	x, deficit float64
+	a, b       int32 // members; b < 0 for a job alone
+	sf         int32
+	order      int32
+}
+
+// buildTiers lists, for each of types, the combinations at the indices
+// live of keys (in that order) that have a positive target on it and can
+// run on it: the positive tier's candidates before what changes in a
+// round (members taken, GPUs left, time received) is checked. It reuses
+// tiers' storage.
+func buildTiers(tiers [][]tierEntry, keys []*combo, live []int32, types int) [][]tierEntry {
+	for len(tiers) < types {
+		tiers = append(tiers, nil)
+	}
+	tiers = tiers[:types]
+	for j := range tiers {
+		tiers[j] = tiers[j][:0]
+	}
+	for _, order := range live {
+		c := keys[order]
+		if c.x == nil {
+			continue // no target: priority 0 everywhere (ledger.priority)
+		}
+		for j, x := range c.x[:types] {
+			if !c.runs[j] || x <= 0 {
+				continue // no target here: priority 0
+			}
+			e := tierEntry{recv: &c.recv[j], x: x, a: int32(c.k.a), b: int32(c.k.b), sf: int32(c.sf), order: order}
+			if c.deficit != nil {
+				e.deficit = c.deficit[j]
+			}
+			tiers[j] = append(tiers[j], e)
+		}
+	}
+	return tiers
+}
+
 // takeType takes what fits of type j's candidates in mode ref-compat. Its
 // candidates of positive priority rank before all others and usually
 // fill the type, so the others are listed only if room is left after
@@ -126,7 +266,11 @@ func (m *Mechanism) takeType(s *engine.State, j int, now float64) {
 	for len(p.keep) <= j {
 		p.keep = append(p.keep, 0)
 	}
-	p.heap.cs = m.listType(p.heap.cs[:0], j, now, true, m.live, p)
+	if m.ledger.clean {
+		p.heap.cs = m.listType(p.heap.cs[:0], j, now, true, m.live, p)
+	} else {
+		p.heap.cs = m.listTier(p.heap.cs[:0], j, m.tiers[j], p)
+	}
 	p.popped = 0
 	room := p.visitSplit(p.keep[j])
 	// The next round likely visits about as many of this type, other
@@ -163,9 +307,6 @@ func (m *Mechanism) typeCandidates(j int, now float64, positive bool, live []int
 // than the candidate's priority).
 func (m *Mechanism) listType(list []cand, j int, now float64, positive bool, live []int32, p *picker) []cand {
 	l := &m.ledger
-	if positive && p != nil && !l.clean {
-		return m.listPositive(list, j, live, p)
-	}
 	keys, busy := l.keys, m.busy
 	for _, order := range live {
 		c := keys[order]
@@ -190,36 +331,31 @@ func (m *Mechanism) listType(list []cand, j int, now float64, positive bool, liv
 	return list
 }
 
-// listPositive is listType of the positive tier in mode ref-compat for
-// picker p, the tier that nearly every round lists whole: the same
-// candidates with the same keys, with what is the same for every
-// candidate read once (the type's total and GPUs left), ledger.priority
-// and picker.open written out for x > 0, and the checks they repeat (a
-// member taken, FIFO's priority 0) left out.
-func (m *Mechanism) listPositive(list []cand, j int, live []int32, p *picker) []cand {
-	keys, busy := m.ledger.keys, p.busy
+// listTier is listType of the positive tier in mode ref-compat for
+// picker p, the tier that nearly every round lists whole, from type j's
+// tier (buildTiers of the live combinations): the same candidates with
+// the same keys, in the same order. What the tier fixed until the next
+// restart (the type, the target, the deficit) is not tested again, what
+// is the same for every candidate (the type's total and GPUs left) is
+// read once, and ledger.priority and picker.open are written out for
+// x > 0, less the checks they repeat (a member taken, FIFO's priority 0).
+func (m *Mechanism) listTier(list []cand, j int, tier []tierEntry, p *picker) []cand {
+	busy := p.busy
 	total, free := m.ledger.total[j], p.free[j]
-	for _, order := range live {
-		c := keys[order]
-		if !c.runs[j] || busy[c.k.a] || (c.k.b >= 0 && busy[c.k.b]) || c.x == nil {
-			continue
+	for i := range tier {
+		e := &tier[i]
+		if busy[e.a] || (e.b >= 0 && busy[e.b]) || free < float64(e.sf) {
+			continue // a member taken, or too large for what is left
 		}
-		x := c.x[j]
-		if x <= 0 || free < float64(c.sf) {
-			continue // no target here (priority 0), or too large for what is left
-		}
+		x := e.x
 		prio := x * 1e9
-		if r := c.recv[j]; r > 0 && total > 0 {
+		if r := *e.recv; r > 0 && total > 0 {
 			prio = x * total / r
 		}
 		if !(prio > 0) {
 			continue
 		}
-		e := cand{prio: prio, x: x, order: order, j: int32(j)}
-		if c.deficit != nil {
-			e.deficit = c.deficit[j]
-		}
-		list = append(list, e)
+		list = append(list, cand{prio: prio, deficit: e.deficit, x: x, order: e.order, j: int32(j)})
 	}
 	return list
 }

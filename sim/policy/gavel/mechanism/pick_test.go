@@ -152,6 +152,7 @@ func randomMechanism(r *rand.Rand, types int, leftOut bool) (m *Mechanism, keys 
 		}
 	}
 	m.liveAll = true // a round's pick lists liveZero when it needs it
+	m.tiers = buildTiers(nil, keys, m.live, types)
 	for j := range types {
 		m.ledger.total[j] = 1000
 	}
@@ -248,13 +249,14 @@ func TestBeforeIsCandCmp(t *testing.T) {
 	}
 }
 
-// TestListPositiveSameAsListType: the positive tier as takeType lists it
-// (listPositive) is the general listing's positive tier less what the
-// picker could not take now, key for key and bit for bit, on targets,
+// TestListTierSameAsListType: the positive tier as takeType lists it
+// (listTier, from buildTiers' lists) is the general listing's positive
+// tier less what the picker could not take now, key for key and bit for
+// bit, in the same order, on targets,
 // service and totals that round differently in another order (and totals
 // of 0, tiny targets whose priority underflows, combinations without a
 // target, and sizes left over).
-func TestListPositiveSameAsListType(t *testing.T) {
+func TestListTierSameAsListType(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 13))
 	awkward := func() float64 { return r.Float64() * math.Pow(10, float64(r.IntN(9)-4)) }
 	for round := range 2000 {
@@ -288,9 +290,17 @@ func TestListPositiveSameAsListType(t *testing.T) {
 		for range types {
 			p.free = append(p.free, float64(r.IntN(5)))
 		}
+		tiers := buildTiers(nil, keys, m.liveZero, types)
+		for _, c := range keys {
+			for j := range types {
+				if r.IntN(4) == 0 {
+					c.recv[j] = awkward() // received since the tiers were built
+				}
+			}
+		}
 		for j := range types {
 			want := slices.DeleteFunc(slices.Clone(m.typeCandidates(j, 50, true, m.liveZero)), func(c cand) bool { return !p.open(&c) })
-			if got := m.listType(nil, j, 50, true, m.liveZero, p); !slices.Equal(got, want) {
+			if got := m.listTier(nil, j, tiers[j], p); !slices.Equal(got, want) {
 				t.Fatalf("round %d, type %d: %v, want %v", round, j, got, want)
 			}
 		}
