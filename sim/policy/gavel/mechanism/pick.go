@@ -342,6 +342,11 @@ func (m *Mechanism) listType(list []cand, j int, now float64, positive bool, liv
 func (m *Mechanism) listTier(list []cand, j int, tier []tierEntry, p *picker) []cand {
 	busy := p.busy
 	total, free := m.ledger.total[j], p.free[j]
+	// room for the whole tier, written by index: append's test of the
+	// capacity and its bookkeeping cost as much as the priority
+	n := len(list)
+	out := slices.Grow(list, len(tier))
+	out = out[:n+len(tier)]
 	for i := range tier {
 		e := &tier[i]
 		if busy[e.a] || (e.b >= 0 && busy[e.b]) || free < float64(e.sf) {
@@ -355,9 +360,10 @@ func (m *Mechanism) listTier(list []cand, j int, tier []tierEntry, p *picker) []
 		if !(prio > 0) {
 			continue
 		}
-		list = append(list, cand{prio: prio, deficit: e.deficit, x: x, order: e.order, j: int32(j)})
+		out[n] = cand{prio: prio, deficit: e.deficit, x: x, order: e.order, j: int32(j)}
+		n++
 	}
-	return list
+	return out[:n]
 }
 
 // cleanCandidates lists the candidates with a target in mode clean, with
