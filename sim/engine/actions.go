@@ -344,7 +344,7 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 	j.last = now
 	s.markDirty(id)
 	if s.coupling != perf.Independent {
-		s.markCoupled(j.gpus)
+		s.markCoupled(id, j.gpus)
 	}
 	s.recordUtil()
 }
@@ -357,7 +357,7 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 // the job running, marks it first.
 func (s *State) release(id workload.JobID, j *jobRun) {
 	if s.coupling != perf.Independent {
-		s.markCoupled(j.gpus)
+		s.markCoupled(id, j.gpus)
 	}
 	compute := s.jobs[id].Compute
 	srv, freed := cluster.ServerID(-1), 0 // as in occupy

@@ -71,8 +71,14 @@ func (p sharer) Decide(s *State, _ []Trigger) error {
 	for _, id := range slices.Clone(s.Running()) {
 		switch p.r.IntN(8) {
 		case 0:
+			marked := s.active(id).dirty
 			if err := s.Preempt(id); err != nil {
 				return err
+			}
+			// its neighbours' rates change, its own is gone: release
+			// marks the neighbours alone
+			if !marked && slices.Contains(s.dirtyList, id) {
+				p.t.Fatalf("t=%v: job %d, preempted, is marked for a rate it no longer has", s.Now(), id)
 			}
 		case 1:
 			// its own GPUs count against the limit here, so that the
@@ -116,16 +122,27 @@ func TestRateViewIsTheMethods(t *testing.T) {
 	if err := m.Prepare(c, jobs); err != nil {
 		t.Fatal(err)
 	}
-	for _, copies := range []bool{false, true} {
-		checked, alone, busy := 0, 0, 0
-		p := sharer{t: t, r: r, checked: &checked, alone: &alone, busy: &busy, copies: copies}
-		// Paranoid: the invariants compare each job's kept count of
-		// shared GPUs with its GPUs' residents after every decision
-		if _, err := Run(context.Background(), Config{Cluster: c, Jobs: jobs, Perf: m, Policy: p, Paranoid: true}); err != nil {
-			t.Fatal(err)
-		}
-		if alone < 10 || busy < 100 {
-			t.Fatalf("copies %v: %d checks, only %d of a job alone and %d of a job sharing", copies, checked, alone, busy)
+	// under each coupling, as it decides what a start or an end marks
+	for _, coupling := range []perf.Coupling{perf.Independent, perf.SharedGPU, perf.SharedServer, perf.Global} {
+		for _, copies := range []bool{false, true} {
+			checked, alone, busy := 0, 0, 0
+			p := sharer{t: t, r: r, checked: &checked, alone: &alone, busy: &busy, copies: copies}
+			// Paranoid: the invariants compare each job's kept count of
+			// shared GPUs with its GPUs' residents after every decision
+			if _, err := Run(context.Background(), Config{Cluster: c, Jobs: jobs, Perf: coupled{m, coupling}, Policy: p, Paranoid: true}); err != nil {
+				t.Fatal(err)
+			}
+			if alone < 10 || busy < 100 {
+				t.Fatalf("coupling %v, copies %v: %d checks, only %d of a job alone and %d of a job sharing", coupling, copies, checked, alone, busy)
+			}
 		}
 	}
 }
+
+// coupled is a model with another coupling.
+type coupled struct {
+	perf.Model
+	c perf.Coupling
+}
+
+func (m coupled) Coupling() perf.Coupling { return m.c }

@@ -522,13 +522,15 @@ func (s *State) markDirty(id workload.JobID) {
 // Occupy marks job id itself, and so does move before it calls release
 // (settled already: release's callers settle it, and occupy has just
 // restarted its clock); a job that completes or is preempted has no rate
-// to recompute (here it may be marked, and recompute skips it). Occupy
+// to recompute, and is not marked here (one started again in the same
+// instant is marked by occupy; the dirty list's order does not matter,
+// as an instant's events leave the queue sorted by kind and job). Occupy
 // and release call this only under a coupled model: under an independent
 // one (the usual one) a start or an end then calls nothing for it.
 // The callers pass job id's GPUs from the running state they have at
 // hand: looking it up again cost more than the loop on a space-sharing
 // Gavel point, where every start and pause comes here.
-func (s *State) markCoupled(gpus []cluster.GPUID) {
+func (s *State) markCoupled(id workload.JobID, gpus []cluster.GPUID) {
 	switch s.coupling {
 	case perf.SharedGPU:
 		for _, g := range gpus {
@@ -536,7 +538,7 @@ func (s *State) markCoupled(gpus []cluster.GPUID) {
 				// settleDirty, tested here: most residents are marked
 				// already (a round pauses and starts neighbours in turn),
 				// and a call per resident cost more than the test
-				if !s.active(r.job).dirty {
+				if r.job != id && !s.active(r.job).dirty {
 					s.settle(r.job)
 					s.markDirty(r.job)
 				}
@@ -552,12 +554,19 @@ func (s *State) markCoupled(gpus []cluster.GPUID) {
 			seen = append(seen, srv)
 			for _, h := range s.c.Servers[srv].GPUs() {
 				for _, r := range s.residents[h] {
-					s.settleDirty(r.job)
+					if r.job != id {
+						s.settleDirty(r.job)
+					}
 				}
 			}
 		}
 	case perf.Global:
-		s.running.each(func(i int) bool { s.settleDirty(workload.JobID(i)); return true })
+		s.running.each(func(i int) bool {
+			if workload.JobID(i) != id {
+				s.settleDirty(workload.JobID(i))
+			}
+			return true
+		})
 	}
 }
 
