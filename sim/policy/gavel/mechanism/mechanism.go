@@ -127,6 +127,7 @@ type Mechanism struct {
 	inJobs    []plan.Job          // scratch of recompute: the input's jobs
 	keyBuf    []ckey              // scratch of recompute: the allocation's keys
 	effIdx    []int               // scratch of effective
+	eff       []float64           // effective's result
 	entSums   []float64           // scratch of shares, by entity
 	entOut    []entityShare       // scratch of shares
 

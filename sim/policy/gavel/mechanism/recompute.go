@@ -278,7 +278,8 @@ func (m *Mechanism) shares(in *plan.Input, al *plan.Allocation) (float64, []enti
 	return total, out
 }
 
-// effective is in.Effective, with the indices of the jobs the
+// effective is in.Effective, in the mechanism's storage (valid until the
+// next call), with the indices of the jobs the
 // allocation gives a share, ascending and once each, in m.effIdx: the
 // jobs whose effective throughput may not be 0.
 func (m *Mechanism) effective(in *plan.Input, al *plan.Allocation) []float64 {
@@ -296,7 +297,8 @@ func (m *Mechanism) effective(in *plan.Input, al *plan.Allocation) []float64 {
 	}
 	slices.Sort(idx)
 	m.effIdx = slices.Compact(idx)
-	return in.Effective(al, func(i int) []float64 { return in.Jobs[i].Thr })
+	m.eff = in.EffectiveInto(m.eff, al, func(i int) []float64 { return in.Jobs[i].Thr })
+	return m.eff
 }
 
 // everyActive: the input holds every active job and no job has a NaN

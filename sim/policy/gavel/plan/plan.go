@@ -198,7 +198,19 @@ func (al *Allocation) PerJob(n, types int) [][]float64 {
 // Effective is each job's effective throughput under the allocation, with
 // the given per-type throughputs and pair throughputs.
 func (in *Input) Effective(al *Allocation, thr func(i int) []float64) []float64 {
-	out := make([]float64, len(in.Jobs))
+	return in.EffectiveInto(nil, al, thr)
+}
+
+// EffectiveInto is Effective written into out's storage (when it has
+// room), for a caller that computes it at every recompute and reads it
+// before the next.
+func (in *Input) EffectiveInto(out []float64, al *Allocation, thr func(i int) []float64) []float64 {
+	if cap(out) < len(in.Jobs) {
+		out = make([]float64, len(in.Jobs))
+	} else {
+		out = out[:len(in.Jobs)]
+		clear(out)
+	}
 	for _, c := range al.Combos {
 		for j, v := range c.X {
 			if v == 0 {
@@ -216,9 +228,21 @@ func (in *Input) Effective(al *Allocation, thr func(i int) []float64) []float64 
 	return out
 }
 
-// Singles turns per-job rows into an allocation of single jobs.
+// Singles turns per-job rows into an allocation of single jobs, the rows
+// whose sum is positive, in order. It counts them first: appending to a
+// growing list copied it at every doubling, and an agnostic policy's
+// recomputes each make one of hundreds of rows.
 func Singles(rows [][]float64) []Combo {
-	var out []Combo
+	n := 0
+	for _, r := range rows {
+		if Sum(r) > 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Combo, 0, n)
 	for i, r := range rows {
 		if Sum(r) > 0 {
 			out = append(out, Combo{A: i, B: -1, X: r})
