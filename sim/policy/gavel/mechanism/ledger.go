@@ -54,9 +54,14 @@ type ledger struct {
 	spare    []*combo  // the keys before the last restart, storage for the next
 	halfSums []float64 // halves's sums so far
 
-	buf  []float64        // carry's allocation for the records' vectors, what is left of it
-	slab []combo          // carry's allocation for the records, what is left of it
-	x    byKey[[]float64] // scratch of recompute: the new targets
+	buf  []float64 // carry's allocation for the records' vectors, what is left of it
+	slab []combo   // carry's allocation for the records, what is left of it
+	// Records a restart replaced, and their vectors, which nothing reads
+	// once the restart is over: carry reuses them from the next restart
+	// on (free, vecs) instead of allocating (freed: this restart's).
+	free, freed []*combo
+	vecs        [][]float64
+	x           byKey[[]float64] // scratch of recompute: the new targets
 	// at is each combination's latest record, in the ledger or not (see
 	// gen), so that restart finds the record a key had without a map of
 	// the whole ledger.
@@ -136,6 +141,7 @@ func (l *ledger) restart(now float64, keys []ckey, head int) {
 	// kept for keys, so that a key named twice gets one record.
 	was := l.gen
 	l.gen++
+	l.recycle()
 	next := slices.Grow(l.spare[:0], len(keys))
 	l.pos = l.pos[:0]
 	n := 0 // records whose received time is R/2 (see below)
@@ -157,12 +163,18 @@ func (l *ledger) restart(now float64, keys []ckey, head int) {
 		case c != nil && gen == was && l.idle(c, k):
 			l.setGen(k, c, l.gen)
 		default:
+			old := c
 			if c != nil && gen != was {
 				c = nil // left the ledger at a restart before (max_waiting)
 			}
 			c = l.carry(k, c, l.xOf(k), elapsed)
 			l.at.put(k, c)
 			l.setGen(k, c, l.gen)
+			if old != nil {
+				// no longer the key's record: nothing reaches it
+				// but prev, which only this restart reads
+				l.freed = append(l.freed, old)
+			}
 		}
 		if positive(c.x) {
 			l.pos = append(l.pos, int32(len(next)))
@@ -342,14 +354,19 @@ func (l *ledger) halves(n int) float64 {
 // carry is combination k's record after a reset, from its record before
 // (nil if it had none) and its new target x.
 func (l *ledger) carry(k ckey, prev *combo, x []float64, elapsed float64) *combo {
-	if len(l.slab) == 0 {
-		// The records, and their vectors (three per record at most),
-		// share an allocation per so many records.
-		l.slab = make([]combo, slabRecords)
-		l.buf = make([]float64, 3*l.types*slabRecords)
+	var c *combo
+	if n := len(l.free); n > 0 {
+		c, l.free = l.free[n-1], l.free[:n-1]
+	} else {
+		if len(l.slab) == 0 {
+			// The records, and their vectors (three per record at
+			// most), share an allocation per so many records.
+			l.slab = make([]combo, slabRecords)
+			l.buf = make([]float64, 3*l.types*slabRecords)
+		}
+		c = &l.slab[0]
+		l.slab = l.slab[1:]
 	}
-	c := &l.slab[0]
-	l.slab = l.slab[1:]
 	*c = combo{k: k, x: x, deficit: l.floats()}
 	switch {
 	case prev != nil:
@@ -382,10 +399,32 @@ func (l *ledger) carry(k ckey, prev *combo, x []float64, elapsed float64) *combo
 	return c
 }
 
-// floats is a zero vector of one value per type, from restart's shared
-// allocation.
+// recycle makes the records the last restart replaced, and their own
+// vectors, free for carry: the targets (x) are the allocation's, and the
+// types a combination runs on (runs) are handed on to its next record.
+func (l *ledger) recycle() {
+	for _, c := range l.freed {
+		for _, v := range [][]float64{c.recv, c.own, c.deficit} {
+			if len(v) == l.types {
+				l.vecs = append(l.vecs, v)
+			}
+		}
+		*c = combo{}
+	}
+	l.free = append(l.free, l.freed...)
+	l.freed = l.freed[:0]
+}
+
+// floats is a zero vector of one value per type, from the vectors of
+// records replaced before, or restart's shared allocation.
 func (l *ledger) floats() []float64 {
 	n := l.types
+	if k := len(l.vecs); k > 0 {
+		v := l.vecs[k-1]
+		l.vecs = l.vecs[:k-1]
+		clear(v)
+		return v
+	}
 	if len(l.buf) < n {
 		return make([]float64, n)
 	}
