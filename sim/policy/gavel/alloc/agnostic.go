@@ -28,11 +28,15 @@ import (
 //     when that fits, else by an LP that maximises the least fraction of
 //     its even share any job gets on any usable type (evenSplit).
 
-// agnosticPlan is 1 on every type for every job.
+// agnosticPlan is 1 on every type for every job: one row that every job
+// shares, as what reads a plan (classes, the LPs, water filling) only
+// reads it (TestAgnosticPlanOnlyRead); a row per job was most of an
+// agnostic recompute's allocations.
 func agnosticPlan(in *plan.Input) [][]float64 {
+	one := fill(len(in.Types), 1)
 	out := make([][]float64, len(in.Jobs))
 	for i := range out {
-		out[i] = fill(len(in.Types), 1)
+		out[i] = one
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/schedlab/schedlab/sim/internal/approx"
@@ -56,6 +57,45 @@ func TestAgnosticPlanSpreadsWeightedJobs(t *testing.T) {
 					if want := total * in.Count[j] / 12; !approx.Equal(rows[m][j], want, 1e-6, 1e-6) {
 						t.Errorf("weight-5 job %d (%s) gets %v, want %v on %s (every type, by its GPUs)", m, p.Job.Model, rows[m], want, in.Types[j])
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestAgnosticPlanOnlyRead: the agnostic plan's rows are one vector that
+// every job shares, so nothing that reads a plan may write it: max-min
+// fairness's classes and LP, and water filling (weighted, with entities),
+// leave it all ones, and allocate what they allocate from rows of their
+// own.
+func TestAgnosticPlanOnlyRead(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 3))
+	for round := range 40 {
+		in := randomInput(r, round%2 == 0)
+		planned := agnosticPlan(in)
+		if len(planned) > 1 && &planned[0][0] != &planned[1][0] {
+			t.Fatal("the agnostic plan's rows are not one vector")
+		}
+		n := len(in.Jobs)
+		w := make([]float64, n)
+		for i, p := range in.Jobs {
+			w[i] = p.Weight
+		}
+		lps := &LPs{}
+		cls := classify(in, planned, w, make([]float64, n), make([]bool, n), false, false, lps.classNames())
+		f := buildFair(lps.reusable("las", "las"), in, cls, false, 1)
+		if _, err := lps.solve("las", f.p, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range []*Fair{{WaterFilling: true, LPs: lps}, {Entities: []plan.Entity{{Name: "a", Weight: 1}, {Name: "b", Weight: 2}}, LPs: &LPs{}}} {
+			if _, err := a.waterFilling(in, planned); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, row := range planned {
+			for j, v := range row {
+				if v != 1 {
+					t.Fatalf("round %d: job %d's planned throughput on type %d became %v", round, i, j, v)
 				}
 			}
 		}
