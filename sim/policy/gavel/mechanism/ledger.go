@@ -404,15 +404,21 @@ func (l *ledger) carry(k ckey, prev *combo, x []float64, elapsed float64) *combo
 // types a combination runs on (runs) are handed on to its next record.
 func (l *ledger) recycle() {
 	for _, c := range l.freed {
-		for _, v := range [][]float64{c.recv, c.own, c.deficit} {
-			if len(v) == l.types {
-				l.vecs = append(l.vecs, v)
-			}
-		}
-		*c = combo{}
+		// carry writes every field of the record it reuses
+		l.keepVec(c.recv)
+		l.keepVec(c.own)
+		l.keepVec(c.deficit)
 	}
 	l.free = append(l.free, l.freed...)
 	l.freed = l.freed[:0]
+}
+
+// keepVec keeps a replaced record's vector for floats, if it has one
+// value per type.
+func (l *ledger) keepVec(v []float64) {
+	if len(v) == l.types {
+		l.vecs = append(l.vecs, v)
+	}
 }
 
 // floats is a zero vector of one value per type, from the vectors of
