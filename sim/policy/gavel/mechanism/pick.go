@@ -74,9 +74,10 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 // unfinished, of those at the indices from (in the ledger's order), or of
 // all when from is nil, and learns where each new one can run.
 //
-// A round first lists only those with a positive target (ledger.pos):
-// they are all it needs for the candidates of positive priority, which
-// are all FIFO runs and, in a long queue, nearly all the others run.
+// The live list of a round holds only those with a positive target
+// (ledger.pos), kept from round to round (keepLive): they are all it
+// needs for the candidates of positive priority, which are all FIFO runs
+// and, in a long queue, nearly all the others run.
 // Candidates of priority 0 are listed from all combinations, only when a
 // type has room after the positive ones (see takeType).
 func (m *Mechanism) liveCombos(s *engine.State, from []int32, live *[]int32) {
