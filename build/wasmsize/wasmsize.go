@@ -97,7 +97,21 @@ func (m Module) Build(ctx context.Context, root, out string) error {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("building %s: %v\n%s", m.Package, err, b)
 	}
-	return nil
+	// The linker cuts the module's data into segments wherever it meets
+	// eight zero bytes, which compresses badly (JoinGap); the module
+	// ships with them joined, checked to make the same memory.
+	linked, err := os.ReadFile(out)
+	if err != nil {
+		return err
+	}
+	joined, err := JoinData(linked, JoinGap)
+	if err != nil {
+		return fmt.Errorf("%s: joining its data segments: %w", m.File, err)
+	}
+	if err := SameData(linked, joined); err != nil {
+		return fmt.Errorf("%s: its data segments joined: %w", m.File, err)
+	}
+	return os.WriteFile(out, joined, 0o755)
 }
 
 // Root is the repository's root directory, found from the working
