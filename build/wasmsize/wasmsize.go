@@ -45,10 +45,11 @@ type Module struct {
 	What    string   // what it is, for the docs' table
 	Served  Encoding // how it travels
 	// Budget is the most its Served size may be, in bytes. The browser's
-	// module keeps about 0.1 MB for growth; the API's keeps 0.3 MB under
+	// module keeps about 0.48 MB for growth; the API's keeps 0.3 MB under
 	// Cloudflare's 3 MB (it grew from 2.50 MB with the claims' checks,
 	// which every API server carries with the scenarios, and since with
-	// performance work: docs/development.md#sizes).
+	// performance work), and 0.18 MB for growth since the modules' data
+	// segments are joined (JoinData; docs/development.md#sizes).
 	Budget int64
 }
 
