@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 )
@@ -137,6 +138,13 @@ type solver struct {
 	d      []float64
 	fresh  bool
 	prevCb []float64
+	// dOut has bit j set for every variable whose reduced cost d_j may lie
+	// outside the dual tolerance (a bit may stay set after d_j came back
+	// inside it): price scores only those, in increasing j, as a scan of
+	// every d_j would. Every write to d keeps it, or clears dOutOK, and
+	// price then builds it again from d.
+	dOut   []uint64
+	dOutOK bool
 	// Devex reference weights (Forrest and Goldfarb 1992): pricing picks
 	// the largest d_j²/w_j, an estimate of steepest edge at the cost of
 	// one pivot row per iteration.
@@ -480,6 +488,7 @@ func (s *solver) reset() {
 	}
 	s.touch, s.cand, s.dw = s.touch[:0], s.cand[:0], s.dw[:0]
 	s.iters, s.bland, s.degenerate, s.fresh = 0, false, 0, false
+	s.dOut, s.dOutOK = zeroU64(s.dOut, (N+63)/64), false
 }
 
 // scale equilibrates rows and columns by powers of two (exact), two
@@ -959,6 +968,8 @@ func (s *solver) reducedCosts(phase1 bool) {
 	n, N := s.n, s.n+s.m
 	stat, c, dd, y := s.stat[:N], s.c[:N], s.d[:N], s.y
 	cs, ri, rv := s.cs[:n+1], s.ri, s.rv
+	out := s.dOut[:(N+63)/64]
+	clear(out)
 	for j := range N {
 		if stat[j] == Basic {
 			dd[j] = 0
@@ -978,8 +989,11 @@ func (s *solver) reducedCosts(phase1 bool) {
 			d += y[j-n]
 		}
 		dd[j] = d
+		if !withinDualTol(d) {
+			out[j>>6] |= 1 << (uint(j) & 63)
+		}
 	}
-	s.fresh = true
+	s.fresh, s.dOutOK = true, true
 }
 
 // costsChanged updates the reduced costs when phase 1's basic costs
@@ -997,10 +1011,12 @@ func (s *solver) costsChanged() {
 		}
 		if j := s.n + i; s.stat[j] != Basic {
 			s.d[j] += v
+			setBit(s.dOut, int32(j))
 		}
 		for k := s.rs[i]; k < s.rs[i+1]; k++ {
 			if j := s.rc[k]; s.stat[j] != Basic {
 				s.d[j] -= v * s.rvr[k]
+				setBit(s.dOut, j)
 			}
 		}
 	}
@@ -1008,45 +1024,90 @@ func (s *solver) costsChanged() {
 
 // price picks the entering variable: the largest d_j²/w_j (Devex), or
 // Bland's lowest index while the method stalls. dir is +1 to increase it.
+//
+// It visits the variables dOut lists, in increasing j: every one whose
+// d_j lies outside the dual tolerance is among them, and the others
+// could not be picked, so the same variables are scored in the same order
+// as a scan of every d_j (TestPriceSameAsStraight), on LPs whose reduced
+// costs are mostly inside the tolerance (FTF's tie-break) at a fraction of
+// its cost. A listed variable found inside the tolerance is dropped.
 func (s *solver) price() (int, float64) {
+	if !s.dOutOK {
+		s.listOut()
+	}
+	if verifyDOut {
+		s.verifyOut()
+	}
 	best, q, dir := 0.0, -1, 0.0
 	d := s.d
 	stat, lo, hi, w := s.stat[:len(d)], s.lo[:len(d)], s.hi[:len(d)], s.w[:len(d)]
-	// The inner loop finds the next variable that would improve, carrying
-	// only j: with best, q and dir carried through it as well, the
-	// compiler shuffled registers on every skipped variable. The same
-	// variables are scored in the same order.
-	for j := 0; j < len(d); j++ {
-		var dj float64
-		for ; j < len(d); j++ {
-			v := d[j]
-			if withinDualTol(v) {
-				continue // most variables, and every basic one (d = 0); not NaN
+	out := s.dOut
+	for wi, word := range out {
+		for v := word; v != 0; v &= v - 1 {
+			b := bits.TrailingZeros64(v)
+			j := wi<<6 + b
+			dv := d[j]
+			if withinDualTol(dv) {
+				out[wi] &^= 1 << uint(b) // every basic variable (d = 0); not NaN
+				continue
 			}
-			// Past that test, v < 0 means v < −dualTol and v > 0 means
-			// v > dualTol (a NaN is neither); a basic variable has
+			// Past that test, dv < 0 means dv < −dualTol and dv > 0 means
+			// dv > dualTol (a NaN is neither); a basic variable has
 			// neither status below.
+			var dj float64
 			st := stat[j]
-			if v < 0 && (st == AtLower || st == AtZero) && lo[j] != hi[j] {
+			switch {
+			case dv < 0 && (st == AtLower || st == AtZero) && lo[j] != hi[j]:
 				dj = 1
-				break
-			}
-			if v > 0 && (st == AtUpper || st == AtZero) && lo[j] != hi[j] {
+			case dv > 0 && (st == AtUpper || st == AtZero) && lo[j] != hi[j]:
 				dj = -1
-				break
+			default:
+				continue
 			}
-		}
-		if j == len(d) {
-			break
-		}
-		if s.bland {
-			return j, dj
-		}
-		if score := d[j] * d[j] / w[j]; score > best {
-			best, q, dir = score, j, dj
+			if s.bland {
+				return j, dj
+			}
+			if score := dv * dv / w[j]; score > best {
+				best, q, dir = score, j, dj
+			}
 		}
 	}
 	return q, dir
+}
+
+// verifyDOut makes every price check that dOut lists each d_j outside
+// the dual tolerance, counting in dOutChecked and dOutMisses the prices
+// checked and the variables missed: a test sets it.
+var (
+	verifyDOut              bool
+	dOutChecked, dOutMisses int
+)
+
+func (s *solver) verifyOut() {
+	dOutChecked++
+	for j, v := range s.d {
+		if !withinDualTol(v) && s.dOut[j>>6]&(1<<(uint(j)&63)) == 0 {
+			dOutMisses++
+		}
+	}
+}
+
+// listOut sets dOut from d: bit j for every d_j outside the dual
+// tolerance.
+func (s *solver) listOut() {
+	d := s.d
+	n := (len(d) + 63) / 64
+	if cap(s.dOut) < n {
+		s.dOut = make([]uint64, n)
+	}
+	out := s.dOut[:n]
+	clear(out)
+	for j, v := range d {
+		if !withinDualTol(v) {
+			out[j>>6] |= 1 << (uint(j) & 63)
+		}
+	}
+	s.dOut, s.dOutOK = out, true
 }
 
 // withinDualTol reports whether |d| ≤ dualTol, as math.Abs would (false
@@ -1189,6 +1250,7 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 	wq := s.w[q]
 	d, w, alphaR := s.d, s.w[:len(s.d)], s.alphaR[:len(s.d)]
 	mark := s.mark[:len(s.d)]
+	dOut := s.dOut
 	// Nothing reads the pivot row after this, so its entries are cleared
 	// here, in the one pass over them, rather than by the next pivotRow.
 	for _, j := range s.touch {
@@ -1197,7 +1259,11 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 		if a == 0 || int(j) == q {
 			continue
 		}
-		d[j] -= thetaD * a
+		dj := d[j] - thetaD*a
+		d[j] = dj
+		if !withinDualTol(dj) {
+			dOut[j>>6] |= 1 << (uint(j) & 63)
+		}
 		r := a / alphaRQ
 		if v := r * r * wq; v > w[j] {
 			w[j] = v
@@ -1206,6 +1272,7 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 	s.touch = s.touch[:0]
 	s.d[q] = 0
 	s.d[out] = -thetaD
+	setBit(s.dOut, int32(out))              // and phase 1 subtracts its cost after this
 	s.w[out] = max(wq/(alphaRQ*alphaRQ), 1) // math.Max's result: 1 is finite
 	if s.w[out] > 1e6 {
 		s.resetWeights()
