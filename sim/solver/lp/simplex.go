@@ -1241,6 +1241,7 @@ func (s *solver) pivotRow(r int) {
 	s.unit[0] = int32(r)
 	s.rowNZ = s.f.btranSparse(s.rhs, s.rho, s.unit[:], s.rowNZ)
 	rho, rs, rc, rvr, n := s.rho, s.rs, s.rc, s.rvr, s.n
+	rvr = rvr[:len(rc)]
 	entries := 0 // in the rows where ρ is nonzero: the next pivot row's guess
 	if s.rowEntries < markBasicsAbove*len(s.head) {
 		stat := s.stat[:len(alphaR)]
@@ -1256,11 +1257,12 @@ func (s *solver) pivotRow(r int) {
 				touch[nt] = int32(j)
 				nt++
 			}
-			cols := rc[rs[i]:rs[i+1]]
-			vals := rvr[rs[i]:rs[i+1]]
-			vals = vals[:len(cols)]
-			entries += len(cols)
-			for k, j := range cols {
+			// The row's entries indexed in the row-wise arrays: slicing
+			// them per row cost more than the loop on short rows.
+			end := int(rs[i+1])
+			entries += end - int(rs[i])
+			for t := int(rs[i]); t < end; t++ {
+				j := rc[t]
 				if stat[j] == Basic {
 					continue
 				}
@@ -1269,7 +1271,7 @@ func (s *solver) pivotRow(r int) {
 					touch[nt] = j
 					nt++
 				}
-				alphaR[j] += v * vals[k]
+				alphaR[j] += v * rvr[t]
 			}
 		}
 		s.touch, s.rowEntries = touch[:nt], entries
