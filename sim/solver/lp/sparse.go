@@ -215,13 +215,20 @@ func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
 		clear(oBits)
 		return f.allPositions(out)
 	}
-	for e := range f.etaPos {
-		p := f.etaPos[e]
-		xp := x[p] / f.etaPiv[e]
+	pos, piv, starts := f.etaPos, f.etaPiv[:len(f.etaPos)], f.etaStart[:len(f.etaPos)]
+	idx := f.etaIdx
+	val := f.etaVal[:len(idx)]
+	for e, p := range pos {
+		xp := x[p] / piv[e]
 		if xp != 0 {
-			idx, val := f.eta(e)
-			for k, i := range idx {
-				x[i] -= val[k] * xp
+			// Indexed as in ftranEtas.
+			end := len(idx)
+			if e+1 < len(starts) {
+				end = int(starts[e+1])
+			}
+			for t := int(starts[e]); t < end; t++ {
+				i := idx[t]
+				x[i] -= val[t] * xp
 				setBit(oBits, i)
 			}
 		}
