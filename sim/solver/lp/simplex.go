@@ -1043,7 +1043,7 @@ func (s *solver) reducedCosts(phase1 bool) {
 	s.f.btran(s.rhs, s.y)
 	n, N := s.n, s.n+s.m
 	stat, c, dd, y := s.stat[:N], s.c[:N], s.d[:N], s.y
-	cs, ri, rv := s.cs[:n+1], s.ri, s.rv
+	cs, ri, rv := s.cs[:n+1], s.ri, s.rv[:len(s.ri)]
 	out := s.dOut[:(N+63)/64]
 	clear(out)
 	for j := range N {
@@ -1056,10 +1056,11 @@ func (s *solver) reducedCosts(phase1 bool) {
 			d = c[j]
 		}
 		if j < n {
-			rows, vals := ri[cs[j]:cs[j+1]], rv[cs[j]:cs[j+1]]
-			vals = vals[:len(rows)]
-			for k, i := range rows {
-				d -= vals[k] * y[i]
+			// The column's entries indexed in the matrix's arrays:
+			// slicing them per column cost more than the loop on
+			// columns of a few entries.
+			for t, end := int(cs[j]), int(cs[j+1]); t < end; t++ {
+				d -= rv[t] * y[ri[t]]
 			}
 		} else {
 			d += y[j-n]
