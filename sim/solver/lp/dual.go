@@ -459,6 +459,7 @@ func (s *solver) applyFlips() {
 // stay deterministic; the primal method finishes with the true costs.
 func (s *solver) perturbNonbasic() {
 	s.perturbed = true
+	s.dOutOK = false // d changes below
 	for j := 0; j < s.n; j++ {
 		if s.lo[j] == s.hi[j] {
 			continue

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 )
@@ -137,6 +138,22 @@ type solver struct {
 	d      []float64
 	fresh  bool
 	prevCb []float64
+	// dOut has bit j set for every variable price could pick now (d_j
+	// outside the dual tolerance, of the sign its status and bounds let it
+	// improve), and for others whose d_j or status changed since the last
+	// price: price scores only those, in increasing j, as a scan of every
+	// d_j would, and drops the others. Every write to d and every change
+	// of a nonbasic status in run sets the bits it may make pickable, or
+	// clears dOutOK, and price then builds the set again.
+	dOut   []uint64
+	dOutOK bool
+	// bcKept is true when the last basicCosts found every basic variable
+	// within its bounds and copied every basic cost, and since then only
+	// a step has changed x_B (at the positions alphaNZ lists) and the
+	// basis (at position bcLeave, or none when −1): basicCosts then tests
+	// those positions alone.
+	bcKept  bool
+	bcLeave int
 	// Devex reference weights (Forrest and Goldfarb 1992): pricing picks
 	// the largest d_j²/w_j, an estimate of steepest edge at the cost of
 	// one pivot row per iteration.
@@ -480,6 +497,7 @@ func (s *solver) reset() {
 	}
 	s.touch, s.cand, s.dw = s.touch[:0], s.cand[:0], s.dw[:0]
 	s.iters, s.bland, s.degenerate, s.fresh = 0, false, 0, false
+	s.dOut, s.dOutOK = zeroU64(s.dOut, (N+63)/64), false
 }
 
 // scale equilibrates rows and columns by powers of two (exact), two
@@ -784,7 +802,7 @@ func (s *solver) refactor() {
 		}
 	}
 	s.computeXB()
-	s.fresh = false
+	s.fresh, s.bcKept = false, false
 }
 
 func nearest(v, lo, hi float64) VarStatus {
@@ -855,6 +873,15 @@ func (s *solver) infeasibility() float64 {
 // not pay for a pass that stops at its first violation. Where compared
 // is false, the caller compares cb with prevCb itself if it needs to.
 func (s *solver) basicCosts(was1 bool) (phase1, changed, compared bool) {
+	if verifyKept && !was1 && s.bcKept {
+		return s.verifyBasicCosts()
+	}
+	phase1, changed, compared = s.basicCostsOnce(was1)
+	s.bcKept = !phase1
+	return phase1, changed, compared
+}
+
+func (s *solver) basicCostsOnce(was1 bool) (phase1, changed, compared bool) {
 	if was1 {
 		if s.infeasibility() > 0 {
 			return true, false, false
@@ -864,6 +891,9 @@ func (s *solver) basicCosts(was1 bool) (phase1, changed, compared bool) {
 			cb[k] = c[j]
 		}
 		return false, false, false
+	}
+	if s.bcKept {
+		return s.basicCostsKept()
 	}
 	x, lo, hi, c := s.x, s.lo[:len(s.x)], s.hi[:len(s.x)], s.c[:len(s.x)]
 	cb := s.cb[:len(s.head)]
@@ -883,11 +913,66 @@ func (s *solver) basicCosts(was1 bool) (phase1, changed, compared bool) {
 	return false, changed, true
 }
 
+// basicCostsKept is basicCosts after a phase-2 step (bcKept): the full
+// pass's answer from the positions the step changed. The others' values,
+// bounds and costs are as the last pass found them (within bounds, cb the
+// costs), and there cb equals prevCb (the iteration after that pass
+// recomputed the reduced costs from cb, updated them for its changed
+// costs, or found none changed, and the step's updateDuals writes prevCb
+// only at the leaving position): they would neither start phase 1 nor
+// count as changed. The leaving position is among those alphaNZ lists
+// (its α, the pivot, is not 0).
+func (s *solver) basicCostsKept() (phase1, changed, compared bool) {
+	x, lo, hi := s.x, s.lo[:len(s.x)], s.hi[:len(s.x)]
+	head := s.head
+	for _, k := range s.alphaNZ {
+		j := head[k]
+		if v := x[j]; v < lo[j]-primalTol || v > hi[j]+primalTol {
+			s.infeasibility()
+			return true, false, false
+		}
+	}
+	if r := s.bcLeave; r >= 0 {
+		cj := s.c[head[r]]
+		s.cb[r] = cj
+		changed = cj != s.prevCb[r]
+	}
+	return false, changed, true
+}
+
+// verifyKept makes basicCosts check its kept path (basicCostsKept)
+// against the full pass, counting in keptChecked and keptMismatches the
+// calls checked and those whose phase, "changed" or basic costs differ
+// in any bit: a test sets it.
+var (
+	verifyKept                  bool
+	keptChecked, keptMismatches int
+)
+
+func (s *solver) verifyBasicCosts() (phase1, changed, compared bool) {
+	before := slices.Clone(s.cb)
+	p1, c1, _ := s.basicCostsKept()
+	kept := slices.Clone(s.cb)
+	copy(s.cb, before)
+	s.bcKept = false
+	phase1, changed, compared = s.basicCostsOnce(false)
+	s.bcKept = !phase1
+	keptChecked++
+	if p1 != phase1 || c1 != changed || !sameBits(kept, s.cb) {
+		keptMismatches++
+	}
+	return phase1, changed, compared
+}
+
 // run iterates until optimal, infeasible, unbounded or out of iterations.
 func (s *solver) run() Status {
 	verified := 0
 	wasPhase1 := true
 	was1 := false // the last iteration's phase for basicCosts: phase 2 at first
+	// Statuses may have changed since d was last written (the dual
+	// method's flips): price builds its list afresh.
+	s.dOutOK = false
+	s.bcKept = false
 	for {
 		if s.iters >= s.maxIter {
 			return IterationLimit
@@ -958,7 +1043,9 @@ func (s *solver) reducedCosts(phase1 bool) {
 	s.f.btran(s.rhs, s.y)
 	n, N := s.n, s.n+s.m
 	stat, c, dd, y := s.stat[:N], s.c[:N], s.d[:N], s.y
-	cs, ri, rv := s.cs[:n+1], s.ri, s.rv
+	cs, ri, rv := s.cs[:n+1], s.ri, s.rv[:len(s.ri)]
+	out := s.dOut[:(N+63)/64]
+	clear(out)
 	for j := range N {
 		if stat[j] == Basic {
 			dd[j] = 0
@@ -969,17 +1056,21 @@ func (s *solver) reducedCosts(phase1 bool) {
 			d = c[j]
 		}
 		if j < n {
-			rows, vals := ri[cs[j]:cs[j+1]], rv[cs[j]:cs[j+1]]
-			vals = vals[:len(rows)]
-			for k, i := range rows {
-				d -= vals[k] * y[i]
+			// The column's entries indexed in the matrix's arrays:
+			// slicing them per column cost more than the loop on
+			// columns of a few entries.
+			for t, end := int(cs[j]), int(cs[j+1]); t < end; t++ {
+				d -= rv[t] * y[ri[t]]
 			}
 		} else {
 			d += y[j-n]
 		}
 		dd[j] = d
+		if mayPick(d, stat[j]) {
+			out[j>>6] |= 1 << (uint(j) & 63)
+		}
 	}
-	s.fresh = true
+	s.fresh, s.dOutOK = true, true
 }
 
 // costsChanged updates the reduced costs when phase 1's basic costs
@@ -997,10 +1088,12 @@ func (s *solver) costsChanged() {
 		}
 		if j := s.n + i; s.stat[j] != Basic {
 			s.d[j] += v
+			setBit(s.dOut, int32(j))
 		}
 		for k := s.rs[i]; k < s.rs[i+1]; k++ {
 			if j := s.rc[k]; s.stat[j] != Basic {
 				s.d[j] -= v * s.rvr[k]
+				setBit(s.dOut, j)
 			}
 		}
 	}
@@ -1008,45 +1101,105 @@ func (s *solver) costsChanged() {
 
 // price picks the entering variable: the largest d_j²/w_j (Devex), or
 // Bland's lowest index while the method stalls. dir is +1 to increase it.
+//
+// It visits the variables dOut lists, in increasing j: every one that
+// could be picked is among them, so the same variables are scored in the
+// same order as a scan of every d_j (TestPriceSameAsStraight). Most of
+// the nonbasic variables of an LP near its optimum have a reduced cost of
+// the sign that keeps them at their bound (FTF's tie-break: every column
+// at 0 with d_j > 0), and are not visited. A listed variable that cannot
+// be picked is dropped.
 func (s *solver) price() (int, float64) {
+	if !s.dOutOK {
+		s.listOut()
+	}
+	if verifyDOut {
+		s.verifyOut()
+	}
 	best, q, dir := 0.0, -1, 0.0
 	d := s.d
 	stat, lo, hi, w := s.stat[:len(d)], s.lo[:len(d)], s.hi[:len(d)], s.w[:len(d)]
-	// The inner loop finds the next variable that would improve, carrying
-	// only j: with best, q and dir carried through it as well, the
-	// compiler shuffled registers on every skipped variable. The same
-	// variables are scored in the same order.
-	for j := 0; j < len(d); j++ {
-		var dj float64
-		for ; j < len(d); j++ {
-			v := d[j]
-			if withinDualTol(v) {
-				continue // most variables, and every basic one (d = 0); not NaN
+	out := s.dOut
+	for wi, word := range out {
+		for v := word; v != 0; v &= v - 1 {
+			b := bits.TrailingZeros64(v)
+			j := wi<<6 + b
+			dj := improves(d[j], stat[j], lo[j], hi[j])
+			if dj == 0 {
+				out[wi] &^= 1 << uint(b)
+				continue
 			}
-			// Past that test, v < 0 means v < −dualTol and v > 0 means
-			// v > dualTol (a NaN is neither); a basic variable has
-			// neither status below.
-			st := stat[j]
-			if v < 0 && (st == AtLower || st == AtZero) && lo[j] != hi[j] {
-				dj = 1
-				break
+			if s.bland {
+				return j, dj
 			}
-			if v > 0 && (st == AtUpper || st == AtZero) && lo[j] != hi[j] {
-				dj = -1
-				break
+			if score := d[j] * d[j] / w[j]; score > best {
+				best, q, dir = score, j, dj
 			}
-		}
-		if j == len(d) {
-			break
-		}
-		if s.bland {
-			return j, dj
-		}
-		if score := d[j] * d[j] / w[j]; score > best {
-			best, q, dir = score, j, dj
 		}
 	}
 	return q, dir
+}
+
+// improves is the direction in which moving a nonbasic variable with
+// reduced cost v, status st and bounds lo, hi improves the objective
+// beyond the dual tolerance: +1 up, −1 down, 0 for none (a basic
+// variable, whose d is 0; a NaN).
+func improves(v float64, st VarStatus, lo, hi float64) float64 {
+	if withinDualTol(v) {
+		return 0
+	}
+	// Past that test, v < 0 means v < −dualTol and v > 0 means v >
+	// dualTol (a NaN is neither); a basic variable has neither status
+	// below.
+	if v < 0 && (st == AtLower || st == AtZero) && lo != hi {
+		return 1
+	}
+	if v > 0 && (st == AtUpper || st == AtZero) && lo != hi {
+		return -1
+	}
+	return 0
+}
+
+// mayPick is false for reduced costs improves would answer 0 for with
+// any bounds: inside the tolerance, or positive at a lower bound. The
+// writers of d set dOut's bit where it is true.
+func mayPick(v float64, st VarStatus) bool {
+	return !withinDualTol(v) && (v < 0 || st != AtLower)
+}
+
+// verifyDOut makes every price check that dOut lists each variable it
+// could pick, counting in dOutChecked and dOutMisses the prices checked
+// and the variables missed: a test sets it.
+var (
+	verifyDOut              bool
+	dOutChecked, dOutMisses int
+)
+
+func (s *solver) verifyOut() {
+	dOutChecked++
+	for j, v := range s.d {
+		if improves(v, s.stat[j], s.lo[j], s.hi[j]) != 0 && s.dOut[j>>6]&(1<<(uint(j)&63)) == 0 {
+			dOutMisses++
+		}
+	}
+}
+
+// listOut sets dOut from d: bit j for every variable mayPick allows.
+func (s *solver) listOut() {
+	d := s.d
+	n := (len(d) + 63) / 64
+	if cap(s.dOut) < n {
+		s.dOut = make([]uint64, n)
+	}
+	out := s.dOut[:n]
+	clear(out)
+	stat := s.stat[:len(d)]
+	for j, v := range d {
+		if mayPick(v, stat[j]) {
+			out[j>>6] |= 1 << (uint(j) & 63)
+		}
+	}
+	s.dOut, s.dOutOK = out, true
 }
 
 // withinDualTol reports whether |d| ≤ dualTol, as math.Abs would (false
@@ -1089,6 +1242,7 @@ func (s *solver) pivotRow(r int) {
 	s.unit[0] = int32(r)
 	s.rowNZ = s.f.btranSparse(s.rhs, s.rho, s.unit[:], s.rowNZ)
 	rho, rs, rc, rvr, n := s.rho, s.rs, s.rc, s.rvr, s.n
+	rvr = rvr[:len(rc)]
 	entries := 0 // in the rows where ρ is nonzero: the next pivot row's guess
 	if s.rowEntries < markBasicsAbove*len(s.head) {
 		stat := s.stat[:len(alphaR)]
@@ -1104,11 +1258,12 @@ func (s *solver) pivotRow(r int) {
 				touch[nt] = int32(j)
 				nt++
 			}
-			cols := rc[rs[i]:rs[i+1]]
-			vals := rvr[rs[i]:rs[i+1]]
-			vals = vals[:len(cols)]
-			entries += len(cols)
-			for k, j := range cols {
+			// The row's entries indexed in the row-wise arrays: slicing
+			// them per row cost more than the loop on short rows.
+			end := int(rs[i+1])
+			entries += end - int(rs[i])
+			for t := int(rs[i]); t < end; t++ {
+				j := rc[t]
 				if stat[j] == Basic {
 					continue
 				}
@@ -1117,7 +1272,7 @@ func (s *solver) pivotRow(r int) {
 					touch[nt] = j
 					nt++
 				}
-				alphaR[j] += v * vals[k]
+				alphaR[j] += v * rvr[t]
 			}
 		}
 		s.touch, s.rowEntries = touch[:nt], entries
@@ -1189,6 +1344,7 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 	wq := s.w[q]
 	d, w, alphaR := s.d, s.w[:len(s.d)], s.alphaR[:len(s.d)]
 	mark := s.mark[:len(s.d)]
+	dOut, stat := s.dOut, s.stat[:len(s.d)]
 	// Nothing reads the pivot row after this, so its entries are cleared
 	// here, in the one pass over them, rather than by the next pivotRow.
 	for _, j := range s.touch {
@@ -1197,7 +1353,11 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 		if a == 0 || int(j) == q {
 			continue
 		}
-		d[j] -= thetaD * a
+		dj := d[j] - thetaD*a
+		d[j] = dj
+		if mayPick(dj, stat[j]) {
+			dOut[j>>6] |= 1 << (uint(j) & 63)
+		}
 		r := a / alphaRQ
 		if v := r * r * wq; v > w[j] {
 			w[j] = v
@@ -1206,6 +1366,7 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 	s.touch = s.touch[:0]
 	s.d[q] = 0
 	s.d[out] = -thetaD
+	setBit(s.dOut, int32(out))              // its status changes, and phase 1 subtracts its cost after this
 	s.w[out] = max(wq/(alphaRQ*alphaRQ), 1) // math.Max's result: 1 is finite
 	if s.w[out] > 1e6 {
 		s.resetWeights()
@@ -1237,11 +1398,13 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 		}
 		// Bound flip: q goes to its other bound, no basis change.
 		s.moveBasics(dir, rangeQ)
+		s.bcLeave = -1
 		if dir > 0 {
 			s.stat[q], s.x[q] = AtUpper, s.hi[q]
 		} else {
 			s.stat[q], s.x[q] = AtLower, s.lo[q]
 		}
+		setBit(s.dOut, int32(q)) // its status changed
 		s.degenerate = 0
 		s.bland = false
 		return 0, true
@@ -1257,6 +1420,7 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 		target = hi
 	}
 	s.moveBasics(dir, theta)
+	s.bcLeave = leave
 	s.x[q] += dir * theta
 	s.x[out], s.stat[out] = target, AtLower
 	if target == s.hi[out] && target != s.lo[out] {

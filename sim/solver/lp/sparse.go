@@ -208,20 +208,28 @@ func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
 			}
 		}
 	}
-	if len(f.etaIdx) > f.m {
-		// The updates hold more entries than x: marking each one they
-		// touch would cost more than visiting every position.
+	if len(f.etaIdx) > etaListAbove*f.m {
+		// The updates hold many more entries than x: marking each one
+		// they touch would cost more than every position's visit by
+		// the callers (the ratio test, the basic values, the update).
 		f.ftranEtas(x)
 		clear(oBits)
 		return f.allPositions(out)
 	}
-	for e := range f.etaPos {
-		p := f.etaPos[e]
-		xp := x[p] / f.etaPiv[e]
+	pos, piv, starts := f.etaPos, f.etaPiv[:len(f.etaPos)], f.etaStart[:len(f.etaPos)]
+	idx := f.etaIdx
+	val := f.etaVal[:len(idx)]
+	for e, p := range pos {
+		xp := x[p] / piv[e]
 		if xp != 0 {
-			idx, val := f.eta(e)
-			for k, i := range idx {
-				x[i] -= val[k] * xp
+			// Indexed as in ftranEtas.
+			end := len(idx)
+			if e+1 < len(starts) {
+				end = int(starts[e+1])
+			}
+			for t := int(starts[e]); t < end; t++ {
+				i := idx[t]
+				x[i] -= val[t] * xp
 				setBit(oBits, i)
 			}
 		}
@@ -255,8 +263,10 @@ func (f *factor) btranSparse(d, y []float64, poss, out []int32) []int32 {
 			setBit(kBits, k)
 		}
 	}
+	// The updates' positions, where btranEtas may have written d: those
+	// it left +0 start as a position it never reached (below).
 	for _, p := range f.etaPos {
-		if k := frontAt[p]; k >= 0 {
+		if k := frontAt[p]; k >= 0 && math.Float64bits(d[p]) != 0 {
 			setBit(kBits, k)
 		}
 	}
@@ -296,6 +306,13 @@ func (f *factor) btranSparse(d, y []float64, poss, out []int32) []int32 {
 	}
 	return list(oBits, out)
 }
+
+// etaListAbove is how many product-form entries per row make
+// ftranSparse list every position rather than mark the ones the updates
+// touch: its callers visit each listed position three or four times
+// (FTF's tie-break LP, 185 rows, held 1.1 entries per row on average and
+// listed every position in most of its pivots with a limit of 1).
+var etaListAbove = 4
 
 // verifySparse makes every sparse solve check itself against the full
 // sweep (ftran, btran) on copies of its input, counting in sparseMismatches
