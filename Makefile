@@ -86,7 +86,10 @@ test-native:
 # would cover is covered by the other tests of sim/experiment (every
 # embedded scenario on 2 and 3 workers, a study on 2 workers,
 # cancellation). Tests that bound CPU or wall time, or that mostly wait,
-# skip themselves under -race (raceDetector in their packages). Of
+# skip themselves under -race (raceDetector in their packages), and so
+# does sim/policy's comparison of the kept running order with the full
+# order: one goroutine, nothing for the detector, and 385 s under it on a
+# quiet machine (30 minutes, the phase's timeout, on a loaded one). Of
 # cmd/schedlab only three tests run here: a server under 50 concurrent
 # runs, serve's routes and a study spread over two serve processes; its
 # other commands run one study at a time, whose concurrency is
