@@ -65,6 +65,8 @@ type Problem struct {
 	// the columns it checked are unchanged (FTF's bisection changes row
 	// bounds alone).
 	matrix, cols uint64
+	// rowAt is CopyRows's scratch: each of the source's rows' index in p.
+	rowAt []int32
 }
 
 // New returns an empty problem.
@@ -180,6 +182,67 @@ func (p *Problem) carve(col int) {
 func (p *Problem) slabFor(col int) int {
 	n := max((cap(p.colRows)-col)*colChunk, 2*cap(p.slabRows), 4*colChunk)
 	return min(n, slabSize)
+}
+
+// CopyRows makes p the problem src with only the rows listed in rows
+// (each once, in increasing order), renumbered in that order: the problem
+// src's builder would have made had it added only those rows. Every
+// column of src is kept, with its name, bounds and objective, and with
+// its coefficients in src's order, less those of the rows left out. It
+// is Reset and a rebuild at the cost of a copy: water filling's steps
+// solve one LP's rows less a few, many times a recompute. p's own
+// storage is reused, as by Reset; src must not be p.
+func (p *Problem) CopyRows(src *Problem, rows []int) {
+	if p == src {
+		panic("lp: CopyRows into its own source")
+	}
+	p.Reset(src.Name)
+	p.Maximize = src.Maximize
+	n, m := len(src.obj), len(rows)
+	p.obj = append(p.obj, src.obj...)
+	p.colLo = append(p.colLo, src.colLo...)
+	p.colHi = append(p.colHi, src.colHi...)
+	p.colNames = append(p.colNames, src.colNames...)
+	at := resizeI32(p.rowAt, len(src.rowLo))
+	p.rowAt = at
+	for i := range at {
+		at[i] = -1
+	}
+	p.rowNames = slices.Grow(p.rowNames, m)[:m]
+	p.rowLo, p.rowHi = slices.Grow(p.rowLo, m)[:m], slices.Grow(p.rowHi, m)[:m]
+	names, lo, hi := p.rowNames[:m], p.rowLo[:m], p.rowHi[:m]
+	for k, r := range rows {
+		at[r] = int32(k)
+		names[k], lo[k], hi[k] = src.rowNames[r], src.rowLo[r], src.rowHi[r]
+	}
+	// Every kept coefficient in one slab; each column's slices are capped
+	// at their length, so a later Set that appends to one moves it out
+	// rather than writing into the next.
+	sr, sv := p.slabRows[:0], p.slabVals[:0]
+	if cap(sr) < src.nnz || cap(sv) < src.nnz {
+		sr, sv = make([]int32, 0, src.nnz), make([]float64, 0, src.nnz)
+	}
+	sr, sv = sr[:src.nnz], sv[:src.nnz]
+	p.colRows, p.colVals = slices.Grow(p.colRows, n)[:n], slices.Grow(p.colVals, n)[:n]
+	p.colTop = slices.Grow(p.colTop, n)[:n]
+	colRows, colVals, colTop := p.colRows[:n], p.colVals[:n], p.colTop[:n]
+	o := 0
+	for j, from := range src.colRows[:n] {
+		vals := src.colVals[j][:len(from)]
+		start, top := o, int32(-1)
+		for k, r := range from {
+			if i := at[r]; i >= 0 {
+				sr[o], sv[o] = i, vals[k]
+				o++
+				top = max(top, i)
+			}
+		}
+		colRows[j], colVals[j], colTop[j] = sr[start:o:o], sv[start:o:o], top
+	}
+	p.slabRows, p.slabVals = sr[:o], sv[:o]
+	p.nnz = o
+	p.matrix++
+	p.cols++
 }
 
 // SetObj changes a column's objective coefficient.
@@ -321,6 +384,7 @@ type Dumper interface {
 func (p *Problem) Clone() *Problem {
 	q := *p
 	q.slabRows, q.slabVals = nil, nil // the slab's free room stays p's
+	q.rowAt = nil                     // CopyRows's scratch stays p's
 	q.colTop = append([]int32(nil), p.colTop...)
 	q.obj = append([]float64(nil), p.obj...)
 	q.colLo = append([]float64(nil), p.colLo...)
