@@ -298,7 +298,11 @@ type stepLP struct {
 	w    []float64
 	keys []string
 	of   []int
-	rows []int // fill's scratch
+	// rows and prev are the template's rows in the LP fill made last
+	// and in the one before (fills counts them), for warm; spare is
+	// fill's scratch.
+	rows, prev, spare []int
+	fills             int
 }
 
 // newStepLP builds the template into p, an empty problem, for the
@@ -326,7 +330,7 @@ func (t *stepLP) fill(p *lp.Problem, cls []*fclass, of []int) *fairLP {
 	// indexes (tf.time, tf.cap) stay; then each class's fair row if it
 	// rises and its low row if its level is above 0, as buildFair adds
 	// them.
-	rows := append(t.rows[:0], tf.time...)
+	rows := append(t.spare[:0], tf.time...)
 	rows = append(rows, tf.cap...)
 	ints := make([]int, 2*nc)
 	fair, low := ints[:nc:nc], ints[nc:]
@@ -347,7 +351,8 @@ func (t *stepLP) fill(p *lp.Problem, cls []*fclass, of []int) *fairLP {
 			rows = append(rows, tf.low[c])
 		}
 	}
-	t.rows = rows
+	t.rows, t.prev, t.spare = rows, t.rows, t.prev
+	t.fills++
 	p.CopyRows(tf.p, rows)
 	for c, cl := range cls {
 		if r := fair[c]; r >= 0 {
@@ -360,4 +365,33 @@ func (t *stepLP) fill(p *lp.Problem, cls []*fclass, of []int) *fairLP {
 	}
 	return &fairLP{p: p, cls: cls, s: tf.s, pairs: tf.pairs, ofClass: tf.ofClass, ofType: tf.ofType,
 		t: tf.t, fair: fair, low: low, time: tf.time, cap: tf.cap}
+}
+
+// warm is the warm start of the LP fill made last from b, the basis the
+// solve of the LP it made before ended at (nil if it made none): what
+// b.RemapUnique would make of it by names, found by the template's rows
+// instead. Both LPs have every column of the template and some of its
+// rows, in its order, and a name is one column's or one row's of the
+// template: a column keeps its status, a row the status it had if it was
+// there, and a new row's activity is basic. Nil when b is not of that
+// LP's size: the caller remaps by names.
+func (t *stepLP) warm(b *lp.Basis) *lp.Basis {
+	n, m := t.tpl.p.NumCols(), len(t.rows)
+	if t.fills < 2 || b == nil || len(b.Cols) != n || len(b.Rows) != len(t.prev) {
+		return nil
+	}
+	st := make([]lp.VarStatus, n+m)
+	nb := &lp.Basis{Cols: st[:n:n], Rows: st[n:]}
+	copy(nb.Cols, b.Cols)
+	k := 0
+	for i, r := range t.rows {
+		for k < len(t.prev) && t.prev[k] < r {
+			k++
+		}
+		nb.Rows[i] = lp.Basic
+		if k < len(t.prev) && t.prev[k] == r {
+			nb.Rows[i] = b.Rows[k]
+		}
+	}
+	return nb
 }

@@ -80,6 +80,14 @@ func (r *LPs) template(name string) *lp.Problem {
 	return r.tpl
 }
 
+// lastBasis is the basis family's last solve ended at; nil if none.
+func (r *LPs) lastBasis(family string) *lp.Basis {
+	if r == nil {
+		return nil
+	}
+	return r.basis[family]
+}
+
 // retire notes that family's problem old has been followed by another: if
 // reusable handed it out, its storage is free for the family's next one.
 func (r *LPs) retire(family string, old *lp.Problem) {

@@ -44,11 +44,12 @@ func diffProblems(a, b *lp.Problem) error {
 // frozen classes of one type meet at one level and merge), every step's
 // LP made from the recompute's template (stepLP.fill) is buildFair's LP
 // for its classes, bit for bit, and with the same row indexes; when the
-// classes have merged, fill declines and a new template serves.
+// classes have merged, fill declines and a new template serves. The warm
+// start by the template's rows (stepLP.warm) is RemapUnique's.
 func TestStepLPAsBuildFair(t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 62))
 	lps := &LPs{}
-	filled, merged, rowsLeft := 0, 0, 0
+	filled, merged, rowsLeft, warmed := 0, 0, 0, 0
 	for trial := 0; trial < 120; trial++ {
 		in := randomInput(r, false)
 		a := &Fair{Aware: trial%2 == 0, SpaceSharing: trial%4 == 0}
@@ -58,6 +59,7 @@ func TestStepLPAsBuildFair(t *testing.T) {
 		n := len(in.Jobs)
 		w, level, frozen := make([]float64, n), make([]float64, n), make([]bool, n)
 		var steps *stepLP
+		var prev *lp.Problem // the step before's LP
 		for step := 0; step < 8; step++ {
 			for i := range in.Jobs {
 				w[i] = 0
@@ -67,9 +69,11 @@ func TestStepLPAsBuildFair(t *testing.T) {
 			}
 			cls := sc.step(w, level, frozen, lps.classNames(), lps.nextStamp())
 			var got *fairLP
+			fromTemplate := steps != nil
 			if steps != nil {
 				if got = steps.fill(lp.New("waterfill"), cls, sc.of); got == nil {
 					merged++
+					fromTemplate = false
 				}
 			}
 			if got == nil {
@@ -95,6 +99,28 @@ func TestStepLPAsBuildFair(t *testing.T) {
 				}
 			}
 			want := buildFair(lp.New("waterfill"), in, cls, pairs, 1)
+			// The warm start from the step before's LP, by the template's
+			// rows, is the remap by names, from any basis of that LP.
+			if prev != nil {
+				b := &lp.Basis{Cols: make([]lp.VarStatus, prev.NumCols()), Rows: make([]lp.VarStatus, prev.NumRows())}
+				for j := range b.Cols {
+					b.Cols[j] = lp.VarStatus(r.IntN(4))
+				}
+				for i := range b.Rows {
+					b.Rows[i] = lp.VarStatus(r.IntN(4))
+				}
+				w, byName := steps.warm(b), b.RemapUnique(prev, got.p)
+				if fromTemplate && w == nil {
+					t.Fatalf("trial %d step %d: no warm start from the template", trial, step)
+				}
+				if w != nil {
+					warmed++
+					if !slices.Equal(w.Cols, byName.Cols) || !slices.Equal(w.Rows, byName.Rows) {
+						t.Fatalf("trial %d step %d: warm start %v %v, by names %v %v", trial, step, w.Cols, w.Rows, byName.Cols, byName.Rows)
+					}
+				}
+			}
+			prev = got.p
 			if err := diffProblems(got.p, want.p); err != nil {
 				t.Fatalf("trial %d step %d: from the template against buildFair: %v", trial, step, err)
 			}
@@ -118,10 +144,10 @@ func TestStepLPAsBuildFair(t *testing.T) {
 			}
 		}
 	}
-	if filled < 300 || merged < 10 || rowsLeft == 0 {
+	if filled < 300 || merged < 10 || rowsLeft == 0 || warmed < 300 {
 		t.Errorf("%d steps from a template, %d after a merge, %d rows left out: too few to tell", filled, merged, rowsLeft)
 	}
-	t.Logf("%d steps from a template, %d after a merge, %d template rows left out", filled, merged, rowsLeft)
+	t.Logf("%d steps from a template (%d warm starts by its rows), %d after a merge, %d template rows left out", filled, warmed, merged, rowsLeft)
 }
 
 func reflectEqualInts(a, b [][]int) bool {

@@ -48,7 +48,12 @@ func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocati
 		if f == nil {
 			f = buildFair(p, in, cls, pairs, a.PairThreshold)
 		}
-		sol, err := a.LPs.solveWith("waterfill", f.p, lp.Options{Duals: true})
+		o := lp.Options{Duals: true}
+		if steps != nil {
+			// Nil (remap by names) at a template's first step.
+			o.Warm = steps.warm(a.LPs.lastBasis("waterfill"))
+		}
+		sol, err := a.LPs.solveWith("waterfill", f.p, o)
 		if err != nil {
 			return nil, err
 		}
