@@ -45,11 +45,12 @@ func diffProblems(a, b *lp.Problem) error {
 // LP made from the recompute's template (stepLP.fill) is buildFair's LP
 // for its classes, bit for bit, and with the same row indexes; when the
 // classes have merged, fill declines and a new template serves. The warm
-// start by the template's rows (stepLP.warm) is RemapUnique's.
+// start by the template's rows (stepLP.warm) is RemapUnique's, and the
+// last step's classes kept (stepClasses.again) are the classes step finds.
 func TestStepLPAsBuildFair(t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 62))
 	lps := &LPs{}
-	filled, merged, rowsLeft, warmed := 0, 0, 0, 0
+	filled, merged, rowsLeft, warmed, again := 0, 0, 0, 0, 0
 	for trial := 0; trial < 120; trial++ {
 		in := randomInput(r, false)
 		a := &Fair{Aware: trial%2 == 0, SpaceSharing: trial%4 == 0}
@@ -60,6 +61,7 @@ func TestStepLPAsBuildFair(t *testing.T) {
 		w, level, frozen := make([]float64, n), make([]float64, n), make([]bool, n)
 		var steps *stepLP
 		var prev *lp.Problem // the step before's LP
+		var prevCls []*fclass
 		for step := 0; step < 8; step++ {
 			for i := range in.Jobs {
 				w[i] = 0
@@ -67,7 +69,25 @@ func TestStepLPAsBuildFair(t *testing.T) {
 					w[i] = in.Jobs[i].Weight
 				}
 			}
+			kept := prevCls != nil && sc.again(prevCls, w, level, frozen)
 			cls := sc.step(w, level, frozen, lps.classNames(), lps.nextStamp())
+			if kept {
+				again++
+				if len(prevCls) != len(cls) {
+					t.Fatalf("trial %d step %d: %d classes kept, step finds %d", trial, step, len(prevCls), len(cls))
+				}
+				for c, g := range prevCls {
+					x := cls[c]
+					if g.key != x.key || g.sf != x.sf || math.Float64bits(g.w) != math.Float64bits(x.w) || math.Float64bits(g.level) != math.Float64bits(x.level) ||
+						g.frozen != x.frozen || math.Float64bits(g.eq) != math.Float64bits(x.eq) || !slices.Equal(g.thr, x.thr) || !slices.Equal(g.members, x.members) {
+						t.Fatalf("trial %d step %d class %d: kept %s %v %v %v %v, step finds %s %v %v %v %v", trial, step, c,
+							g.key, g.w, g.level, g.frozen, g.members, x.key, x.w, x.level, x.frozen, x.members)
+					}
+				}
+			} else if prevCls != nil && len(cls) == len(prevCls) {
+				t.Fatalf("trial %d step %d: classes not kept, but step finds as many (%d)", trial, step, len(cls))
+			}
+			prevCls = cls
 			var got *fairLP
 			fromTemplate := steps != nil
 			if steps != nil {
@@ -144,10 +164,10 @@ func TestStepLPAsBuildFair(t *testing.T) {
 			}
 		}
 	}
-	if filled < 300 || merged < 10 || rowsLeft == 0 || warmed < 300 {
+	if filled < 300 || merged < 10 || rowsLeft == 0 || warmed < 300 || again < 300 {
 		t.Errorf("%d steps from a template, %d after a merge, %d rows left out: too few to tell", filled, merged, rowsLeft)
 	}
-	t.Logf("%d steps from a template (%d warm starts by its rows), %d after a merge, %d template rows left out", filled, warmed, merged, rowsLeft)
+	t.Logf("%d steps from a template (%d warm starts by its rows), %d after a merge, %d template rows left out; classes kept %d times", filled, warmed, merged, rowsLeft, again)
 }
 
 func reflectEqualInts(a, b [][]int) bool {

@@ -26,12 +26,17 @@ func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocati
 	sc := newStepClasses(in, planned, a.SpaceSharing)
 	pairs := a.SpaceSharing && a.Aware
 	var steps *stepLP // the recompute's template, while its classes are the step's
+	var cls []*fclass
 	for ; iters <= n; iters++ {
 		w := a.reweight(in, frozen)
 		if !rising(w, frozen) {
 			break
 		}
-		cls := sc.step(w, level, frozen, a.LPs.classNames(), a.LPs.nextStamp())
+		// After the first step the classes are usually the last step's,
+		// risen and some frozen (again): they need not be found anew.
+		if cls == nil || !sc.again(cls, w, level, frozen) {
+			cls = sc.step(w, level, frozen, a.LPs.classNames(), a.LPs.nextStamp())
+		}
 		p := a.LPs.reusable("waterfill", "waterfill")
 		var f *fairLP
 		if steps != nil {
