@@ -341,10 +341,13 @@ func (p *Problem) check(coefficients bool) error {
 	bad := func(v float64) bool { return math.IsNaN(v) }
 	obj, colLo, colHi, m := p.obj, p.colLo[:len(p.obj)], p.colHi[:len(p.obj)], len(p.rowLo)
 	for j := range obj {
-		if bad(obj[j]) || math.IsInf(obj[j], 0) {
+		// A solve checks every column of a new problem: one compare for
+		// NaN or ±Inf, and !(lo <= hi) for a NaN bound or lo > hi
+		// (badBounds), not the tests one by one (TestCheckAsTestByTest).
+		if !(math.Abs(obj[j]) <= math.MaxFloat64) {
 			return fmt.Errorf("lp: column %s has objective %v", p.colNames[j], obj[j])
 		}
-		if bad(colLo[j]) || bad(colHi[j]) || colLo[j] > colHi[j] || math.IsInf(colLo[j], 1) || math.IsInf(colHi[j], -1) {
+		if badBounds(colLo[j], colHi[j]) {
 			return fmt.Errorf("lp: column %s has bounds [%v, %v]", p.colNames[j], colLo[j], colHi[j])
 		}
 		if !coefficients {
@@ -365,13 +368,19 @@ func (p *Problem) check(coefficients bool) error {
 
 // checkRows reports the first malformed row bounds.
 func (p *Problem) checkRows() error {
-	bad := func(v float64) bool { return math.IsNaN(v) }
-	for i := range p.rowLo {
-		if bad(p.rowLo[i]) || bad(p.rowHi[i]) || p.rowLo[i] > p.rowHi[i] || math.IsInf(p.rowLo[i], 1) || math.IsInf(p.rowHi[i], -1) {
-			return fmt.Errorf("lp: row %s has bounds [%v, %v]", p.rowNames[i], p.rowLo[i], p.rowHi[i])
+	rowLo, rowHi := p.rowLo, p.rowHi[:len(p.rowLo)]
+	for i := range rowLo {
+		if badBounds(rowLo[i], rowHi[i]) {
+			return fmt.Errorf("lp: row %s has bounds [%v, %v]", p.rowNames[i], rowLo[i], rowHi[i])
 		}
 	}
 	return nil
+}
+
+// badBounds reports whether lo or hi is NaN, lo > hi, lo is +Inf or hi
+// is −Inf: !(lo <= hi) is the first three.
+func badBounds(lo, hi float64) bool {
+	return !(lo <= hi) || lo > math.MaxFloat64 || hi < -math.MaxFloat64
 }
 
 // Dumper is implemented by policies that solve linear programs: they hand
