@@ -124,3 +124,21 @@ func TestCopyRowsAsBuilt(t *testing.T) {
 		}
 	}
 }
+
+// A coefficient in a row its problem does not have is not dropped by
+// CopyRows: the copy is refused as the original is, without a panic.
+func TestCopyRowsKeepsMalformed(t *testing.T) {
+	src := lp.New("bad")
+	x := src.AddCol("x", 0, 1, 1)
+	src.AddRow("r0", 0, 1)
+	src.AddRow("r1", 0, 1)
+	src.Set(0, x, 1)
+	src.Set(5, x, 2) // no row 5
+	p := lp.New("copy")
+	p.CopyRows(src, []int{1})
+	_, errSrc := lp.Solve(src, lp.Options{})
+	_, errCopy := lp.Solve(p, lp.Options{})
+	if errSrc == nil || errCopy == nil {
+		t.Fatalf("malformed problem accepted: original %v, copy %v", errSrc, errCopy)
+	}
+}

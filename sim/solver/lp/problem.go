@@ -191,7 +191,9 @@ func (p *Problem) slabFor(col int) int {
 // its coefficients in src's order, less those of the rows left out. It
 // is Reset and a rebuild at the cost of a copy: water filling's steps
 // solve one LP's rows less a few, many times a recompute. p's own
-// storage is reused, as by Reset; src must not be p.
+// storage is reused, as by Reset; src must not be p. A coefficient in a
+// row src does not have (a malformed src) is kept in a row p does not
+// have either, and Solve refuses it.
 func (p *Problem) CopyRows(src *Problem, rows []int) {
 	if p == src {
 		panic("lp: CopyRows into its own source")
@@ -231,7 +233,11 @@ func (p *Problem) CopyRows(src *Problem, rows []int) {
 		vals := src.colVals[j][:len(from)]
 		start, top := o, int32(-1)
 		for k, r := range from {
-			if i := at[r]; i >= 0 {
+			i := r // not one of src's rows: kept, for Solve to refuse
+			if uint(r) < uint(len(at)) {
+				i = at[r]
+			}
+			if i >= 0 {
 				sr[o], sv[o] = i, vals[k]
 				o++
 				top = max(top, i)
