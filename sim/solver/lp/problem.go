@@ -65,6 +65,8 @@ type Problem struct {
 	// the columns it checked are unchanged (FTF's bisection changes row
 	// bounds alone).
 	matrix, cols uint64
+	// rowAt is CopyRows's scratch: each of the source's rows' index in p.
+	rowAt []int32
 }
 
 // New returns an empty problem.
@@ -182,6 +184,73 @@ func (p *Problem) slabFor(col int) int {
 	return min(n, slabSize)
 }
 
+// CopyRows makes p the problem src with only the rows listed in rows
+// (each once, in increasing order), renumbered in that order: the problem
+// src's builder would have made had it added only those rows. Every
+// column of src is kept, with its name, bounds and objective, and with
+// its coefficients in src's order, less those of the rows left out. It
+// is Reset and a rebuild at the cost of a copy: water filling's steps
+// solve one LP's rows less a few, many times a recompute. p's own
+// storage is reused, as by Reset; src must not be p. A coefficient in a
+// row src does not have (a malformed src) is kept in a row p does not
+// have either, and Solve refuses it.
+func (p *Problem) CopyRows(src *Problem, rows []int) {
+	if p == src {
+		panic("lp: CopyRows into its own source")
+	}
+	p.Reset(src.Name)
+	p.Maximize = src.Maximize
+	n, m := len(src.obj), len(rows)
+	p.obj = append(p.obj, src.obj...)
+	p.colLo = append(p.colLo, src.colLo...)
+	p.colHi = append(p.colHi, src.colHi...)
+	p.colNames = append(p.colNames, src.colNames...)
+	at := resizeI32(p.rowAt, len(src.rowLo))
+	p.rowAt = at
+	for i := range at {
+		at[i] = -1
+	}
+	p.rowNames = slices.Grow(p.rowNames, m)[:m]
+	p.rowLo, p.rowHi = slices.Grow(p.rowLo, m)[:m], slices.Grow(p.rowHi, m)[:m]
+	names, lo, hi := p.rowNames[:m], p.rowLo[:m], p.rowHi[:m]
+	for k, r := range rows {
+		at[r] = int32(k)
+		names[k], lo[k], hi[k] = src.rowNames[r], src.rowLo[r], src.rowHi[r]
+	}
+	// Every kept coefficient in one slab; each column's slices are capped
+	// at their length, so a later Set that appends to one moves it out
+	// rather than writing into the next.
+	sr, sv := p.slabRows[:0], p.slabVals[:0]
+	if cap(sr) < src.nnz || cap(sv) < src.nnz {
+		sr, sv = make([]int32, 0, src.nnz), make([]float64, 0, src.nnz)
+	}
+	sr, sv = sr[:src.nnz], sv[:src.nnz]
+	p.colRows, p.colVals = slices.Grow(p.colRows, n)[:n], slices.Grow(p.colVals, n)[:n]
+	p.colTop = slices.Grow(p.colTop, n)[:n]
+	colRows, colVals, colTop := p.colRows[:n], p.colVals[:n], p.colTop[:n]
+	o := 0
+	for j, from := range src.colRows[:n] {
+		vals := src.colVals[j][:len(from)]
+		start, top := o, int32(-1)
+		for k, r := range from {
+			i := r // not one of src's rows: kept, for Solve to refuse
+			if uint(r) < uint(len(at)) {
+				i = at[r]
+			}
+			if i >= 0 {
+				sr[o], sv[o] = i, vals[k]
+				o++
+				top = max(top, i)
+			}
+		}
+		colRows[j], colVals[j], colTop[j] = sr[start:o:o], sv[start:o:o], top
+	}
+	p.slabRows, p.slabVals = sr[:o], sv[:o]
+	p.nnz = o
+	p.matrix++
+	p.cols++
+}
+
 // SetObj changes a column's objective coefficient.
 func (p *Problem) SetObj(col int, v float64) { p.obj[col] = v; p.cols++ }
 
@@ -278,10 +347,13 @@ func (p *Problem) check(coefficients bool) error {
 	bad := func(v float64) bool { return math.IsNaN(v) }
 	obj, colLo, colHi, m := p.obj, p.colLo[:len(p.obj)], p.colHi[:len(p.obj)], len(p.rowLo)
 	for j := range obj {
-		if bad(obj[j]) || math.IsInf(obj[j], 0) {
+		// A solve checks every column of a new problem: one compare for
+		// NaN or ±Inf, and !(lo <= hi) for a NaN bound or lo > hi
+		// (badBounds), not the tests one by one (TestCheckAsTestByTest).
+		if !(math.Abs(obj[j]) <= math.MaxFloat64) {
 			return fmt.Errorf("lp: column %s has objective %v", p.colNames[j], obj[j])
 		}
-		if bad(colLo[j]) || bad(colHi[j]) || colLo[j] > colHi[j] || math.IsInf(colLo[j], 1) || math.IsInf(colHi[j], -1) {
+		if badBounds(colLo[j], colHi[j]) {
 			return fmt.Errorf("lp: column %s has bounds [%v, %v]", p.colNames[j], colLo[j], colHi[j])
 		}
 		if !coefficients {
@@ -302,13 +374,19 @@ func (p *Problem) check(coefficients bool) error {
 
 // checkRows reports the first malformed row bounds.
 func (p *Problem) checkRows() error {
-	bad := func(v float64) bool { return math.IsNaN(v) }
-	for i := range p.rowLo {
-		if bad(p.rowLo[i]) || bad(p.rowHi[i]) || p.rowLo[i] > p.rowHi[i] || math.IsInf(p.rowLo[i], 1) || math.IsInf(p.rowHi[i], -1) {
-			return fmt.Errorf("lp: row %s has bounds [%v, %v]", p.rowNames[i], p.rowLo[i], p.rowHi[i])
+	rowLo, rowHi := p.rowLo, p.rowHi[:len(p.rowLo)]
+	for i := range rowLo {
+		if badBounds(rowLo[i], rowHi[i]) {
+			return fmt.Errorf("lp: row %s has bounds [%v, %v]", p.rowNames[i], rowLo[i], rowHi[i])
 		}
 	}
 	return nil
+}
+
+// badBounds reports whether lo or hi is NaN, lo > hi, lo is +Inf or hi
+// is −Inf: !(lo <= hi) is the first three.
+func badBounds(lo, hi float64) bool {
+	return !(lo <= hi) || lo > math.MaxFloat64 || hi < -math.MaxFloat64
 }
 
 // Dumper is implemented by policies that solve linear programs: they hand
@@ -321,6 +399,7 @@ type Dumper interface {
 func (p *Problem) Clone() *Problem {
 	q := *p
 	q.slabRows, q.slabVals = nil, nil // the slab's free room stays p's
+	q.rowAt = nil                     // CopyRows's scratch stays p's
 	q.colTop = append([]int32(nil), p.colTop...)
 	q.obj = append([]float64(nil), p.obj...)
 	q.colLo = append([]float64(nil), p.colLo...)

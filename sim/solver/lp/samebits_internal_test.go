@@ -1,6 +1,7 @@
 package lp
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -196,6 +197,50 @@ func TestAtBoundAsIsInf(t *testing.T) {
 				wst, wv := straight(want, lo, hi)
 				if st != wst || math.Float64bits(v) != math.Float64bits(wv) {
 					t.Errorf("atBound(%v, %v, %v) = %v, %v; with math.IsInf %v, %v", want, lo, hi, st, v, wst, wv)
+				}
+			}
+		}
+	}
+}
+
+// TestCheckAsTestByTest: check and checkRows refuse the objectives and
+// bounds, and word the refusals, as the tests one by one do (NaN, ±Inf,
+// lo > hi, lo = +Inf, hi = −Inf), on every combination of the values
+// around them.
+func TestCheckAsTestByTest(t *testing.T) {
+	vs := []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64, 0, math.Copysign(0, -1), 1, -1}
+	byTest := func(obj, lo, hi float64, name string) string {
+		bad := math.IsNaN
+		switch {
+		case bad(obj) || math.IsInf(obj, 0):
+			return fmt.Sprintf("lp: column %s has objective %v", name, obj)
+		case bad(lo) || bad(hi) || lo > hi || math.IsInf(lo, 1) || math.IsInf(hi, -1):
+			return fmt.Sprintf("lp: column %s has bounds [%v, %v]", name, lo, hi)
+		}
+		return ""
+	}
+	errText := func(err error) string {
+		if err == nil {
+			return ""
+		}
+		return err.Error()
+	}
+	for _, obj := range vs {
+		for _, lo := range vs {
+			for _, hi := range vs {
+				p := New("check")
+				p.AddCol("x", lo, hi, obj)
+				if got, want := errText(p.check(false)), byTest(obj, lo, hi, "x"); got != want {
+					t.Errorf("column obj %v [%v, %v]: %q, want %q", obj, lo, hi, got, want)
+				}
+				q := New("rows")
+				q.AddRow("r", lo, hi)
+				want := byTest(0, lo, hi, "r")
+				if want != "" {
+					want = fmt.Sprintf("lp: row r has bounds [%v, %v]", lo, hi)
+				}
+				if got := errText(q.checkRows()); got != want {
+					t.Errorf("row [%v, %v]: %q, want %q", lo, hi, got, want)
 				}
 			}
 		}

@@ -189,6 +189,48 @@ func (sc *stepClasses) step(w, level []float64, frozen []bool, names map[string]
 	return out
 }
 
+// again makes cls, the classes the last step returned, this step's
+// classes if they still are, and reports whether they are: each class's
+// weight, level and state are set from its members' (in w, level and
+// frozen), which must agree, and no two classes of one classBits may then
+// agree (step would make them one: water filling now and then freezes
+// two classes of one type at one level). The members and their order are
+// step's then, and so are the names' texts (given by the classes' first
+// jobs, in class order); only the names' objects may differ from step's,
+// where a names store started afresh. On false nothing is changed but
+// step's scratch: the caller calls step.
+func (sc *stepClasses) again(cls []*fclass, w, level []float64, frozen []bool) bool {
+	bits := math.Float64bits
+	for _, cl := range cls {
+		m0 := cl.members[0]
+		wb, lb, fr := bits(w[m0]), bits(level[m0]), frozen[m0]
+		for _, m := range cl.members[1:] {
+			if bits(w[m]) != wb || bits(level[m]) != lb || frozen[m] != fr {
+				return false
+			}
+		}
+	}
+	for id := range sc.byID {
+		sc.byID[id] = sc.byID[id][:0]
+	}
+	for _, cl := range cls {
+		m0 := cl.members[0]
+		id := sc.ids[m0]
+		for _, x := range sc.byID[id] {
+			x0 := x.members[0]
+			if frozen[x0] == frozen[m0] && bits(w[x0]) == bits(w[m0]) && bits(level[x0]) == bits(level[m0]) {
+				return false
+			}
+		}
+		sc.byID[id] = append(sc.byID[id], cl)
+	}
+	for _, cl := range cls {
+		m0 := cl.members[0]
+		cl.w, cl.level, cl.frozen = w[m0], level[m0], frozen[m0]
+	}
+	return true
+}
+
 // resizeInts returns s with length n, reusing its storage.
 func resizeInts(s []int, n int) []int {
 	if cap(s) < n {

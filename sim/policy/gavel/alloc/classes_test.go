@@ -55,12 +55,13 @@ func byBytes(in *plan.Input, planned [][]float64, w, level []float64, frozen []b
 // merge and share their steady traits, entities included), and with the
 // names kept from step to step and recompute to recompute as a run keeps
 // them, stepClasses finds the classes byBytes finds: same members, in the
-// same order, with the same names.
+// same order, with the same names; and so do the last step's classes
+// when stepClasses.again keeps them.
 func TestStepClassesSameAsByBytes(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	lps := &LPs{}
 	refNames := map[string]*classNames{}
-	hashed := 0
+	hashed, keptSeen, notKept := 0, 0, 0
 	for trial := 0; trial < 60; trial++ {
 		in := randomInput(r, false)
 		for i := range in.Jobs {
@@ -73,6 +74,7 @@ func TestStepClassesSameAsByBytes(t *testing.T) {
 		sc := newStepClasses(in, planned, byType)
 		n := len(in.Jobs)
 		w, level, frozen := make([]float64, n), make([]float64, n), make([]bool, n)
+		var last []*fclass
 		for step := 0; step < 6; step++ {
 			for i := range in.Jobs {
 				frozen[i] = frozen[i] || r.IntN(4) == 0
@@ -82,8 +84,16 @@ func TestStepClassesSameAsByBytes(t *testing.T) {
 					level[i] = float64(r.IntN(3)) // few levels: jobs of one type at two levels
 				}
 			}
+			kept := last != nil && sc.again(last, w, level, frozen)
 			got := sc.step(w, level, frozen, lps.classNames(), lps.nextStamp())
 			want := byBytes(in, planned, w, level, frozen, byType, refNames)
+			if kept {
+				keptSeen++
+				got = last // the last step's classes, made this step's by again
+			} else if last != nil {
+				notKept++
+			}
+			last = got
 			if len(got) != len(want) {
 				t.Fatalf("trial %d step %d: %d classes, want %d", trial, step, len(got), len(want))
 			}
@@ -101,7 +111,8 @@ func TestStepClassesSameAsByBytes(t *testing.T) {
 			}
 		}
 	}
-	if hashed < 20 {
-		t.Errorf("only %d classes were told apart by their first job", hashed)
+	if hashed < 20 || keptSeen < 20 || notKept < 20 {
+		t.Errorf("only %d classes were told apart by their first job; the last step's classes kept %d times, not %d times", hashed, keptSeen, notKept)
 	}
+	t.Logf("%d classes told apart by their first job; the last step's classes kept %d times, not %d times", hashed, keptSeen, notKept)
 }

@@ -2,6 +2,7 @@ package alloc
 
 import (
 	"math"
+	"slices"
 
 	"github.com/schedlab/schedlab/sim/policy/gavel/plan"
 	"github.com/schedlab/schedlab/sim/solver/lp"
@@ -40,6 +41,12 @@ type fairLP struct {
 // in pairs whose normalised throughput α+β exceeds threshold (α+β ≤ 1 is
 // dominated by time slicing, so the default 1 loses nothing).
 func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, threshold float64) *fairLP {
+	return buildFairRows(p, in, cls, pairs, threshold, false)
+}
+
+// buildFairRows is buildFair; with everyLow, every class gets its row
+// ñ_c ≥ level_c, at level 0 too (water filling's step template, stepLP).
+func buildFairRows(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, threshold float64, everyLow bool) *fairLP {
 	f := &fairLP{p: p, cls: cls}
 	p.Maximize = true
 	p.Reserve(len(cls)*len(in.Types)+1, 3*len(cls)+len(in.Types))
@@ -112,7 +119,7 @@ func buildFair(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thresho
 			f.addNorm(row, c, -coef)
 			f.fair[c] = row
 		}
-		if cl.level > 0 {
+		if cl.level > 0 || everyLow {
 			row := p.AddRow(cl.names.row(&cl.names.low, "low"), cl.level, lp.Inf)
 			f.addNorm(row, c, 1)
 			f.low[c] = row
@@ -271,4 +278,120 @@ func (f *fairLP) addObjNorm(c int, scale float64) {
 			add(pv.col, k*pv.td)
 		}
 	}
+}
+
+// stepLP builds the LPs of one recompute's water-filling steps from one
+// template. From step to step (without entities) the classes keep their
+// members, order, names and weights; only their levels rise and some
+// freeze, so a step's LP is the template (buildFairRows over a step's
+// classes, with a low row for every class) less the fair rows of frozen
+// classes and the low rows of classes at level 0, with the step's levels
+// in the bounds of the rows left: the LP buildFair makes, row for row
+// and bit for bit, at the cost of a copy (lp.Problem.CopyRows) rather
+// than a coefficient at a time. (Two frozen classes of one type that
+// stop at the same level become one class: a new template.)
+type stepLP struct {
+	tpl *fairLP
+	// w, keys and of are the template's classes' weights (their fair
+	// rows' coefficients) and names, and each job's class: a step whose
+	// classes differ in any of them needs another template.
+	w    []float64
+	keys []string
+	of   []int
+	// rows and prev are the template's rows in the LP fill made last
+	// and in the one before (fills counts them), for warm; spare is
+	// fill's scratch.
+	rows, prev, spare []int
+	fills             int
+}
+
+// newStepLP builds the template into p, an empty problem, for the
+// classes cls of a step, of[i] being job i's class.
+func newStepLP(p *lp.Problem, in *plan.Input, cls []*fclass, of []int, pairs bool, threshold float64) *stepLP {
+	t := &stepLP{tpl: buildFairRows(p, in, cls, pairs, threshold, true), of: slices.Clone(of),
+		w: make([]float64, len(cls)), keys: make([]string, len(cls))}
+	for c, cl := range cls {
+		t.w[c], t.keys[c] = cl.w, cl.key
+	}
+	return t
+}
+
+// fill builds into p the LP buildFair would build for the step's classes
+// cls (of as for newStepLP), or returns nil, leaving p as it was, when
+// they are not the template's: other members, names or weights, or a
+// class rising that had no fair row.
+func (t *stepLP) fill(p *lp.Problem, cls []*fclass, of []int) *fairLP {
+	tf := t.tpl
+	if len(cls) != len(tf.cls) || !slices.Equal(of, t.of) {
+		return nil
+	}
+	nc := len(cls)
+	// The time and capacity rows come first and are kept, so their
+	// indexes (tf.time, tf.cap) stay; then each class's fair row if it
+	// rises and its low row if its level is above 0, as buildFair adds
+	// them.
+	rows := append(t.spare[:0], tf.time...)
+	rows = append(rows, tf.cap...)
+	ints := make([]int, 2*nc)
+	fair, low := ints[:nc:nc], ints[nc:]
+	for c, cl := range cls {
+		if cl.key != t.keys[c] {
+			return nil
+		}
+		fair[c], low[c] = -1, -1
+		if cl.w > 0 && !cl.frozen {
+			if tf.fair[c] < 0 || math.Float64bits(cl.w) != math.Float64bits(t.w[c]) {
+				return nil
+			}
+			fair[c] = len(rows)
+			rows = append(rows, tf.fair[c])
+		}
+		if cl.level > 0 {
+			low[c] = len(rows)
+			rows = append(rows, tf.low[c])
+		}
+	}
+	t.rows, t.prev, t.spare = rows, t.rows, t.prev
+	t.fills++
+	p.CopyRows(tf.p, rows)
+	for c, cl := range cls {
+		if r := fair[c]; r >= 0 {
+			sf := float64(cl.sf)
+			p.SetRowBounds(r, math.Inf(-1), -(sf/cl.w)*cl.level) // buildFair's −coef·level
+		}
+		if r := low[c]; r >= 0 {
+			p.SetRowBounds(r, cl.level, lp.Inf)
+		}
+	}
+	return &fairLP{p: p, cls: cls, s: tf.s, pairs: tf.pairs, ofClass: tf.ofClass, ofType: tf.ofType,
+		t: tf.t, fair: fair, low: low, time: tf.time, cap: tf.cap}
+}
+
+// warm is the warm start of the LP fill made last from b, the basis the
+// solve of the LP it made before ended at (nil if it made none): what
+// b.RemapUnique would make of it by names, found by the template's rows
+// instead. Both LPs have every column of the template and some of its
+// rows, in its order, and a name is one column's or one row's of the
+// template: a column keeps its status, a row the status it had if it was
+// there, and a new row's activity is basic. Nil when b is not of that
+// LP's size: the caller remaps by names.
+func (t *stepLP) warm(b *lp.Basis) *lp.Basis {
+	n, m := t.tpl.p.NumCols(), len(t.rows)
+	if t.fills < 2 || b == nil || len(b.Cols) != n || len(b.Rows) != len(t.prev) {
+		return nil
+	}
+	st := make([]lp.VarStatus, n+m)
+	nb := &lp.Basis{Cols: st[:n:n], Rows: st[n:]}
+	copy(nb.Cols, b.Cols)
+	k := 0
+	for i, r := range t.rows {
+		for k < len(t.prev) && t.prev[k] < r {
+			k++
+		}
+		nb.Rows[i] = lp.Basic
+		if k < len(t.prev) && t.prev[k] == r {
+			nb.Rows[i] = b.Rows[k]
+		}
+	}
+	return nb
 }

@@ -28,6 +28,8 @@ type LPs struct {
 	// reuse; handedOut are the problems reusable has handed out, by family.
 	spare     map[string]*lp.Problem
 	handedOut map[*lp.Problem]string
+	// tpl is water filling's step template (stepLP), never solved.
+	tpl *lp.Problem
 	// stop, when set (StopWhen), is asked between the solver's pivots: a
 	// run that was cancelled or ran out of time gives up mid-solve.
 	stop func() bool
@@ -60,6 +62,30 @@ func (r *LPs) reusable(family, name string) *lp.Problem {
 	delete(r.spare, family)
 	p.Reset(name)
 	return p
+}
+
+// template returns an empty problem named name for a template that is
+// copied, never solved (stepLP), its storage kept from one call to the
+// next: the caller must be done with the last one. A nil LPs, or one
+// whose problems go to a dump sink, returns nil: the dumped LPs are
+// built one by one.
+func (r *LPs) template(name string) *lp.Problem {
+	if r == nil || r.sink != nil {
+		return nil
+	}
+	if r.tpl == nil {
+		r.tpl = lp.New(name)
+	}
+	r.tpl.Reset(name)
+	return r.tpl
+}
+
+// lastBasis is the basis family's last solve ended at; nil if none.
+func (r *LPs) lastBasis(family string) *lp.Basis {
+	if r == nil {
+		return nil
+	}
+	return r.basis[family]
 }
 
 // retire notes that family's problem old has been followed by another: if

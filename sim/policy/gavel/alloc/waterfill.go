@@ -24,14 +24,41 @@ func (a *Fair) waterFilling(in *plan.Input, planned [][]float64) (*plan.Allocati
 	var lastX []float64
 	iters := 0
 	sc := newStepClasses(in, planned, a.SpaceSharing)
+	pairs := a.SpaceSharing && a.Aware
+	var steps *stepLP // the recompute's template, while its classes are the step's
+	var cls []*fclass
 	for ; iters <= n; iters++ {
 		w := a.reweight(in, frozen)
 		if !rising(w, frozen) {
 			break
 		}
-		cls := sc.step(w, level, frozen, a.LPs.classNames(), a.LPs.nextStamp())
-		f := buildFair(a.LPs.reusable("waterfill", "waterfill"), in, cls, a.SpaceSharing && a.Aware, a.PairThreshold)
-		sol, err := a.LPs.solveWith("waterfill", f.p, lp.Options{Duals: true})
+		// After the first step the classes are usually the last step's,
+		// risen and some frozen (again): they need not be found anew.
+		if cls == nil || !sc.again(cls, w, level, frozen) {
+			cls = sc.step(w, level, frozen, a.LPs.classNames(), a.LPs.nextStamp())
+		}
+		p := a.LPs.reusable("waterfill", "waterfill")
+		var f *fairLP
+		if steps != nil {
+			f = steps.fill(p, cls, sc.of)
+		}
+		// Without entities the classes stay as they are (stepLP) but for
+		// a rare merge; with them, weights move between a step's classes.
+		if f == nil && len(a.Entities) == 0 {
+			if tp := a.LPs.template("waterfill"); tp != nil {
+				steps = newStepLP(tp, in, cls, sc.of, pairs, a.PairThreshold)
+				f = steps.fill(p, cls, sc.of)
+			}
+		}
+		if f == nil {
+			f = buildFair(p, in, cls, pairs, a.PairThreshold)
+		}
+		o := lp.Options{Duals: true}
+		if steps != nil {
+			// Nil (remap by names) at a template's first step.
+			o.Warm = steps.warm(a.LPs.lastBasis("waterfill"))
+		}
+		sol, err := a.LPs.solveWith("waterfill", f.p, o)
 		if err != nil {
 			return nil, err
 		}
