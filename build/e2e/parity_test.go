@@ -15,28 +15,33 @@ import (
 
 // The CLI built natively and for js/wasm (run by node) prints byte-identical
 // JSON for every built-in scenario: one seed gives the same results in the
-// browser and on the command line.
+// browser and on the command line. The scenarios run two at a time (one
+// subtest each, parallel): each run is one busy thread, natively and in
+// node, and this was the browser suite's longest test (133 s one by one).
 func TestNativeAndWasmAgree(t *testing.T) {
 	native := cli(t)
 	wasmRun := wasmCLI(t)
 	for _, name := range scenarios.Names() {
-		// Paper studies run their quick version: their full versions are
-		// paper-scale sweeps (minutes to hours).
-		args := []string{"run", name, "--format", "json", "--quick"}
-		want, err := exec.Command(native, args...).Output()
-		if err != nil {
-			t.Fatalf("%s natively: %v", name, err)
-		}
-		got, err := wasmRun(args...).Output()
-		if err != nil {
-			t.Fatalf("%s in wasm: %v", name, err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: wasm output differs from native output (%d vs %d bytes), first difference at byte %d",
-				name, len(got), len(want), firstDiff(got, want))
-		} else {
-			t.Logf("%s: %d bytes, identical", name, len(got))
-		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			// Paper studies run their quick version: their full versions
+			// are paper-scale sweeps (minutes to hours).
+			args := []string{"run", name, "--format", "json", "--quick"}
+			want, err := exec.Command(native, args...).Output()
+			if err != nil {
+				t.Fatalf("%s natively: %v", name, err)
+			}
+			got, err := wasmRun(args...).Output()
+			if err != nil {
+				t.Fatalf("%s in wasm: %v", name, err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: wasm output differs from native output (%d vs %d bytes), first difference at byte %d",
+					name, len(got), len(want), firstDiff(got, want))
+			} else {
+				t.Logf("%s: %d bytes, identical", name, len(got))
+			}
+		})
 	}
 }
 
