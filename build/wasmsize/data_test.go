@@ -50,9 +50,13 @@ func TestJoinData(t *testing.T) {
 		segment{0x1007 + 4, []byte("efg")}, // 4 after "cd"
 		segment{1 << 21, []byte{1}},        // an address of four LEB bytes
 	)
+	before := bytes.Clone(in)
 	out, err := JoinData(in, 4)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !bytes.Equal(in, before) {
+		t.Errorf("JoinData wrote into the module it was given")
 	}
 	got := dataSegments(t, out)
 	want := []segment{
