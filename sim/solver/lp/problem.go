@@ -68,7 +68,7 @@ type Problem struct {
 	// rowAt is CopyRows's scratch: each of the source's rows' index in p.
 	rowAt []int32
 	// src is the problem CopyRows copied p from, srcMatrix its matrix
-	// count then, srcRows the rows it kept (increasing) and copied p's own
+	// count then, srcRows the rows it kept, in p's order, and copied p's own
 	// matrix count after: while neither has changed since (derived), p's
 	// matrix is src's with only those rows, and a Workspace that loaded
 	// another such copy of src scales p from that one's scales (scaleKeep).
@@ -223,15 +223,14 @@ func (p *Problem) CopyRows(src *Problem, rows []int) {
 	p.rowNames = slices.Grow(p.rowNames, m)[:m]
 	p.rowLo, p.rowHi = slices.Grow(p.rowLo, m)[:m], slices.Grow(p.rowHi, m)[:m]
 	names, lo, hi := p.rowNames[:m], p.rowLo[:m], p.rowHi[:m]
-	p.src, p.srcRows = src, p.srcRows[:0]
+	p.srcRows = resizeI32(p.srcRows, m)
+	srcRows := p.srcRows[:m]
 	for k, r := range rows {
 		at[r] = int32(k)
 		names[k], lo[k], hi[k] = src.rowNames[r], src.rowLo[r], src.rowHi[r]
-		if k > 0 && r <= rows[k-1] {
-			p.src = nil // not in increasing order: no kept scales
-		}
-		p.srcRows = append(p.srcRows, int32(r))
+		srcRows[k] = int32(r)
 	}
+	p.src = src
 	// Every kept coefficient in one slab; each column's slices are capped
 	// at their length, so a later Set that appends to one moves it out
 	// rather than writing into the next.

@@ -60,8 +60,9 @@ var keptScales int
 
 // fits reports whether p can be scaled from the kept scales: it is a copy
 // of the template they are of, neither has changed since, and its rows
-// are among those of the problem loaded last. It lists in k.gone the
-// template's rows left out since.
+// are some of those of the problem loaded last, in the same order (water
+// filling's are in increasing order). It lists in k.gone the template's
+// rows left out since.
 func (k *scaleKeep) fits(p *Problem) bool {
 	if k.tpl == nil || p.src != k.tpl || !p.derived() || p.srcMatrix != k.tplMatrix || len(p.colRows) != len(k.c0) {
 		return false

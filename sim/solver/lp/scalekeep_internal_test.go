@@ -50,8 +50,8 @@ func someRows(r *rand.Rand, from []int, keep float64) []int {
 // the copy before (scaleKept) must give the scales, the scaled matrix and
 // its row-wise copy of the separate passes bit for bit. The copies come
 // as water filling's steps do, each with some rows of the one before, and
-// now and then with a row the one before did not have, after a change to
-// the template or to the copy, after another problem was loaded, or after
+// now and then with a row the one before did not have or its rows out of
+// order, after a change to the template or to the copy, after another problem was loaded, or after
 // a malformed copy (in all of which the kept scales must not be used).
 func TestKeptScalesAsSeparatePasses(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
@@ -82,6 +82,9 @@ func TestKeptScalesAsSeparatePasses(t *testing.T) {
 				if trial%4 == 0 {
 					tpl.Set(r.IntN(m), r.IntN(n), math.NaN())
 				}
+			case 4: // rows out of order (a copy CopyRows makes, kept scales or not)
+				rows = someRows(r, all, 0.8)
+				slices.Reverse(rows)
 			default: // fewer rows, as a step's classes freeze
 				rows = someRows(r, rows, 0.85)
 			}
