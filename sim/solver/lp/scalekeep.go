@@ -53,10 +53,10 @@ type scaleKeep struct {
 	stamp               uint32
 	gone, marked, moved []int32
 	rs0p                []float64
+	// used counts the loads scaled from kept scales, for tests (a count of
+	// the solver's own: solvers run on several goroutines at once).
+	used int
 }
-
-// keptScales counts the loads scaled from kept scales, for tests.
-var keptScales int
 
 // fits reports whether p can be scaled from the kept scales: it is a copy
 // of the template they are of, neither has changed since, and its rows
@@ -141,7 +141,7 @@ func (s *solver) record(p *Problem) {
 // copy written from them.
 func (s *solver) scaleKept(p *Problem) {
 	k := &s.keep
-	keptScales++
+	k.used++
 	n, m := s.n, s.m
 	colRows, colVals := p.colRows[:n], p.colVals[:n]
 	s.rowScale = resizeF(s.rowScale, m)
