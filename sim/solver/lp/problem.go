@@ -67,6 +67,15 @@ type Problem struct {
 	matrix, cols uint64
 	// rowAt is CopyRows's scratch: each of the source's rows' index in p.
 	rowAt []int32
+	// src is the problem CopyRows copied p from, srcMatrix its matrix
+	// count then, srcRows the rows it kept, in p's order, and copied p's own
+	// matrix count after: while neither has changed since (derived), p's
+	// matrix is src's with only those rows, and a Workspace that loaded
+	// another such copy of src scales p from that one's scales (scaleKeep).
+	src       *Problem
+	srcMatrix uint64
+	copied    uint64
+	srcRows   []int32
 }
 
 // New returns an empty problem.
@@ -85,6 +94,7 @@ func (p *Problem) Reset(name string) {
 	p.rowLo, p.rowHi, p.rowNames = p.rowLo[:0], p.rowHi[:0], p.rowNames[:0]
 	p.nnz = 0
 	p.slabRows, p.slabVals = p.slabRows[:0], p.slabVals[:0]
+	p.src = nil
 	// A Workspace that holds the old matrix must see a change: matrix
 	// only ever grows.
 	p.matrix++
@@ -213,10 +223,14 @@ func (p *Problem) CopyRows(src *Problem, rows []int) {
 	p.rowNames = slices.Grow(p.rowNames, m)[:m]
 	p.rowLo, p.rowHi = slices.Grow(p.rowLo, m)[:m], slices.Grow(p.rowHi, m)[:m]
 	names, lo, hi := p.rowNames[:m], p.rowLo[:m], p.rowHi[:m]
+	p.srcRows = resizeI32(p.srcRows, m)
+	srcRows := p.srcRows[:m]
 	for k, r := range rows {
 		at[r] = int32(k)
 		names[k], lo[k], hi[k] = src.rowNames[r], src.rowLo[r], src.rowHi[r]
+		srcRows[k] = int32(r)
 	}
+	p.src = src
 	// Every kept coefficient in one slab; each column's slices are capped
 	// at their length, so a later Set that appends to one moves it out
 	// rather than writing into the next.
@@ -249,6 +263,13 @@ func (p *Problem) CopyRows(src *Problem, rows []int) {
 	p.nnz = o
 	p.matrix++
 	p.cols++
+	p.srcMatrix, p.copied = src.matrix, p.matrix
+}
+
+// derived reports whether p's matrix is still src's with only the rows
+// srcRows, as CopyRows made it: neither has changed since.
+func (p *Problem) derived() bool {
+	return p.src != nil && p.src.matrix == p.srcMatrix && p.matrix == p.copied
 }
 
 // SetObj changes a column's objective coefficient.
@@ -400,6 +421,7 @@ func (p *Problem) Clone() *Problem {
 	q := *p
 	q.slabRows, q.slabVals = nil, nil // the slab's free room stays p's
 	q.rowAt = nil                     // CopyRows's scratch stays p's
+	q.src, q.srcRows = nil, nil
 	q.colTop = append([]int32(nil), p.colTop...)
 	q.obj = append([]float64(nil), p.obj...)
 	q.colLo = append([]float64(nil), p.colLo...)

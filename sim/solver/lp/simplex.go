@@ -215,6 +215,10 @@ type solver struct {
 	startBasics  []int32
 	kept         bool
 
+	// keep holds the scales of the last copy of a template loaded, for
+	// the next copy of it (scaleKeep).
+	keep scaleKeep
+
 	// spareX and spareRow are the arrays Workspace.Recycle handed back,
 	// for later solutions' X and Row.
 	spareX, spareRow [][]float64
@@ -406,6 +410,10 @@ func (s *solver) loadMatrix(p *Problem) bool {
 	}
 	cs[n] = nnz
 	s.ri, s.rv = resizeI32(s.ri, int(nnz)), resizeF(s.rv, int(nnz))
+	if s.keep.fits(p) {
+		s.scaleKept(p)
+		return true
+	}
 	return s.scale(p)
 }
 
@@ -516,7 +524,12 @@ func (s *solver) reset() {
 // The same operations on the same values as separate passes. The first
 // pass also checks each coefficient as Problem.check would: it reports
 // false at the first that is not finite or names a row out of range.
+//
+// When p is a copy of a template (Problem.CopyRows), its scales are kept
+// for the next copy (scaleKeep); otherwise what was kept is forgotten.
 func (s *solver) scale(p *Problem) bool {
+	s.keep.tpl = nil
+	derived := p.derived()
 	n, m := s.n, s.m
 	s.colScale = resizeF(s.colScale, n)
 	s.rowScale = resizeF(s.rowScale, m)
@@ -600,6 +613,10 @@ func (s *solver) scale(p *Problem) bool {
 				}
 			}
 		}
+		if derived { // the first pass's scales, for record
+			s.keep.c0 = append(s.keep.c0[:0], colScale...)
+			s.keep.rs0p = append(s.keep.rs0p[:0], rowScale...)
+		}
 	}
 	for i := 0; i < m; i++ {
 		rs[i+1] += rs[i]
@@ -636,6 +653,9 @@ func (s *solver) scale(p *Problem) bool {
 			rc[f], rvr[f] = int32(j), v
 			fill[i] = f + 1
 		}
+	}
+	if derived {
+		s.record(p)
 	}
 	return true
 }

@@ -178,3 +178,45 @@ func TestWorkspaceKeepsFactorization(t *testing.T) {
 	}
 	t.Logf("%d optimal problems; re-solves factorised %d times, fresh solves %d", optimal, reused, fresh)
 }
+
+// A Workspace solving water filling's kind of sequence, copies of one
+// template each with some rows of the copy before (whose scales it keeps
+// from copy to copy), gives exactly Solve's results, warm and cold.
+func TestWorkspaceKeptScalesSameAsSolve(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	var ws lp.Workspace
+	copies := [2]*lp.Problem{lp.New("a"), lp.New("b")}
+	for trial := 0; trial < 100; trial++ {
+		tpl := randomLP(r, 4+r.IntN(14), 3+r.IntN(12), r.IntN(2) == 0)
+		var rows []int
+		for i := 0; i < tpl.NumRows(); i++ {
+			rows = append(rows, i)
+		}
+		var prev *lp.Problem
+		var basis *lp.Basis
+		for step := 0; step < 6; step++ {
+			q := copies[step%2]
+			q.CopyRows(tpl, rows)
+			o := lp.Options{}
+			if basis != nil && step%3 != 0 {
+				o.Warm = basis.Remap(prev, q)
+			}
+			want, err1 := lp.Solve(q, o)
+			got, err2 := ws.Solve(q, o)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("trial %d step %d: %v, %v", trial, step, err1, err2)
+			}
+			if !sameSolution(want, got) || !slices.Equal(bitsOf(want.Row), bitsOf(got.Row)) {
+				t.Fatalf("trial %d step %d: Solve gives %v, the workspace %v", trial, step, want, got)
+			}
+			prev, basis = q, got.Basis
+			var fewer []int
+			for _, i := range rows {
+				if r.IntN(5) > 0 {
+					fewer = append(fewer, i)
+				}
+			}
+			rows = fewer
+		}
+	}
+}
