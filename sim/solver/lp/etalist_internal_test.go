@@ -2,7 +2,6 @@ package lp
 
 import (
 	"math"
-	"slices"
 	"testing"
 )
 
@@ -21,40 +20,11 @@ func TestEtaListWaysSameBits(t *testing.T) {
 		for way, above := range []int{0, math.MaxInt32} {
 			etaListAbove = above
 			before := sparseMismatches
-			for _, o := range []Options{{Primal: true}, {}} {
-				sol, err := Solve(p, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sols[way] = append(sols[way], sol)
-			}
-			if base := sols[way][0]; base.Status == Optimal {
-				q := p.Clone()
-				for j := 0; j < q.NumCols(); j += 7 {
-					q.SetObj(j, q.Obj(j)/2)
-				}
-				for _, o := range []Options{{Warm: base.Basis}, {Warm: base.Basis, Dual: true}} {
-					sol, err := Solve(q, o)
-					if err != nil {
-						t.Fatal(err)
-					}
-					sols[way] = append(sols[way], sol)
-				}
-			}
+			sols[way] = coldAndWarmSolves(t, p)
 			if n := sparseMismatches - before; n > 0 {
 				t.Errorf("%s, limit %d: %d sparse solves differ from the full sweep", name, above, n)
 			}
 		}
-		if len(sols[0]) != len(sols[1]) {
-			t.Fatalf("%s: %d solves one way, %d the other", name, len(sols[0]), len(sols[1]))
-		}
-		for k, a := range sols[0] {
-			b := sols[1][k]
-			if a.Status != b.Status || a.Iterations != b.Iterations || !sameBits(a.X, b.X) || !sameBits(a.Row, b.Row) ||
-				!slices.Equal(a.Basis.Cols, b.Basis.Cols) || !slices.Equal(a.Basis.Rows, b.Basis.Rows) {
-				t.Errorf("%s, solve %d: listing every position gives %v after %d pivots, marking %v after %d",
-					name, k, a.Status, a.Iterations, b.Status, b.Iterations)
-			}
-		}
+		sameSolves(t, name, "listing every position", "marking", sols[0], sols[1])
 	}
 }

@@ -2,7 +2,6 @@ package lp
 
 import (
 	"math"
-	"slices"
 	"testing"
 )
 
@@ -16,39 +15,8 @@ func TestPivotRowWaysSameBits(t *testing.T) {
 		var sols [2][]*Solution
 		for way, above := range []int{0, math.MaxInt32} {
 			markBasicsAbove = above
-			for _, o := range []Options{{Primal: true}, {}} {
-				sol, err := Solve(p, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sols[way] = append(sols[way], sol)
-			}
-			base := sols[way][0]
-			if base.Status != Optimal {
-				continue
-			}
-			q := p.Clone()
-			for j := 0; j < q.NumCols(); j += 7 {
-				q.SetObj(j, q.Obj(j)/2)
-			}
-			for _, o := range []Options{{Warm: base.Basis}, {Warm: base.Basis, Dual: true}} {
-				sol, err := Solve(q, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sols[way] = append(sols[way], sol)
-			}
+			sols[way] = coldAndWarmSolves(t, p)
 		}
-		if len(sols[0]) != len(sols[1]) {
-			t.Fatalf("%s: %d solves one way, %d the other", name, len(sols[0]), len(sols[1]))
-		}
-		for k, a := range sols[0] {
-			b := sols[1][k]
-			if a.Status != b.Status || a.Iterations != b.Iterations || !sameBits(a.X, b.X) ||
-				!slices.Equal(a.Basis.Cols, b.Basis.Cols) || !slices.Equal(a.Basis.Rows, b.Basis.Rows) {
-				t.Errorf("%s, solve %d: marking the basics gives %v after %d pivots, reading their status %v after %d",
-					name, k, a.Status, a.Iterations, b.Status, b.Iterations)
-			}
-		}
+		sameSolves(t, name, "marking the basics", "reading their status", sols[0], sols[1])
 	}
 }
