@@ -2,6 +2,7 @@ package mechanism
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 
@@ -267,13 +268,19 @@ func (m *Mechanism) takeType(s *engine.State, j int, now float64) {
 	for len(p.keep) <= j {
 		p.keep = append(p.keep, 0)
 	}
+	p.popped = 0
+	var room bool
 	if m.ledger.clean {
 		p.heap.cs = m.listType(p.heap.cs[:0], j, now, true, m.live, p)
+		room = p.visitSplit(p.keep[j])
 	} else {
-		p.heap.cs = m.listTier(p.heap.cs[:0], j, m.tiers[j], p)
+		room = m.visitTier(j, m.tiers[j], p.keep[j])
 	}
-	p.popped = 0
-	room := p.visitSplit(p.keep[j])
+	// Whether a visit that took the type's last GPU reports room depends
+	// on what was left in its heap (visitTier's second part leaves out
+	// what could no longer be taken); with no GPU left the priority-0
+	// candidates take nothing, so they are visited only with GPUs left.
+	room = room && p.free[j] > 0
 	// The next round likely visits about as many of this type, other
 	// candidates; every one if the type kept room.
 	p.keep[j] = 0
@@ -341,8 +348,24 @@ func (m *Mechanism) listType(list []cand, j int, now float64, positive bool, liv
 // read once, and ledger.priority and picker.open are written out for
 // x > 0, less the checks they repeat (a member taken, FIFO's priority 0).
 func (m *Mechanism) listTier(list []cand, j int, tier []tierEntry, p *picker) []cand {
+	list, _ = m.listTierPart(list, j, tier, p, nil, false)
+	return list
+}
+
+// listTierPart is listTier of the candidates that rank after pivot
+// (after) or at or before it (!after), and counts the others; with pivot
+// nil, listTier.
+func (m *Mechanism) listTierPart(list []cand, j int, tier []tierEntry, p *picker, pivot *cand, after bool) ([]cand, int) {
 	busy := p.busy
+	others := 0
 	total, free := m.ledger.total[j], p.free[j]
+	// the pivot's priority, read once: most candidates differ from it
+	// there, and only a tie goes on to its other keys; with no pivot,
+	// every candidate ranks before -Inf
+	pp := math.Inf(-1)
+	if pivot != nil {
+		pp = pivot.prio
+	}
 	// room for the whole tier, written by index: append's test of the
 	// capacity and its bookkeeping cost as much as the priority
 	n := len(list)
@@ -361,10 +384,108 @@ func (m *Mechanism) listTier(list []cand, j int, tier []tierEntry, p *picker) []
 		if !(prio > 0) {
 			continue
 		}
-		out[n] = cand{prio: prio, deficit: e.deficit, x: x, order: e.order, j: int32(j)}
+		// before(pivot, c), by priority first
+		if behind := prio < pp || (prio == pp && ranksAfter(pivot, prio, e.deficit, x, e.order)); behind != after {
+			others++
+			continue
+		}
+		o := &out[n]
+		o.prio, o.deficit, o.x, o.order, o.j = prio, e.deficit, x, e.order, int32(j)
 		n++
 	}
-	return out[:n]
+	return out[:n], others
+}
+
+// ranksAfter reports whether a candidate of pivot's type with these keys
+// ranks after pivot, before(pivot, c), without writing the candidate out.
+func ranksAfter(pivot *cand, prio, deficit, x float64, order int32) bool {
+	switch {
+	case pivot.prio != prio:
+		return pivot.prio > prio
+	case pivot.deficit != deficit:
+		return pivot.deficit > deficit
+	case pivot.x != x:
+		return pivot.x > x
+	}
+	return pivot.order < order // the same order: pivot itself, not after
+}
+
+// visitTier lists type j's positive tier and visits it, in two parts when
+// it is longer than 2k (k > 0), as visitSplit does a listed tier: the
+// candidates ranking at or before a pivot sampled from the tier, then,
+// only if the type has room after them, the others, listed only then.
+// Those are all the tier's candidates that rank after the pivot less
+// those that could not be taken now (picker.open: a member taken by the
+// first part, too large for what it left), which the visit would have
+// popped and passed over. So the candidates are taken in the order of
+// one heap of all, and most rounds neither write out nor move the
+// hundreds that rank after the few dozen the type takes.
+//
+// It reports whether the visit ended with room left, as visit does,
+// except when the type has no GPU left (see takeType).
+func (m *Mechanism) visitTier(j int, tier []tierEntry, k int) bool {
+	p := &m.picker
+	var pivot cand
+	if k <= 0 || 2*k >= len(tier) || !m.tierPivot(j, tier, k, &pivot) {
+		p.heap.cs = m.listTier(p.heap.cs[:0], j, tier, p)
+		return p.visit(true)
+	}
+	var behind int
+	p.heap.cs, behind = m.listTierPart(p.heap.cs[:0], j, tier, p, &pivot, false)
+	if !p.visit(true) {
+		return false
+	}
+	if behind == 0 {
+		return true
+	}
+	if p.free[j] <= 0 {
+		return false
+	}
+	p.heap.cs, _ = m.listTierPart(p.heap.cs[:0], j, tier, p, &pivot, true)
+	return p.visit(true)
+}
+
+// tierPivot sets pivot to a candidate of type j's tier about k of the
+// candidates listTier would list rank at or before, and reports whether
+// it found one. It samples the first listed candidate at or after each of
+// a few even positions of the tier; how far it looked for them estimates
+// how many the tier lists.
+func (m *Mechanism) tierPivot(j int, tier []tierEntry, k int, pivot *cand) bool {
+	const size = 16
+	var sample [size]cand
+	n, found, looked := len(tier), 0, 0
+	busy, total, free := m.picker.busy, m.ledger.total[j], m.picker.free[j]
+	for i := range size {
+		for at := i * n / size; at < (i+1)*n/size; at++ {
+			looked++
+			e := &tier[at]
+			if busy[e.a] || (e.b >= 0 && busy[e.b]) || free < float64(e.sf) {
+				continue
+			}
+			c := cand{prio: e.x * 1e9, deficit: e.deficit, x: e.x, order: e.order, j: int32(j)}
+			if r := *e.recv; r > 0 && total > 0 {
+				c.prio = e.x * total / r
+			}
+			if !(c.prio > 0) {
+				continue
+			}
+			s := found // insertion sort: few, and usually in no order
+			for ; s > 0 && before(&c, &sample[s-1]); s-- {
+				sample[s] = sample[s-1]
+			}
+			sample[s] = c
+			found++
+			break
+		}
+	}
+	// about found*k/listed of the sample rank at or before the pivot,
+	// where listed = n*found/looked
+	at := k * looked / n
+	if found == 0 || at >= found-1 {
+		return false
+	}
+	*pivot = sample[at]
+	return true
 }
 
 // cleanCandidates lists the candidates with a target in mode clean, with
