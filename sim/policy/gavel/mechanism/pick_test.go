@@ -413,7 +413,9 @@ func TestVisitTierSameAsVisit(t *testing.T) {
 			}
 			if splitThis {
 				split++
-				if slices.ContainsFunc(ps[1].chosen, func(e entry) bool { return before(&pivot, &cand{prio: e.prio, deficit: e.deficit, x: e.x, order: int32(e.order), j: int32(e.j)}) }) {
+				if slices.ContainsFunc(ps[1].chosen, func(e entry) bool {
+					return before(&pivot, &cand{prio: e.prio, deficit: e.deficit, x: e.x, order: int32(e.order), j: int32(e.j)})
+				}) {
 					second++ // it took from the second part
 				}
 			}
