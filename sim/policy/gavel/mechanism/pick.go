@@ -582,21 +582,28 @@ func (p *picker) take(cs []cand, typed bool) bool {
 func (p *picker) visit(typed bool) bool {
 	h := &p.heap
 	h.init()
+	// open and entry written out, the candidate's record read once, and
+	// its members marked without a list of them: a long queue's rounds
+	// take tens of candidates per type
+	free, busy := p.free, p.busy
 	for len(h.cs) > 0 {
-		if typed && p.free[h.cs[0].j] <= 0 {
+		if typed && free[h.cs[0].j] <= 0 {
 			return false
 		}
 		c := h.pop()
 		p.popped++
-		if !p.open(&c) {
+		k := p.keys[c.order]
+		a, b, sf := k.k.a, k.k.b, float64(k.sf)
+		if free[c.j] < sf || (p.fifo && c.prio == 0) || busy[a] || (b >= 0 && busy[b]) {
 			continue
 		}
-		e := p.entry(&c)
-		p.free[e.j] -= float64(e.sf)
-		for _, id := range e.k.members() {
-			p.busy[id] = true
+		free[c.j] -= sf
+		busy[a] = true
+		if b >= 0 {
+			busy[b] = true
 		}
-		if p.ghost != nil && p.ghost(e.c) {
+		e := entry{k: k.k, c: k, j: int(c.j), sf: k.sf, prio: c.prio, deficit: c.deficit, x: c.x, order: int(c.order)}
+		if p.ghost != nil && p.ghost(k) {
 			p.ghosts = append(p.ghosts, e)
 			continue
 		}
@@ -672,11 +679,16 @@ func (p *picker) entry(c *cand) entry {
 
 // release frees the taken jobs' marks for the next round.
 func (p *picker) release() {
-	for _, es := range [][]entry{p.chosen, p.ghosts} {
-		for _, e := range es {
-			for _, id := range e.k.members() {
-				p.busy[id] = false
-			}
+	unmark(p.busy, p.chosen)
+	unmark(p.busy, p.ghosts)
+}
+
+func unmark(busy []bool, es []entry) {
+	for i := range es {
+		k := &es[i].k
+		busy[k.a] = false
+		if k.b >= 0 {
+			busy[k.b] = false
 		}
 	}
 }
