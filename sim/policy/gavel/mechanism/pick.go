@@ -469,11 +469,7 @@ func (m *Mechanism) tierPivot(j int, tier []tierEntry, k int, pivot *cand) bool 
 			if !(c.prio > 0) {
 				continue
 			}
-			s := found // insertion sort: few, and usually in no order
-			for ; s > 0 && before(&c, &sample[s-1]); s-- {
-				sample[s] = sample[s-1]
-			}
-			sample[s] = c
+			sample[found] = c
 			found++
 			break
 		}
@@ -483,6 +479,22 @@ func (m *Mechanism) tierPivot(j int, tier []tierEntry, k int, pivot *cand) bool 
 	at := k * looked / n
 	if found == 0 || at >= found-1 {
 		return false
+	}
+	// The sample's at-th in rank order: its best at+1 kept in order at
+	// its front (an insertion sort that drops what ranks after them; at
+	// is usually a few of the sample).
+	kept := 1
+	for i := 1; i < found; i++ {
+		c := sample[i]
+		if kept > at && !before(&c, &sample[at]) {
+			continue
+		}
+		s := min(kept, at)
+		for ; s > 0 && before(&c, &sample[s-1]); s-- {
+			sample[s] = sample[s-1]
+		}
+		sample[s] = c
+		kept = min(kept+1, at+1)
 	}
 	*pivot = sample[at]
 	return true

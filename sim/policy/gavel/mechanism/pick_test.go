@@ -425,3 +425,64 @@ func TestVisitTierSameAsVisit(t *testing.T) {
 		t.Errorf("%d visits split, %d into the second part: too few to tell", split, second)
 	}
 }
+
+// TestTierPivotIsSampleRank: the pivot tierPivot picks is the sample's
+// candidate of its rank in the whole sample sorted (the partial insertion
+// sort keeps the same one), on tiers with members taken, ties and every
+// k.
+func TestTierPivotIsSampleRank(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 30))
+	picked := 0
+	for round := range 3000 {
+		types := 1 + r.IntN(3)
+		m, _, jobs := randomMechanism(r, types, true)
+		for id := range jobs {
+			m.busy[id] = r.IntN(5) == 0
+		}
+		p := &m.picker
+		p.busy = m.busy
+		p.free = p.free[:0]
+		for range types {
+			p.free = append(p.free, float64(r.IntN(6)))
+		}
+		for j := range types {
+			tier := m.tiers[j]
+			n := len(tier)
+			const size = 16
+			var sample []cand
+			looked := 0
+			for i := range size {
+				for at := i * n / size; at < (i+1)*n/size; at++ {
+					looked++
+					e := &tier[at]
+					c := cand{prio: e.x * 1e9, deficit: e.deficit, x: e.x, order: e.order, j: int32(j)}
+					if r := *e.recv; r > 0 && m.ledger.total[j] > 0 {
+						c.prio = e.x * m.ledger.total[j] / r
+					}
+					if !p.busy[e.a] && (e.b < 0 || !p.busy[e.b]) && p.free[j] >= float64(e.sf) && c.prio > 0 {
+						sample = append(sample, c)
+						break
+					}
+				}
+			}
+			slices.SortFunc(sample, func(a, b cand) int { return candCmp(&a, &b) })
+			for k := 1; k <= n; k++ {
+				var pivot cand
+				ok := m.tierPivot(j, tier, k, &pivot)
+				at := k * looked / max(n, 1)
+				if want := len(sample) > 0 && at < len(sample)-1; ok != want {
+					t.Fatalf("round %d, type %d, k %d: found %v, want %v", round, j, k, ok, want)
+				}
+				if ok {
+					picked++
+					if pivot != sample[at] {
+						t.Fatalf("round %d, type %d, k %d: pivot %v, the sample's %d-th is %v (sample %v)", round, j, k, pivot, at, sample[at], sample)
+					}
+				}
+			}
+		}
+	}
+	if picked < 1000 {
+		t.Errorf("%d pivots picked: too few to tell", picked)
+	}
+}
