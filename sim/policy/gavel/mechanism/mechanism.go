@@ -98,19 +98,20 @@ type Mechanism struct {
 	liveAt     liveStamp
 	doneSince  []workload.JobID // jobs whose completion the mechanism saw since liveAt
 	tiers      [][]tierEntry    // by type: live's combinations with a positive target there that can run there (mode ref-compat)
-	liveZero   []int32          // scratch of pick: all combinations still running, by index, when liveAll
-	liveAll    bool             // liveZero is this round's
-	list       []cand           // scratch of pick: the candidates of one type
-	picker     picker           // scratch of pick
-	lastAt     []int32          // scratch of place, by job
-	fullBefore []int            // scratch of place, by type: see consolidated
-	sortBuf    []entry          // scratch of place
-	sizeAt     []int            // scratch of byTypeAndSize
-	wanted     wanted           // scratch of apply
-	order      []int            // scratch of pick: this round's order of types
-	taken      []bool           // scratch of place, by GPU
-	done       []bool           // scratch of place, by chosen entry
-	free       []int            // scratch of place, by server
+	liveZero   []int32          // all combinations still running, by index, as of zeroAt
+	zeroAt     zeroStamp
+	zeroNow    zeroStamp // this round's stamp (see keepZero)
+	list       []cand    // scratch of pick: the candidates of one type
+	picker     picker    // scratch of pick
+	lastAt     []int32   // scratch of place, by job
+	fullBefore []int     // scratch of place, by type: see consolidated
+	sortBuf    []entry   // scratch of place
+	sizeAt     []int     // scratch of byTypeAndSize
+	wanted     wanted    // scratch of apply
+	order      []int     // scratch of pick: this round's order of types
+	taken      []bool    // scratch of place, by GPU
+	done       []bool    // scratch of place, by chosen entry
+	free       []int     // scratch of place, by server
 
 	// quirk IntegerSteps: the jobs given a micro-task that stops before
 	// the round ends, by stop time, those before stopHead stopped, and the
@@ -145,9 +146,9 @@ type Mechanism struct {
 	// checkErr (tests).
 	selfCheck bool
 	checkErr  error
-	checks    struct{ shares, progress, active, live int } // how many comparisons selfCheck made
-	activeIDs []workload.JobID                             // see active
-	idBufs    [3][]workload.JobID                          // scratch of activeFull: pending, running, both
+	checks    struct{ shares, progress, active, live, zero int } // how many comparisons selfCheck made
+	activeIDs []workload.JobID                                   // see active
+	idBufs    [3][]workload.JobID                                // scratch of activeFull: pending, running, both
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the

@@ -39,7 +39,7 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 		m.liveAt = liveStamp{} // the finished jobs' marks are gone: list anew
 	}
 	m.keepLive(s)
-	m.liveAll = false
+	m.zeroNow = zeroStamp{m.ledger.resets, len(m.ledger.keys), s.NumFinished(), true}
 	p := &m.picker
 	p.keys, p.busy, p.fifo = m.ledger.keys, m.busy, m.cfg.FIFO
 	p.free = append(p.free[:0], m.gpu.count...)
@@ -198,6 +198,44 @@ func (m *Mechanism) checkKeptLive(s *engine.State) {
 	}
 }
 
+// keepZero brings liveZero up to date: it is listed again only when the
+// ledger's combinations changed (a restart, an arrival) or a job
+// finished since it was. Rounds whose types keep room list the
+// candidates of priority 0 from it, in long ledgers of pairs rounds
+// after rounds with the same combinations.
+//
+// pick stamps the round (zeroNow), so that a round with several types
+// left with room lists it once.
+func (m *Mechanism) keepZero(s *engine.State) {
+	at := m.zeroNow
+	if m.zeroAt == at {
+		if m.selfCheck {
+			m.checkKeptZero(s)
+		}
+		return
+	}
+	m.liveCombos(s, nil, &m.liveZero)
+	m.zeroAt = at
+}
+
+// checkKeptZero compares the kept liveZero with the list made anew
+// (selfCheck), and sets checkErr at the first difference.
+func (m *Mechanism) checkKeptZero(s *engine.State) {
+	m.checks.zero++
+	var live []int32
+	m.liveCombos(s, nil, &live)
+	if !slices.Equal(live, m.liveZero) && m.checkErr == nil {
+		m.checkErr = fmt.Errorf("t=%g: the kept combinations still running are %v, made anew %v", s.Now(), m.liveZero, live)
+	}
+}
+
+// zeroStamp is when liveZero was made: the ledger's restarts and
+// combinations and the engine's finished jobs then.
+type zeroStamp struct {
+	resets, keys, finished int
+	ok                     bool
+}
+
 // liveStamp is when the live list was made: the ledger's restarts and
 // the engine's finished jobs then.
 type liveStamp struct {
@@ -288,10 +326,7 @@ func (m *Mechanism) takeType(s *engine.State, j int, now float64) {
 		p.keep[j] = 2*p.popped + 8
 	}
 	if room && !p.fifo {
-		if !m.liveAll {
-			m.liveCombos(s, nil, &m.liveZero)
-			m.liveAll = true
-		}
+		m.keepZero(s)
 		p.heap.cs = m.listType(p.heap.cs[:0], j, now, false, m.liveZero, p)
 		p.visit(true)
 	}

@@ -151,7 +151,8 @@ func randomMechanism(r *rand.Rand, types int, leftOut bool) (m *Mechanism, keys 
 			}
 		}
 	}
-	m.liveAll = true // a round's pick lists liveZero when it needs it
+	m.zeroAt = zeroStamp{ok: true} // liveZero is this round's
+	m.zeroNow = m.zeroAt
 	m.tiers = buildTiers(nil, keys, m.live, types)
 	for j := range types {
 		m.ledger.total[j] = 1000
