@@ -78,7 +78,12 @@ func (m *Mechanism) recompute(s *engine.State) error {
 	keys := combinations(in, al, ids, x, m.keyBuf)
 	m.keyBuf = keys
 	m.ledger.restart(now, keys, len(al.Combos))
-	x.clear(keys)
+	// combinations put only the allocation's combinations, the keys'
+	// head: the waiting jobs after it (most of a long queue) have none
+	x.clear(keys[:len(al.Combos)])
+	if m.selfCheck {
+		m.checkTargetsCleared(keys)
+	}
 	m.record(s, in, al)
 	return nil
 }
@@ -109,6 +114,17 @@ func (m *Mechanism) progress(s *engine.State, id workload.JobID, tr *track) (rem
 // recompute that planned for it, plan.Dot(Thr, IsoRow(job, active)) then;
 // 0 before any. It is found only where it is used, when the job did work
 // since.
+// checkTargetsCleared checks that the recompute's scratch of targets
+// holds none of keys once cleared (selfCheck), and sets checkErr if it
+// does.
+func (m *Mechanism) checkTargetsCleared(keys []ckey) {
+	for _, k := range keys {
+		if _, ok := m.ledger.x.get(k); ok && m.checkErr == nil {
+			m.checkErr = fmt.Errorf("combination %v's target is left in the recompute's scratch", k)
+		}
+	}
+}
+
 // checkSeen compares the iterations left and seconds run kept of a job
 // seen waiting with what the engine has (selfCheck), and sets checkErr
 // if they differ.
