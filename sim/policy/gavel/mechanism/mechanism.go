@@ -144,11 +144,13 @@ type Mechanism struct {
 	// selfCheck: each recompute also makes what the incremental
 	// bookkeeping keeps from scratch, and the first difference is kept in
 	// checkErr (tests).
-	selfCheck bool
-	checkErr  error
-	checks    struct{ shares, progress, active, live, zero int } // how many comparisons selfCheck made
-	activeIDs []workload.JobID                                   // see active
-	idBufs    [3][]workload.JobID                                // scratch of activeFull: pending, running, both
+	selfCheck   bool
+	checkErr    error
+	checks      struct{ shares, progress, active, live, zero int } // how many comparisons selfCheck made
+	completions int                                                // jobs completed so far (complete)
+	activeDone  int                                                // completions when active last filtered activeIDs
+	activeIDs   []workload.JobID                                   // see active
+	idBufs      [3][]workload.JobID                                // scratch of activeFull: pending, running, both
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the
@@ -325,6 +327,7 @@ func (m *Mechanism) arrive(s *engine.State, id workload.JobID) {
 func (m *Mechanism) complete(s *engine.State, id workload.JobID) {
 	tr := m.jobs[id]
 	tr.finish = s.Now()
+	m.completions++
 	m.doneSince = append(m.doneSince, id)
 	m.numActive--
 	if tr.eq != tr.eq {
