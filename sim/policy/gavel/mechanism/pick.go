@@ -134,6 +134,7 @@ func (m *Mechanism) keepLive(s *engine.State) {
 		m.liveCombos(s, m.ledger.pos, &m.live)
 		if !m.ledger.clean {
 			m.tiers = buildTiers(m.tiers, m.ledger.keys, m.live, len(m.gpu.types))
+			m.oneSize = oneSize(m.ledger.keys, m.live)
 		}
 	}
 	m.liveAt = at
@@ -285,6 +286,18 @@ func buildTiers(tiers [][]tierEntry, keys []*combo, live []int32, types int) [][
 		}
 	}
 	return tiers
+}
+
+// oneSize: the combinations at the indices live of keys (those the
+// tiers list) all take as many GPUs, so that no visit of a tier need
+// group its candidates by size (visitBySize).
+func oneSize(keys []*combo, live []int32) bool {
+	for _, order := range live {
+		if keys[order].sf != keys[live[0]].sf {
+			return false
+		}
+	}
+	return true
 }
 
 // takeType takes what fits of type j's candidates in mode ref-compat. Its
@@ -460,14 +473,15 @@ func ranksAfter(pivot *cand, prio, deficit, x float64, order int32) bool {
 // except when the type has no GPU left (see takeType).
 func (m *Mechanism) visitTier(j int, tier []tierEntry, k int) bool {
 	p := &m.picker
+	one := m.oneSize
 	var pivot cand
 	if k <= 0 || 2*k >= len(tier) || !m.tierPivot(j, tier, k, &pivot) {
 		p.heap.cs = m.listTier(p.heap.cs[:0], j, tier, p)
-		return p.visit(true)
+		return p.visitListed(one)
 	}
 	var behind int
 	p.heap.cs, behind = m.listTierPart(p.heap.cs[:0], j, tier, p, &pivot, false)
-	if !p.visit(true) {
+	if !p.visitListed(one) {
 		return false
 	}
 	if behind == 0 {
@@ -477,7 +491,16 @@ func (m *Mechanism) visitTier(j int, tier []tierEntry, k int) bool {
 		return false
 	}
 	p.heap.cs, _ = m.listTierPart(p.heap.cs[:0], j, tier, p, &pivot, true)
-	return p.visit(true)
+	return p.visitListed(one)
+}
+
+// visitListed is visit(true) of a type's listed candidates, all of one
+// size (one) or grouped by size (visitBySize).
+func (p *picker) visitListed(one bool) bool {
+	if one {
+		return p.visit(true)
+	}
+	return p.visitBySize()
 }
 
 // tierPivot sets pivot to a candidate of type j's tier about k of the
@@ -580,8 +603,9 @@ type picker struct {
 	rest   []cand  // candidates of priority 0 (see take)
 	chosen []entry // valid until the next round
 	ghosts []entry
-	keep   []int // by type: about how many positive candidates takeType visits first; 0: all
-	popped int   // candidates visited since takeType began the type
+	bySize []cand // scratch of visitBySize
+	keep   []int  // by type: about how many positive candidates takeType visits first; 0: all
+	popped int    // candidates visited since takeType began the type
 }
 
 // take visits cs in rank order and takes what fits. typed: every
@@ -657,6 +681,112 @@ func (p *picker) visit(typed bool) bool {
 		p.chosen = append(p.chosen, e)
 	}
 	return true
+}
+
+// maxSizes is how many sizes (GPUs a candidate takes) visitBySize
+// groups; a list of more is visited as one heap.
+const maxSizes = 8
+
+// visitBySize is visit(true) of a heap not yet built, every candidate of
+// one type, with the candidates grouped by size, each group a heap: it
+// pops the best of the groups' first candidates among the groups that
+// still fit in what the type has left. A candidate too large for what is
+// left stays so for the rest of the visit (GPUs left only shrink), and
+// visit would pop it and pass over it: in a cluster of jobs of 1 to 8
+// GPUs, most of what a type's visit popped once few GPUs were left. So
+// the candidates are taken in the same order, and it reports what visit
+// does: false when the type is full with candidates left, true when
+// every candidate that fits was visited with room left.
+func (p *picker) visitBySize() bool {
+	cs := p.heap.cs
+	var sizes [maxSizes]int
+	var ends [maxSizes]int // counts, then each group's end in bySize
+	n := 0
+	for i := range cs {
+		g := sizeGroup(&sizes, &n, p.keys[cs[i].order].sf)
+		if g < 0 {
+			return p.visit(true)
+		}
+		ends[g]++
+	}
+	if n <= 1 {
+		return p.visit(true)
+	}
+	var heaps [maxSizes]candHeap
+	out := slices.Grow(p.bySize[:0], len(cs))[:len(cs)]
+	p.bySize = out
+	at := 0
+	for g := range n {
+		heaps[g].cs = out[at : at : at+ends[g]]
+		at += ends[g]
+	}
+	for i := range cs {
+		g := sizeGroup(&sizes, &n, p.keys[cs[i].order].sf)
+		heaps[g].cs = append(heaps[g].cs, cs[i])
+	}
+	for g := range n {
+		heaps[g].init()
+	}
+	p.heap.cs = cs[:0]
+	j := cs[0].j
+	free, busy := p.free, p.busy
+	for {
+		best, left := -1, false
+		for g := range n {
+			if len(heaps[g].cs) == 0 {
+				continue
+			}
+			left = true
+			if free[j] < float64(sizes[g]) {
+				continue // too large now, and for the rest of the visit
+			}
+			if best < 0 || before(&heaps[g].cs[0], &heaps[best].cs[0]) {
+				best = g
+			}
+		}
+		switch {
+		case !left:
+			return true
+		case free[j] <= 0:
+			return false
+		case best < 0:
+			return true // visit would pop what is left and take none
+		}
+		c := heaps[best].pop()
+		p.popped++
+		k := p.keys[c.order]
+		a, b, sf := k.k.a, k.k.b, float64(k.sf)
+		if (p.fifo && c.prio == 0) || busy[a] || (b >= 0 && busy[b]) {
+			continue
+		}
+		free[j] -= sf
+		busy[a] = true
+		if b >= 0 {
+			busy[b] = true
+		}
+		e := entry{k: k.k, c: k, j: int(c.j), sf: k.sf, prio: c.prio, deficit: c.deficit, x: c.x, order: int(c.order)}
+		if p.ghost != nil && p.ghost(k) {
+			p.ghosts = append(p.ghosts, e)
+			continue
+		}
+		p.chosen = append(p.chosen, e)
+	}
+}
+
+// sizeGroup is the index of size sf among the first *n of sizes, added
+// if new; -1 if there is no room for it.
+func sizeGroup(sizes *[maxSizes]int, n *int, sf int) int {
+	for g := range *n {
+		if sizes[g] == sf {
+			return g
+		}
+	}
+	if *n == maxSizes {
+		return -1
+	}
+	sizes[*n] = sf
+	*n++
+	return *n - 1
 }
 
 // visitSplit is visit(true) of a heap not yet built, in two parts when it
