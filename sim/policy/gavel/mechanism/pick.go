@@ -687,6 +687,9 @@ func (p *picker) visit(typed bool) bool {
 // groups; a list of more is visited as one heap.
 const maxSizes = 8
 
+// bySizeMin is the shortest list visitBySize groups by size.
+var bySizeMin = 96
+
 // visitBySize is visit(true) of a heap not yet built, every candidate of
 // one type, with the candidates grouped by size, each group a heap: it
 // pops the best of the groups' first candidates among the groups that
@@ -697,8 +700,14 @@ const maxSizes = 8
 // the candidates are taken in the same order, and it reports what visit
 // does: false when the type is full with candidates left, true when
 // every candidate that fits was visited with room left.
+//
+// A short list is visited as one heap: grouping it costs more than
+// passing over the few too large.
 func (p *picker) visitBySize() bool {
 	cs := p.heap.cs
+	if len(cs) < bySizeMin {
+		return p.visit(true)
+	}
 	var sizes [maxSizes]int
 	var ends [maxSizes]int // counts, then each group's end in bySize
 	n := 0

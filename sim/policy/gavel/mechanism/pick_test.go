@@ -373,6 +373,8 @@ func TestVisitSplitSameAsVisit(t *testing.T) {
 // values of received time and target) and with and without FIFO; and it
 // reports room whenever the type has GPUs left.
 func TestVisitTierSameAsVisit(t *testing.T) {
+	defer func(n int) { bySizeMin = n }(bySizeMin)
+	bySizeMin = 0 // every list of several sizes grouped by size
 	r := rand.New(rand.NewPCG(21, 6))
 	split, second := 0, 0 // visits split at a pivot; visits that listed the second part
 	for round := range 4000 {
