@@ -110,10 +110,6 @@ func (m *Mechanism) progress(s *engine.State, id workload.JobID, tr *track) (rem
 	return info.Remaining, info.RunTime
 }
 
-// isoThr is a job's throughput with an isolated share at the last
-// recompute that planned for it, plan.Dot(Thr, IsoRow(job, active)) then;
-// 0 before any. It is found only where it is used, when the job did work
-// since.
 // checkTargetsCleared checks that the recompute's scratch of targets
 // holds none of keys once cleared (selfCheck), and sets checkErr if it
 // does.
@@ -135,6 +131,10 @@ func (m *Mechanism) checkSeen(s *engine.State, id workload.JobID, rem, run float
 	}
 }
 
+// isoThr is a job's throughput with an isolated share at the last
+// recompute that planned for it, plan.Dot(Thr, IsoRow(job, active)) then;
+// 0 before any. It is found only where it is used, when the job did work
+// since.
 func (m *Mechanism) isoThr(tr *track, sf int) float64 {
 	if tr.isoActive == 0 {
 		return 0
