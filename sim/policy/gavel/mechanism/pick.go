@@ -668,19 +668,25 @@ func (p *picker) visit(typed bool) bool {
 		if free[c.j] < sf || (p.fifo && c.prio == 0) || busy[a] || (b >= 0 && busy[b]) {
 			continue
 		}
-		free[c.j] -= sf
-		busy[a] = true
-		if b >= 0 {
-			busy[b] = true
-		}
-		e := entry{k: k.k, c: k, j: int(c.j), sf: k.sf, prio: c.prio, deficit: c.deficit, x: c.x, order: int(c.order)}
-		if p.ghost != nil && p.ghost(k) {
-			p.ghosts = append(p.ghosts, e)
-			continue
-		}
-		p.chosen = append(p.chosen, e)
+		p.takeCand(c, k)
 	}
 	return true
+}
+
+// takeCand gives candidate c, whose combination is k, the GPUs of its type
+// that it takes and marks its jobs busy: it is chosen, or a ghost.
+func (p *picker) takeCand(c cand, k *combo) {
+	p.free[c.j] -= float64(k.sf)
+	p.busy[k.k.a] = true
+	if b := k.k.b; b >= 0 {
+		p.busy[b] = true
+	}
+	e := entry{k: k.k, c: k, j: int(c.j), sf: k.sf, prio: c.prio, deficit: c.deficit, x: c.x, order: int(c.order)}
+	if p.ghost != nil && p.ghost(k) {
+		p.ghosts = append(p.ghosts, e)
+		return
+	}
+	p.chosen = append(p.chosen, e)
 }
 
 // maxSizes is how many sizes (GPUs a candidate takes) visitBySize
@@ -764,21 +770,11 @@ func (p *picker) visitBySize() bool {
 		c := heaps[best].pop()
 		p.popped++
 		k := p.keys[c.order]
-		a, b, sf := k.k.a, k.k.b, float64(k.sf)
+		a, b := k.k.a, k.k.b
 		if (p.fifo && c.prio == 0) || busy[a] || (b >= 0 && busy[b]) {
 			continue
 		}
-		free[j] -= sf
-		busy[a] = true
-		if b >= 0 {
-			busy[b] = true
-		}
-		e := entry{k: k.k, c: k, j: int(c.j), sf: k.sf, prio: c.prio, deficit: c.deficit, x: c.x, order: int(c.order)}
-		if p.ghost != nil && p.ghost(k) {
-			p.ghosts = append(p.ghosts, e)
-			continue
-		}
-		p.chosen = append(p.chosen, e)
+		p.takeCand(c, k)
 	}
 }
 
