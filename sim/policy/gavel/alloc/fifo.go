@@ -32,8 +32,8 @@ type FIFO struct {
 	sticky              holding // agnostic: the type each job keeps
 
 	// scratch of agnostic, kept from one recompute to the next
-	queue, avail, cands []int
-	free                []float64
+	avail, cands []int
+	free         []float64
 }
 
 // SJFKey is shortest job first's key: the time a job needs to finish on
@@ -134,17 +134,14 @@ func (a *FIFO) Allocate(in *plan.Input) (*plan.Allocation, error) {
 
 func (a *FIFO) agnostic(in *plan.Input) (*plan.Allocation, error) {
 	h := &a.sticky
-	h.mark(in)
-	defer h.unmark(in)
-	// The waiting jobs in queue order; only the head is read, but a long
-	// queue is listed into storage kept from the last recompute.
-	queue := a.queue[:0]
-	for i := range in.Jobs {
-		if _, ok := h.get(in.Jobs[i].ID); !ok {
-			queue = append(queue, i)
-		}
-	}
-	a.queue = queue
+	// Only the holders' indices in the input are read (and those of the
+	// jobs given a type here, marked as they are), and of the waiting
+	// jobs in queue order only the head of a long queue: one light pass
+	// over the input, instead of marking, listing and unmarking every
+	// job of a queue of thousands.
+	h.markHolders(in)
+	defer h.unmarkHolders()
+	q := waiting{in: in, h: h}
 	free := append(a.free[:0], in.Count...)
 	a.free = free
 	// The holders by id; those that hand on their type are dropped after.
@@ -158,14 +155,14 @@ func (a *FIFO) agnostic(in *plan.Input) (*plan.Allocation, error) {
 			continue
 		}
 		done = true
-		if a.RefCompat && len(queue) > 0 {
+		if a.RefCompat {
 			// The reference hands a finished job's type to the next job
 			// in the queue if it fits there now; otherwise that job waits.
-			next := queue[0]
-			queue = queue[1:]
-			if p := &in.Jobs[next]; float64(p.SF) <= free[j] && p.Thr[j] > 0 {
-				h.set(p.ID, j)
-				free[j] -= float64(p.SF)
+			if next, ok := q.pop(); ok {
+				if p := &in.Jobs[next]; float64(p.SF) <= free[j] && p.Thr[j] > 0 {
+					h.setAt(p.ID, j, next)
+					free[j] -= float64(p.SF)
+				}
 			}
 		}
 	}
@@ -179,9 +176,11 @@ func (a *FIFO) agnostic(in *plan.Input) (*plan.Allocation, error) {
 		}
 	}
 	a.avail = avail
-	for len(queue) > 0 && len(avail) > 0 {
-		i := queue[0]
-		queue = queue[1:]
+	for len(avail) > 0 {
+		i, ok := q.pop()
+		if !ok {
+			break
+		}
 		p := &in.Jobs[i]
 		cands := a.cands[:0] // positions in avail
 		for k, j := range avail {
@@ -201,7 +200,7 @@ func (a *FIFO) agnostic(in *plan.Input) (*plan.Allocation, error) {
 				j = avail[pick] // a type it cannot run on would hold it forever
 			}
 		}
-		h.set(p.ID, j)
+		h.setAt(p.ID, j, i)
 		free[j] -= float64(p.SF)
 		if free[j] == 0 {
 			avail = append(avail[:pick], avail[pick+1:]...)
@@ -213,6 +212,29 @@ func (a *FIFO) agnostic(in *plan.Input) (*plan.Allocation, error) {
 	}
 	al.Why = fmt.Sprintf("FIFO (agnostic): %d of %d jobs hold a GPU type", len(al.Combos), len(in.Jobs))
 	return al, nil
+}
+
+// waiting yields the input's jobs that held no type when the recompute
+// began, in queue order (the input's), as agnostic takes them. A job
+// passed by is either one of those or held a type then; the only jobs
+// given a type since are those already yielded, so asking whether a job
+// holds one when it comes up gives the list made at the start.
+type waiting struct {
+	in   *plan.Input
+	h    *holding
+	next int // the input index to look at next
+}
+
+// pop is the next waiting job's index in the input, if one is left.
+func (q *waiting) pop() (int, bool) {
+	for q.next < len(q.in.Jobs) {
+		i := q.next
+		q.next++
+		if _, held := q.h.get(q.in.Jobs[i].ID); !held {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 func alphabetical(types []string) []int {

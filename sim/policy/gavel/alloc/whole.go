@@ -72,6 +72,42 @@ func (h *holding) index(id workload.JobID) (int, bool) {
 	return int(h.at[id]) - 1, true
 }
 
+// markHolders is mark of the input jobs that hold a type, until
+// unmarkHolders; a job of the input given a type meanwhile is marked by
+// setAt.
+func (h *holding) markHolders(in *plan.Input) {
+	typ, at := h.typ, h.grow(len(h.typ)-1)
+	for i := range in.Jobs {
+		if id := in.Jobs[i].ID; int(id) < len(typ) && typ[id] != 0 {
+			at[id] = int32(i) + 1
+		}
+	}
+}
+
+// setAt is set of the job at index i of the input that markHolders marked.
+func (h *holding) setAt(id workload.JobID, j, i int) {
+	h.set(id, j)
+	h.grow(int(id))[id] = int32(i) + 1
+}
+
+// unmarkHolders undoes markHolders and setAt: every job they marked
+// holds a type, since only jobs missing from the input are dropped.
+func (h *holding) unmarkHolders() {
+	for _, id := range h.ids {
+		if int(id) < len(h.at) {
+			h.at[id] = 0
+		}
+	}
+}
+
+// grow makes room in at for job id and returns it.
+func (h *holding) grow(id int) []int32 {
+	if id >= len(h.at) {
+		h.at = append(h.at, make([]int32, max(id+1, 2*len(h.at))-len(h.at))...)
+	}
+	return h.at
+}
+
 func (h *holding) unmark(in *plan.Input) {
 	for i := range in.Jobs {
 		h.at[in.Jobs[i].ID] = 0

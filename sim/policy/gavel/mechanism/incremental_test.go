@@ -45,6 +45,7 @@ func TestIncrementalSameAsFullRebuild(t *testing.T) {
 		{"fifo max_waiting by key", &alloc.FIFO{Aware: true}, true, "ref-compat", false, 3},
 		{"ftf max_waiting by key", lps("ftf"), false, "ref-compat", false, 3},
 	}
+	zeros := 0 // kept lists of all running combinations compared
 	for _, c := range cases {
 		cfg := testConfig(c.a, c.fifo, c.waiting)
 		cfg.Mode, cfg.SpaceSharing = c.mode, c.pairs
@@ -71,6 +72,10 @@ func TestIncrementalSameAsFullRebuild(t *testing.T) {
 		if m.ledger.checks == 0 || m.checks.progress == 0 || m.checks.live == 0 || (c.waiting == 0 && (m.checks.shares == 0 || m.checks.active == 0)) {
 			t.Errorf("%s: compared %d restarts, %d kept progresses, %d shares, %d lists of active jobs and %d kept live lists: some bookkeeping went unchecked", c.name, m.ledger.checks, m.checks.progress, m.checks.shares, m.checks.active, m.checks.live)
 		}
+		zeros += m.checks.zero
+	}
+	if zeros == 0 {
+		t.Error("no kept list of all running combinations was compared")
 	}
 }
 

@@ -145,15 +145,17 @@ func (l *ledger) restart(now float64, keys []ckey, head int) {
 	next := slices.Grow(l.spare[:0], len(keys))
 	l.pos = l.pos[:0]
 	n := 0 // records whose received time is R/2 (see below)
-	for i, k := range keys {
+	for i := 0; i < len(keys); i++ {
+		k := keys[i]
 		if i >= head && l.quietIn(k.a, was) {
 			// A waiting job's record that had no target, gets none
 			// (it is past the head) and ran nothing since the last
 			// reset stays as it is (see idle), found without reading
-			// it: most of a long queue.
-			l.singleGen[k.a] = l.gen
-			next = append(next, l.at.single[k.a])
-			n++
+			// it: most of a long queue, so the run of such keys
+			// that begins here is kept in a loop of its own.
+			end := l.keepQuiet(keys, i, was, &next)
+			n += end - i
+			i = end - 1
 			continue
 		}
 		c, _ := l.at.get(k)
@@ -198,6 +200,26 @@ func (l *ledger) restart(now float64, keys []ckey, head int) {
 	l.keys = next
 	l.reset, l.due, l.force = now, false, false
 	l.resets++
+}
+
+// keepQuiet keeps, as restart does, the records of the keys from
+// keys[i] on that are quiet in generation was (quietIn; every key past
+// the head is a job alone), appending them to next, and returns the
+// index of the first key that is not. The arrays it reads are not
+// reallocated meanwhile, so it reads them once.
+func (l *ledger) keepQuiet(keys []ckey, i int, was int32, next *[]*combo) int {
+	quiet, gens, single, g := l.quiet, l.singleGen, l.at.single, l.gen
+	out := *next
+	for ; i < len(keys); i++ {
+		a := keys[i].a
+		if int(a) >= len(quiet) || !quiet[a] || gens[a] != was {
+			break
+		}
+		gens[a] = g
+		out = append(out, single[a])
+	}
+	*next = out
+	return i
 }
 
 // verify checks restart's records against the full rebuild it replaced:

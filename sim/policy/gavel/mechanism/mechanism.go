@@ -98,19 +98,21 @@ type Mechanism struct {
 	liveAt     liveStamp
 	doneSince  []workload.JobID // jobs whose completion the mechanism saw since liveAt
 	tiers      [][]tierEntry    // by type: live's combinations with a positive target there that can run there (mode ref-compat)
-	liveZero   []int32          // scratch of pick: all combinations still running, by index, when liveAll
-	liveAll    bool             // liveZero is this round's
-	list       []cand           // scratch of pick: the candidates of one type
-	picker     picker           // scratch of pick
-	lastAt     []int32          // scratch of place, by job
-	fullBefore []int            // scratch of place, by type: see consolidated
-	sortBuf    []entry          // scratch of place
-	sizeAt     []int            // scratch of byTypeAndSize
-	wanted     wanted           // scratch of apply
-	order      []int            // scratch of pick: this round's order of types
-	taken      []bool           // scratch of place, by GPU
-	done       []bool           // scratch of place, by chosen entry
-	free       []int            // scratch of place, by server
+	oneSize    bool             // the tiers' combinations are all of one size (see visitBySize); made with tiers
+	liveZero   []int32          // all combinations still running, by index, as of zeroAt
+	zeroAt     zeroStamp
+	zeroNow    zeroStamp // this round's stamp (see keepZero)
+	list       []cand    // scratch of pick: the candidates of one type
+	picker     picker    // scratch of pick
+	lastAt     []int32   // scratch of place, by job
+	fullBefore []int     // scratch of place, by type: see consolidated
+	sortBuf    []entry   // scratch of place
+	sizeAt     []int     // scratch of byTypeAndSize
+	wanted     wanted    // scratch of apply
+	order      []int     // scratch of pick: this round's order of types
+	taken      []bool    // scratch of place, by GPU
+	done       []bool    // scratch of place, by chosen entry
+	free       []int     // scratch of place, by server
 
 	// quirk IntegerSteps: the jobs given a micro-task that stops before
 	// the round ends, by stop time, those before stopHead stopped, and the
@@ -143,11 +145,13 @@ type Mechanism struct {
 	// selfCheck: each recompute also makes what the incremental
 	// bookkeeping keeps from scratch, and the first difference is kept in
 	// checkErr (tests).
-	selfCheck bool
-	checkErr  error
-	checks    struct{ shares, progress, active, live int } // how many comparisons selfCheck made
-	activeIDs []workload.JobID                             // see active
-	idBufs    [3][]workload.JobID                          // scratch of activeFull: pending, running, both
+	selfCheck   bool
+	checkErr    error
+	checks      struct{ shares, progress, active, live, zero int } // how many comparisons selfCheck made
+	completions int                                                // jobs completed so far (complete)
+	activeDone  int                                                // completions when active last filtered activeIDs
+	activeIDs   []workload.JobID                                   // see active
+	idBufs      [3][]workload.JobID                                // scratch of activeFull: pending, running, both
 }
 
 // gpuTypes is the cluster as the mechanism sees it: per GPU type, in the
@@ -324,6 +328,7 @@ func (m *Mechanism) arrive(s *engine.State, id workload.JobID) {
 func (m *Mechanism) complete(s *engine.State, id workload.JobID) {
 	tr := m.jobs[id]
 	tr.finish = s.Now()
+	m.completions++
 	m.doneSince = append(m.doneSince, id)
 	m.numActive--
 	if tr.eq != tr.eq {

@@ -2,6 +2,7 @@ package mechanism
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 
@@ -38,7 +39,7 @@ func (m *Mechanism) pick(s *engine.State) []entry {
 		m.liveAt = liveStamp{} // the finished jobs' marks are gone: list anew
 	}
 	m.keepLive(s)
-	m.liveAll = false
+	m.zeroNow = zeroStamp{m.ledger.resets, len(m.ledger.keys), s.NumFinished(), true}
 	p := &m.picker
 	p.keys, p.busy, p.fifo = m.ledger.keys, m.busy, m.cfg.FIFO
 	p.free = append(p.free[:0], m.gpu.count...)
@@ -133,6 +134,7 @@ func (m *Mechanism) keepLive(s *engine.State) {
 		m.liveCombos(s, m.ledger.pos, &m.live)
 		if !m.ledger.clean {
 			m.tiers = buildTiers(m.tiers, m.ledger.keys, m.live, len(m.gpu.types))
+			m.oneSize = oneSize(m.ledger.keys, m.live)
 		}
 	}
 	m.liveAt = at
@@ -197,6 +199,44 @@ func (m *Mechanism) checkKeptLive(s *engine.State) {
 	}
 }
 
+// keepZero brings liveZero up to date: it is listed again only when the
+// ledger's combinations changed (a restart, an arrival) or a job
+// finished since it was. Rounds whose types keep room list the
+// candidates of priority 0 from it, in long ledgers of pairs rounds
+// after rounds with the same combinations.
+//
+// pick stamps the round (zeroNow), so that a round with several types
+// left with room lists it once.
+func (m *Mechanism) keepZero(s *engine.State) {
+	at := m.zeroNow
+	if m.zeroAt == at {
+		if m.selfCheck {
+			m.checkKeptZero(s)
+		}
+		return
+	}
+	m.liveCombos(s, nil, &m.liveZero)
+	m.zeroAt = at
+}
+
+// checkKeptZero compares the kept liveZero with the list made anew
+// (selfCheck), and sets checkErr at the first difference.
+func (m *Mechanism) checkKeptZero(s *engine.State) {
+	m.checks.zero++
+	var live []int32
+	m.liveCombos(s, nil, &live)
+	if !slices.Equal(live, m.liveZero) && m.checkErr == nil {
+		m.checkErr = fmt.Errorf("t=%g: the kept combinations still running are %v, made anew %v", s.Now(), m.liveZero, live)
+	}
+}
+
+// zeroStamp is when liveZero was made: the ledger's restarts and
+// combinations and the engine's finished jobs then.
+type zeroStamp struct {
+	resets, keys, finished int
+	ok                     bool
+}
+
 // liveStamp is when the live list was made: the ledger's restarts and
 // the engine's finished jobs then.
 type liveStamp struct {
@@ -248,6 +288,18 @@ func buildTiers(tiers [][]tierEntry, keys []*combo, live []int32, types int) [][
 	return tiers
 }
 
+// oneSize: the combinations at the indices live of keys (those the
+// tiers list) all take as many GPUs, so that no visit of a tier need
+// group its candidates by size (visitBySize).
+func oneSize(keys []*combo, live []int32) bool {
+	for _, order := range live {
+		if keys[order].sf != keys[live[0]].sf {
+			return false
+		}
+	}
+	return true
+}
+
 // takeType takes what fits of type j's candidates in mode ref-compat. Its
 // candidates of positive priority rank before all others and usually
 // fill the type, so the others are listed only if room is left after
@@ -267,13 +319,19 @@ func (m *Mechanism) takeType(s *engine.State, j int, now float64) {
 	for len(p.keep) <= j {
 		p.keep = append(p.keep, 0)
 	}
+	p.popped = 0
+	var room bool
 	if m.ledger.clean {
 		p.heap.cs = m.listType(p.heap.cs[:0], j, now, true, m.live, p)
+		room = p.visitSplit(p.keep[j])
 	} else {
-		p.heap.cs = m.listTier(p.heap.cs[:0], j, m.tiers[j], p)
+		room = m.visitTier(j, m.tiers[j], p.keep[j])
 	}
-	p.popped = 0
-	room := p.visitSplit(p.keep[j])
+	// Whether a visit that took the type's last GPU reports room depends
+	// on what was left in its heap (visitTier's second part leaves out
+	// what could no longer be taken); with no GPU left the priority-0
+	// candidates take nothing, so they are visited only with GPUs left.
+	room = room && p.free[j] > 0
 	// The next round likely visits about as many of this type, other
 	// candidates; every one if the type kept room.
 	p.keep[j] = 0
@@ -281,10 +339,7 @@ func (m *Mechanism) takeType(s *engine.State, j int, now float64) {
 		p.keep[j] = 2*p.popped + 8
 	}
 	if room && !p.fifo {
-		if !m.liveAll {
-			m.liveCombos(s, nil, &m.liveZero)
-			m.liveAll = true
-		}
+		m.keepZero(s)
 		p.heap.cs = m.listType(p.heap.cs[:0], j, now, false, m.liveZero, p)
 		p.visit(true)
 	}
@@ -341,8 +396,24 @@ func (m *Mechanism) listType(list []cand, j int, now float64, positive bool, liv
 // read once, and ledger.priority and picker.open are written out for
 // x > 0, less the checks they repeat (a member taken, FIFO's priority 0).
 func (m *Mechanism) listTier(list []cand, j int, tier []tierEntry, p *picker) []cand {
+	list, _ = m.listTierPart(list, j, tier, p, nil, false)
+	return list
+}
+
+// listTierPart is listTier of the candidates that rank after pivot
+// (after) or at or before it (!after), and counts the others; with pivot
+// nil, listTier.
+func (m *Mechanism) listTierPart(list []cand, j int, tier []tierEntry, p *picker, pivot *cand, after bool) ([]cand, int) {
 	busy := p.busy
+	others := 0
 	total, free := m.ledger.total[j], p.free[j]
+	// the pivot's priority, read once: most candidates differ from it
+	// there, and only a tie goes on to its other keys; with no pivot,
+	// every candidate ranks before -Inf
+	pp := math.Inf(-1)
+	if pivot != nil {
+		pp = pivot.prio
+	}
 	// room for the whole tier, written by index: append's test of the
 	// capacity and its bookkeeping cost as much as the priority
 	n := len(list)
@@ -361,10 +432,130 @@ func (m *Mechanism) listTier(list []cand, j int, tier []tierEntry, p *picker) []
 		if !(prio > 0) {
 			continue
 		}
-		out[n] = cand{prio: prio, deficit: e.deficit, x: x, order: e.order, j: int32(j)}
+		// before(pivot, c), by priority first
+		if behind := prio < pp || (prio == pp && ranksAfter(pivot, prio, e.deficit, x, e.order)); behind != after {
+			others++
+			continue
+		}
+		o := &out[n]
+		o.prio, o.deficit, o.x, o.order, o.j = prio, e.deficit, x, e.order, int32(j)
 		n++
 	}
-	return out[:n]
+	return out[:n], others
+}
+
+// ranksAfter reports whether a candidate of pivot's type with these keys
+// ranks after pivot, before(pivot, c), without writing the candidate out.
+func ranksAfter(pivot *cand, prio, deficit, x float64, order int32) bool {
+	switch {
+	case pivot.prio != prio:
+		return pivot.prio > prio
+	case pivot.deficit != deficit:
+		return pivot.deficit > deficit
+	case pivot.x != x:
+		return pivot.x > x
+	}
+	return pivot.order < order // the same order: pivot itself, not after
+}
+
+// visitTier lists type j's positive tier and visits it, in two parts when
+// it is longer than 2k (k > 0), as visitSplit does a listed tier: the
+// candidates ranking at or before a pivot sampled from the tier, then,
+// only if the type has room after them, the others, listed only then.
+// Those are all the tier's candidates that rank after the pivot less
+// those that could not be taken now (picker.open: a member taken by the
+// first part, too large for what it left), which the visit would have
+// popped and passed over. So the candidates are taken in the order of
+// one heap of all, and most rounds neither write out nor move the
+// hundreds that rank after the few dozen the type takes.
+//
+// It reports whether the visit ended with room left, as visit does,
+// except when the type has no GPU left (see takeType).
+func (m *Mechanism) visitTier(j int, tier []tierEntry, k int) bool {
+	p := &m.picker
+	one := m.oneSize
+	var pivot cand
+	if k <= 0 || 2*k >= len(tier) || !m.tierPivot(j, tier, k, &pivot) {
+		p.heap.cs = m.listTier(p.heap.cs[:0], j, tier, p)
+		return p.visitListed(one)
+	}
+	var behind int
+	p.heap.cs, behind = m.listTierPart(p.heap.cs[:0], j, tier, p, &pivot, false)
+	if !p.visitListed(one) {
+		return false
+	}
+	if behind == 0 {
+		return true
+	}
+	if p.free[j] <= 0 {
+		return false
+	}
+	p.heap.cs, _ = m.listTierPart(p.heap.cs[:0], j, tier, p, &pivot, true)
+	return p.visitListed(one)
+}
+
+// visitListed is visit(true) of a type's listed candidates, all of one
+// size (one) or grouped by size (visitBySize).
+func (p *picker) visitListed(one bool) bool {
+	if one {
+		return p.visit(true)
+	}
+	return p.visitBySize()
+}
+
+// tierPivot sets pivot to a candidate of type j's tier about k of the
+// candidates listTier would list rank at or before, and reports whether
+// it found one. It samples the first listed candidate at or after each of
+// a few even positions of the tier; how far it looked for them estimates
+// how many the tier lists.
+func (m *Mechanism) tierPivot(j int, tier []tierEntry, k int, pivot *cand) bool {
+	const size = 16
+	var sample [size]cand
+	n, found, looked := len(tier), 0, 0
+	busy, total, free := m.picker.busy, m.ledger.total[j], m.picker.free[j]
+	for i := range size {
+		for at := i * n / size; at < (i+1)*n/size; at++ {
+			looked++
+			e := &tier[at]
+			if busy[e.a] || (e.b >= 0 && busy[e.b]) || free < float64(e.sf) {
+				continue
+			}
+			c := cand{prio: e.x * 1e9, deficit: e.deficit, x: e.x, order: e.order, j: int32(j)}
+			if r := *e.recv; r > 0 && total > 0 {
+				c.prio = e.x * total / r
+			}
+			if !(c.prio > 0) {
+				continue
+			}
+			sample[found] = c
+			found++
+			break
+		}
+	}
+	// about found*k/listed of the sample rank at or before the pivot,
+	// where listed = n*found/looked
+	at := k * looked / n
+	if found == 0 || at >= found-1 {
+		return false
+	}
+	// The sample's at-th in rank order: its best at+1 kept in order at
+	// its front (an insertion sort that drops what ranks after them; at
+	// is usually a few of the sample).
+	kept := 1
+	for i := 1; i < found; i++ {
+		c := sample[i]
+		if kept > at && !before(&c, &sample[at]) {
+			continue
+		}
+		s := min(kept, at)
+		for ; s > 0 && before(&c, &sample[s-1]); s-- {
+			sample[s] = sample[s-1]
+		}
+		sample[s] = c
+		kept = min(kept+1, at+1)
+	}
+	*pivot = sample[at]
+	return true
 }
 
 // cleanCandidates lists the candidates with a target in mode clean, with
@@ -412,8 +603,9 @@ type picker struct {
 	rest   []cand  // candidates of priority 0 (see take)
 	chosen []entry // valid until the next round
 	ghosts []entry
-	keep   []int // by type: about how many positive candidates takeType visits first; 0: all
-	popped int   // candidates visited since takeType began the type
+	bySize []cand // scratch of visitBySize
+	keep   []int  // by type: about how many positive candidates takeType visits first; 0: all
+	popped int    // candidates visited since takeType began the type
 }
 
 // take visits cs in rank order and takes what fits. typed: every
@@ -461,27 +653,145 @@ func (p *picker) take(cs []cand, typed bool) bool {
 func (p *picker) visit(typed bool) bool {
 	h := &p.heap
 	h.init()
+	// open and entry written out, the candidate's record read once, and
+	// its members marked without a list of them: a long queue's rounds
+	// take tens of candidates per type
+	free, busy := p.free, p.busy
 	for len(h.cs) > 0 {
-		if typed && p.free[h.cs[0].j] <= 0 {
+		if typed && free[h.cs[0].j] <= 0 {
 			return false
 		}
 		c := h.pop()
 		p.popped++
-		if !p.open(&c) {
+		k := p.keys[c.order]
+		a, b, sf := k.k.a, k.k.b, float64(k.sf)
+		if free[c.j] < sf || (p.fifo && c.prio == 0) || busy[a] || (b >= 0 && busy[b]) {
 			continue
 		}
-		e := p.entry(&c)
-		p.free[e.j] -= float64(e.sf)
-		for _, id := range e.k.members() {
-			p.busy[id] = true
-		}
-		if p.ghost != nil && p.ghost(e.c) {
-			p.ghosts = append(p.ghosts, e)
-			continue
-		}
-		p.chosen = append(p.chosen, e)
+		p.takeCand(c, k)
 	}
 	return true
+}
+
+// takeCand gives candidate c, whose combination is k, the GPUs of its type
+// that it takes and marks its jobs busy: it is chosen, or a ghost.
+func (p *picker) takeCand(c cand, k *combo) {
+	p.free[c.j] -= float64(k.sf)
+	p.busy[k.k.a] = true
+	if b := k.k.b; b >= 0 {
+		p.busy[b] = true
+	}
+	e := entry{k: k.k, c: k, j: int(c.j), sf: k.sf, prio: c.prio, deficit: c.deficit, x: c.x, order: int(c.order)}
+	if p.ghost != nil && p.ghost(k) {
+		p.ghosts = append(p.ghosts, e)
+		return
+	}
+	p.chosen = append(p.chosen, e)
+}
+
+// maxSizes is how many sizes (GPUs a candidate takes) visitBySize
+// groups; a list of more is visited as one heap.
+const maxSizes = 8
+
+// bySizeMin is the shortest list visitBySize groups by size.
+var bySizeMin = 96
+
+// visitBySize is visit(true) of a heap not yet built, every candidate of
+// one type, with the candidates grouped by size, each group a heap: it
+// pops the best of the groups' first candidates among the groups that
+// still fit in what the type has left. A candidate too large for what is
+// left stays so for the rest of the visit (GPUs left only shrink), and
+// visit would pop it and pass over it: in a cluster of jobs of 1 to 8
+// GPUs, most of what a type's visit popped once few GPUs were left. So
+// the candidates are taken in the same order, and it reports what visit
+// does: false when the type is full with candidates left, true when
+// every candidate that fits was visited with room left.
+//
+// A short list is visited as one heap: grouping it costs more than
+// passing over the few too large.
+func (p *picker) visitBySize() bool {
+	cs := p.heap.cs
+	if len(cs) < bySizeMin {
+		return p.visit(true)
+	}
+	var sizes [maxSizes]int
+	var ends [maxSizes]int // counts, then each group's end in bySize
+	n := 0
+	for i := range cs {
+		g := sizeGroup(&sizes, &n, p.keys[cs[i].order].sf)
+		if g < 0 {
+			return p.visit(true)
+		}
+		ends[g]++
+	}
+	if n <= 1 {
+		return p.visit(true)
+	}
+	var heaps [maxSizes]candHeap
+	out := slices.Grow(p.bySize[:0], len(cs))[:len(cs)]
+	p.bySize = out
+	at := 0
+	for g := range n {
+		heaps[g].cs = out[at : at : at+ends[g]]
+		at += ends[g]
+	}
+	for i := range cs {
+		g := sizeGroup(&sizes, &n, p.keys[cs[i].order].sf)
+		heaps[g].cs = append(heaps[g].cs, cs[i])
+	}
+	for g := range n {
+		heaps[g].init()
+	}
+	p.heap.cs = cs[:0]
+	j := cs[0].j
+	free, busy := p.free, p.busy
+	for {
+		best, left := -1, false
+		for g := range n {
+			if len(heaps[g].cs) == 0 {
+				continue
+			}
+			left = true
+			if free[j] < float64(sizes[g]) {
+				continue // too large now, and for the rest of the visit
+			}
+			if best < 0 || before(&heaps[g].cs[0], &heaps[best].cs[0]) {
+				best = g
+			}
+		}
+		switch {
+		case !left:
+			return true
+		case free[j] <= 0:
+			return false
+		case best < 0:
+			return true // visit would pop what is left and take none
+		}
+		c := heaps[best].pop()
+		p.popped++
+		k := p.keys[c.order]
+		a, b := k.k.a, k.k.b
+		if (p.fifo && c.prio == 0) || busy[a] || (b >= 0 && busy[b]) {
+			continue
+		}
+		p.takeCand(c, k)
+	}
+}
+
+// sizeGroup is the index of size sf among the first *n of sizes, added
+// if new; -1 if there is no room for it.
+func sizeGroup(sizes *[maxSizes]int, n *int, sf int) int {
+	for g := range *n {
+		if sizes[g] == sf {
+			return g
+		}
+	}
+	if *n == maxSizes {
+		return -1
+	}
+	sizes[*n] = sf
+	*n++
+	return *n - 1
 }
 
 // visitSplit is visit(true) of a heap not yet built, in two parts when it
@@ -551,11 +861,16 @@ func (p *picker) entry(c *cand) entry {
 
 // release frees the taken jobs' marks for the next round.
 func (p *picker) release() {
-	for _, es := range [][]entry{p.chosen, p.ghosts} {
-		for _, e := range es {
-			for _, id := range e.k.members() {
-				p.busy[id] = false
-			}
+	unmark(p.busy, p.chosen)
+	unmark(p.busy, p.ghosts)
+}
+
+func unmark(busy []bool, es []entry) {
+	for i := range es {
+		k := &es[i].k
+		busy[k.a] = false
+		if k.b >= 0 {
+			busy[k.b] = false
 		}
 	}
 }

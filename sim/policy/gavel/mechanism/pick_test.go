@@ -151,7 +151,8 @@ func randomMechanism(r *rand.Rand, types int, leftOut bool) (m *Mechanism, keys 
 			}
 		}
 	}
-	m.liveAll = true // a round's pick lists liveZero when it needs it
+	m.zeroAt = zeroStamp{ok: true} // liveZero is this round's
+	m.zeroNow = m.zeroAt
 	m.tiers = buildTiers(nil, keys, m.live, types)
 	for j := range types {
 		m.ledger.total[j] = 1000
@@ -361,5 +362,130 @@ func TestVisitSplitSameAsVisit(t *testing.T) {
 	}
 	if split < 500 || second < 50 {
 		t.Errorf("%d lists split, %d visits into the second part: too few to tell", split, second)
+	}
+}
+
+// TestVisitTierSameAsVisit: visiting a type's tier in two parts split at
+// a pivot sampled from the tier, the second listed only after the first
+// was taken (visitTier), takes the same candidates in the same order and
+// leaves the same GPUs as one heap of the whole listed tier, whatever k,
+// with members already taken, sizes left over, ties on priority (few
+// values of received time and target) and with and without FIFO; and it
+// reports room whenever the type has GPUs left.
+func TestVisitTierSameAsVisit(t *testing.T) {
+	defer func(n int) { bySizeMin = n }(bySizeMin)
+	bySizeMin = 0 // every list of several sizes grouped by size
+	r := rand.New(rand.NewPCG(21, 6))
+	split, second := 0, 0 // visits split at a pivot; visits that listed the second part
+	for round := range 4000 {
+		types := 1 + r.IntN(3)
+		m, keys, jobs := randomMechanism(r, types, true)
+		for id := range jobs {
+			m.busy[id] = r.IntN(6) == 0
+		}
+		free := make([]float64, types)
+		for j := range free {
+			free[j] = float64(r.IntN(jobs + 1))
+		}
+		fifo := r.IntN(3) == 0
+		for j := range types {
+			k := r.IntN(len(m.tiers[j])/2 + 2)
+			var ps [2]*picker
+			var rooms [2]bool
+			var pivot cand
+			splitThis := false
+			for i := range ps {
+				mm := *m // the same combinations, each with its own picker and marks
+				p := &mm.picker
+				p.keys, p.busy, p.fifo = keys, slices.Clone(m.busy), fifo
+				p.free = slices.Clone(free)
+				if i == 0 {
+					p.heap.cs = mm.listTier(nil, j, mm.tiers[j], p)
+					rooms[i] = p.visit(true)
+				} else {
+					splitThis = k > 0 && 2*k < len(m.tiers[j]) && mm.tierPivot(j, mm.tiers[j], k, &pivot)
+					rooms[i] = mm.visitTier(j, mm.tiers[j], k)
+				}
+				ps[i] = p
+			}
+			if !slices.Equal(ps[0].chosen, ps[1].chosen) || ps[0].free[j] != ps[1].free[j] {
+				t.Fatalf("round %d, type %d (k %d of %d, fifo %v): chose %v, want %v", round, j, k, len(m.tiers[j]), fifo, ps[1].chosen, ps[0].chosen)
+			}
+			if ps[1].free[j] > 0 && !(rooms[0] && rooms[1]) {
+				t.Fatalf("round %d, type %d: room %v with %g GPUs left, one heap %v", round, j, rooms[1], ps[1].free[j], rooms[0])
+			}
+			if splitThis {
+				split++
+				if slices.ContainsFunc(ps[1].chosen, func(e entry) bool {
+					return before(&pivot, &cand{prio: e.prio, deficit: e.deficit, x: e.x, order: int32(e.order), j: int32(e.j)})
+				}) {
+					second++ // it took from the second part
+				}
+			}
+		}
+	}
+	if split < 500 || second < 50 {
+		t.Errorf("%d visits split, %d into the second part: too few to tell", split, second)
+	}
+}
+
+// TestTierPivotIsSampleRank: the pivot tierPivot picks is the sample's
+// candidate of its rank in the whole sample sorted (the partial insertion
+// sort keeps the same one), on tiers with members taken, ties and every
+// k.
+func TestTierPivotIsSampleRank(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 30))
+	picked := 0
+	for round := range 3000 {
+		types := 1 + r.IntN(3)
+		m, _, jobs := randomMechanism(r, types, true)
+		for id := range jobs {
+			m.busy[id] = r.IntN(5) == 0
+		}
+		p := &m.picker
+		p.busy = m.busy
+		p.free = p.free[:0]
+		for range types {
+			p.free = append(p.free, float64(r.IntN(6)))
+		}
+		for j := range types {
+			tier := m.tiers[j]
+			n := len(tier)
+			const size = 16
+			var sample []cand
+			looked := 0
+			for i := range size {
+				for at := i * n / size; at < (i+1)*n/size; at++ {
+					looked++
+					e := &tier[at]
+					c := cand{prio: e.x * 1e9, deficit: e.deficit, x: e.x, order: e.order, j: int32(j)}
+					if r := *e.recv; r > 0 && m.ledger.total[j] > 0 {
+						c.prio = e.x * m.ledger.total[j] / r
+					}
+					if !p.busy[e.a] && (e.b < 0 || !p.busy[e.b]) && p.free[j] >= float64(e.sf) && c.prio > 0 {
+						sample = append(sample, c)
+						break
+					}
+				}
+			}
+			slices.SortFunc(sample, func(a, b cand) int { return candCmp(&a, &b) })
+			for k := 1; k <= n; k++ {
+				var pivot cand
+				ok := m.tierPivot(j, tier, k, &pivot)
+				at := k * looked / max(n, 1)
+				if want := len(sample) > 0 && at < len(sample)-1; ok != want {
+					t.Fatalf("round %d, type %d, k %d: found %v, want %v", round, j, k, ok, want)
+				}
+				if ok {
+					picked++
+					if pivot != sample[at] {
+						t.Fatalf("round %d, type %d, k %d: pivot %v, the sample's %d-th is %v (sample %v)", round, j, k, pivot, at, sample[at], sample)
+					}
+				}
+			}
+		}
+	}
+	if picked < 1000 {
+		t.Errorf("%d pivots picked: too few to tell", picked)
 	}
 }

@@ -28,9 +28,20 @@ func (m *Mechanism) recompute(s *engine.State) error {
 	in.Jobs = m.inJobs[:0]
 	active := in.ActiveJobs()
 	in.Jobs = slices.Grow(in.Jobs, len(ids))[:len(ids)]
+	selfCheck := m.selfCheck
 	for i, id := range ids {
 		tr := m.jobs[id]
-		rem, run := m.progress(s, id, tr)
+		// progress's kept values of a job seen waiting, read here: most
+		// of a long queue (progress itself checks them under selfCheck)
+		var rem, run float64
+		if tr.seen && s.Status(id) == engine.Pending {
+			rem, run = tr.seenRem, tr.seenRun
+			if selfCheck {
+				m.checkSeen(s, id, rem, run)
+			}
+		} else {
+			rem, run = m.progress(s, id, tr)
+		}
 		// Every field is written, each once. max, not math.Max (a
 		// call): the same value for every input, NaN and signed zeros
 		// included.
@@ -46,7 +57,7 @@ func (m *Mechanism) recompute(s *engine.State) error {
 				tr.isoTime += (tr.lastRem - rem) / iso
 			}
 		}
-		if m.selfCheck {
+		if selfCheck {
 			m.checkIsoTime(s, id, tr, (tr.lastRem-rem)/tr.shadowIsoThr)
 		}
 		tr.lastRem = rem
@@ -67,7 +78,12 @@ func (m *Mechanism) recompute(s *engine.State) error {
 	keys := combinations(in, al, ids, x, m.keyBuf)
 	m.keyBuf = keys
 	m.ledger.restart(now, keys, len(al.Combos))
-	x.clear(keys)
+	// combinations put only the allocation's combinations, the keys'
+	// head: the waiting jobs after it (most of a long queue) have none
+	x.clear(keys[:len(al.Combos)])
+	if m.selfCheck {
+		m.checkTargetsCleared(keys)
+	}
 	m.record(s, in, al)
 	return nil
 }
@@ -82,10 +98,7 @@ func (m *Mechanism) progress(s *engine.State, id workload.JobID, tr *track) (rem
 	pending := s.Status(id) == engine.Pending
 	if pending && tr.seen {
 		if m.selfCheck {
-			m.checks.progress++
-			if info := s.Info(id); info.Remaining != tr.seenRem || info.RunTime != tr.seenRun {
-				m.checkErr = fmt.Errorf("t=%g: job %d kept %g left, %g s run; it has %g, %g s", s.Now(), id, tr.seenRem, tr.seenRun, info.Remaining, info.RunTime)
-			}
+			m.checkSeen(s, id, tr.seenRem, tr.seenRun)
 		}
 		return tr.seenRem, tr.seenRun
 	}
@@ -95,6 +108,27 @@ func (m *Mechanism) progress(s *engine.State, id workload.JobID, tr *track) (rem
 		tr.seenRem, tr.seenRun = info.Remaining, info.RunTime
 	}
 	return info.Remaining, info.RunTime
+}
+
+// checkTargetsCleared checks that the recompute's scratch of targets
+// holds none of keys once cleared (selfCheck), and sets checkErr if it
+// does.
+func (m *Mechanism) checkTargetsCleared(keys []ckey) {
+	for _, k := range keys {
+		if _, ok := m.ledger.x.get(k); ok && m.checkErr == nil {
+			m.checkErr = fmt.Errorf("combination %v's target is left in the recompute's scratch", k)
+		}
+	}
+}
+
+// checkSeen compares the iterations left and seconds run kept of a job
+// seen waiting with what the engine has (selfCheck), and sets checkErr
+// if they differ.
+func (m *Mechanism) checkSeen(s *engine.State, id workload.JobID, rem, run float64) {
+	m.checks.progress++
+	if info := s.Info(id); info.Remaining != rem || info.RunTime != run {
+		m.checkErr = fmt.Errorf("t=%g: job %d kept %g left, %g s run; it has %g, %g s", s.Now(), id, rem, run, info.Remaining, info.RunTime)
+	}
 }
 
 // isoThr is a job's throughput with an isolated share at the last

@@ -82,14 +82,21 @@ func (m *Mechanism) topUp(s *engine.State) {
 // pending and running sets through their callbacks and merging them, or
 // asking the engine each listed job's status, cost more at every
 // recompute. The list is valid until the next arrival.
+//
+// The list is filtered only when a job completed since the last filter
+// (completions): a long queue's recomputes mostly follow arrivals.
 func (m *Mechanism) active(s *engine.State) []workload.JobID {
-	ids := m.activeIDs[:0]
-	for _, id := range m.activeIDs {
-		if m.jobs[id].finish < 0 {
-			ids = append(ids, id)
+	if m.completions != m.activeDone {
+		ids := m.activeIDs[:0]
+		for _, id := range m.activeIDs {
+			if m.jobs[id].finish < 0 {
+				ids = append(ids, id)
+			}
 		}
+		m.activeIDs = ids
+		m.activeDone = m.completions
 	}
-	m.activeIDs = ids
+	ids := m.activeIDs
 	if m.selfCheck {
 		m.checks.active++
 		if full := m.activeFull(s); !slices.Equal(full, ids) {
