@@ -95,9 +95,9 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	f.work = resizeF(f.work, m)
 	f.work2 = resizeF(f.work2, m)
 	// kind doubles as the rows' activity (rowNucleus, 0, until a row is
-	// pivoted) and colCount as the columns' (-1 once pivoted): a basis
-	// holds about one coefficient and a half a column, so separate flags
-	// cost as much to set as the counts they guard.
+	// pivoted) and colCount as the columns' (-1 once pivoted): water
+	// filling's bases are small (42 rows, 38 front pivots), so flags of
+	// their own cost a sizeable part of a factorisation to set and test.
 	f.kind = resizeI8(f.kind, m)
 	kind := f.kind
 	clear(kind)
