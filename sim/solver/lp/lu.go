@@ -59,7 +59,7 @@ type factor struct {
 // to the next (and, in a Workspace, from one solve to the next).
 type luScratch struct {
 	rowStart, rowPos, fill     []int32
-	activeRow, activeCol, done []bool
+	done                       []bool
 	colCount, rowCount, queue  []int32
 	cols, rowOrder, good, nzc  []int32
 	rowCnt, colCnt, rows, open []int32
@@ -71,9 +71,11 @@ type pivot struct {
 	val      float64
 }
 
+// A row's kind. rowNucleus is 0 so that factorize's clear makes every
+// row active (not yet pivoted).
 const (
-	rowFront int8 = iota
-	rowNucleus
+	rowNucleus int8 = iota
+	rowFront
 	rowBack
 )
 
@@ -88,18 +90,36 @@ const (
 // logicals and factors again.
 func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singular []int, freeRows []int) {
 	f.m, f.colRows, f.colVals = m, colRows, colVals
-	f.front, f.back = f.front[:0], f.back[:0]
 	f.etaPos, f.etaPiv, f.etaStart, f.etaIdx, f.etaVal = f.etaPos[:0], f.etaPiv[:0], f.etaStart[:0], f.etaIdx[:0], f.etaVal[:0]
-	f.kind = resizeI8(f.kind, m)
 	f.nIndex = resizeI32(f.nIndex, m)
 	f.work = resizeF(f.work, m)
 	f.work2 = resizeF(f.work2, m)
+	// kind doubles as the rows' activity (rowNucleus, 0, until a row is
+	// pivoted) and colCount as the columns' (-1 once pivoted): water
+	// filling's bases are small (42 rows, 38 front pivots), so flags of
+	// their own cost a sizeable part of a factorisation to set and test.
+	f.kind = resizeI8(f.kind, m)
+	kind := f.kind
+	clear(kind)
+	f.sc.colCount = resizeI32(f.sc.colCount, m)
+	colCount := f.sc.colCount
 
-	// Row lists: for each row, the positions with a nonzero in it.
+	// Row lists: for each row, the positions with a nonzero in it. The
+	// same pass counts each column and queues the column singletons, in
+	// increasing order.
 	f.sc.rowStart = zeroI32(f.sc.rowStart, m+1)
 	rowStart := f.sc.rowStart
-	for p := 0; p < m; p++ {
-		for _, r := range colRows[p] {
+	// queue is a stack of at most m: a column is queued once, when its
+	// count is 1 at first or falls to 1 (and so is a row below).
+	f.sc.queue = resizeI32(f.sc.queue, m)
+	queue, top := f.sc.queue, 0
+	for p, rows := range colRows[:m] {
+		colCount[p] = int32(len(rows))
+		if len(rows) == 1 {
+			queue[top] = int32(p)
+			top++
+		}
+		for _, r := range rows {
 			rowStart[r+1]++
 		}
 	}
@@ -110,86 +130,83 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	rowPos := f.sc.rowPos
 	fill := append(f.sc.fill[:0], rowStart[:m]...)
 	f.sc.fill = fill
-	for p := 0; p < m; p++ {
-		for _, r := range colRows[p] {
+	for p, rows := range colRows[:m] {
+		for _, r := range rows {
 			rowPos[fill[r]] = int32(p)
 			fill[r]++
 		}
 	}
-	f.sc.activeRow, f.sc.activeCol = resizeBool(f.sc.activeRow, m), resizeBool(f.sc.activeCol, m)
-	f.sc.colCount, f.sc.rowCount = resizeI32(f.sc.colCount, m), zeroI32(f.sc.rowCount, m)
-	activeRow, activeCol, colCount, rowCount := f.sc.activeRow, f.sc.activeCol, f.sc.colCount, f.sc.rowCount
-	for i := range activeRow {
-		activeRow[i], activeCol[i] = true, true
-		colCount[i] = int32(len(colRows[i]))
-	}
 
-	// Column singletons.
-	queue := f.sc.queue[:0]
-	for p := 0; p < m; p++ {
-		if colCount[p] == 1 {
-			queue = append(queue, int32(p))
-		}
-	}
-	for len(queue) > 0 {
-		p := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		if !activeCol[p] || colCount[p] != 1 {
-			continue
+	// Column singletons. A column met in a pivot's row is active if its
+	// count is positive: it holds that row, still active.
+	front, nf := resizePivots(f.front, m), 0
+	for top > 0 {
+		top--
+		p := queue[top]
+		if colCount[p] != 1 {
+			continue // pivoted (-1), or no active row left (0)
 		}
 		r, v := int32(-1), 0.0
+		vals := colVals[p]
 		for k, i := range colRows[p] {
-			if activeRow[i] {
-				r, v = i, colVals[p][k]
+			if kind[i] == rowNucleus {
+				r, v = i, vals[k]
 				break
 			}
 		}
 		if r < 0 || math.Abs(v) < pivotTol {
 			continue // left to the nucleus, where it shows up as singular
 		}
-		f.front = append(f.front, pivot{r, p, v})
-		f.kind[r] = rowFront
-		activeCol[p], activeRow[r] = false, false
+		front[nf] = pivot{r, p, v}
+		nf++
+		kind[r] = rowFront
+		colCount[p] = -1
 		for _, q := range rowPos[rowStart[r]:rowStart[r+1]] {
-			if activeCol[q] {
-				colCount[q]--
-				if colCount[q] == 1 {
-					queue = append(queue, q)
+			if c := colCount[q]; c > 0 {
+				colCount[q] = c - 1
+				if c == 2 {
+					queue[top] = q
+					top++
 				}
 			}
 		}
 	}
+	f.front = front[:nf]
 
 	// Row singletons, on what is left.
+	f.sc.rowCount = zeroI32(f.sc.rowCount, m)
+	rowCount := f.sc.rowCount
 	for i := 0; i < m; i++ {
-		if !activeRow[i] {
+		if kind[i] != rowNucleus {
 			continue
 		}
 		for _, q := range rowPos[rowStart[i]:rowStart[i+1]] {
-			if activeCol[q] {
+			if colCount[q] >= 0 {
 				rowCount[i]++
 			}
 		}
 		if rowCount[i] == 1 {
-			queue = append(queue, int32(i))
+			queue[top] = int32(i)
+			top++
 		}
 	}
-	for len(queue) > 0 {
-		r := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		if !activeRow[r] || rowCount[r] != 1 {
+	back := f.back[:0]
+	for top > 0 {
+		top--
+		r := queue[top]
+		if kind[r] != rowNucleus || rowCount[r] != 1 {
 			continue
 		}
 		p := int32(-1)
 		for _, q := range rowPos[rowStart[r]:rowStart[r+1]] {
-			if activeCol[q] {
+			if colCount[q] >= 0 {
 				p = q
 				break
 			}
 		}
 		v, big := 0.0, 0.0
 		for k, i := range colRows[p] {
-			if activeRow[i] {
+			if kind[i] == rowNucleus {
 				big = maxAbs(big, math.Abs(colVals[p][k]))
 				if i == r {
 					v = colVals[p][k]
@@ -199,37 +216,39 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		if math.Abs(v) < pivotTol || math.Abs(v) < 0.01*big {
 			continue // unstable: leave it to the nucleus
 		}
-		f.back = append(f.back, pivot{r, p, v})
-		f.kind[r] = rowBack
-		activeCol[p], activeRow[r] = false, false
+		back = append(back, pivot{r, p, v})
+		kind[r] = rowBack
+		colCount[p] = -1
 		for _, i := range colRows[p] {
-			if activeRow[i] {
+			if kind[i] == rowNucleus {
 				rowCount[i]--
 				if rowCount[i] == 1 {
-					queue = append(queue, i)
+					queue[top] = i
+					top++
 				}
 			}
 		}
 	}
+	f.back = back
 
 	// The nucleus: dense LU with partial pivoting, column by column.
 	f.nRows, f.nCols = f.nRows[:0], f.nCols[:0]
-	for i := 0; i < m; i++ {
-		f.nIndex[i] = -1
-		if activeRow[i] {
-			f.nIndex[i] = int32(len(f.nRows))
+	nIndex := f.nIndex[:m]
+	for i, kd := range kind[:m] {
+		nIndex[i] = -1
+		if kd == rowNucleus {
+			nIndex[i] = int32(len(f.nRows))
 			f.nRows = append(f.nRows, int32(i))
-			f.kind[i] = rowNucleus
 		}
 	}
 	cols := f.sc.cols[:0]
-	for p := 0; p < m; p++ {
-		if activeCol[p] {
+	for p, c := range colCount[:m] {
+		if c >= 0 {
 			cols = append(cols, int32(p))
 		}
 	}
 	nr := len(f.nRows)
-	f.sc.queue, f.sc.cols = queue, cols
+	f.sc.cols = cols
 	f.sc.dense = zeroF(f.sc.dense, nr*len(cols))
 	dense := f.sc.dense
 	// Eliminate: rows are permuted, columns that find no pivot are singular.
@@ -728,6 +747,13 @@ func resizeF(s []float64, n int) []float64 {
 func resizeI32(s []int32, n int) []int32 {
 	if cap(s) < n {
 		return make([]int32, n)
+	}
+	return s[:n]
+}
+
+func resizePivots(s []pivot, n int) []pivot {
+	if cap(s) < n {
+		return make([]pivot, n)
 	}
 	return s[:n]
 }
