@@ -31,9 +31,14 @@ type sparseIndex struct {
 	// fwdS, fwdK list, for each front pivot k, the front pivots whose
 	// columns have an off-pivot entry in k's row: btran's successors.
 	fwdS, fwdK []int32
-	all        []int32  // 0, …, m−1
-	kBits      []uint64 // pending front pivots
-	oBits      []uint64 // positions (ftran) or rows (btran) of the result that may be nonzero
+	// fr holds, for each front pivot k, what a sparse sweep reads when
+	// it visits k, side by side (frontRec); offK[t] is frontOf[offI[t]]
+	// for the front pivots' entries, the pivot ftran's sweep marks.
+	fr    []frontRec
+	offK  []int32
+	all   []int32  // 0, …, m−1
+	kBits []uint64 // pending front pivots
+	oBits []uint64 // positions (ftran) or rows (btran) of the result that may be nonzero
 }
 
 // sparseMinRows is the fewest rows for which the solves are sparse: on
@@ -89,6 +94,39 @@ func (f *factor) buildSparse() {
 	}
 	sp.kBits = zeroU64(sp.kBits, (nf+63)/64)
 	sp.oBits = zeroU64(sp.oBits, (m+63)/64)
+	f.buildFrontRecs()
+}
+
+// frontRec is front pivot k as the sparse sweeps read it: its row,
+// position and value, and the bounds of its entries in offI and offV
+// (offS[k], offS[k+1]) and of its successors in fwdK (fwdS[k],
+// fwdS[k+1]). One record a visit, rather than loads from five arrays
+// through the factor, keeps the sweeps' loops in registers.
+type frontRec struct {
+	row, pos     int32
+	val          float64
+	offLo, offHi int32
+	fwdLo, fwdHi int32
+}
+
+// buildFrontRecs fills sp.fr and sp.offK from the front pivots, offS and
+// fwdS (buildSparse).
+func (f *factor) buildFrontRecs() {
+	sp := &f.sp
+	nf := len(f.front)
+	if cap(sp.fr) < nf {
+		sp.fr = make([]frontRec, nf)
+	}
+	sp.fr = sp.fr[:nf]
+	for k, pv := range f.front {
+		sp.fr[k] = frontRec{row: pv.row, pos: pv.pos, val: pv.val,
+			offLo: f.offS[k], offHi: f.offS[k+1], fwdLo: sp.fwdS[k], fwdHi: sp.fwdS[k+1]}
+	}
+	ne := int(f.offS[nf])
+	sp.offK = resizeI32(sp.offK, ne)
+	for t, i := range f.offI[:ne] {
+		sp.offK[t] = sp.frontOf[i]
+	}
 }
 
 func zeroU64(s []uint64, n int) []uint64 {
@@ -184,30 +222,7 @@ func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
 			}
 		}
 	}
-	// The front, last pivot first: a pivot only marks pivots below it.
-	for w := len(kBits) - 1; w >= 0; w-- {
-		for kBits[w] != 0 {
-			hi := 63 - bits.LeadingZeros64(kBits[w])
-			kBits[w] &^= 1 << uint(hi)
-			k := w<<6 + hi
-			pv := f.front[k]
-			bv := b[pv.row]
-			if math.Float64bits(bv) == 0 {
-				continue
-			}
-			xc := bv / pv.val
-			x[pv.pos] = xc
-			setBit(oBits, pv.pos)
-			if xc == 0 {
-				continue
-			}
-			for t := offS[k]; t < offS[k+1]; t++ {
-				i := offI[t]
-				b[i] -= offV[t] * xc
-				setBit(kBits, frontOf[i])
-			}
-		}
-	}
+	ftranFront(sp.fr, offI, offV, sp.offK, kBits, oBits, b, x)
 	if len(f.etaIdx) > etaListAbove*f.m {
 		// The updates hold many more entries than x: marking each one
 		// they touch would cost more than every position's visit by
@@ -255,48 +270,15 @@ func (f *factor) btranSparse(d, y []float64, poss, out []int32) []int32 {
 		f.btran(d, y)
 		return f.allPositions(out)
 	}
-	f.btranEtas(d)
-	copy(y, f.yZero)
 	kBits, oBits, frontAt := sp.kBits, sp.oBits, sp.frontAt
+	f.btranEtasMark(d, frontAt, kBits)
+	copy(y, f.yZero)
 	for _, p := range poss {
 		if k := frontAt[p]; k >= 0 {
 			setBit(kBits, k)
 		}
 	}
-	// The updates' positions, where btranEtas may have written d: those
-	// it left +0 start as a position it never reached (below).
-	for _, p := range f.etaPos {
-		if k := frontAt[p]; k >= 0 && math.Float64bits(d[p]) != 0 {
-			setBit(kBits, k)
-		}
-	}
-	// The front, first pivot first: a pivot only marks pivots above it.
-	// One not marked has a dividend of +0: d is +0 at its position and
-	// every y its column reads is a zero, which leaves +0 − v·(±0) = +0.
-	offS, offI, offV := f.offS, f.offI, f.offV
-	for w := 0; w < len(kBits); w++ {
-		for kBits[w] != 0 {
-			lo := bits.TrailingZeros64(kBits[w])
-			kBits[w] &^= 1 << uint(lo)
-			k := w<<6 + lo
-			pv := f.front[k]
-			s := d[pv.pos]
-			for t := offS[k]; t < offS[k+1]; t++ {
-				s -= offV[t] * y[offI[t]]
-			}
-			if math.Float64bits(s) == 0 {
-				continue
-			}
-			v := s / pv.val
-			y[pv.row] = v
-			setBit(oBits, pv.row)
-			if v != 0 {
-				for _, k2 := range sp.fwdK[sp.fwdS[k]:sp.fwdS[k+1]] {
-					setBit(kBits, k2)
-				}
-			}
-		}
-	}
+	btranFront(sp.fr, f.offI, f.offV, sp.fwdK, kBits, oBits, d, y)
 	f.btranRest(d, y)
 	for _, r := range f.nRows[:f.nd] {
 		setBit(oBits, r)
@@ -305,6 +287,101 @@ func (f *factor) btranSparse(d, y []float64, poss, out []int32) []int32 {
 		setBit(oBits, pv.row)
 	}
 	return list(oBits, out)
+}
+
+// ftranFront is ftranSparse's sweep of the front, last pivot first: a
+// pivot only marks pivots below it. A function of its own for its
+// registers, as btranFront.
+func ftranFront(fr []frontRec, offI []int32, offV []float64, offK []int32, kBits, oBits []uint64, b, x []float64) {
+	offI, offV = offI[:len(offK)], offV[:len(offK)] // the front's entries
+	for w := len(kBits) - 1; w >= 0; w-- {
+		for {
+			word := kBits[w]
+			if word == 0 {
+				break
+			}
+			hi := 63 - bits.LeadingZeros64(word)
+			kBits[w] = word &^ (1 << uint(hi))
+			p := &fr[w<<6+hi]
+			bv := b[p.row]
+			if math.Float64bits(bv) == 0 {
+				continue
+			}
+			xc := bv / p.val
+			x[p.pos] = xc
+			setBit(oBits, p.pos)
+			if xc == 0 {
+				continue
+			}
+			for t, end := int(p.offLo), int(p.offHi); t < end; t++ {
+				b[offI[t]] -= offV[t] * xc
+				setBit(kBits, offK[t])
+			}
+		}
+	}
+}
+
+// btranEtasMark is btranEtas (the same operations in the same order)
+// that also marks in kBits the front pivot at each position it writes
+// other than +0. A position it leaves +0 is as one no update touched
+// (btranFront). A position written twice may end +0 after a write that
+// marked it: a pivot marked needlessly finds a dividend of +0 and
+// changes nothing, so the front sweep's bits are the same.
+func (f *factor) btranEtasMark(d []float64, frontAt []int32, kBits []uint64) {
+	pos, piv, starts := f.etaPos, f.etaPiv[:len(f.etaPos)], f.etaStart[:len(f.etaPos)]
+	idx := f.etaIdx
+	val := f.etaVal[:len(idx)]
+	end := len(idx)
+	for e := len(pos) - 1; e >= 0; e-- {
+		p, start := pos[e], int(starts[e])
+		s := d[p]
+		for t := start; t < end; t++ {
+			s -= val[t] * d[idx[t]]
+		}
+		v := s / piv[e]
+		d[p] = v
+		if math.Float64bits(v) != 0 {
+			if k := frontAt[p]; k >= 0 {
+				setBit(kBits, k)
+			}
+		}
+		end = start
+	}
+}
+
+// btranFront is btranSparse's sweep of the front, first pivot first: a
+// pivot only marks pivots above it. One not marked has a dividend of +0:
+// d is +0 at its position and every y its column reads is a zero, which
+// leaves +0 − v·(±0) = +0. It is a function of its own, given only what
+// it reads, so that its loops keep their slices in registers.
+func btranFront(fr []frontRec, offI []int32, offV []float64, fwdK []int32, kBits, oBits []uint64, d, y []float64) {
+	offV = offV[:len(offI)]
+	for w := range kBits {
+		for {
+			word := kBits[w]
+			if word == 0 {
+				break
+			}
+			lo := bits.TrailingZeros64(word)
+			kBits[w] = word & (word - 1)
+			p := &fr[w<<6+lo]
+			s := d[p.pos]
+			for t, hi := int(p.offLo), int(p.offHi); t < hi; t++ {
+				s -= offV[t] * y[offI[t]]
+			}
+			if math.Float64bits(s) == 0 {
+				continue
+			}
+			v := s / p.val
+			y[p.row] = v
+			setBit(oBits, p.row)
+			if v != 0 {
+				for _, k2 := range fwdK[p.fwdLo:p.fwdHi] {
+					setBit(kBits, k2)
+				}
+			}
+		}
+	}
 }
 
 // etaListAbove is how many product-form entries per row make
