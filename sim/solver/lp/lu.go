@@ -90,6 +90,7 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	f.m, f.colRows, f.colVals = m, colRows, colVals
 	f.front, f.back = f.front[:0], f.back[:0]
 	f.etaPos, f.etaPiv, f.etaStart, f.etaIdx, f.etaVal = f.etaPos[:0], f.etaPiv[:0], f.etaStart[:0], f.etaIdx[:0], f.etaVal[:0]
+	f.sp.built = false // its marks of the updates' pivots (etaK) go with them
 	f.kind = resizeI8(f.kind, m)
 	f.nIndex = resizeI32(f.nIndex, m)
 	f.work = resizeF(f.work, m)
