@@ -854,11 +854,6 @@ func (p *picker) open(c *cand) bool {
 	return k.k.b < 0 || !p.busy[k.k.b]
 }
 
-func (p *picker) entry(c *cand) entry {
-	k := p.keys[c.order]
-	return entry{k: k.k, c: k, j: int(c.j), sf: k.sf, prio: c.prio, deficit: c.deficit, x: c.x, order: int(c.order)}
-}
-
 // release frees the taken jobs' marks for the next round.
 func (p *picker) release() {
 	unmark(p.busy, p.chosen)
