@@ -2,9 +2,7 @@ package lp
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"unsafe"
 )
@@ -75,71 +73,4 @@ func TestBasisColumnsSameAsColumn(t *testing.T) {
 		t.Fatal("no basis needed a repair: the test wants some")
 	}
 	t.Logf("%d bases repaired", repaired)
-}
-
-// computeXBPlain is computeXB as first written: every variable's column
-// through column.
-func computeXBPlain(s *solver) {
-	rhs, N := s.rhs, s.n+s.m
-	clear(rhs)
-	stat, x := s.stat[:N], s.x[:N]
-	for j := range N {
-		if stat[j] == Basic || x[j] == 0 {
-			continue
-		}
-		rows, vals := s.column(j)
-		vals = vals[:len(rows)]
-		xj := x[j]
-		for k, i := range rows {
-			rhs[i] -= vals[k] * xj
-		}
-	}
-	s.f.ftran(rhs, s.alpha)
-	for k, j := range s.head {
-		x[j] = s.alpha[k]
-	}
-	s.lscoreOK = false
-}
-
-// computeXB must give computeXBPlain's basic values, bit for bit: water
-// filling's step LPs at the basis their solve ends at, the nonbasic
-// values drawn at random (zeros of both signs, bounds, tiny and large
-// values).
-func TestComputeXBSameAsPlain(t *testing.T) {
-	r := rand.New(rand.NewPCG(13, 14))
-	var w Workspace
-	vals := []float64{0, math.Copysign(0, -1), 1, -1, 1e-300, -3.5e7}
-	bits := func(v []float64) []uint64 {
-		out := make([]uint64, len(v))
-		for i, x := range v {
-			out[i] = math.Float64bits(x)
-		}
-		return out
-	}
-	for k, p := range waterfillProblems(t) {
-		if _, err := w.Solve(p, Options{}); err != nil {
-			t.Fatalf("LP %d: %v", k, err)
-		}
-		s := &w.s
-		s.refactor() // a fresh factorisation of the final basis
-		for trial := range 30 {
-			for j := range s.x {
-				if s.stat[j] == Basic {
-					continue
-				}
-				s.x[j] = vals[r.IntN(len(vals))]
-				if r.IntN(2) == 0 {
-					s.x[j] = r.NormFloat64() * math.Ldexp(1, r.IntN(40)-20)
-				}
-			}
-			x0 := slices.Clone(s.x)
-			computeXBPlain(s)
-			want, wantRHS := bits(s.x), bits(s.rhs)
-			copy(s.x, x0)
-			s.computeXB()
-			if got := bits(s.x); !slices.Equal(got, want) || !slices.Equal(bits(s.rhs), wantRHS) {
-				t.Fatalf("LP %d, trial %d: computeXB gives x %v, plain %v", k, trial, s.x, x0)
-			}
-		}
-	}
 }

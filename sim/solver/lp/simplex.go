@@ -852,33 +852,19 @@ func nearest(v, lo, hi float64) VarStatus {
 }
 
 // computeXB solves B x_B = −N x_N.
-//
-// The structurals' columns are read from cs, ri and rv and the logicals'
-// (row i's: −1 in row i) written out, rather than through column for
-// every variable: the same products, subtracted in the same order (every
-// structural, then the logicals, each row's after its structurals').
 func (s *solver) computeXB() {
-	rhs, n, m := s.rhs, s.n, s.m
+	rhs, N := s.rhs, s.n+s.m
 	clear(rhs)
-	N := n + m
 	stat, x := s.stat[:N], s.x[:N]
-	cs, ri, rv := s.cs[:n+1], s.ri, s.rv
-	for j := range n {
+	for j := range N {
 		if stat[j] == Basic || x[j] == 0 {
 			continue
 		}
-		a, b := cs[j], cs[j+1]
-		rows, vals := ri[a:b], rv[a:b]
+		rows, vals := s.column(j)
 		vals = vals[:len(rows)]
 		xj := x[j]
 		for k, i := range rows {
 			rhs[i] -= vals[k] * xj
-		}
-	}
-	lv, lrhs := s.logVal[0], rhs[:m]
-	for i, st := range stat[n:] {
-		if xj := x[n+i]; st != Basic && xj != 0 {
-			lrhs[i] -= lv * xj
 		}
 	}
 	s.f.ftran(rhs, s.alpha)
