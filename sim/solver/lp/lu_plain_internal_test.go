@@ -458,14 +458,19 @@ func sameFactors(r *rand.Rand, a, b *factor, sa, sb, fa, fb []int) error {
 // factorize must factor as factorizePlain does, bit for bit: the same
 // singular positions and free rows, pivots, factors and solves. One
 // factor serves every basis in turn (so nothing may be left from the
-// one before), random bases of 1 to 60 rows and bases drawn from water
-// filling's step LPs (each with its logicals).
+// one before), random bases of 1 to 60 rows, an eighth of them of
+// strideRows±30 instead (both ways of building the row lists), and bases drawn from water filling's step LPs (each with its
+// logicals).
 func TestFactorizeSameAsPlain(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	var got, want factor
+	allFront := 0 // bases whose front pivots take every row (noNucleus)
 	check := func(name string, m int, colRows [][]int32, colVals [][]float64) {
 		t.Helper()
 		sg, fg := got.factorize(m, colRows, colVals)
+		if len(got.front) == m && len(sg) == 0 {
+			allFront++
+		}
 		sw, fw := factorizePlain(&want, m, colRows, colVals)
 		if err := sameFactors(r, &got, &want, sg, sw, fg, fw); err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -474,13 +479,21 @@ func TestFactorizeSameAsPlain(t *testing.T) {
 	singular := 0
 	for trial := range 20000 {
 		m := 1 + r.IntN(60)
+		if trial%8 == 0 {
+			// Either side of strideRows: row lists at a stride of m, or
+			// counted first, one factor going from one to the other.
+			m = strideRows - 30 + r.IntN(60)
+		}
 		colRows, colVals := randomBasis(r, m)
 		if s, _ := factorizePlain(&factor{}, m, colRows, colVals); len(s) > 0 {
 			singular++
 		}
 		check(fmt.Sprintf("random basis %d (%d rows)", trial, m), m, colRows, colVals)
 	}
-	t.Logf("%d of 20000 random bases singular", singular)
+	t.Logf("%d of 20000 random bases singular, %d all front pivots", singular, allFront)
+	if allFront < 1000 {
+		t.Fatalf("%d random bases all front pivots: the test wants more", allFront)
+	}
 	if singular < 2000 || singular > 18000 {
 		t.Fatalf("%d of 20000 random bases singular: the test wants both kinds", singular)
 	}

@@ -45,8 +45,8 @@ type Problem struct {
 	colRows      [][]int32
 	colVals      [][]float64
 	// colTop is the highest row with a coefficient in each column (-1:
-	// none): a builder that fills rows in order sets coefficients without
-	// looking for one to add to.
+	// none), or above it (CopyRows): a builder that fills rows in order
+	// sets coefficients without looking for one to add to.
 	colTop []int32
 
 	rowLo, rowHi []float64
@@ -242,20 +242,24 @@ func (p *Problem) CopyRows(src *Problem, rows []int) {
 	p.colRows, p.colVals = slices.Grow(p.colRows, n)[:n], slices.Grow(p.colVals, n)[:n]
 	p.colTop = slices.Grow(p.colTop, n)[:n]
 	colRows, colVals, colTop := p.colRows[:n], p.colVals[:n], p.colTop[:n]
-	o := 0
+	// Each column's top is its highest kept row or above: p's last row
+	// (Set looks for a row at or below the top among the column's own),
+	// or a higher row of a malformed coefficient.
+	o, last := 0, int32(m-1)
 	for j, from := range src.colRows[:n] {
 		vals := src.colVals[j][:len(from)]
-		start, top := o, int32(-1)
+		start, top := o, last
 		for k, r := range from {
-			i := r // not one of src's rows: kept, for Solve to refuse
 			if uint(r) < uint(len(at)) {
-				i = at[r]
+				if i := at[r]; i >= 0 {
+					sr[o], sv[o] = i, vals[k]
+					o++
+				}
+				continue
 			}
-			if i >= 0 {
-				sr[o], sv[o] = i, vals[k]
-				o++
-				top = max(top, i)
-			}
+			sr[o], sv[o] = r, vals[k] // not one of src's rows: kept, for Solve to refuse
+			o++
+			top = max(top, r)
 		}
 		colRows[j], colVals[j], colTop[j] = sr[start:o:o], sv[start:o:o], top
 	}

@@ -796,11 +796,9 @@ func (s *solver) start(warm *Basis) {
 // refactor factors the basis afresh, swapping in logicals for dependent
 // columns, and recomputes the basic values.
 func (s *solver) refactor() {
+	s.basisColumns()
 	for tries := 0; ; tries++ {
 		s.factors++
-		for k, j := range s.head {
-			s.bRows[k], s.bVals[k] = s.column(int(j))
-		}
 		singular, free := s.f.factorize(s.m, s.bRows, s.bVals)
 		if len(singular) == 0 {
 			break
@@ -815,6 +813,8 @@ func (s *solver) refactor() {
 			s.head[p] = j
 			s.posOf[j] = int32(p)
 			s.stat[j] = Basic
+			// Only the swapped positions' columns change.
+			s.bRows[p], s.bVals[p] = s.column(int(j))
 		}
 		if tries > 5 {
 			// Cannot happen with logicals available; keep the loop finite.
@@ -823,6 +823,25 @@ func (s *solver) refactor() {
 	}
 	s.computeXB()
 	s.fresh, s.bcKept = false, false
+}
+
+// basisColumns points bRows and bVals at the basic columns, by position:
+// what s.column(head[k]) returns, on locals (water filling's bases are
+// small and factorised twice a solve, so reloading s's fields and slicing
+// through column for each position was a sizeable part of refactor).
+func (s *solver) basisColumns() {
+	n, head := s.n, s.head
+	bRows, bVals := s.bRows[:len(head)], s.bVals[:len(head)]
+	cs, ri, rv := s.cs[:n+1], s.ri, s.rv
+	logRow, logVal := s.logRow, s.logVal
+	for k, j := range head {
+		if int(j) < n {
+			a, b := cs[j], cs[j+1]
+			bRows[k], bVals[k] = ri[a:b], rv[a:b]
+		} else {
+			bRows[k], bVals[k] = logRow[int(j)-n], logVal
+		}
+	}
 }
 
 func nearest(v, lo, hi float64) VarStatus {
