@@ -436,7 +436,7 @@ func (s *State) arrive(id workload.JobID) bool {
 		ok, why = perf.Runnable(s.cfg.Perf, s.c, job, need, mem)
 	}
 	if !ok {
-		j.status = Unschedulable
+		s.setStatus(id, j, Unschedulable)
 		s.final = true
 		if s.reasons == nil {
 			s.reasons = map[workload.JobID]string{}
@@ -445,7 +445,7 @@ func (s *State) arrive(id workload.JobID) bool {
 		s.logf(id, "job %s can never run on this cluster: %s", job.Name, why)
 		return false
 	}
-	j.status = Pending
+	s.setStatus(id, j, Pending)
 	r := s.activate(id)
 	r.waitSince = s.now
 	r.last = s.now
@@ -466,7 +466,7 @@ func (s *State) complete(id workload.JobID) {
 	r.remaining = 0
 	s.release(id, r)
 	s.deactivate(id) // a finished job never holds GPUs again: free its state
-	j.status = Finished
+	s.setStatus(id, j, Finished)
 	s.final = true
 	j.finish = s.now
 	s.running.remove(int(id))
