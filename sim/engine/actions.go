@@ -343,7 +343,7 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 	s.slots += len(gpus)
 	j.last = now
 	s.markDirty(id)
-	if s.coupling != perf.Independent {
+	if s.coupled(j) {
 		s.markCoupled(id, j.gpus)
 	}
 	s.recordUtil()
@@ -356,7 +356,7 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 // preempted job has none (recompute would skip it), and move, which keeps
 // the job running, marks it first.
 func (s *State) release(id workload.JobID, j *jobRun) {
-	if s.coupling != perf.Independent {
+	if s.coupled(j) {
 		s.markCoupled(id, j.gpus)
 	}
 	compute := s.jobs[id].Compute
