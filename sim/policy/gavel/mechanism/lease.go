@@ -137,11 +137,15 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j
 		k++
 	}
 	m.fullBefore[j] = k
-	for _, id := range srvs[k:] {
-		if f := free[id]; f >= n && f < bestFree {
-			bestSrv, bestFree = id, f
-			if f == n {
-				break // an exact fit: no later server is fuller and fits
+	// When no server of the type has n GPUs (a job of several GPUs on
+	// Figure 9's servers of one), the scan could find none.
+	if n <= m.gpu.most[j] {
+		for _, id := range srvs[k:] {
+			if f := free[id]; f >= n && f < bestFree {
+				bestSrv, bestFree = id, f
+				if f == n {
+					break // an exact fit: no later server is fuller and fits
+				}
 			}
 		}
 	}
@@ -175,7 +179,7 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j
 	if n == 1 {
 		return out // no server has a free GPU: cannot happen, pick counts GPUs
 	}
-	for id := range mostFreeFirst(srvs[k:], free) {
+	for id := range mostFreeFirst(srvs[k:], free, m.gpu.most[j]) {
 		if take(id); len(out) == n {
 			break
 		}
@@ -189,12 +193,17 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j
 // It finds them lazily, a scan of srvs for each number of free GPUs from
 // the most down, since a placement usually stops after the first few:
 // the loop may change free only for servers already yielded, and to 0
-// unless it then stops.
-func mostFreeFirst(srvs []cluster.ServerID, free []int) iter.Seq[cluster.ServerID] {
+// unless it then stops. No server has more than limit free GPUs: with
+// limit 1 (servers of one GPU) the pass that finds the most is skipped,
+// as a pass for a number above the most yields nothing.
+func mostFreeFirst(srvs []cluster.ServerID, free []int, limit int) iter.Seq[cluster.ServerID] {
 	return func(yield func(cluster.ServerID) bool) {
-		most := 0
-		for _, id := range srvs {
-			most = max(most, free[id])
+		most := limit
+		if limit > 1 {
+			most = 0
+			for _, id := range srvs {
+				most = max(most, free[id])
+			}
 		}
 		for f := most; f > 0; f-- {
 			for _, id := range srvs {

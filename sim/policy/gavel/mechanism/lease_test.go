@@ -32,7 +32,7 @@ func TestMostFreeFirstIsStableSort(t *testing.T) {
 		for len(want) > 0 && free[want[len(want)-1]] == 0 {
 			want = want[:len(want)-1]
 		}
-		if got := slices.Collect(mostFreeFirst(srvs, free)); !slices.Equal(got, want) {
+		if got := slices.Collect(mostFreeFirst(srvs, free, most)); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: free %v, servers %v: got %v, want %v", trial, free, srvs, got, want)
 		}
 	}
