@@ -106,7 +106,8 @@ type Mechanism struct {
 	picker     picker    // scratch of pick
 	lastAt     []int32   // scratch of place, by job
 	fullBefore []int     // scratch of place, by type: see consolidated
-	sortBuf    []entry   // scratch of place
+	sortBuf    []int32   // scratch of byTypeAndSize
+	sortOrder  []int32   // scratch of place: byTypeAndSize's order
 	sizeAt     []int     // scratch of byTypeAndSize
 	wanted     wanted    // scratch of apply
 	order      []int     // scratch of pick: this round's order of types
