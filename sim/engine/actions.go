@@ -72,7 +72,7 @@ func (s *State) Start(id workload.JobID, gpus []cluster.GPUID, o ActionOptions) 
 	j.lastStart = s.now
 	s.pending.remove(int(id))
 	s.running.add(int(id))
-	j.status = Running
+	s.setStatus(id, j, Running)
 	r.subBatch = o.SubBatch
 	s.occupy(id, r, gpus)
 	s.beginOverhead(r, pickOverhead(overhead, o))
@@ -99,7 +99,7 @@ func (s *State) preempt(id workload.JobID, kind story.Kind) error {
 	r := s.run(id)
 	s.settleJob(id, j, r)
 	s.release(id, r)
-	j.status = Pending
+	s.setStatus(id, j, Pending)
 	j.preempts++
 	r.waitSince = s.now
 	r.overheadEnd = -inf
@@ -343,7 +343,7 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 	s.slots += len(gpus)
 	j.last = now
 	s.markDirty(id)
-	if s.coupling != perf.Independent {
+	if s.coupled(j) {
 		s.markCoupled(id, j.gpus)
 	}
 	s.recordUtil()
@@ -356,7 +356,7 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 // preempted job has none (recompute would skip it), and move, which keeps
 // the job running, marks it first.
 func (s *State) release(id workload.JobID, j *jobRun) {
-	if s.coupling != perf.Independent {
+	if s.coupled(j) {
 		s.markCoupled(id, j.gpus)
 	}
 	compute := s.jobs[id].Compute

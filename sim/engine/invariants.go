@@ -99,6 +99,9 @@ func (s *State) CheckInvariants() error {
 		if err := s.checkArrival(i); err != nil {
 			return err
 		}
+		if s.status[i] != j.status {
+			return fmt.Errorf("job %s is %s but Status says %s", job.Name, j.status, s.status[i])
+		}
 		var gpus []cluster.GPUID
 		if r := s.run(workload.JobID(i)); r != nil {
 			gpus = r.gpus

@@ -56,6 +56,7 @@ func streamRecords(cfg *Config, split *splitLog, opts Options) bool {
 // initRecords sets up the kept records: every job's at once, or, when
 // streaming, a small ring that grows with the jobs in the system.
 func (s *State) initRecords() {
+	s.status = make([]Status, len(s.jobs))
 	if !s.streaming {
 		s.js = make([]jobRec, len(s.jobs))
 		for i := range s.js {

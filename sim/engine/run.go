@@ -436,7 +436,7 @@ func (s *State) arrive(id workload.JobID) bool {
 		ok, why = perf.Runnable(s.cfg.Perf, s.c, job, need, mem)
 	}
 	if !ok {
-		j.status = Unschedulable
+		s.setStatus(id, j, Unschedulable)
 		s.final = true
 		if s.reasons == nil {
 			s.reasons = map[workload.JobID]string{}
@@ -445,7 +445,7 @@ func (s *State) arrive(id workload.JobID) bool {
 		s.logf(id, "job %s can never run on this cluster: %s", job.Name, why)
 		return false
 	}
-	j.status = Pending
+	s.setStatus(id, j, Pending)
 	r := s.activate(id)
 	r.waitSince = s.now
 	r.last = s.now
@@ -466,7 +466,7 @@ func (s *State) complete(id workload.JobID) {
 	r.remaining = 0
 	s.release(id, r)
 	s.deactivate(id) // a finished job never holds GPUs again: free its state
-	j.status = Finished
+	s.setStatus(id, j, Finished)
 	s.final = true
 	j.finish = s.now
 	s.running.remove(int(id))
@@ -525,8 +525,9 @@ func (s *State) markDirty(id workload.JobID) {
 // to recompute, and is not marked here (one started again in the same
 // instant is marked by occupy; the dirty list's order does not matter,
 // as an instant's events leave the queue sorted by kind and job). Occupy
-// and release call this only under a coupled model: under an independent
-// one (the usual one) a start or an end then calls nothing for it.
+// and release call this only when coupled says a neighbour may be
+// affected: under an independent model (the usual one), or a job alone
+// on its GPUs under SharedGPU, a start or an end calls nothing for it.
 // The callers pass job id's GPUs from the running state they have at
 // hand: looking it up again cost more than the loop on a space-sharing
 // Gavel point, where every start and pause comes here.
@@ -569,6 +570,22 @@ func (s *State) markCoupled(id workload.JobID, gpus []cluster.GPUID) {
 		})
 	}
 }
+
+// coupled reports whether a start or an end of the job whose running
+// state is j may change another job's rate, so that markCoupled must
+// look: not under an independent model, nor under SharedGPU when each of
+// the job's GPUs holds it alone (j.crowded == 0, kept by occupy and
+// release), since its GPUs' residents are then the job itself. On a
+// Gavel point without space sharing (the Gavel table is SharedGPU) that
+// is every start and end, about two million calls a point that found
+// nothing to mark.
+func (s *State) coupled(j *jobRun) bool {
+	return s.coupling != perf.Independent && (j.crowded != 0 || s.coupling != perf.SharedGPU || markAlone)
+}
+
+// markAlone makes coupled send a job alone on its GPUs to markCoupled
+// too, the plain path (for the tests).
+var markAlone = false
 
 func (s *State) settleDirty(id workload.JobID) {
 	if !s.active(id).dirty {

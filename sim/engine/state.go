@@ -162,11 +162,15 @@ type State struct {
 	// system, not for every job of the run.
 	recFrom, recTo int
 	recMask        int
-	streaming      bool
-	final          bool      // a job finished or was found never to run since the last handOver
-	outside        jobRec    // what rec returns for a job outside the ring
-	workErr        error     // the first work fault of a handed-over job (see checkWork)
-	handed         JobRecord // the record being handed to OnRecord
+	// status[id] is job id's status, as its record has it while kept
+	// (setStatus writes both): one byte a job, for every job of the run,
+	// so that Status inlines.
+	status    []Status
+	streaming bool
+	final     bool      // a job finished or was found never to run since the last handOver
+	outside   jobRec    // what rec returns for a job outside the ring
+	workErr   error     // the first work fault of a handed-over job (see checkWork)
+	handed    JobRecord // the record being handed to OnRecord
 }
 
 // Now is the current simulated time in seconds.
@@ -182,7 +186,26 @@ func (s *State) NumJobs() int { return len(s.jobs) }
 func (s *State) Job(id workload.JobID) *workload.Job { return &s.jobs[id] }
 
 // Status returns where a job is in its life.
-func (s *State) Status(id workload.JobID) Status { return s.rec(id).status }
+//
+// It reads the status kept per job (status), not the job's record: a
+// policy asks it of every job it lists, and rec, too large to inline,
+// was a call each time.
+func (s *State) Status(id workload.JobID) Status {
+	if uint(id) < uint(len(s.status)) {
+		return s.status[id]
+	}
+	if id < 0 { // as rec has it: before the first kept record
+		return Finished
+	}
+	return NotArrived
+}
+
+// setStatus sets job id's status, j its record, and the copy Status
+// reads.
+func (s *State) setStatus(id workload.JobID, j *jobRec, st Status) {
+	j.status = st
+	s.status[id] = st
+}
 
 // Placement implements perf.State.
 func (s *State) Placement(id workload.JobID) perf.Placement {

@@ -30,7 +30,7 @@ type placement struct {
 func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
 	c := s.Cluster()
 	taken := reset(&m.taken, c.NumGPUs())
-	m.byTypeAndSize(chosen)
+	order := m.byTypeAndSize(chosen)
 	// Last round's placement of each combination, by its first job (a
 	// job is in one placement per round): index + 1 into rounds.last.
 	last := m.rounds.last
@@ -49,7 +49,8 @@ func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
 	out := slices.Grow(m.rounds.spare[:0], len(chosen))[:len(chosen)]
 	m.rounds.spare = nil
 	done := reset(&m.done, len(chosen))
-	for i, e := range chosen {
+	for i, ci := range order {
+		e := &chosen[ci]
 		out[i] = placement{k: e.k, c: e.c, j: e.j, prio: e.prio, x: e.x}
 		at := m.lastAt[e.k.a] - 1
 		if at < 0 || last[at].k != e.k {
@@ -64,55 +65,64 @@ func (m *Mechanism) place(s *engine.State, chosen []entry) []placement {
 	}
 	free := m.freeByServer(c, taken)
 	m.fullBefore = append(m.fullBefore[:0], make([]int, len(m.gpu.types))...)
-	for i, e := range chosen {
-		if !done[i] {
+	for i, ci := range order {
+		if e := &chosen[ci]; !done[i] {
 			out[i].gpus = m.consolidated(c, taken, free, e.j, e.sf)
 		}
 	}
 	return out
 }
 
-// byTypeAndSize sorts the chosen entries by type, then largest first,
-// stably: two counting sorts (a round chooses many entries of few types
-// and few sizes), by size, largest first, into a buffer, then by type
-// back, each keeping the order of equals.
-func (m *Mechanism) byTypeAndSize(chosen []entry) {
-	if len(chosen) < 2 {
-		return
+// byTypeAndSize is the order of the chosen entries by type, then largest
+// first, stably, as indices into chosen: two counting sorts (a round
+// chooses many entries of few types and few sizes), by size, largest
+// first, into a buffer, then by type, each keeping the order of equals.
+// The entries themselves stay where they are: moving them (72 bytes
+// each) twice a round cost more than the counting.
+func (m *Mechanism) byTypeAndSize(chosen []entry) []int32 {
+	bySize := slices.Grow(m.sortBuf[:0], len(chosen))[:len(chosen)]
+	m.sortBuf = bySize
+	order := slices.Grow(m.sortOrder[:0], len(chosen))[:len(chosen)]
+	m.sortOrder = order
+	if len(chosen) == 0 {
+		return order
 	}
 	least, most := chosen[0].sf, chosen[0].sf
-	for _, e := range chosen {
-		least, most = min(least, e.sf), max(most, e.sf)
+	for i := range chosen {
+		least, most = min(least, chosen[i].sf), max(most, chosen[i].sf)
 	}
-	buf := slices.Grow(m.sortBuf[:0], len(chosen))[:len(chosen)]
-	m.sortBuf = buf
 	if least == most {
-		copy(buf, chosen) // one size: sorted by size already
+		for i := range bySize {
+			bySize[i] = int32(i) // one size: sorted by size already
+		}
 	} else {
 		// at[most-sf] is where the entries of size sf start.
 		at := reset(&m.sizeAt, most-least+2)
-		for _, e := range chosen {
-			at[most-e.sf+1]++
+		for i := range chosen {
+			at[most-chosen[i].sf+1]++
 		}
 		for k := 1; k < len(at); k++ {
 			at[k] += at[k-1]
 		}
-		for _, e := range chosen {
-			buf[at[most-e.sf]] = e
-			at[most-e.sf]++
+		for i := range chosen {
+			k := most - chosen[i].sf
+			bySize[at[k]] = int32(i)
+			at[k]++
 		}
 	}
 	count := reset(&m.sizeAt, len(m.gpu.types)+1)
-	for _, e := range buf {
-		count[e.j+1]++
+	for i := range chosen {
+		count[chosen[i].j+1]++
 	}
 	for j := 1; j < len(count); j++ {
 		count[j] += count[j-1]
 	}
-	for _, e := range buf {
-		chosen[count[e.j]] = e
-		count[e.j]++
+	for _, i := range bySize {
+		j := chosen[i].j
+		order[count[j]] = i
+		count[j]++
 	}
+	return order
 }
 
 func allFree(taken []bool, gpus []cluster.GPUID) bool {
@@ -137,11 +147,15 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j
 		k++
 	}
 	m.fullBefore[j] = k
-	for _, id := range srvs[k:] {
-		if f := free[id]; f >= n && f < bestFree {
-			bestSrv, bestFree = id, f
-			if f == n {
-				break // an exact fit: no later server is fuller and fits
+	// When no server of the type has n GPUs (a job of several GPUs on
+	// Figure 9's servers of one), the scan could find none.
+	if n <= m.gpu.most[j] {
+		for _, id := range srvs[k:] {
+			if f := free[id]; f >= n && f < bestFree {
+				bestSrv, bestFree = id, f
+				if f == n {
+					break // an exact fit: no later server is fuller and fits
+				}
 			}
 		}
 	}
@@ -175,7 +189,7 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j
 	if n == 1 {
 		return out // no server has a free GPU: cannot happen, pick counts GPUs
 	}
-	for id := range mostFreeFirst(srvs[k:], free) {
+	for id := range mostFreeFirst(srvs[k:], free, m.gpu.most[j]) {
 		if take(id); len(out) == n {
 			break
 		}
@@ -189,12 +203,17 @@ func (m *Mechanism) consolidated(c *cluster.Cluster, taken []bool, free []int, j
 // It finds them lazily, a scan of srvs for each number of free GPUs from
 // the most down, since a placement usually stops after the first few:
 // the loop may change free only for servers already yielded, and to 0
-// unless it then stops.
-func mostFreeFirst(srvs []cluster.ServerID, free []int) iter.Seq[cluster.ServerID] {
+// unless it then stops. No server has more than limit free GPUs: with
+// limit 1 (servers of one GPU) the pass that finds the most is skipped,
+// as a pass for a number above the most yields nothing.
+func mostFreeFirst(srvs []cluster.ServerID, free []int, limit int) iter.Seq[cluster.ServerID] {
 	return func(yield func(cluster.ServerID) bool) {
-		most := 0
-		for _, id := range srvs {
-			most = max(most, free[id])
+		most := limit
+		if limit > 1 {
+			most = 0
+			for _, id := range srvs {
+				most = max(most, free[id])
+			}
 		}
 		for f := most; f > 0; f-- {
 			for _, id := range srvs {

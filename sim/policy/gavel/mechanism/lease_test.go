@@ -32,13 +32,14 @@ func TestMostFreeFirstIsStableSort(t *testing.T) {
 		for len(want) > 0 && free[want[len(want)-1]] == 0 {
 			want = want[:len(want)-1]
 		}
-		if got := slices.Collect(mostFreeFirst(srvs, free)); !slices.Equal(got, want) {
+		if got := slices.Collect(mostFreeFirst(srvs, free, most)); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: free %v, servers %v: got %v, want %v", trial, free, srvs, got, want)
 		}
 	}
 }
 
-// TestByTypeAndSizeIsStableSort: the two counting sorts give the order of
+// TestByTypeAndSizeIsStableSort: the two counting sorts give, as indices
+// into the entries, which they leave in place, the order of
 // a stable sort by type, then size, largest first, on random rounds of up
 // to 80 entries of up to 4 types and sizes 1–16 (order tells equals
 // apart).
@@ -58,9 +59,14 @@ func TestByTypeAndSizeIsStableSort(t *testing.T) {
 			}
 			return b.sf - a.sf
 		})
-		m.byTypeAndSize(chosen)
-		if !slices.Equal(chosen, want) {
-			t.Fatalf("trial %d: got %v, want %v", trial, chosen, want)
+		before := slices.Clone(chosen)
+		order := m.byTypeAndSize(chosen)
+		got := make([]entry, 0, len(order))
+		for _, i := range order {
+			got = append(got, chosen[i])
+		}
+		if !slices.Equal(got, want) || !slices.Equal(chosen, before) {
+			t.Fatalf("trial %d: got %v, want %v", trial, got, want)
 		}
 	}
 }

@@ -106,7 +106,8 @@ type Mechanism struct {
 	picker     picker    // scratch of pick
 	lastAt     []int32   // scratch of place, by job
 	fullBefore []int     // scratch of place, by type: see consolidated
-	sortBuf    []entry   // scratch of place
+	sortBuf    []int32   // scratch of byTypeAndSize
+	sortOrder  []int32   // scratch of place: byTypeAndSize's order
 	sizeAt     []int     // scratch of byTypeAndSize
 	wanted     wanted    // scratch of apply
 	order      []int     // scratch of pick: this round's order of types
@@ -161,6 +162,7 @@ type gpuTypes struct {
 	count   []float64 // GPUs
 	prices  []float64 // dollars per GPU-hour
 	servers [][]cluster.ServerID
+	most    []int             // by type: the most GPUs a server of the type has
 	order   []int             // the reference's order of visiting types (typeOrder)
 	single  [][]cluster.GPUID // single[g] is {g}: a one-GPU placement's GPUs, shared and never changed
 }
@@ -216,8 +218,11 @@ func (m *Mechanism) setup(s *engine.State) error {
 	for _, g := range c.GPUs {
 		m.gpu.count[idx[g.Type]]++
 	}
+	m.gpu.most = make([]int, len(m.gpu.types))
 	for _, srv := range c.Servers {
-		m.gpu.servers[idx[srv.Type]] = append(m.gpu.servers[idx[srv.Type]], srv.ID)
+		j := idx[srv.Type]
+		m.gpu.servers[j] = append(m.gpu.servers[j], srv.ID)
+		m.gpu.most[j] = max(m.gpu.most[j], srv.NumGPUs)
 	}
 	m.gpu.order = typeOrder(m.gpu.types)
 	m.gpu.single = make([][]cluster.GPUID, len(c.GPUs))
