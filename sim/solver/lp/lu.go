@@ -484,47 +484,59 @@ func transposeRows(rs, ri []int32, rv []float64, cs, ci []int32, cv []float64, s
 // ftran solves B x = b in place: b is indexed by row on entry and x by
 // position on return (in x).
 func (f *factor) ftran(b, x []float64) {
-	for k := range x {
-		x[k] = 0
+	clear(x)
+	nf := len(f.front)
+	if len(f.back) > 0 {
+		ftranBack(f.back, f.offS[nf:], f.offI, f.offV, b, x)
 	}
-	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
-	for k, pv := range f.back {
+	if nd := f.nd; nd > 0 {
+		z := f.work[:nd]
+		for a, r := range f.nRows[:nd] {
+			z[a] = b[r]
+		}
+		f.solveNucleus(z)
+		nucleusToFront(f.nCols, f.colRows, f.colVals, f.kind, z, x, b)
+	}
+	ftranFrontDense(f.front, f.offS, f.offI, f.offV, b, x)
+	f.ftranEtas(x)
+}
+
+// The dense solves' sweeps over the front and back pivots are functions
+// of their own that call nothing, each taking only the slices it reads:
+// inside ftran and btran, with the factor and the other parts' slices
+// live, the compiler kept the loops' counters and slices on the stack
+// and reloaded them at every pivot and entry (about 35 instructions a
+// front pivot of one entry on space sharing's bases). The same
+// operations in the same order.
+
+// ftranBack is ftran's sweep over the back pivots, first to last; offS
+// holds their entries' bounds (offS[k], offS[k+1] for back pivot k).
+//
+//go:noinline
+func ftranBack(back []pivot, offS, offI []int32, offV, b, x []float64) {
+	offV = offV[:len(offI)]
+	for k, pv := range back {
 		xc := b[pv.row] / pv.val
 		x[pv.pos] = xc
 		if xc == 0 {
 			continue
 		}
-		for t := offS[nf+k]; t < offS[nf+k+1]; t++ {
+		for t := offS[k]; t < offS[k+1]; t++ {
 			b[offI[t]] -= offV[t] * xc
 		}
 	}
-	if nd := f.nd; nd > 0 {
-		z := f.work[:nd]
-		for a := 0; a < nd; a++ {
-			z[a] = b[f.nRows[a]]
-		}
-		f.solveNucleus(z)
-		kind := f.kind
-		for a, p := range f.nCols {
-			xc := z[a]
-			x[p] = xc
-			if xc == 0 {
-				continue
-			}
-			rows, vals := f.colRows[p], f.colVals[p]
-			vals = vals[:len(rows)]
-			for k, i := range rows {
-				if kind[i] == rowFront {
-					b[i] -= vals[k] * xc
-				}
-			}
-		}
-	}
-	// Last pivot first: each one's entries start where the one before's
-	// end, so the start is carried, one load of offS a pivot.
-	end := offS[len(f.front)]
-	for k := len(f.front) - 1; k >= 0; k-- {
-		pv := f.front[k]
+}
+
+// ftranFrontDense is ftran's sweep over every front pivot, last first:
+// each one's entries start where the one before's end, so the start is
+// carried, one load of offS a pivot.
+//
+//go:noinline
+func ftranFrontDense(front []pivot, offS, offI []int32, offV, b, x []float64) {
+	offV = offV[:len(offI)]
+	end := offS[len(front)]
+	for k := len(front) - 1; k >= 0; k-- {
+		pv := front[k]
 		start := offS[k]
 		xc := b[pv.row] / pv.val
 		x[pv.pos] = xc
@@ -535,7 +547,53 @@ func (f *factor) ftran(b, x []float64) {
 		}
 		end = start
 	}
-	f.ftranEtas(x)
+}
+
+// nucleusToFront stores the nucleus's solution z at its positions
+// (nCols) in x and takes each nonzero one's column, times it, off the
+// front rows of b, in the column's order. ftran's step from the nucleus
+// to the front pivots, as a function of its own that calls nothing: in
+// ftran the compiler kept the loops' slices on the stack and reloaded
+// them per entry.
+//
+//go:noinline
+func nucleusToFront(nCols []int32, colRows [][]int32, colVals [][]float64, kind []int8, z, x, b []float64) {
+	b = b[:len(kind)]
+	for a, p := range nCols {
+		xc := z[a]
+		x[p] = xc
+		if xc == 0 {
+			continue
+		}
+		rows, vals := colRows[p], colVals[p]
+		vals = vals[:len(rows)]
+		for k, i := range rows {
+			if kind[i] == rowFront {
+				b[i] -= vals[k] * xc
+			}
+		}
+	}
+}
+
+// frontToNucleus is btran's step from the front pivots to the nucleus:
+// z[a] is d at the nucleus's a-th position less the dot product of its
+// column's entries in front rows with y, in the column's order. A
+// function of its own for the reason nucleusToFront is.
+//
+//go:noinline
+func frontToNucleus(nCols []int32, colRows [][]int32, colVals [][]float64, kind []int8, d, y, z []float64) {
+	y = y[:len(kind)]
+	for a, p := range nCols {
+		s := d[p]
+		rows, vals := colRows[p], colVals[p]
+		vals = vals[:len(rows)]
+		for k, i := range rows {
+			if kind[i] == rowFront {
+				s -= vals[k] * y[i]
+			}
+		}
+		z[a] = s
+	}
 }
 
 // solveNucleus solves the nucleus's L U z = z in place: L (unit
@@ -613,14 +671,30 @@ func (f *factor) ftranEtas(x []float64) {
 // y by row.
 func (f *factor) btran(d, y []float64) {
 	f.btranEtas(d)
-	for i := range y {
-		y[i] = 0
+	clear(y)
+	btranFrontDense(f.front, f.offS, f.offI, f.offV, d, y)
+	if nd := f.nd; nd > 0 {
+		z := f.work[:nd]
+		frontToNucleus(f.nCols, f.colRows, f.colVals, f.kind, d, y, z)
+		f.solveNucleusT(z)
+		for a, r := range f.nRows[:nd] {
+			y[r] = z[a]
+		}
 	}
-	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
-	// Each front pivot's entries end where the next one's start: the
-	// end is carried, one load of offS a pivot instead of two.
+	if len(f.back) > 0 {
+		btranBack(f.back, f.offS[len(f.front):], f.offI, f.offV, d, y)
+	}
+}
+
+// btranFrontDense is btran's sweep over every front pivot, first to
+// last: each one's entries end where the next one's start, so the end is
+// carried, one load of offS a pivot instead of two.
+//
+//go:noinline
+func btranFrontDense(front []pivot, offS, offI []int32, offV, d, y []float64) {
+	offV = offV[:len(offI)]
 	t := offS[0]
-	for k, pv := range f.front {
+	for k, pv := range front {
 		s := d[pv.pos]
 		end := offS[k+1]
 		for ; t < end; t++ {
@@ -628,30 +702,18 @@ func (f *factor) btran(d, y []float64) {
 		}
 		y[pv.row] = s / pv.val
 	}
-	if nd := f.nd; nd > 0 {
-		z := f.work[:nd]
-		kind := f.kind
-		for a, p := range f.nCols {
-			s := d[p]
-			rows, vals := f.colRows[p], f.colVals[p]
-			vals = vals[:len(rows)]
-			for k, i := range rows {
-				if kind[i] == rowFront {
-					s -= vals[k] * y[i]
-				}
-			}
-			z[a] = s
-		}
-		f.solveNucleusT(z)
-		for a, r := range f.nRows {
-			y[r] = z[a]
-		}
-	}
-	for k := len(f.back) - 1; k >= 0; k-- {
-		pv := f.back[k]
+}
+
+// btranBack is btran's sweep over the back pivots, last first; offS
+// holds their entries' bounds as in ftranBack.
+//
+//go:noinline
+func btranBack(back []pivot, offS, offI []int32, offV, d, y []float64) {
+	for k := len(back) - 1; k >= 0; k-- {
+		pv := back[k]
 		s := d[pv.pos]
-		idx := offI[offS[nf+k]:offS[nf+k+1]]
-		val := offV[offS[nf+k]:offS[nf+k+1]]
+		idx := offI[offS[k]:offS[k+1]]
+		val := offV[offS[k]:offS[k+1]]
 		val = val[:len(idx)]
 		for t, i := range idx {
 			s -= val[t] * y[i]
@@ -685,18 +747,7 @@ func (f *factor) btranRest(d, y []float64) {
 	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
 	if nd := f.nd; nd > 0 {
 		z := f.work[:nd]
-		kind := f.kind
-		for a, p := range f.nCols {
-			s := d[p]
-			rows, vals := f.colRows[p], f.colVals[p]
-			vals = vals[:len(rows)]
-			for k, i := range rows {
-				if kind[i] == rowFront {
-					s -= vals[k] * y[i]
-				}
-			}
-			z[a] = s
-		}
+		frontToNucleus(f.nCols, f.colRows, f.colVals, f.kind, d, y, z)
 		f.solveNucleusT(z)
 		for a, r := range f.nRows {
 			y[r] = z[a]
