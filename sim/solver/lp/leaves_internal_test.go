@@ -381,6 +381,43 @@ func btranPlain(f *factor, d, y []float64) {
 	}
 }
 
+// btranRestPlain is btranRest as first written.
+func btranRestPlain(f *factor, d, y []float64) {
+	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
+	if nd := f.nd; nd > 0 {
+		z := f.work[:nd]
+		kind := f.kind
+		for a, p := range f.nCols {
+			s := d[p]
+			rows, vals := f.colRows[p], f.colVals[p]
+			vals = vals[:len(rows)]
+			for k, i := range rows {
+				if kind[i] == rowFront {
+					s -= vals[k] * y[i]
+				}
+			}
+			z[a] = s
+		}
+		f.solveNucleusT(z)
+		for a, r := range f.nRows {
+			y[r] = z[a]
+		}
+	}
+	for k := len(f.back) - 1; k >= 0; k-- {
+		pv := f.back[k]
+		s := d[pv.pos]
+		idx := offI[offS[nf+k]:offS[nf+k+1]]
+		val := offV[offS[nf+k]:offS[nf+k+1]]
+		val = val[:len(idx)]
+		for t, i := range idx {
+			s -= val[t] * y[i]
+		}
+		if math.Float64bits(s) != 0 {
+			y[pv.row] = s / pv.val
+		}
+	}
+}
+
 // randomVector is a right-hand side of m entries with zeros of both
 // signs, values that cancel, and random ones.
 func randomVector(r *rand.Rand, m int) []float64 {
@@ -416,6 +453,26 @@ func TestDenseSolvesSameAsPlain(t *testing.T) {
 			btranPlain(&f, dp, yp)
 			if !slices.Equal(bitsOf(y), bitsOf(yp)) || !slices.Equal(bitsOf(d), bitsOf(dp)) {
 				t.Fatalf("%s: btran gives %v, plain %v", name, y, yp)
+			}
+			// btranRest after a sparse front sweep: y is any value at
+			// the front rows, a zero of the pivot's sign (yZero) or not
+			// at the back rows, +0 at the nucleus rows.
+			y = randomVector(r, m)
+			for i, k := range f.kind {
+				if k == rowNucleus {
+					y[i] = 0
+				}
+			}
+			for _, pv := range f.back {
+				if r.IntN(2) == 0 {
+					y[pv.row] = 0 / pv.val
+				}
+			}
+			d, dp, yp = slices.Clone(rhs), slices.Clone(rhs), slices.Clone(y)
+			f.btranRest(d, y)
+			btranRestPlain(&f, dp, yp)
+			if !slices.Equal(bitsOf(y), bitsOf(yp)) {
+				t.Fatalf("%s: btranRest gives %v, plain %v", name, y, yp)
 			}
 		}
 	}
