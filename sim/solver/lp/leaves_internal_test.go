@@ -279,6 +279,53 @@ func TestUpdateDualsSameAsPlain(t *testing.T) {
 	}
 }
 
+// solveNucleusPlain is solveNucleus as first written: each column's end
+// read in the loop's test.
+func solveNucleusPlain(f *factor, z []float64) {
+	nd := len(z)
+	lcS, lcI, lcV := f.lcS, f.lcI, f.lcV
+	for c := 0; c < nd; c++ {
+		if zc := z[c]; zc != 0 {
+			for k := lcS[c]; k < lcS[c+1]; k++ {
+				z[lcI[k]] -= lcV[k] * zc
+			}
+		}
+	}
+	ucS, ucI, ucV, diag := f.ucS, f.ucI, f.ucV, f.diag
+	for a := nd - 1; a >= 0; a-- {
+		za := z[a] / diag[a]
+		z[a] = za
+		if za != 0 {
+			for k := ucS[a]; k < ucS[a+1]; k++ {
+				z[ucI[k]] -= ucV[k] * za
+			}
+		}
+	}
+}
+
+// solveNucleusTPlain is solveNucleusT as first written.
+func solveNucleusTPlain(f *factor, z []float64) {
+	nd := len(z)
+	urS, urI, urV, diag := f.urS, f.urI, f.urV, f.diag
+	for a := 0; a < nd; a++ {
+		za := z[a] / diag[a]
+		z[a] = za
+		if za != 0 {
+			for k := urS[a]; k < urS[a+1]; k++ {
+				z[urI[k]] -= urV[k] * za
+			}
+		}
+	}
+	lrS, lrI, lrV := f.lrS, f.lrI, f.lrV
+	for c := nd - 1; c >= 0; c-- {
+		if zc := z[c]; zc != 0 {
+			for k := lrS[c]; k < lrS[c+1]; k++ {
+				z[lrI[k]] -= lrV[k] * zc
+			}
+		}
+	}
+}
+
 // ftranPlain is ftran as first written: its sweeps inside it.
 func ftranPlain(f *factor, b, x []float64) {
 	for k := range x {
@@ -300,7 +347,7 @@ func ftranPlain(f *factor, b, x []float64) {
 		for a := 0; a < nd; a++ {
 			z[a] = b[f.nRows[a]]
 		}
-		f.solveNucleus(z)
+		solveNucleusPlain(f, z)
 		kind := f.kind
 		for a, p := range f.nCols {
 			xc := z[a]
@@ -363,7 +410,7 @@ func btranPlain(f *factor, d, y []float64) {
 			}
 			z[a] = s
 		}
-		f.solveNucleusT(z)
+		solveNucleusTPlain(f, z)
 		for a, r := range f.nRows {
 			y[r] = z[a]
 		}
@@ -398,7 +445,7 @@ func btranRestPlain(f *factor, d, y []float64) {
 			}
 			z[a] = s
 		}
-		f.solveNucleusT(z)
+		solveNucleusTPlain(f, z)
 		for a, r := range f.nRows {
 			y[r] = z[a]
 		}

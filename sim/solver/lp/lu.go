@@ -535,7 +535,7 @@ func ftranBack(back []pivot, offS, offI []int32, offV, b, x []float64) {
 		if xc == 0 {
 			continue
 		}
-		for t := offS[k]; t < offS[k+1]; t++ {
+		for t, end := offS[k], offS[k+1]; t < end; t++ {
 			b[offI[t]] -= offV[t] * xc
 		}
 	}
@@ -611,13 +611,16 @@ func frontDot(s float64, rows []int32, vals []float64, kind []int8, y []float64)
 }
 
 // solveNucleus solves the nucleus's L U z = z in place: L (unit
-// diagonal) then U, each by columns.
+// diagonal) then U, each by columns. Each column's end is read once: in
+// the loop's test the compiler loaded it again (with its bounds check)
+// at every entry, since the stores into z might change it for all it
+// knows.
 func (f *factor) solveNucleus(z []float64) {
 	nd := len(z)
 	lcS, lcI, lcV := f.lcS, f.lcI, f.lcV
 	for c := 0; c < nd; c++ {
 		if zc := z[c]; zc != 0 {
-			for k := lcS[c]; k < lcS[c+1]; k++ {
+			for k, end := lcS[c], lcS[c+1]; k < end; k++ {
 				z[lcI[k]] -= lcV[k] * zc
 			}
 		}
@@ -627,7 +630,7 @@ func (f *factor) solveNucleus(z []float64) {
 		za := z[a] / diag[a]
 		z[a] = za
 		if za != 0 {
-			for k := ucS[a]; k < ucS[a+1]; k++ {
+			for k, end := ucS[a], ucS[a+1]; k < end; k++ {
 				z[ucI[k]] -= ucV[k] * za
 			}
 		}
@@ -635,7 +638,7 @@ func (f *factor) solveNucleus(z []float64) {
 }
 
 // solveNucleusT solves the nucleus's (L U)ᵀ z = z in place: Uᵀ then Lᵀ,
-// each by rows.
+// each by rows, each row's end read once as in solveNucleus.
 func (f *factor) solveNucleusT(z []float64) {
 	nd := len(z)
 	urS, urI, urV, diag := f.urS, f.urI, f.urV, f.diag
@@ -643,7 +646,7 @@ func (f *factor) solveNucleusT(z []float64) {
 		za := z[a] / diag[a]
 		z[a] = za
 		if za != 0 {
-			for k := urS[a]; k < urS[a+1]; k++ {
+			for k, end := urS[a], urS[a+1]; k < end; k++ {
 				z[urI[k]] -= urV[k] * za
 			}
 		}
@@ -651,7 +654,7 @@ func (f *factor) solveNucleusT(z []float64) {
 	lrS, lrI, lrV := f.lrS, f.lrI, f.lrV
 	for c := nd - 1; c >= 0; c-- {
 		if zc := z[c]; zc != 0 {
-			for k := lrS[c]; k < lrS[c+1]; k++ {
+			for k, end := lrS[c], lrS[c+1]; k < end; k++ {
 				z[lrI[k]] -= lrV[k] * zc
 			}
 		}
