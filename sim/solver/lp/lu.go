@@ -565,49 +565,24 @@ func ftranFrontDense(front []pivot, offS, offI []int32, offV, b, x []float64) {
 
 // frontToNucleus is btran's step from the front pivots to the nucleus:
 // z[a] is d at the nucleus's a-th position less the dot product of its
-// column's entries in front rows with y, in the column's order.
-//
-// The dot product runs over every entry of the column, not only those in
-// front rows: y holds a zero (of either sign) at every other row here,
-// so each such entry subtracts a zero, which leaves a nonzero s as it
-// is, and the sum has the value the front rows' alone has. Only the sign
-// of a zero sum may differ: the extra zeros can turn −0 into +0, never
-// the reverse, and the front rows' sum is −0 only when d is −0 and every
-// term +0. So the sum is the front rows' own but when it comes out +0
-// with d −0 (or NaN, which no basis makes): then it is taken again over
-// the front rows alone (frontDot). Skipping the test of each row's kind
-// saves about a quarter of btran on space sharing's bases, where three
-// of four entries of a nucleus column lie in nucleus rows.
+// column's entries in front rows with y, in the column's order. A
+// function of its own that calls nothing: in btran the compiler kept the
+// loops' slices on the stack and reloaded them per entry.
 //
 //go:noinline
 func frontToNucleus(nCols []int32, colRows [][]int32, colVals [][]float64, kind []int8, d, y, z []float64) {
 	y = y[:len(kind)]
 	for a, p := range nCols {
+		s := d[p]
 		rows, vals := colRows[p], colVals[p]
 		vals = vals[:len(rows)]
-		dp := d[p]
-		s := dp
 		for k, i := range rows {
-			s -= vals[k] * y[i]
-		}
-		// s is +0 and dp −0 (bits 0 and the sign bit alone), or NaN.
-		if math.Float64bits(s)|(math.Float64bits(dp)^1<<63) == 0 || s != s {
-			s = frontDot(dp, rows, vals, kind, y)
+			if kind[i] == rowFront {
+				s -= vals[k] * y[i]
+			}
 		}
 		z[a] = s
 	}
-}
-
-// frontDot is s less the dot product of a column's entries in front rows
-// with y, in the column's order.
-func frontDot(s float64, rows []int32, vals []float64, kind []int8, y []float64) float64 {
-	vals = vals[:len(rows)]
-	for k, i := range rows {
-		if kind[i] == rowFront {
-			s -= vals[k] * y[i]
-		}
-	}
-	return s
 }
 
 // solveNucleus solves the nucleus's L U z = z in place: L (unit

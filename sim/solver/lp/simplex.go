@@ -1451,14 +1451,14 @@ func dualsAlong(touch []int32, alphaR []float64, mark []uint8, d, w []float64, s
 		if a == 0 {
 			continue
 		}
+		r := a / alphaRQ
+		if v := r * r * wq; v > w[j] {
+			w[j] = v
+		}
 		dj := d[j] - thetaD*a
 		d[j] = dj
 		if mayPick(dj, stat[j]) {
 			dOut[j>>6] |= 1 << (uint(j) & 63)
-		}
-		r := a / alphaRQ
-		if v := r * r * wq; v > w[j] {
-			w[j] = v
 		}
 	}
 }
