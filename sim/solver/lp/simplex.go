@@ -1310,10 +1310,32 @@ func (row *rowScatter) byStatus(rowNZ []int32, stat []VarStatus) (nt, entries in
 		}
 		lo, hi := rs[i], rs[i+1]
 		entries += int(hi - lo)
-		nt = addRowByStatus(rc[lo:hi], rvr[lo:hi], v, alphaR, mark, stat, touch, nt)
+		if hi-lo > shortRow {
+			nt = addRowByStatus(rc[lo:hi], rvr[lo:hi], v, alphaR, mark, stat, touch, nt)
+			continue
+		}
+		// A short row inline: the call (whose return makes every
+		// value live across it come back from the stack) would cost
+		// more than its few entries (water filling's rows).
+		for t := int(lo); t < int(hi); t++ {
+			j := rc[t]
+			if stat[j] == Basic {
+				continue
+			}
+			if mark[j] == markNone {
+				mark[j] = markListed
+				touch[nt] = j
+				nt++
+			}
+			alphaR[j] += v * rvr[t]
+		}
 	}
 	return nt, entries
 }
+
+// shortRow is the most entries of a row that byStatus sums inline rather
+// than in addRowByStatus.
+const shortRow = 8
 
 // byMark is byStatus with the basic variables marked markBasic in
 // row.mark: one load per entry tells basic, listed and new apart.
