@@ -571,24 +571,15 @@ func transposeRows(rs, ri []int32, rv []float64, cs, ci []int32, cv []float64, s
 // ftran solves B x = b in place: b is indexed by row on entry and x by
 // position on return (in x).
 func (f *factor) ftran(b, x []float64) {
-	for k := range x {
-		x[k] = 0
-	}
-	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
-	for k, pv := range f.back {
-		xc := b[pv.row] / pv.val
-		x[pv.pos] = xc
-		if xc == 0 {
-			continue
-		}
-		for t := offS[nf+k]; t < offS[nf+k+1]; t++ {
-			b[offI[t]] -= offV[t] * xc
-		}
+	clear(x)
+	nf := len(f.front)
+	if len(f.back) > 0 {
+		ftranBack(f.back, f.offS[nf:], f.offI, f.offV, b, x)
 	}
 	if nd := f.nd; nd > 0 {
 		z := f.work[:nd]
-		for a := 0; a < nd; a++ {
-			z[a] = b[f.nRows[a]]
+		for a, r := range f.nRows[:nd] {
+			z[a] = b[r]
 		}
 		f.solveNucleus(z)
 		kind := f.kind
@@ -607,11 +598,46 @@ func (f *factor) ftran(b, x []float64) {
 			}
 		}
 	}
-	// Last pivot first: each one's entries start where the one before's
-	// end, so the start is carried, one load of offS a pivot.
-	end := offS[len(f.front)]
-	for k := len(f.front) - 1; k >= 0; k-- {
-		pv := f.front[k]
+	ftranFrontDense(f.front, f.offS, f.offI, f.offV, b, x)
+	f.ftranEtas(x)
+}
+
+// The dense solves' sweeps over the front and back pivots are functions
+// of their own that call nothing, each taking only the slices it reads:
+// inside ftran and btran, with the factor and the other parts' slices
+// live, the compiler kept the loops' counters and slices on the stack
+// and reloaded them at every pivot and entry (about 35 instructions a
+// front pivot of one entry on space sharing's bases). The same
+// operations in the same order.
+
+// ftranBack is ftran's sweep over the back pivots, first to last; offS
+// holds their entries' bounds (offS[k], offS[k+1] for back pivot k).
+//
+//go:noinline
+func ftranBack(back []pivot, offS, offI []int32, offV, b, x []float64) {
+	offV = offV[:len(offI)]
+	for k, pv := range back {
+		xc := b[pv.row] / pv.val
+		x[pv.pos] = xc
+		if xc == 0 {
+			continue
+		}
+		for t, end := offS[k], offS[k+1]; t < end; t++ {
+			b[offI[t]] -= offV[t] * xc
+		}
+	}
+}
+
+// ftranFrontDense is ftran's sweep over every front pivot, last first:
+// each one's entries start where the one before's end, so the start is
+// carried, one load of offS a pivot.
+//
+//go:noinline
+func ftranFrontDense(front []pivot, offS, offI []int32, offV, b, x []float64) {
+	offV = offV[:len(offI)]
+	end := offS[len(front)]
+	for k := len(front) - 1; k >= 0; k-- {
+		pv := front[k]
 		start := offS[k]
 		xc := b[pv.row] / pv.val
 		x[pv.pos] = xc
@@ -622,17 +648,41 @@ func (f *factor) ftran(b, x []float64) {
 		}
 		end = start
 	}
-	f.ftranEtas(x)
+}
+
+// frontToNucleus is btran's step from the front pivots to the nucleus:
+// z[a] is d at the nucleus's a-th position less the dot product of its
+// column's entries in front rows with y, in the column's order. A
+// function of its own that calls nothing: in btran the compiler kept the
+// loops' slices on the stack and reloaded them per entry.
+//
+//go:noinline
+func frontToNucleus(nCols []int32, colRows [][]int32, colVals [][]float64, kind []int8, d, y, z []float64) {
+	y = y[:len(kind)]
+	for a, p := range nCols {
+		s := d[p]
+		rows, vals := colRows[p], colVals[p]
+		vals = vals[:len(rows)]
+		for k, i := range rows {
+			if kind[i] == rowFront {
+				s -= vals[k] * y[i]
+			}
+		}
+		z[a] = s
+	}
 }
 
 // solveNucleus solves the nucleus's L U z = z in place: L (unit
-// diagonal) then U, each by columns.
+// diagonal) then U, each by columns. Each column's end is read once: in
+// the loop's test the compiler loaded it again (with its bounds check)
+// at every entry, since the stores into z might change it for all it
+// knows.
 func (f *factor) solveNucleus(z []float64) {
 	nd := len(z)
 	lcS, lcI, lcV := f.lcS, f.lcI, f.lcV
 	for c := 0; c < nd; c++ {
 		if zc := z[c]; zc != 0 {
-			for k := lcS[c]; k < lcS[c+1]; k++ {
+			for k, end := lcS[c], lcS[c+1]; k < end; k++ {
 				z[lcI[k]] -= lcV[k] * zc
 			}
 		}
@@ -642,7 +692,7 @@ func (f *factor) solveNucleus(z []float64) {
 		za := z[a] / diag[a]
 		z[a] = za
 		if za != 0 {
-			for k := ucS[a]; k < ucS[a+1]; k++ {
+			for k, end := ucS[a], ucS[a+1]; k < end; k++ {
 				z[ucI[k]] -= ucV[k] * za
 			}
 		}
@@ -650,7 +700,7 @@ func (f *factor) solveNucleus(z []float64) {
 }
 
 // solveNucleusT solves the nucleus's (L U)ᵀ z = z in place: Uᵀ then Lᵀ,
-// each by rows.
+// each by rows, each row's end read once as in solveNucleus.
 func (f *factor) solveNucleusT(z []float64) {
 	nd := len(z)
 	urS, urI, urV, diag := f.urS, f.urI, f.urV, f.diag
@@ -658,7 +708,7 @@ func (f *factor) solveNucleusT(z []float64) {
 		za := z[a] / diag[a]
 		z[a] = za
 		if za != 0 {
-			for k := urS[a]; k < urS[a+1]; k++ {
+			for k, end := urS[a], urS[a+1]; k < end; k++ {
 				z[urI[k]] -= urV[k] * za
 			}
 		}
@@ -666,7 +716,7 @@ func (f *factor) solveNucleusT(z []float64) {
 	lrS, lrI, lrV := f.lrS, f.lrI, f.lrV
 	for c := nd - 1; c >= 0; c-- {
 		if zc := z[c]; zc != 0 {
-			for k := lrS[c]; k < lrS[c+1]; k++ {
+			for k, end := lrS[c], lrS[c+1]; k < end; k++ {
 				z[lrI[k]] -= lrV[k] * zc
 			}
 		}
@@ -700,14 +750,30 @@ func (f *factor) ftranEtas(x []float64) {
 // y by row.
 func (f *factor) btran(d, y []float64) {
 	f.btranEtas(d)
-	for i := range y {
-		y[i] = 0
+	clear(y)
+	btranFrontDense(f.front, f.offS, f.offI, f.offV, d, y)
+	if nd := f.nd; nd > 0 {
+		z := f.work[:nd]
+		frontToNucleus(f.nCols, f.colRows, f.colVals, f.kind, d, y, z)
+		f.solveNucleusT(z)
+		for a, r := range f.nRows[:nd] {
+			y[r] = z[a]
+		}
 	}
-	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
-	// Each front pivot's entries end where the next one's start: the
-	// end is carried, one load of offS a pivot instead of two.
+	if len(f.back) > 0 {
+		btranBack(f.back, f.offS[len(f.front):], f.offI, f.offV, d, y)
+	}
+}
+
+// btranFrontDense is btran's sweep over every front pivot, first to
+// last: each one's entries end where the next one's start, so the end is
+// carried, one load of offS a pivot instead of two.
+//
+//go:noinline
+func btranFrontDense(front []pivot, offS, offI []int32, offV, d, y []float64) {
+	offV = offV[:len(offI)]
 	t := offS[0]
-	for k, pv := range f.front {
+	for k, pv := range front {
 		s := d[pv.pos]
 		end := offS[k+1]
 		for ; t < end; t++ {
@@ -715,30 +781,18 @@ func (f *factor) btran(d, y []float64) {
 		}
 		y[pv.row] = s / pv.val
 	}
-	if nd := f.nd; nd > 0 {
-		z := f.work[:nd]
-		kind := f.kind
-		for a, p := range f.nCols {
-			s := d[p]
-			rows, vals := f.colRows[p], f.colVals[p]
-			vals = vals[:len(rows)]
-			for k, i := range rows {
-				if kind[i] == rowFront {
-					s -= vals[k] * y[i]
-				}
-			}
-			z[a] = s
-		}
-		f.solveNucleusT(z)
-		for a, r := range f.nRows {
-			y[r] = z[a]
-		}
-	}
-	for k := len(f.back) - 1; k >= 0; k-- {
-		pv := f.back[k]
+}
+
+// btranBack is btran's sweep over the back pivots, last first; offS
+// holds their entries' bounds as in ftranBack.
+//
+//go:noinline
+func btranBack(back []pivot, offS, offI []int32, offV, d, y []float64) {
+	for k := len(back) - 1; k >= 0; k-- {
+		pv := back[k]
 		s := d[pv.pos]
-		idx := offI[offS[nf+k]:offS[nf+k+1]]
-		val := offV[offS[nf+k]:offS[nf+k+1]]
+		idx := offI[offS[k]:offS[k+1]]
+		val := offV[offS[k]:offS[k+1]]
 		val = val[:len(idx)]
 		for t, i := range idx {
 			s -= val[t] * y[i]
@@ -772,18 +826,7 @@ func (f *factor) btranRest(d, y []float64) {
 	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
 	if nd := f.nd; nd > 0 {
 		z := f.work[:nd]
-		kind := f.kind
-		for a, p := range f.nCols {
-			s := d[p]
-			rows, vals := f.colRows[p], f.colVals[p]
-			vals = vals[:len(rows)]
-			for k, i := range rows {
-				if kind[i] == rowFront {
-					s -= vals[k] * y[i]
-				}
-			}
-			z[a] = s
-		}
+		frontToNucleus(f.nCols, f.colRows, f.colVals, f.kind, d, y, z)
 		f.solveNucleusT(z)
 		for a, r := range f.nRows {
 			y[r] = z[a]

@@ -1275,52 +1275,95 @@ func (s *solver) pivotRow(r int) {
 		s.touch = make([]int32, 0, len(alphaR))
 	}
 	touch := s.touch[:len(alphaR)]
-	nt := 0
 	clear(s.rhs)
 	s.rhs[r] = 1
 	s.unit[0] = int32(r)
 	s.rowNZ = s.f.btranSparse(s.rhs, s.rho, s.unit[:], s.rowNZ)
-	rho, rs, rc, rvr, n := s.rho, s.rs, s.rc, s.rvr, s.n
-	rvr = rvr[:len(rc)]
-	entries := 0 // in the rows where ρ is nonzero: the next pivot row's guess
+	row := rowScatter{rho: s.rho, rs: s.rs, rc: s.rc, rvr: s.rvr, n: s.n, alphaR: alphaR, mark: mark, touch: touch}
+	var nt, entries int // entries: in the rows where ρ is nonzero, the next pivot row's guess
 	if s.rowEntries < markBasicsAbove*len(s.head) {
-		stat := s.stat[:len(alphaR)]
-		for _, i32 := range s.rowNZ {
-			i := int(i32)
-			v := rho[i]
-			if v == 0 {
+		nt, entries = row.byStatus(s.rowNZ, s.stat[:len(alphaR)])
+	} else {
+		setMarks(mark, s.head, markBasic)
+		nt, entries = row.byMark(s.rowNZ)
+		setMarks(mark, s.head, markNone)
+	}
+	s.touch, s.rowEntries = touch[:nt], entries
+}
+
+// rowScatter is what pivotRow's product ρᵀ[A −I] reads and writes: ρ,
+// the row-wise matrix, the number of structural columns, and the row
+// being summed with its marks and list. Its two ways are functions of
+// their own that call nothing: inside pivotRow, with the solver and the
+// btran's results live across the loops, the compiler kept the inner
+// loops' counters and slices on the stack and reloaded them per entry.
+type rowScatter struct {
+	rho    []float64
+	rs, rc []int32
+	rvr    []float64
+	n      int
+	alphaR []float64
+	mark   []uint8
+	touch  []int32
+}
+
+// byStatus sums the rows rowNZ lists where ρ is nonzero, telling the
+// basic variables apart by stat (one entry per variable, as alphaR); it
+// returns the length of the list and the entries the rows hold.
+func (row *rowScatter) byStatus(rowNZ []int32, stat []VarStatus) (nt, entries int) {
+	rho, rs, rc, n := row.rho, row.rs, row.rc, row.n
+	rvr := row.rvr[:len(rc)]
+	alphaR, touch := row.alphaR, row.touch
+	mark, stat := row.mark[:len(alphaR)], stat[:len(alphaR)]
+	for _, i32 := range rowNZ {
+		i := int(i32)
+		v := rho[i]
+		if v == 0 {
+			continue
+		}
+		if j := n + i; stat[j] != Basic {
+			alphaR[j] = -v
+			mark[j] = markListed
+			touch[nt] = int32(j)
+			nt++
+		}
+		lo, hi := rs[i], rs[i+1]
+		entries += int(hi - lo)
+		if hi-lo > shortRow {
+			nt = addRowByStatus(rc[lo:hi], rvr[lo:hi], v, alphaR, mark, stat, touch, nt)
+			continue
+		}
+		// A short row inline: the call (whose return makes every
+		// value live across it come back from the stack) would cost
+		// more than its few entries (water filling's rows).
+		for t := int(lo); t < int(hi); t++ {
+			j := rc[t]
+			if stat[j] == Basic {
 				continue
 			}
-			if j := n + i; stat[j] != Basic {
-				alphaR[j] = -v
+			if mark[j] == markNone {
 				mark[j] = markListed
-				touch[nt] = int32(j)
+				touch[nt] = j
 				nt++
 			}
-			// The row's entries indexed in the row-wise arrays: slicing
-			// them per row cost more than the loop on short rows.
-			end := int(rs[i+1])
-			entries += end - int(rs[i])
-			for t := int(rs[i]); t < end; t++ {
-				j := rc[t]
-				if stat[j] == Basic {
-					continue
-				}
-				if mark[j] == markNone {
-					mark[j] = markListed
-					touch[nt] = j
-					nt++
-				}
-				alphaR[j] += v * rvr[t]
-			}
+			alphaR[j] += v * rvr[t]
 		}
-		s.touch, s.rowEntries = touch[:nt], entries
-		return
 	}
-	for _, j := range s.head {
-		mark[j] = markBasic
-	}
-	for _, i32 := range s.rowNZ {
+	return nt, entries
+}
+
+// shortRow is the most entries of a row that byStatus sums inline rather
+// than in addRowByStatus.
+const shortRow = 8
+
+// byMark is byStatus with the basic variables marked markBasic in
+// row.mark: one load per entry tells basic, listed and new apart.
+func (row *rowScatter) byMark(rowNZ []int32) (nt, entries int) {
+	rho, rs, rc, n := row.rho, row.rs, row.rc, row.n
+	rvr := row.rvr[:len(rc)]
+	alphaR, touch := row.alphaR, row.touch
+	mark := row.mark[:len(alphaR)]
+	for _, i32 := range rowNZ {
 		i := int(i32)
 		v := rho[i]
 		if v == 0 {
@@ -1332,27 +1375,64 @@ func (s *solver) pivotRow(r int) {
 			touch[nt] = int32(j)
 			nt++
 		}
-		cols := rc[rs[i]:rs[i+1]]
-		vals := rvr[rs[i]:rs[i+1]]
-		vals = vals[:len(cols)]
-		entries += len(cols)
-		for k, j := range cols {
-			switch mark[j] {
-			case markListed:
-			case markBasic:
-				continue
-			default:
-				mark[j] = markListed
-				touch[nt] = j
-				nt++
-			}
-			alphaR[j] += v * vals[k]
+		lo, hi := rs[i], rs[i+1]
+		entries += int(hi - lo)
+		nt = addRowMarked(rc[lo:hi], rvr[lo:hi], v, alphaR, mark, touch, nt)
+	}
+	return nt, entries
+}
+
+// addRowByStatus is addRowMarked with the basic columns told apart by
+// stat, one entry per variable as alphaR.
+//
+//go:noinline
+func addRowByStatus(cols []int32, vals []float64, v float64, alphaR []float64, mark []uint8, stat []VarStatus, touch []int32, nt int) int {
+	vals = vals[:len(cols)]
+	mark, stat = mark[:len(alphaR)], stat[:len(alphaR)]
+	for k, j := range cols {
+		if stat[j] == Basic {
+			continue
 		}
+		if mark[j] == markNone {
+			mark[j] = markListed
+			touch[nt] = j
+			nt++
+		}
+		alphaR[j] += v * vals[k]
 	}
-	for _, j := range s.head {
-		mark[j] = markNone
+	return nt
+}
+
+// addRowMarked adds v times a row's entries (cols, vals) to the pivot
+// row alphaR, skipping the columns marked markBasic and listing in touch
+// (from nt on) the ones not yet listed; it returns the list's new length.
+// A function of its own, so that its loop keeps its few values in
+// registers (inlined into byMark, they went back to the stack).
+//
+//go:noinline
+func addRowMarked(cols []int32, vals []float64, v float64, alphaR []float64, mark []uint8, touch []int32, nt int) int {
+	vals = vals[:len(cols)]
+	mark = mark[:len(alphaR)]
+	for k, j := range cols {
+		switch mark[j] {
+		case markListed:
+		case markBasic:
+			continue
+		default:
+			mark[j] = markListed
+			touch[nt] = j
+			nt++
+		}
+		alphaR[j] += v * vals[k]
 	}
-	s.touch, s.rowEntries = touch[:nt], entries
+	return nt
+}
+
+// setMarks sets mark[j] to v for the variables in js.
+func setMarks(mark []uint8, js []int32, v uint8) {
+	for _, j := range js {
+		mark[j] = v
+	}
 }
 
 // markBasicsAbove is how many row entries per basic variable, in the
@@ -1381,27 +1461,10 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 	}
 	thetaD := s.d[q] / alphaRQ
 	wq := s.w[q]
-	d, w, alphaR := s.d, s.w[:len(s.d)], s.alphaR[:len(s.d)]
-	mark := s.mark[:len(s.d)]
-	dOut, stat := s.dOut, s.stat[:len(s.d)]
-	// Nothing reads the pivot row after this, so its entries are cleared
-	// here, in the one pass over them, rather than by the next pivotRow.
-	for _, j := range s.touch {
-		a := alphaR[j]
-		alphaR[j], mark[j] = 0, markNone
-		if a == 0 || int(j) == q {
-			continue
-		}
-		dj := d[j] - thetaD*a
-		d[j] = dj
-		if mayPick(dj, stat[j]) {
-			dOut[j>>6] |= 1 << (uint(j) & 63)
-		}
-		r := a / alphaRQ
-		if v := r * r * wq; v > w[j] {
-			w[j] = v
-		}
-	}
+	// q's entry is cleared first, so the loop skips it as a zero: its d
+	// is set below.
+	s.alphaR[q] = 0
+	dualsAlong(s.touch, s.alphaR, s.mark, s.d, s.w, s.stat, s.dOut, thetaD, alphaRQ, wq)
 	s.touch = s.touch[:0]
 	s.d[q] = 0
 	s.d[out] = -thetaD
@@ -1409,6 +1472,35 @@ func (s *solver) updateDuals(q, out, r int, alphaRQ float64, phase1 bool) {
 	s.w[out] = max(wq/(alphaRQ*alphaRQ), 1) // math.Max's result: 1 is finite
 	if s.w[out] > 1e6 {
 		s.resetWeights()
+	}
+}
+
+// dualsAlong updates d and the Devex weights w of the variables in touch,
+// whose pivot row entries alphaR holds (0 for the entering variable),
+// for a dual step thetaD on pivot alphaRQ whose entering variable's
+// weight is wq, and sets dOut's bit of each d it makes pickable. It
+// clears the pivot row's entries and marks as it reads them: nothing
+// reads them after this, so the next pivotRow need not walk them again.
+// A function of its own: inside updateDuals the compiler kept the loop's
+// counter and slices on the stack.
+func dualsAlong(touch []int32, alphaR []float64, mark []uint8, d, w []float64, stat []VarStatus, dOut []uint64, thetaD, alphaRQ, wq float64) {
+	alphaR, mark = alphaR[:len(d)], mark[:len(d)]
+	w, stat = w[:len(d)], stat[:len(d)]
+	for _, j := range touch {
+		a := alphaR[j]
+		alphaR[j], mark[j] = 0, markNone
+		if a == 0 {
+			continue
+		}
+		r := a / alphaRQ
+		if v := r * r * wq; v > w[j] {
+			w[j] = v
+		}
+		dj := d[j] - thetaD*a
+		d[j] = dj
+		if mayPick(dj, stat[j]) {
+			dOut[j>>6] |= 1 << (uint(j) & 63)
+		}
 	}
 }
 

@@ -71,6 +71,11 @@ func buildFairRows(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thr
 		}
 	}
 	if pairs {
+		// Room for every pair column the classes' types allow, so that
+		// addPairs's appends never grow the list (space sharing's LPs
+		// have a hundred and more pair columns, built at every
+		// recompute).
+		f.pairs = make([]pairVar, 0, pairRoom(cls))
 		for c := range cls {
 			for d := c; d < len(cls); d++ {
 				f.addPairs(in, c, d, threshold)
@@ -90,7 +95,7 @@ func buildFairRows(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thr
 			}
 		}
 		for _, k := range f.ofClass[c] {
-			pv := f.pairs[k]
+			pv := &f.pairs[k]
 			p.Set(row, pv.col, mu(pv, c))
 		}
 	}
@@ -104,7 +109,7 @@ func buildFairRows(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thr
 			}
 		}
 		for _, k := range f.ofType[j] {
-			pv := f.pairs[k]
+			pv := &f.pairs[k]
 			p.Set(row, pv.col, float64(cls[pv.c].sf))
 		}
 	}
@@ -128,9 +133,30 @@ func buildFairRows(p *lp.Problem, in *plan.Input, cls []*fclass, pairs bool, thr
 	return f
 }
 
-// indexPairs lists each class's and each type's pairs.
+// indexPairs lists each class's and each type's pairs, in pair order,
+// carved from one allocation by counts taken first (appending to each
+// list grew it a few times per class at every recompute).
 func (f *fairLP) indexPairs(types int) {
 	f.ofClass, f.ofType = make([][]int, len(f.cls)), make([][]int, types)
+	nc := len(f.cls)
+	count := make([]int, nc+types)
+	total := 0
+	for _, pv := range f.pairs {
+		count[pv.c]++
+		if pv.d != pv.c {
+			count[pv.d]++
+			total++
+		}
+		count[nc+pv.j]++
+		total += 2
+	}
+	ints := make([]int, total)
+	for c := range f.ofClass {
+		f.ofClass[c], ints = ints[:0:count[c]], ints[count[c]:]
+	}
+	for j := range f.ofType {
+		f.ofType[j], ints = ints[:0:count[nc+j]], ints[count[nc+j]:]
+	}
 	for k, pv := range f.pairs {
 		f.ofClass[pv.c] = append(f.ofClass[pv.c], k)
 		if pv.d != pv.c {
@@ -140,7 +166,28 @@ func (f *fairLP) indexPairs(types int) {
 	}
 }
 
-func mu(pv pairVar, c int) float64 {
+// pairRoom is how many pair columns addPairs may add over every pair of
+// classes (c ≤ d): those on a type where both have a throughput, for
+// classes of one scale factor (and a class with two members or more
+// with itself).
+func pairRoom(cls []*fclass) int {
+	n := 0
+	for c, a := range cls {
+		for _, b := range cls[c:] {
+			if a.sf != b.sf || (a == b && len(a.members) < 2) {
+				continue
+			}
+			for j, t := range a.thr {
+				if t > 0 && b.thr[j] > 0 {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+func mu(pv *pairVar, c int) float64 {
 	if pv.c == pv.d {
 		return 2
 	}
@@ -180,7 +227,7 @@ func (f *fairLP) addNorm(row, c int, scale float64) {
 		}
 	}
 	for _, x := range f.ofClass[c] {
-		pv := f.pairs[x]
+		pv := &f.pairs[x]
 		if pv.c == c {
 			f.p.Set(row, pv.col, k*mu(pv, c)*pv.tc)
 		} else {
@@ -271,7 +318,7 @@ func (f *fairLP) addObjNorm(c int, scale float64) {
 		}
 	}
 	for _, x := range f.ofClass[c] {
-		pv := f.pairs[x]
+		pv := &f.pairs[x]
 		if pv.c == c {
 			add(pv.col, k*mu(pv, c)*pv.tc)
 		} else {

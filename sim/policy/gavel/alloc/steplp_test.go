@@ -173,3 +173,72 @@ func TestStepLPAsBuildFair(t *testing.T) {
 func reflectEqualInts(a, b [][]int) bool {
 	return slices.EqualFunc(a, b, func(x, y []int) bool { return slices.Equal(x, y) })
 }
+
+// indexPairsPlain is indexPairs as first written: each list grown by
+// appends.
+func indexPairsPlain(f *fairLP, types int) {
+	f.ofClass, f.ofType = make([][]int, len(f.cls)), make([][]int, types)
+	for k, pv := range f.pairs {
+		f.ofClass[pv.c] = append(f.ofClass[pv.c], k)
+		if pv.d != pv.c {
+			f.ofClass[pv.d] = append(f.ofClass[pv.d], k)
+		}
+		f.ofType[pv.j] = append(f.ofType[pv.j], k)
+	}
+}
+
+// TestPairListsSameAsPlain: on random space-sharing inputs, buildFair's
+// pair columns are those addPairs appends to an empty list, in the room
+// pairRoom made (the list never grew), and each class's and type's lists
+// of them are indexPairsPlain's.
+func TestPairListsSameAsPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(63, 64))
+	pairs := 0
+	for trial := range 300 {
+		in := randomInput(r, trial%2 == 0)
+		n := len(in.Jobs)
+		w := make([]float64, n)
+		for i, p := range in.Jobs {
+			w[i] = p.Weight
+		}
+		a := &Fair{Aware: true, SpaceSharing: true}
+		cls := classify(in, a.plan(in), w, make([]float64, n), make([]bool, n), true, false, nil)
+		threshold := []float64{0, 1, 1.3}[trial%3]
+		f := buildFair(lp.New("las"), in, cls, true, threshold)
+		if room := pairRoom(cls); cap(f.pairs) != room {
+			t.Fatalf("trial %d: %d pairs in room for %d, pairRoom %d", trial, len(f.pairs), cap(f.pairs), room)
+		}
+		g := &fairLP{p: lp.New("plain"), cls: cls}
+		for _, s := range f.s {
+			for _, col := range s {
+				if col >= 0 {
+					g.p.AddCol(fmt.Sprint(col), 0, 1, 0)
+				}
+			}
+		}
+		for c := range cls {
+			for d := c; d < len(cls); d++ {
+				g.addPairs(in, c, d, threshold)
+			}
+		}
+		indexPairsPlain(g, len(in.Types))
+		if !slices.Equal(f.pairs, g.pairs) {
+			t.Fatalf("trial %d: pairs %v, appended to an empty list %v", trial, f.pairs, g.pairs)
+		}
+		for c := range f.ofClass {
+			if !slices.Equal(f.ofClass[c], g.ofClass[c]) {
+				t.Fatalf("trial %d: class %d's pairs %v, plain %v", trial, c, f.ofClass[c], g.ofClass[c])
+			}
+		}
+		for j := range f.ofType {
+			if !slices.Equal(f.ofType[j], g.ofType[j]) {
+				t.Fatalf("trial %d: type %d's pairs %v, plain %v", trial, j, f.ofType[j], g.ofType[j])
+			}
+		}
+		pairs += len(f.pairs)
+	}
+	t.Logf("%d pair columns in all", pairs)
+	if pairs < 1000 {
+		t.Fatalf("%d pair columns in all: the test wants many", pairs)
+	}
+}
