@@ -172,8 +172,9 @@ func list(b []uint64, out []int32) []int32 {
 
 // ftranSparse is ftran (the same bits in b and x) for a right-hand side b
 // that is +0 but at the rows listed in rows (repeats allowed). It returns
-// in out the positions where x may differ from xZero, in increasing order
-// (every position when the product-form updates hold more than m entries).
+// in out, in increasing order, positions that include every one where x
+// is not a zero (every position when the product-form updates hold more
+// than etaListAbove·m entries).
 func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
 	if !f.sp.built {
 		f.buildSparse()
@@ -262,11 +263,30 @@ func (f *factor) ftranSparse(b, x []float64, rows, out []int32) []int32 {
 				setBit(oBits, i)
 			}
 		}
+		// p is listed already where x[p] is not a zero (the front sweep
+		// or an update's entries wrote it). An update whose x[p] is a
+		// zero leaves a zero there (of the sign its pivot gives) and
+		// does not list p: every caller skips the zeros it is given
+		// (listEtaZeros).
 		x[p] = xp
-		setBit(oBits, p)
+	}
+	if listEtaZeros {
+		for _, p := range pos {
+			setBit(oBits, p)
+		}
 	}
 	return list(oBits, out)
 }
+
+// listEtaZeros makes ftranSparse list the position of every product-form
+// update, as it did before it listed only those where x may be nonzero: in
+// FTF's tie-break LPs most updates' pivots are negative and their x[p] a
+// zero, so the lists held about ten positions where α is a zero for each
+// one where it is not, and the ratio test, the basic values, the kept
+// basic costs and the update each visited them. Every caller skips zeros
+// (of either sign), so both lists give the same operations
+// (TestEtaZerosListedSameBits).
+var listEtaZeros bool
 
 // btranSparse is btran (the same bits in d and y) for a d that is +0 but
 // at the positions listed in poss. It returns in out the rows where y may
