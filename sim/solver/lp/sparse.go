@@ -359,6 +359,7 @@ type etaIndex struct {
 	etaOf  []int32 // entry -> its update
 	wrHead []int32 // position -> the newest update at it, or −1
 	wrPrev []int32 // update -> the next older update at its position, or −1
+	wrRd   []int32 // update -> the newest older entry reading its position, or −1
 	pend   []uint64
 }
 
@@ -368,7 +369,7 @@ func (x *etaIndex) reset(m int) {
 	for i := range x.rdHead {
 		x.rdHead[i], x.wrHead[i] = -1, -1
 	}
-	x.rdNext, x.etaOf, x.wrPrev = x.rdNext[:0], x.etaOf[:0], x.wrPrev[:0]
+	x.rdNext, x.etaOf, x.wrPrev, x.wrRd = x.rdNext[:0], x.etaOf[:0], x.wrPrev[:0], x.wrRd[:0]
 }
 
 // index adds the updates made since the last call.
@@ -377,6 +378,7 @@ func (x *etaIndex) index(f *factor) {
 	for e := x.seen; e < len(pos); e++ {
 		p := pos[e]
 		x.wrPrev = append(x.wrPrev, x.wrHead[p])
+		x.wrRd = append(x.wrRd, x.rdHead[p]) // e has no entry at p
 		x.wrHead[p] = int32(e)
 		end := len(idx)
 		if e+1 < len(pos) {
@@ -392,16 +394,14 @@ func (x *etaIndex) index(f *factor) {
 	x.seen = len(pos)
 }
 
-// mark sets in pend, after d[i] became a nonzero before update before
-// (of the updates, newest first), the updates that read it: the next
-// older update at i (wr, which starts from d[i]) and the updates between
-// the two that have an entry at i.
-func (x *etaIndex) mark(i int32, before int, wr int32) {
-	for t := x.rdHead[i]; t >= 0; t = x.rdNext[t] {
+// mark sets in pend, after d at a position became a nonzero, the
+// updates that read it: the next older update at the position (wr,
+// which starts from it) and the updates between the two that have an
+// entry there, listed from entry t on (the newest such entry: rdHead
+// for d's own nonzeros, wrRd for an update's).
+func (x *etaIndex) mark(t, wr int32) {
+	for ; t >= 0; t = x.rdNext[t] {
 		e := x.etaOf[t]
-		if int(e) >= before {
-			continue
-		}
 		if e <= wr {
 			break
 		}
@@ -429,13 +429,13 @@ func (f *factor) btranEtasReached(d []float64, poss []int32) {
 	x.pend = zeroU64(x.pend, nw)
 	for _, i := range poss {
 		if d[i] != 0 {
-			x.mark(i, len(f.etaPos), x.wrHead[i])
+			x.mark(x.rdHead[i], x.wrHead[i])
 		}
 	}
 	pos, piv, starts := f.etaPos, f.etaPiv[:len(f.etaPos)], f.etaStart[:len(f.etaPos)]
 	idx := f.etaIdx
 	val := f.etaVal[:len(idx)]
-	pend, wrPrev, frontAt, kBits := x.pend[:nw], x.wrPrev[:len(pos)], f.sp.frontAt, f.sp.kBits
+	pend, wrPrev, wrRd, frontAt, kBits := x.pend[:nw], x.wrPrev[:len(pos)], x.wrRd[:len(pos)], f.sp.frontAt, f.sp.kBits
 	for w := nw - 1; w >= 0; w-- {
 		for {
 			word := pend[w]
@@ -457,7 +457,7 @@ func (f *factor) btranEtasReached(d []float64, poss []int32) {
 			v := s / piv[e]
 			d[p] = v
 			if v != 0 {
-				x.mark(p, e, wrPrev[e])
+				x.mark(wrRd[e], wrPrev[e])
 				if k := frontAt[p]; k >= 0 {
 					setBit(kBits, k)
 				}
