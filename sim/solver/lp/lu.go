@@ -97,7 +97,7 @@ const (
 func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singular []int, freeRows []int) {
 	f.m, f.colRows, f.colVals = m, colRows, colVals
 	f.etaPos, f.etaPiv, f.etaStart, f.etaIdx, f.etaVal = f.etaPos[:0], f.etaPiv[:0], f.etaStart[:0], f.etaIdx[:0], f.etaVal[:0]
-	f.sp.built = false // its marks of the updates' pivots (etaK) go with them
+	f.sp.built = false // its index of the updates (et) goes with them
 	f.nIndex = resizeI32(f.nIndex, m)
 	f.work = resizeF(f.work, m)
 	f.work2 = resizeF(f.work2, m)

@@ -95,3 +95,47 @@ func smallAllocLP(r *rand.Rand) *Problem {
 	}
 	return p
 }
+
+// TestBtranReachedSameSolves solves the dumped LPs and small allocation
+// LPs, cold and warm, with btranSparse giving btran's zeros, signs and
+// all (zeroSigns: every update applied, every front pivot at an update's
+// position visited), and skipping what only zeros reach: the same
+// iterations, statuses, bases and solution bits either way, every sparse
+// solve btran's nonzeros with every one listed, and with zeroSigns every
+// zero's sign too.
+func TestBtranReachedSameSolves(t *testing.T) {
+	defer func(v int) { sparseFrontMinRows = v }(sparseFrontMinRows)
+	sparseFrontMinRows = 0
+	verifySparse, sparseChecked, sparseMismatches = true, 0, 0
+	defer func() { verifySparse, zeroSigns = false, false }()
+	var lps []*Problem
+	var names []string
+	for _, name := range []string{"gavel-small-13", "gavel-cost-71", "gavel-makespan-x300-12", "fig12-makespan-512-2", "fig12-ftf-512-1", "fig12-cost-512-1", "fig12-las-2048-1"} {
+		lps, names = append(lps, readDumped(t, name)), append(names, name)
+	}
+	r := rand.New(rand.NewPCG(7, 31))
+	for k := range 30 {
+		lps, names = append(lps, smallAllocLP(r)), append(names, fmt.Sprint("allocation LP ", k))
+	}
+	signs := [2]int{}
+	for k, p := range lps {
+		var sols [2][]*Solution
+		for way, exact := range []bool{true, false} {
+			zeroSigns = exact
+			before, zs := sparseMismatches, sparseZeroSigns
+			sols[way] = coldAndWarmSolves(t, p)
+			if n := sparseMismatches - before; n > 0 {
+				t.Errorf("%s, zero signs %v: %d sparse solves differ from the full sweep", names[k], exact, n)
+			}
+			signs[way] += sparseZeroSigns - zs
+		}
+		sameSolves(t, names[k], "btran's zeros", "the zeros reached", sols[0], sols[1])
+	}
+	t.Logf("%d sparse solves checked; btranSparse's zeros of another sign: %d with zeroSigns, %d without", sparseChecked, signs[0], signs[1])
+	if signs[0] > 0 {
+		t.Errorf("%d solves with zeroSigns give a zero of another sign than btran's", signs[0])
+	}
+	if sparseChecked < 5000 {
+		t.Errorf("only %d sparse solves checked", sparseChecked)
+	}
+}
