@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
@@ -32,24 +31,7 @@ func (crowdedModel) Coupling() perf.Coupling { return perf.SharedGPU }
 // the neighbours; jobs share GPUs and leave them in every way (sharer),
 // with and without copies of a GPU.
 func TestCoupledSkipsAloneSameAsPlain(t *testing.T) {
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 2, GPUs: 4, GPUType: "V100", GPUMemoryGB: 64}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(7, 3))
-	var in []workload.Job
-	for i := range 80 {
-		in = append(in, workload.Job{Name: "j" + string(rune('a'+i%26)) + string(rune('a'+i/26)), ArrivalS: float64(r.IntN(3000)),
-			GPUs: []int{1, 1, 2, 4}[r.IntN(4)], DurationS: float64(100 + r.IntN(1000)), Model: "m", MemoryGB: 4})
-	}
-	jobs, err := workload.Finalize(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := perf.NewConstant(perf.ConstantParams{})
-	if err := m.Prepare(c, jobs); err != nil {
-		t.Fatal(err)
-	}
+	c, jobs, m := sharerBed(t, rand.New(rand.NewPCG(7, 3)), 80, 3000, nil)
 	defer func() { markAlone = false }()
 	for seed := range uint64(6) {
 		for _, copies := range []bool{false, true} {

@@ -104,24 +104,8 @@ func (p sharer) Decide(s *State, _ []Trigger) error {
 // TestRateViewIsTheMethods: RateView answers what Cluster, Job,
 // Placement and NumJobsOn answer, on GPUs held by one job and by two.
 func TestRateViewIsTheMethods(t *testing.T) {
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 2, GPUs: 4, GPUType: "V100", GPUMemoryGB: 64}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := rand.New(rand.NewPCG(4, 9))
-	var in []workload.Job
-	for i := range 60 {
-		in = append(in, workload.Job{Name: "j" + string(rune('a'+i%26)) + string(rune('a'+i/26)), ArrivalS: float64(r.IntN(2000)),
-			GPUs: []int{1, 1, 2, 4}[r.IntN(4)], DurationS: float64(100 + r.IntN(1000)), Model: "m", MemoryGB: 4})
-	}
-	jobs, err := workload.Finalize(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := perf.NewConstant(perf.ConstantParams{})
-	if err := m.Prepare(c, jobs); err != nil {
-		t.Fatal(err)
-	}
+	c, jobs, m := sharerBed(t, r, 60, 2000, nil)
 	// under each coupling, as it decides what a start or an end marks
 	for _, coupling := range []perf.Coupling{perf.Independent, perf.SharedGPU, perf.SharedServer, perf.Global} {
 		for _, copies := range []bool{false, true} {

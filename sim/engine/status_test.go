@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/schedlab/schedlab/sim/cluster"
-	"github.com/schedlab/schedlab/sim/perf"
 	"github.com/schedlab/schedlab/sim/workload"
 )
 
@@ -32,28 +30,13 @@ func (p statusChecker) Decide(s *State, tr []Trigger) error {
 // kept and streamed (where a handed-over record is gone), for jobs not
 // arrived, pending, running, finished and never to run.
 func TestStatusIsTheRecords(t *testing.T) {
-	c, err := cluster.New(cluster.Spec{Servers: []cluster.ServerGroup{{Count: 2, GPUs: 4, GPUType: "V100", GPUMemoryGB: 64}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := rand.New(rand.NewPCG(5, 11))
-	var in []workload.Job
-	for i := range 80 {
-		gpus := []int{1, 1, 2, 4}[r.IntN(4)]
+	c, jobs, m := sharerBed(t, r, 80, 3000, func(i, drawn int) int {
 		if i%17 == 3 {
-			gpus = 16 // more than the cluster has: unschedulable
+			return 16 // more than the cluster has: unschedulable
 		}
-		in = append(in, workload.Job{Name: "j" + string(rune('a'+i%26)) + string(rune('a'+i/26)), ArrivalS: float64(r.IntN(3000)),
-			GPUs: gpus, DurationS: float64(100 + r.IntN(1000)), Model: "m", MemoryGB: 4})
-	}
-	jobs, err := workload.Finalize(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := perf.NewConstant(perf.ConstantParams{})
-	if err := m.Prepare(c, jobs); err != nil {
-		t.Fatal(err)
-	}
+		return drawn
+	})
 	for _, streamed := range []bool{false, true} {
 		checked, alone, busy := 0, 0, 0
 		p := statusChecker{sharer: sharer{t: t, r: r, checked: &checked, alone: &alone, busy: &busy}, seen: map[Status]int{}}
