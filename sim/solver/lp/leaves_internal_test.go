@@ -396,25 +396,7 @@ func btranPlain(f *factor, d, y []float64) {
 		}
 		y[pv.row] = s / pv.val
 	}
-	if nd := f.nd; nd > 0 {
-		z := f.work[:nd]
-		kind := f.kind
-		for a, p := range f.nCols {
-			s := d[p]
-			rows, vals := f.colRows[p], f.colVals[p]
-			vals = vals[:len(rows)]
-			for k, i := range rows {
-				if kind[i] == rowFront {
-					s -= vals[k] * y[i]
-				}
-			}
-			z[a] = s
-		}
-		solveNucleusTPlain(f, z)
-		for a, r := range f.nRows {
-			y[r] = z[a]
-		}
-	}
+	nucleusTPlain(f, d, y)
 	for k := len(f.back) - 1; k >= 0; k-- {
 		pv := f.back[k]
 		s := d[pv.pos]
@@ -428,28 +410,37 @@ func btranPlain(f *factor, d, y []float64) {
 	}
 }
 
+// nucleusTPlain is btran's and btranRest's step through the nucleus as
+// first written: each nucleus column's entries in front rows taken from
+// d, then the nucleus solved and its values stored by row.
+func nucleusTPlain(f *factor, d, y []float64) {
+	nd := f.nd
+	if nd == 0 {
+		return
+	}
+	z := f.work[:nd]
+	kind := f.kind
+	for a, p := range f.nCols {
+		s := d[p]
+		rows, vals := f.colRows[p], f.colVals[p]
+		vals = vals[:len(rows)]
+		for k, i := range rows {
+			if kind[i] == rowFront {
+				s -= vals[k] * y[i]
+			}
+		}
+		z[a] = s
+	}
+	solveNucleusTPlain(f, z)
+	for a, r := range f.nRows {
+		y[r] = z[a]
+	}
+}
+
 // btranRestPlain is btranRest as first written.
 func btranRestPlain(f *factor, d, y []float64) {
 	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
-	if nd := f.nd; nd > 0 {
-		z := f.work[:nd]
-		kind := f.kind
-		for a, p := range f.nCols {
-			s := d[p]
-			rows, vals := f.colRows[p], f.colVals[p]
-			vals = vals[:len(rows)]
-			for k, i := range rows {
-				if kind[i] == rowFront {
-					s -= vals[k] * y[i]
-				}
-			}
-			z[a] = s
-		}
-		solveNucleusTPlain(f, z)
-		for a, r := range f.nRows {
-			y[r] = z[a]
-		}
-	}
+	nucleusTPlain(f, d, y)
 	for k := len(f.back) - 1; k >= 0; k-- {
 		pv := f.back[k]
 		s := d[pv.pos]
