@@ -76,6 +76,55 @@ type Problem struct {
 	srcMatrix uint64
 	copied    uint64
 	srcRows   []int32
+	// flat is CopyRows's list of the last source's coefficients, read in
+	// one pass a copy.
+	flat flatCols
+}
+
+// flatCols is a problem's coefficients in one list, column after column,
+// each column's in its order and then an end mark: CopyRows reads them
+// from it rather than from the columns' own slices, so a copy loads no
+// slice headers a column, and its loop keeps its counters in registers.
+// Water filling copies a template about eleven times (alloc.stepLP), so
+// the list is made once a template, into the copy (the template is only
+// read, as another goroutine may copy it too), and kept while the
+// template's matrix count says it is unchanged.
+type flatCols struct {
+	of     *Problem // nil: none
+	matrix uint64   // of's matrix count when listed
+	// ok: every coefficient's row is one of of's; CopyRows copies a
+	// malformed source column by column, as before.
+	ok bool
+	// rows and vals are the coefficients, each column's followed by the
+	// row len(of's rows) (value 0), the end mark; nnz counts the others.
+	rows []int32
+	vals []float64
+	nnz  int
+}
+
+// endMark is CopyRows's index for the end mark's row (see flatCols): not
+// a row of the copy (≥ 0), nor a row left out (−1).
+const endMark = -2
+
+// list makes f the list of src's coefficients, unless it already is.
+func (f *flatCols) list(src *Problem) {
+	if f.of == src && f.matrix == src.matrix {
+		return
+	}
+	f.of, f.matrix, f.ok = src, src.matrix, true
+	n, nr := len(src.obj), len(src.rowLo)
+	f.rows, f.vals, f.nnz = f.rows[:0], f.vals[:0], 0
+	for j, rows := range src.colRows[:n] {
+		for _, r := range rows {
+			if uint(r) >= uint(nr) {
+				f.ok = false
+			}
+		}
+		f.rows = append(f.rows, rows...)
+		f.vals = append(f.vals, src.colVals[j][:len(rows)]...)
+		f.rows, f.vals = append(f.rows, int32(nr)), append(f.vals, 0)
+		f.nnz += len(rows)
+	}
 }
 
 // New returns an empty problem.
@@ -215,11 +264,14 @@ func (p *Problem) CopyRows(src *Problem, rows []int) {
 	p.colLo = append(p.colLo, src.colLo...)
 	p.colHi = append(p.colHi, src.colHi...)
 	p.colNames = append(p.colNames, src.colNames...)
-	at := resizeI32(p.rowAt, len(src.rowLo))
-	p.rowAt = at
+	// at has one more entry, the end mark's (see flatCols).
+	nr := len(src.rowLo)
+	p.rowAt = resizeI32(p.rowAt, nr+1)
+	at := p.rowAt[:nr]
 	for i := range at {
 		at[i] = -1
 	}
+	p.rowAt[nr] = endMark
 	p.rowNames = slices.Grow(p.rowNames, m)[:m]
 	p.rowLo, p.rowHi = slices.Grow(p.rowLo, m)[:m], slices.Grow(p.rowHi, m)[:m]
 	names, lo, hi := p.rowNames[:m], p.rowLo[:m], p.rowHi[:m]
@@ -246,6 +298,19 @@ func (p *Problem) CopyRows(src *Problem, rows []int) {
 	// (Set looks for a row at or below the top among the column's own),
 	// or a higher row of a malformed coefficient.
 	o, last := 0, int32(m-1)
+	if p.flat.list(src); p.flat.ok && p.flat.nnz <= len(sr) {
+		// colTop holds each column's end in the slab until the tops are
+		// set.
+		f := &p.flat
+		o = keepRows(f.rows, f.vals, p.rowAt[:nr+1], sr, sv, colTop)
+		s := int32(0)
+		for j, e := range colTop {
+			colRows[j], colVals[j], colTop[j] = sr[s:e:e], sv[s:e:e], last
+			s = e
+		}
+		p.finishCopy(src, sr, sv, o)
+		return
+	}
 	for j, from := range src.colRows[:n] {
 		vals := src.colVals[j][:len(from)]
 		start, top := o, last
@@ -263,11 +328,42 @@ func (p *Problem) CopyRows(src *Problem, rows []int) {
 		}
 		colRows[j], colVals[j], colTop[j] = sr[start:o:o], sv[start:o:o], top
 	}
+	p.finishCopy(src, sr, sv, o)
+}
+
+// finishCopy ends CopyRows: the slab holds the o coefficients kept.
+func (p *Problem) finishCopy(src *Problem, sr []int32, sv []float64, o int) {
 	p.slabRows, p.slabVals = sr[:o], sv[:o]
 	p.nnz = o
 	p.matrix++
 	p.cols++
 	p.srcMatrix, p.copied = src.matrix, p.matrix
+}
+
+// keepRows writes into sr and sv the coefficients rows and vals (a
+// flatCols list) whose rows are kept (at[r] ≥ 0), renumbered (at[r]), and
+// at each column's end mark (at[r] = endMark) the column's end in sr into
+// ends; it returns how many it wrote. Every row must be an index of at,
+// and sr as long as sv. A leaf of its own, one loop over the coefficients
+// and marks: in CopyRows, column by column, the counters spilled to the
+// stack, some 29 instructions a coefficient; inlined there, they spill
+// again.
+//
+//go:noinline
+func keepRows(rows []int32, vals []float64, at, sr []int32, sv []float64, ends []int32) int {
+	o, j := 0, 0
+	vals = vals[:len(rows)]
+	sv = sv[:len(sr)]
+	for k, r := range rows {
+		if i := at[r]; i >= 0 {
+			sr[o], sv[o] = i, vals[k]
+			o++
+		} else if i == endMark {
+			ends[j] = int32(o)
+			j++
+		}
+	}
+	return o
 }
 
 // derived reports whether p's matrix is still src's with only the rows
@@ -426,6 +522,7 @@ func (p *Problem) Clone() *Problem {
 	q.slabRows, q.slabVals = nil, nil // the slab's free room stays p's
 	q.rowAt = nil                     // CopyRows's scratch stays p's
 	q.src, q.srcRows = nil, nil
+	q.flat = flatCols{} // so is its list of a source's coefficients
 	q.colTop = append([]int32(nil), p.colTop...)
 	q.obj = append([]float64(nil), p.obj...)
 	q.colLo = append([]float64(nil), p.colLo...)
