@@ -165,7 +165,8 @@ func randomRows(r *rand.Rand, m int) []int {
 // sequences of copies into the same two problems: of one template many
 // times (the list kept), of templates that change between copies (Set,
 // AddRow, a Reset and a rebuild in the same storage), of two templates in
-// turn, of malformed templates, with Set on the copies in between; and of
+// turn, of malformed templates, with Set on the copies and clones of them
+// copying in between; and of
 // each LP of waterfill-steps.mps.gz with random rows.
 func TestCopyRowsSameAsPlain(t *testing.T) {
 	r := rand.New(rand.NewPCG(37, 23))
@@ -207,6 +208,12 @@ func TestCopyRowsSameAsPlain(t *testing.T) {
 		}
 		what := fmt.Sprintf("trial %d, template %s", trial, src.Name)
 		check(what, src, randomRows(r, src.NumRows()))
+		if r.IntN(10) == 0 {
+			// A clone of the copy that copies another template must not
+			// write into the copy's list.
+			other := tpls[1-r.IntN(2)]
+			newP.Clone().CopyRows(other, randomRows(r, other.NumRows()))
+		}
 		if r.IntN(4) == 0 && newP.NumRows() > 0 {
 			// Set on the copies: appended past a column's end, or added.
 			for _, p := range []*Problem{newP, oldP} {
