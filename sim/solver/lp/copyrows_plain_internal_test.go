@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// copyRowsPlain is CopyRows as it was before its coefficients were copied
-// from a flat list (flatCols, keepRows): column by column from src's own
+// copyRowsPlain is CopyRows as it was before a listed source's
+// coefficients were copied from its list (ListForCopies, keepRows): column by column from src's own
 // slices. TestCopyRowsSameAsPlain compares the two.
 func (p *Problem) copyRowsPlain(src *Problem, rows []int) {
 	if p == src {
@@ -160,13 +160,14 @@ func randomRows(r *rand.Rand, m int) []int {
 	return rows
 }
 
-// TestCopyRowsSameAsPlain: CopyRows, from its flat list of the source's
-// coefficients, makes the copy copyRowsPlain makes, in everything, over
-// sequences of copies into the same two problems: of one template many
-// times (the list kept), of templates that change between copies (Set,
-// AddRow, a Reset and a rebuild in the same storage), of two templates in
-// turn, of malformed templates, with Set on the copies and clones of them
-// copying in between; and of
+// TestCopyRowsSameAsPlain: CopyRows, from the source's list of its
+// coefficients (ListForCopies) or column by column, makes the copy
+// copyRowsPlain makes, in everything, over sequences of copies into the
+// same two problems: of templates listed and not, copied many times, that
+// change between copies (Set, AddRow, a Reset and a rebuild in the same
+// storage: the list dropped) and are listed again, of two templates in
+// turn, of malformed templates, with Set on the copies and clones of the
+// template changed and listed in between; and of
 // each LP of waterfill-steps.mps.gz with random rows.
 func TestCopyRowsSameAsPlain(t *testing.T) {
 	r := rand.New(rand.NewPCG(37, 23))
@@ -174,17 +175,18 @@ func TestCopyRowsSameAsPlain(t *testing.T) {
 	tpls := []*Problem{New("a"), New("b")}
 	randomCopySource(r, tpls[0], "a")
 	randomCopySource(r, tpls[1], "b")
+	tpls[0].ListForCopies()
 	copies, kept, malformed := 0, 0, 0
 	check := func(what string, src *Problem, rows []int) {
 		t.Helper()
-		listed := newP.flat.of == src && newP.flat.matrix == src.matrix
+		listed := src.listed(src.nnz)
 		newP.CopyRows(src, rows)
 		oldP.copyRowsPlain(src, rows)
 		copies++
 		if listed {
 			kept++
 		}
-		if !newP.flat.ok {
+		if src.flat.matrix == src.matrix && !src.flat.ok {
 			malformed++
 		}
 		if err := sameCopy(newP, oldP); err != nil {
@@ -196,6 +198,9 @@ func TestCopyRowsSameAsPlain(t *testing.T) {
 		switch r.IntN(12) {
 		case 0:
 			randomCopySource(r, src, src.Name) // the same storage, a new matrix
+			if r.IntN(4) > 0 {
+				src.ListForCopies()
+			}
 		case 1:
 			if m, n := src.NumRows(), src.NumCols(); m > 0 {
 				src.Set(r.IntN(m), r.IntN(n), 0.75) // onto a coefficient, or a new one
@@ -209,10 +214,16 @@ func TestCopyRowsSameAsPlain(t *testing.T) {
 		what := fmt.Sprintf("trial %d, template %s", trial, src.Name)
 		check(what, src, randomRows(r, src.NumRows()))
 		if r.IntN(10) == 0 {
-			// A clone of the copy that copies another template must not
-			// write into the copy's list.
-			other := tpls[1-r.IntN(2)]
-			newP.Clone().CopyRows(other, randomRows(r, other.NumRows()))
+			// A clone of a listed template, changed and listed, must not
+			// write into the template's list.
+			c := src.Clone()
+			if m := c.NumRows(); m > 0 {
+				c.Set(r.IntN(m), r.IntN(c.NumCols()), 3.5)
+			}
+			c.ListForCopies()
+		}
+		if r.IntN(3) == 0 {
+			src.ListForCopies() // after a change: listed again
 		}
 		if r.IntN(4) == 0 && newP.NumRows() > 0 {
 			// Set on the copies: appended past a column's end, or added.
@@ -227,12 +238,15 @@ func TestCopyRowsSameAsPlain(t *testing.T) {
 		}
 	}
 	for k, src := range waterfillProblems(t) {
+		if k%2 == 0 {
+			src.ListForCopies()
+		}
 		for trial := range 40 {
 			check(fmt.Sprintf("water filling LP %d, copy %d", k, trial), src, randomRows(r, src.NumRows()))
 		}
 	}
 	if kept < copies/3 || malformed < 100 {
-		t.Fatalf("only %d of %d copies from a kept list, %d of malformed templates", kept, copies, malformed)
+		t.Fatalf("only %d of %d copies from a list, %d of malformed templates", kept, copies, malformed)
 	}
-	t.Logf("%d copies, %d from a kept list, %d of malformed templates", copies, kept, malformed)
+	t.Logf("%d copies, %d from a list, %d of malformed templates", copies, kept, malformed)
 }
