@@ -206,7 +206,11 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 		nf++
 		kind[r] = rowFront
 		colCount[p] = -1
-		for _, q := range rowPos[rowStart[r]:fill[r]] {
+		// By index, not over a subslice of rowPos: making the subslice
+		// (bounds, capacity, pointer mask) cost more than its checks save
+		// on a row of two or three positions.
+		for t, end := rowStart[r], fill[r]; t < end; t++ {
+			q := rowPos[t]
 			if c := colCount[q]; c > 0 {
 				colCount[q] = c - 1
 				if c == 2 {

@@ -76,6 +76,62 @@ type Problem struct {
 	srcMatrix uint64
 	copied    uint64
 	srcRows   []int32
+	// flat is p's coefficients listed for CopyRows (ListForCopies).
+	flat flatCols
+}
+
+// flatCols is a problem's coefficients in one list, column after column,
+// each column's in its order and then an end mark: CopyRows reads a
+// source's from it, when the source has one, rather than from the
+// columns' own slices, so a copy loads no slice headers a column and its
+// loop keeps its counters in registers.
+type flatCols struct {
+	// ok: listed, every coefficient's row one of the problem's, when its
+	// matrix count was matrix: the list holds while the count does.
+	ok     bool
+	matrix uint64
+	// rows and vals are the coefficients, each column's followed by the
+	// row len(the problem's rows) (value 0), the end mark; nnz counts
+	// the others.
+	rows []int32
+	vals []float64
+	nnz  int
+}
+
+// endMark is CopyRows's index for the end mark's row (see flatCols): not
+// a row of the copy (≥ 0), nor a row left out (−1).
+const endMark = -2
+
+// ListForCopies lists p's coefficients for CopyRows, which then copies
+// them in one loop (keepRows) rather than column by column: for a
+// template copied many times, as water filling's steps copy theirs
+// (about eleven times a template at 1 job/h). It is the builder's to
+// call, once p is built and before it is copied: CopyRows only reads its
+// source, so copies of one source may run at once. Any later change to
+// p's matrix drops the list (CopyRows copies column by column again), as
+// does a coefficient in a row p does not have.
+func (p *Problem) ListForCopies() {
+	f := &p.flat
+	n, nr := len(p.obj), len(p.rowLo)
+	f.ok, f.matrix = true, p.matrix
+	f.rows, f.vals, f.nnz = f.rows[:0], f.vals[:0], 0
+	for j, rows := range p.colRows[:n] {
+		for _, r := range rows {
+			if uint(r) >= uint(nr) {
+				f.ok = false
+			}
+		}
+		f.rows = append(f.rows, rows...)
+		f.vals = append(f.vals, p.colVals[j][:len(rows)]...)
+		f.rows, f.vals = append(f.rows, int32(nr)), append(f.vals, 0)
+		f.nnz += len(rows)
+	}
+}
+
+// listed reports whether p's list of coefficients (ListForCopies) is its
+// matrix, and fits a slab of n coefficients.
+func (p *Problem) listed(n int) bool {
+	return p.flat.ok && p.flat.matrix == p.matrix && p.flat.nnz <= n
 }
 
 // New returns an empty problem.
@@ -203,7 +259,9 @@ func (p *Problem) slabFor(col int) int {
 // solve one LP's rows less a few, many times a recompute. p's own
 // storage is reused, as by Reset; src must not be p. A coefficient in a
 // row src does not have (a malformed src) is kept in a row p does not
-// have either, and Solve refuses it.
+// have either, and Solve refuses it. A source listed by ListForCopies
+// (and unchanged since) is copied from its list, in one loop; the copy is
+// the same.
 func (p *Problem) CopyRows(src *Problem, rows []int) {
 	if p == src {
 		panic("lp: CopyRows into its own source")
@@ -215,11 +273,14 @@ func (p *Problem) CopyRows(src *Problem, rows []int) {
 	p.colLo = append(p.colLo, src.colLo...)
 	p.colHi = append(p.colHi, src.colHi...)
 	p.colNames = append(p.colNames, src.colNames...)
-	at := resizeI32(p.rowAt, len(src.rowLo))
-	p.rowAt = at
+	// at has one more entry, the end mark's (see flatCols).
+	nr := len(src.rowLo)
+	p.rowAt = resizeI32(p.rowAt, nr+1)
+	at := p.rowAt[:nr]
 	for i := range at {
 		at[i] = -1
 	}
+	p.rowAt[nr] = endMark
 	p.rowNames = slices.Grow(p.rowNames, m)[:m]
 	p.rowLo, p.rowHi = slices.Grow(p.rowLo, m)[:m], slices.Grow(p.rowHi, m)[:m]
 	names, lo, hi := p.rowNames[:m], p.rowLo[:m], p.rowHi[:m]
@@ -246,6 +307,15 @@ func (p *Problem) CopyRows(src *Problem, rows []int) {
 	// (Set looks for a row at or below the top among the column's own),
 	// or a higher row of a malformed coefficient.
 	o, last := 0, int32(m-1)
+	if src.listed(len(sr)) {
+		// colTop holds each column's end in the slab until setCols sets
+		// the tops.
+		f := &src.flat
+		o = keepRows(f.rows, f.vals, p.rowAt[:nr+1], sr, sv, colTop)
+		setCols(colRows, colVals, colTop, sr, sv, last)
+		p.finishCopy(src, sr, sv, o)
+		return
+	}
 	for j, from := range src.colRows[:n] {
 		vals := src.colVals[j][:len(from)]
 		start, top := o, last
@@ -263,11 +333,58 @@ func (p *Problem) CopyRows(src *Problem, rows []int) {
 		}
 		colRows[j], colVals[j], colTop[j] = sr[start:o:o], sv[start:o:o], top
 	}
+	p.finishCopy(src, sr, sv, o)
+}
+
+// finishCopy ends CopyRows: the slab holds the o coefficients kept.
+func (p *Problem) finishCopy(src *Problem, sr []int32, sv []float64, o int) {
 	p.slabRows, p.slabVals = sr[:o], sv[:o]
 	p.nnz = o
 	p.matrix++
 	p.cols++
 	p.srcMatrix, p.copied = src.matrix, p.matrix
+}
+
+// setCols points each column j at its coefficients in the slab sr and
+// sv, from the end of column j−1 (0 for the first) to ends[j], capped
+// at their length, and sets its top to last. A leaf of its own: in
+// CopyRows its slices' headers were reloaded from the stack each column.
+//
+//go:noinline
+func setCols(colRows [][]int32, colVals [][]float64, ends []int32, sr []int32, sv []float64, last int32) {
+	colVals = colVals[:len(colRows)]
+	ends = ends[:len(colRows)]
+	s := int32(0)
+	for j, e := range ends {
+		colRows[j], colVals[j], ends[j] = sr[s:e:e], sv[s:e:e], last
+		s = e
+	}
+}
+
+// keepRows writes into sr and sv the coefficients rows and vals (a
+// flatCols list) whose rows are kept (at[r] ≥ 0), renumbered (at[r]), and
+// at each column's end mark (at[r] = endMark) the column's end in sr into
+// ends; it returns how many it wrote. Every row must be an index of at,
+// and sr as long as sv. A leaf of its own, one loop over the coefficients
+// and marks: in CopyRows, column by column, the counters spilled to the
+// stack, some 29 instructions a coefficient; inlined there, they spill
+// again.
+//
+//go:noinline
+func keepRows(rows []int32, vals []float64, at, sr []int32, sv []float64, ends []int32) int {
+	o, j := 0, 0
+	vals = vals[:len(rows)]
+	sv = sv[:len(sr)]
+	for k, r := range rows {
+		if i := at[r]; i >= 0 {
+			sr[o], sv[o] = i, vals[k]
+			o++
+		} else if i == endMark {
+			ends[j] = int32(o)
+			j++
+		}
+	}
+	return o
 }
 
 // derived reports whether p's matrix is still src's with only the rows
@@ -426,6 +543,7 @@ func (p *Problem) Clone() *Problem {
 	q.slabRows, q.slabVals = nil, nil // the slab's free room stays p's
 	q.rowAt = nil                     // CopyRows's scratch stays p's
 	q.src, q.srcRows = nil, nil
+	q.flat = flatCols{} // p's list (ListForCopies) is not listed again into q's storage
 	q.colTop = append([]int32(nil), p.colTop...)
 	q.obj = append([]float64(nil), p.obj...)
 	q.colLo = append([]float64(nil), p.colLo...)

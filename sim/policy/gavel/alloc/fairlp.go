@@ -360,6 +360,7 @@ func newStepLP(p *lp.Problem, in *plan.Input, cls []*fclass, of []int, pairs boo
 	for c, cl := range cls {
 		t.w[c], t.keys[c] = cl.w, cl.key
 	}
+	p.ListForCopies() // fill copies it about eleven times
 	return t
 }
 
