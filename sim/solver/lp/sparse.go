@@ -515,7 +515,10 @@ func btranFront(fr []frontRec, offI []int32, offV []float64, fwdK []int32, kBits
 			kBits[w] = word & (word - 1)
 			p := &fr[w<<6+lo]
 			s := d[p.pos]
-			for t := int(p.offLo); t < int(p.offHi); t++ {
+			// The bounds in locals, as in ftranFront: the loop read
+			// p.offHi again for each entry (12 instructions an entry
+			// rather than 15).
+			for t, end := int(p.offLo), int(p.offHi); t < end; t++ {
 				s -= offV[t] * y[offI[t]]
 			}
 			if math.Float64bits(s) == 0 {
@@ -525,7 +528,7 @@ func btranFront(fr []frontRec, offI []int32, offV []float64, fwdK []int32, kBits
 			y[p.row] = v
 			setBit(oBits, p.row)
 			if v != 0 {
-				for t := int(p.fwdLo); t < int(p.fwdHi); t++ {
+				for t, end := int(p.fwdLo), int(p.fwdHi); t < end; t++ {
 					setBit(kBits, fwdK[t])
 				}
 			}
