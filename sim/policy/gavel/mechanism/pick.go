@@ -133,7 +133,7 @@ func (m *Mechanism) keepLive(s *engine.State) {
 	default:
 		m.liveCombos(s, m.ledger.pos, &m.live)
 		if !m.ledger.clean {
-			m.tiers, m.groups = buildTiers(m.tiers, m.groups, m.ledger.keys, m.live, len(m.gpu.types))
+			m.tiers, m.groups = buildTiers(m.tiers, m.groups, m.ledger.keys, m.live, len(m.gpu.types), &m.liveSized)
 		}
 	}
 	m.liveAt = at
@@ -189,7 +189,7 @@ func (m *Mechanism) checkKeptLive(s *engine.State) {
 		}
 		return true
 	}
-	tiers, _ := buildTiers(nil, nil, m.ledger.keys, live, len(m.gpu.types))
+	tiers, _ := buildTiers(nil, nil, m.ledger.keys, live, len(m.gpu.types), nil)
 	for j := range tiers {
 		kept := slices.DeleteFunc(slices.Clone(m.tiers[j]), func(e tierEntry) bool { return finished(e.a) || (e.b >= 0 && finished(e.b)) })
 		if !slices.Equal(tiers[j], kept) && m.checkErr == nil {
@@ -259,9 +259,12 @@ type tierEntry struct {
 // live of keys that have a positive target on it and can run on it: the
 // positive tier's candidates before what changes in a round (members
 // taken, GPUs left, time received) is checked. Each tier is grouped by
-// size (groupBySize), in live's order within a group, and groups[j]
-// says where type j's groups are. It reuses tiers' and groups' storage.
-func buildTiers(tiers [][]tierEntry, groups []tierGroups, keys []*combo, live []int32, types int) ([][]tierEntry, []tierGroups) {
+// size, ascending, in live's order within a size (it is built from live
+// so ordered: liveBySize), and groups[j] says where type j's groups are.
+// The order within a tier changes no choice: the picker takes its
+// candidates by rank, a total order. It reuses tiers' and groups'
+// storage, and *bySize's for live so ordered (nil: none to reuse).
+func buildTiers(tiers [][]tierEntry, groups []tierGroups, keys []*combo, live []int32, types int, bySize *[]int32) ([][]tierEntry, []tierGroups) {
 	for len(tiers) < types {
 		tiers = append(tiers, nil)
 	}
@@ -269,8 +272,9 @@ func buildTiers(tiers [][]tierEntry, groups []tierGroups, keys []*combo, live []
 	groups = slices.Grow(groups[:0], types)[:types]
 	for j := range tiers {
 		tiers[j] = tiers[j][:0]
+		groups[j] = tierGroups{}
 	}
-	for _, order := range live {
+	for _, order := range liveBySize(keys, live, bySize) {
 		c := keys[order]
 		if c.x == nil {
 			continue // no target: priority 0 everywhere (ledger.priority)
@@ -283,20 +287,68 @@ func buildTiers(tiers [][]tierEntry, groups []tierGroups, keys []*combo, live []
 			if c.deficit != nil {
 				e.deficit = c.deficit[j]
 			}
+			if n := len(tiers[j]); n == 0 || tiers[j][n-1].sf != e.sf {
+				groups[j].begin(float64(e.sf), n)
+			}
 			tiers[j] = append(tiers[j], e)
 		}
 	}
-	var scratch []tierEntry
 	for j := range tiers {
-		scratch = groupBySize(tiers[j], &groups[j], scratch)
+		groups[j].end(len(tiers[j]))
 	}
 	return tiers, groups
 }
 
+// liveBySize is live ordered by the combinations' sizes, ascending and
+// stably (a counting sort of up to maxSizes sizes; a stable sort past
+// that), written to *scratch (or a new list when scratch is nil). live
+// itself is left in the ledger's order, which the live list keeps.
+func liveBySize(keys []*combo, live []int32, scratch *[]int32) []int32 {
+	var sizes [maxSizes]int
+	var at [maxSizes]int
+	n := 0
+	for _, order := range live {
+		g := sizeGroup(&sizes, &n, keys[order].sf)
+		if g < 0 {
+			out := slices.Clone(live)
+			slices.SortStableFunc(out, func(a, b int32) int { return keys[a].sf - keys[b].sf })
+			return out
+		}
+		at[g]++
+	}
+	if n <= 1 {
+		return live
+	}
+	// the groups' starts, by size ascending
+	idx := [maxSizes]int{0, 1, 2, 3, 4, 5, 6, 7}
+	for k := 1; k < n; k++ {
+		for i := k; i > 0 && sizes[idx[i]] < sizes[idx[i-1]]; i-- {
+			idx[i], idx[i-1] = idx[i-1], idx[i]
+		}
+	}
+	start := 0
+	for _, g := range idx[:n] {
+		start, at[g] = start+at[g], start
+	}
+	var out []int32
+	if scratch != nil {
+		out = slices.Grow((*scratch)[:0], len(live))[:len(live)]
+		*scratch = out
+	} else {
+		out = make([]int32, len(live))
+	}
+	for _, order := range live {
+		g := sizeGroup(&sizes, &n, keys[order].sf)
+		out[at[g]] = order
+		at[g]++
+	}
+	return out
+}
+
 // tierGroups is how a tier is grouped by size: group g is the entries
 // from ends[g-1] (0 for the first) to ends[g], every one taking sizes[g]
-// GPUs, unless mixed (a tier of more than maxSizes sizes: one group, in
-// live's order, its entries' sizes checked one by one).
+// GPUs, unless mixed (a tier of more than maxSizes sizes: one group of
+// size 0, its entries' sizes checked one by one).
 //
 // A group too large for what its type has left is passed over whole, and
 // the listed groups are the heaps visitBySize pops from, without a pass
@@ -308,55 +360,31 @@ type tierGroups struct {
 	ends  [maxSizes]int32
 }
 
-// groupBySize orders tier by size, ascending and stably (a counting sort
-// through scratch, which it returns for reuse), and sets g to its groups. The
-// order within a tier changes no choice: the picker takes its
-// candidates by rank, a total order.
-func groupBySize(tier []tierEntry, g *tierGroups, scratch []tierEntry) []tierEntry {
-	*g = tierGroups{}
-	if len(tier) == 0 {
-		return scratch
+// begin starts a group of size sf at entry at of the tier, ending the
+// last; past maxSizes groups the tier is mixed.
+func (g *tierGroups) begin(sf float64, at int) {
+	if g.mixed {
+		return
 	}
-	var sizes [maxSizes]int
-	var counts [maxSizes]int32
-	n := 0
-	for i := range tier {
-		k := sizeGroup(&sizes, &n, int(tier[i].sf))
-		if k < 0 {
-			*g = tierGroups{n: 1, mixed: true}
-			g.ends[0] = int32(len(tier))
-			return scratch
-		}
-		counts[k]++
+	if g.n == maxSizes {
+		g.mixed = true
+		return
 	}
-	// the groups by size ascending: the same order whichever entries the
-	// tier holds, so that a kept tier less some entries is grouped as the
-	// tier of the rest made anew (checkKeptLive)
-	for k := 1; k < n; k++ {
-		for i := k; i > 0 && sizes[i] < sizes[i-1]; i-- {
-			sizes[i], sizes[i-1] = sizes[i-1], sizes[i]
-			counts[i], counts[i-1] = counts[i-1], counts[i]
-		}
+	if g.n > 0 {
+		g.ends[g.n-1] = int32(at)
 	}
-	g.n = n
-	var at [maxSizes]int32
-	end := int32(0)
-	for k := range n {
-		g.sizes[k] = float64(sizes[k])
-		at[k] = end
-		end += counts[k]
-		g.ends[k] = end
+	g.sizes[g.n] = sf
+	g.n++
+}
+
+// end ends the last group at the tier's length n.
+func (g *tierGroups) end(n int) {
+	if g.mixed {
+		*g = tierGroups{n: 1, mixed: true}
 	}
-	if n == 1 {
-		return scratch
+	if g.n > 0 {
+		g.ends[g.n-1] = int32(n)
 	}
-	scratch = append(scratch[:0], tier...)
-	for i := range scratch {
-		k := sizeGroup(&sizes, &n, int(scratch[i].sf))
-		tier[at[k]] = scratch[i]
-		at[k]++
-	}
-	return scratch
 }
 
 // takeType takes what fits of type j's candidates in mode ref-compat. Its
@@ -482,7 +510,7 @@ func (m *Mechanism) listTierPart(list []cand, j int, tier []tierEntry, g *tierGr
 	out := slices.Grow(list, len(tier))
 	out = out[:n+len(tier)]
 	mixed := g.mixed
-	p.listed = listedGroups{n: g.n, mixed: mixed, sizes: g.sizes}
+	p.listed.g = g
 	from := 0
 	for k := range g.n {
 		to := int(g.ends[k])
@@ -762,12 +790,10 @@ const maxSizes = 8
 var bySizeMin = 96
 
 // listedGroups is where listTierPart's list ends each group of its
-// tier (see tierGroups): the heaps of visitBySize.
+// tier's groups g: the heaps of visitBySize.
 type listedGroups struct {
-	n     int
-	mixed bool
-	sizes [maxSizes]float64
-	ends  [maxSizes]int
+	g    *tierGroups
+	ends [maxSizes]int
 }
 
 // visitBySize is visit(true) of a heap not yet built, listTierPart's
@@ -788,16 +814,16 @@ type listedGroups struct {
 func (p *picker) visitBySize() bool {
 	cs := p.heap.cs
 	l := &p.listed
-	if len(cs) < bySizeMin || l.n <= 1 || l.mixed {
+	if len(cs) < bySizeMin || l.g.n <= 1 || l.g.mixed {
 		return p.visit(true)
 	}
 	var heaps [maxSizes]candHeap
 	var sizes [maxSizes]float64
 	n, from := 0, 0
-	for k := range l.n {
+	for k := range l.g.n {
 		if to := l.ends[k]; to > from {
 			heaps[n].cs = cs[from:to:to]
-			sizes[n] = l.sizes[k]
+			sizes[n] = l.g.sizes[k]
 			n++
 			from = to
 		}

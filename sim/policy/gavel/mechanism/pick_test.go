@@ -153,7 +153,7 @@ func randomMechanism(r *rand.Rand, types int, leftOut bool) (m *Mechanism, keys 
 	}
 	m.zeroAt = zeroStamp{ok: true} // liveZero is this round's
 	m.zeroNow = m.zeroAt
-	m.tiers, m.groups = buildTiers(nil, nil, keys, m.live, types)
+	m.tiers, m.groups = buildTiers(nil, nil, keys, m.live, types, nil)
 	for j := range types {
 		m.ledger.total[j] = 1000
 	}
@@ -309,7 +309,7 @@ func TestListTierSameAsListType(t *testing.T) {
 		for range types {
 			p.free = append(p.free, float64(r.IntN(5)))
 		}
-		tiers, groups := buildTiers(nil, nil, keys, m.liveZero, types)
+		tiers, groups := buildTiers(nil, nil, keys, m.liveZero, types, nil)
 		for _, c := range keys {
 			for j := range types {
 				if r.IntN(4) == 0 {

@@ -34,12 +34,13 @@ func buildTiersPlain(keys []*combo, live []int32, types int) [][]tierEntry {
 // TestBuildTiersGroupedSameAsPlain: each tier buildTiers makes is the
 // plain tier (live's order) sorted stably by size, ascending, and its
 // groups say where each size begins and ends; a tier of more than
-// maxSizes sizes is left in live's order, marked mixed. Storage reused
-// from a round of other sizes and types changes nothing.
+// maxSizes sizes is one group, marked mixed. Storage reused from a round
+// of other sizes and types changes nothing, and live is left as it was.
 func TestBuildTiersGroupedSameAsPlain(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 17))
 	var tiers [][]tierEntry
 	var groups []tierGroups
+	var bySize []int32
 	mixed, grouped := 0, 0
 	for round := range 3000 {
 		types := 1 + r.IntN(3)
@@ -76,13 +77,18 @@ func TestBuildTiersGroupedSameAsPlain(t *testing.T) {
 				live = append(live, int32(id))
 			}
 		}
-		tiers, groups = buildTiers(tiers, groups, keys, live, types)
+		liveWas := slices.Clone(live)
+		tiers, groups = buildTiers(tiers, groups, keys, live, types, &bySize)
+		if !slices.Equal(live, liveWas) {
+			t.Fatalf("round %d: live changed", round)
+		}
 		plain := buildTiersPlain(keys, live, types)
 		if len(tiers) != types || len(groups) != types {
 			t.Fatalf("round %d: %d tiers and %d groups for %d types", round, len(tiers), len(groups), types)
 		}
 		for j := range types {
 			want := slices.Clone(plain[j])
+			slices.SortStableFunc(want, func(a, b tierEntry) int { return int(a.sf - b.sf) })
 			var seen []int32
 			for _, e := range want {
 				if !slices.Contains(seen, e.sf) {
@@ -92,12 +98,11 @@ func TestBuildTiersGroupedSameAsPlain(t *testing.T) {
 			g := &groups[j]
 			if len(seen) > maxSizes {
 				mixed++
-				if !g.mixed || g.n != 1 || int(g.ends[0]) != len(want) {
+				if !g.mixed || g.n != 1 || int(g.ends[0]) != len(want) || g.sizes[0] != 0 {
 					t.Fatalf("round %d, type %d: %d sizes, groups %+v, want mixed", round, j, len(seen), *g)
 				}
 			} else {
 				grouped++
-				slices.SortStableFunc(want, func(a, b tierEntry) int { return int(a.sf - b.sf) })
 				slices.Sort(seen)
 				if g.mixed || g.n != len(seen) {
 					t.Fatalf("round %d, type %d: groups %+v, want sizes %v", round, j, *g, seen)
