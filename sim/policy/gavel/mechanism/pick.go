@@ -514,13 +514,14 @@ func (m *Mechanism) listTierPart(list []cand, j int, tier []tierEntry, g *tierGr
 	from := 0
 	for k := range g.n {
 		to := int(g.ends[k])
+		group := tier[from:to] // its own slice: no bounds check an entry
+		from = to
 		if free < g.sizes[k] {
 			p.listed.ends[k] = n // too large now: none listed
-			from = to
 			continue
 		}
-		for i := from; i < to; i++ {
-			e := &tier[i]
+		for i := range group {
+			e := &group[i]
 			if busy[e.a] || (e.b >= 0 && busy[e.b]) || (mixed && free < float64(e.sf)) {
 				continue // a member taken, or too large for what is left
 			}
@@ -542,7 +543,6 @@ func (m *Mechanism) listTierPart(list []cand, j int, tier []tierEntry, g *tierGr
 			n++
 		}
 		p.listed.ends[k] = n
-		from = to
 	}
 	return out[:n], others
 }
