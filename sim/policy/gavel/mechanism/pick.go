@@ -509,42 +509,51 @@ func (m *Mechanism) listTierPart(list []cand, j int, tier []tierEntry, g *tierGr
 	n := len(list)
 	out := slices.Grow(list, len(tier))
 	out = out[:n+len(tier)]
-	mixed := g.mixed
 	p.listed.g = g
 	from := 0
 	for k := range g.n {
 		to := int(g.ends[k])
-		group := tier[from:to] // its own slice: no bounds check an entry
+		group := tier[from:to]
 		from = to
-		if free < g.sizes[k] {
-			p.listed.ends[k] = n // too large now: none listed
-			continue
-		}
-		for i := range group {
-			e := &group[i]
-			if busy[e.a] || (e.b >= 0 && busy[e.b]) || (mixed && free < float64(e.sf)) {
-				continue // a member taken, or too large for what is left
-			}
-			x := e.x
-			prio := x * 1e9
-			if r := *e.recv; r > 0 && total > 0 {
-				prio = x * total / r
-			}
-			if !(prio > 0) {
-				continue
-			}
-			// before(pivot, c), by priority first
-			if behind := prio < pp || (prio == pp && ranksAfter(pivot, prio, e.deficit, x, e.order)); behind != after {
-				others++
-				continue
-			}
-			o := &out[n]
-			o.prio, o.deficit, o.x, o.order, o.j = prio, e.deficit, x, e.order, int32(j)
-			n++
+		if free >= g.sizes[k] { // else too large now: none listed
+			var o int
+			n, o = listGroup(out, n, group, busy, total, free, pp, pivot, after, g.mixed, int32(j))
+			others += o
 		}
 		p.listed.ends[k] = n
 	}
 	return out[:n], others
+}
+
+// listGroup is listTierPart's pass over one group of a tier: it writes
+// the candidates listed from out[n] on, and returns where they end and
+// how many were left to the other part. A loop of its own, with only
+// what it reads live, keeps its variables in registers.
+func listGroup(out []cand, n int, group []tierEntry, busy []bool, total, free, pp float64, pivot *cand, after, mixed bool, j int32) (int, int) {
+	others := 0
+	for i := range group {
+		e := &group[i]
+		if busy[e.a] || (e.b >= 0 && busy[e.b]) || (mixed && free < float64(e.sf)) {
+			continue // a member taken, or too large for what is left
+		}
+		x := e.x
+		prio := x * 1e9
+		if r := *e.recv; r > 0 && total > 0 {
+			prio = x * total / r
+		}
+		if !(prio > 0) {
+			continue
+		}
+		// before(pivot, c), by priority first
+		if behind := prio < pp || (prio == pp && ranksAfter(pivot, prio, e.deficit, x, e.order)); behind != after {
+			others++
+			continue
+		}
+		o := &out[n]
+		o.prio, o.deficit, o.x, o.order, o.j = prio, e.deficit, x, e.order, j
+		n++
+	}
+	return n, others
 }
 
 // ranksAfter reports whether a candidate of pivot's type with these keys
