@@ -304,6 +304,7 @@ func (s *State) occupy(id workload.JobID, j *jobRun, gpus []cluster.GPUID) {
 		j.gpus = append(j.gpus[:0], gpus...)
 	}
 	s.split.placed(s.c, int(id), gpus)
+	s.placeGen++
 	j.mem = s.jobMemoryGB(&s.jobs[id], j.subBatch)
 	compute, now := s.jobs[id].Compute, s.now
 	// The GPUs a job takes usually lie on one server: its books (free
@@ -359,6 +360,7 @@ func (s *State) release(id workload.JobID, j *jobRun) {
 	if s.coupled(j) {
 		s.markCoupled(id, j.gpus)
 	}
+	s.placeGen++
 	compute := s.jobs[id].Compute
 	srv, freed := cluster.ServerID(-1), 0 // as in occupy
 	for _, g := range j.gpus {

@@ -203,6 +203,13 @@ func newState(cfg Config) (*State, error) {
 		s.believed = cfg.Perf
 	}
 	s.believedTP, _ = perf.As[perf.Throughputs](s.believed)
+	// the true model's own answer is kept only when nothing but the
+	// placements moves it, and it is the model the policy asks (an
+	// implementer of PlacementRated is a pointer: == cannot panic)
+	if pr, ok := cfg.Perf.(perf.PlacementRated); ok && pr.RateByPlacement() && s.timed == nil {
+		s.rateMemo = s.believed == cfg.Perf
+	}
+	s.placeGen = 1
 	if s.maxLog == 0 {
 		s.maxLog = 100_000
 	}
@@ -615,7 +622,12 @@ func (s *State) recompute() error {
 		}
 		j := &s.act[rec.slot-1] // running, so it has a slot
 		s.res.Stats.RateRecompute++
-		r := s.cfg.Perf.Rate(s, id)
+		var r float64
+		if k := int(rec.slot - 1); s.rateMemo && k < len(s.memos) && s.memos[k].at == s.placeGen {
+			r = s.memos[k].rate // asked of this placement already (BelievedRate)
+		} else {
+			r = s.cfg.Perf.Rate(s, id)
+		}
 		s.split.update(s, int(id))
 		if !(r > 0) || math.IsInf(r, 0) {
 			return fmt.Errorf("job %s cannot progress on GPUs %v: the perf model gives rate %v", s.jobs[id].Name, j.gpus, r)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/schedlab/schedlab/sim/cluster"
 	"github.com/schedlab/schedlab/sim/perf"
@@ -151,6 +152,9 @@ type State struct {
 	memModel      perf.MemoryModel          // cfg.Perf as a MemoryModel, or nil
 	byThroughput  bool                      // cfg.Perf has throughputs per GPU type (found with perf.As)
 	believedTP    perf.Throughputs          // the believed model's throughputs per GPU type, or nil
+	rateMemo      bool                      // BelievedRate's answers are the true model's, kept for recompute (see BelievedRate)
+	placeGen      uint64                    // counts starts, ends and moves: the placements' version (see BelievedRate)
+	memos         []rateMemo                // by slot of act: BelievedRate's last answer (see rateMemo)
 	reasons       map[workload.JobID]string // why each unschedulable job can never run
 	faults        map[workload.JobID]workFault
 
@@ -528,6 +532,37 @@ func (s *State) SharingLimit() int { return s.limit }
 // Perf is the performance model the policy believes; it may differ from
 // the one driving the simulation.
 func (s *State) Perf() perf.Model { return s.believed }
+
+// rateMemo is the believed model's rate of the job in a slot of act as
+// BelievedRate last answered it, valid while the placements are those of
+// at (State.placeGen). A job that takes over a slot starts after it is
+// written (a start counts in placeGen), so what a slot's last job was
+// told is never read for it. It lies beside act, not in jobRun, which is
+// kept small.
+type rateMemo struct {
+	rate float64
+	at   uint64
+}
+
+// BelievedRate is Perf().Rate(s, id). When the believed model is the
+// true one and its rate depends on placements alone
+// (perf.PlacementRated), the answer for a running job is kept until the
+// next start, end or move anywhere, and the recompute that follows the
+// decision reads it instead of asking the model again: a Gavel round asks
+// the rate of each job it starts (its micro-task) just before the
+// engine's recompute asks the same of the same placement.
+func (s *State) BelievedRate(id workload.JobID) float64 {
+	r := s.believed.Rate(s, id)
+	if s.rateMemo {
+		if j := s.kept(id); j != nil && j.slot > 0 {
+			if len(s.memos) < len(s.act) {
+				s.memos = slices.Grow(s.memos, len(s.act)-len(s.memos))[:len(s.act)]
+			}
+			s.memos[j.slot-1] = rateMemo{r, s.placeGen}
+		}
+	}
+	return r
+}
 
 // BelievedThroughputs is the believed model (Perf) as perf.Throughputs,
 // found once per run through any wrappers (perf.As), and whether it is

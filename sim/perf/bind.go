@@ -83,6 +83,11 @@ func (m *Throughput) Bind(c *cluster.Cluster, jobs []workload.Job) Model {
 	return b
 }
 
+// RateByPlacement implements PlacementRated: a table's rate depends on
+// the job, its GPUs' type and servers and its partner on them alone (the
+// rows it keeps are found once, the same every time).
+func (b *boundThroughput) RateByPlacement() bool { return true }
+
 // Unwrap implements Wrapper: the model the tables were built from, so that
 // As[*Throughput] finds it in a bound run.
 func (b *boundThroughput) Unwrap() Model { return b.Throughput }

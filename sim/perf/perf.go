@@ -55,6 +55,17 @@ type Model interface {
 	Coupling() Coupling
 }
 
+// PlacementRated is implemented by models whose Rate(s, id) depends on
+// the cluster, the run's jobs and where every job runs, and on nothing
+// else: not on the time, a job's progress, or a state of the model's own
+// that a query changes. Two queries with no start, end or move between
+// them then give the same rate, and the engine may answer the second
+// from the first (see engine.State.BelievedRate). A wrapper that adds
+// anything must not pass it on.
+type PlacementRated interface {
+	RateByPlacement() bool
+}
+
 // Factor is a slowdown applied on top of a base model.
 type Factor interface {
 	// Slowdown returns how many times longer an iteration of job id takes

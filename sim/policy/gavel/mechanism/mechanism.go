@@ -98,7 +98,8 @@ type Mechanism struct {
 	liveAt     liveStamp
 	doneSince  []workload.JobID // jobs whose completion the mechanism saw since liveAt
 	tiers      [][]tierEntry    // by type: live's combinations with a positive target there that can run there (mode ref-compat)
-	oneSize    bool             // the tiers' combinations are all of one size (see visitBySize); made with tiers
+	groups     []tierGroups     // by type: how tiers[j] is grouped by size; made with tiers
+	liveSized  []int32          // scratch of buildTiers: live by size
 	liveZero   []int32          // all combinations still running, by index, as of zeroAt
 	zeroAt     zeroStamp
 	zeroNow    zeroStamp // this round's stamp (see keepZero)

@@ -133,8 +133,7 @@ func (m *Mechanism) keepLive(s *engine.State) {
 	default:
 		m.liveCombos(s, m.ledger.pos, &m.live)
 		if !m.ledger.clean {
-			m.tiers = buildTiers(m.tiers, m.ledger.keys, m.live, len(m.gpu.types))
-			m.oneSize = oneSize(m.ledger.keys, m.live)
+			m.tiers, m.groups = buildTiers(m.tiers, m.groups, m.ledger.keys, m.live, len(m.gpu.types), &m.liveSized)
 		}
 	}
 	m.liveAt = at
@@ -190,7 +189,7 @@ func (m *Mechanism) checkKeptLive(s *engine.State) {
 		}
 		return true
 	}
-	tiers := buildTiers(nil, m.ledger.keys, live, len(m.gpu.types))
+	tiers, _ := buildTiers(nil, nil, m.ledger.keys, live, len(m.gpu.types), nil)
 	for j := range tiers {
 		kept := slices.DeleteFunc(slices.Clone(m.tiers[j]), func(e tierEntry) bool { return finished(e.a) || (e.b >= 0 && finished(e.b)) })
 		if !slices.Equal(tiers[j], kept) && m.checkErr == nil {
@@ -257,19 +256,25 @@ type tierEntry struct {
 }
 
 // buildTiers lists, for each of types, the combinations at the indices
-// live of keys (in that order) that have a positive target on it and can
-// run on it: the positive tier's candidates before what changes in a
-// round (members taken, GPUs left, time received) is checked. It reuses
-// tiers' storage.
-func buildTiers(tiers [][]tierEntry, keys []*combo, live []int32, types int) [][]tierEntry {
+// live of keys that have a positive target on it and can run on it: the
+// positive tier's candidates before what changes in a round (members
+// taken, GPUs left, time received) is checked. Each tier is grouped by
+// size, ascending, in live's order within a size (it is built from live
+// so ordered: liveBySize), and groups[j] says where type j's groups are.
+// The order within a tier changes no choice: the picker takes its
+// candidates by rank, a total order. It reuses tiers' and groups'
+// storage, and *bySize's for live so ordered (nil: none to reuse).
+func buildTiers(tiers [][]tierEntry, groups []tierGroups, keys []*combo, live []int32, types int, bySize *[]int32) ([][]tierEntry, []tierGroups) {
 	for len(tiers) < types {
 		tiers = append(tiers, nil)
 	}
 	tiers = tiers[:types]
+	groups = slices.Grow(groups[:0], types)[:types]
 	for j := range tiers {
 		tiers[j] = tiers[j][:0]
+		groups[j] = tierGroups{}
 	}
-	for _, order := range live {
+	for _, order := range liveBySize(keys, live, bySize) {
 		c := keys[order]
 		if c.x == nil {
 			continue // no target: priority 0 everywhere (ledger.priority)
@@ -282,22 +287,104 @@ func buildTiers(tiers [][]tierEntry, keys []*combo, live []int32, types int) [][
 			if c.deficit != nil {
 				e.deficit = c.deficit[j]
 			}
+			if n := len(tiers[j]); n == 0 || tiers[j][n-1].sf != e.sf {
+				groups[j].begin(float64(e.sf), n)
+			}
 			tiers[j] = append(tiers[j], e)
 		}
 	}
-	return tiers
+	for j := range tiers {
+		groups[j].end(len(tiers[j]))
+	}
+	return tiers, groups
 }
 
-// oneSize: the combinations at the indices live of keys (those the
-// tiers list) all take as many GPUs, so that no visit of a tier need
-// group its candidates by size (visitBySize).
-func oneSize(keys []*combo, live []int32) bool {
+// liveBySize is live ordered by the combinations' sizes, ascending and
+// stably (a counting sort of up to maxSizes sizes; a stable sort past
+// that), written to *scratch (or a new list when scratch is nil). live
+// itself is left in the ledger's order, which the live list keeps.
+func liveBySize(keys []*combo, live []int32, scratch *[]int32) []int32 {
+	var sizes [maxSizes]int
+	var at [maxSizes]int
+	n := 0
 	for _, order := range live {
-		if keys[order].sf != keys[live[0]].sf {
-			return false
+		g := sizeGroup(&sizes, &n, keys[order].sf)
+		if g < 0 {
+			out := slices.Clone(live)
+			slices.SortStableFunc(out, func(a, b int32) int { return keys[a].sf - keys[b].sf })
+			return out
+		}
+		at[g]++
+	}
+	if n <= 1 {
+		return live
+	}
+	// the groups' starts, by size ascending
+	idx := [maxSizes]int{0, 1, 2, 3, 4, 5, 6, 7}
+	for k := 1; k < n; k++ {
+		for i := k; i > 0 && sizes[idx[i]] < sizes[idx[i-1]]; i-- {
+			idx[i], idx[i-1] = idx[i-1], idx[i]
 		}
 	}
-	return true
+	start := 0
+	for _, g := range idx[:n] {
+		start, at[g] = start+at[g], start
+	}
+	var out []int32
+	if scratch != nil {
+		out = slices.Grow((*scratch)[:0], len(live))[:len(live)]
+		*scratch = out
+	} else {
+		out = make([]int32, len(live))
+	}
+	for _, order := range live {
+		g := sizeGroup(&sizes, &n, keys[order].sf)
+		out[at[g]] = order
+		at[g]++
+	}
+	return out
+}
+
+// tierGroups is how a tier is grouped by size: group g is the entries
+// from ends[g-1] (0 for the first) to ends[g], every one taking sizes[g]
+// GPUs, unless mixed (a tier of more than maxSizes sizes: one group of
+// size 0, its entries' sizes checked one by one).
+//
+// A group too large for what its type has left is passed over whole, and
+// the listed groups are the heaps visitBySize pops from, without a pass
+// that groups the listed candidates again every visit.
+type tierGroups struct {
+	n     int
+	mixed bool
+	sizes [maxSizes]float64
+	ends  [maxSizes]int32
+}
+
+// begin starts a group of size sf at entry at of the tier, ending the
+// last; past maxSizes groups the tier is mixed.
+func (g *tierGroups) begin(sf float64, at int) {
+	if g.mixed {
+		return
+	}
+	if g.n == maxSizes {
+		g.mixed = true
+		return
+	}
+	if g.n > 0 {
+		g.ends[g.n-1] = int32(at)
+	}
+	g.sizes[g.n] = sf
+	g.n++
+}
+
+// end ends the last group at the tier's length n.
+func (g *tierGroups) end(n int) {
+	if g.mixed {
+		*g = tierGroups{n: 1, mixed: true}
+	}
+	if g.n > 0 {
+		g.ends[g.n-1] = int32(n)
+	}
 }
 
 // takeType takes what fits of type j's candidates in mode ref-compat. Its
@@ -325,7 +412,7 @@ func (m *Mechanism) takeType(s *engine.State, j int, now float64) {
 		p.heap.cs = m.listType(p.heap.cs[:0], j, now, true, m.live, p)
 		room = p.visitSplit(p.keep[j])
 	} else {
-		room = m.visitTier(j, m.tiers[j], p.keep[j])
+		room = m.visitTier(j, m.tiers[j], &m.groups[j], p.keep[j])
 	}
 	// Whether a visit that took the type's last GPU reports room depends
 	// on what was left in its heap (visitTier's second part leaves out
@@ -389,21 +476,24 @@ func (m *Mechanism) listType(list []cand, j int, now float64, positive bool, liv
 
 // listTier is listType of the positive tier in mode ref-compat for
 // picker p, the tier that nearly every round lists whole, from type j's
-// tier (buildTiers of the live combinations): the same candidates with
-// the same keys, in the same order. What the tier fixed until the next
-// restart (the type, the target, the deficit) is not tested again, what
-// is the same for every candidate (the type's total and GPUs left) is
-// read once, and ledger.priority and picker.open are written out for
-// x > 0, less the checks they repeat (a member taken, FIFO's priority 0).
-func (m *Mechanism) listTier(list []cand, j int, tier []tierEntry, p *picker) []cand {
-	list, _ = m.listTierPart(list, j, tier, p, nil, false)
+// tier (buildTiers of the live combinations) and its groups by size: the
+// same candidates with the same keys, grouped by size in the tier's
+// order, each group in the ledger's order. What the tier fixed until the
+// next restart (the type, the target, the deficit, the size) is not
+// tested again, what is the same for every candidate (the type's total
+// and GPUs left) is read once, and ledger.priority and picker.open are
+// written out for x > 0, less the checks they repeat (a member taken,
+// FIFO's priority 0). p.listed says where each listed group ends.
+func (m *Mechanism) listTier(list []cand, j int, tier []tierEntry, g *tierGroups, p *picker) []cand {
+	list, _ = m.listTierPart(list, j, tier, g, p, nil, false)
 	return list
 }
 
 // listTierPart is listTier of the candidates that rank after pivot
 // (after) or at or before it (!after), and counts the others; with pivot
-// nil, listTier.
-func (m *Mechanism) listTierPart(list []cand, j int, tier []tierEntry, p *picker, pivot *cand, after bool) ([]cand, int) {
+// nil, listTier. A group too large for what the type has left is passed
+// over whole: the visit could take none of it.
+func (m *Mechanism) listTierPart(list []cand, j int, tier []tierEntry, g *tierGroups, p *picker, pivot *cand, after bool) ([]cand, int) {
 	busy := p.busy
 	others := 0
 	total, free := m.ledger.total[j], p.free[j]
@@ -419,9 +509,31 @@ func (m *Mechanism) listTierPart(list []cand, j int, tier []tierEntry, p *picker
 	n := len(list)
 	out := slices.Grow(list, len(tier))
 	out = out[:n+len(tier)]
-	for i := range tier {
-		e := &tier[i]
-		if busy[e.a] || (e.b >= 0 && busy[e.b]) || free < float64(e.sf) {
+	p.listed.g = g
+	from := 0
+	for k := range g.n {
+		to := int(g.ends[k])
+		group := tier[from:to]
+		from = to
+		if free >= g.sizes[k] { // else too large now: none listed
+			var o int
+			n, o = listGroup(out, n, group, busy, total, free, pp, pivot, after, g.mixed, int32(j))
+			others += o
+		}
+		p.listed.ends[k] = n
+	}
+	return out[:n], others
+}
+
+// listGroup is listTierPart's pass over one group of a tier: it writes
+// the candidates listed from out[n] on, and returns where they end and
+// how many were left to the other part. A loop of its own, with only
+// what it reads live, keeps its variables in registers.
+func listGroup(out []cand, n int, group []tierEntry, busy []bool, total, free, pp float64, pivot *cand, after, mixed bool, j int32) (int, int) {
+	others := 0
+	for i := range group {
+		e := &group[i]
+		if busy[e.a] || (e.b >= 0 && busy[e.b]) || (mixed && free < float64(e.sf)) {
 			continue // a member taken, or too large for what is left
 		}
 		x := e.x
@@ -438,10 +550,10 @@ func (m *Mechanism) listTierPart(list []cand, j int, tier []tierEntry, p *picker
 			continue
 		}
 		o := &out[n]
-		o.prio, o.deficit, o.x, o.order, o.j = prio, e.deficit, x, e.order, int32(j)
+		o.prio, o.deficit, o.x, o.order, o.j = prio, e.deficit, x, e.order, j
 		n++
 	}
-	return out[:n], others
+	return n, others
 }
 
 // ranksAfter reports whether a candidate of pivot's type with these keys
@@ -471,17 +583,16 @@ func ranksAfter(pivot *cand, prio, deficit, x float64, order int32) bool {
 //
 // It reports whether the visit ended with room left, as visit does,
 // except when the type has no GPU left (see takeType).
-func (m *Mechanism) visitTier(j int, tier []tierEntry, k int) bool {
+func (m *Mechanism) visitTier(j int, tier []tierEntry, g *tierGroups, k int) bool {
 	p := &m.picker
-	one := m.oneSize
 	var pivot cand
 	if k <= 0 || 2*k >= len(tier) || !m.tierPivot(j, tier, k, &pivot) {
-		p.heap.cs = m.listTier(p.heap.cs[:0], j, tier, p)
-		return p.visitListed(one)
+		p.heap.cs = m.listTier(p.heap.cs[:0], j, tier, g, p)
+		return p.visitBySize()
 	}
 	var behind int
-	p.heap.cs, behind = m.listTierPart(p.heap.cs[:0], j, tier, p, &pivot, false)
-	if !p.visitListed(one) {
+	p.heap.cs, behind = m.listTierPart(p.heap.cs[:0], j, tier, g, p, &pivot, false)
+	if !p.visitBySize() {
 		return false
 	}
 	if behind == 0 {
@@ -490,16 +601,7 @@ func (m *Mechanism) visitTier(j int, tier []tierEntry, k int) bool {
 	if p.free[j] <= 0 {
 		return false
 	}
-	p.heap.cs, _ = m.listTierPart(p.heap.cs[:0], j, tier, p, &pivot, true)
-	return p.visitListed(one)
-}
-
-// visitListed is visit(true) of a type's listed candidates, all of one
-// size (one) or grouped by size (visitBySize).
-func (p *picker) visitListed(one bool) bool {
-	if one {
-		return p.visit(true)
-	}
+	p.heap.cs, _ = m.listTierPart(p.heap.cs[:0], j, tier, g, p, &pivot, true)
 	return p.visitBySize()
 }
 
@@ -603,9 +705,9 @@ type picker struct {
 	rest   []cand  // candidates of priority 0 (see take)
 	chosen []entry // valid until the next round
 	ghosts []entry
-	bySize []cand // scratch of visitBySize
-	keep   []int  // by type: about how many positive candidates takeType visits first; 0: all
-	popped int    // candidates visited since takeType began the type
+	listed listedGroups // where listTierPart's list ends each group (see visitBySize)
+	keep   []int        // by type: about how many positive candidates takeType visits first; 0: all
+	popped int          // candidates visited since takeType began the type
 }
 
 // take visits cs in rank order and takes what fits. typed: every
@@ -696,48 +798,47 @@ const maxSizes = 8
 // bySizeMin is the shortest list visitBySize groups by size.
 var bySizeMin = 96
 
-// visitBySize is visit(true) of a heap not yet built, every candidate of
-// one type, with the candidates grouped by size, each group a heap: it
-// pops the best of the groups' first candidates among the groups that
-// still fit in what the type has left. A candidate too large for what is
-// left stays so for the rest of the visit (GPUs left only shrink), and
-// visit would pop it and pass over it: in a cluster of jobs of 1 to 8
-// GPUs, most of what a type's visit popped once few GPUs were left. So
-// the candidates are taken in the same order, and it reports what visit
-// does: false when the type is full with candidates left, true when
-// every candidate that fits was visited with room left.
+// listedGroups is where listTierPart's list ends each group of its
+// tier's groups g: the heaps of visitBySize.
+type listedGroups struct {
+	g    *tierGroups
+	ends [maxSizes]int
+}
+
+// visitBySize is visit(true) of a heap not yet built, listTierPart's
+// list of one type's candidates, with the candidates grouped by size
+// (p.listed), each group a heap: it pops the best of the groups' first
+// candidates among the groups that still fit in what the type has left.
+// A candidate too large for what is left stays so for the rest of the
+// visit (GPUs left only shrink), and visit would pop it and pass over
+// it: in a cluster of jobs of 1 to 8 GPUs, most of what a type's visit
+// popped once few GPUs were left. So the candidates are taken in the
+// same order, and it reports what visit does: false when the type is
+// full with candidates left, true when every candidate that fits was
+// visited with room left.
 //
-// A short list is visited as one heap: grouping it costs more than
-// passing over the few too large.
+// A short list, or one of a single size or of sizes mixed, is visited
+// as one heap: passing over the few too large costs less than the
+// groups' bookkeeping.
 func (p *picker) visitBySize() bool {
 	cs := p.heap.cs
-	if len(cs) < bySizeMin {
-		return p.visit(true)
-	}
-	var sizes [maxSizes]int
-	var ends [maxSizes]int // counts, then each group's end in bySize
-	n := 0
-	for i := range cs {
-		g := sizeGroup(&sizes, &n, p.keys[cs[i].order].sf)
-		if g < 0 {
-			return p.visit(true)
-		}
-		ends[g]++
-	}
-	if n <= 1 {
+	l := &p.listed
+	if len(cs) < bySizeMin || l.g.n <= 1 || l.g.mixed {
 		return p.visit(true)
 	}
 	var heaps [maxSizes]candHeap
-	out := slices.Grow(p.bySize[:0], len(cs))[:len(cs)]
-	p.bySize = out
-	at := 0
-	for g := range n {
-		heaps[g].cs = out[at : at : at+ends[g]]
-		at += ends[g]
+	var sizes [maxSizes]float64
+	n, from := 0, 0
+	for k := range l.g.n {
+		if to := l.ends[k]; to > from {
+			heaps[n].cs = cs[from:to:to]
+			sizes[n] = l.g.sizes[k]
+			n++
+			from = to
+		}
 	}
-	for i := range cs {
-		g := sizeGroup(&sizes, &n, p.keys[cs[i].order].sf)
-		heaps[g].cs = append(heaps[g].cs, cs[i])
+	if n <= 1 {
+		return p.visit(true)
 	}
 	for g := range n {
 		heaps[g].init()
@@ -752,7 +853,7 @@ func (p *picker) visitBySize() bool {
 				continue
 			}
 			left = true
-			if free[j] < float64(sizes[g]) {
+			if free[j] < sizes[g] {
 				continue // too large now, and for the rest of the visit
 			}
 			if best < 0 || before(&heaps[g].cs[0], &heaps[best].cs[0]) {

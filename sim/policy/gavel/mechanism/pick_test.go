@@ -153,7 +153,7 @@ func randomMechanism(r *rand.Rand, types int, leftOut bool) (m *Mechanism, keys 
 	}
 	m.zeroAt = zeroStamp{ok: true} // liveZero is this round's
 	m.zeroNow = m.zeroAt
-	m.tiers = buildTiers(nil, keys, m.live, types)
+	m.tiers, m.groups = buildTiers(nil, nil, keys, m.live, types, nil)
 	for j := range types {
 		m.ledger.total[j] = 1000
 	}
@@ -250,10 +250,28 @@ func TestBeforeIsCandCmp(t *testing.T) {
 	}
 }
 
+// groupedLike is list stably grouped by size in the order of g's groups
+// (as listTier lists a tier grouped so): list itself when g is mixed.
+func groupedLike(list []cand, g *tierGroups, keys []*combo) []cand {
+	if g.mixed {
+		return list
+	}
+	var out []cand
+	for k := range g.n {
+		for _, c := range list {
+			if float64(keys[c.order].sf) == g.sizes[k] {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // TestListTierSameAsListType: the positive tier as takeType lists it
 // (listTier, from buildTiers' lists) is the general listing's positive
 // tier less what the picker could not take now, key for key and bit for
-// bit, in the same order, on targets,
+// bit, in the same order within each size (grouped by size as the
+// tier's groups say), on targets,
 // service and totals that round differently in another order (and totals
 // of 0, tiny targets whose priority underflows, combinations without a
 // target, and sizes left over).
@@ -291,7 +309,7 @@ func TestListTierSameAsListType(t *testing.T) {
 		for range types {
 			p.free = append(p.free, float64(r.IntN(5)))
 		}
-		tiers := buildTiers(nil, keys, m.liveZero, types)
+		tiers, groups := buildTiers(nil, nil, keys, m.liveZero, types, nil)
 		for _, c := range keys {
 			for j := range types {
 				if r.IntN(4) == 0 {
@@ -301,7 +319,14 @@ func TestListTierSameAsListType(t *testing.T) {
 		}
 		for j := range types {
 			want := slices.DeleteFunc(slices.Clone(m.typeCandidates(j, 50, true, m.liveZero)), func(c cand) bool { return !p.open(&c) })
-			if got := m.listTier(nil, j, tiers[j], p); !slices.Equal(got, want) {
+			want = groupedLike(want, &groups[j], keys)
+			g := groups[j]
+			if r.IntN(3) == 0 {
+				// the same tier read as one group of sizes mixed
+				g = tierGroups{n: 1, mixed: true}
+				g.ends[0] = int32(len(tiers[j]))
+			}
+			if got := m.listTier(nil, j, tiers[j], &g, p); !slices.Equal(got, want) {
 				t.Fatalf("round %d, type %d: %v, want %v", round, j, got, want)
 			}
 		}
@@ -400,11 +425,11 @@ func TestVisitTierSameAsVisit(t *testing.T) {
 				p.keys, p.busy, p.fifo = keys, slices.Clone(m.busy), fifo
 				p.free = slices.Clone(free)
 				if i == 0 {
-					p.heap.cs = mm.listTier(nil, j, mm.tiers[j], p)
+					p.heap.cs = mm.listTier(nil, j, mm.tiers[j], &mm.groups[j], p)
 					rooms[i] = p.visit(true)
 				} else {
 					splitThis = k > 0 && 2*k < len(m.tiers[j]) && mm.tierPivot(j, mm.tiers[j], k, &pivot)
-					rooms[i] = mm.visitTier(j, mm.tiers[j], k)
+					rooms[i] = mm.visitTier(j, mm.tiers[j], &mm.groups[j], k)
 				}
 				ps[i] = p
 			}

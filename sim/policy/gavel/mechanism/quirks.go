@@ -93,7 +93,7 @@ func (m *Mechanism) microTasks(s *engine.State, placed []placement) (end float64
 				}
 				continue
 			}
-			rate := s.Perf().Rate(s, id)
+			rate := s.BelievedRate(id)
 			if !(rate > 0) {
 				rate = tr.thr[pl.j]
 			}
