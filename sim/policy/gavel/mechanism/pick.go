@@ -320,7 +320,10 @@ func liveBySize(keys []*combo, live []int32, scratch *[]int32) []int32 {
 		return live
 	}
 	// the groups' starts, by size ascending
-	idx := [maxSizes]int{0, 1, 2, 3, 4, 5, 6, 7}
+	var idx [maxSizes]int
+	for k := range idx {
+		idx[k] = k
+	}
 	for k := 1; k < n; k++ {
 		for i := k; i > 0 && sizes[idx[i]] < sizes[idx[i-1]]; i-- {
 			idx[i], idx[i-1] = idx[i-1], idx[i]
