@@ -549,3 +549,104 @@ func TestDenseSolvesSameAsPlain(t *testing.T) {
 		t.Fatalf("%d bases with a nucleus, %d with back pivots: the test wants many of each", nucleus, back)
 	}
 }
+
+// reducedCostsPlain is reducedCosts' loop as first written, inside it,
+// after the btran (y in s.y): one loop over every variable, testing
+// phase1 and j < n per variable. It writes d and dOut into dd and out.
+func reducedCostsPlain(s *solver, phase1 bool, dd []float64, out []uint64) {
+	n, N := s.n, s.n+s.m
+	stat, c, y := s.stat[:N], s.c[:N], s.y
+	cs, ri, rv := s.cs[:n+1], s.ri, s.rv[:len(s.ri)]
+	clear(out)
+	for j := range N {
+		if stat[j] == Basic {
+			dd[j] = 0
+			continue
+		}
+		d := 0.0
+		if !phase1 {
+			d = c[j]
+		}
+		if j < n {
+			for t, end := int(cs[j]), int(cs[j+1]); t < end; t++ {
+				d -= rv[t] * y[ri[t]]
+			}
+		} else {
+			d += y[j-n]
+		}
+		dd[j] = d
+		if mayPick(d, stat[j]) {
+			out[j>>6] |= 1 << (uint(j) & 63)
+		}
+	}
+}
+
+// sameCostsAsPlain compares s.d and s.dOut, just computed by
+// reducedCosts, with reducedCostsPlain's, bit for bit, counting the calls
+// and the differences.
+func sameCostsAsPlain(checked, differ *int) func(s *solver, phase1 bool) {
+	return func(s *solver, phase1 bool) {
+		N := s.n + s.m
+		dd, out := make([]float64, N), make([]uint64, (N+63)/64)
+		reducedCostsPlain(s, phase1, dd, out)
+		*checked++
+		if !slices.Equal(bitsOf(dd), bitsOf(s.d[:N])) || !slices.Equal(out, s.dOut[:len(out)]) {
+			*differ++
+		}
+	}
+}
+
+// Every reducedCosts of the dumped and random LPs' solves (cold and
+// warm, each method, phase 1 after the rows tighten) gives the reduced
+// costs and the pickable list of the loop as first written, bit for bit.
+func TestReducedCostsSameAsPlain(t *testing.T) {
+	checked, differ := 0, 0
+	checkCosts = sameCostsAsPlain(&checked, &differ)
+	defer func() { checkCosts = nil }()
+	solveVariety(t, func() int { return differ }, "reduced costs differ from the plain loop")
+	if checked < 500 {
+		t.Errorf("only %d reduced costs checked", checked)
+	}
+	t.Logf("%d reduced costs checked", checked)
+}
+
+// structuralCosts and slackCosts, as reducedCosts calls them, give
+// reducedCostsPlain's d and dOut bit for bit on random column-wise
+// matrices (empty columns among them), statuses, y with signed zeros and
+// cancelling values, and costs, in both phases.
+func TestReducedCostsRandomSameAsPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(37, 38))
+	for round := range 20000 {
+		m, n := 1+r.IntN(30), 1+r.IntN(60)
+		N := n + m
+		s := &solver{m: m, n: n, cs: make([]int32, n+1), stat: make([]VarStatus, N), c: make([]float64, N),
+			y: make([]float64, m), d: make([]float64, N), dOut: make([]uint64, (N+63)/64)}
+		for j := range n {
+			for i := range m {
+				if r.IntN(4) == 0 {
+					s.ri = append(s.ri, int32(i))
+					s.rv = append(s.rv, someFloat(r))
+				}
+			}
+			s.cs[j+1] = int32(len(s.ri))
+		}
+		for j := range N {
+			s.stat[j] = VarStatus(r.IntN(4))
+			s.c[j] = someFloat(r)
+			s.d[j] = someFloat(r)
+		}
+		for i := range m {
+			s.y[i] = someFloat(r)
+		}
+		for k := range s.dOut {
+			s.dOut[k] = r.Uint64()
+		}
+		phase1 := r.IntN(2) == 0
+		dd, out := make([]float64, N), make([]uint64, len(s.dOut))
+		reducedCostsPlain(s, phase1, dd, out)
+		s.costsFromY(phase1)
+		if !slices.Equal(bitsOf(dd), bitsOf(s.d)) || !slices.Equal(out, s.dOut) {
+			t.Fatalf("round %d (phase 1 %v):\nd     %v\nplain %v\ndOut %x, plain %x", round, phase1, s.d, dd, s.dOut, out)
+		}
+	}
+}

@@ -106,6 +106,7 @@ type solver struct {
 	rv       []float64
 	lo, hi   []float64
 	c        []float64
+	noCosts  []float64 // zeros, phase 1's costs of the nonbasic variables (reducedCosts)
 	colScale []float64
 	rowScale []float64
 	objScale float64
@@ -1080,36 +1081,91 @@ func (s *solver) reducedCosts(phase1 bool) {
 	copy(s.prevCb, s.cb)
 	copy(s.rhs, s.cb)
 	s.f.btran(s.rhs, s.y)
+	s.costsFromY(phase1)
+	if checkCosts != nil {
+		checkCosts(s, phase1)
+	}
+}
+
+// costsFromY is reducedCosts after its btran: d and dOut from y.
+func (s *solver) costsFromY(phase1 bool) {
 	n, N := s.n, s.n+s.m
 	stat, c, dd, y := s.stat[:N], s.c[:N], s.d[:N], s.y
 	cs, ri, rv := s.cs[:n+1], s.ri, s.rv[:len(s.ri)]
+	if phase1 {
+		// d_j starts from +0 rather than c_j: the loops read it from
+		// zeros, one slice fewer for them to keep than a test of phase1.
+		if len(s.noCosts) < N {
+			s.noCosts = make([]float64, N)
+		}
+		c = s.noCosts[:N]
+	}
 	out := s.dOut[:(N+63)/64]
 	clear(out)
-	for j := range N {
-		if stat[j] == Basic {
+	structuralCosts(stat[:n], c[:n], dd[:n], y, cs, ri, rv, out)
+	slackCosts(stat[n:], c[n:], dd[n:], y, out, n)
+	s.fresh, s.dOutOK = true, true
+}
+
+// checkCosts, when a test sets it, is called after every reducedCosts
+// with its phase, to compare d and dOut with the loop as first written.
+var checkCosts func(s *solver, phase1 bool)
+
+// structuralCosts is reducedCosts' loop over the structural columns j <
+// len(stat): d_j = c_j (zeros in phase 1) less each entry of column j (its
+// entries from cs[j] to cs[j+1] in ri and rv) times y at its row, in the
+// column's order, 0 for a basic j; it sets out's bit j when d_j may be
+// picked. A function of its own that calls nothing: inside reducedCosts,
+// after the btran's call, the compiler kept the loop's counter and slices
+// on the stack and reloaded them per column.
+//
+//go:noinline
+func structuralCosts(stat []VarStatus, c, dd, y []float64, cs, ri []int32, rv []float64, out []uint64) {
+	c, dd = c[:len(stat)], dd[:len(stat)]
+	cs = cs[:len(stat)+1]
+	rv = rv[:len(ri)]
+	// Each column's entries start where the one before's end (cs does
+	// not decrease): t runs on from column to column, one load of cs a
+	// column.
+	t := int(cs[0])
+	for j, st := range stat {
+		end := int(cs[j+1])
+		if st == Basic {
 			dd[j] = 0
+			t = end
 			continue
 		}
-		d := 0.0
-		if !phase1 {
-			d = c[j]
-		}
-		if j < n {
-			// The column's entries indexed in the matrix's arrays:
-			// slicing them per column cost more than the loop on
-			// columns of a few entries.
-			for t, end := int(cs[j]), int(cs[j+1]); t < end; t++ {
-				d -= rv[t] * y[ri[t]]
-			}
-		} else {
-			d += y[j-n]
+		d := c[j]
+		// The column's entries indexed in the matrix's arrays:
+		// slicing them per column cost more than the loop on
+		// columns of a few entries.
+		for ; t < end; t++ {
+			d -= rv[t] * y[ri[t]]
 		}
 		dd[j] = d
-		if mayPick(d, stat[j]) {
+		if mayPick(d, st) {
 			out[j>>6] |= 1 << (uint(j) & 63)
 		}
 	}
-	s.fresh, s.dOutOK = true, true
+}
+
+// slackCosts is reducedCosts' loop over the slack columns, n + i for the
+// i-th of stat: d = c (zeros in phase 1) plus y_i, 0 for a basic one.
+func slackCosts(stat []VarStatus, c, dd, y []float64, out []uint64, n int) {
+	c, dd, y = c[:len(stat)], dd[:len(stat)], y[:len(stat)]
+	for i, st := range stat {
+		if st == Basic {
+			dd[i] = 0
+			continue
+		}
+		d := c[i]
+		d += y[i]
+		dd[i] = d
+		if mayPick(d, st) {
+			j := n + i
+			out[j>>6] |= 1 << (uint(j) & 63)
+		}
+	}
 }
 
 // costsChanged updates the reduced costs when phase 1's basic costs
