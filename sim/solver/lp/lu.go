@@ -31,6 +31,10 @@ type factor struct {
 	kind         []int8  // per row: rowFront, rowNucleus, rowBack
 	nRows        []int32 // nucleus rows, in nucleus order
 	nCols        []int32 // nucleus positions, in nucleus order
+	nIndex       []int32 // row -> index in nRows, or -1
+	perm         []int32 // perm[k]: nucleus row index of the k-th pivot row
+	nd           int
+
 	// nfS, nfI and nfV list each nucleus column's entries in front rows
 	// (the a-th column's from nfS[a] to nfS[a+1]), in the column's
 	// order: btran's step to the nucleus reads them without testing each
@@ -38,9 +42,6 @@ type factor struct {
 	nfS []int32
 	nfI []int32
 	nfV []float64
-	nIndex       []int32 // row -> index in nRows, or -1
-	perm         []int32 // perm[k]: nucleus row index of the k-th pivot row
-	nd           int
 
 	// The nucleus's factors, sparse: L by columns (lc) and rows (lr), U
 	// by columns (uc) and rows (ur) without its diagonal diag.
