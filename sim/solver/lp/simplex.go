@@ -106,7 +106,6 @@ type solver struct {
 	rv       []float64
 	lo, hi   []float64
 	c        []float64
-	noCosts  []float64 // zeros, phase 1's costs of the nonbasic variables (reducedCosts)
 	colScale []float64
 	rowScale []float64
 	objScale float64
@@ -1090,20 +1089,18 @@ func (s *solver) reducedCosts(phase1 bool) {
 // costsFromY is reducedCosts after its btran: d and dOut from y.
 func (s *solver) costsFromY(phase1 bool) {
 	n, N := s.n, s.n+s.m
-	stat, c, dd, y := s.stat[:N], s.c[:N], s.d[:N], s.y
-	cs, ri, rv := s.cs[:n+1], s.ri, s.rv[:len(s.ri)]
+	stat, dd := s.stat[:N], s.d[:N]
+	// Each d_j starts from c_j, or +0 in phase 1, put in d first: the
+	// loops then keep one slice fewer than with c and a test of phase1.
 	if phase1 {
-		// d_j starts from +0 rather than c_j: the loops read it from
-		// zeros, one slice fewer for them to keep than a test of phase1.
-		if len(s.noCosts) < N {
-			s.noCosts = make([]float64, N)
-		}
-		c = s.noCosts[:N]
+		clear(dd)
+	} else {
+		copy(dd, s.c[:N])
 	}
 	out := s.dOut[:(N+63)/64]
 	clear(out)
-	structuralCosts(stat[:n], c[:n], dd[:n], y, cs, ri, rv, out)
-	slackCosts(stat[n:], c[n:], dd[n:], y, out, n)
+	structuralCosts(stat[:n], dd[:n], s.y, s.cs[:n+1], s.ri, s.rv, out)
+	slackCosts(stat[n:], dd[n:], s.y, out, n)
 	s.fresh, s.dOutOK = true, true
 }
 
@@ -1112,35 +1109,37 @@ func (s *solver) costsFromY(phase1 bool) {
 var checkCosts func(s *solver, phase1 bool)
 
 // structuralCosts is reducedCosts' loop over the structural columns j <
-// len(stat): d_j = c_j (zeros in phase 1) less each entry of column j (its
+// len(stat): d_j, holding c_j (or +0), less each entry of column j (its
 // entries from cs[j] to cs[j+1] in ri and rv) times y at its row, in the
 // column's order, 0 for a basic j; it sets out's bit j when d_j may be
 // picked. A function of its own that calls nothing: inside reducedCosts,
 // after the btran's call, the compiler kept the loop's counter and slices
-// on the stack and reloaded them per column.
+// on the stack and reloaded them per column and entry.
 //
 //go:noinline
-func structuralCosts(stat []VarStatus, c, dd, y []float64, cs, ri []int32, rv []float64, out []uint64) {
-	c, dd = c[:len(stat)], dd[:len(stat)]
-	cs = cs[:len(stat)+1]
+func structuralCosts(stat []VarStatus, dd, y []float64, cs, ri []int32, rv []float64, out []uint64) {
+	ends := cs[1 : len(stat)+1]
+	stat, dd = stat[:len(ends)], dd[:len(ends)]
 	rv = rv[:len(ri)]
 	// Each column's entries start where the one before's end (cs does
 	// not decrease): t runs on from column to column, one load of cs a
 	// column.
 	t := int(cs[0])
-	for j, st := range stat {
-		end := int(cs[j+1])
+	for j, e := range ends {
+		end, st := int(e), stat[j]
 		if st == Basic {
 			dd[j] = 0
 			t = end
 			continue
 		}
-		d := c[j]
-		// The column's entries indexed in the matrix's arrays:
-		// slicing them per column cost more than the loop on
-		// columns of a few entries.
-		for ; t < end; t++ {
-			d -= rv[t] * y[ri[t]]
+		d := dd[j]
+		// The column's entries indexed in the matrix's arrays, cut at
+		// the column's end so that the loop's test is their bounds
+		// check: slicing from the start as well cost more than the
+		// loop on columns of a few entries.
+		cri, crv := ri[:end], rv[:end]
+		for ; t < len(cri); t++ {
+			d -= crv[t] * y[cri[t]]
 		}
 		dd[j] = d
 		if mayPick(d, st) {
@@ -1150,15 +1149,15 @@ func structuralCosts(stat []VarStatus, c, dd, y []float64, cs, ri []int32, rv []
 }
 
 // slackCosts is reducedCosts' loop over the slack columns, n + i for the
-// i-th of stat: d = c (zeros in phase 1) plus y_i, 0 for a basic one.
-func slackCosts(stat []VarStatus, c, dd, y []float64, out []uint64, n int) {
-	c, dd, y = c[:len(stat)], dd[:len(stat)], y[:len(stat)]
+// i-th of stat: d, holding c (or +0), plus y_i, 0 for a basic one.
+func slackCosts(stat []VarStatus, dd, y []float64, out []uint64, n int) {
+	dd, y = dd[:len(stat)], y[:len(stat)]
 	for i, st := range stat {
 		if st == Basic {
 			dd[i] = 0
 			continue
 		}
-		d := c[i]
+		d := dd[i]
 		d += y[i]
 		dd[i] = d
 		if mayPick(d, st) {
