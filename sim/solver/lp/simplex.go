@@ -160,15 +160,11 @@ type solver struct {
 	w      []float64
 	rho    []float64
 	alphaR []float64
-	mark   []uint8
+	mark   []uint8 // per variable: markBasic, markListed (in touch) or markNone
 	touch  []int32
 	// unit lists the one position pivotRow's btran starts from.
 	unit  [1]int32
 	rowNZ []int32 // the rows where ρ may be nonzero
-	// rowEntries is how many entries of the row-wise matrix the last
-	// pivot row visited: pivotRow's guess for the next one (a guess only:
-	// either way gives the same result).
-	rowEntries int
 	// alphaNZ lists, in increasing order, the positions where the
 	// entering column s.alpha may be nonzero (ftranSparse).
 	alphaNZ  []int32
@@ -779,6 +775,7 @@ func (s *solver) start(warm *Basis) {
 		posOf[j] = int32(k)
 		stat[j] = Basic
 	}
+	setMarks(s.mark, head, markBasic) // reset cleared every mark
 	s.basics = basics
 	if s.kept && s.factors == s.startFactors && s.f.numUpdates() == 0 && slices.Equal(basics, s.startBasics) {
 		// The factorisation of these columns is still the one start
@@ -813,6 +810,7 @@ func (s *solver) refactor() {
 			s.head[p] = j
 			s.posOf[j] = int32(p)
 			s.stat[j] = Basic
+			s.mark[old], s.mark[j] = markNone, markBasic
 			// Only the swapped positions' columns change.
 			s.bRows[p], s.bVals[p] = s.column(int(j))
 		}
@@ -1353,19 +1351,20 @@ func withinDualTol(d float64) bool {
 // pivotRow computes αᵣ = ρᵀ[A −I] with ρ = B⁻ᵀeᵣ for the nonbasic
 // variables, scattering into s.alphaR and listing the nonzeros in s.touch.
 //
-// s.mark tells, per variable, whether it is listed in s.touch already.
-// When the rows ρ reaches hold many entries (space sharing's max-min LPs,
-// where ρ is nearly dense), the basic variables are marked markBasic for
-// the length of the product, so the inner loop tells basic, listed and
-// new apart with one load; when they hold few (FTF's bisection LPs),
-// marking the m basics would cost more than it saves, and the loop reads
-// s.stat as well. Which way is guessed from the pivot row before. Both visit the same entries in the same order: the same
-// sums, the same list.
+// s.mark tells, per variable, whether it is basic (markBasic, kept at
+// every change of basis), listed in s.touch already (markListed) or
+// neither: the inner loop tells the three apart with one load.
 func (s *solver) pivotRow(r int) {
 	alphaR := s.alphaR
 	mark := s.mark[:len(alphaR)]
+	if checkMarks != nil {
+		checkMarks(s)
+	}
+	// The list from before, unless updateDuals cleared it: its entering
+	// variable, now basic, keeps its markBasic.
 	for _, j := range s.touch {
-		alphaR[j], mark[j] = 0, markNone
+		alphaR[j] = 0
+		mark[j] &^= markListed
 	}
 	// The list is written by index into room for every variable, never
 	// appended to: a call in the inner loops (append's growth) would make
@@ -1379,16 +1378,12 @@ func (s *solver) pivotRow(r int) {
 	s.unit[0] = int32(r)
 	s.rowNZ = s.f.btranSparse(s.rhs, s.rho, s.unit[:], s.rowNZ)
 	row := rowScatter{rho: s.rho, rs: s.rs, rc: s.rc, rvr: s.rvr, n: s.n, alphaR: alphaR, mark: mark, touch: touch}
-	var nt, entries int // entries: in the rows where ρ is nonzero, the next pivot row's guess
-	if s.rowEntries < markBasicsAbove*len(s.head) {
-		nt, entries = row.byStatus(s.rowNZ, s.stat[:len(alphaR)])
-	} else {
-		setMarks(mark, s.head, markBasic)
-		nt, entries = row.byMark(s.rowNZ)
-		setMarks(mark, s.head, markNone)
-	}
-	s.touch, s.rowEntries = touch[:nt], entries
+	s.touch = touch[:row.byMark(s.rowNZ)]
 }
+
+// checkMarks, when a test sets it, is called at every pivotRow before
+// the list from before is cleared, to check the marks against s.stat.
+var checkMarks func(s *solver)
 
 // rowScatter is what pivotRow's product ρᵀ[A −I] reads and writes: ρ,
 // the row-wise matrix, the number of structural columns, and the row
@@ -1406,58 +1401,10 @@ type rowScatter struct {
 	touch  []int32
 }
 
-// byStatus sums the rows rowNZ lists where ρ is nonzero, telling the
-// basic variables apart by stat (one entry per variable, as alphaR); it
-// returns the length of the list and the entries the rows hold.
-func (row *rowScatter) byStatus(rowNZ []int32, stat []VarStatus) (nt, entries int) {
-	rho, rs, rc, n := row.rho, row.rs, row.rc, row.n
-	rvr := row.rvr[:len(rc)]
-	alphaR, touch := row.alphaR, row.touch
-	mark, stat := row.mark[:len(alphaR)], stat[:len(alphaR)]
-	for _, i32 := range rowNZ {
-		i := int(i32)
-		v := rho[i]
-		if v == 0 {
-			continue
-		}
-		if j := n + i; stat[j] != Basic {
-			alphaR[j] = -v
-			mark[j] = markListed
-			touch[nt] = int32(j)
-			nt++
-		}
-		lo, hi := rs[i], rs[i+1]
-		entries += int(hi - lo)
-		if hi-lo > shortRow {
-			nt = addRowByStatus(rc[lo:hi], rvr[lo:hi], v, alphaR, mark, stat, touch, nt)
-			continue
-		}
-		// A short row inline: the call (whose return makes every
-		// value live across it come back from the stack) would cost
-		// more than its few entries (water filling's rows).
-		for t := int(lo); t < int(hi); t++ {
-			j := rc[t]
-			if stat[j] == Basic {
-				continue
-			}
-			if mark[j] == markNone {
-				mark[j] = markListed
-				touch[nt] = j
-				nt++
-			}
-			alphaR[j] += v * rvr[t]
-		}
-	}
-	return nt, entries
-}
-
-// shortRow is the most entries of a row that byStatus sums inline rather
-// than in addRowByStatus.
-const shortRow = 8
-
-// byMark is byStatus with the basic variables marked markBasic in
-// row.mark: one load per entry tells basic, listed and new apart.
-func (row *rowScatter) byMark(rowNZ []int32) (nt, entries int) {
+// byMark sums the rows rowNZ lists where ρ is nonzero into the pivot
+// row, skipping the variables marked markBasic and listing the others
+// as it first meets them; it returns the length of the list.
+func (row *rowScatter) byMark(rowNZ []int32) (nt int) {
 	rho, rs, rc, n := row.rho, row.rs, row.rc, row.n
 	rvr := row.rvr[:len(rc)]
 	alphaR, touch := row.alphaR, row.touch
@@ -1475,32 +1422,33 @@ func (row *rowScatter) byMark(rowNZ []int32) (nt, entries int) {
 			nt++
 		}
 		lo, hi := rs[i], rs[i+1]
-		entries += int(hi - lo)
-		nt = addRowMarked(rc[lo:hi], rvr[lo:hi], v, alphaR, mark, touch, nt)
-	}
-	return nt, entries
-}
-
-// addRowByStatus is addRowMarked with the basic columns told apart by
-// stat, one entry per variable as alphaR.
-//
-//go:noinline
-func addRowByStatus(cols []int32, vals []float64, v float64, alphaR []float64, mark []uint8, stat []VarStatus, touch []int32, nt int) int {
-	vals = vals[:len(cols)]
-	mark, stat = mark[:len(alphaR)], stat[:len(alphaR)]
-	for k, j := range cols {
-		if stat[j] == Basic {
+		if hi-lo > shortRow {
+			nt = addRowMarked(rc[lo:hi], rvr[lo:hi], v, alphaR, mark, touch, nt)
 			continue
 		}
-		if mark[j] == markNone {
-			mark[j] = markListed
-			touch[nt] = j
-			nt++
+		// A short row inline: the call (whose return makes every
+		// value live across it come back from the stack) would cost
+		// more than its few entries (water filling's rows).
+		for t := int(lo); t < int(hi); t++ {
+			j := rc[t]
+			switch mark[j] {
+			case markListed:
+			case markBasic:
+				continue
+			default:
+				mark[j] = markListed
+				touch[nt] = j
+				nt++
+			}
+			alphaR[j] += v * rvr[t]
 		}
-		alphaR[j] += v * vals[k]
 	}
 	return nt
 }
+
+// shortRow is the most entries of a row that byMark sums inline rather
+// than in addRowMarked.
+const shortRow = 8
 
 // addRowMarked adds v times a row's entries (cols, vals) to the pivot
 // row alphaR, skipping the columns marked markBasic and listing in touch
@@ -1534,13 +1482,9 @@ func setMarks(mark []uint8, js []int32, v uint8) {
 	}
 }
 
-// markBasicsAbove is how many row entries per basic variable, in the
-// pivot row before, make pivotRow mark the basics rather than read s.stat (a variable so that a
-// test can force either way).
-var markBasicsAbove = 4
-
 // The states of s.mark: a variable not (yet) in the pivot row's list, one
-// listed, and a basic one (only while pivotRow runs).
+// listed, and a basic one (set by start, refactor's swaps and every
+// pivot). Two bits: clearing markListed leaves markBasic as it is.
 const (
 	markNone uint8 = iota
 	markListed
@@ -1660,6 +1604,7 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 	s.head[leave] = int32(q)
 	s.posOf[q] = int32(leave)
 	s.stat[q] = Basic
+	s.mark[out], s.mark[q] = markNone, markBasic
 	s.f.update(leave, s.alpha, s.alphaNZ)
 	if theta*bigPivot < 1e-12 {
 		s.degenerate++
