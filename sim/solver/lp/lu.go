@@ -499,8 +499,8 @@ func (f *factor) offPivot(nnz int) {
 
 // nucleusFront lists each nucleus column's entries in front rows into
 // nfS, nfI and nfV, in nCols' order and each column's: what
-// frontToNucleus reads at every btran (one a pivot row), listed once a
-// factorisation.
+// frontToNucleus reads at every btran (one a pivot row) and ftran at
+// every dense solve, listed once a factorisation.
 func (f *factor) nucleusFront() {
 	kind := f.kind
 	f.nfS = resizeI32(f.nfS, len(f.nCols)+1)
@@ -614,19 +614,18 @@ func (f *factor) ftran(b, x []float64) {
 			z[a] = b[r]
 		}
 		f.solveNucleus(z)
-		kind := f.kind
+		// Each nucleus column's entries in front rows as nucleusFront
+		// listed them, in the column's order.
+		nfS, nfI := f.nfS[:len(f.nCols)+1], f.nfI
+		nfV := f.nfV[:len(nfI)]
 		for a, p := range f.nCols {
 			xc := z[a]
 			x[p] = xc
 			if xc == 0 {
 				continue
 			}
-			rows, vals := f.colRows[p], f.colVals[p]
-			vals = vals[:len(rows)]
-			for k, i := range rows {
-				if kind[i] == rowFront {
-					b[i] -= vals[k] * xc
-				}
+			for t := nfS[a]; t < nfS[a+1]; t++ {
+				b[nfI[t]] -= nfV[t] * xc
 			}
 		}
 	}
