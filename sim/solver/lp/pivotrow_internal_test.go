@@ -1,6 +1,8 @@
 package lp
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -44,4 +46,40 @@ func TestMarksFollowBasis(t *testing.T) {
 		t.Errorf("only %d pivot rows checked", checked)
 	}
 	t.Logf("%d pivot rows checked", checked)
+}
+
+// unlist clears a pivot row's entries and listed marks and leaves the
+// mark of a listed variable that became basic since (the entering one,
+// when no dual update cleared the list) markBasic, on random lists.
+func TestUnlistKeepsBasics(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 40))
+	for round := range 2000 {
+		N := 1 + r.IntN(50)
+		alphaR, mark := make([]float64, N), make([]uint8, N)
+		var touch []int32
+		basic := make([]bool, N)
+		for j := range N {
+			switch r.IntN(3) {
+			case 0:
+				mark[j], basic[j] = markBasic, true
+			case 1:
+				mark[j], alphaR[j] = markListed, someFloat(r)
+				touch = append(touch, int32(j))
+			}
+		}
+		if len(touch) > 0 { // the entering variable, listed, then made basic
+			q := touch[r.IntN(len(touch))]
+			mark[q], basic[q] = markBasic, true
+		}
+		unlist(touch, alphaR, mark)
+		for j := range N {
+			want := markNone
+			if basic[j] {
+				want = markBasic
+			}
+			if mark[j] != want || math.Float64bits(alphaR[j]) != 0 {
+				t.Fatalf("round %d: variable %d marked %d (want %d), alphaR %v", round, j, mark[j], want, alphaR[j])
+			}
+		}
+	}
 }

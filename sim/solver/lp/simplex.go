@@ -1360,12 +1360,7 @@ func (s *solver) pivotRow(r int) {
 	if checkMarks != nil {
 		checkMarks(s)
 	}
-	// The list from before, unless updateDuals cleared it: its entering
-	// variable, now basic, keeps its markBasic.
-	for _, j := range s.touch {
-		alphaR[j] = 0
-		mark[j] &^= markListed
-	}
+	unlist(s.touch, alphaR, mark)
 	// The list is written by index into room for every variable, never
 	// appended to: a call in the inner loops (append's growth) would make
 	// the compiler keep their counters and slices on the stack.
@@ -1379,6 +1374,16 @@ func (s *solver) pivotRow(r int) {
 	s.rowNZ = s.f.btranSparse(s.rhs, s.rho, s.unit[:], s.rowNZ)
 	row := rowScatter{rho: s.rho, rs: s.rs, rc: s.rc, rvr: s.rvr, n: s.n, alphaR: alphaR, mark: mark, touch: touch}
 	s.touch = touch[:row.byMark(s.rowNZ)]
+}
+
+// unlist clears the pivot row from before (listed in touch, unless
+// updateDuals cleared it): its entries, and its marks but markBasic,
+// which its entering variable, basic since, keeps.
+func unlist(touch []int32, alphaR []float64, mark []uint8) {
+	for _, j := range touch {
+		alphaR[j] = 0
+		mark[j] &^= markListed
+	}
 }
 
 // checkMarks, when a test sets it, is called at every pivotRow before
