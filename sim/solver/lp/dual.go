@@ -115,6 +115,7 @@ func (s *solver) dual(flip bool) (st Status, done bool) {
 		s.head[r] = int32(q)
 		s.posOf[q] = int32(r)
 		s.stat[q] = Basic
+		s.mark[out], s.mark[q] = markNone, markBasic
 		if s.lscoreOK {
 			s.leaveScore(r)
 		}

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// The per-pivot loops run as functions of their own (rowScatter's ways,
-// addRowByStatus, addRowMarked, dualsAlong; the dense solves' sweeps):
+// The per-pivot loops run as functions of their own (rowScatter.byMark,
+// addRowMarked, dualsAlong, structuralCosts; the dense solves' sweeps):
 // the tests here hold the loops as they were written inside pivotRow,
 // updateDuals, ftran and btran, and compare them bit for bit.
 
@@ -200,9 +200,10 @@ func cloneRowState(s *solver) *solver {
 	return &c
 }
 
-// rowScatter's two ways list and sum what the loops as first written do,
-// bit for bit, and leave the same marks; each way on its own random
-// matrices, statuses and ρ.
+// byMark, with the basics marked as pivotRow keeps them, lists and sums
+// what the loops as first written do (reading s.stat, or marking the
+// basics for the product only), bit for bit, and leaves the same marks
+// besides the basics'; on random matrices, statuses and ρ.
 func TestPivotRowSameAsPlain(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	for round := range 20000 {
@@ -210,22 +211,22 @@ func TestPivotRowSameAsPlain(t *testing.T) {
 		marked := round%2 == 1
 		want := cloneRowState(s)
 		wantTouch := make([]int32, len(s.alphaR))
-		wnt, wentries := pivotRowPlain(want, wantTouch, marked)
+		wnt, _ := pivotRowPlain(want, wantTouch, marked)
 
 		touch := make([]int32, len(s.alphaR))
 		row := rowScatter{rho: s.rho, rs: s.rs, rc: s.rc, rvr: s.rvr, n: s.n, alphaR: s.alphaR, mark: s.mark, touch: touch}
-		var nt, entries int
-		if marked {
-			setMarks(s.mark, s.head, markBasic)
-			nt, entries = row.byMark(s.rowNZ)
-			setMarks(s.mark, s.head, markNone)
-		} else {
-			nt, entries = row.byStatus(s.rowNZ, s.stat)
+		setMarks(s.mark, s.head, markBasic)
+		nt := row.byMark(s.rowNZ)
+		for _, j := range s.head {
+			if s.mark[j] != markBasic {
+				t.Fatalf("round %d: basic %d's mark %d", round, j, s.mark[j])
+			}
 		}
-		if nt != wnt || entries != wentries || !slices.Equal(touch[:nt], wantTouch[:wnt]) ||
+		setMarks(s.mark, s.head, markNone)
+		if nt != wnt || !slices.Equal(touch[:nt], wantTouch[:wnt]) ||
 			!slices.Equal(bitsOf(s.alphaR), bitsOf(want.alphaR)) || !slices.Equal(s.mark, want.mark) {
-			t.Fatalf("round %d (marked %v): list %v (%d entries), plain %v (%d)\nalphaR %v\nplain  %v",
-				round, marked, touch[:nt], entries, wantTouch[:wnt], wentries, s.alphaR, want.alphaR)
+			t.Fatalf("round %d (plain marked %v): list %v, plain %v\nalphaR %v\nplain  %v",
+				round, marked, touch[:nt], wantTouch[:wnt], s.alphaR, want.alphaR)
 		}
 	}
 }
@@ -547,5 +548,106 @@ func TestDenseSolvesSameAsPlain(t *testing.T) {
 	t.Logf("%d bases with a nucleus, %d with back pivots", nucleus, back)
 	if nucleus < 1000 || back < 1000 {
 		t.Fatalf("%d bases with a nucleus, %d with back pivots: the test wants many of each", nucleus, back)
+	}
+}
+
+// reducedCostsPlain is reducedCosts' loop as first written, inside it,
+// after the btran (y in s.y): one loop over every variable, testing
+// phase1 and j < n per variable. It writes d and dOut into dd and out.
+func reducedCostsPlain(s *solver, phase1 bool, dd []float64, out []uint64) {
+	n, N := s.n, s.n+s.m
+	stat, c, y := s.stat[:N], s.c[:N], s.y
+	cs, ri, rv := s.cs[:n+1], s.ri, s.rv[:len(s.ri)]
+	clear(out)
+	for j := range N {
+		if stat[j] == Basic {
+			dd[j] = 0
+			continue
+		}
+		d := 0.0
+		if !phase1 {
+			d = c[j]
+		}
+		if j < n {
+			for t, end := int(cs[j]), int(cs[j+1]); t < end; t++ {
+				d -= rv[t] * y[ri[t]]
+			}
+		} else {
+			d += y[j-n]
+		}
+		dd[j] = d
+		if mayPick(d, stat[j]) {
+			out[j>>6] |= 1 << (uint(j) & 63)
+		}
+	}
+}
+
+// sameCostsAsPlain compares s.d and s.dOut, just computed by
+// reducedCosts, with reducedCostsPlain's, bit for bit, counting the calls
+// and the differences.
+func sameCostsAsPlain(checked, differ *int) func(s *solver, phase1 bool) {
+	return func(s *solver, phase1 bool) {
+		N := s.n + s.m
+		dd, out := make([]float64, N), make([]uint64, (N+63)/64)
+		reducedCostsPlain(s, phase1, dd, out)
+		*checked++
+		if !slices.Equal(bitsOf(dd), bitsOf(s.d[:N])) || !slices.Equal(out, s.dOut[:len(out)]) {
+			*differ++
+		}
+	}
+}
+
+// Every reducedCosts of the dumped and random LPs' solves (cold and
+// warm, each method, phase 1 after the rows tighten) gives the reduced
+// costs and the pickable list of the loop as first written, bit for bit.
+func TestReducedCostsSameAsPlain(t *testing.T) {
+	checked, differ := 0, 0
+	checkCosts = sameCostsAsPlain(&checked, &differ)
+	defer func() { checkCosts = nil }()
+	solveVariety(t, func() int { return differ }, "reduced costs differ from the plain loop")
+	if checked < 500 {
+		t.Errorf("only %d reduced costs checked", checked)
+	}
+	t.Logf("%d reduced costs checked", checked)
+}
+
+// structuralCosts and slackCosts, as reducedCosts calls them, give
+// reducedCostsPlain's d and dOut bit for bit on random column-wise
+// matrices (empty columns among them), statuses, y with signed zeros and
+// cancelling values, and costs, in both phases.
+func TestReducedCostsRandomSameAsPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(37, 38))
+	for round := range 20000 {
+		m, n := 1+r.IntN(30), 1+r.IntN(60)
+		N := n + m
+		s := &solver{m: m, n: n, cs: make([]int32, n+1), stat: make([]VarStatus, N), c: make([]float64, N),
+			y: make([]float64, m), d: make([]float64, N), dOut: make([]uint64, (N+63)/64)}
+		for j := range n {
+			for i := range m {
+				if r.IntN(4) == 0 {
+					s.ri = append(s.ri, int32(i))
+					s.rv = append(s.rv, someFloat(r))
+				}
+			}
+			s.cs[j+1] = int32(len(s.ri))
+		}
+		for j := range N {
+			s.stat[j] = VarStatus(r.IntN(4))
+			s.c[j] = someFloat(r)
+			s.d[j] = someFloat(r)
+		}
+		for i := range m {
+			s.y[i] = someFloat(r)
+		}
+		for k := range s.dOut {
+			s.dOut[k] = r.Uint64()
+		}
+		phase1 := r.IntN(2) == 0
+		dd, out := make([]float64, N), make([]uint64, len(s.dOut))
+		reducedCostsPlain(s, phase1, dd, out)
+		s.costsFromY(phase1)
+		if !slices.Equal(bitsOf(dd), bitsOf(s.d)) || !slices.Equal(out, s.dOut) {
+			t.Fatalf("round %d (phase 1 %v):\nd     %v\nplain %v\ndOut %x, plain %x", round, phase1, s.d, dd, s.dOut, out)
+		}
 	}
 }

@@ -35,6 +35,14 @@ type factor struct {
 	perm         []int32 // perm[k]: nucleus row index of the k-th pivot row
 	nd           int
 
+	// nfS, nfI and nfV list each nucleus column's entries in front rows
+	// (the a-th column's from nfS[a] to nfS[a+1]), in the column's
+	// order: btran's step to the nucleus reads them without testing each
+	// entry's row kind (nucleusFront).
+	nfS []int32
+	nfI []int32
+	nfV []float64
+
 	// The nucleus's factors, sparse: L by columns (lc) and rows (lr), U
 	// by columns (uc) and rows (ur) without its diagonal diag.
 	diag               []float64
@@ -455,6 +463,7 @@ func (f *factor) factorize(m int, colRows [][]int32, colVals [][]float64) (singu
 	for a, r := range f.nRows {
 		f.nIndex[r] = int32(a)
 	}
+	f.nucleusFront()
 	f.offPivot(nnz)
 	return nil, nil
 }
@@ -490,6 +499,29 @@ func (f *factor) offPivot(nnz int) {
 	o = offList(f.back, f.colRows, f.colVals, f.offS[nf+1:], f.offI, f.offV, o)
 	f.offI, f.offV = f.offI[:o], f.offV[:o]
 	f.sp.built = false // buildSparse, when a sparse solve first needs it
+}
+
+// nucleusFront lists each nucleus column's entries in front rows into
+// nfS, nfI and nfV, in nCols' order and each column's: what
+// frontToNucleus reads at every btran (one a pivot row) and ftran at
+// every dense solve, listed once a factorisation.
+func (f *factor) nucleusFront() {
+	kind := f.kind
+	f.nfS = resizeI32(f.nfS, len(f.nCols)+1)
+	nfS := f.nfS
+	nfI, nfV := f.nfI[:0], f.nfV[:0]
+	nfS[0] = 0
+	for a, p := range f.nCols {
+		rows, vals := f.colRows[p], f.colVals[p]
+		vals = vals[:len(rows)]
+		for k, i := range rows {
+			if kind[i] == rowFront {
+				nfI, nfV = append(nfI, i), append(nfV, vals[k])
+			}
+		}
+		nfS[a+1] = int32(len(nfI))
+	}
+	f.nfI, f.nfV = nfI, nfV
 }
 
 // offList writes each pivot's column without its pivot entry into offI
@@ -586,19 +618,18 @@ func (f *factor) ftran(b, x []float64) {
 			z[a] = b[r]
 		}
 		f.solveNucleus(z)
-		kind := f.kind
+		// Each nucleus column's entries in front rows as nucleusFront
+		// listed them, in the column's order.
+		nfS, nfI := f.nfS[:len(f.nCols)+1], f.nfI
+		nfV := f.nfV[:len(nfI)]
 		for a, p := range f.nCols {
 			xc := z[a]
 			x[p] = xc
 			if xc == 0 {
 				continue
 			}
-			rows, vals := f.colRows[p], f.colVals[p]
-			vals = vals[:len(rows)]
-			for k, i := range rows {
-				if kind[i] == rowFront {
-					b[i] -= vals[k] * xc
-				}
+			for t := nfS[a]; t < nfS[a+1]; t++ {
+				b[nfI[t]] -= nfV[t] * xc
 			}
 		}
 	}
@@ -656,21 +687,24 @@ func ftranFrontDense(front []pivot, offS, offI []int32, offV, b, x []float64) {
 
 // frontToNucleus is btran's step from the front pivots to the nucleus:
 // z[a] is d at the nucleus's a-th position less the dot product of its
-// column's entries in front rows with y, in the column's order. A
+// column's entries in front rows with y, in the column's order, as
+// nucleusFront listed them (from nfS[a] to nfS[a+1] in nfI and nfV). A
 // function of its own that calls nothing: in btran the compiler kept the
 // loops' slices on the stack and reloaded them per entry.
 //
 //go:noinline
-func frontToNucleus(nCols []int32, colRows [][]int32, colVals [][]float64, kind []int8, d, y, z []float64) {
-	y = y[:len(kind)]
+func frontToNucleus(nCols, nfS, nfI []int32, nfV, d, y, z []float64) {
+	z = z[:len(nCols)]
 	for a, p := range nCols {
-		s := d[p]
-		rows, vals := colRows[p], colVals[p]
-		vals = vals[:len(rows)]
-		for k, i := range rows {
-			if kind[i] == rowFront {
-				s -= vals[k] * y[i]
-			}
+		z[a] = d[p]
+	}
+	nfV = nfV[:len(nfI)]
+	// Each column's entries start where the one before's end: t runs on.
+	t := int(nfS[0])
+	for a, end := range nfS[1 : len(z)+1] {
+		s := z[a]
+		for ; t < int(end); t++ {
+			s -= nfV[t] * y[nfI[t]]
 		}
 		z[a] = s
 	}
@@ -758,7 +792,7 @@ func (f *factor) btran(d, y []float64) {
 	btranFrontDense(f.front, f.offS, f.offI, f.offV, d, y)
 	if nd := f.nd; nd > 0 {
 		z := f.work[:nd]
-		frontToNucleus(f.nCols, f.colRows, f.colVals, f.kind, d, y, z)
+		frontToNucleus(f.nCols, f.nfS, f.nfI, f.nfV, d, y, z)
 		f.solveNucleusT(z)
 		for a, r := range f.nRows[:nd] {
 			y[r] = z[a]
@@ -830,7 +864,7 @@ func (f *factor) btranRest(d, y []float64) {
 	offS, offI, offV, nf := f.offS, f.offI, f.offV, len(f.front)
 	if nd := f.nd; nd > 0 {
 		z := f.work[:nd]
-		frontToNucleus(f.nCols, f.colRows, f.colVals, f.kind, d, y, z)
+		frontToNucleus(f.nCols, f.nfS, f.nfI, f.nfV, d, y, z)
 		f.solveNucleusT(z)
 		for a, r := range f.nRows {
 			y[r] = z[a]

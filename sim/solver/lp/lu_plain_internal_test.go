@@ -310,6 +310,7 @@ func factorizePlain(f *factor, m int, colRows [][]int32, colVals [][]float64) (s
 	for a, r := range f.nRows {
 		f.nIndex[r] = int32(a)
 	}
+	f.nucleusFront() // what btran's step to the nucleus reads
 	offPivotPlain(f)
 	return nil, nil
 }

@@ -160,15 +160,11 @@ type solver struct {
 	w      []float64
 	rho    []float64
 	alphaR []float64
-	mark   []uint8
+	mark   []uint8 // per variable: markBasic, markListed (in touch) or markNone
 	touch  []int32
 	// unit lists the one position pivotRow's btran starts from.
 	unit  [1]int32
 	rowNZ []int32 // the rows where ρ may be nonzero
-	// rowEntries is how many entries of the row-wise matrix the last
-	// pivot row visited: pivotRow's guess for the next one (a guess only:
-	// either way gives the same result).
-	rowEntries int
 	// alphaNZ lists, in increasing order, the positions where the
 	// entering column s.alpha may be nonzero (ftranSparse).
 	alphaNZ  []int32
@@ -779,6 +775,7 @@ func (s *solver) start(warm *Basis) {
 		posOf[j] = int32(k)
 		stat[j] = Basic
 	}
+	setMarks(s.mark, head, markBasic) // reset cleared every mark
 	s.basics = basics
 	if s.kept && s.factors == s.startFactors && s.f.numUpdates() == 0 && slices.Equal(basics, s.startBasics) {
 		// The factorisation of these columns is still the one start
@@ -813,6 +810,7 @@ func (s *solver) refactor() {
 			s.head[p] = j
 			s.posOf[j] = int32(p)
 			s.stat[j] = Basic
+			s.mark[old], s.mark[j] = markNone, markBasic
 			// Only the swapped positions' columns change.
 			s.bRows[p], s.bVals[p] = s.column(int(j))
 		}
@@ -1080,36 +1078,91 @@ func (s *solver) reducedCosts(phase1 bool) {
 	copy(s.prevCb, s.cb)
 	copy(s.rhs, s.cb)
 	s.f.btran(s.rhs, s.y)
+	s.costsFromY(phase1)
+	if checkCosts != nil {
+		checkCosts(s, phase1)
+	}
+}
+
+// costsFromY is reducedCosts after its btran: d and dOut from y.
+func (s *solver) costsFromY(phase1 bool) {
 	n, N := s.n, s.n+s.m
-	stat, c, dd, y := s.stat[:N], s.c[:N], s.d[:N], s.y
-	cs, ri, rv := s.cs[:n+1], s.ri, s.rv[:len(s.ri)]
+	stat, dd := s.stat[:N], s.d[:N]
+	// Each d_j starts from c_j, or +0 in phase 1, put in d first: the
+	// loops then keep one slice fewer than with c and a test of phase1.
+	if phase1 {
+		clear(dd)
+	} else {
+		copy(dd, s.c[:N])
+	}
 	out := s.dOut[:(N+63)/64]
 	clear(out)
-	for j := range N {
-		if stat[j] == Basic {
+	structuralCosts(stat[:n], dd[:n], s.y, s.cs[:n+1], s.ri, s.rv, out)
+	slackCosts(stat[n:], dd[n:], s.y, out, n)
+	s.fresh, s.dOutOK = true, true
+}
+
+// checkCosts, when a test sets it, is called after every reducedCosts
+// with its phase, to compare d and dOut with the loop as first written.
+var checkCosts func(s *solver, phase1 bool)
+
+// structuralCosts is reducedCosts' loop over the structural columns j <
+// len(stat): d_j, holding c_j (or +0), less each entry of column j (its
+// entries from cs[j] to cs[j+1] in ri and rv) times y at its row, in the
+// column's order, 0 for a basic j; it sets out's bit j when d_j may be
+// picked. A function of its own that calls nothing: inside reducedCosts,
+// after the btran's call, the compiler kept the loop's counter and slices
+// on the stack and reloaded them per column and entry.
+//
+//go:noinline
+func structuralCosts(stat []VarStatus, dd, y []float64, cs, ri []int32, rv []float64, out []uint64) {
+	ends := cs[1 : len(stat)+1]
+	stat, dd = stat[:len(ends)], dd[:len(ends)]
+	rv = rv[:len(ri)]
+	// Each column's entries start where the one before's end (cs does
+	// not decrease): t runs on from column to column, one load of cs a
+	// column.
+	t := int(cs[0])
+	for j, e := range ends {
+		end, st := int(e), stat[j]
+		if st == Basic {
 			dd[j] = 0
+			t = end
 			continue
 		}
-		d := 0.0
-		if !phase1 {
-			d = c[j]
-		}
-		if j < n {
-			// The column's entries indexed in the matrix's arrays:
-			// slicing them per column cost more than the loop on
-			// columns of a few entries.
-			for t, end := int(cs[j]), int(cs[j+1]); t < end; t++ {
-				d -= rv[t] * y[ri[t]]
-			}
-		} else {
-			d += y[j-n]
+		d := dd[j]
+		// The column's entries indexed in the matrix's arrays, cut at
+		// the column's end so that the loop's test is their bounds
+		// check: slicing from the start as well cost more than the
+		// loop on columns of a few entries.
+		cri, crv := ri[:end], rv[:end]
+		for ; t < len(cri); t++ {
+			d -= crv[t] * y[cri[t]]
 		}
 		dd[j] = d
-		if mayPick(d, stat[j]) {
+		if mayPick(d, st) {
 			out[j>>6] |= 1 << (uint(j) & 63)
 		}
 	}
-	s.fresh, s.dOutOK = true, true
+}
+
+// slackCosts is reducedCosts' loop over the slack columns, n + i for the
+// i-th of stat: d, holding c (or +0), plus y_i, 0 for a basic one.
+func slackCosts(stat []VarStatus, dd, y []float64, out []uint64, n int) {
+	dd, y = dd[:len(stat)], y[:len(stat)]
+	for i, st := range stat {
+		if st == Basic {
+			dd[i] = 0
+			continue
+		}
+		d := dd[i]
+		d += y[i]
+		dd[i] = d
+		if mayPick(d, st) {
+			j := n + i
+			out[j>>6] |= 1 << (uint(j) & 63)
+		}
+	}
 }
 
 // costsChanged updates the reduced costs when phase 1's basic costs
@@ -1298,20 +1351,16 @@ func withinDualTol(d float64) bool {
 // pivotRow computes αᵣ = ρᵀ[A −I] with ρ = B⁻ᵀeᵣ for the nonbasic
 // variables, scattering into s.alphaR and listing the nonzeros in s.touch.
 //
-// s.mark tells, per variable, whether it is listed in s.touch already.
-// When the rows ρ reaches hold many entries (space sharing's max-min LPs,
-// where ρ is nearly dense), the basic variables are marked markBasic for
-// the length of the product, so the inner loop tells basic, listed and
-// new apart with one load; when they hold few (FTF's bisection LPs),
-// marking the m basics would cost more than it saves, and the loop reads
-// s.stat as well. Which way is guessed from the pivot row before. Both visit the same entries in the same order: the same
-// sums, the same list.
+// s.mark tells, per variable, whether it is basic (markBasic, kept at
+// every change of basis), listed in s.touch already (markListed) or
+// neither: the inner loop tells the three apart with one load.
 func (s *solver) pivotRow(r int) {
 	alphaR := s.alphaR
 	mark := s.mark[:len(alphaR)]
-	for _, j := range s.touch {
-		alphaR[j], mark[j] = 0, markNone
+	if checkMarks != nil {
+		checkMarks(s)
 	}
+	unlist(s.touch, alphaR, mark)
 	// The list is written by index into room for every variable, never
 	// appended to: a call in the inner loops (append's growth) would make
 	// the compiler keep their counters and slices on the stack.
@@ -1324,16 +1373,22 @@ func (s *solver) pivotRow(r int) {
 	s.unit[0] = int32(r)
 	s.rowNZ = s.f.btranSparse(s.rhs, s.rho, s.unit[:], s.rowNZ)
 	row := rowScatter{rho: s.rho, rs: s.rs, rc: s.rc, rvr: s.rvr, n: s.n, alphaR: alphaR, mark: mark, touch: touch}
-	var nt, entries int // entries: in the rows where ρ is nonzero, the next pivot row's guess
-	if s.rowEntries < markBasicsAbove*len(s.head) {
-		nt, entries = row.byStatus(s.rowNZ, s.stat[:len(alphaR)])
-	} else {
-		setMarks(mark, s.head, markBasic)
-		nt, entries = row.byMark(s.rowNZ)
-		setMarks(mark, s.head, markNone)
-	}
-	s.touch, s.rowEntries = touch[:nt], entries
+	s.touch = touch[:row.byMark(s.rowNZ)]
 }
+
+// unlist clears the pivot row from before (listed in touch, unless
+// updateDuals cleared it): its entries, and its marks but markBasic,
+// which its entering variable, basic since, keeps.
+func unlist(touch []int32, alphaR []float64, mark []uint8) {
+	for _, j := range touch {
+		alphaR[j] = 0
+		mark[j] &^= markListed
+	}
+}
+
+// checkMarks, when a test sets it, is called at every pivotRow before
+// the list from before is cleared, to check the marks against s.stat.
+var checkMarks func(s *solver)
 
 // rowScatter is what pivotRow's product ρᵀ[A −I] reads and writes: ρ,
 // the row-wise matrix, the number of structural columns, and the row
@@ -1351,58 +1406,10 @@ type rowScatter struct {
 	touch  []int32
 }
 
-// byStatus sums the rows rowNZ lists where ρ is nonzero, telling the
-// basic variables apart by stat (one entry per variable, as alphaR); it
-// returns the length of the list and the entries the rows hold.
-func (row *rowScatter) byStatus(rowNZ []int32, stat []VarStatus) (nt, entries int) {
-	rho, rs, rc, n := row.rho, row.rs, row.rc, row.n
-	rvr := row.rvr[:len(rc)]
-	alphaR, touch := row.alphaR, row.touch
-	mark, stat := row.mark[:len(alphaR)], stat[:len(alphaR)]
-	for _, i32 := range rowNZ {
-		i := int(i32)
-		v := rho[i]
-		if v == 0 {
-			continue
-		}
-		if j := n + i; stat[j] != Basic {
-			alphaR[j] = -v
-			mark[j] = markListed
-			touch[nt] = int32(j)
-			nt++
-		}
-		lo, hi := rs[i], rs[i+1]
-		entries += int(hi - lo)
-		if hi-lo > shortRow {
-			nt = addRowByStatus(rc[lo:hi], rvr[lo:hi], v, alphaR, mark, stat, touch, nt)
-			continue
-		}
-		// A short row inline: the call (whose return makes every
-		// value live across it come back from the stack) would cost
-		// more than its few entries (water filling's rows).
-		for t := int(lo); t < int(hi); t++ {
-			j := rc[t]
-			if stat[j] == Basic {
-				continue
-			}
-			if mark[j] == markNone {
-				mark[j] = markListed
-				touch[nt] = j
-				nt++
-			}
-			alphaR[j] += v * rvr[t]
-		}
-	}
-	return nt, entries
-}
-
-// shortRow is the most entries of a row that byStatus sums inline rather
-// than in addRowByStatus.
-const shortRow = 8
-
-// byMark is byStatus with the basic variables marked markBasic in
-// row.mark: one load per entry tells basic, listed and new apart.
-func (row *rowScatter) byMark(rowNZ []int32) (nt, entries int) {
+// byMark sums the rows rowNZ lists where ρ is nonzero into the pivot
+// row, skipping the variables marked markBasic and listing the others
+// as it first meets them; it returns the length of the list.
+func (row *rowScatter) byMark(rowNZ []int32) (nt int) {
 	rho, rs, rc, n := row.rho, row.rs, row.rc, row.n
 	rvr := row.rvr[:len(rc)]
 	alphaR, touch := row.alphaR, row.touch
@@ -1420,32 +1427,33 @@ func (row *rowScatter) byMark(rowNZ []int32) (nt, entries int) {
 			nt++
 		}
 		lo, hi := rs[i], rs[i+1]
-		entries += int(hi - lo)
-		nt = addRowMarked(rc[lo:hi], rvr[lo:hi], v, alphaR, mark, touch, nt)
-	}
-	return nt, entries
-}
-
-// addRowByStatus is addRowMarked with the basic columns told apart by
-// stat, one entry per variable as alphaR.
-//
-//go:noinline
-func addRowByStatus(cols []int32, vals []float64, v float64, alphaR []float64, mark []uint8, stat []VarStatus, touch []int32, nt int) int {
-	vals = vals[:len(cols)]
-	mark, stat = mark[:len(alphaR)], stat[:len(alphaR)]
-	for k, j := range cols {
-		if stat[j] == Basic {
+		if hi-lo > shortRow {
+			nt = addRowMarked(rc[lo:hi], rvr[lo:hi], v, alphaR, mark, touch, nt)
 			continue
 		}
-		if mark[j] == markNone {
-			mark[j] = markListed
-			touch[nt] = j
-			nt++
+		// A short row inline: the call (whose return makes every
+		// value live across it come back from the stack) would cost
+		// more than its few entries (water filling's rows).
+		for t := int(lo); t < int(hi); t++ {
+			j := rc[t]
+			switch mark[j] {
+			case markListed:
+			case markBasic:
+				continue
+			default:
+				mark[j] = markListed
+				touch[nt] = j
+				nt++
+			}
+			alphaR[j] += v * rvr[t]
 		}
-		alphaR[j] += v * vals[k]
 	}
 	return nt
 }
+
+// shortRow is the most entries of a row that byMark sums inline rather
+// than in addRowMarked.
+const shortRow = 8
 
 // addRowMarked adds v times a row's entries (cols, vals) to the pivot
 // row alphaR, skipping the columns marked markBasic and listing in touch
@@ -1479,13 +1487,9 @@ func setMarks(mark []uint8, js []int32, v uint8) {
 	}
 }
 
-// markBasicsAbove is how many row entries per basic variable, in the
-// pivot row before, make pivotRow mark the basics rather than read s.stat (a variable so that a
-// test can force either way).
-var markBasicsAbove = 4
-
 // The states of s.mark: a variable not (yet) in the pivot row's list, one
-// listed, and a basic one (only while pivotRow runs).
+// listed, and a basic one (set by start, refactor's swaps and every
+// pivot). Two bits: clearing markListed leaves markBasic as it is.
 const (
 	markNone uint8 = iota
 	markListed
@@ -1605,6 +1609,7 @@ func (s *solver) step(q int, dir float64, phase1 bool) (Status, bool) {
 	s.head[leave] = int32(q)
 	s.posOf[q] = int32(leave)
 	s.stat[q] = Basic
+	s.mark[out], s.mark[q] = markNone, markBasic
 	s.f.update(leave, s.alpha, s.alphaNZ)
 	if theta*bigPivot < 1e-12 {
 		s.degenerate++
