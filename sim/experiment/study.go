@@ -139,9 +139,10 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 		in := g.inputs
 		mu.Unlock()
 		// A compact study keeps of a run its summary and metrics, none of
-		// which reads the per-GPU intervals (they draw Gantt charts and
-		// timelines): recording them cost a Gavel point 10–15% of its
-		// CPU and half its memory.
+		// which reads the per-GPU intervals (they draw Gantt charts,
+		// timelines and stories): recording them cost the round
+		// mechanism's Gavel points about 14% of their CPU and half their
+		// memory.
 		opts := Options{Paranoid: o.Paranoid, Lean: o.Lean, NoGPUIntervals: o.Compact, LPSink: o.LPSink}
 		if o.RunCPU == nil {
 			runOne(ctx, g.point.Scenario, r, in, opts, progress)
