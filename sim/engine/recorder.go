@@ -367,9 +367,26 @@ func (s *State) recordUtil() {
 		s.res.Utilization = thinUtil(u)
 		s.res.Stats.UtilThinned++
 	}
+	if u := s.res.Utilization; len(u) == cap(u) {
+		s.res.Utilization = growUtil(u, s.caps.UtilPoints)
+	}
 	// appending to s.res.Utilization itself, not to u, stores the length
 	// alone when the array has room (as a GPU's residents do in occupy)
 	s.res.Utilization = append(s.res.Utilization, UtilPoint{TimeS: s.now, BusyGPUs: s.busyGPUs, Slots: s.slots, BusyGPUSeconds: cum})
+}
+
+// growUtil moves the full steps u into an array of twice the room, at
+// most limit steps (recordUtil thins them there, so they never need
+// more). A run of rounds has many times more steps than jobs and
+// outgrows the room it starts with (two per job), and append grows a
+// large slice by a quarter: a Gavel point's steps were copied a dozen
+// times on their way to the cap, each time into fresh memory whose every
+// page was a fault. Doubling copies them about once. (Asking for huge
+// pages here, as hugepages.Make does, helped a single run but cost a
+// study of hundreds of runs in one process a quarter more CPU.)
+func growUtil(u []UtilPoint, limit int) []UtilPoint {
+	room := min(max(2*cap(u), 1024), max(limit, len(u)+1))
+	return append(make([]UtilPoint, 0, room), u...)
 }
 
 // thinUtil keeps every other step and the last one, in place.
@@ -404,7 +421,7 @@ func (s *State) droppedPastCap(since float64) bool {
 // recordInterval records that job id held GPU g from since until now, or
 // counts the interval as dropped once the recorder's cap is reached.
 func (s *State) recordInterval(g cluster.GPUID, id workload.JobID, since float64) {
-	if s.cfg.NoIntervals || s.now <= since {
+	if s.cfg.NoIntervals || s.cfg.NoGPUIntervals || s.now <= since {
 		return
 	}
 	if s.ivs.n >= s.caps.Intervals {

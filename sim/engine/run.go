@@ -36,6 +36,11 @@ type Config struct {
 	// NoIntervals skips per-GPU intervals and utilization steps (large
 	// runs that need only per-job records); NoLog skips the decision log.
 	NoIntervals, NoLog bool
+	// NoGPUIntervals skips the per-GPU intervals alone and keeps the
+	// utilization steps, so that utilization stays exact: for a run whose
+	// Gantt chart and timeline nobody draws (a study's, kept only as its
+	// summary and metrics).
+	NoGPUIntervals bool
 	// Snapshots asks policies for structured records of their decisions
 	// (see State.Snapshot); off unless a view needs them.
 	Snapshots bool

@@ -3,9 +3,14 @@ package experiment
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/scenario"
 )
 
@@ -70,4 +75,43 @@ func studyJSON(t *testing.T, st *Study) string {
 	var b strings.Builder
 	st.WriteText(&b)
 	return string(out) + b.String()
+}
+
+// TestCompactStudySkipsGPUIntervals checks that a compact study's runs
+// record no per-GPU intervals (nothing of a compact study reads them),
+// that a study that keeps its runs records them, and that the runs'
+// utilization steps, which the utilization metric reads, are the same
+// either way.
+func TestCompactStudySkipsGPUIntervals(t *testing.T) {
+	sc, err := scenario.Parse([]byte(`{"name": "sweep", "title": "FIFO against load",
+	 "cluster": {"servers": [{"count": 2, "gpus": 4, "gpu_type": "V100"}]},
+	 "workload": {"generator": {"kind": "poisson", "jobs": 40, "jobs_per_hour": 20,
+	   "gpu_mix": [{"gpus": 1, "weight": 3}, {"gpus": 4, "weight": 1}],
+	   "duration": {"dist": "lognormal", "mean_s": 1800, "sigma": 1.2},
+	   "models": [{"model": "m", "weight": 1}]}},
+	 "policies": [{"name": "fifo"}], "seeds": [1, 2],
+	 "sweep": {"label": "load", "values": [0.5, 2], "scale": ["workload.generator.jobs_per_hour"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := map[bool]map[string][]engine.UtilPoint{}
+	for _, compact := range []bool{false, true} {
+		var mu sync.Mutex
+		steps[compact] = map[string][]engine.UtilPoint{}
+		o := StudyOptions{Workers: 2, Compact: compact, RunCPU: func(r *Run, _ time.Duration) {
+			mu.Lock()
+			defer mu.Unlock()
+			key := fmt.Sprintf("seed %d, last arrival %g s", r.Seed, r.Result.Jobs[len(r.Result.Jobs)-1].ArrivalS)
+			if n := len(r.Result.Intervals); (n == 0) != compact {
+				t.Errorf("compact %v: the run of %s recorded %d GPU intervals", compact, key, n)
+			}
+			steps[compact][key] = r.Result.Utilization
+		}}
+		if _, err := RunStudy(context.Background(), sc, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(steps[true]) != 4 || !reflect.DeepEqual(steps[false], steps[true]) {
+		t.Errorf("utilization steps differ between a kept and a compact study (%d and %d runs)", len(steps[false]), len(steps[true]))
+	}
 }

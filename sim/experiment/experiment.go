@@ -24,6 +24,9 @@ type Options struct {
 	// Lean skips per-GPU intervals and the decision log, for large runs
 	// that need only per-job records and metrics.
 	Lean bool
+	// NoGPUIntervals skips the per-GPU intervals alone (no Gantt chart
+	// or timeline can be drawn; utilization stays exact).
+	NoGPUIntervals bool
 	// Snapshots asks the policies for structured records of their
 	// decisions (the page's OJPP and Tesserae views).
 	Snapshots bool
@@ -173,6 +176,7 @@ func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inp
 	cfg := sc.EngineConfig(&scenario.Inputs{Cluster: in.Cluster, Jobs: in.Jobs, Perf: in.Perf}, p, r.Seed)
 	cfg.Paranoid = o.Paranoid
 	cfg.NoIntervals, cfg.NoLog = o.Lean, o.Lean
+	cfg.NoGPUIntervals = o.NoGPUIntervals
 	cfg.Snapshots = o.Snapshots
 	cfg.Stories, cfg.StoryOnly = o.Stories, o.StoryOnly
 	cfg.Progress = progress

@@ -148,8 +148,11 @@ func mustParse(t *testing.T, doc string) *scenario.Scenario {
 // study simulates once, never of a run it copies, and does not change the
 // study's output.
 func TestRunCPUEveryRunOnce(t *testing.T) {
-	a := mustParse(t, shareDoc("first", `[{"name": "fifo"}, {"name": "sjf"}]`, `[]`))
-	b := mustParse(t, shareDoc("second", `[{"name": "sjf", "label": "Shortest first"}, {"name": "fifo", "label": "No backfill", "params": {"backfill": false}}]`, `[]`))
+	// Runs long enough to be seen: a thread's CPU time is counted in
+	// scheduler ticks (4 ms here), and six runs of 60 jobs take less.
+	long := func(doc string) string { return strings.Replace(doc, `"jobs": 60,`, `"jobs": 3000,`, 1) }
+	a := mustParse(t, long(shareDoc("first", `[{"name": "fifo"}, {"name": "sjf"}]`, `[]`)))
+	b := mustParse(t, long(shareDoc("second", `[{"name": "sjf", "label": "Shortest first"}, {"name": "fifo", "label": "No backfill", "params": {"backfill": false}}]`, `[]`)))
 	share, err := NewRunShare([]*scenario.Scenario{a, b}, false)
 	if err != nil {
 		t.Fatal(err)

@@ -138,7 +138,12 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 		mu.Lock()
 		in := g.inputs
 		mu.Unlock()
-		opts := Options{Paranoid: o.Paranoid, Lean: o.Lean, LPSink: o.LPSink}
+		// A compact study keeps of a run its summary and metrics, none of
+		// which reads the per-GPU intervals (they draw Gantt charts,
+		// timelines and stories): recording them cost the round
+		// mechanism's Gavel points about 14% of their CPU and half their
+		// memory.
+		opts := Options{Paranoid: o.Paranoid, Lean: o.Lean, NoGPUIntervals: o.Compact, LPSink: o.LPSink}
 		if o.RunCPU == nil {
 			runOne(ctx, g.point.Scenario, r, in, opts, progress)
 		} else {
