@@ -67,3 +67,52 @@ func TestRecorderCaps(t *testing.T) {
 		t.Fatalf("notes: %s", notes)
 	}
 }
+
+// A run handed an earlier run's array (Config.UtilSteps) records into
+// it the steps a run with a fresh array records, whatever the array held
+// and however long it was: once with room for every step (the result
+// shares the array), and once too small, so that it grows and thins at
+// a cap as a fresh one does.
+func TestUtilStepsReused(t *testing.T) {
+	var jobs []workload.Job
+	for i := range 300 {
+		jobs = append(jobs, workload.Job{Name: fmt.Sprintf("j%d", i), ArrivalS: float64(i) * 5, GPUs: 1 + i%3, Model: "m", DurationS: float64(7 + i%13)})
+	}
+	jobs, _ = workload.Finalize(jobs)
+	if err := perf.NewConstant(perf.ConstantParams{}).Prepare(nil, jobs); err != nil {
+		t.Fatal(err)
+	}
+	runWith := func(steps []engine.UtilPoint, caps engine.RecorderCaps) *engine.Result {
+		return run(t, engine.Config{Cluster: mkCluster(t, 1, 4, 0), Jobs: jobs, Perf: perf.NewConstant(perf.ConstantParams{}), Policy: fifo.New(fifo.Params{}), UtilSteps: steps, Caps: caps})
+	}
+	// what an earlier run left: steps that are not this run's
+	stale := func(n, room int) []engine.UtilPoint {
+		u := make([]engine.UtilPoint, n, room)
+		for i := range u[:cap(u)] {
+			u[:cap(u)][i] = engine.UtilPoint{TimeS: 1e9 - float64(i), BusyGPUs: 99, Slots: 7, BusyGPUSeconds: -1}
+		}
+		return u
+	}
+	for _, c := range []struct {
+		name  string
+		steps []engine.UtilPoint
+		caps  engine.RecorderCaps
+		share bool
+	}{
+		{"room for every step", stale(40, 4096), engine.RecorderCaps{}, true},
+		{"too small: grown", stale(3, 8), engine.RecorderCaps{}, false},
+		{"too small, thinned at a cap", stale(3, 8), engine.RecorderCaps{UtilPoints: 50}, false},
+	} {
+		fresh, reused := runWith(nil, c.caps), runWith(c.steps, c.caps)
+		if len(fresh.Utilization) < 100 && c.caps.UtilPoints == 0 {
+			t.Fatalf("%s: only %d steps: the run tests too little", c.name, len(fresh.Utilization))
+		}
+		if fmt.Sprint(reused.Utilization) != fmt.Sprint(fresh.Utilization) || reused.Stats.UtilThinned != fresh.Stats.UtilThinned {
+			t.Errorf("%s: %d steps (thinned %d times) with the array handed on, %d (%d) with a fresh one", c.name,
+				len(reused.Utilization), reused.Stats.UtilThinned, len(fresh.Utilization), fresh.Stats.UtilThinned)
+		}
+		if shares := &reused.Utilization[0] == &c.steps[:1][0]; shares != c.share {
+			t.Errorf("%s: the result shares the array handed on: %v, want %v", c.name, shares, c.share)
+		}
+	}
+}

@@ -41,6 +41,14 @@ type Config struct {
 	// Gantt chart and timeline nobody draws (a study's, kept only as its
 	// summary and metrics).
 	NoGPUIntervals bool
+	// UtilSteps, when it has room, is the array the run records its
+	// utilization steps into (from its start; its length is ignored), and
+	// Result.Utilization then shares it: runs one after another that hand
+	// on an earlier run's steps, once nothing reads them, write memory
+	// already touched instead of growing fresh arrays (a round-based run
+	// records hundreds of thousands of steps). What the run records is
+	// the same either way.
+	UtilSteps []UtilPoint
 	// Snapshots asks policies for structured records of their decisions
 	// (see State.Snapshot); off unless a view needs them.
 	Snapshots bool
@@ -242,7 +250,11 @@ func newState(cfg Config) (*State, error) {
 	s.nextAt = s.arrivalOf(0)
 	s.streaming = streamRecords(&cfg, s.split, opts)
 	s.initRecords()
-	if !cfg.NoIntervals {
+	switch {
+	case cfg.NoIntervals:
+	case cap(cfg.UtilSteps) > 0:
+		s.res.Utilization = cfg.UtilSteps[:0]
+	default:
 		// about two steps per job up to the cap: large runs skip the
 		// copies of a growing slice
 		s.res.Utilization = hugepages.Make[UtilPoint](min(s.caps.UtilPoints, 2*len(cfg.Jobs)+2))[:0]

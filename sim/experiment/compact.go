@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/schedlab/schedlab/sim/engine"
 	"github.com/schedlab/schedlab/sim/metrics"
@@ -22,6 +23,9 @@ type runGroup struct {
 	inputs *scenario.Inputs // nil once a compact study dropped them
 	runs   []*Run
 	left   int // runs not finished yet
+	// recycle takes the utilization arrays of the runs compact drops
+	// (nil: they are left to the collector).
+	recycle *utilRecycler
 }
 
 // keptKey names a metric of a group of jobs.
@@ -85,7 +89,54 @@ func (g *runGroup) compact(in *scenario.Inputs) {
 		kept[i] = k
 	}
 	for i, r := range g.runs {
+		if r.Result != nil {
+			g.recycle.give(r.Result.Utilization)
+		}
 		r.kept, r.Result, r.Inputs, r.peerJobs = kept[i], nil, nil, nil
+	}
+}
+
+// utilRecycler hands the utilization arrays of a compact study's dropped
+// runs to its next runs (engine.Config.UtilSteps). A round-based Gavel
+// run records a few hundred thousand steps; each run growing an array of
+// its own wrote megabytes of fresh memory, a page fault per 4 KB, and
+// copied the steps at every doubling. Handed on, an array grows once to
+// what the study's longest runs need. What a run records does not depend
+// on the array it gets.
+type utilRecycler struct {
+	mu   sync.Mutex
+	free [][]engine.UtilPoint
+}
+
+// maxRecycled bounds the arrays kept for later runs: a few more than two
+// workers hold at once with their groups' finished runs.
+const maxRecycled = 8
+
+// take returns an array to record into, the one given back last (its
+// memory the most likely to be in cache), or nil when none is left.
+func (u *utilRecycler) take() []engine.UtilPoint {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	n := len(u.free)
+	if n == 0 {
+		return nil
+	}
+	a := u.free[n-1]
+	u.free[n-1] = nil
+	u.free = u.free[:n-1]
+	return a
+}
+
+// give keeps steps for a later run; nothing may read them after this.
+// A nil recycler drops them.
+func (u *utilRecycler) give(steps []engine.UtilPoint) {
+	if u == nil || cap(steps) == 0 {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if len(u.free) < maxRecycled {
+		u.free = append(u.free, steps[:0])
 	}
 }
 

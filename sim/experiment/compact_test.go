@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -105,7 +106,7 @@ func TestCompactStudySkipsGPUIntervals(t *testing.T) {
 			if n := len(r.Result.Intervals); (n == 0) != compact {
 				t.Errorf("compact %v: the run of %s recorded %d GPU intervals", compact, key, n)
 			}
-			steps[compact][key] = r.Result.Utilization
+			steps[compact][key] = slices.Clone(r.Result.Utilization) // a compact study hands the array on
 		}}
 		if _, err := RunStudy(context.Background(), sc, o); err != nil {
 			t.Fatal(err)
@@ -113,5 +114,58 @@ func TestCompactStudySkipsGPUIntervals(t *testing.T) {
 	}
 	if len(steps[true]) != 4 || !reflect.DeepEqual(steps[false], steps[true]) {
 		t.Errorf("utilization steps differ between a kept and a compact study (%d and %d runs)", len(steps[false]), len(steps[true]))
+	}
+}
+
+// TestCompactStudyHandsOnUtilSteps checks that a compact study's runs
+// record their utilization steps into the arrays of runs it has dropped
+// (one worker: each run into the last one's), and that the steps are
+// those a study that keeps its runs records.
+func TestCompactStudyHandsOnUtilSteps(t *testing.T) {
+	sc, err := scenario.Parse([]byte(`{"name": "sweep", "title": "FIFO against load",
+	 "cluster": {"servers": [{"count": 2, "gpus": 4, "gpu_type": "V100"}]},
+	 "workload": {"generator": {"kind": "poisson", "jobs": 80, "jobs_per_hour": 20,
+	   "gpu_mix": [{"gpus": 1, "weight": 3}, {"gpus": 4, "weight": 1}],
+	   "duration": {"dist": "lognormal", "mean_s": 1800, "sigma": 1.2},
+	   "models": [{"model": "m", "weight": 1}]}},
+	 "policies": [{"name": "fifo"}], "seeds": [1, 2, 3],
+	 "sweep": {"label": "load", "values": [0.5, 2], "scale": ["workload.generator.jobs_per_hour"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type seen struct {
+		array *engine.UtilPoint
+		steps []engine.UtilPoint
+	}
+	runs := map[bool][]seen{}
+	for _, compact := range []bool{false, true} {
+		o := StudyOptions{Workers: 1, Compact: compact, RunCPU: func(r *Run, _ time.Duration) {
+			u := r.Result.Utilization
+			runs[compact] = append(runs[compact], seen{&u[:1][0], slices.Clone(u)})
+		}}
+		if _, err := RunStudy(context.Background(), sc, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept, compact := runs[false], runs[true]
+	if len(kept) != 6 || len(compact) != 6 {
+		t.Fatalf("%d and %d runs, want 6", len(kept), len(compact))
+	}
+	handedOn := 0
+	for i := range compact {
+		if !reflect.DeepEqual(compact[i].steps, kept[i].steps) {
+			t.Errorf("run %d: %d utilization steps in the compact study, %d in the one that keeps its runs", i, len(compact[i].steps), len(kept[i].steps))
+		}
+		if i > 0 && compact[i].array == compact[i-1].array {
+			handedOn++
+		}
+		if i > 0 && kept[i].array == kept[i-1].array {
+			t.Errorf("run %d of the study that keeps its runs recorded into run %d's array", i, i-1)
+		}
+	}
+	// The first array has room for about two steps a job; a run that
+	// needs more grows it once, and from then on it has room for all.
+	if handedOn < 4 {
+		t.Errorf("%d of 5 runs recorded into the array of the run before them, want at least 4", handedOn)
 	}
 }

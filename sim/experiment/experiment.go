@@ -42,7 +42,8 @@ type Options struct {
 	// Run.Streamed); 0 keeps every record.
 	StreamAbove int
 
-	shuffle uint64 // tests: dispatch runs in a seeded random order (see pool)
+	shuffle   uint64             // tests: dispatch runs in a seeded random order (see pool)
+	utilSteps []engine.UtilPoint // an earlier run's utilization array to record into (RunStudy)
 }
 
 // Progress reports how far one run of an Execute call has come.
@@ -177,6 +178,7 @@ func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inp
 	cfg.Paranoid = o.Paranoid
 	cfg.NoIntervals, cfg.NoLog = o.Lean, o.Lean
 	cfg.NoGPUIntervals = o.NoGPUIntervals
+	cfg.UtilSteps = o.utilSteps
 	cfg.Snapshots = o.Snapshots
 	cfg.Stories, cfg.StoryOnly = o.Stories, o.StoryOnly
 	cfg.Progress = progress

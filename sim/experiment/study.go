@@ -128,6 +128,10 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 	}
 	runs, groups, keys = lastPointFirst(runs, starts), lastPointFirst(groups, starts), lastPointFirst(keys, starts)
 	var mu sync.Mutex // guards every group's left and inputs
+	steps := new(utilRecycler)
+	for _, g := range groups {
+		g.recycle = steps
+	}
 	pool(ctx, len(runs), o.Workers, o.shuffle, func(k int) {
 		r, g := runs[k], groups[k]
 		progress := func(p engine.Progress) {
@@ -144,6 +148,9 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 		// mechanism's Gavel points about 14% of their CPU and half their
 		// memory.
 		opts := Options{Paranoid: o.Paranoid, Lean: o.Lean, NoGPUIntervals: o.Compact, LPSink: o.LPSink}
+		if o.Compact && !o.Lean {
+			opts.utilSteps = steps.take()
+		}
 		if o.RunCPU == nil {
 			runOne(ctx, g.point.Scenario, r, in, opts, progress)
 		} else {
