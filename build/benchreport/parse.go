@@ -49,26 +49,46 @@ func parseBench(r io.Reader) ([]benchLine, error) {
 	return out, sc.Err()
 }
 
-// metric returns the named benchmark's metric (the mean when it ran
-// several times), or an error naming what is missing.
-func metric(lines []benchLine, name, unit string) (float64, error) {
-	var sum float64
-	n := 0
+// metricValues returns the named benchmark's metric from each of its runs,
+// in the order they ran, or an error naming what is missing.
+func metricValues(lines []benchLine, name, unit string) ([]float64, error) {
+	var vs []float64
 	for _, l := range lines {
 		if l.Name != name {
 			continue
 		}
 		v, ok := l.Metrics[unit]
 		if !ok {
-			return 0, fmt.Errorf("%s reported no %s", name, unit)
+			return nil, fmt.Errorf("%s reported no %s", name, unit)
 		}
-		sum += v
-		n++
+		vs = append(vs, v)
 	}
-	if n == 0 {
-		return 0, fmt.Errorf("no result for %s", name)
+	if len(vs) == 0 {
+		return nil, fmt.Errorf("no result for %s", name)
 	}
-	return sum / float64(n), nil
+	return vs, nil
+}
+
+// metric returns the named benchmark's metric (the mean when it ran
+// several times), or an error naming what is missing.
+func metric(lines []benchLine, name, unit string) (float64, error) {
+	vs, err := metricValues(lines, name, unit)
+	if err != nil {
+		return 0, err
+	}
+	return mean(vs), nil
+}
+
+// mean is the arithmetic mean (NaN for none).
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
 }
 
 // geomean is the geometric mean of positive values (NaN for none).

@@ -42,6 +42,13 @@ func TestParseBench(t *testing.T) {
 	if _, err := metric(lines, "BenchmarkTiresias", "ns/op"); err == nil {
 		t.Error("a missing benchmark gives no error")
 	}
+	// Each run's value, in the order they ran.
+	if vs, err := metricValues(lines, "BenchmarkFIFO1MJobs1024GPUs", "events/cpu-s"); err != nil || len(vs) != 2 || vs[0] != 1.4e6 || vs[1] != 1.2e6 {
+		t.Errorf("metricValues = %v, %v; want [1.4e6 1.2e6]", vs, err)
+	}
+	if _, err := metricValues(lines, "BenchmarkTiresias", "ns/op"); err == nil {
+		t.Error("metricValues of a missing benchmark gives no error")
+	}
 	if _, err := parseBench(strings.NewReader("BenchmarkX-2 1 12 ns/op 7\n")); err == nil {
 		t.Error("a value without its unit gives no error")
 	}
@@ -60,6 +67,22 @@ func TestGeomeanAndMedian(t *testing.T) {
 	}
 	if !math.IsNaN(median(nil)) || !math.IsNaN(geomean(nil)) {
 		t.Error("no values give a number")
+	}
+}
+
+func TestMillionsSpread(t *testing.T) {
+	// Runs of 4.4 M, 3.9 M and 4.1 M: the mean 4.133… M, the range 3.90–4.40 M.
+	if got, want := millionsSpread(12.4e6/3, []float64{4.4e6, 3.9e6, 4.1e6}), "4.13 M (3.90–4.40 M)"; got != want {
+		t.Errorf("millionsSpread = %q, want %q", got, want)
+	}
+	if got, want := millionsSpread(5.2e6, []float64{5.2e6}), "5.20 M"; got != want {
+		t.Errorf("one run: %q, want %q", got, want)
+	}
+	if m := mean([]float64{1, 2, 6}); m != 3 {
+		t.Errorf("mean of 1, 2, 6 = %v", m)
+	}
+	if !math.IsNaN(mean(nil)) {
+		t.Error("the mean of no values is a number")
 	}
 }
 

@@ -86,6 +86,7 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 	var groups []*runGroup // of each run
 	var keys []string      // of each run, with a share
 	var starts []int       // each point's first run
+	steps := new(utilRecycler)
 	for _, x := range values {
 		starts = append(starts, len(runs))
 		v := base
@@ -100,7 +101,7 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 			if err != nil {
 				return nil, fmt.Errorf("%s seed %d: %w", p.label(), seed, err)
 			}
-			g := &runGroup{point: p, inputs: in}
+			g := &runGroup{point: p, inputs: in, recycle: steps}
 			for i := range v.Policies {
 				r := &Run{Policy: v.PolicyLabel(i), PolicyName: v.Policies[i].Name, Seed: seed, X: x, Swept: p.Swept, index: i}
 				p.Report.Runs = append(p.Report.Runs, r)
@@ -128,10 +129,6 @@ func RunStudy(ctx context.Context, sc *scenario.Scenario, o StudyOptions) (*Stud
 	}
 	runs, groups, keys = lastPointFirst(runs, starts), lastPointFirst(groups, starts), lastPointFirst(keys, starts)
 	var mu sync.Mutex // guards every group's left and inputs
-	steps := new(utilRecycler)
-	for _, g := range groups {
-		g.recycle = steps
-	}
 	pool(ctx, len(runs), o.Workers, o.shuffle, func(k int) {
 		r, g := runs[k], groups[k]
 		progress := func(p engine.Progress) {
