@@ -211,11 +211,11 @@ func millionsSpread(m float64, runs []float64) string {
 	if len(runs) < 2 {
 		return millions(m)
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, x := range runs {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	inMillions := make([]float64, len(runs))
+	for i, x := range runs {
+		inMillions[i] = x / 1e6
 	}
-	return fmt.Sprintf("%s (%.2f–%.2f M)", millions(m), lo/1e6, hi/1e6)
+	return fmt.Sprintf("%s (%s)", millions(m), spread(inMillions, " M"))
 }
 
 // spread is a range of values: "a–b unit".
