@@ -22,50 +22,34 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "lead"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "lead")
 		vgn.SetInnerHTML(vugu.HTML("Change anything below. Every field is checked as you type, problems show next to their field, and the scenario is saved in this browser after each change. Press \x3Cstrong\x3ERun\x3C/strong\x3E to simulate it."))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Modified() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "revert"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "revert")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "This is your edited copy of the built-in "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "This is your edited copy of the built-in ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "code")
 				vgn.SetInnerHTML(c.BuiltinName())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: ". "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}}}
-				vgparent.AppendChild(vgn)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Revert() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgText(vgparent, ". ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link")
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Revert() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Revert to the original"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Revert to the original")
 				}
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card section"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sec-about"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card section", "id", "sec-about")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			{
 				vgcompKey := vugu.MakeCompKey(0xD94750FE7EA49FD0^vgin.CurrentPositionHash(), vgiterkey)
 				// ask BuildEnv for prior instance of this specific component
@@ -84,16 +68,13 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Component: vgcomp}
 				vgparent.AppendChild(vgn)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if !c.App.Ed.Closed["about"] {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "body"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "body")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					for _, f := range c.App.Ed.BasicsFields() {
 						{
 							vgcompKey := vugu.MakeCompKey(0xE0FCF58A1B417521^vgin.CurrentPositionHash(), vgiterkey)
@@ -112,8 +93,7 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent.AppendChild(vgn)
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0xF7D065DCDC66A1F1^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -130,22 +110,17 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card section"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sec-cluster"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card section", "id", "sec-cluster")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			{
 				vgcompKey := vugu.MakeCompKey(0xBD9FF00E93DBFE61^vgin.CurrentPositionHash(), vgiterkey)
 				// ask BuildEnv for prior instance of this specific component
@@ -164,21 +139,16 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Component: vgcomp}
 				vgparent.AppendChild(vgn)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if !c.App.Ed.Closed["cluster"] {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "body"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "body")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 					vgn.SetInnerHTML(vugu.HTML("Servers come in groups of identical machines. Racks fill in order; bandwidths matter to policies and models that account for the network."))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0x54FAF9D161AEE9A2^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -195,8 +165,7 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0xA1AD542A68C21549^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -213,40 +182,30 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "summary"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "cluster-summary"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "summary", "id", "cluster-summary")
 					vgn.SetInnerHTML(c.App.Ed.ClusterSummary())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "datalist", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "gpu-types"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "datalist", "id", "gpu-types")
 					{
 						vgparent := vgn
 						_ = vgparent
 						for _, t := range c.GPUTypes() {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 							vgn.AddAttrInterface("value", t)
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card section"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sec-workload"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card section", "id", "sec-workload")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			{
 				vgcompKey := vugu.MakeCompKey(0x3F8B252C5230698D^vgin.CurrentPositionHash(), vgiterkey)
 				// ask BuildEnv for prior instance of this specific component
@@ -265,16 +224,13 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Component: vgcomp}
 				vgparent.AppendChild(vgn)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if !c.App.Ed.Closed["workload"] {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "body"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "body")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0x3D1273DEB78AAB03^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -290,22 +246,17 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card section"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sec-policies"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card section", "id", "sec-policies")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			{
 				vgcompKey := vugu.MakeCompKey(0xA5A12569310CB472^vgin.CurrentPositionHash(), vgiterkey)
 				// ask BuildEnv for prior instance of this specific component
@@ -324,16 +275,13 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Component: vgcomp}
 				vgparent.AppendChild(vgn)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if !c.App.Ed.Closed["policies"] {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "body"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "body")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0xFC2F96FD89F8B95D^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -349,22 +297,17 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card section"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sec-interference"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card section", "id", "sec-interference")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			{
 				vgcompKey := vugu.MakeCompKey(0xA165B5A8D5E4A616^vgin.CurrentPositionHash(), vgiterkey)
 				// ask BuildEnv for prior instance of this specific component
@@ -383,16 +326,13 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Component: vgcomp}
 				vgparent.AppendChild(vgn)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if !c.App.Ed.Closed["interference"] {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "body"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "body")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0x33D502F5203E4469^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -408,22 +348,17 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card section"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sec-sweep"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card section", "id", "sec-sweep")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			{
 				vgcompKey := vugu.MakeCompKey(0x3CBD26172073DEF8^vgin.CurrentPositionHash(), vgiterkey)
 				// ask BuildEnv for prior instance of this specific component
@@ -442,16 +377,13 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Component: vgcomp}
 				vgparent.AppendChild(vgn)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if !c.App.Ed.Closed["sweep"] {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "body"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "body")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0x1E7390B0FD97D8EB^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -467,22 +399,17 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card section"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sec-history"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card section", "id", "sec-history")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			{
 				vgcompKey := vugu.MakeCompKey(0x6DF281419401E2B3^vgin.CurrentPositionHash(), vgiterkey)
 				// ask BuildEnv for prior instance of this specific component
@@ -501,16 +428,13 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Component: vgcomp}
 				vgparent.AppendChild(vgn)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if !c.App.Ed.Closed["history"] {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "body"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "body")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0x3515D83E09C5F377^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -526,22 +450,17 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card section"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sec-advanced"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card section", "id", "sec-advanced")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			{
 				vgcompKey := vugu.MakeCompKey(0x31CB3B675DAD6976^vgin.CurrentPositionHash(), vgiterkey)
 				// ask BuildEnv for prior instance of this specific component
@@ -560,30 +479,22 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Component: vgcomp}
 				vgparent.AppendChild(vgn)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if !c.App.Ed.Closed["advanced"] {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "body"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "body")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "field")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "f-perf-model"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "for", "f-perf-model")
 						vgn.SetInnerHTML(vugu.HTML("Performance model"))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "f-perf-model"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "select", "id", "f-perf-model")
 						{
 							b, err := vjson.Marshal(c.App.Ed.PerfModel())
 							if err != nil {
@@ -591,44 +502,31 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							}
 							vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 						}
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "change",
-							Func: func(event vugu.DOMEvent) {
-								defer c.App.Recover()
-								c.App.SetPerfModel(event.PropString("target", "value"))
-							},
-							// TODO: implement capture, etc. mostly need to decide syntax
+						vgOn(vgn, "change", func(event vugu.DOMEvent) {
+							defer c.App.Recover()
+							c.App.SetPerfModel(event.PropString("target", "value"))
 						})
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
 							for _, m := range c.App.Ed.PerfModels() {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 								vgn.AddAttrInterface("selected", m == c.App.Ed.PerfModel())
 								vgn.AddAttrInterface("value", m)
 								vgn.SetInnerHTML(m)
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "hint")
 						vgn.SetInnerHTML(c.App.Ed.PerfDoc())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "err")
 						vgn.SetInnerHTML(c.App.Ed.Problem("perf.model"))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0xC9C9E7D433D3D44B^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -645,13 +543,10 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h4", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h4")
 					vgn.SetInnerHTML(vugu.HTML("Engine"))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0x5C635F16C25F7636^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -668,8 +563,7 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0x1DFDB04B790A217A^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -686,15 +580,12 @@ func (c *EditorView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -719,25 +610,19 @@ func (c *Field) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Input() == "check" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "checklabel"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "class", "checklabel")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "checkbox"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "checkbox")
 					vgn.AddAttrInterface("aria-describedby", c.ErrID())
 					vgn.AddAttrInterface("aria-invalid", c.Invalid())
 					vgn.AddAttrInterface("id", c.F.ID)
@@ -748,62 +633,44 @@ func (c *Field) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 					}
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "change",
-						Func: func(event vugu.DOMEvent) {
-							defer c.App.Recover()
-							c.App.SetBool(c.F, event.PropBool("target", "checked"))
-						},
-						// TODO: implement capture, etc. mostly need to decide syntax
+					vgOn(vgn, "change", func(event vugu.DOMEvent) {
+						defer c.App.Recover()
+						c.App.SetBool(c.F, event.PropBool("target", "checked"))
 					})
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if !c.Compact {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 						vgn.SetInnerHTML(c.F.Label)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Input() != "check" && !c.Compact {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 				vgn.AddAttrInterface("for", c.F.ID)
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 					vgn.SetInnerHTML(c.F.Label)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "unit"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, " ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "unit")
 					vgn.SetInnerHTML(c.Unit())
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Input() == "select" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "select")
 			vgn.AddAttrInterface("aria-describedby", c.ErrID())
 			vgn.AddAttrInterface("aria-invalid", c.Invalid())
 			vgn.AddAttrInterface("aria-label", c.F.Label)
@@ -815,35 +682,26 @@ func (c *Field) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 			}
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "change",
-				Func: func(event vugu.DOMEvent) {
-					defer c.App.Recover()
-					c.App.SetText(c.F, event.PropString("target", "value"))
-				},
-				// TODO: implement capture, etc. mostly need to decide syntax
+			vgOn(vgn, "change", func(event vugu.DOMEvent) {
+				defer c.App.Recover()
+				c.App.SetText(c.F, event.PropString("target", "value"))
 			})
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				for _, o := range c.Options() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 					vgn.AddAttrInterface("selected", o == c.SelectValue())
 					vgn.AddAttrInterface("value", o)
 					vgn.SetInnerHTML(c.OptionLabel(o))
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Input() == "area" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "textarea", Attr: []vugu.VGAttribute{{Namespace: "", Key: "rows", Val: "3"}, vugu.VGAttribute{Namespace: "", Key: "spellcheck", Val: "false"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "textarea", "rows", "3", "spellcheck", "false")
 			vgn.AddAttrInterface("aria-describedby", c.ErrID())
 			vgn.AddAttrInterface("aria-invalid", c.Invalid())
 			vgn.AddAttrInterface("aria-label", c.F.Label)
@@ -856,20 +714,14 @@ func (c *Field) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 			}
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "input",
-				Func: func(event vugu.DOMEvent) {
-					defer c.App.Recover()
-					c.App.SetText(c.F, event.PropString("target", "value"))
-				},
-				// TODO: implement capture, etc. mostly need to decide syntax
+			vgOn(vgn, "input", func(event vugu.DOMEvent) {
+				defer c.App.Recover()
+				c.App.SetText(c.F, event.PropString("target", "value"))
 			})
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Input() == "text" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "autocomplete", Val: "off"}, vugu.VGAttribute{Namespace: "", Key: "spellcheck", Val: "false"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "text", "autocomplete", "off", "spellcheck", "false")
 			vgn.AddAttrInterface("aria-describedby", c.ErrID())
 			vgn.AddAttrInterface("aria-invalid", c.Invalid())
 			vgn.AddAttrInterface("aria-label", c.F.Label)
@@ -884,35 +736,24 @@ func (c *Field) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 			}
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "input",
-				Func: func(event vugu.DOMEvent) {
-					defer c.App.Recover()
-					c.App.SetText(c.F, event.PropString("target", "value"))
-				},
-				// TODO: implement capture, etc. mostly need to decide syntax
+			vgOn(vgn, "input", func(event vugu.DOMEvent) {
+				defer c.App.Recover()
+				c.App.SetText(c.F, event.PropString("target", "value"))
 			})
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if !c.Compact && c.Hint() != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "hint")
 			vgn.SetInnerHTML(c.Hint())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "err")
 		vgn.AddAttrInterface("id", c.ErrID())
 		vgn.SetInnerHTML(c.Problem())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "warn"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "warn")
 		vgn.SetInnerHTML(c.Notice())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -938,326 +779,234 @@ func (c *FigureRuns) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute(nil)}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2")
 		vgn.AddAttrInterface("id", "figure-runs-title-"+c.Where)
 		vgn.SetInnerHTML(c.Heading())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 		vgn.SetInnerHTML(c.Hint())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "pickers"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "pickers")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.Swept() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "field")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 					vgn.AddAttrInterface("for", "pick-point-"+c.Where)
 					vgn.SetInnerHTML(c.PointLabel())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "select")
 					vgn.AddAttrInterface("id", "pick-point-"+c.Where)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "change",
-						Func: func(event vugu.DOMEvent) {
-							defer c.App.Recover()
-							c.App.SetPick("point", event.PropString("target", "value"))
-						},
-						// TODO: implement capture, etc. mostly need to decide syntax
+					vgOn(vgn, "change", func(event vugu.DOMEvent) {
+						defer c.App.Recover()
+						c.App.SetPick("point", event.PropString("target", "value"))
 					})
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						for i, x := range c.Ch().X {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 							vgn.AddAttrInterface("selected", i == c.App.Pick.Point)
 							vgn.AddAttrInterface("value", c.Itoa(i))
 							vgn.SetInnerHTML(c.XText(x))
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "field")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 				vgn.AddAttrInterface("for", "pick-seed-"+c.Where)
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Seed (random workload)"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Seed (random workload)")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "select")
 				vgn.AddAttrInterface("id", "pick-seed-"+c.Where)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.SetPick("seed", event.PropString("target", "value"))
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "change", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.SetPick("seed", event.PropString("target", "value"))
 				})
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
 					for i, s := range c.Ch().Seeds {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 						vgn.AddAttrInterface("selected", i == c.App.Pick.Seed)
 						vgn.AddAttrInterface("value", c.Itoa(i))
 						vgn.SetInnerHTML(c.SeedText(s))
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "field")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 				vgn.AddAttrInterface("for", "pick-policy-"+c.Where)
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Policy"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Policy")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "select")
 				vgn.AddAttrInterface("id", "pick-policy-"+c.Where)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.SetPick("policy", event.PropString("target", "value"))
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "change", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.SetPick("policy", event.PropString("target", "value"))
 				})
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute{{Namespace: "", Key: "value", Val: "-1"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option", "value", "-1")
 					vgn.AddAttrInterface("selected", c.App.Pick.Policy < 0)
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "every policy"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "every policy")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
 					for i, p := range c.Ch().Policies {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 						vgn.AddAttrInterface("selected", i == c.App.Pick.Policy)
 						vgn.AddAttrInterface("value", c.Itoa(i))
 						vgn.SetInnerHTML(p)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Table().Caption != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 			vgn.AddAttrInterface("id", "figure-runs-caption-"+c.Where)
 			vgn.SetInnerHTML(c.Table().Caption)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Table().Missing != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "note"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "note")
 			vgn.AddAttrInterface("id", "figure-runs-missing-"+c.Where)
 			vgn.SetInnerHTML(c.Table().Missing)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.Table().Rows) > 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "The picked run's metrics, scrolls sideways"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll", "tabindex", "0", "role", "region", "aria-label", "The picked run's metrics, scrolls sideways")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "metrics"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "metrics")
 				vgn.AddAttrInterface("id", "figure-runs-table-"+c.Where)
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 							vgn.SetInnerHTML(vugu.HTML("Metric"))
 							for _, h := range c.Table().Columns {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 								vgn.SetInnerHTML(h)
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 					{
 						vgparent := vgn
 						_ = vgparent
 						for _, r := range c.Table().Rows {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "row")
 								vgn.SetInnerHTML(r[0])
 								for _, cell := range r[1:] {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 									vgn.SetInnerHTML(cell)
 								}
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if !c.App.PickShown() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 				vgn.SetInnerHTML(c.JobsNote())
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if !c.App.PickShown() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "actions")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "primary")
 				vgn.AddAttrInterface("disabled", !c.CanRunPoint())
 				vgn.AddAttrInterface("id", "figure-point-run-"+c.Where)
 				vgn.SetInnerHTML(c.App.PointRunText())
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RunFigurePoint() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RunFigurePoint() })
+				vgn = vgText(vgparent, "\n    ")
 				if c.App.Running() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Simulating…"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Simulating…")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.ShownPointText() != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 			vgn.AddAttrInterface("id", "figure-runs-shown-"+c.Where)
 			vgn.SetInnerHTML(c.App.ShownPointText())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -1281,313 +1030,213 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Fig == nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "empty card"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "empty card")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "No figure open"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "No figure open")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Open a paper figure from the "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("gallery") },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgText(vgparent, "Open a paper figure from the ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link")
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("gallery") })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Gallery"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Gallery")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: ": it reruns here and is drawn beside the paper's numbers."}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, ": it reruns here and is drawn beside the paper's numbers.")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Fig != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card intro"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card intro")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-title"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2", "id", "figure-title")
 					vgn.SetInnerHTML(c.Title())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.App.FigureClaim() != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "claim"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "claim")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 							vgn.SetInnerHTML(c.ClaimLabel())
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, " ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 							vgn.SetInnerHTML(c.App.FigureClaim())
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 					vgn.SetInnerHTML(c.App.FigurePlan())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.App.FigureStale() && !c.App.FigureRunning() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "stale"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "stale")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The scenario has changed since this figure was drawn: run it again to redraw it."}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "The scenario has changed since this figure was drawn: run it again to redraw it.")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.App.Fig.Err != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "error"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "error")
 						vgn.SetInnerHTML("The figure could not be run: " + c.App.Fig.Err)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "rerun"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-rerun"}, vugu.VGAttribute{Namespace: "", Key: "aria-labelledby", Val: "figure-rerun-title"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "rerun", "id", "figure-rerun", "aria-labelledby", "figure-rerun-title")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-rerun-title"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3", "id", "figure-rerun-title")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run it here"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Run it here")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 						vgn.SetInnerHTML(c.RerunHint())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "rerun-modes"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "rerun-modes")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "rerun-mode"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "rerun-mode")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-rerun-quick"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "primary"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n            ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "figure-rerun-quick", "class", "primary")
 								vgn.AddAttrInterface("disabled", !c.CanRerun())
 								vgn.SetInnerHTML(c.QuickLabel())
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.RerunQuick() },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-								vgparent.AppendChild(vgn)
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.RerunQuick() })
+								vgn = vgText(vgparent, "\n            ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "small")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									vgn.SetInnerHTML(c.QuickWhat())
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-estimate-quick"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, " ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "id", "figure-estimate-quick")
 									vgn.SetInnerHTML(c.App.EstimateText("quick"))
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
 							if c.HasFull() {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "rerun-mode"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "rerun-mode")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-rerun-full"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "figure-rerun-full")
 									vgn.AddAttrInterface("disabled", !c.CanRerun())
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "click",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.RerunFull() },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.RerunFull() })
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Re-run in this browser: full mode"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "Re-run in this browser: full mode")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "small")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 										vgn.SetInnerHTML(c.FullWhat())
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-estimate-full"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, " ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "id", "figure-estimate-full")
 										vgn.SetInnerHTML(c.App.EstimateText("full"))
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						if c.HasFull() {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "server-run"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-server"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "server-run", "id", "figure-server")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link server-toggle"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-server-toggle"}, vugu.VGAttribute{Namespace: "", Key: "aria-controls", Val: "figure-server-form"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link server-toggle", "id", "figure-server-toggle", "aria-controls", "figure-server-form")
 								vgn.AddAttrInterface("aria-expanded", c.ServerOpenAttr())
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ServerFormOpen = !c.App.ServerFormOpen },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ServerFormOpen = !c.App.ServerFormOpen })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chev"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "chev")
 									vgn.SetInnerHTML(c.ServerChevron())
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Or run the full set-up on a schedlab server"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, " Or run the full set-up on a schedlab server")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 								if c.App.ServerFormOpen {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-server-form"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "id", "figure-server-form")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "small")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "A computer running "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "A computer running ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "code")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "schedlab serve"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "schedlab serve")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " (or the schedlab API on Workers) can run the simulations instead of this browser. The page sends it each sweep point and seed, checks the answers here and compares the run with the record, as for a run in this browser. A server at another address than this page must allow it: start it with "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, " (or the schedlab API on Workers) can run the simulations instead of this browser. The page sends it each sweep point and seed, checks the answers here and compares the run with the record, as for a run in this browser. A server at another address than this page must allow it: start it with ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "code")
 											vgn.SetInnerHTML(c.ServeCommand())
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "."}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, ".")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "server-form"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "server-form")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "figure-server-url"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n            ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "for", "figure-server-url")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Server address"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Server address")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-server-url"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "url"}, vugu.VGAttribute{Namespace: "", Key: "inputmode", Val: "url"}, vugu.VGAttribute{Namespace: "", Key: "autocomplete", Val: "url"}, vugu.VGAttribute{Namespace: "", Key: "spellcheck", Val: "false"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "http://127.0.0.1:8080"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n            ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "id", "figure-server-url", "type", "url", "inputmode", "url", "autocomplete", "url", "spellcheck", "false", "placeholder", "http://127.0.0.1:8080")
 											{
 												b, err := vjson.Marshal(c.App.ServerURL())
 												if err != nil {
@@ -1595,612 +1244,434 @@ func (c *FigureView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 												}
 												vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 											}
-											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-												EventType: "input",
-												Func: func(event vugu.DOMEvent) {
-													defer c.App.Recover()
-													c.App.SetServerURL(event.PropString("target", "value"))
-												},
-												// TODO: implement capture, etc. mostly need to decide syntax
+											vgOn(vgn, "input", func(event vugu.DOMEvent) {
+												defer c.App.Recover()
+												c.App.SetServerURL(event.PropString("target", "value"))
 											})
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-rerun-server"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n            ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "figure-rerun-server")
 											vgn.AddAttrInterface("disabled", !c.CanRerun())
-											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-												EventType: "click",
-												Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RerunOnServer() },
-												// TODO: implement capture, etc. mostly need to decide syntax
-											})
+											vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RerunOnServer() })
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run full mode on the server"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Run full mode on the server")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n          ")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 										if c.App.ServerCheck != "" {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-server-check"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted", "id", "figure-server-check")
 											vgn.SetInnerHTML(c.App.ServerCheck)
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						if c.App.FigureRunning() {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "progress"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "progress")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "bar"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "progressbar"}, vugu.VGAttribute{Namespace: "", Key: "aria-valuemin", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "aria-valuemax", Val: "100"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "bar", "role", "progressbar", "aria-valuemin", "0", "aria-valuemax", "100")
 								vgn.AddAttrInterface("aria-label", c.ProgressLabel())
 								vgn.AddAttrInterface("aria-valuenow", c.Percent())
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "fill"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "fill")
 									vgn.AddAttrInterface("style", "width: "+c.Percent()+"%")
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-progress"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "id", "figure-progress")
 								vgn.SetInnerHTML(c.App.Fig.ProgressText())
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-time-left"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "muted"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "id", "figure-time-left", "class", "muted")
 								vgn.SetInnerHTML(c.App.TimeLeft())
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "actions")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
 							if c.App.FigureRunning() {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-cancel"}}}
-								vgparent.AppendChild(vgn)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CancelFigure() },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "figure-cancel")
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CancelFigure() })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Cancel the run"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "Cancel the run")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
 							if c.CanShowRecord() {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-show-record"}}}
-								vgparent.AppendChild(vgn)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ShowRecordAgain() },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "figure-show-record")
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ShowRecordAgain() })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Show the record again"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "Show the record again")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-edit"}}}
-							vgparent.AppendChild(vgn)
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType: "click",
-								Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("scenario") },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "figure-edit")
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("scenario") })
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Edit the scenario"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "Edit the scenario")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-time"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted", "id", "figure-time")
 							vgn.AddAttrInterface("data-first-curve-ms", c.FirstCurveMS())
 							vgn.SetInnerHTML(c.App.FigureTime())
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.App.Fig.Compare != nil {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-compare"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card", "id", "figure-compare")
 					vgn.AddAttrInterface("data-identical", c.IdenticalAttr())
 					vgn.AddAttrInterface("data-values", c.ValuesAttr())
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "This run beside the record"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "This run beside the record")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-compare-verdict"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "id", "figure-compare-verdict")
 						vgn.AddAttrInterface("class", c.CompareClass())
 						vgn.SetInnerHTML(c.CompareHeadline())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 						vgn.SetInnerHTML(c.CompareBasis())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if len(c.App.Fig.Compare.Diffs) > 0 {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Differences from the record, scrolls sideways"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll", "tabindex", "0", "role", "region", "aria-label", "Differences from the record, scrolls sideways")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "diffs"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-diffs"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "diffs", "id", "figure-diffs")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Where"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Where")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "What"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "What")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The record"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "The record")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "This run"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "This run")
 											}
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
 										for _, d := range c.ShownDiffs() {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-label", Val: "Where"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "data-label", "Where")
 												vgn.SetInnerHTML(d.Where)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-label", Val: "What"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "data-label", "What")
 												vgn.SetInnerHTML(d.What)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-label", Val: "The record"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "data-label", "The record")
 												vgn.SetInnerHTML(d.Record)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-label", Val: "This run"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "data-label", "This run")
 												vgn.SetInnerHTML(d.Run)
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if c.MoreDiffs() != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 							vgn.SetInnerHTML(c.MoreDiffs())
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.HasCurve() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-card"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card", "id", "figure-card")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 						vgn.SetInnerHTML(c.App.FigureHeading())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "curve"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "curve")
 						vgn.SetInnerHTML(c.Chart())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "legend"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul", "class", "legend")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							for _, l := range c.App.FigureLegend() {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									vgn.AddAttrInterface("class", c.SwatchClass(l))
 									vgn.AddAttrInterface("style", "border-color: "+l.Color+"; background: "+c.SwatchFill(l))
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									vgn.SetInnerHTML(l.Name)
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 						vgn.SetInnerHTML(c.CurveHint())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.HasTable() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-table"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card", "id", "figure-table")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Metrics"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Metrics")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Metrics table, scrolls sideways"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll", "tabindex", "0", "role", "region", "aria-label", "Metrics table, scrolls sideways")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "metrics figure-metrics"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "metrics figure-metrics")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Policy"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "Policy")
 										}
 										for _, h := range c.App.Fig.View.Columns {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 											vgn.SetInnerHTML(c.Header(h))
 										}
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 								{
 									vgparent := vgn
 									_ = vgparent
 									for _, r := range c.App.Fig.View.Rows {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "row")
 											vgn.SetInnerHTML(r[0])
 											for i, cell := range r[1:] {
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 												vgn.AddAttrInterface("data-label", c.Column(i))
 												vgn.SetInnerHTML(cell)
 											}
 										}
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.App.Fig.View != nil && len(c.App.Fig.View.Checks) > 0 {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-checks-card"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card", "id", "figure-checks-card")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Checks: "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "figure-summary"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Checks: ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "id", "figure-summary")
 							vgn.SetInnerHTML(c.App.Fig.View.Summary)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 						vgn.SetInnerHTML(c.ChecksHint())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Checks table, scrolls sideways"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll", "tabindex", "0", "role", "region", "aria-label", "Checks table, scrolls sideways")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "checks"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "figure-checks"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "checks", "id", "figure-checks")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Verdict"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "Verdict")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Claim"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "Claim")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Expected"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "Expected")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Ours"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "Ours")
 										}
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
 									for _, k := range c.App.Fig.View.Checks {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 										vgn.AddAttrInterface("data-check", k.ID)
 										vgn.AddAttrInterface("data-verdict", k.Verdict)
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n              ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 												vgn.AddAttrInterface("class", c.VerdictClass(k))
 												vgn.SetInnerHTML(c.VerdictText(k))
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n              ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 												vgn.SetInnerHTML(k.Claim)
 												if c.VerdictNote(k) != "" {
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted vnote"}}}
-													vgparent.AppendChild(vgn)
+													vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted vnote")
 													vgn.SetInnerHTML(c.VerdictNote(k))
 												}
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "data-label", Val: "Expected"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n              ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "small", "data-label", "Expected")
 											vgn.SetInnerHTML(k.Expected)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "data-label", Val: "Ours"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n              ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "small", "data-label", "Ours")
 											vgn.SetInnerHTML(k.Observed)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n            ")
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -2225,95 +1696,68 @@ func (c *FormTable) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ftable-head"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "ftable-head")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "flabel"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "flabel")
 			vgn.SetInnerHTML(c.T.Label)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if HelpOf(c.T.Help, c.T.Label) != "" {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "hint")
 				vgn.SetInnerHTML(HelpOf(c.T.Help, c.T.Label))
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n          ")
 						for _, col := range c.T.Columns {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th")
 							vgn.AddAttrInterface("title", col.Help)
 							vgn.SetInnerHTML(c.ColumnTitle(col))
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "narrow"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n          ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "class", "narrow")
 						vgn.SetInnerHTML(vugu.HTML("\x3Cspan class=\"sr\"\x3ERemove\x3C/span\x3E"))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
 					for i, row := range c.T.Rows {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
 							for _, cell := range row {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 								{
 									vgparent := vgn
 									_ = vgparent
@@ -2336,59 +1780,38 @@ func (c *FormTable) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "narrow"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "narrow")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "icon"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Remove this row"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "icon", "title", "Remove this row")
 								vgn.AddAttrInterface("aria-label", c.RemoveLabel(i))
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RemoveRow(c.T.Path, i) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RemoveRow(c.T.Path, i) })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "✕"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "✕")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "err")
 		vgn.SetInnerHTML(c.App.Ed.Problem(c.T.Path))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 		vgn.AddAttrInterface("id", c.T.ID+"-add")
 		vgn.SetInnerHTML(c.AddText())
-		vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-			EventType: "click",
-			Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.AddRow(c.T) },
-			// TODO: implement capture, etc. mostly need to decide syntax
-		})
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.AddRow(c.T) })
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -2412,8 +1835,7 @@ func (c *GalleryView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.GalleryFilter == "" || c.App.GalleryFilter == "teaching" {
 			{
 				vgcompKey := vugu.MakeCompKey(0x19908A8E16A23DF8^vgin.CurrentPositionHash(), vgiterkey)
@@ -2431,453 +1853,310 @@ func (c *GalleryView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "lead"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "lead")
 		vgn.SetInnerHTML(vugu.HTML("Open a \x3Cstrong\x3Epaper figure\x3C/strong\x3E to rerun it here and compare with the paper, a \x3Cstrong\x3Ecross-paper comparison\x3C/strong\x3E to see schedulers of different papers side by side, or a \x3Cstrong\x3Eteaching preset\x3C/strong\x3E to watch a scheduler at work. Everything you open stays editable in the Scenario view; the scenario you were editing can be brought back from the status line."))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "filters"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Show"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "filters", "role", "group", "aria-label", "Show")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			for _, f := range c.Filters() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip-toggle"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "chip-toggle")
 				vgn.AddAttrInterface("aria-pressed", c.Pressed(f.Key))
 				vgn.AddAttrInterface("id", "filter-"+f.Key)
 				vgn.SetInnerHTML(f.Label)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetGalleryFilter(f.Key) },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetGalleryFilter(f.Key) })
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.App.FigureSections()) > 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ggroup"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2", "class", "ggroup")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Paper figures"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Paper figures")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Each card is a figure or table of a paper; opening it shows the committed record of our runs beside the paper's numbers, with each of the paper's claims checked, and lets you re-run it in your browser."}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Each card is a figure or table of a paper; opening it shows the committed record of our runs beside the paper's numbers, with each of the paper's claims checked, and lets you re-run it in your browser.")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				for _, s := range c.App.FigureSections() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "paper"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "paper")
 					vgn.AddAttrInterface("aria-labelledby", "paper-title-"+s.Key)
 					vgn.AddAttrInterface("id", "paper-"+s.Key)
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 						vgn.AddAttrInterface("id", "paper-title-"+s.Key)
 						vgn.SetInnerHTML(s.Title)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted about"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted about")
 						vgn.SetInnerHTML(s.About)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "cards"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "cards")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							for _, g := range s.Cards {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "article", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card gcard"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "article", "class", "card gcard")
 								vgn.AddAttrInterface("id", "gallery-"+g.Name)
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 									if g.Thumb != "" {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "img", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "thumb"}, vugu.VGAttribute{Namespace: "", Key: "alt", Val: ""}, vugu.VGAttribute{Namespace: "", Key: "width", Val: "80"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "28"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "img", "class", "thumb", "alt", "", "width", "80", "height", "28")
 										vgn.AddAttrInterface("src", c.App.ThumbURL(g))
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gbody"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "gbody")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h4", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h4")
 										vgn.SetInnerHTML(g.Title)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gsum"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "gsum")
 										vgn.SetInnerHTML(g.Summary)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
 										if g.Claim != "" {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "claim"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "claim")
 											vgn.SetInnerHTML("Claim: " + g.Claim)
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gfoot"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "gfoot")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n              ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 											vgn.AddAttrInterface("class", c.BadgeClass(g))
 											vgn.AddAttrInterface("id", "badge-"+g.Name)
 											vgn.SetInnerHTML(c.BadgeText(g))
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link small"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Run one seed of it as a scenario: results, Gantt charts and the timeline"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n              ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link small", "title", "Run one seed of it as a scenario: results, Gantt charts and the timeline")
 											vgn.AddAttrInterface("id", "open-"+g.Name)
-											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-												EventType: "click",
-												Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Open(g.Name) },
-												// TODO: implement capture, etc. mostly need to decide syntax
-											})
+											vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Open(g.Name) })
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run once"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Run once")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary small"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n              ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "primary small")
 											vgn.AddAttrInterface("id", "openfig-"+g.Name)
-											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-												EventType: "click",
-												Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenFigure(g.Name) },
-												// TODO: implement capture, etc. mostly need to decide syntax
-											})
+											vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenFigure(g.Name) })
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Open figure"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Open figure")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n            ")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.App.CompareCards()) > 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ggroup"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "compare"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2", "class", "ggroup", "id", "compare")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Cross-paper comparisons"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Cross-paper comparisons")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "No paper ran these: schedulers from different papers on the same jobs, cluster and model of GPU speeds. Opening one reruns it and checks what we found, not what a paper claims."}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "No paper ran these: schedulers from different papers on the same jobs, cluster and model of GPU speeds. Opening one reruns it and checks what we found, not what a paper claims.")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "cards"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "cards")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					for _, g := range c.App.CompareCards() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "article", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card gcard"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "article", "class", "card gcard")
 						vgn.AddAttrInterface("id", "gallery-"+g.Name)
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if g.Thumb != "" {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "img", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "thumb"}, vugu.VGAttribute{Namespace: "", Key: "alt", Val: ""}, vugu.VGAttribute{Namespace: "", Key: "width", Val: "80"}, vugu.VGAttribute{Namespace: "", Key: "height", Val: "28"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "img", "class", "thumb", "alt", "", "width", "80", "height", "28")
 								vgn.AddAttrInterface("src", c.App.ThumbURL(g))
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gbody"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "gbody")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h4", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h4")
 								vgn.SetInnerHTML(g.Title)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gsum"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "gsum")
 								vgn.SetInnerHTML(g.Summary)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 								if g.Claim != "" {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "claim"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "claim")
 									vgn.SetInnerHTML("What we found: " + g.Claim)
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gfoot"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "gfoot")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									vgn.AddAttrInterface("class", c.BadgeClass(g))
 									vgn.AddAttrInterface("id", "badge-"+g.Name)
 									vgn.SetInnerHTML(c.BadgeText(g))
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link small"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Run one seed of it as a scenario: results, Gantt charts and the timeline"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link small", "title", "Run one seed of it as a scenario: results, Gantt charts and the timeline")
 									vgn.AddAttrInterface("id", "open-"+g.Name)
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "click",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Open(g.Name) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Open(g.Name) })
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run once"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "Run once")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary small"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "primary small")
 									vgn.AddAttrInterface("id", "openfig-"+g.Name)
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "click",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenFigure(g.Name) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenFigure(g.Name) })
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Open figure"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "Open figure")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.App.TeachingCards()) > 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ggroup"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "teaching"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2", "class", "ggroup", "id", "teaching")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Teaching presets"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Teaching presets")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Small scenarios to watch a scheduler decide: results, Gantt charts and a timeline you can scrub."}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Small scenarios to watch a scheduler decide: results, Gantt charts and a timeline you can scrub.")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "cards"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "cards")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					for _, g := range c.App.TeachingCards() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "article", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card gcard"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "article", "class", "card gcard")
 						vgn.AddAttrInterface("id", "gallery-"+g.Name)
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gbody"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "gbody")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h4", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h4")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									vgn.SetInnerHTML(g.Title)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, " ")
 									if g.Default {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tag default"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "tag default")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "opens first"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "opens first")
 										}
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gsum"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "gsum")
 								vgn.SetInnerHTML(g.Summary)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gfoot"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "gfoot")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary small"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "primary small")
 									vgn.AddAttrInterface("id", "open-"+g.Name)
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "click",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Open(g.Name) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Open(g.Name) })
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Open and run"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "Open and run")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -2903,61 +2182,42 @@ func (c *GanttChart) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 		vgn.AddAttrInterface("id", c.ID+"-title")
 		vgn.SetInnerHTML(c.Title())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 		vgn.SetInnerHTML(vugu.HTML("Each row is a GPU and each bar a job holding it, coloured by its model (the legend below names them). Point at a bar to read its job and times; click it to open the job\x26#39;s story. A red outline marks jobs sharing a GPU, which split its row. GPUs idle in the time shown fold into one grey line."))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Policies() > 1 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "seg"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Policy shown"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "seg", "role", "group", "aria-label", "Policy shown")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				for i, p := range c.App.Res.Policies {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button")
 					vgn.AddAttrInterface("aria-pressed", c.Pressed(i))
 					vgn.AddAttrInterface("id", c.ID+"-policy-"+c.Itoa(i))
 					vgn.SetInnerHTML(p.Label)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GanttSelect(c.G, i) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GanttSelect(c.G, i) })
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gantt-tools"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "gantt-tools")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "findjob"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "class", "findjob")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Find a job "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "e.g. j12"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Find a job ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "text", "placeholder", "e.g. j12")
 				vgn.AddAttrInterface("id", c.ID+"-find")
 				{
 					b, err := vjson.Marshal(c.G.Find)
@@ -2966,100 +2226,58 @@ func (c *GanttChart) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "input",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.G.Find = event.PropString("target", "value") },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GanttFind(c.G) },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "input", func(event vugu.DOMEvent) { defer c.App.Recover(); c.G.Find = event.PropString("target", "value") })
+				vgOn(vgn, "change", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GanttFind(c.G) })
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 			vgn.AddAttrInterface("id", c.ID+"-findbtn")
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GanttFind(c.G) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GanttFind(c.G) })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Find"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Find")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "zoom"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Zoom on time"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "zoom", "role", "group", "aria-label", "Zoom on time")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Show half as much time"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "title", "Show half as much time")
 				vgn.AddAttrInterface("id", c.ID+"-zoomin")
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GanttZoom(c.G, 0.5) },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GanttZoom(c.G, 0.5) })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Zoom in"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Zoom in")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Show twice as much time"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "title", "Show twice as much time")
 				vgn.AddAttrInterface("id", c.ID+"-zoomout")
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GanttZoom(c.G, 2) },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GanttZoom(c.G, 2) })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Zoom out"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Zoom out")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 				vgn.AddAttrInterface("id", c.ID+"-whole")
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GanttReset(c.G) },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GanttReset(c.G) })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Whole run"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Whole run")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "checklabel"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "class", "checklabel")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "checkbox"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "checkbox")
 				vgn.AddAttrInterface("id", c.ID+"-idle")
 				{
 					b, err := vjson.Marshal(c.G.ShowIdle)
@@ -3068,41 +2286,27 @@ func (c *GanttChart) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.G.ShowIdle = event.PropBool("target", "checked") },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Show idle GPUs"}
-				vgparent.AppendChild(vgn)
+				vgOn(vgn, "change", func(event vugu.DOMEvent) { defer c.App.Recover(); c.G.ShowIdle = event.PropBool("target", "checked") })
+				vgn = vgText(vgparent, " Show idle GPUs")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.G.FindErr != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "err")
 			vgn.SetInnerHTML(c.G.FindErr)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Zoomed() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "slider"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "slider")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 				vgn.SetInnerHTML(c.WindowText())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "range"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "max", Val: "1000"}, vugu.VGAttribute{Namespace: "", Key: "step", Val: "1"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Move the time shown"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "range", "min", "0", "max", "1000", "step", "1", "aria-label", "Move the time shown")
 				vgn.AddAttrInterface("id", c.ID+"-pan")
 				{
 					b, err := vjson.Marshal(c.PanPos())
@@ -3111,193 +2315,129 @@ func (c *GanttChart) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "input",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.GanttPan(c.G, event.PropFloat64("target", "valueAsNumber"))
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "input", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.GanttPan(c.G, event.PropFloat64("target", "valueAsNumber"))
 				})
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hovertext"}, vugu.VGAttribute{Namespace: "", Key: "aria-live", Val: "polite"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hovertext", "aria-live", "polite")
 		vgn.AddAttrInterface("id", c.ID+"-hover")
 		vgn.SetInnerHTML(c.HoverText())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gantt-box"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "gantt-box")
 		vgn.AddAttrInterface("id", c.ID+"-box")
 		vgn.SetInnerHTML(c.SVG())
-		vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-			EventType: "click",
-			Func: func(event vugu.DOMEvent) {
-				defer c.App.Recover()
-				c.App.GanttClick(c.G, event.PropString("target", "id"))
-			},
-			// TODO: implement capture, etc. mostly need to decide syntax
+		vgOn(vgn, "click", func(event vugu.DOMEvent) {
+			defer c.App.Recover()
+			c.App.GanttClick(c.G, event.PropString("target", "id"))
 		})
-		vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-			EventType: "mouseover",
-			Func: func(event vugu.DOMEvent) {
-				defer c.App.Recover()
-				c.App.GanttHover(c.G, event.PropString("target", "id"))
-			},
-			// TODO: implement capture, etc. mostly need to decide syntax
+		vgOn(vgn, "mouseover", func(event vugu.DOMEvent) {
+			defer c.App.Recover()
+			c.App.GanttHover(c.G, event.PropString("target", "id"))
 		})
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Note() != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "note"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "note")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "note-text"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "note-text")
 				vgn.SetInnerHTML(c.Note())
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "legend"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "legend")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 			vgn.SetInnerHTML(vugu.HTML("Models:"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, " ")
 			for _, m := range c.Legend() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "chip")
 				vgn.AddAttrInterface("style", m.Style)
 				vgn.SetInnerHTML(m.Name)
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.Images()) > 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gantt-images"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "details", "class", "gantt-images")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "summary", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "summary")
 				vgn.SetInnerHTML(vugu.HTML("The same charts as images, for downloads (PNG or SVG)"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				for _, f := range c.Images() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "figure", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "fig"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "figure", "class", "fig")
 					vgn.AddAttrInterface("id", "fig-"+f.Name)
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h4", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h4")
 						vgn.SetInnerHTML(f.Title)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "imgbox"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "imgbox")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if f.URL != "" {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "img", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "img")
 								vgn.AddAttrInterface("alt", f.Title)
 								vgn.AddAttrInterface("id", "plot-"+f.Name)
 								vgn.AddAttrInterface("src", f.URL)
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if f.Err != "" {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "err")
 								vgn.SetInnerHTML(f.Err)
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "figcaption", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "figcaption")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 							vgn.SetInnerHTML(f.Caption)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "figdl"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "figdl")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 								vgn.AddAttrInterface("disabled", f.URL == "")
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.DownloadPNG(f) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.DownloadPNG(f) })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "PNG"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "PNG")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 								vgn.AddAttrInterface("disabled", f.URL == "" || f.Busy)
 								vgn.SetInnerHTML(c.SVGLabel(f))
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.DownloadSVG(f) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.DownloadSVG(f) })
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -3321,79 +2461,58 @@ func (c *HistorySection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 		vgn.SetInnerHTML(c.Hint())
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.App.HistoryRuns()) == 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "history-empty"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted", "id", "history-empty")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "No runs yet. Press "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "No runs yet. Press ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Run")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: ": each run of this scenario is kept here."}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, ": each run of this scenario is kept here.")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.App.HistoryRuns()) > 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Runs kept, newest first"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll", "tabindex", "0", "role", "region", "aria-label", "Runs kept, newest first")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "history-runs"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "history-runs"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "history-runs", "id", "history-runs")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 					vgn.SetInnerHTML(vugu.HTML("\n        \x3Ctr\x3E\n          \x3Cth scope=\"col\" title=\"the first run to compare\"\x3EA\x3C/th\x3E\n          \x3Cth scope=\"col\" title=\"the second run to compare\"\x3EB\x3C/th\x3E\n          \x3Cth scope=\"col\"\x3ERun\x3C/th\x3E\n          \x3Cth scope=\"col\"\x3EPolicies\x3C/th\x3E\n          \x3Cth scope=\"col\"\x3EWhat changed from the run before\x3C/th\x3E\n          \x3Cth scope=\"col\"\x3E\x3Cspan class=\"sr-only\"\x3EGo back\x3C/span\x3E\x3C/th\x3E\n        \x3C/tr\x3E\n      "))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						for _, r := range c.App.HistoryRuns() {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 							vgn.AddAttrInterface("class", c.RowClass(r))
 							vgn.AddAttrInterface("id", c.RowID(r))
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "pick"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "pick")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "radio"}, vugu.VGAttribute{Namespace: "", Key: "name", Val: "compare-a"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "radio", "name", "compare-a")
 									vgn.AddAttrInterface("aria-label", c.PickLabel("A", r))
 									vgn.AddAttrInterface("id", c.PickID("a", r))
 									{
@@ -3403,24 +2522,16 @@ func (c *HistorySection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										}
 										vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 									}
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "change",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.PickA(r) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ab"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-									vgparent.AppendChild(vgn)
+									vgOn(vgn, "change", func(event vugu.DOMEvent) { defer c.App.Recover(); c.PickA(r) })
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "ab", "aria-hidden", "true")
 									vgn.SetInnerHTML(vugu.HTML("A"))
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "pick"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "pick")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "radio"}, vugu.VGAttribute{Namespace: "", Key: "name", Val: "compare-b"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "radio", "name", "compare-b")
 									vgn.AddAttrInterface("aria-label", c.PickLabel("B", r))
 									vgn.AddAttrInterface("id", c.PickID("b", r))
 									{
@@ -3430,110 +2541,76 @@ func (c *HistorySection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										}
 										vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 									}
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "change",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.PickB(r) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ab"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-									vgparent.AppendChild(vgn)
+									vgOn(vgn, "change", func(event vugu.DOMEvent) { defer c.App.Recover(); c.PickB(r) })
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "ab", "aria-hidden", "true")
 									vgn.SetInnerHTML(vugu.HTML("B"))
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "row")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									vgn.SetInnerHTML(c.RunName(r))
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted when"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, " ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted when")
 									vgn.SetInnerHTML(c.When(r))
 									if r.Kept() {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kept"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "its Gantt charts and full results are kept"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "kept", "title", "its Gantt charts and full results are kept")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " · full results kept"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, " · full results kept")
 										}
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "pols"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "pols")
 								vgn.SetInnerHTML(r.PolicyNames())
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "what"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "what")
 								vgn.SetInnerHTML(r.What())
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "back"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "back")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 									vgn.AddAttrInterface("aria-label", c.BackLabel(r))
 									vgn.AddAttrInterface("disabled", c.App.Running())
 									vgn.AddAttrInterface("id", c.BackID(r))
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "click",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GoBack(r.N) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GoBack(r.N) })
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Go back to this run"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "Go back to this run")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.App.HistoryRuns()) == 1 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run the scenario again after a change to compare the two runs here."}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Run the scenario again after a change to compare the two runs here.")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Cmp() != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "compare"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "compare"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "compare", "id", "compare")
 			vgn.SetInnerHTML(c.Panel())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -3557,145 +2634,102 @@ func (c *ImportTrace) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tracehead"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "tracehead")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Imported trace "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Imported trace ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 				vgn.SetInnerHTML(c.App.Trace.Name)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-close"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "link"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CloseTrace() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "trace-close", "class", "link")
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CloseTrace() })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Close"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Close")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Trace.Reading {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-reading"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "status tracereading"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "id", "trace-reading", "class", "status tracereading", "role", "status")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "spinner small"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "spinner small", "aria-hidden", "true")
 				vgn.SetInnerHTML(vugu.HTML(""))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 				vgn.SetInnerHTML("Reading " + c.App.Trace.Name + " in the simulator…")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Trace.Summary != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-summary"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "status"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "id", "trace-summary", "class", "status")
 			vgn.SetInnerHTML(c.App.Trace.Summary)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Trace.Err != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-error"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "status error"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "id", "trace-error", "class", "status error", "role", "alert")
 			vgn.SetInnerHTML(c.App.Trace.Err)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.App.Trace.Notes) > 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tracenotes"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul", "class", "tracenotes")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				for _, n := range c.App.Trace.Notes {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 					vgn.SetInnerHTML(n)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.App.Trace.Warnings) > 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-warnings"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "details", "id", "trace-warnings")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "summary", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "summary")
 				vgn.SetInnerHTML(c.WarningsTitle())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tracewarn"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul", "class", "tracewarn")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					for _, w := range c.App.Trace.Warnings {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 						vgn.SetInnerHTML(w)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "traceopts"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "traceopts")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Format\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-format"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Format\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "select", "id", "trace-format")
 				{
 					b, err := vjson.Marshal(c.App.Trace.Format)
 					if err != nil {
@@ -3703,54 +2737,39 @@ func (c *ImportTrace) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.Trace.Format = event.PropString("target", "value")
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "change", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.Trace.Format = event.PropString("target", "value")
 				})
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute{{Namespace: "", Key: "value", Val: ""}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option", "value", "")
 					vgn.AddAttrInterface("selected", c.App.Trace.Format == "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "choose…"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "choose…")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
 					for _, f := range c.Formats() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 						vgn.AddAttrInterface("selected", f.Name == c.App.Trace.Format)
 						vgn.AddAttrInterface("value", f.Name)
 						vgn.SetInnerHTML(f.Name)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Cluster\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-cluster"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Cluster\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "select", "id", "trace-cluster")
 				{
 					b, err := vjson.Marshal(c.App.Trace.Cluster)
 					if err != nil {
@@ -3758,55 +2777,40 @@ func (c *ImportTrace) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.Trace.Cluster = event.PropString("target", "value")
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "change", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.Trace.Cluster = event.PropString("target", "value")
 				})
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute{{Namespace: "", Key: "value", Val: ""}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option", "value", "")
 					vgn.AddAttrInterface("selected", c.App.Trace.Cluster == "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "the format's"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "the format's")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
 					for _, k := range c.Clusters() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 						vgn.AddAttrInterface("selected", k.Name == c.App.Trace.Cluster)
 						vgn.AddAttrInterface("title", k.Doc)
 						vgn.AddAttrInterface("value", k.Name)
 						vgn.SetInnerHTML(k.Name)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Busiest window (h)\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-busiest"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "inputmode", Val: "decimal"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "all"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Busiest window (h)\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "id", "trace-busiest", "type", "text", "inputmode", "decimal", "placeholder", "all")
 				{
 					b, err := vjson.Marshal(c.App.Trace.Busiest)
 					if err != nil {
@@ -3814,28 +2818,19 @@ func (c *ImportTrace) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "input",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.Trace.Busiest = event.PropString("target", "value")
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "input", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.Trace.Busiest = event.PropString("target", "value")
 				})
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Sample (jobs)\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-sample"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "inputmode", Val: "numeric"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "all"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Sample (jobs)\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "id", "trace-sample", "type", "text", "inputmode", "numeric", "placeholder", "all")
 				{
 					b, err := vjson.Marshal(c.App.Trace.Sample)
 					if err != nil {
@@ -3843,28 +2838,19 @@ func (c *ImportTrace) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "input",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.Trace.Sample = event.PropString("target", "value")
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "input", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.Trace.Sample = event.PropString("target", "value")
 				})
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Seed\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-seed"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "inputmode", Val: "numeric"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Seed\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "id", "trace-seed", "type", "text", "inputmode", "numeric")
 				{
 					b, err := vjson.Marshal(c.App.Trace.Seed)
 					if err != nil {
@@ -3872,28 +2858,19 @@ func (c *ImportTrace) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "input",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.Trace.Seed = event.PropString("target", "value")
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "input", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.Trace.Seed = event.PropString("target", "value")
 				})
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Time scale\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-scale"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "inputmode", Val: "decimal"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Time scale\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "id", "trace-scale", "type", "text", "inputmode", "decimal")
 				{
 					b, err := vjson.Marshal(c.App.Trace.Scale)
 					if err != nil {
@@ -3901,28 +2878,19 @@ func (c *ImportTrace) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "input",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.Trace.Scale = event.PropString("target", "value")
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "input", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.Trace.Scale = event.PropString("target", "value")
 				})
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "At most GPUs per job\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-max-gpus"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "inputmode", Val: "numeric"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "any"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "At most GPUs per job\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "id", "trace-max-gpus", "type", "text", "inputmode", "numeric", "placeholder", "any")
 				{
 					b, err := vjson.Marshal(c.App.Trace.MaxGPUs)
 					if err != nil {
@@ -3930,26 +2898,18 @@ func (c *ImportTrace) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "input",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.Trace.MaxGPUs = event.PropString("target", "value")
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "input", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.Trace.MaxGPUs = event.PropString("target", "value")
 				})
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "checklabel"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "An offline batch, as the SJF-BCO policies plan: jobs keep their order"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "class", "checklabel", "title", "An offline batch, as the SJF-BCO policies plan: jobs keep their order")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "checkbox"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "trace-at-zero"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "checkbox", "id", "trace-at-zero")
 				{
 					b, err := vjson.Marshal(c.App.Trace.AtZero)
 					if err != nil {
@@ -3957,37 +2917,23 @@ func (c *ImportTrace) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.Trace.AtZero = event.PropBool("target", "checked")
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "change", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.Trace.AtZero = event.PropBool("target", "checked")
 				})
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Every job at time 0"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, " Every job at time 0")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "trace-reimport"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "primary"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ReimportTrace() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "trace-reimport", "class", "primary")
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ReimportTrace() })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Import again"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Import again")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -4011,8 +2957,7 @@ func (c *InterferenceSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Ed.IsMemShare() {
 			{
 				vgcompKey := vugu.MakeCompKey(0x7CF4D689B1E93B46^vgin.CurrentPositionHash(), vgiterkey)
@@ -4030,91 +2975,59 @@ func (c *InterferenceSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if !c.App.Ed.IsMemShare() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "When a policy puts two jobs on one GPU, each runs slower. A slowdown of 1.5 means a job's iterations take 1.5 times as long next to that partner."}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "When a policy puts two jobs on one GPU, each runs slower. A slowdown of 1.5 means a job's iterations take 1.5 times as long next to that partner.")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "seg"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Interference"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "seg", "role", "group", "aria-label", "Interference")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "interference-none"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "interference-none")
 					vgn.AddAttrInterface("aria-pressed", c.Pressed("none"))
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetInterferenceMode("none") },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetInterferenceMode("none") })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "No slowdown"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "No slowdown")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "interference-uniform"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "interference-uniform")
 					vgn.AddAttrInterface("aria-pressed", c.Pressed("uniform"))
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetInterferenceMode("uniform") },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetInterferenceMode("uniform") })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Same for every pair"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Same for every pair")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "interference-matrix"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "interference-matrix")
 					vgn.AddAttrInterface("aria-pressed", c.Pressed("matrix"))
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetInterferenceMode("matrix") },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetInterferenceMode("matrix") })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "By model pair"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "By model pair")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 				if c.App.Ed.InterferenceMode() != "none" {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "note"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "note")
 					vgn.SetInnerHTML(c.App.Ed.SharingNote())
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 				{
 					vgcompKey := vugu.MakeCompKey(0xBDCAE99434CA7113^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
@@ -4131,8 +3044,7 @@ func (c *InterferenceSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Component: vgcomp}
 					vgparent.AppendChild(vgn)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 				for _, f := range c.App.Ed.InterferenceFields() {
 					{
 						vgcompKey := vugu.MakeCompKey(0x96BB5DF29FB8E69^vgin.CurrentPositionHash(), vgiterkey)
@@ -4151,57 +3063,39 @@ func (c *InterferenceSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgparent.AppendChild(vgn)
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 				if c.App.Ed.InterferenceMode() == "matrix" {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "matrixtools"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "matrixtools")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "matrix-from-jobs"}}}
-							vgparent.AppendChild(vgn)
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType: "click",
-								Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.UseWorkloadModels() },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgn = vgText(vgparent, "\n      ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "matrix-from-jobs")
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.UseWorkloadModels() })
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Use the job mix's models"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "Use the job mix's models")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "toolgroup"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "toolgroup")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "matrix-new-model"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "sr"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "for", "matrix-new-model", "class", "sr")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "New model"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "New model")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "matrix-new-model"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "model name"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "id", "matrix-new-model", "type", "text", "placeholder", "model name")
 								{
 									b, err := vjson.Marshal(c.App.Ed.NewModel)
 									if err != nil {
@@ -4209,50 +3103,31 @@ func (c *InterferenceSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 									vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 								}
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "input",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetNewModel(event.PropString("target", "value")) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "matrix-add-model"}}}
-								vgparent.AppendChild(vgn)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.AddModel() },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgOn(vgn, "input", func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetNewModel(event.PropString("target", "value")) })
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "matrix-add-model")
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.AddModel() })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "+ Add model"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "+ Add model")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "toolgroup"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "toolgroup")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "matrix-fill"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "for", "matrix-fill")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Set every cell to"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "Set every cell to")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "matrix-fill"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "inputmode", Val: "decimal"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "1.5"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "id", "matrix-fill", "type", "text", "inputmode", "decimal", "placeholder", "1.5")
 								{
 									b, err := vjson.Marshal(c.App.Ed.FillValue)
 									if err != nil {
@@ -4260,38 +3135,23 @@ func (c *InterferenceSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 									vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 								}
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "input",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetFill(event.PropString("target", "value")) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "matrix-fill-button"}}}
-								vgparent.AppendChild(vgn)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.FillMatrix() },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgOn(vgn, "input", func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetFill(event.PropString("target", "value")) })
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "matrix-fill-button")
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.FillMatrix() })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Apply"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "Apply")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "checklabel"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "class", "checklabel")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "checkbox"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "heatmap"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "checkbox", "id", "heatmap")
 								{
 									b, err := vjson.Marshal(c.App.Ed.Heatmap)
 									if err != nil {
@@ -4299,125 +3159,85 @@ func (c *InterferenceSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 									vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 								}
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "change",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetHeatmap(event.PropBool("target", "checked")) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Heat-map view"}
-								vgparent.AppendChild(vgn)
+								vgOn(vgn, "change", func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetHeatmap(event.PropBool("target", "checked")) })
+								vgn = vgText(vgparent, " Heat-map view")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n    ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "err")
 						vgn.SetInnerHTML(c.Errors())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "matrix"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "id", "matrix")
 							vgn.AddAttrInterface("class", c.MatrixClass())
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "caption")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Slowdown of the row's model while the column's model shares its GPU; the colour goes from white (1, no slowdown) to dark red (the largest value)."}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "Slowdown of the row's model while the column's model shares its GPU; the colour goes from white (1, no slowdown) to dark red (the largest value).")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "corner"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "class", "corner")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "row slowed by →"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "row slowed by →")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
 										for k, m := range c.App.Ed.MatrixModels() {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 												vgn.SetInnerHTML(m)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "icon"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Remove this model"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, " ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "icon", "title", "Remove this model")
 												vgn.AddAttrInterface("aria-label", "Remove "+m)
-												vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-													EventType: "click",
-													Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RemoveModel(k) },
-													// TODO: implement capture, etc. mostly need to decide syntax
-												})
+												vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RemoveModel(k) })
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "✕"}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "✕")
 												}
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 									for _, r := range c.App.Ed.MatrixRows() {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n            ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "row")
 											{
 												vgparent := vgn
 												_ = vgparent
@@ -4439,17 +3259,14 @@ func (c *InterferenceSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 													vgparent.AppendChild(vgn)
 												}
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n            ")
 											for _, cell := range r.Cells {
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 												vgn.AddAttrInterface("style", c.App.Ed.CellStyle(cell.Path))
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n              ")
 													if !c.App.Ed.Heatmap {
 														{
 															vgcompKey := vugu.MakeCompKey(0x50AC696ADAF26E11^vgin.CurrentPositionHash(), vgiterkey)
@@ -4469,38 +3286,28 @@ func (c *InterferenceSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 															vgparent.AppendChild(vgn)
 														}
 													}
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n              ")
 													if c.App.Ed.Heatmap {
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "heat"}}}
-														vgparent.AppendChild(vgn)
+														vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "heat")
 														vgn.AddAttrInterface("title", cell.Label)
 														vgn.SetInnerHTML(c.CellText(cell))
 													}
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n            ")
 												}
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n          ")
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n    ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "err")
 						vgn.SetInnerHTML(c.App.Ed.Problem("perf.interference.matrix"))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 						{
 							vgcompKey := vugu.MakeCompKey(0x377CE54CB379BE94^vgin.CurrentPositionHash(), vgiterkey)
 							// ask BuildEnv for prior instance of this specific component
@@ -4517,16 +3324,13 @@ func (c *InterferenceSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = &vugu.VGNode{Component: vgcomp}
 							vgparent.AppendChild(vgn)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n  ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -4550,492 +3354,339 @@ func (c *JobStory) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 		if c.V != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "aside", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "dialog"}, vugu.VGAttribute{Namespace: "", Key: "aria-labelledby", Val: "story-title"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "aside", "class", "story", "id", "story", "role", "dialog", "aria-labelledby", "story-title")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-head"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "story-head")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "story-title"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "-1"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2", "id", "story-title", "tabindex", "-1")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "chip")
 							vgn.AddAttrInterface("style", c.V.Style)
 							vgn.SetInnerHTML(c.Job())
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, " ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 							vgn.SetInnerHTML(c.Heading())
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-actions"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "story-actions")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 							if c.V.HasBack {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-back"}}}
-								vgparent.AppendChild(vgn)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.StoryBack() },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "story-back")
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.StoryBack() })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "◀ Back"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "◀ Back")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-close"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Close the story"}}}
-							vgparent.AppendChild(vgn)
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType: "click",
-								Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CloseStory() },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgn = vgText(vgparent, "\n      ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "story-close", "aria-label", "Close the story")
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CloseStory() })
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Close ✕"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "Close ✕")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n    ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n  ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-summary"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-summary"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "story-summary", "id", "story-summary")
 					vgn.SetInnerHTML(c.V.Summary)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
 					if c.V.Err != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "err")
 						vgn.SetInnerHTML(c.V.Err)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "story-steps"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-steps"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ol", "class", "story-steps", "id", "story-steps")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 						for _, s := range c.V.Steps {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 							vgn.AddAttrInterface("class", "step step-"+s.Kind)
 							vgn.AddAttrInterface("data-kind", s.Kind)
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "step-line"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "step-line")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "t"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "t")
 									vgn.SetInnerHTML(s.Time)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "kind"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "kind")
 									vgn.SetInnerHTML(c.KindLabel(s.Kind))
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "text"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "text")
 									vgn.SetInnerHTML(s.Text)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n      ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
 								if len(s.Jobs) > 0 {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "step-jobs"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "step-jobs")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Open the story of"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "Open the story of")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
 										for _, j := range s.Jobs {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip jobchip"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "chip jobchip")
 											vgn.AddAttrInterface("data-job", j.Name)
 											vgn.AddAttrInterface("style", j.Style)
 											vgn.SetInnerHTML(j.Name)
-											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-												EventType: "click",
-												Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenStory(c.App.Story.Policy, j.Index) },
-												// TODO: implement capture, etc. mostly need to decide syntax
-											})
+											vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenStory(c.App.Story.Policy, j.Index) })
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n      ")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
 								if s.HasTable {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small tabletoggle"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small tabletoggle")
 									vgn.AddAttrInterface("aria-expanded", c.Expanded(s))
 									vgn.AddAttrInterface("id", "story-table-"+c.Itoa(s.Index))
 									vgn.SetInnerHTML(c.TableLabel(s))
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "click",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ToggleStep(s.Index) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ToggleStep(s.Index) })
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
 								if s.Table != nil {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "candidates"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "candidates")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
 										if s.Table.Err != "" {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "err")
 											vgn.SetInnerHTML(s.Table.Err)
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Candidate servers and the placement's verdicts"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll", "tabindex", "0", "role", "region", "aria-label", "Candidate servers and the placement's verdicts")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "cand"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "candidates"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n          ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "cand", "id", "candidates")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n            ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "caption")
 												vgn.SetInnerHTML(s.Table.Caption)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n            ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-													vgparent.AppendChild(vgn)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n              ")
+													vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 													{
 														vgparent := vgn
 														_ = vgparent
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-														vgparent.AppendChild(vgn)
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-														vgparent.AppendChild(vgn)
+														vgn = vgText(vgparent, "\n                ")
+														vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 														{
 															vgparent := vgn
 															_ = vgparent
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Server"}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "Server")
 														}
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-														vgparent.AppendChild(vgn)
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-														vgparent.AppendChild(vgn)
+														vgn = vgText(vgparent, "\n                ")
+														vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 														{
 															vgparent := vgn
 															_ = vgparent
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "GPU type"}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "GPU type")
 														}
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-														vgparent.AppendChild(vgn)
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-														vgparent.AppendChild(vgn)
+														vgn = vgText(vgparent, "\n                ")
+														vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 														{
 															vgparent := vgn
 															_ = vgparent
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Free GPUs"}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "Free GPUs")
 														}
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-														vgparent.AppendChild(vgn)
+														vgn = vgText(vgparent, "\n                ")
 														for _, f := range s.Table.Filters {
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-															vgparent.AppendChild(vgn)
+															vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 															vgn.AddAttrInterface("title", c.Term(f))
 															{
 																vgparent := vgn
 																_ = vgparent
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Filter: "}
-																vgparent.AppendChild(vgn)
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-																vgparent.AppendChild(vgn)
+																vgn = vgText(vgparent, "Filter: ")
+																vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 																vgn.SetInnerHTML(f)
 															}
 														}
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-														vgparent.AppendChild(vgn)
+														vgn = vgText(vgparent, "\n                ")
 														for _, sc := range s.Table.Scores {
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-															vgparent.AppendChild(vgn)
+															vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 															vgn.AddAttrInterface("title", c.Term(sc))
 															{
 																vgparent := vgn
 																_ = vgparent
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Score: "}
-																vgparent.AppendChild(vgn)
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-																vgparent.AppendChild(vgn)
+																vgn = vgText(vgparent, "Score: ")
+																vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 																vgn.SetInnerHTML(sc)
 															}
 														}
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-														vgparent.AppendChild(vgn)
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-														vgparent.AppendChild(vgn)
+														vgn = vgText(vgparent, "\n                ")
+														vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 														{
 															vgparent := vgn
 															_ = vgparent
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "GPUs taken"}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "GPUs taken")
 														}
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-														vgparent.AppendChild(vgn)
+														vgn = vgText(vgparent, "\n              ")
 													}
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n            ")
 												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n            ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n              ")
 													for _, r := range s.Table.Rows {
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-														vgparent.AppendChild(vgn)
+														vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 														vgn.AddAttrInterface("class", c.RowClass(r))
 														{
 															vgparent := vgn
 															_ = vgparent
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-															vgparent.AppendChild(vgn)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n                ")
+															vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "row")
 															vgn.SetInnerHTML(r.Server)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-															vgparent.AppendChild(vgn)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n                ")
+															vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 															vgn.SetInnerHTML(r.Type)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-															vgparent.AppendChild(vgn)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n                ")
+															vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "num")
 															vgn.SetInnerHTML(r.Free)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n                ")
 															for _, cell := range r.Cells {
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-																vgparent.AppendChild(vgn)
+																vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 																vgn.AddAttrInterface("class", "verdict "+cell.Class)
 																vgn.AddAttrInterface("title", cell.Title)
 																vgn.SetInnerHTML(cell.Text)
 															}
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-															vgparent.AppendChild(vgn)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n                ")
+															vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "num")
 															vgn.SetInnerHTML(r.Taken)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n              ")
 														}
 													}
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n            ")
 												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n          ")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n        ")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "outcome"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "outcome")
 										vgn.SetInnerHTML(s.Table.Outcome)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
 										if s.Table.Hidden > 0 {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 											vgn.SetInnerHTML(c.HiddenRows(s.Table.Hidden))
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "dl", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "terms"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "dl", "class", "terms")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n          ")
 											for _, f := range c.Terms(s.Table) {
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-													vgparent.AppendChild(vgn)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "dt", Attr: []vugu.VGAttribute(nil)}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n            ")
+													vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "dt")
 													vgn.SetInnerHTML(f)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "dd", Attr: []vugu.VGAttribute(nil)}
-													vgparent.AppendChild(vgn)
+													vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "dd")
 													vgn.SetInnerHTML(c.Term(f))
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n          ")
 												}
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n        ")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "As the Kubernetes scheduler does: each filter may refuse a server (the first that refuses is named; later ones are not checked), then the scores rank the servers left, the first score deciding and the next ones breaking ties."}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "As the Kubernetes scheduler does: each filter may refuse a server (the first that refuses is named; later ones are not checked), then the scores rank the servers left, the first score deciding and the next ones breaking ties.")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n      ")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n    ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n  ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
 					if c.V.Missing != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "note"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-missing"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "note", "id", "story-missing")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "note-text"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "note-text")
 							vgn.SetInnerHTML(c.V.Missing)
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
 					if c.V.CanAsk {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "story-ask"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "story-ask")
 							vgn.AddAttrInterface("disabled", c.V.Asking)
 							vgn.SetInnerHTML(c.AskLabel())
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType: "click",
-								Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.AskFullStory() },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.AskFullStory() })
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "JCT: job completion time, from arrival to finish. A job's colour is its model's, as in the Gantt chart."}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "JCT: job completion time, from arrival to finish. A job's colour is its model's, as in the Gantt chart.")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -5059,53 +3710,36 @@ func (c *JobTable) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "jobs-title"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3", "id", "jobs-title")
 		vgn.SetInnerHTML(vugu.HTML("Every job"))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 		vgn.SetInnerHTML(vugu.HTML("Click a job\x26#39;s name to read its story: when it arrived, why it waited and behind whom, where it started and why there. Click a column\x26#39;s title to sort by it."))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.App.Res.Policies) > 1 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "seg"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Policy whose jobs are listed"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "seg", "role", "group", "aria-label", "Policy whose jobs are listed")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				for i, p := range c.App.Res.Policies {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button")
 					vgn.AddAttrInterface("aria-pressed", c.Pressed(i))
 					vgn.AddAttrInterface("id", "jobs-policy-"+c.Itoa(i))
 					vgn.SetInnerHTML(p.Label)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.JobsSelect(i) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.JobsSelect(i) })
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "findjob"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "class", "findjob")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Show jobs whose name or model contains "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "jobs-filter"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "e.g. j1 or resnet"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "Show jobs whose name or model contains ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "text", "id", "jobs-filter", "placeholder", "e.g. j1 or resnet")
 			{
 				b, err := vjson.Marshal(c.App.Jobs().Filter)
 				if err != nil {
@@ -5113,165 +3747,109 @@ func (c *JobTable) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 			}
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "input",
-				Func: func(event vugu.DOMEvent) {
-					defer c.App.Recover()
-					c.App.JobsFilter(event.PropString("target", "value"))
-				},
-				// TODO: implement capture, etc. mostly need to decide syntax
+			vgOn(vgn, "input", func(event vugu.DOMEvent) {
+				defer c.App.Recover()
+				c.App.JobsFilter(event.PropString("target", "value"))
 			})
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Jobs table"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll", "tabindex", "0", "role", "region", "aria-label", "Jobs table")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "metrics jobs"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "jobs-table"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "metrics jobs", "id", "jobs-table")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n          ")
 						for _, col := range c.Columns() {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 							vgn.AddAttrInterface("aria-sort", c.AriaSort(col.Key))
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link sortby"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link sortby")
 								vgn.AddAttrInterface("title", col.Help)
 								vgn.SetInnerHTML(col.Title)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.JobsSort(col.Key) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.JobsSort(col.Key) })
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
 					for _, r := range c.Rows() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "row")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip jobchip"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "chip jobchip")
 								vgn.AddAttrInterface("data-job", r.Name)
 								vgn.AddAttrInterface("style", r.Style)
 								vgn.SetInnerHTML(r.Name)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenStory(c.App.Jobs().Policy, r.Index) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenStory(c.App.Jobs().Policy, r.Index) })
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
 							for _, v := range r.Cells {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 								vgn.SetInnerHTML(v)
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "pager"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "pager")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "jobs-prev"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.JobsPage(-1) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "jobs-prev")
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.JobsPage(-1) })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "◀ Previous"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "◀ Previous")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, " ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 			vgn.SetInnerHTML(c.App.JobsCount())
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "jobs-next"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.JobsPage(1) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgText(vgparent, " ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "jobs-next")
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.JobsPage(1) })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Next ▶"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Next ▶")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -5295,50 +3873,32 @@ func (c *JobsSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "seg"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "How the jobs are made"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "seg", "role", "group", "aria-label", "How the jobs are made")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "mode-generator"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "mode-generator")
 			vgn.AddAttrInterface("aria-pressed", c.Pressed("generator"))
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetWorkloadMode("generator") },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetWorkloadMode("generator") })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Generate jobs"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Generate jobs")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "mode-jobs"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "mode-jobs")
 			vgn.AddAttrInterface("aria-pressed", c.Pressed("jobs"))
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetWorkloadMode("jobs") },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetWorkloadMode("jobs") })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Job table"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Job table")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		{
 			vgcompKey := vugu.MakeCompKey(0x304A170F6E7D7CF1^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
@@ -5355,15 +3915,12 @@ func (c *JobsSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Component: vgcomp}
 			vgparent.AppendChild(vgn)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "row2"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "row2")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			{
 				vgcompKey := vugu.MakeCompKey(0xED5D16BF45E9D52B^vgin.CurrentPositionHash(), vgiterkey)
 				// ask BuildEnv for prior instance of this specific component
@@ -5380,60 +3937,43 @@ func (c *JobsSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Component: vgcomp}
 				vgparent.AppendChild(vgn)
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.App.Ed.OtherSeeds() != "" {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Further seeds "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Further seeds ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 					vgn.SetInnerHTML(c.App.Ed.OtherSeeds())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " are run by the command line with "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, " are run by the command line with ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "code")
 					vgn.SetInnerHTML(vugu.HTML("--all-seeds"))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "."}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, ".")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n\n  ")
 		if c.App.Ed.WorkloadMode() == "generator" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "field")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "f-workload-generator-kind"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "for", "f-workload-generator-kind")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Generator"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Generator")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "f-workload-generator-kind"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "select", "id", "f-workload-generator-kind")
 					{
 						b, err := vjson.Marshal(c.App.Ed.GeneratorKind())
 						if err != nil {
@@ -5441,49 +3981,34 @@ func (c *JobsSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 					}
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "change",
-						Func: func(event vugu.DOMEvent) {
-							defer c.App.Recover()
-							c.App.SetGeneratorKind(event.PropString("target", "value"))
-						},
-						// TODO: implement capture, etc. mostly need to decide syntax
+					vgOn(vgn, "change", func(event vugu.DOMEvent) {
+						defer c.App.Recover()
+						c.App.SetGeneratorKind(event.PropString("target", "value"))
 					})
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						for _, k := range c.App.Ed.GeneratorKinds() {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 							vgn.AddAttrInterface("selected", k == c.App.Ed.GeneratorKind())
 							vgn.AddAttrInterface("value", k)
 							vgn.SetInnerHTML(k)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "hint")
 					vgn.SetInnerHTML(c.App.Ed.GeneratorDoc())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "err")
 					vgn.SetInnerHTML(c.App.Ed.Problem("workload.generator.kind"))
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "warn"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "notice-generator"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "warn", "id", "notice-generator")
 					vgn.SetInnerHTML(c.GeneratorNotice())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				{
 					vgcompKey := vugu.MakeCompKey(0x94B49BC3AAF04889^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
@@ -5500,221 +4025,157 @@ func (c *JobsSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Component: vgcomp}
 					vgparent.AppendChild(vgn)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "preview"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "preview")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "preview-toggle"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "preview-toggle")
 					vgn.AddAttrInterface("aria-expanded", c.PreviewExpanded())
 					vgn.SetInnerHTML(c.PreviewButton())
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.TogglePreview() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "to-table"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "link"}}}
-					vgparent.AppendChild(vgn)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetWorkloadMode("jobs") },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.TogglePreview() })
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "to-table", "class", "link")
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetWorkloadMode("jobs") })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Edit these jobs as a table"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Edit these jobs as a table")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.App.Ed.Preview {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "preview"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "id", "preview")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if c.HasPrevErr() {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "err")
 								vgn.SetInnerHTML(c.Prev().Err)
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "summarylist"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul", "class", "summarylist")
 							{
 								vgparent := vgn
 								_ = vgparent
 								for _, s := range c.Prev().Summary {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 									vgn.SetInnerHTML(s)
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "data"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "data")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Job"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Job")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Arrives at"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Arrives at")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "GPUs"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "GPUs")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Model"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Model")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Runs alone for"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Runs alone for")
 											}
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n              ")
 										for _, r := range c.Prev().Rows {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 												vgn.SetInnerHTML(r.ID)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 												vgn.SetInnerHTML(r.Arrival)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 												vgn.SetInnerHTML(r.GPUs)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 												vgn.SetInnerHTML(r.Model)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 												vgn.SetInnerHTML(r.Duration)
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if c.Prev().Total > len(c.Prev().Rows) {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 								vgn.SetInnerHTML(c.MoreJobs())
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n\n  ")
 		if c.App.Ed.WorkloadMode() == "jobs" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Each row is one job. Click a column title to sort the jobs by it. Durations are the time a job takes alone on its GPUs."}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Each row is one job. Click a column title to sort the jobs by it. Durations are the time a job takes alone on its GPUs.")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "checklabel"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "class", "checklabel")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "checkbox"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "all-columns"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "checkbox", "id", "all-columns")
 					{
 						b, err := vjson.Marshal(c.App.Ed.ShowAllCols)
 						if err != nil {
@@ -5722,103 +4183,71 @@ func (c *JobsSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 					}
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "change",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetAllCols(event.PropBool("target", "checked")) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Show every column (memory, weight, deadline, ...)"}
-					vgparent.AppendChild(vgn)
+					vgOn(vgn, "change", func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetAllCols(event.PropBool("target", "checked")) })
+					vgn = vgText(vgparent, " Show every column (memory, weight, deadline, ...)")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "jobtable"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "job-table"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "jobtable", "id", "job-table")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n            ")
 								for _, col := range c.App.Ed.JobColumns() {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th")
 									vgn.AddAttrInterface("title", col.Help)
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sort"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "sort")
 										vgn.SetInnerHTML(c.SortTitle(col))
-										vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-											EventType: "click",
-											Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SortJobs(col.Name) },
-											// TODO: implement capture, etc. mostly need to decide syntax
-										})
+										vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SortJobs(col.Name) })
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "narrow"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n            ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "class", "narrow")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sr"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "sr")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Remove"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "Remove")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
 							for _, r := range c.App.Ed.JobRows() {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
 									for _, cell := range r.Cells {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 										{
 											vgparent := vgn
 											_ = vgparent
@@ -5841,126 +4270,81 @@ func (c *JobsSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											}
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "narrow"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "narrow")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "icon"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Remove this job"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "icon", "title", "Remove this job")
 										vgn.AddAttrInterface("aria-label", c.RemoveLabel(r.Index))
-										vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-											EventType: "click",
-											Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RemoveRow("workload.jobs", r.Index) },
-											// TODO: implement capture, etc. mostly need to decide syntax
-										})
+										vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RemoveRow("workload.jobs", r.Index) })
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "✕"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "✕")
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "err")
 				vgn.SetInnerHTML(c.App.Ed.Problem("workload.jobs"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "pager"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "pager")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "add-job"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "small"}}}
-					vgparent.AppendChild(vgn)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.AddJob() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "add-job", "class", "small")
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.AddJob() })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "+ Add a job"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "+ Add a job")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.App.Ed.JobPages() > 1 {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 							vgn.AddAttrInterface("disabled", c.App.Ed.JobsPage == 0)
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType: "click",
-								Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.Page(-1) },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.Page(-1) })
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "‹ Previous"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "‹ Previous")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 							vgn.SetInnerHTML(c.PageText())
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 							vgn.AddAttrInterface("disabled", c.App.Ed.JobsPage >= c.App.Ed.JobPages()-1)
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType: "click",
-								Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.Page(1) },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.Page(1) })
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Next ›"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "Next ›")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -5984,69 +4368,44 @@ func (c *LearnBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Invite() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "invite"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "learn-invite"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "invite", "id", "learn-invite")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 				vgn.SetInnerHTML(c.InviteText())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "learn-invite-start"}}}
-				vgparent.AppendChild(vgn)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLesson(c.App.NextLesson()) },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgText(vgparent, " ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "primary small", "id", "learn-invite-start")
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLesson(c.App.NextLesson()) })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Start lesson 1"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Start lesson 1")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "learn-invite-all"}}}
-				vgparent.AppendChild(vgn)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLearn() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgText(vgparent, " ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link small", "id", "learn-invite-all")
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLearn() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "See all lessons"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "See all lessons")
 				}
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Back() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "back"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "back")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-back"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link", "id", "lesson-back")
 				vgn.SetInnerHTML(c.BackLabel())
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.BackToLesson() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.BackToLesson() })
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -6070,71 +4429,47 @@ func (c *LearnCard) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "learn-card-title"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "ggroup"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2", "id", "learn-card-title", "class", "ggroup")
 		vgn.SetInnerHTML(vugu.HTML("Start here: Learn"))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gsum"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "gsum")
 		vgn.SetInnerHTML(vugu.HTML("Short lessons that build on each other, from waiting in a queue to reading a paper\x26#39;s claims. Each one asks you to predict, runs in your browser, and explains the result with its own numbers."))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "lessons compact"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ol", "class", "lessons compact")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			for _, l := range c.Lessons() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link")
 					vgn.AddAttrInterface("id", "glesson-"+l.ID)
 					vgn.SetInnerHTML(l.Title)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLesson(l) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLesson(l) })
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 					vgn.SetInnerHTML(c.Mark(l))
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gfoot"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "gfoot")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "gallery-learn-open"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLearn() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "primary small", "id", "gallery-learn-open")
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLearn() })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Open Learn"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Open Learn")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -6158,151 +4493,102 @@ func (c *LearnView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.L() == nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card intro"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card intro")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "learn-title"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2", "id", "learn-title")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Learn: scheduling jobs on a shared GPU cluster"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Learn: scheduling jobs on a shared GPU cluster")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "A path of short lessons, from what a job's completion time is to reading a paper's claims. Each lesson takes five to ten minutes: a few paragraphs, a question you answer before running, a run in your browser, an explanation with the numbers of that run, a moment to replay in the Timeline, and a challenge the page checks. Words with a dotted underline open their definition."}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "A path of short lessons, from what a job's completion time is to reading a paper's claims. Each lesson takes five to ten minutes: a few paragraphs, a question you answer before running, a run in your browser, an explanation with the numbers of that run, a moment to replay in the Timeline, and a challenge the page checks. Words with a dotted underline open their definition.")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "actions")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "learn-start"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "primary", "id", "learn-start")
 						vgn.SetInnerHTML(c.StartLabel())
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLesson(c.App.NextLesson()) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "learn-solved"}}}
-						vgparent.AppendChild(vgn)
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLesson(c.App.NextLesson()) })
+						vgn = vgText(vgparent, " ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted", "id", "learn-solved")
 						vgn.SetInnerHTML(c.Solved())
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "lessons"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lessons"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ol", "class", "lessons", "id", "lessons")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						for _, l := range c.App.Lessons() {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link")
 								vgn.AddAttrInterface("id", "lesson-"+l.ID)
 								vgn.SetInnerHTML(l.Title)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLesson(l) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-								vgparent.AppendChild(vgn)
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLesson(l) })
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 								vgn.SetInnerHTML(c.Minutes(l))
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 								vgn.AddAttrInterface("class", c.StatusClass(l))
 								vgn.SetInnerHTML(c.StatusText(l))
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "glossary"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "-1"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card", "id", "glossary", "tabindex", "-1")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Glossary"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Glossary")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "dl", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "glossary"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "dl", "class", "glossary")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						for _, t := range c.Glossary() {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "dt", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "dt")
 								vgn.AddAttrInterface("id", c.TermID(t))
 								vgn.SetInnerHTML(t.Name)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "dd", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "dd")
 								{
 									vgparent := vgn
 									_ = vgparent
@@ -6323,77 +4609,53 @@ func (c *LearnView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgparent.AppendChild(vgn)
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.L() != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "crumbs"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "crumbs")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "learn-all"}}}
-					vgparent.AppendChild(vgn)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLearn() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link", "id", "learn-all")
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLearn() })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "← All lessons"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "← All lessons")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, " ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 					vgn.SetInnerHTML(c.Where())
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "lesson-title"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "lesson-title"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "-1"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2", "id", "lesson-title", "class", "lesson-title", "tabindex", "-1")
 				vgn.SetInnerHTML(c.L().Title)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				for _, s := range c.L().Steps {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card step"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card step")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 						vgn.SetInnerHTML(s.Title)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						for _, para := range s.Paras {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -6415,39 +4677,29 @@ func (c *LearnView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								}
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card question"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-question"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card question", "id", "lesson-question")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Your prediction"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Your prediction")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.IsSlider() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "lesson-slider"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "prompt"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "for", "lesson-slider", "class", "prompt")
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -6468,17 +4720,13 @@ func (c *LearnView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgparent.AppendChild(vgn)
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "guess"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "guess")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "range"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-slider"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "range", "id", "lesson-slider")
 								vgn.AddAttrInterface("aria-valuetext", c.GuessText())
 								vgn.AddAttrInterface("disabled", c.Locked())
 								vgn.AddAttrInterface("max", c.SliderMax())
@@ -6491,38 +4739,26 @@ func (c *LearnView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 									vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 								}
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "input",
-									Func: func(event vugu.DOMEvent) {
-										defer c.App.Recover()
-										c.App.SetGuess(c.L(), event.PropFloat64("target", "valueAsNumber"))
-									},
-									// TODO: implement capture, etc. mostly need to decide syntax
+								vgOn(vgn, "input", func(event vugu.DOMEvent) {
+									defer c.App.Recover()
+									c.App.SetGuess(c.L(), event.PropFloat64("target", "valueAsNumber"))
 								})
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "output", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "lesson-slider"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-guess"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "output", "for", "lesson-slider", "id", "lesson-guess")
 								vgn.SetInnerHTML(c.GuessText())
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if !c.IsSlider() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "fieldset", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "choices"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "fieldset", "class", "choices")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "legend", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "prompt"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "legend", "class", "prompt")
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -6543,16 +4779,13 @@ func (c *LearnView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgparent.AppendChild(vgn)
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							for i, ch := range c.L().Question.Choices {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "choice"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "class", "choice")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "radio"}, vugu.VGAttribute{Namespace: "", Key: "name", Val: "lesson-choice"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "radio", "name", "lesson-choice")
 									vgn.AddAttrInterface("disabled", c.Locked())
 									vgn.AddAttrInterface("id", c.ChoiceID(i))
 									{
@@ -6562,154 +4795,106 @@ func (c *LearnView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										}
 										vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 									}
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "change",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetGuess(c.L(), float64(i)) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgOn(vgn, "change", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetGuess(c.L(), float64(i)) })
+									vgn = vgText(vgparent, " ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									vgn.SetInnerHTML(ch)
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if !c.Locked() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "actions")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-answer"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "primary", "id", "lesson-answer")
 							vgn.AddAttrInterface("disabled", !c.App.CanAnswer(c.L()))
 							vgn.SetInnerHTML(c.AnswerLabel())
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType: "click",
-								Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Answer(c.L()) },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Answer(c.L()) })
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.Locked() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Your answer: "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "lesson-locked"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Your answer: ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong", "id", "lesson-locked")
 							vgn.SetInnerHTML(c.GuessText())
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.Running() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "progress-line"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-progress"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "progress-line", "id", "lesson-progress", "role", "status")
 						vgn.SetInnerHTML(c.App.LessonProgressText(c.L()))
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.NeedsRun() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The run behind this answer is no longer on show (another scenario ran, or the page was reloaded). "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-rerun"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "The run behind this answer is no longer on show (another scenario ran, or the page was reloaded). ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "primary small", "id", "lesson-rerun")
 							vgn.AddAttrInterface("disabled", !c.CanRunChallenge())
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType: "click",
-								Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RunLessonAgain(c.L()) },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RunLessonAgain(c.L()) })
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run the lesson again"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "Run the lesson again")
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.HasReveal() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card reveal"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-reveal"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card reveal", "id", "lesson-reveal")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "What happened"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "What happened")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "lesson-verdict"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "id", "lesson-verdict")
 							vgn.AddAttrInterface("class", c.VerdictClass())
 							vgn.SetInnerHTML(c.Reveal().Verdict.Text)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if c.Reveal().Edited {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "stale"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "stale")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "These numbers come from your changed version of the lesson's scenario."}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "These numbers come from your changed version of the lesson's scenario.")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if c.Reveal().Err != "" {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "error"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "error")
 								vgn.SetInnerHTML(c.Reveal().Err)
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "lesson-explain"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "id", "lesson-explain")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 								for _, para := range c.Reveal().Paras {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 									{
 										vgparent := vgn
 										_ = vgparent
@@ -6731,127 +4916,95 @@ func (c *LearnView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										}
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if c.ShowFigure("cdf") {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "figure", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "lesson-fig"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "figure", "class", "lesson-fig")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "img", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "lesson-cdf"}, vugu.VGAttribute{Namespace: "", Key: "alt", Val: "The CDF of the job completion times of this run"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "img", "id", "lesson-cdf", "alt", "The CDF of the job completion times of this run")
 									vgn.AddAttrInterface("src", c.CDFURL())
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "figcaption", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "figcaption")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "For each time on the x axis, the share of jobs that finished within it."}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "For each time on the x axis, the share of jobs that finished within it.")
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if c.ShowFigure("gantt") {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 									for _, g := range c.Gantts() {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "figure", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "lesson-fig"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "figure", "class", "lesson-fig")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "img", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "img")
 											vgn.AddAttrInterface("alt", g.Title)
 											vgn.AddAttrInterface("src", g.URL)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "figcaption", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "figcaption")
 											vgn.SetInnerHTML(g.Caption)
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if c.ShowFigure("curve") {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "figure", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "lesson-fig"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-curve"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "figure", "class", "lesson-fig", "id", "lesson-curve")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "curve"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "curve")
 									vgn.SetInnerHTML(c.Curve())
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "legend"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul", "class", "legend")
 									{
 										vgparent := vgn
 										_ = vgparent
 										for _, l := range c.Legend() {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "swatch"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "swatch")
 												vgn.AddAttrInterface("style", "border-color: "+l.Color+"; background: "+l.Color)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 												vgn.SetInnerHTML(l.Name)
 											}
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "moment"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-moment"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "-1"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "moment", "id", "lesson-moment", "tabindex", "-1")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h4", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h4")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "See it happen"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "See it happen")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 								if c.HasMoment() {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 										{
 											vgparent := vgn
 											_ = vgparent
@@ -6872,74 +5025,49 @@ func (c *LearnView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 												vgparent.AppendChild(vgn)
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "lesson-timeline"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "lesson-timeline")
 											vgn.SetInnerHTML(c.MomentLink())
-											vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-												EventType: "click",
-												Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GoToMoment(c.L()) },
-												// TODO: implement capture, etc. mostly need to decide syntax
-											})
+											vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.GoToMoment(c.L()) })
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 								if !c.HasMoment() && c.Replay() != "" {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The Timeline replays one run, not a curve. "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "lesson-replay"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "The Timeline replays one run, not a curve. ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "lesson-replay")
 										vgn.AddAttrInterface("disabled", !c.CanRunChallenge())
 										vgn.SetInnerHTML(c.ReplayLabel())
-										vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-											EventType: "click",
-											Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ReplayLesson(c.L()) },
-											// TODO: implement capture, etc. mostly need to decide syntax
-										})
+										vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ReplayLesson(c.L()) })
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card challenge"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-challenge"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card challenge", "id", "lesson-challenge")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Challenge"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "Challenge")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ctext"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "ctext")
 							{
 								vgparent := vgn
 								_ = vgparent
@@ -6960,20 +5088,15 @@ func (c *LearnView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgparent.AppendChild(vgn)
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 							vgn.SetInnerHTML(c.HintText())
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "cfields"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "cfields")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 								for _, f := range c.Fields() {
 									{
 										vgcompKey := vugu.MakeCompKey(0x3A9864E534445025^vgin.CurrentPositionHash(), vgiterkey)
@@ -6992,103 +5115,65 @@ func (c *LearnView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 										vgparent.AppendChild(vgn)
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "actions")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "challenge-run"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "primary", "id", "challenge-run")
 								vgn.AddAttrInterface("disabled", !c.CanRunChallenge())
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TryChallenge(c.L()) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TryChallenge(c.L()) })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run and check"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "Run and check")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "lesson-edit"}}}
-								vgparent.AppendChild(vgn)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("scenario") },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "lesson-edit")
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("scenario") })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Change more in the Scenario view"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "Change more in the Scenario view")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-reset"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link", "id", "lesson-reset")
 								vgn.AddAttrInterface("disabled", !c.CanRunChallenge())
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ResetLesson(c.L()) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ResetLesson(c.L()) })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Start over from the lesson's scenario"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "Start over from the lesson's scenario")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "challenge-status"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "id", "challenge-status", "role", "status")
 							vgn.AddAttrInterface("class", c.StatusLineClass())
 							vgn.SetInnerHTML(c.StatusLine())
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							if c.Challenge().Ever && c.Next() != nil {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "actions")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "lesson-next"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "primary", "id", "lesson-next")
 									vgn.SetInnerHTML(c.NextLabel())
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "click",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLesson(c.Next()) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLesson(c.Next()) })
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -7113,28 +5198,21 @@ func (c *Linked) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent := vgn
 		_ = vgparent
 		for _, s := range c.Spans {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
 				if s.Term == "" {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 					vgn.SetInnerHTML(s.Text)
 				}
 				if s.Term != "" {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "a", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "term"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "a", "class", "term")
 					vgn.AddAttrInterface("data-term", s.Term)
 					vgn.AddAttrInterface("href", "#term-"+s.Term)
 					vgn.AddAttrInterface("title", c.TermTitle(s))
 					vgn.SetInnerHTML(s.Text)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { event.PreventDefault(); defer c.App.Recover(); c.App.ShowTerm(s.Term) },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { event.PreventDefault(); defer c.App.Recover(); c.App.ShowTerm(s.Term) })
 				}
 			}
 		}
@@ -7161,207 +5239,149 @@ func (c *MemshareMatrix) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 		vgn.SetInnerHTML(vugu.HTML("This scenario uses OJPP\x26#39;s memory-sharing model, whose own matrix says how much longer a worker of the row\x26#39;s model runs per worker of the column\x26#39;s model on its GPU (0.18 = 18% slower). The OJPP view in Timeline shows the slowdowns a run got from it."))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if !c.App.Ed.MemMatrixSet() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "matrix"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "memshare-default"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "matrix", "id", "memshare-default")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "caption")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The model's default matrix (placeholders chosen for this simulator; the paper publishes three cells): extra run time of the row's model next to the column's."}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "The model's default matrix (placeholders chosen for this simulator; the paper publishes three cells): extra run time of the row's model next to the column's.")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "corner"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "class", "corner")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "row slowed by →"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "row slowed by →")
 								}
 								for _, m := range c.App.Ed.MemMatrixModels() {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 									vgn.SetInnerHTML(m)
 								}
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
 							for _, r := range c.App.Ed.MemMatrixDefaults() {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "row")
 									vgn.SetInnerHTML(r.Model)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
 									for _, v := range r.Cells {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "num")
 										vgn.SetInnerHTML(v)
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "memshare-edit"}}}
-				vgparent.AppendChild(vgn)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.EditMemMatrix() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "memshare-edit")
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.EditMemMatrix() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Edit these values"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Edit these values")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Ed.MemMatrixSet() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "matrix"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "memshare-cells"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "matrix", "id", "memshare-cells")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "caption")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Extra run time of the row's model next to the column's model."}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Extra run time of the row's model next to the column's model.")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "corner"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "class", "corner")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "row slowed by →"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "row slowed by →")
 								}
 								for _, m := range c.App.Ed.MemMatrixModels() {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 									vgn.SetInnerHTML(m)
 								}
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
 							for _, r := range c.App.Ed.MemMatrixRows() {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "row")
 									{
 										vgparent := vgn
 										_ = vgparent
@@ -7383,11 +5403,9 @@ func (c *MemshareMatrix) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											vgparent.AppendChild(vgn)
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
 									for _, cell := range r.Cells {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 										{
 											vgparent := vgn
 											_ = vgparent
@@ -7410,30 +5428,22 @@ func (c *MemshareMatrix) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											}
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "err")
 				vgn.SetInnerHTML(c.App.Ed.Problem("perf.params.matrix"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -7457,304 +5467,218 @@ func (c *OjppGpus) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 		if c.App.OJPP() != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card ojppview"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "ojpp-view"}, vugu.VGAttribute{Namespace: "", Key: "aria-labelledby", Val: "ojpp-title"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card ojppview", "id", "ojpp-view", "aria-labelledby", "ojpp-title")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ojpp-title"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3", "id", "ojpp-title")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "OJPP: memory and interference per GPU"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "OJPP: memory and interference per GPU")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Each bar is a GPU's memory against its capacity (the dark line at 1): every worker's base γ in its job's colour, then, hatched, the room OJPP keeps for the largest peak δ. τ is the chance that two peaks come at once; a worker's slowdown is its extra run time (0.20 = 20% slower), the matrix cells of the workers beside it plus the expected collision penalty. The numbers are the run's own, recorded at each placement; edit the interference matrix in Scenario and run again to see them change."}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Each bar is a GPU's memory against its capacity (the dark line at 1): every worker's base γ in its job's colour, then, hatched, the room OJPP keeps for the largest peak δ. τ is the chance that two peaks come at once; a worker's slowdown is its extra run time (0.20 = 20% slower), the matrix cells of the workers beside it plus the expected collision penalty. The numbers are the run's own, recorded at each placement; edit the interference matrix in Scenario and run again to see them change.")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tltime"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "ojpp-when"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "tltime", "id", "ojpp-when")
 					vgn.SetInnerHTML(c.App.OJPP().When)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
 					if c.Idle() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "No GPU holds a worker at this decision."}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "No GPU holds a worker at this decision.")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ojpp-gpus"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "ojpp-gpus")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 						for _, g := range c.App.OJPP().GPUs {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ojpp-gpu"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "ojpp-gpu")
 							vgn.AddAttrInterface("data-gpu", g.DataGPU)
 							vgn.AddAttrInterface("data-memory", g.MemoryNum)
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ojpp-head"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "ojpp-head")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong")
 									vgn.SetInnerHTML(g.Name)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "memory "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "memory ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "num")
 										vgn.SetInnerHTML(g.Memory)
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "τ "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num ojpp-tau"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "τ ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "num ojpp-tau")
 										vgn.SetInnerHTML(g.Tau)
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "worst slowdown "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "worst slowdown ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "num")
 										vgn.SetInnerHTML(g.Theta)
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
 									if g.Over {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "over"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "over")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "over capacity"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "over capacity")
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n      ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "membar"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "img"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "membar", "role", "img")
 								vgn.AddAttrInterface("aria-label", g.Summary)
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
 									for _, s := range g.Segs {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 										vgn.AddAttrInterface("class", c.SegClass(s))
 										vgn.AddAttrInterface("style", s.Style)
 										vgn.AddAttrInterface("title", s.Title)
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "cap"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "cap", "aria-hidden", "true")
 									vgn.AddAttrInterface("style", g.CapStyle)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n      ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ojpp-workers"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "ojpp-workers")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sr"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "caption", "class", "sr")
 									vgn.SetInnerHTML("Workers on " + g.Name)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Worker of"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Worker of")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Slowdown"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Slowdown")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Slowed by (matrix cell)"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Slowed by (matrix cell)")
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Collision"}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "Collision")
 											}
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 										for _, w := range g.Workers {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n            ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "row")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip"}}}
-													vgparent.AppendChild(vgn)
+													vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "chip")
 													vgn.AddAttrInterface("style", w.Style)
 													vgn.SetInnerHTML(w.Name)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-													vgparent.AppendChild(vgn)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, " ")
+													vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 													vgn.SetInnerHTML(w.Model)
 												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num ojpp-slow"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n            ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "num ojpp-slow")
 												vgn.SetInnerHTML(w.Slowdown)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ojpp-from"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n            ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "ojpp-from")
 												vgn.SetInnerHTML(w.From)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n            ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "num")
 												vgn.SetInnerHTML(w.Collision)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n          ")
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n      ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n    ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n  ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
 					if c.App.SnapshotNote() != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "note"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "note")
 						vgn.SetInnerHTML(c.App.SnapshotNote())
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -7778,13 +5702,10 @@ func (c *PoliciesSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 		vgn.SetInnerHTML(vugu.HTML("Every policy below runs on the same jobs; the results compare them side by side."))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		{
 			vgcompKey := vugu.MakeCompKey(0x95005577E4E29418^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
@@ -7801,144 +5722,97 @@ func (c *PoliciesSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Component: vgcomp}
 			vgparent.AppendChild(vgn)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		for _, p := range c.App.Ed.PolicyCards() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "article", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "policy"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "article", "class", "policy")
 			vgn.AddAttrInterface("id", "policy-"+c.Itoa(p.Index))
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "policy-head"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "policy-head")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 						vgn.SetInnerHTML(c.CardTitle(p))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, " ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "code", "class", "muted")
 						vgn.SetInnerHTML(p.Name)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tools"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "tools")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "icon"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Move up"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "icon", "title", "Move up")
 						vgn.AddAttrInterface("aria-label", "Move "+c.CardTitle(p)+" up")
 						vgn.AddAttrInterface("disabled", p.Index == 0)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.MovePolicy(p.Index, -1) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.MovePolicy(p.Index, -1) })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "↑"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "↑")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "icon"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Move down"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "icon", "title", "Move down")
 						vgn.AddAttrInterface("aria-label", "Move "+c.CardTitle(p)+" down")
 						vgn.AddAttrInterface("disabled", p.Index == c.Last())
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.MovePolicy(p.Index, 1) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.MovePolicy(p.Index, 1) })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "↓"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "↓")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 						vgn.AddAttrInterface("aria-label", "Remove "+c.CardTitle(p))
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RemovePolicy(p.Index) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RemovePolicy(p.Index) })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Remove"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Remove")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "err")
 				vgn.SetInnerHTML(c.App.Ed.Problem(p.Path + ".name"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if p.Known {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "doc"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "doc")
 					vgn.SetInnerHTML(p.Doc)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if p.Needs != "" {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "needs"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "needs")
 					vgn.SetInnerHTML(p.Needs)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if p.Known {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "paper"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "paper")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "From: "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "From: ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 						vgn.SetInnerHTML(p.Paper)
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "params"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "params")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0xB530A5E434038165^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -7955,8 +5829,7 @@ func (c *PoliciesSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					{
 						vgcompKey := vugu.MakeCompKey(0xCCF67D95658E4773^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -7973,11 +5846,9 @@ func (c *PoliciesSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Component: vgcomp}
 						vgparent.AppendChild(vgn)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if p.Name == "script" {
 					{
 						vgcompKey := vugu.MakeCompKey(0xC936800911F9BE33^vgin.CurrentPositionHash(), vgiterkey)
@@ -7996,33 +5867,24 @@ func (c *PoliciesSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgparent.AppendChild(vgn)
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "addpolicy"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "addpolicy")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "add-policy"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "for", "add-policy")
 			vgn.SetInnerHTML(vugu.HTML("Add a policy"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sharerow"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "sharerow")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "add-policy"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "select", "id", "add-policy")
 				{
 					b, err := vjson.Marshal(c.Choice())
 					if err != nil {
@@ -8030,54 +5892,35 @@ func (c *PoliciesSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "change",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.Choose(event.PropString("target", "value")) },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "change", func(event vugu.DOMEvent) { defer c.App.Recover(); c.Choose(event.PropString("target", "value")) })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
 					for _, p := range c.Registry() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 						vgn.AddAttrInterface("selected", p.Name == c.Choice())
 						vgn.AddAttrInterface("value", p.Name)
 						vgn.SetInnerHTML(p.Title + " (" + p.Name + ")")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "add-policy-button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "small"}}}
-				vgparent.AppendChild(vgn)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.AddPolicy(c.Choice()) },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "add-policy-button", "class", "small")
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.AddPolicy(c.Choice()) })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "+ Add"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "+ Add")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 			vgn.SetInnerHTML(c.ChoiceDoc())
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -8101,47 +5944,32 @@ func (c *ProblemList) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.Problems) > 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "problemlist"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul", "class", "problemlist")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				for _, p := range c.Problems {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link")
 						vgn.SetInnerHTML(p.Where)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Focus(p) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: ": "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Focus(p) })
+						vgn = vgText(vgparent, ": ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 						vgn.SetInnerHTML(p.Msg)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -8167,16 +5995,13 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.FigureOwnsViews() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				{
 					vgcompKey := vugu.MakeCompKey(0xC58C24447938C4FD^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
@@ -8193,422 +6018,299 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Component: vgcomp}
 					vgparent.AppendChild(vgn)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Res == nil && c.App.Running() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.App.FigureOwnsViews() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "empty card"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "empty card")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Simulating…"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Simulating…")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The results appear here as soon as every policy has finished."}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "The results appear here as soon as every policy has finished.")
 						}
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Res == nil && !c.App.FigureOwnsViews() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "empty card"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "empty card")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.App.Running() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Simulating…"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Simulating…")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if !c.App.Running() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "No results yet"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "No results yet")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.App.Running() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The results appear here as soon as every policy has finished."}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "The results appear here as soon as every policy has finished.")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if !c.App.Running() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Press "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Press ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "Run")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " to simulate the scenario, or open one from the Gallery."}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, " to simulate the scenario, or open one from the Gallery.")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Res != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(4), Data: " One box for the lines that come and go above the results, so that\n         the page's elements below keep their places (and the figures\n         their images) when one does. "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "results-status"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(4), "", " One box for the lines that come and go above the results, so that\n         the page's elements below keep their places (and the figures\n         their images) when one does. ")
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "results-status")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.App.Running() && !c.App.Res.Built {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "stale"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "stale")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "A new run is in progress; these are the previous results until it finishes."}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "A new run is in progress; these are the previous results until it finishes.")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.App.Res.Built {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "built"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "built"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "built", "id", "built")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Computed when this site was built, by the same simulator."}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Computed when this site was built, by the same simulator.")
 							if c.App.CheckingBuilt() {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Your browser is running the scenario now to check them."}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, " Your browser is running the scenario now to check them.")
 								}
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.CheckLine() != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "built"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "built-check"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "built", "id", "built-check")
 						vgn.SetInnerHTML(c.CheckLine())
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.App.Stale() && !c.App.Running() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "stale"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "stale"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "stale", "id", "stale")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The scenario has changed since these results were computed. Press "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "The scenario has changed since these results were computed. Press ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "Run")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " to update them."}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, " to update them.")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card intro"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card intro")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "results-title"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2", "id", "results-title")
 					vgn.SetInnerHTML(c.Title())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 					vgn.SetInnerHTML(c.App.Res.Description)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 					vgn.SetInnerHTML(c.RunLine())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if len(c.App.Res.Notices) > 0 {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "notices"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "results-notices"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul", "class", "notices", "id", "results-notices")
 						{
 							vgparent := vgn
 							_ = vgparent
 							for _, n := range c.App.Res.Notices {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "warn"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li", "class", "warn")
 								vgn.SetInnerHTML(n)
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "next"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "next")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Next: change the cluster, the jobs or the policies in "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("scenario") },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgText(vgparent, "Next: change the cluster, the jobs or the policies in ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link")
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("scenario") })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Scenario"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Scenario")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " and press Run to compare again, or replay the run in "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("timeline") },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgText(vgparent, " and press Run to compare again, or replay the run in ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link")
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("timeline") })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Timeline"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Timeline")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "."}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, ".")
 						if len(c.App.HistoryRuns()) > 1 {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Every run is kept: "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "results-compare"}}}
-								vgparent.AppendChild(vgn)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenHistory() },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgn = vgText(vgparent, " Every run is kept: ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link", "id", "results-compare")
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenHistory() })
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "compare this run with an earlier one"}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "compare this run with an earlier one")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "."}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, ".")
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Metrics"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Metrics")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Metrics table"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll", "tabindex", "0", "role", "region", "aria-label", "Metrics table")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "metrics"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "metrics"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "id", "metrics", "class", "metrics")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n            ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n              ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Policy"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "Policy")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n              ")
 									for _, m := range c.Metrics() {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 										vgn.AddAttrInterface("title", m.Help)
 										vgn.SetInnerHTML(m.Title)
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "jobs that finished, of all jobs"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n              ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col", "title", "jobs that finished, of all jobs")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Jobs done"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "Jobs done")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n            ")
 								for _, r := range c.App.Res.MetricRows() {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n              ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "row")
 										vgn.SetInnerHTML(r.Label)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n              ")
 										for k, cell := range r.Cells {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 											vgn.AddAttrInterface("class", c.CellClass(cell))
 											vgn.AddAttrInterface("data-metric", c.MetricKey(k))
 											vgn.AddAttrInterface("data-v", cell.Exact)
@@ -8617,409 +6319,284 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 												vgparent := vgn
 												_ = vgparent
 												if cell.Best {
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "star"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "best"}}}
-													vgparent.AppendChild(vgn)
+													vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "star", "aria-label", "best")
 													{
 														vgparent := vgn
 														_ = vgparent
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "★ "}
-														vgparent.AppendChild(vgn)
+														vgn = vgText(vgparent, "★ ")
 													}
 												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 												vgn.SetInnerHTML(cell.Text)
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n              ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 										vgn.SetInnerHTML(r.Finished)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "★ marks the best value of each column as shown (every policy that shows it; none when all show the same): the lowest time, the highest utilization. JCT is a job's completion time, from arrival to finish."}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "★ marks the best value of each column as shown (every policy that shows it; none when all show the same): the lowest time, the highest utilization. JCT is a job's completion time, from arrival to finish.")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.HasErrors() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "errors"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul", "class", "errors")
 						{
 							vgparent := vgn
 							_ = vgparent
 							for _, r := range c.App.Res.MetricRows() {
 								if r.Error != "" {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong")
 										vgn.SetInnerHTML(r.Label)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: ": "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, ": ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 										vgn.SetInnerHTML(r.Error)
 									}
 								}
 							}
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "downloads"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "downloads")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Download the results:\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "download-json"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Download("json") },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgText(vgparent, "Download the results:\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "download-json")
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Download("json") })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "JSON"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "JSON")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "download-metrics"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Download("metrics.csv") },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "download-metrics")
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Download("metrics.csv") })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Metrics CSV"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Metrics CSV")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "download-jobs"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Download("jobs.csv") },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "download-jobs")
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Download("jobs.csv") })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Jobs CSV"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Jobs CSV")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.App.Res.Reference != nil {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "reference"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card", "id", "reference")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The paper's numbers"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "The paper's numbers")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 						vgn.SetInnerHTML(c.App.Res.Reference.Source)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if c.App.Res.Edited {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "stale"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "reference-edited"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "stale", "id", "reference-edited")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "You changed this scenario: the paper's numbers are for its original settings, so the ratios compare different experiments."}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "You changed this scenario: the paper's numbers are for its original settings, so the ratios compare different experiments.")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "The paper's numbers beside this run's"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll", "tabindex", "0", "role", "region", "aria-label", "The paper's numbers beside this run's")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "metrics reference"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "metrics reference")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n              ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Policy"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "Policy")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n              ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Jobs"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "Jobs")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n              ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Paper"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "Paper")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n              ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "This run"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "This run")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "this run divided by the paper"}, vugu.VGAttribute{Namespace: "", Key: "style", Val: "cursor: help"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n              ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col", "title", "this run divided by the paper", "style", "cursor: help")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Ratio"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "Ratio")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 								for _, g := range c.App.Res.Reference.Groups {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ref-metric"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr", "class", "ref-metric")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "colspan", Val: "5"}, vugu.VGAttribute{Namespace: "", Key: "scope", Val: "colgroup"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "colspan", "5", "scope", "colgroup")
 											vgn.SetInnerHTML(g.Metric)
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n            ")
 										for _, r := range g.Rows {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ref-row"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr", "class", "ref-row")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "row"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n              ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "row")
 												vgn.SetInnerHTML(r.Policy)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "text"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n              ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "text")
 												vgn.SetInnerHTML(r.Group)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n              ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "num")
 												vgn.SetInnerHTML(r.Paper)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n              ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "num")
 												vgn.SetInnerHTML(r.Ours)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n              ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "num")
 												vgn.SetInnerHTML(r.Ratio)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n            ")
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 						vgn.SetInnerHTML(c.App.Res.Reference.Note)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "figures"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "figures")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					for _, f := range c.App.Res.MainFigures() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "figure", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card fig"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "figure", "class", "card fig")
 						vgn.AddAttrInterface("id", "fig-"+f.Name)
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 							vgn.SetInnerHTML(f.Title)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "imgbox"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "imgbox")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 								if f.URL != "" {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "img", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "img")
 									vgn.AddAttrInterface("alt", f.Title)
 									vgn.AddAttrInterface("id", "plot-"+f.Name)
 									vgn.AddAttrInterface("src", f.URL)
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 								if f.Pending {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Drawing…"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "Drawing…")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 								if f.Err != "" {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "err")
 									vgn.SetInnerHTML(f.Err)
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "figcaption", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "figcaption")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 								vgn.SetInnerHTML(f.Caption)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
 								if f.Name == "jct_cdf" {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "checklabel"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "class", "checklabel")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "checkbox"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "cdf-log"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "checkbox", "id", "cdf-log")
 										vgn.AddAttrInterface("disabled", f.Pending)
 										{
 											b, err := vjson.Marshal(f.LogX)
@@ -9028,67 +6605,42 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 											}
 											vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 										}
-										vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-											EventType: "change",
-											Func: func(event vugu.DOMEvent) {
-												defer c.App.Recover()
-												c.App.SetLogTime(event.PropBool("target", "checked"))
-											},
-											// TODO: implement capture, etc. mostly need to decide syntax
+										vgOn(vgn, "change", func(event vugu.DOMEvent) {
+											defer c.App.Recover()
+											c.App.SetLogTime(event.PropBool("target", "checked"))
 										})
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Log time axis"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, " Log time axis")
 									}
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "figdl"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "figdl")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 									vgn.AddAttrInterface("disabled", f.URL == "")
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "click",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.DownloadPNG(f) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.DownloadPNG(f) })
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "PNG"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "PNG")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 									vgn.AddAttrInterface("disabled", f.URL == "" || f.Busy)
 									vgn.SetInnerHTML(c.SVGLabel(f))
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "click",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.DownloadSVG(f) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.DownloadSVG(f) })
+									vgn = vgText(vgparent, "\n          ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				{
 					vgcompKey := vugu.MakeCompKey(0xB5E3BB96F7BA5FC^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
@@ -9106,8 +6658,7 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Component: vgcomp}
 					vgparent.AppendChild(vgn)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				{
 					vgcompKey := vugu.MakeCompKey(0xBF6E46E9AD6D5B88^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
@@ -9123,12 +6674,10 @@ func (c *ResultsView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Component: vgcomp}
 					vgparent.AppendChild(vgn)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -9152,142 +6701,90 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "header", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "top"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "header", "class", "top")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "brand"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "brand")
 			vgn.SetInnerHTML(vugu.HTML("\n      \x3Cimg src=\"favicon.svg\" alt=\"\" width=\"28\" height=\"28\"/\x3E\n      \x3Cdiv\x3E\n        \x3Ch1 class=\"name\"\x3Eschedlab\x3C/h1\x3E\n        \x3Cspan class=\"tagline\"\x3Ea lab for scheduling deep-learning jobs on shared GPU clusters\x3C/span\x3E\n      \x3C/div\x3E\n    "))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "nav", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tabs"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Views"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "nav", "class", "tabs", "aria-label", "Views")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "tab-learn"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "tab-learn")
 				vgn.AddAttrInterface("aria-current", c.Selected("learn"))
 				vgn.AddAttrInterface("class", c.TabClass("learn"))
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLearn() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenLearn() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Learn"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Learn")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "tab-gallery"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "tab-gallery")
 				vgn.AddAttrInterface("aria-current", c.Selected("gallery"))
 				vgn.AddAttrInterface("class", c.TabClass("gallery"))
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("gallery") },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("gallery") })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Gallery"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Gallery")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
 				if c.App.Fig != nil {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "tab-figure"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "tab-figure")
 					vgn.AddAttrInterface("aria-current", c.Selected("figure"))
 					vgn.AddAttrInterface("class", c.TabClass("figure"))
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("figure") },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("figure") })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Figure"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Figure")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "tab-scenario"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "tab-scenario")
 				vgn.AddAttrInterface("aria-current", c.Selected("scenario"))
 				vgn.AddAttrInterface("class", c.TabClass("scenario"))
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("scenario") },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("scenario") })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Scenario"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Scenario")
 					if c.ProblemBadge() != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "badge"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "problems to fix"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "badge", "title", "problems to fix")
 						vgn.SetInnerHTML(c.ProblemBadge())
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "tab-results"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "tab-results")
 				vgn.AddAttrInterface("aria-current", c.Selected("results"))
 				vgn.AddAttrInterface("class", c.TabClass("results"))
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("results") },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("results") })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Results"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Results")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "tab-timeline"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "tab-timeline")
 				vgn.AddAttrInterface("aria-current", c.Selected("timeline"))
 				vgn.AddAttrInterface("class", c.TabClass("timeline"))
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("timeline") },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.SetTab("timeline") })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Timeline"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Timeline")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		{
 			vgcompKey := vugu.MakeCompKey(0xC3BFFA108192C106^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
@@ -9303,8 +6800,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Component: vgcomp}
 			vgparent.AppendChild(vgn)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		{
 			vgcompKey := vugu.MakeCompKey(0xD966E709A2F9FF72^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
@@ -9320,16 +6816,13 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Component: vgcomp}
 			vgparent.AppendChild(vgn)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "main", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "view"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "main", "id", "view")
 		vgn.AddAttrInterface("class", "view view-"+c.App.Tab)
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.App.Tab == "learn" {
 				{
 					vgcompKey := vugu.MakeCompKey(0x140A01004518B68B^vgin.CurrentPositionHash(), vgiterkey)
@@ -9347,8 +6840,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.App.Tab == "gallery" {
 				{
 					vgcompKey := vugu.MakeCompKey(0xB2FD979493FD2F09^vgin.CurrentPositionHash(), vgiterkey)
@@ -9366,8 +6858,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.App.Tab == "figure" {
 				{
 					vgcompKey := vugu.MakeCompKey(0x532766A3A6BBD923^vgin.CurrentPositionHash(), vgiterkey)
@@ -9385,8 +6876,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.App.Tab == "scenario" {
 				{
 					vgcompKey := vugu.MakeCompKey(0xCCB89874EA517146^vgin.CurrentPositionHash(), vgiterkey)
@@ -9404,8 +6894,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.App.Tab == "results" {
 				{
 					vgcompKey := vugu.MakeCompKey(0xC17CC0BC047C45F5^vgin.CurrentPositionHash(), vgiterkey)
@@ -9423,8 +6912,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.App.Tab == "timeline" {
 				{
 					vgcompKey := vugu.MakeCompKey(0x74471E52BBF7C6A3^vgin.CurrentPositionHash(), vgiterkey)
@@ -9442,11 +6930,9 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		{
 			vgcompKey := vugu.MakeCompKey(0xE401B7FD41AD8141^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
@@ -9462,8 +6948,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Component: vgcomp}
 			vgparent.AppendChild(vgn)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		{
 			vgcompKey := vugu.MakeCompKey(0x2000E1EEB50F6365^vgin.CurrentPositionHash(), vgiterkey)
 			// ask BuildEnv for prior instance of this specific component
@@ -9479,13 +6964,10 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Component: vgcomp}
 			vgparent.AppendChild(vgn)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "footer", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "foot"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "footer", "class", "foot")
 		vgn.SetInnerHTML(vugu.HTML("\n    Everything runs in your browser: the simulator is Go compiled to WebAssembly. The same scenarios run on the command line (\x3Ccode\x3Eschedlab run\x3C/code\x3E) with the same numbers.\n  "))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -9509,283 +6991,183 @@ func (c *RunBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "runrow"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "runrow")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "current"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "current")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 				vgn.SetInnerHTML(vugu.HTML("Scenario"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "scenario-title"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong", "id", "scenario-title")
 				vgn.SetInnerHTML(c.Title())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "actions")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "run"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "primary"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "run", "class", "primary")
 				vgn.AddAttrInterface("aria-busy", c.Busy())
 				vgn.AddAttrInterface("disabled", !c.App.CanRun())
 				vgn.AddAttrInterface("title", c.RunTitle())
 				vgn.SetInnerHTML(c.RunLabel())
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RunAndShow() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RunAndShow() })
+				vgn = vgText(vgparent, "\n      ")
 				if c.App.Running() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "cancel"}}}
-					vgparent.AppendChild(vgn)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CancelRun() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "cancel")
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CancelRun() })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Cancel"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Cancel")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "share"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Make a link that opens this scenario"}}}
-				vgparent.AppendChild(vgn)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.MakeShare() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "share", "title", "Make a link that opens this scenario")
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.MakeShare() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Share"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Share")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "import"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Open a scenario JSON file or a trace (Philly, Pollux, Gavel, Tiresias, Helios, PAI CSV); or drop one on the page"}}}
-				vgparent.AppendChild(vgn)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ChooseImport() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "import", "title", "Open a scenario JSON file or a trace (Philly, Pollux, Gavel, Tiresias, Helios, PAI CSV); or drop one on the page")
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.ChooseImport() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Import"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Import")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "export"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Save the scenario as a JSON file"}}}
-				vgparent.AppendChild(vgn)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Export() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "export", "title", "Save the scenario as a JSON file")
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Export() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Export"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Export")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Running() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "progress"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "progress")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "bar"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "progressbar"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Run progress"}, vugu.VGAttribute{Namespace: "", Key: "aria-valuemin", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "aria-valuemax", Val: "100"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "bar", "role", "progressbar", "aria-label", "Run progress", "aria-valuemin", "0", "aria-valuemax", "100")
 				vgn.AddAttrInterface("aria-valuenow", c.Percent())
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "fill"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "fill")
 					vgn.AddAttrInterface("style", c.ProgressStyle())
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "progress-text"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "id", "progress-text")
 				vgn.SetInnerHTML(c.App.Run.ProgressText())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.EngineState() != "" && !c.App.Running() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "engine-state"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "status"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "id", "engine-state", "class", "status")
 			vgn.SetInnerHTML(c.App.EngineState())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Notice != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "status"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "id", "status", "role", "status")
 			vgn.AddAttrInterface("class", c.StatusClass())
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 				vgn.SetInnerHTML(c.App.Notice)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.App.Previous != nil {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}}}
-					vgparent.AppendChild(vgn)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Undo() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link")
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Undo() })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Bring back the previous scenario"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Bring back the previous scenario")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Restored != "" && c.App.Notice == "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "status"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "status")
 			vgn.SetInnerHTML(c.App.Restored)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.App.Notes) > 0 {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "notes"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "notes"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "id", "notes", "class", "notes")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				for _, n := range c.App.Notes {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div")
 					vgn.AddAttrInterface("class", NoteClass(n))
 					vgn.AddAttrInterface("id", "note-"+n.Key)
 					vgn.AddAttrInterface("role", NoteRole(n))
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "note-text"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "note-text")
 						vgn.SetInnerHTML(n.Text)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "note-actions"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "note-actions")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							for _, act := range n.Actions {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button")
 								vgn.AddAttrInterface("id", "note-"+n.Key+"-"+act.Name)
 								vgn.SetInnerHTML(act.Label)
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "click",
-									Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.NoteDo(n.Key, act.Name) },
-									// TODO: implement capture, etc. mostly need to decide syntax
-								})
+								vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.NoteDo(n.Key, act.Name) })
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link")
 							vgn.AddAttrInterface("id", "note-"+n.Key+"-dismiss")
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType: "click",
-								Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Dismiss(n.Key) },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Dismiss(n.Key) })
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Dismiss"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "Dismiss")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.ImportErr != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "import-error"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "status error"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "id", "import-error", "class", "status error", "role", "alert")
 			vgn.SetInnerHTML(c.App.ImportErr)
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Trace != nil {
 			{
 				vgcompKey := vugu.MakeCompKey(0xF8DEBCAC77FEDBC5^vgin.CurrentPositionHash(), vgiterkey)
@@ -9803,30 +7185,22 @@ func (c *RunBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.Share != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sharebox"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "sharebox")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "share-link"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "for", "share-link")
 				vgn.SetInnerHTML(vugu.HTML("This link opens the scenario exactly as it is now, in any browser; nothing is uploaded."))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sharerow"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "sharerow")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "share-link"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "readonly", Val: ""}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "id", "share-link", "type", "text", "readonly", "")
 					{
 						b, err := vjson.Marshal(c.App.Share)
 						if err != nil {
@@ -9834,58 +7208,34 @@ func (c *RunBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						}
 						vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 					}
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "focus",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); event.JSEventTarget().Call("select") },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "share-copy"}}}
-					vgparent.AppendChild(vgn)
+					vgOn(vgn, "focus", func(event vugu.DOMEvent) { defer c.App.Recover(); event.JSEventTarget().Call("select") })
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "id", "share-copy")
 					vgn.SetInnerHTML(c.CopyLabel())
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CopyShare() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CloseShare() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CopyShare() })
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button")
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CloseShare() })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Close"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Close")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if !c.App.Ed.Valid() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "problems"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "problems"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "id", "problems", "class", "problems")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong")
 				vgn.SetInnerHTML(c.ProblemsTitle())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				{
 					vgcompKey := vugu.MakeCompKey(0xFEC4ABE6B99A741B^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
@@ -9902,12 +7252,10 @@ func (c *RunBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Component: vgcomp}
 					vgparent.AppendChild(vgn)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -9931,28 +7279,21 @@ func (c *ScriptEditor) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "script-tools"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "script-tools")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 			vgn.AddAttrInterface("for", c.ID("examples"))
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Start from"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Start from")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "select")
 			vgn.AddAttrInterface("id", c.ID("examples"))
 			{
 				b, err := vjson.Marshal("")
@@ -9961,93 +7302,62 @@ func (c *ScriptEditor) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 			}
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "change",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.Use(event.PropString("target", "value")) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgOn(vgn, "change", func(event vugu.DOMEvent) { defer c.App.Recover(); c.Use(event.PropString("target", "value")) })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute{{Namespace: "", Key: "value", Val: ""}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option", "value", "")
 				vgn.SetInnerHTML(vugu.HTML("an example or the template…"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
 				for _, e := range c.Examples() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 					vgn.AddAttrInterface("value", e.Name)
 					vgn.SetInnerHTML(e.Title)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 			vgn.AddAttrInterface("id", c.ID("check"))
 			vgn.SetInnerHTML(c.CheckLabel())
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CheckScript(c.Card.Index) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.CheckScript(c.Card.Index) })
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute(nil)}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div")
 		vgn.AddAttrInterface("class", c.Class())
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label")
 			vgn.AddAttrInterface("for", c.Field().ID)
 			vgn.AddAttrInterface("id", c.ID("label"))
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Script "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "unit"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Script ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "unit")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Starlark, a small Python: def priority(job, now) or def decide(state)"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Starlark, a small Python: def priority(job, now) or def decide(state)")
 				}
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.Rich() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "script-code"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "script-code")
 				vgn.AddAttrInterface("data-field", c.Field().ID)
 				vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.Sync(value) })
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "input",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.SetText(c.Field(), event.PropString("target", "value"))
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "input", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.SetText(c.Field(), event.PropString("target", "value"))
 				})
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if !c.Rich() {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "textarea", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "script-plain"}, vugu.VGAttribute{Namespace: "", Key: "rows", Val: "12"}, vugu.VGAttribute{Namespace: "", Key: "spellcheck", Val: "false"}, vugu.VGAttribute{Namespace: "", Key: "autocapitalize", Val: "off"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "textarea", "class", "script-plain", "rows", "12", "spellcheck", "false", "autocapitalize", "off")
 				vgn.AddAttrInterface("aria-describedby", c.ErrID())
 				vgn.AddAttrInterface("aria-invalid", c.Invalid())
 				vgn.AddAttrInterface("id", c.Field().ID)
@@ -10058,255 +7368,179 @@ func (c *ScriptEditor) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 				}
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "input",
-					Func: func(event vugu.DOMEvent) {
-						defer c.App.Recover()
-						c.App.SetText(c.Field(), event.PropString("target", "value"))
-					},
-					// TODO: implement capture, etc. mostly need to decide syntax
+				vgOn(vgn, "input", func(event vugu.DOMEvent) {
+					defer c.App.Recover()
+					c.App.SetText(c.Field(), event.PropString("target", "value"))
 				})
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "err")
 			vgn.AddAttrInterface("id", c.ErrID())
 			vgn.SetInnerHTML(c.Problem())
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Check() != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "script-check"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "script-check", "role", "status")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.Check().Running {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 						vgn.SetInnerHTML(c.Progress())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "progress", Attr: []vugu.VGAttribute{{Namespace: "", Key: "max", Val: "100"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, " ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "progress", "max", "100")
 						vgn.AddAttrInterface("value", c.Percent())
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.Check().Err != "" {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "err")
 					vgn.SetInnerHTML(c.Check().Err)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.Passed() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ok"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "ok")
 					vgn.SetInnerHTML(c.PassedText())
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.Failed() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "err")
 						vgn.SetInnerHTML(c.FailedText())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "script-failures"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul", "class", "script-failures")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 							for i, f := range c.Check().Failures {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									vgn.SetInnerHTML(f.Case + ", seed " + c.Seed(f) + ": " + f.Msg)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small")
 									vgn.AddAttrInterface("aria-label", "Open the case of seed "+c.Seed(f))
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "click",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenScriptCase(c.Check().Failures[i]) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenScriptCase(c.Check().Failures[i]) })
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Open this case"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "Open this case")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n      ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if c.Stale() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "The script has changed since this check; check it again."}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "The script has changed since this check; check it again.")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "script-help"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "details", "class", "script-help")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "summary", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "summary")
 			vgn.SetInnerHTML(vugu.HTML("What a script sees"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 			vgn.SetInnerHTML(vugu.HTML("Settings, assigned at the top of the script (all optional):"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute(nil)}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
 				for _, s := range c.Settings() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "code")
 						vgn.SetInnerHTML(s.Name)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: ": "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, ": ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 						vgn.SetInnerHTML(s.Doc)
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 			vgn.SetInnerHTML(vugu.HTML("What a script reads. Marked ◷: changes over time; a priority that reads one is recomputed for every waiting job at every decision."))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "script-fields"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "script-fields")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 				vgn.SetInnerHTML(vugu.HTML("\x3Ctr\x3E\x3Cth scope=\"col\"\x3Ename\x3C/th\x3E\x3Cth scope=\"col\"\x3Etype\x3C/th\x3E\x3Cth scope=\"col\"\x3Ewhat it is\x3C/th\x3E\x3C/tr\x3E"))
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n        ")
 					for _, f := range c.Fields() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "code", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "code")
 								vgn.SetInnerHTML(f.Name)
 								if f.Varies {
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "title", Val: "changes over time"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "title", "changes over time")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " ◷"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, " ◷")
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 							vgn.SetInnerHTML(f.Type)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 							vgn.SetInnerHTML(f.Doc)
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -10330,48 +7564,32 @@ func (c *SectionHead) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute(nil)}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button")
 		vgn.AddAttrInterface("aria-controls", "sec-"+c.Key)
 		vgn.AddAttrInterface("aria-expanded", c.Expanded())
 		vgn.AddAttrInterface("id", "toggle-"+c.Key)
-		vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-			EventType: "click",
-			Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Toggle(c.Key) },
-			// TODO: implement capture, etc. mostly need to decide syntax
-		})
+		vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.Toggle(c.Key) })
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chev"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "chev")
 			vgn.SetInnerHTML(c.Chevron())
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sectitle"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "sectitle")
 			vgn.SetInnerHTML(c.Title)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
 			if c.Problems() > 0 {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "badge"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "badge")
 				vgn.SetInnerHTML(c.Problems())
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "secsum"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "secsum")
 			vgn.SetInnerHTML(c.Summary)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -10395,107 +7613,71 @@ func (c *SweepSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 		vgn.SetInnerHTML(vugu.HTML("Run the scenario over a list of values of one of its numbers, several seeds each, and draw a metric against it: one line per policy, with error bars of ± one standard deviation over the seeds. Each value and seed is one simulation, run side by side on this computer\x26#39;s cores, and the curve grows as they finish in the Figure tab."))
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.SweepSummary() != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "summary"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "summary")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sweep-now"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "id", "sweep-now")
 				vgn.SetInnerHTML(c.App.SweepSummary())
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sweep-remove"}}}
-				vgparent.AppendChild(vgn)
-				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RemoveSweep() },
-					// TODO: implement capture, etc. mostly need to decide syntax
-				})
+				vgn = vgText(vgparent, " ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link", "id", "sweep-remove")
+				vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.RemoveSweep() })
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Remove the sweep"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "Remove the sweep")
 				}
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "field")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "sweep-path"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "for", "sweep-path")
 			vgn.SetInnerHTML(vugu.HTML("Number to sweep"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sweep-path"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "change",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetPath(event.PropString("target", "value")) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "select", "id", "sweep-path")
+			vgOn(vgn, "change", func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetPath(event.PropString("target", "value")) })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
 				for _, o := range c.App.Ed.SweepChoices() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 					vgn.AddAttrInterface("selected", o.Path == c.Form().Path)
 					vgn.AddAttrInterface("value", o.Path)
 					vgn.SetInnerHTML(o.Label)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sweep-current"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "hint", "id", "sweep-current")
 			vgn.SetInnerHTML(c.Current())
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "field")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "sweep-values"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "for", "sweep-values")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Values "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "unit"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Values ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "unit")
 				vgn.SetInnerHTML(c.Unit())
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sweep-values"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "inputmode", Val: "decimal"}, vugu.VGAttribute{Namespace: "", Key: "autocomplete", Val: "off"}, vugu.VGAttribute{Namespace: "", Key: "spellcheck", Val: "false"}, vugu.VGAttribute{Namespace: "", Key: "aria-describedby", Val: "sweep-err"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "id", "sweep-values", "type", "text", "inputmode", "decimal", "autocomplete", "off", "spellcheck", "false", "aria-describedby", "sweep-err")
 			vgn.AddAttrInterface("placeholder", c.Placeholder())
 			{
 				b, err := vjson.Marshal(c.Form().Values)
@@ -10504,35 +7686,22 @@ func (c *SweepSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 			}
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "input",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetValues(event.PropString("target", "value")) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-			vgparent.AppendChild(vgn)
+			vgOn(vgn, "input", func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetValues(event.PropString("target", "value")) })
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "hint")
 			vgn.SetInnerHTML(vugu.HTML("Two to twenty numbers in increasing order, separated by commas."))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "field")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "sweep-seeds"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "for", "sweep-seeds")
 			vgn.SetInnerHTML(vugu.HTML("Seeds per value"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sweep-seeds"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "inputmode", Val: "numeric"}, vugu.VGAttribute{Namespace: "", Key: "autocomplete", Val: "off"}, vugu.VGAttribute{Namespace: "", Key: "aria-describedby", Val: "sweep-err"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "id", "sweep-seeds", "type", "text", "inputmode", "numeric", "autocomplete", "off", "aria-describedby", "sweep-err")
 			{
 				b, err := vjson.Marshal(c.Seeds())
 				if err != nil {
@@ -10540,92 +7709,58 @@ func (c *SweepSection) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 			}
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "input",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetSeeds(event.PropString("target", "value")) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-			vgparent.AppendChild(vgn)
+			vgOn(vgn, "input", func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetSeeds(event.PropString("target", "value")) })
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "hint")
 			vgn.SetInnerHTML(vugu.HTML("1 to 10: each seed draws another set of jobs; more seeds give narrower error bars and take longer."))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "field"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "field")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "sweep-metric"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "for", "sweep-metric")
 			vgn.SetInnerHTML(vugu.HTML("Metric to draw"))
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sweep-metric"}}}
-			vgparent.AppendChild(vgn)
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "change",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetMetric(event.PropString("target", "value")) },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgn = vgText(vgparent, "\n    ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "select", "id", "sweep-metric")
+			vgOn(vgn, "change", func(event vugu.DOMEvent) { defer c.App.Recover(); c.SetMetric(event.PropString("target", "value")) })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n      ")
 				for _, m := range c.Metrics() {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "option")
 					vgn.AddAttrInterface("selected", m[0] == c.Form().Metric)
 					vgn.AddAttrInterface("value", m[0])
 					vgn.SetInnerHTML(m[1])
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, "\n  ")
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sweep-err"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "err", "id", "sweep-err", "role", "alert")
 		vgn.SetInnerHTML(c.Form().Err)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
+		vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 		{
 			vgparent := vgn
 			_ = vgparent
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "primary"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "sweep-draw"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "primary", "id", "sweep-draw")
 			vgn.AddAttrInterface("disabled", c.App.FigureRunning())
-			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.DrawSweep() },
-				// TODO: implement capture, etc. mostly need to decide syntax
-			})
+			vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.DrawSweep() })
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Draw the curve"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "Draw the curve")
 			}
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-			vgparent.AppendChild(vgn)
+			vgn = vgText(vgparent, " ")
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 			vgn.SetInnerHTML(c.Count())
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -10650,26 +7785,20 @@ func (c *TermBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.Shown() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "term-name"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong", "id", "term-name")
 					vgn.SetInnerHTML(c.Term().Name)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, " ")
 					{
 						vgcompKey := vugu.MakeCompKey(0xF011BE2C2B5B10AB^vgin.CurrentPositionHash(), vgiterkey)
 						// ask BuildEnv for prior instance of this specific component
@@ -10687,48 +7816,31 @@ func (c *TermBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgparent.AppendChild(vgn)
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "actions")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "link small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "term-all"}}}
-					vgparent.AppendChild(vgn)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenGlossary() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "link small", "id", "term-all")
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenGlossary() })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "All terms"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "All terms")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "term-close"}}}
-					vgparent.AppendChild(vgn)
-					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "click",
-						Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.HideTerm() },
-						// TODO: implement capture, etc. mostly need to decide syntax
-					})
+					vgn = vgText(vgparent, " ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "term-close")
+					vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.HideTerm() })
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Close"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Close")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -10752,87 +7864,60 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 		if c.App.Rounds() != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card roundview"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-view"}, vugu.VGAttribute{Namespace: "", Key: "aria-labelledby", Val: "round-title"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "section", "class", "card roundview", "id", "round-view", "aria-labelledby", "round-title")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "round-title"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3", "id", "round-title")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Tesserae: one round's placement"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Tesserae: one round's placement")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Each round the scheduling policy ranks the jobs, Tesserae packs pairs onto shared GPUs by a maximum-weight matching and renames GPUs so that as few running jobs as possible move. Pick a round (only rounds that changed the placement are kept); the timeline above follows. A job outlined in red ("}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip moved flagdemo"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Each round the scheduling policy ranks the jobs, Tesserae packs pairs onto shared GPUs by a maximum-weight matching and renames GPUs so that as few running jobs as possible move. Pick a round (only rounds that changed the placement are kept); the timeline above follows. A job outlined in red (")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "chip moved flagdemo")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "j1"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "j1")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: ", and ⇆ by its GPU's name) migrated this round; one outlined in dashed green ("}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip started flagdemo"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, ", and ⇆ by its GPU's name) migrated this round; one outlined in dashed green (")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "chip started flagdemo")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "j2"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "j2")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: ", and +) started; a GPU with a double outline holds a packed pair."}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, ", and +) started; a GPU with a double outline holds a packed pair.")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "slider"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "slider")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-prev"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TLRound(-1) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgText(vgparent, "\n    ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "round-prev")
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TLRound(-1) })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "◀ Round"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "◀ Round")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "range"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-slider"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "step", Val: "1"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Round"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "range", "id", "round-slider", "min", "0", "step", "1", "aria-label", "Round")
 						vgn.AddAttrInterface("aria-valuetext", c.App.Rounds().Title)
 						vgn.AddAttrInterface("max", c.Max())
 						{
@@ -10842,79 +7927,53 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							}
 							vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 						}
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "input",
-							Func: func(event vugu.DOMEvent) {
-								defer c.App.Recover()
-								c.App.TLSetRound(event.PropFloat64("target", "valueAsNumber"))
-							},
-							// TODO: implement capture, etc. mostly need to decide syntax
+						vgOn(vgn, "input", func(event vugu.DOMEvent) {
+							defer c.App.Recover()
+							c.App.TLSetRound(event.PropFloat64("target", "valueAsNumber"))
 						})
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-next"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TLRound(1) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgText(vgparent, "\n    ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "round-next")
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TLRound(1) })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Round ▶"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Round ▶")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n  ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tltime"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "tltime")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "round-name"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong", "id", "round-name")
 						vgn.SetInnerHTML(c.App.Rounds().Title)
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
 					if c.App.Rounds().Index >= 0 {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "round-counts"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n    ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "id", "round-counts")
 							vgn.SetInnerHTML(c.App.Rounds().Counts)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n    ")
 							if c.App.Rounds().Timing != "" {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "round-timing"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "id", "round-timing")
 								vgn.SetInnerHTML(c.App.Rounds().Timing)
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n    ")
 							if c.App.Rounds().TimingNote != "" {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-timing-note"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted", "id", "round-timing-note")
 								vgn.SetInnerHTML(c.App.Rounds().TimingNote)
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "checklabel"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n    ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "label", "class", "checklabel")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "checkbox"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-all"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "checkbox", "id", "round-all")
 								{
 									b, err := vjson.Marshal(c.App.TL.AllServers)
 									if err != nil {
@@ -10922,433 +7981,314 @@ func (c *TesseraeRounds) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 									vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 								}
-								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-									EventType: "change",
-									Func: func(event vugu.DOMEvent) {
-										defer c.App.Recover()
-										c.App.SetAllServers(event.PropBool("target", "checked"))
-									},
-									// TODO: implement capture, etc. mostly need to decide syntax
+								vgOn(vgn, "change", func(event vugu.DOMEvent) {
+									defer c.App.Recover()
+									c.App.SetAllServers(event.PropBool("target", "checked"))
 								})
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " Show every server"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, " Show every server")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n    ")
 							if c.App.Rounds().Hidden > 0 {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-hidden"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted", "id", "round-hidden")
 								vgn.SetInnerHTML(c.HiddenText())
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "roundmaps"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n    ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "roundmaps")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "roundmap"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "roundmap")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h4", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h4")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Before the round"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "Before the round")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "grid"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-before"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "grid", "id", "round-before")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 										for _, s := range c.App.Rounds().Before {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "server"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "server")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sname"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n            ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "sname")
 												vgn.SetInnerHTML(s.Name)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gpus"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n            ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul", "class", "gpus")
 												vgn.AddAttrInterface("aria-label", "GPUs of "+s.Name+" before the round")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n              ")
 													for _, g := range s.Cells {
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-														vgparent.AppendChild(vgn)
+														vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 														vgn.AddAttrInterface("aria-label", g.Label)
 														vgn.AddAttrInterface("class", c.GPUClass(g))
 														vgn.AddAttrInterface("title", g.Label)
 														{
 															vgparent := vgn
 															_ = vgparent
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-															vgparent.AppendChild(vgn)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gname"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n                ")
+															vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "gname", "aria-hidden", "true")
 															{
 																vgparent := vgn
 																_ = vgparent
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-																vgparent.AppendChild(vgn)
+																vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 																vgn.SetInnerHTML(g.Name)
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-																vgparent.AppendChild(vgn)
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "flag"}}}
-																vgparent.AppendChild(vgn)
+																vgn = vgText(vgparent, " ")
+																vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong", "class", "flag")
 																vgn.SetInnerHTML(c.Moved(g))
 															}
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n                ")
 															for _, j := range g.Jobs {
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-																vgparent.AppendChild(vgn)
+																vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "aria-hidden", "true")
 																vgn.AddAttrInterface("class", c.ChipClass(j, false))
 																vgn.AddAttrInterface("style", j.Style)
 																vgn.SetInnerHTML(j.Name)
 															}
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n                ")
 															if len(g.Jobs) == 0 {
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "idle"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-																vgparent.AppendChild(vgn)
+																vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "idle", "aria-hidden", "true")
 																{
 																	vgparent := vgn
 																	_ = vgparent
-																	vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "idle"}
-																	vgparent.AppendChild(vgn)
+																	vgn = vgText(vgparent, "idle")
 																}
 															}
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n              ")
 														}
 													}
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n            ")
 												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n          ")
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n      ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "roundmap"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n      ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "roundmap")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h4", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h4")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "After the round"}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "After the round")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "grid"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-after"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n        ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "grid", "id", "round-after")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n          ")
 										for _, s := range c.App.Rounds().After {
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "server"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "server")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sname"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n            ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "sname")
 												vgn.SetInnerHTML(s.Name)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-												vgparent.AppendChild(vgn)
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gpus"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n            ")
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul", "class", "gpus")
 												vgn.AddAttrInterface("aria-label", "GPUs of "+s.Name+" after the round")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n              ")
 													for _, g := range s.Cells {
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-														vgparent.AppendChild(vgn)
+														vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 														vgn.AddAttrInterface("aria-label", g.Label)
 														vgn.AddAttrInterface("class", c.GPUClass(g))
 														vgn.AddAttrInterface("title", g.Label)
 														{
 															vgparent := vgn
 															_ = vgparent
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-															vgparent.AppendChild(vgn)
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gname"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n                ")
+															vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "gname", "aria-hidden", "true")
 															{
 																vgparent := vgn
 																_ = vgparent
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-																vgparent.AppendChild(vgn)
+																vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 																vgn.SetInnerHTML(g.Name)
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-																vgparent.AppendChild(vgn)
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "flag"}}}
-																vgparent.AppendChild(vgn)
+																vgn = vgText(vgparent, " ")
+																vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong", "class", "flag")
 																vgn.SetInnerHTML(c.Moved(g))
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "flag new"}}}
-																vgparent.AppendChild(vgn)
+																vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong", "class", "flag new")
 																vgn.SetInnerHTML(c.New(g, true))
 															}
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n                ")
 															for _, j := range g.Jobs {
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-																vgparent.AppendChild(vgn)
+																vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "aria-hidden", "true")
 																vgn.AddAttrInterface("class", c.ChipClass(j, true))
 																vgn.AddAttrInterface("style", j.Style)
 																vgn.SetInnerHTML(j.Name)
 															}
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n                "}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n                ")
 															if len(g.Jobs) == 0 {
-																vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "idle"}, vugu.VGAttribute{Namespace: "", Key: "aria-hidden", Val: "true"}}}
-																vgparent.AppendChild(vgn)
+																vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "idle", "aria-hidden", "true")
 																{
 																	vgparent := vgn
 																	_ = vgparent
-																	vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "idle"}
-																	vgparent.AppendChild(vgn)
+																	vgn = vgText(vgparent, "idle")
 																}
 															}
-															vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-															vgparent.AppendChild(vgn)
+															vgn = vgText(vgparent, "\n              ")
 														}
 													}
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n            ")
 												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-												vgparent.AppendChild(vgn)
+												vgn = vgText(vgparent, "\n          ")
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n      ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n    ")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-							vgparent.AppendChild(vgn)
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h4", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n    ")
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h4")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Pairs the packing matching chose"}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "Pairs the packing matching chose")
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n    ")
 							if len(c.App.Rounds().Pairs) == 0 {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "No pairs this round: no waiting job was matched to a running one."}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "No pairs this round: no waiting job was matched to a running one.")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n    ")
 							if len(c.App.Rounds().Pairs) > 0 {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "scroll")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "metrics"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "round-pairs"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n      ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "table", "class", "metrics", "id", "round-pairs")
 									{
 										vgparent := vgn
 										_ = vgparent
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "caption", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sr"}}}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "caption", "class", "sr")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Pairs packed onto shared GPUs this round, with the matching's weights"}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "Pairs packed onto shared GPUs this round, with the matching's weights")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "thead", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "thead")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-											vgparent.AppendChild(vgn)
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 											{
 												vgparent := vgn
 												_ = vgparent
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Host (placed)"}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "Host (placed)")
 												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Guest (packed)"}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "Guest (packed)")
 												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "the host's plus the guest's throughput, each normalised to running alone"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col", "title", "the host's plus the guest's throughput, each normalised to running alone")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Combined throughput"}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "Combined throughput")
 												}
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "th", Attr: []vugu.VGAttribute{{Namespace: "", Key: "scope", Val: "col"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "the edge's weight under the packing objective"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "th", "scope", "col", "title", "the edge's weight under the packing objective")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Weight"}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "Weight")
 												}
 											}
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-										vgparent.AppendChild(vgn)
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tbody", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n        ")
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tbody")
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n          ")
 											for _, p := range c.App.Rounds().Pairs {
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "tr", Attr: []vugu.VGAttribute(nil)}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "tr")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-													vgparent.AppendChild(vgn)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n            ")
+													vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 													{
 														vgparent := vgn
 														_ = vgparent
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip"}}}
-														vgparent.AppendChild(vgn)
+														vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "chip")
 														vgn.AddAttrInterface("style", p.HostStyle)
 														vgn.SetInnerHTML(p.Host)
 													}
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-													vgparent.AppendChild(vgn)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n            ")
+													vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td")
 													{
 														vgparent := vgn
 														_ = vgparent
-														vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip"}}}
-														vgparent.AppendChild(vgn)
+														vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "chip")
 														vgn.AddAttrInterface("style", p.GuestStyle)
 														vgn.SetInnerHTML(p.Guest)
 													}
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-													vgparent.AppendChild(vgn)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n            ")
+													vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "num")
 													vgn.SetInnerHTML(p.Combined)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-													vgparent.AppendChild(vgn)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "num"}}}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n            ")
+													vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "td", "class", "num")
 													vgn.SetInnerHTML(p.Score)
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "\n          ")
 												}
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n        ")
 										}
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-										vgparent.AppendChild(vgn)
+										vgn = vgText(vgparent, "\n      ")
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n    ")
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n  ")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n  ")
 					if c.App.SnapshotNote() != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "note"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "note")
 						vgn.SetInnerHTML(c.App.SnapshotNote())
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -11372,16 +8312,13 @@ func (c *TimelineView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.FigureOwnsViews() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				{
 					vgcompKey := vugu.MakeCompKey(0x676BDF00ADB7490D^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
@@ -11398,123 +8335,86 @@ func (c *TimelineView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Component: vgcomp}
 					vgparent.AppendChild(vgn)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.TLRun() == nil && !c.App.FigureOwnsViews() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "empty card"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "empty card")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h2", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h2")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "No run to replay yet"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "No run to replay yet")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Run a scenario first; then move through its simulated time here."}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Run a scenario first; then move through its simulated time here.")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		if c.App.TLRun() != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.App.Stale() {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "stale"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "stale")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "This replays the last run; the scenario has changed since."}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "This replays the last run; the scenario has changed since.")
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "seg"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Policy to replay"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "seg", "role", "group", "aria-label", "Policy to replay")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						for i, p := range c.App.Res.Policies {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute(nil)}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button")
 							vgn.AddAttrInterface("aria-pressed", c.Pressed(i))
 							vgn.AddAttrInterface("id", "tl-policy-"+c.Itoa(i))
 							vgn.SetInnerHTML(p.Label)
-							vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-								EventType: "click",
-								Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TLSelect(i) },
-								// TODO: implement capture, etc. mostly need to decide syntax
-							})
+							vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TLSelect(i) })
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "slider"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "slider")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tl-prev"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Go to the previous event"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TLStep(-1) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "tl-prev", "title", "Go to the previous event")
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TLStep(-1) })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "◀ Event"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "◀ Event")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "range"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tl-slider"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "max", Val: "1000"}, vugu.VGAttribute{Namespace: "", Key: "step", Val: "1"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Simulated time"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "input", "type", "range", "id", "tl-slider", "min", "0", "max", "1000", "step", "1", "aria-label", "Simulated time")
 						vgn.AddAttrInterface("aria-valuetext", c.TimeText())
 						{
 							b, err := vjson.Marshal(c.Slider())
@@ -11523,219 +8423,149 @@ func (c *TimelineView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							}
 							vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 						}
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "input",
-							Func: func(event vugu.DOMEvent) {
-								defer c.App.Recover()
-								c.App.TLSetSlider(event.PropFloat64("target", "valueAsNumber"))
-							},
-							// TODO: implement capture, etc. mostly need to decide syntax
+						vgOn(vgn, "input", func(event vugu.DOMEvent) {
+							defer c.App.Recover()
+							c.App.TLSetSlider(event.PropFloat64("target", "valueAsNumber"))
 						})
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tl-next"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Go to the next event"}}}
-						vgparent.AppendChild(vgn)
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TLStep(1) },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "tl-next", "title", "Go to the next event")
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TLStep(1) })
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Event ▶"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Event ▶")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "small"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tl-play"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Step through the events by itself"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "small", "id", "tl-play", "title", "Step through the events by itself")
 						vgn.SetInnerHTML(c.PlayLabel())
-						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TLPlay() },
-							// TODO: implement capture, etc. mostly need to decide syntax
-						})
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.TLPlay() })
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "tltime"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "tltime")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "strong", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "tl-time"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "strong", "id", "tl-time")
 						vgn.SetInnerHTML(c.TimeText())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, " ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 						vgn.SetInnerHTML(c.Counts())
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "GPUs at this moment"}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "GPUs at this moment")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Each box is a GPU, grouped by server; the label is the job holding it, coloured by its model as in the Gantt chart (click it for the job's story). A dashed red outline marks a GPU shared by several jobs."}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "Each box is a GPU, grouped by server; the label is the job holding it, coloured by its model as in the Gantt chart (click it for the job's story). A dashed red outline marks a GPU shared by several jobs.")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "legend"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "tl-legend"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "legend", "id", "tl-legend")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Models:"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Models:")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, " ")
 						for _, m := range c.App.TLLegend() {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "chip")
 							vgn.AddAttrInterface("style", m.Style)
 							vgn.SetInnerHTML(m.Name)
 						}
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
 					if c.App.TLGridNote() != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "note"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "note")
 						vgn.SetInnerHTML(c.App.TLGridNote())
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "grid"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "gpu-grid"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "grid", "id", "gpu-grid")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						for _, s := range c.App.TLGrid() {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "server"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "server")
 							{
 								vgparent := vgn
 								_ = vgparent
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sname"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "sname")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									vgn.SetInnerHTML(s.Name)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, " ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "muted")
 									vgn.SetInnerHTML(s.Type)
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gpus"}}}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n          ")
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "gpus")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n            ")
 									for _, g := range s.Cells {
-										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute(nil)}
-										vgparent.AppendChild(vgn)
+										vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div")
 										vgn.AddAttrInterface("class", c.GPUClass(g))
 										vgn.AddAttrInterface("data-gpu", g.Name)
 										vgn.AddAttrInterface("title", g.Title)
 										{
 											vgparent := vgn
 											_ = vgparent
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-											vgparent.AppendChild(vgn)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "gname"}}}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n              ")
+											vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "gname")
 											vgn.SetInnerHTML(g.Name)
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n              ")
 											for _, j := range g.Jobs {
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip jobchip"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "chip jobchip")
 												vgn.AddAttrInterface("data-job", j.Name)
 												vgn.AddAttrInterface("style", j.Style)
 												vgn.AddAttrInterface("title", "Open the story of "+j.Name)
 												vgn.SetInnerHTML(j.Name)
-												vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-													EventType: "click",
-													Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenStory(c.App.TL.Policy, j.Index) },
-													// TODO: implement capture, etc. mostly need to decide syntax
-												})
+												vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenStory(c.App.TL.Policy, j.Index) })
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n              "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n              ")
 											if len(g.Jobs) == 0 {
-												vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "idle"}}}
-												vgparent.AppendChild(vgn)
+												vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "idle")
 												{
 													vgparent := vgn
 													_ = vgparent
-													vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "idle"}
-													vgparent.AppendChild(vgn)
+													vgn = vgText(vgparent, "idle")
 												}
 											}
-											vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
-											vgparent.AppendChild(vgn)
+											vgn = vgText(vgparent, "\n            ")
 										}
 									}
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, "\n          ")
 								}
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-								vgparent.AppendChild(vgn)
+								vgn = vgText(vgparent, "\n        ")
 							}
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				{
 					vgcompKey := vugu.MakeCompKey(0x6E2BA5853BBBEE96^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
@@ -11751,8 +8581,7 @@ func (c *TimelineView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Component: vgcomp}
 					vgparent.AppendChild(vgn)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				{
 					vgcompKey := vugu.MakeCompKey(0xCEB020678D7CA696^vgin.CurrentPositionHash(), vgiterkey)
 					// ask BuildEnv for prior instance of this specific component
@@ -11768,119 +8597,84 @@ func (c *TimelineView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Component: vgcomp}
 					vgparent.AppendChild(vgn)
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "cols"}}}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
+				vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "cols")
 				{
 					vgparent := vgn
 					_ = vgparent
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "waiting-title"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3", "id", "waiting-title")
 						vgn.SetInnerHTML(c.WaitingTitle())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "waiting"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "waiting"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Jobs waiting at this moment"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ul", "class", "waiting", "id", "waiting", "tabindex", "0", "aria-label", "Jobs waiting at this moment")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
 							for _, w := range c.Waiting() {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "chip jobchip"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "button", "class", "chip jobchip")
 									vgn.AddAttrInterface("data-job", w.Name)
 									vgn.AddAttrInterface("style", w.Style)
 									vgn.AddAttrInterface("title", "Open the story of "+w.Name)
 									vgn.SetInnerHTML(w.Name)
-									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-										EventType: "click",
-										Func:      func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenStory(c.App.TL.Policy, w.Index) },
-										// TODO: implement capture, etc. mostly need to decide syntax
-									})
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
+									vgOn(vgn, "click", func(event vugu.DOMEvent) { defer c.App.Recover(); c.App.OpenStory(c.App.TL.Policy, w.Index) })
+									vgn = vgText(vgparent, " ")
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span")
 									vgn.SetInnerHTML(c.WaitText(w))
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						if c.HasMoreWaiting() {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 							vgn.SetInnerHTML(c.MoreWaiting())
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n      ")
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "card")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "h3", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "h3")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Decisions up to this moment"}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Decisions up to this moment")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Why the policy did what it did, newest first."}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "Why the policy did what it did, newest first.")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ol", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "log"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "decision-log"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Decision log, newest first"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "ol", "class", "log", "id", "decision-log", "tabindex", "0", "aria-label", "Decision log, newest first")
 						{
 							vgparent := vgn
 							_ = vgparent
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n          ")
 							for _, l := range c.Log() {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
-								vgparent.AppendChild(vgn)
+								vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "li")
 								vgn.AddAttrInterface("class", c.LogClass(l))
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "t"}}}
-									vgparent.AppendChild(vgn)
+									vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "span", "class", "t")
 									vgn.SetInnerHTML(l.Time)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-									vgparent.AppendChild(vgn)
+									vgn = vgText(vgparent, " ")
 									{
 										vgcompKey := vugu.MakeCompKey(0x1455A1C6BF2E3B6A^vgin.CurrentPositionHash(), vgiterkey)
 										// ask BuildEnv for prior instance of this specific component
@@ -11899,33 +8693,24 @@ func (c *TimelineView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									}
 								}
 							}
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-							vgparent.AppendChild(vgn)
+							vgn = vgText(vgparent, "\n        ")
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "muted"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted")
 						vgn.SetInnerHTML(c.LogCount())
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n        ")
 						if c.App.TLLogNote() != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "note"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "note")
 							vgn.SetInnerHTML(c.App.TLLogNote())
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 					}
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-					vgparent.AppendChild(vgn)
+					vgn = vgText(vgparent, "\n    ")
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
@@ -11949,16 +8734,13 @@ func (c *Widgets) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	{
 		vgparent := vgn
 		_ = vgparent
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n  ")
 		for _, w := range c.W {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3)} // <vg-template>
-			vgparent.AppendChild(vgn)
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{
 				vgparent := vgn
 				_ = vgparent
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if w.Field != nil {
 					{
 						vgcompKey := vugu.MakeCompKey(0x21B9CEBC26B3B3DC^vgin.CurrentPositionHash(), vgiterkey)
@@ -11977,8 +8759,7 @@ func (c *Widgets) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgparent.AppendChild(vgn)
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if w.Table != nil {
 					{
 						vgcompKey := vugu.MakeCompKey(0xDF0390BC04137975^vgin.CurrentPositionHash(), vgiterkey)
@@ -11997,33 +8778,24 @@ func (c *Widgets) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgparent.AppendChild(vgn)
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n    ")
 				if w.Group != nil {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "fieldset", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "group"}}}
-					vgparent.AppendChild(vgn)
+					vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "fieldset", "class", "group")
 					{
 						vgparent := vgn
 						_ = vgparent
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "legend", Attr: []vugu.VGAttribute(nil)}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "legend")
 						vgn.SetInnerHTML(w.Group.Label)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						if HelpOf(w.Group.Help, w.Group.Label) != "" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
-							vgparent.AppendChild(vgn)
+							vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "hint")
 							vgn.SetInnerHTML(HelpOf(w.Group.Help, w.Group.Label))
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "err"}}}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
+						vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "div", "class", "err")
 						vgn.SetInnerHTML(c.App.Ed.Problem(w.Group.Path))
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n      ")
 						{
 							vgcompKey := vugu.MakeCompKey(0x70491B03C60BEF2D^vgin.CurrentPositionHash(), vgiterkey)
 							// ask BuildEnv for prior instance of this specific component
@@ -12040,16 +8812,13 @@ func (c *Widgets) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = &vugu.VGNode{Component: vgcomp}
 							vgparent.AppendChild(vgn)
 						}
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
-						vgparent.AppendChild(vgn)
+						vgn = vgText(vgparent, "\n    ")
 					}
 				}
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-				vgparent.AppendChild(vgn)
+				vgn = vgText(vgparent, "\n  ")
 			}
 		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
-		vgparent.AppendChild(vgn)
+		vgn = vgText(vgparent, "\n")
 	}
 	return vgout
 }
