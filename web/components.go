@@ -7,7 +7,7 @@
 package web
 
 //go:generate go tool vugugen -s -skip-go-mod -skip-main
-//go:generate gofmt -w 0_components_gen.go
+//go:generate go run ../build/vgcompact 0_components_gen.go
 
 import (
 	"fmt"

@@ -222,6 +222,10 @@ func TestScriptPolicy(t *testing.T) {
 
 	t.Run("a loop that never ends is stopped, at the field and in a run", func(t *testing.T) {
 		p.t = t
+		// On the Scenario tab whether or not the accessibility check before
+		// (which opens it) ran: it skips without axe-core.
+		p.click("tab-scenario")
+		p.wait(fmt.Sprintf(`!!document.getElementById(%q)`, scriptSource), statusJS, 10*time.Second)
 		// At the field: the check's test run stops it.
 		loop := "def priority(job, now):\n    n = 0\n    while True:\n        n += 1\n"
 		ms := eval[float64](p, fmt.Sprintf(`new Promise((resolve) => {
