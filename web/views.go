@@ -309,13 +309,15 @@ func (c *ResultsView) Title() string {
 // RunLine describes the run.
 func (c *ResultsView) RunLine() string {
 	r := c.App.Res
-	// WallMS ends when the last policy finished, before the figures that
-	// span policies are drawn: the line says so while they are.
+	// The run's time ends when the last policy finished, before the
+	// figures that span policies are drawn: the line says so while they
+	// are. It leaves out the engine workers' start as the run bar's line
+	// does (Results.SimulatedSeconds).
 	drawing := ""
 	if r.CDF != nil && r.CDF.Pending {
 		drawing = " · drawing the figures…"
 	}
-	when := "simulated in " + results.Duration(r.WallMS/1000)
+	when := "simulated in " + results.Duration(r.SimulatedSeconds())
 	if r.Built {
 		when = "computed when the site was built"
 	}

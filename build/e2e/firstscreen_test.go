@@ -20,13 +20,16 @@ import (
 
 // layoutShiftJS sums the page's layout shifts so far that no input caused
 // (what browsers report as its Cumulative Layout Shift, without the
-// session windows); layoutShiftsJS lists them, with what moved.
-const layoutShiftJS = `new Promise((done) => new PerformanceObserver((l, o) => { o.disconnect();
-	done(l.getEntries().filter((e) => !e.hadRecentInput).reduce((s, e) => s + e.value, 0)); }).observe({type: "layout-shift", buffered: true}))`
-const layoutShiftsJS = `new Promise((done) => new PerformanceObserver((l, o) => { o.disconnect();
-	done(l.getEntries().map((e) => Math.round(e.startTime) + " ms " + e.value.toFixed(3) + ": " + e.sources.map((s) =>
-		(s.node ? s.node.id || s.node.className || s.node.nodeName : "?") + " y " + Math.round(s.previousRect.y) + "→" + Math.round(s.currentRect.y)).join(", ")).join("\n")); })
-	.observe({type: "layout-shift", buffered: true}))`
+// session windows); layoutShiftsJS lists them, with what moved. A page
+// that never shifted has no entry for the observer to report, so each
+// answers after a second with what it has: 0, or nothing.
+const layoutShiftJS = `new Promise((done) => { let sum = 0;
+	const o = new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) sum += e.value; });
+	o.observe({type: "layout-shift", buffered: true}); setTimeout(() => { o.disconnect(); done(sum); }, 1000); })`
+const layoutShiftsJS = `new Promise((done) => { const lines = [];
+	const o = new PerformanceObserver((l) => { for (const e of l.getEntries()) lines.push(Math.round(e.startTime) + " ms " + e.value.toFixed(3) + ": " + e.sources.map((s) =>
+		(s.node ? s.node.id || s.node.className || s.node.nodeName : "?") + " y " + Math.round(s.previousRect.y) + "→" + Math.round(s.currentRect.y)).join(", ")); });
+	o.observe({type: "layout-shift", buffered: true}); setTimeout(() => { o.disconnect(); done(lines.join("\n")); }, 1000); })`
 
 // moduleGate serves the site with the page's module held back until
 // opened; hold closes it again for the next load.

@@ -150,7 +150,7 @@ func (p *pool) dispatch() {
 			i := part.Index
 			req := &request{id: p.nextID(), run: r, part: part}
 			part.State, part.req, part.worker = PartRunning, req.id, w.id
-			part.heard, part.width = p.a.P.Now(), p.a.figureWidth()
+			part.heard, part.sent, part.width = p.a.P.Now(), p.a.P.Now(), p.a.figureWidth()
 			p.send(w, req, protocol.TypeRun, protocol.RunRequest{Document: r.Doc, Seed: r.Seed, Policy: &i,
 				Figures: []string{"gantt"}, Timeline: true, Stories: true, Compact: true, Width: part.width})
 			break

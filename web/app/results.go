@@ -66,6 +66,9 @@ type Results struct {
 	Reference *Reference // the paper's numbers beside ours, for paper scenarios
 	Cluster   *cluster.Cluster
 	WallMS    float64
+	// StartMS is the part of WallMS spent waiting for the page's engine
+	// workers to start (Run.StartMS).
+	StartMS float64
 	// Edited is set when the run's scenario is a changed built-in one;
 	// Title and Description then say so (see markEdited).
 	Edited bool
@@ -228,7 +231,7 @@ func (a *App) newResults(r *Run) (*Results, *scenario.Scenario, error) {
 		return nil, nil, err
 	}
 	c, _ := cluster.New(spec)
-	res := &Results{RunID: r.ID, Doc: r.Doc, Name: sc.Name, Title: sc.Title, Description: sc.Description, Seed: r.Seed, Cluster: c, WallMS: r.WallMS}
+	res := &Results{RunID: r.ID, Doc: r.Doc, Name: sc.Name, Title: sc.Title, Description: sc.Description, Seed: r.Seed, Cluster: c, WallMS: r.WallMS, StartMS: r.StartMS}
 	if original, edited := editedFrom(r.Doc); edited {
 		res.markEdited(sc, original)
 	}
@@ -262,10 +265,38 @@ func (a *App) showResults(res *Results) {
 	a.noticeLessons()
 }
 
-// simulated is the run bar's line for results just simulated.
+// simulated is the run bar's line for results just simulated. When the
+// run waited for the engine workers to start (the page's first run) and
+// that was most of its time, the line says so apart, so that a first run
+// of thirty jobs does not read as seconds of simulating.
 func simulated(res *Results) string {
-	return fmt.Sprintf("Simulated %s in %s.", plural(len(res.Policies), "policy"), results.Duration(res.WallMS/1000))
+	what := plural(len(res.Policies), "policy")
+	if res.StartShown() {
+		return fmt.Sprintf("Simulated %s in %s (the simulator took %s to start in this browser).", what,
+			results.Duration(res.SimulatedSeconds()), results.Duration(res.StartMS/1000))
+	}
+	return fmt.Sprintf("Simulated %s in %s.", what, results.Duration(res.SimulatedSeconds()))
 }
+
+// StartShown reports whether the engine workers' start is named apart
+// from the run's time: it took at least startShownMS and at least half
+// of the run's wall time.
+func (res *Results) StartShown() bool {
+	return res.StartMS >= startShownMS && res.StartMS*2 >= res.WallMS
+}
+
+// SimulatedSeconds is the run's time as the page states it: its wall
+// time, less the engine workers' start when that is named apart.
+func (res *Results) SimulatedSeconds() float64 {
+	if res.StartShown() {
+		return (res.WallMS - res.StartMS) / 1000
+	}
+	return res.WallMS / 1000
+}
+
+// startShownMS is the shortest wait for the engine workers that the run
+// bar's line names apart.
+const startShownMS = 500
 
 // applyDrawn takes the figures that span policies from a worker's reply
 // to the draw request of finishResults.

@@ -31,6 +31,11 @@ type Run struct {
 	Err     string
 	Started time.Time
 	WallMS  float64
+	// StartMS is how long the run waited for the page's engine workers to
+	// start before its first policy went to one (0 when one was ready).
+	StartMS float64
+	// starting is set when no engine worker was ready as the run began.
+	starting bool
 	// checked is when the watchdog last looked at the run.
 	checked time.Time
 	// Point is the figure's sweep point and seed the run is, if any.
@@ -69,6 +74,8 @@ type Part struct {
 	Result   *PolicyResult
 	// heard is when its worker last said something about it.
 	heard time.Time
+	// sent is when it went to a worker.
+	sent time.Time
 	// msg is the worker's result message, kept when the App records
 	// (Preview).
 	msg protocol.Message
@@ -123,6 +130,9 @@ func (a *App) startRun(doc string, sc *scenario.Scenario, seed uint64, point *Po
 		a.CancelRun()
 	}
 	r := &Run{ID: a.pool.nextID(), Doc: doc, Seed: seed, State: RunRunning, Started: a.P.Now(), Point: point}
+	if ready, _ := a.Workers(); ready == 0 {
+		r.starting = true
+	}
 	for i := range sc.Policies {
 		r.Parts = append(r.Parts, &Part{Index: i, Label: sc.PolicyLabel(i), Name: sc.Policies[i].Name, State: PartQueued, worker: -1})
 	}
@@ -176,6 +186,7 @@ func (a *App) finishIfStopped(r *Run) {
 		}
 	}
 	r.WallMS = float64(a.P.Now().Sub(r.Started).Microseconds()) / 1000
+	r.StartMS = r.startWait()
 	switch {
 	case r.State == RunCancelling:
 		r.State = RunCancelled
@@ -187,6 +198,25 @@ func (a *App) finishIfStopped(r *Run) {
 		r.State = RunDone
 		a.finishResults(r)
 	}
+}
+
+// startWait is how long, in milliseconds, a run begun with no engine
+// worker ready waited for one: until its first policy was sent to a
+// worker. 0 for a run that found a worker ready.
+func (r *Run) startWait() float64 {
+	if !r.starting {
+		return 0
+	}
+	var first time.Time
+	for _, p := range r.Parts {
+		if !p.sent.IsZero() && (first.IsZero() || p.sent.Before(first)) {
+			first = p.sent
+		}
+	}
+	if first.IsZero() {
+		return 0
+	}
+	return float64(first.Sub(r.Started).Microseconds()) / 1000
 }
 
 // Progress sums the progress of a run's parts: jobs finished, jobs in
