@@ -85,12 +85,19 @@ func chromiumPath() string {
 // contexts made from the returned one are tabs of the same browser.
 func browser(t *testing.T, timeout time.Duration) (context.Context, context.CancelFunc) {
 	t.Helper()
+	return browserWithProfile(t, t.TempDir(), timeout)
+}
+
+// browserWithProfile is browser with its profile (cache, code cache,
+// storage) in dir.
+func browserWithProfile(t *testing.T, dir string, timeout time.Duration) (context.Context, context.CancelFunc) {
+	t.Helper()
 	path := chromiumPath()
 	need(t, path != "", "chromium")
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-quic", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 800))
+		chromedp.UserDataDir(dir), chromedp.WindowSize(1280, 800))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, timeout)

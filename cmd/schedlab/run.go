@@ -117,7 +117,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	prog := newProgress(stderr)
-	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: seeds, Workers: *workers, Paranoid: *paranoid, Progress: prog.update, LPSink: sink, StreamAbove: *streamAbove})
+	// The table shows each run's summary alone: its runs record no Gantt
+	// chart and no decision log (utilization stays exact).
+	tableOnly := *format == "table" && *out == ""
+	rep, err := experiment.Execute(ctx, sc, experiment.Options{Seeds: seeds, Workers: *workers, Paranoid: *paranoid, Progress: prog.update, LPSink: sink, StreamAbove: *streamAbove,
+		NoGPUIntervals: tableOnly, NoLog: tableOnly})
 	prog.done()
 	if err != nil {
 		fmt.Fprintln(stderr, "schedlab:", err)

@@ -27,6 +27,10 @@ type Options struct {
 	// NoGPUIntervals skips the per-GPU intervals alone (no Gantt chart
 	// or timeline can be drawn; utilization stays exact).
 	NoGPUIntervals bool
+	// NoLog skips the decision log alone, with the series, snapshots and
+	// stories it holds (engine.Config.NoLog): for output that shows none
+	// of them, such as the command line's table.
+	NoLog bool
 	// Snapshots asks the policies for structured records of their
 	// decisions (the page's OJPP and Tesserae views).
 	Snapshots bool
@@ -176,7 +180,7 @@ func runOne(ctx context.Context, sc *scenario.Scenario, r *Run, in *scenario.Inp
 	}
 	cfg := sc.EngineConfig(&scenario.Inputs{Cluster: in.Cluster, Jobs: in.Jobs, Perf: in.Perf}, p, r.Seed)
 	cfg.Paranoid = o.Paranoid
-	cfg.NoIntervals, cfg.NoLog = o.Lean, o.Lean
+	cfg.NoIntervals, cfg.NoLog = o.Lean, o.Lean || o.NoLog
 	cfg.NoGPUIntervals = o.NoGPUIntervals
 	cfg.UtilSteps = o.utilSteps
 	cfg.Snapshots = o.Snapshots
