@@ -122,13 +122,16 @@ func median(xs []float64) float64 {
 	return (s[m-1] + s[m]) / 2
 }
 
-// loadLine is what build/e2e's TestLoadFigures logs for one cold load.
-// The default results' time may be followed by who drew them, in
-// parentheses ("drawn by the first screen": the page's first screen made
-// when the site was built).
-var loadLine = regexp.MustCompile(`cold ([^:]+): usable ([\d.]+) s, default results ([\d.]+) s(?: \(drawn by ([^)]*)\))?, live results ([\d.]+) s .*?, ([\d.]+) MB transferred`)
+// loadLine is what build/e2e's TestLoadFigures logs for one load: a cold
+// one ("cold localhost: ..."), or either visit of its subtest "a second
+// visit" ("first visit: ...", "second visit: ..."). The default results'
+// time may be followed by who drew them, in parentheses ("drawn by the
+// first screen": the page's first screen made when the site was built).
+var loadLine = regexp.MustCompile(`(?:cold ([^:]+)|(first|second) visit): usable ([\d.]+) s, default results ([\d.]+) s(?: \(drawn by ([^)]*)\))?, live results ([\d.]+) s .*?, ([\d.]+) MB transferred`)
 
-// A coldLoad is one cold load's figures, in seconds and MB.
+// A coldLoad is one load's figures, in seconds and MB. Where is a cold
+// load's network ("localhost", "20 Mbit/s 40 ms"), or "first visit" and
+// "second visit" for the two loads in one browser profile.
 type coldLoad struct {
 	Where                 string
 	Usable, Results, Live float64
@@ -140,9 +143,12 @@ type coldLoad struct {
 func parseLoads(out string) []coldLoad {
 	var loads []coldLoad
 	for _, m := range loadLine.FindAllStringSubmatch(out, -1) {
-		l := coldLoad{Where: m[1], DrawnBy: m[4]}
+		l := coldLoad{Where: m[1], DrawnBy: m[5]}
+		if m[2] != "" {
+			l.Where = m[2] + " visit"
+		}
 		for i, p := range []*float64{&l.Usable, &l.Results, &l.Live, &l.TransferredMB} {
-			*p, _ = strconv.ParseFloat(m[[]int{2, 3, 5, 6}[i]], 64)
+			*p, _ = strconv.ParseFloat(m[[]int{3, 4, 6, 7}[i]], 64)
 		}
 		loads = append(loads, l)
 	}

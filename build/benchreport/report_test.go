@@ -104,16 +104,26 @@ func TestVerdict(t *testing.T) {
 // The lines are as build/e2e's loadFigures.String writes them.
 func TestParseLoads(t *testing.T) {
 	out := `    load_test.go:171: cold localhost: usable 0.91 s, default results 1.20 s, live results 2.40 s (same as the build's), longest task 180 ms, 4.21 MB transferred (schedlab.wasm 3.90 MB)
-    load_test.go:179: cold 20 Mbit/s 40 ms: usable 2.60 s, default results 0.26 s (drawn by the first screen), live results 4.10 s (same as the build's), longest task 170 ms, 4.20 MB transferred (schedlab.wasm 3.90 MB)`
+    load_test.go:179: cold 20 Mbit/s 40 ms: usable 2.60 s, default results 0.26 s (drawn by the first screen), live results 4.10 s (same as the build's), longest task 170 ms, 4.20 MB transferred (schedlab.wasm 3.90 MB)
+    load_test.go:248: first visit: usable 2.03 s, default results 0.24 s (drawn by the first screen), live results 4.25 s (same as the build's), longest task 857 ms, 3.73 MB transferred (schedlab.14b905d82e.wasm 3.36 MB)
+    load_test.go:268: second visit: usable 1.58 s, default results 0.11 s (drawn by the first screen), live results 3.14 s (same as the build's), longest task 643 ms, 0.00 MB transferred ()`
 	loads := parseLoads(out)
-	if len(loads) != 2 {
+	if len(loads) != 4 {
 		t.Fatalf("%d loads: %+v", len(loads), loads)
 	}
-	want := []coldLoad{{"localhost", 0.91, 1.20, 2.40, 4.21, ""}, {"20 Mbit/s 40 ms", 2.60, 0.26, 4.10, 4.20, "the first screen"}}
+	want := []coldLoad{{"localhost", 0.91, 1.20, 2.40, 4.21, ""}, {"20 Mbit/s 40 ms", 2.60, 0.26, 4.10, 4.20, "the first screen"},
+		{"first visit", 2.03, 0.24, 4.25, 3.73, "the first screen"}, {"second visit", 1.58, 0.11, 3.14, 0, "the first screen"}}
 	for i := range want {
 		if loads[i] != want[i] {
 			t.Errorf("load %d = %+v, want %+v", i, loads[i], want[i])
 		}
+	}
+	r := secondVisit(loads)
+	if want := "1.58 s / 3.14 s (the same profile's first visit: 2.03 s / 4.25 s)"; r.Value != want {
+		t.Errorf("second visit's row: %q, want %q", r.Value, want)
+	}
+	if r := secondVisit(loads[:2]); !strings.HasPrefix(r.Value, "failed") {
+		t.Errorf("no visits logged gives %q, want a failed row", r.Value)
 	}
 }
 
