@@ -261,7 +261,7 @@ func secondVisit(t *testing.T, srv *httptest.Server) {
 	if kept <= keptCodeBytes {
 		t.Fatalf("90 s after the first visit the browser holds %d bytes of compiled WebAssembly (in %s), not the module's code", kept, cacheDir)
 	}
-	t.Logf("the browser kept %.2f MB of the module's compiled code %.1f s after the first visit's live results", float64(kept)/1e6, time.Since(start).Seconds())
+	t.Logf("the browser kept %.2f MB of the module's compiled code (found %.1f s after the first visit)", float64(kept)/1e6, time.Since(start).Seconds())
 	tab, closeTab := chromedp.NewContext(ctx)
 	defer closeTab()
 	second := load(t, tab, srv, 1280, 800, 0, 0)
@@ -289,11 +289,12 @@ func dirBytes(dir string) int64 {
 	return n
 }
 
-// codeCacheLookups reads the browser's V8.WasmCodeCaching histogram,
-// once it counts at least lookups compilations (how many WebAssembly compilations found the kept code (1), missed it
-// (0), or had no cache for their response (3)) from chrome://histograms,
-// which gathers the pages' processes' counts: the protocol's
-// Browser.getHistogram has only the browser process's.
+// codeCacheLookups reads the browser's V8.WasmCodeCaching histogram once
+// it counts at least lookups compilations: by bucket, how many found the
+// kept code (1), missed it (0), or had no cache for their response (3).
+// It reads chrome://histograms, which gathers the pages' processes'
+// counts; the protocol's Browser.getHistogram has only the browser
+// process's.
 func codeCacheLookups(t *testing.T, ctx context.Context, lookups int) map[int]int {
 	t.Helper()
 	tab, closeTab := chromedp.NewContext(ctx)
