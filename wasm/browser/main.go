@@ -47,6 +47,8 @@ func main() {
 	// The gallery's cards are read in a task of their own after the page
 	// is on screen (see app.DeferGallery).
 	app.DeferGallery = true
+	// The committed record is read when first wanted (app.ReadRecord).
+	app.RecordURL = "report.json"
 	a := app.New(b)
 	b.app = a
 	b.flushOnHide()
@@ -55,7 +57,6 @@ func main() {
 	root := &web.Root{App: a}
 	a.Start()
 	<-b.showPreview(a)
-	b.fetchReport(a)
 	b.galleryInSteps() // steps.go
 	shown := a.Tab
 	for {

@@ -129,6 +129,12 @@ type App struct {
 	// committed reproduction report, nil until it is read.
 	Fig   *FigureRun
 	Repro *results.Reproduction
+	// recState is how far Repro has been read (record.go), afterRecord
+	// what waits for it; opening is the figure OpenFigure is waiting to
+	// open.
+	recState    recordState
+	afterRecord []func()
+	opening     string
 	// Pick is the open figure's sweep point, seed and policy that
 	// Results and Timeline show (figruns.go).
 	Pick FigurePick
@@ -505,7 +511,9 @@ func (a *App) Show(from string) {
 			NoteAction{Name: "run", Label: "Run it", do: a.RunAndShow})
 	default:
 		a.RunAndShow()
+		return
 	}
+	a.ReadRecord() // no run to leave the main thread to
 }
 
 // RunAndShow runs the scenario and shows the Results view, where the run's
@@ -540,8 +548,14 @@ func (a *App) figureWidth() float64 {
 	return max(3.4, float64(vw-48)/96)
 }
 
-// SetTab switches the view.
-func (a *App) SetTab(t string) { a.Tab = t }
+// SetTab switches the view. The gallery's badges come from the committed
+// record, read when first wanted.
+func (a *App) SetTab(t string) {
+	a.Tab = t
+	if t == TabGallery {
+		a.ReadRecord()
+	}
+}
 
 func (a *App) setNotice(msg string, isErr bool) {
 	a.Notice, a.NoticeErr = msg, isErr
