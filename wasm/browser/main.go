@@ -57,7 +57,7 @@ func main() {
 	root := &web.Root{App: a}
 	a.Start()
 	<-b.showPreview(a)
-	b.galleryInSteps() // steps.go
+	a.GalleryInSteps = b.galleryInSteps // steps.go; when the first results are drawn
 	shown := a.Tab
 	for {
 		if err := render(renderer, buildEnv, root); err != nil {

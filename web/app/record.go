@@ -19,10 +19,10 @@ import (
 
 // The record is 1.8 MB of JSON, and decoding it on the page's main thread
 // took 0.2 s, plus V8 compiling encoding/json in the background, while the
-// page's first run was starting on a cold load: on two cores that made the
-// page's own first results 0.6 s later. So the page reads it when it is
-// first wanted (the gallery, a figure) or once its first run has ended,
-// whichever comes first (ReadRecord), not as it opens.
+// page's first run was starting on a cold load. So the page reads it once
+// its first results are drawn or the user turns to another view
+// (openingDone), or when a figure asks for it (whenRecord), not as it
+// opens.
 
 // RecordURL is where the page fetches the committed record, relative to
 // itself; the browser sets it. Empty (tests, the site's build) means there

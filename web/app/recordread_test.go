@@ -38,24 +38,41 @@ func recordServer(t *testing.T, missing bool) (b *apptest.Browser, hits *atomic.
 	return b, hits
 }
 
-// The committed record is read when first wanted, not as the page opens:
+// deferCards makes a's gallery cards wait, as the page's do, until
+// App.GalleryInSteps is called, and counts the calls.
+func deferCards(t *testing.T, a *app.App) *int {
+	t.Helper()
+	calls := new(int)
+	a.Cards, a.Gallery = nil, nil
+	a.GalleryInSteps = func() {
+		*calls++
+		a.LoadGallery()
+	}
+	return calls
+}
+
+// The committed record (and the gallery's cards) are read when first wanted, not as the page opens:
 // after the page's first run has drawn its results, when the gallery is
 // shown, or when a figure is opened, whichever comes first, and only once.
 func TestRecordReadWhenWanted(t *testing.T) {
 	t.Run("after the first results", func(t *testing.T) {
 		b, hits := recordServer(t, false)
 		a := app.New(b)
+		cards := deferCards(t, a)
 		a.Start()
-		if a.RecordReading() {
-			t.Fatal("the record is read as the page opens, before its first run")
+		if a.RecordReading() || *cards != 0 {
+			t.Fatalf("as the page opens, before its first run: record read %v, cards read %d times", a.RecordReading(), *cards)
 		}
 		b.Pump(a, apptest.Done(a))
-		if a.RecordReading() || a.Repro != nil {
-			t.Fatal("the record is read before the first run's figures are drawn")
+		if a.RecordReading() || a.Repro != nil || *cards != 0 {
+			t.Fatalf("before the first run's figures are drawn: record read %v, cards read %d times", a.Repro != nil, *cards)
 		}
 		b.Pump(a, func() bool { return a.Repro != nil })
 		if !apptest.Drawn(a)() {
 			t.Error("the record was read before the first results' figures")
+		}
+		if *cards != 1 || len(a.Cards) == 0 {
+			t.Errorf("after the first results the cards were read %d times (%d cards), want once", *cards, len(a.Cards))
 		}
 		a.SetTab(app.TabGallery)
 		if text, all := a.Badge("gavel-fig8-las-single"); text != "1 of 1 claims hold" || !all {
@@ -68,9 +85,10 @@ func TestRecordReadWhenWanted(t *testing.T) {
 	t.Run("the gallery first", func(t *testing.T) {
 		b, hits := recordServer(t, false)
 		a := app.New(b)
+		cards := deferCards(t, a)
 		a.SetTab(app.TabGallery)
-		if !a.RecordReading() {
-			t.Fatal("showing the gallery did not ask for the record")
+		if !a.RecordReading() || *cards != 1 {
+			t.Fatalf("showing the gallery: record asked for %v, cards read %d times, want once", a.RecordReading(), *cards)
 		}
 		if text, _ := a.Badge("gavel-fig8-las-single"); text != app.BadgeLoading {
 			t.Errorf("badge while the record is read: %q, want %q", text, app.BadgeLoading)
@@ -81,9 +99,19 @@ func TestRecordReadWhenWanted(t *testing.T) {
 		}
 		a.SetTab(app.TabScenario)
 		a.SetTab(app.TabGallery)
-		if n := hits.Load(); n != 1 {
-			t.Errorf("%d requests for the record, want 1", n)
+		if n := hits.Load(); n != 1 || *cards != 1 {
+			t.Errorf("%d requests for the record, cards read %d times, want 1 each", n, *cards)
 		}
+	})
+	t.Run("Learn first", func(t *testing.T) {
+		b, _ := recordServer(t, false)
+		a := app.New(b)
+		cards := deferCards(t, a)
+		a.OpenLearn()
+		if !a.RecordReading() || *cards != 1 {
+			t.Fatalf("opening Learn: record asked for %v, cards read %d times, want once", a.RecordReading(), *cards)
+		}
+		b.Pump(a, func() bool { return !a.RecordReading() })
 	})
 	t.Run("a figure first", func(t *testing.T) {
 		b, _ := recordServer(t, false)

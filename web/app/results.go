@@ -208,7 +208,7 @@ func (a *App) finishResults(r *Run) {
 		if built != nil && a.Res == built {
 			a.replaceBuilt(built, res, drawnAtBuiltWidth(r, req.Width, built.builtWidth))
 		}
-		a.ReadRecord() // the first results are on screen: its turn now
+		a.openingDone() // the first results are on screen
 	})
 }
 

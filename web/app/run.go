@@ -199,7 +199,7 @@ func (a *App) finishIfStopped(r *Run) {
 		a.finishResults(r)
 		return
 	}
-	a.ReadRecord() // no results to draw first
+	a.openingDone() // no results to draw first
 }
 
 // startWait is how long, in milliseconds, a run begun with no engine
