@@ -1873,6 +1873,15 @@ func (c *GalleryView) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = vgText(vgparent, "\n  ")
 		}
 		vgn = vgText(vgparent, "\n  ")
+		if c.App.Cards == nil {
+			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "p", "class", "muted", "id", "gallery-loading", "role", "status")
+			{
+				vgparent := vgn
+				_ = vgparent
+				vgn = vgText(vgparent, "Loading the gallery…")
+			}
+		}
+		vgn = vgText(vgparent, "\n  ")
 		if len(c.App.FigureSections()) > 0 {
 			vgn = vgAppend(vgparent, vugu.VGNodeType(3), "", "")
 			{

@@ -339,7 +339,7 @@ func (c *GalleryView) BadgeText(g *app.Card) string {
 func (c *GalleryView) BadgeClass(g *app.Card) string {
 	t, all := c.App.Badge(g.Name)
 	switch {
-	case t == "not yet run":
+	case t == app.BadgeNotRun || t == app.BadgeLoading:
 		return "vbadge none"
 	case all:
 		return "vbadge all"

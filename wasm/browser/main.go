@@ -47,6 +47,8 @@ func main() {
 	// The gallery's cards are read in a task of their own after the page
 	// is on screen (see app.DeferGallery).
 	app.DeferGallery = true
+	// The committed record is read when first wanted (app.ReadRecord).
+	app.RecordURL = "report.json"
 	a := app.New(b)
 	b.app = a
 	b.flushOnHide()
@@ -55,8 +57,7 @@ func main() {
 	root := &web.Root{App: a}
 	a.Start()
 	<-b.showPreview(a)
-	b.fetchReport(a)
-	b.galleryInSteps() // steps.go
+	a.GalleryInSteps = b.galleryInSteps // steps.go; when the first results are drawn
 	shown := a.Tab
 	for {
 		if err := render(renderer, buildEnv, root); err != nil {

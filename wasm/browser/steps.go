@@ -49,9 +49,10 @@ func decodeAhead(id int, m protocol.Message) (ah *app.Ahead) {
 	return app.DecodeAhead(id, m, yield)
 }
 
-// galleryInSteps reads the gallery's cards after the page is on screen,
-// one scenario per task of the browser, outside the UI lock, and shows
-// them with one render.
+// galleryInSteps reads the gallery's cards, one scenario per task of the
+// browser, outside the UI lock, and shows them with one render. The page
+// calls it (App.GalleryInSteps) once its first results are drawn or the
+// user turns to another view.
 func (b *browser) galleryInSteps() {
 	var cb js.Func
 	cb = js.FuncOf(func(js.Value, []js.Value) any {

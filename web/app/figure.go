@@ -83,6 +83,19 @@ type FigureUnit struct {
 // editor, so that it stays editable, and shows its figure from the
 // committed record; without a record, it runs the figure here.
 func (a *App) OpenFigure(name string) {
+	if a.recState != recordRead {
+		// Clicked before the record was read: open it once it is, unless
+		// another figure was asked for meanwhile.
+		a.opening = name
+		a.setNotice("Opening the figure: loading its recorded results…", false)
+		a.whenRecord(func() {
+			if a.opening == name {
+				a.OpenFigure(name)
+			}
+		})
+		return
+	}
+	a.opening = ""
 	tree, err := builtin(name)
 	if err != nil {
 		a.setNotice(err.Error(), true)

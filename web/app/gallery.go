@@ -276,17 +276,27 @@ func (a *App) TeachingCards() []*Card {
 // figure view and REPRODUCTION.md count it (RecordSummary), e.g. "7 of 8
 // claims hold", and whether none fails; "not yet run" without it.
 func (a *App) Badge(name string) (text string, all bool) {
+	if a.RecordReading() {
+		return BadgeLoading, false
+	}
 	f := a.RecordFigure(name)
 	if f == nil {
-		return "not yet run", false
+		return BadgeNotRun, false
 	}
 	return RecordSummary(*f, a.Repro.Quick)
 }
 
+// Badge texts of a figure without a verdict.
+const (
+	BadgeNotRun  = "not yet run"
+	BadgeLoading = "loading the results…"
+)
+
 // SetReproduction reads the committed reproduction report (report.json);
-// the page fetches it beside itself. A report that cannot be read leaves
-// the badges at "not yet run".
+// the page fetches it beside itself (ReadRecord). A report that cannot be
+// read leaves the badges at "not yet run".
 func (a *App) SetReproduction(data []byte) {
+	defer a.recordRead()
 	var r results.Reproduction
 	if err := json.Unmarshal(data, &r); err != nil {
 		a.P.Report("report.json: " + err.Error())

@@ -147,6 +147,7 @@ func (a *App) saveLearn() {
 func (a *App) OpenLearn() {
 	a.Learn.Lesson = nil
 	a.Tab = TabLearn
+	a.openingDone()
 }
 
 // OpenLesson shows a lesson. Its scenario is loaded when the student

@@ -17,6 +17,74 @@ import (
 // set-up, already run, so that opening a figure costs no simulation. A
 // re-run in the browser replaces it with the page's own (quick) runs.
 
+// The record is 1.8 MB of JSON, and decoding it on the page's main thread
+// took 0.2 s, plus V8 compiling encoding/json in the background, while the
+// page's first run was starting on a cold load. So the page reads it once
+// its first results are drawn or the user turns to another view
+// (openingDone), or when a figure asks for it (whenRecord), not as it
+// opens.
+
+// RecordURL is where the page fetches the committed record, relative to
+// itself; the browser sets it. Empty (tests, the site's build) means there
+// is none to fetch: the page behaves as if it had been read and was
+// missing, unless SetReproduction gives one.
+var RecordURL string
+
+// recordState says how far the record has been read.
+type recordState int
+
+const (
+	recordUnread recordState = iota
+	recordReading
+	recordRead // read, or found missing
+)
+
+// ReadRecord fetches and reads the committed record, once; what waits for
+// it (whenRecord) runs after. A missing record (no RecordURL, a failed
+// fetch, a status other than 200) leaves the badges at "not yet run"; one
+// that cannot be decoded is reported for developers and does the same.
+func (a *App) ReadRecord() {
+	if a.recState != recordUnread {
+		return
+	}
+	if RecordURL == "" {
+		a.recordRead()
+		return
+	}
+	a.recState = recordReading
+	a.P.Fetch("GET", RecordURL, nil, func(r FetchReply) {
+		if r.Err == nil && r.Status == 200 {
+			a.SetReproduction(r.Body)
+			return
+		}
+		a.recordRead()
+	})
+}
+
+// RecordReading says whether the record is being fetched or decoded.
+func (a *App) RecordReading() bool { return a.recState == recordReading }
+
+// whenRecord runs f once the record has been read (at once if it has),
+// asking for it if nobody has yet.
+func (a *App) whenRecord(f func()) {
+	if a.recState == recordRead {
+		f()
+		return
+	}
+	a.afterRecord = append(a.afterRecord, f)
+	a.ReadRecord()
+}
+
+// recordRead marks the record read and runs what waited for it.
+func (a *App) recordRead() {
+	a.recState = recordRead
+	waiting := a.afterRecord
+	a.afterRecord = nil
+	for _, f := range waiting {
+		f()
+	}
+}
+
 // RecordFigure is the committed record of the scenario named name, or nil.
 func (a *App) RecordFigure(name string) *results.FigureRepro {
 	if a.Repro == nil {

@@ -208,6 +208,7 @@ func (a *App) finishResults(r *Run) {
 		if built != nil && a.Res == built {
 			a.replaceBuilt(built, res, drawnAtBuiltWidth(r, req.Width, built.builtWidth))
 		}
+		a.openingDone() // the first results are on screen
 	})
 }
 

@@ -197,7 +197,9 @@ func (a *App) finishIfStopped(r *Run) {
 	default:
 		r.State = RunDone
 		a.finishResults(r)
+		return
 	}
+	a.openingDone() // no results to draw first
 }
 
 // startWait is how long, in milliseconds, a run begun with no engine
